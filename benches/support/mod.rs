@@ -1,0 +1,130 @@
+//! Inputs shared by the benches: the real corpus and generated large files.
+
+#![allow(dead_code)]
+
+use std::fmt::Write;
+
+/// Every .bbmodel of `../shared/corpus/bbmodel`, or none (with a note) when absent.
+pub fn corpus_bbmodels() -> Vec<(String, Vec<u8>)> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/bbmodel");
+    let Ok(entries) = std::fs::read_dir(&dir) else {
+        eprintln!(
+            "SKIPPED: {} is absent; corpus benches have no input",
+            dir.display()
+        );
+        return Vec::new();
+    };
+    let mut files: Vec<_> = entries
+        .filter_map(|e| e.ok())
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "bbmodel"))
+        .collect();
+    files.sort();
+    files
+        .into_iter()
+        .filter_map(|p| {
+            let bytes = std::fs::read(&p).ok()?;
+            Some((p.file_name()?.to_string_lossy().into_owned(), bytes))
+        })
+        .collect()
+}
+
+/// A deterministic xorshift generator, so generated inputs are the same every run.
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Self {
+        Self(seed | 1)
+    }
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    /// A number like Blockbench writes: integers, halves, and long decimals.
+    pub fn coord(&mut self) -> String {
+        match self.next() % 4 {
+            0 => format!("{}", (self.next() % 64) as i64 - 32),
+            1 => format!("{}.5", (self.next() % 64) as i64 - 32),
+            2 => format!("{:.4}", (self.next() % 100_000) as f64 / 997.0 - 50.0),
+            _ => format!("{}", (self.next() % 100_000) as f64 / 7.0 - 7000.0),
+        }
+    }
+}
+
+/// A .bbmodel of about `target_bytes` made of cubes in groups, the way
+/// Blockbench writes large models (pretty-printed with tabs).
+pub fn generated_bbmodel(target_bytes: usize) -> Vec<u8> {
+    let mut rng = Rng::new(0x5eed);
+    let mut out = String::with_capacity(target_bytes + 4096);
+    out.push_str("{\n\t\"meta\": {\"format_version\": \"4.10\", \"model_format\": \"free\", \"box_uv\": false},\n\t\"name\": \"generated\",\n\t\"resolution\": {\"width\": 64, \"height\": 64},\n\t\"elements\": [\n");
+    let mut i = 0u64;
+    while out.len() < target_bytes {
+        if i > 0 {
+            out.push_str(",\n");
+        }
+        let _ = write!(
+            out,
+            "\t\t{{\n\t\t\t\"name\": \"cube_{i}\",\n\t\t\t\"box_uv\": false,\n\t\t\t\"rescale\": false,\n\t\t\t\"from\": [{}, {}, {}],\n\t\t\t\"to\": [{}, {}, {}],\n\t\t\t\"autouv\": 0,\n\t\t\t\"color\": {},\n\t\t\t\"origin\": [{}, {}, {}],\n\t\t\t\"rotation\": [0, {}, 0],\n\t\t\t\"faces\": {{\n",
+            rng.coord(),
+            rng.coord(),
+            rng.coord(),
+            rng.coord(),
+            rng.coord(),
+            rng.coord(),
+            rng.next() % 8,
+            rng.coord(),
+            rng.coord(),
+            rng.coord(),
+            (rng.next() % 4) * 22
+        );
+        for (f, face) in ["north", "east", "south", "west", "up", "down"]
+            .iter()
+            .enumerate()
+        {
+            let _ = write!(
+                out,
+                "\t\t\t\t\"{face}\": {{\"uv\": [{}, {}, {}, {}], \"texture\": 0}}{}\n",
+                rng.next() % 64,
+                rng.next() % 64,
+                rng.next() % 64,
+                rng.next() % 64,
+                if f < 5 { "," } else { "" }
+            );
+        }
+        let _ = write!(
+            out,
+            "\t\t\t}},\n\t\t\t\"type\": \"cube\",\n\t\t\t\"uuid\": \"{:08x}-{:04x}-4{:03x}-8{:03x}-{:012x}\"\n\t\t}}",
+            rng.next() as u32,
+            rng.next() as u16,
+            rng.next() % 4096,
+            rng.next() % 4096,
+            rng.next() % (1 << 48)
+        );
+        i += 1;
+    }
+    out.push_str("\n\t],\n\t\"outliner\": [],\n\t\"textures\": []\n}\n");
+    out.into_bytes()
+}
+
+/// A JSON array of `count` strings of `len` base64 characters: the shape of
+/// embedded PNG textures, where string scanning is all the work.
+pub fn long_strings(count: usize, len: usize) -> Vec<u8> {
+    const B64: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut rng = Rng::new(42);
+    let mut out = Vec::with_capacity(count * (len + 4) + 2);
+    out.push(b'[');
+    for i in 0..count {
+        if i > 0 {
+            out.push(b',');
+        }
+        out.extend_from_slice(b"\"data:image/png;base64,");
+        for _ in 0..len {
+            out.push(B64[(rng.next() % 64) as usize]);
+        }
+        out.push(b'"');
+    }
+    out.push(b']');
+    out
+}

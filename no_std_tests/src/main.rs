@@ -1,0 +1,124 @@
+//! Proof that scenedec's core needs neither std nor an allocator: this program
+//! is `#![no_std]`, links no `alloc` crate and declares no global allocator,
+//! so any allocation in the library would fail to link. It decodes the bundled
+//! samples from `include_bytes!` into a buffer on the stack and checks what it
+//! got. Exit status 0 means every check passed.
+//!
+//! The only `unsafe` here is the C entry point and the `write` call used to
+//! report: the program talks to the C runtime directly because it has no std.
+
+#![no_std]
+#![no_main]
+
+use core::fmt::Write;
+
+use scenedec::error::ErrorCode;
+use scenedec::scene::Format;
+use scenedec::{Arena, Options, Warnings};
+
+const CUBE: &[u8] = include_bytes!("../../samples/cube.bbmodel");
+const TRIANGLE: &[u8] = include_bytes!("../../samples/triangle.bmd");
+const TRIANGLE_SZS: &[u8] = include_bytes!("../../samples/triangle.bmd.szs");
+
+/// Arena memory for one model, on the stack.
+const ARENA_WORDS: usize = 8 * 1024;
+
+unsafe extern "C" {
+    fn write(fd: i32, buf: *const u8, count: usize) -> isize;
+}
+
+struct Stdout;
+
+impl Write for Stdout {
+    fn write_str(&mut self, s: &str) -> core::fmt::Result {
+        // SAFETY: `s` is a valid buffer of `s.len()` bytes for the whole call.
+        let written = unsafe { write(1, s.as_ptr(), s.len()) };
+        if written < 0 {
+            Err(core::fmt::Error)
+        } else {
+            Ok(())
+        }
+    }
+}
+
+#[panic_handler]
+fn panic(info: &core::panic::PanicInfo<'_>) -> ! {
+    let _ = writeln!(Stdout, "no_std_tests: panic: {}", info.message());
+    loop {}
+}
+
+/// Decodes `bytes` (unwrapping Yaz0 first) and returns the format and the
+/// number of decompressed bytes the model has.
+fn decode(
+    name: &str,
+    bytes: &[u8],
+    hint: Option<&str>,
+    expected: Format,
+) -> Result<usize, &'static str> {
+    let options = Options::default();
+    let mut memory = [0u64; ARENA_WORDS];
+    let mut arena = Arena::from_words(&mut memory);
+    let model = scenedec::unwrap_into(bytes, &options, &mut arena).map_err(|_| "unwrap failed")?;
+    let plan = scenedec::measure(model, hint, &options).map_err(|_| "measure failed")?;
+    if plan.arena_bytes() > arena.remaining() {
+        return Err("arena on the stack too small for the plan");
+    }
+    let mut warnings = Warnings::new();
+    let before = arena.used();
+    let scene = scenedec::decode_into(model, hint, &options, &mut arena, &mut warnings)
+        .map_err(|_| "decode failed")?;
+    if arena.used() - before > plan.arena_bytes() {
+        return Err("decode used more arena than measure planned");
+    }
+    if scene.format() != expected {
+        return Err("wrong format");
+    }
+    let _ = writeln!(
+        Stdout,
+        "no_std_tests: {name}: {} ok, {} input bytes, {} nodes, {} meshes, {} triangles, arena {} bytes",
+        scene.format().as_str(),
+        model.len(),
+        scene.nodes().len(),
+        scene.meshes().len(),
+        scene.triangle_count(),
+        plan.arena_bytes()
+    );
+    Ok(model.len())
+}
+
+fn run() -> Result<(), &'static str> {
+    decode("cube.bbmodel", CUBE, Some("bbmodel"), Format::Bbmodel)?;
+    let raw = decode("triangle.bmd", TRIANGLE, Some("bmd"), Format::J3d)?;
+    let unwrapped = decode("triangle.bmd.szs", TRIANGLE_SZS, Some("szs"), Format::J3d)?;
+    if raw != TRIANGLE.len() || unwrapped != TRIANGLE.len() {
+        return Err("Yaz0 sample does not unwrap to the raw sample");
+    }
+    // Errors are typed without a heap too.
+    let options = Options::default();
+    match scenedec::measure(b"", Some("bbmodel"), &options) {
+        Err(e) if e.code() == ErrorCode::NotJson => {}
+        _ => return Err("empty .bbmodel did not fail NOT_JSON"),
+    }
+    let mut tiny = [0u64; 1];
+    let mut arena = Arena::from_words(&mut tiny);
+    match scenedec::unwrap_into(TRIANGLE_SZS, &options, &mut arena) {
+        Err(e) if e.code() == ErrorCode::ArenaTooSmall => {}
+        _ => return Err("a too-small arena did not fail ARENA_TOO_SMALL"),
+    }
+    Ok(())
+}
+
+/// The C runtime's entry point.
+#[unsafe(no_mangle)]
+pub extern "C" fn main(_argc: i32, _argv: *const *const u8) -> i32 {
+    match run() {
+        Ok(()) => {
+            let _ = writeln!(Stdout, "no_std_tests: all checks passed");
+            0
+        }
+        Err(what) => {
+            let _ = writeln!(Stdout, "no_std_tests: FAILED: {what}");
+            1
+        }
+    }
+}

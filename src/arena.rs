@@ -1,0 +1,301 @@
+//! Caller-provided memory: typed, aligned slices carved out of one `&mut [u8]`.
+//!
+//! The two-pass contract: a format's `measure` walks the input, checks every
+//! limit and returns a [`Plan`] whose [`Plan::arena_bytes`] is exactly what
+//! `decode_into` will carve from an 8-byte-aligned buffer. Carving goes through
+//! [`Footprint`] in `measure` and through [`Arena`] in `decode_into`, and both
+//! round in the same way, so the two agree to the byte; tests check it.
+//!
+//! Everything is safe code: alignment comes from `align_offset`, typed views
+//! from zerocopy's `FromBytes::mut_from_bytes`, and each slice is split off the
+//! front of the remaining buffer, so no two slices alias.
+
+use core::mem::{align_of, size_of};
+
+use zerocopy::{FromBytes, Immutable, IntoBytes, KnownLayout};
+
+use crate::error::{Error, ErrorCode};
+use crate::scene::SceneCounts;
+
+/// Largest alignment of any type placed in an arena.
+pub const MAX_ALIGN: usize = 8;
+
+/// The arena size a decode needs, computed by `measure` before anything is allocated.
+///
+/// Decoders carve the scene's arrays first, from the start of the arena, then
+/// any scratch they need; the plan counts both.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Plan {
+    bytes: usize,
+    counts: SceneCounts,
+}
+
+impl Plan {
+    /// A plan for a scene of `counts` plus the scratch already in `scratch`'s
+    /// footprint (which the decoder carves after the scene).
+    pub(crate) fn new(counts: SceneCounts, scratch: Footprint) -> Result<Self, Error> {
+        let mut footprint = Footprint::new();
+        counts.add_to(&mut footprint)?;
+        let bytes = footprint
+            .bytes
+            .checked_next_multiple_of(MAX_ALIGN)
+            .and_then(|b| b.checked_add(scratch.bytes))
+            .and_then(|b| b.checked_next_multiple_of(MAX_ALIGN))
+            .ok_or_else(overflow)?;
+        Ok(Self { bytes, counts })
+    }
+
+    /// A plan for a scene of `counts` and no scratch.
+    pub(crate) fn scene(counts: SceneCounts) -> Result<Self, Error> {
+        Self::new(counts, Footprint::new())
+    }
+
+    /// How many values each scene array will hold.
+    pub const fn counts(&self) -> &SceneCounts {
+        &self.counts
+    }
+
+    /// Exact bytes the decode needs in a buffer aligned to [`MAX_ALIGN`]
+    /// (a multiple of 8, so it is also a whole number of `u64` words).
+    pub const fn arena_bytes(&self) -> usize {
+        self.bytes
+    }
+
+    /// Bytes that are always enough, whatever the buffer's alignment.
+    pub const fn arena_bytes_unaligned(&self) -> usize {
+        self.bytes + MAX_ALIGN - 1
+    }
+
+    /// `u64` words of an aligned buffer of [`Plan::arena_bytes`].
+    pub const fn arena_words(&self) -> usize {
+        self.bytes / MAX_ALIGN
+    }
+}
+
+/// Mirrors [`Arena`]'s carving without memory: `measure` adds the same slices
+/// in the same order and gets the same byte count.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Footprint {
+    bytes: usize,
+}
+
+impl Footprint {
+    /// Nothing carved yet.
+    pub const fn new() -> Self {
+        Self { bytes: 0 }
+    }
+
+    /// Adds a slice of `len` values of `T`, aligned as [`Arena::slice`] aligns it.
+    pub fn add<T>(&mut self, len: usize) -> Result<(), Error> {
+        self.bytes = self
+            .bytes
+            .checked_next_multiple_of(align_of::<T>())
+            .and_then(|start| start.checked_add(len.checked_mul(size_of::<T>())?))
+            .ok_or_else(overflow)?;
+        Ok(())
+    }
+
+    /// Bytes so far, from an aligned start.
+    pub const fn bytes(&self) -> usize {
+        self.bytes
+    }
+}
+
+/// A bump allocator over a caller's buffer, handing out zeroed typed slices
+/// that live as long as the buffer.
+#[derive(Debug)]
+pub struct Arena<'a> {
+    rest: &'a mut [u8],
+    capacity: usize,
+}
+
+impl<'a> Arena<'a> {
+    /// An arena over all of `buffer`. Any alignment works; an 8-aligned buffer
+    /// (e.g. from [`Arena::from_words`]) needs no padding at the start.
+    pub fn new(buffer: &'a mut [u8]) -> Self {
+        let capacity = buffer.len();
+        Self {
+            rest: buffer,
+            capacity,
+        }
+    }
+
+    /// An arena over a `u64` buffer, which is always aligned to [`MAX_ALIGN`].
+    pub fn from_words(words: &'a mut [u64]) -> Self {
+        Self::new(bytemuck::cast_slice_mut(words))
+    }
+
+    /// Bytes handed out so far, padding included.
+    pub fn used(&self) -> usize {
+        self.capacity - self.rest.len()
+    }
+
+    /// Bytes still free.
+    pub fn remaining(&self) -> usize {
+        self.rest.len()
+    }
+
+    /// `len` zeroed values of `T`, aligned for `T`.
+    ///
+    /// Fails with [`ErrorCode::ArenaTooSmall`] (leaving the arena as it was)
+    /// when the buffer cannot hold them.
+    pub fn slice<T>(&mut self, len: usize) -> Result<&'a mut [T], Error>
+    where
+        T: FromBytes + IntoBytes + KnownLayout + Immutable,
+    {
+        const { assert!(align_of::<T>() <= MAX_ALIGN) };
+        let buffer = core::mem::take(&mut self.rest);
+        let pad = buffer.as_ptr().align_offset(align_of::<T>());
+        let needed = len
+            .checked_mul(size_of::<T>())
+            .and_then(|bytes| bytes.checked_add(pad));
+        match needed {
+            Some(needed) if needed <= buffer.len() => {
+                let (_, aligned) = buffer.split_at_mut(pad);
+                let (mine, rest) = aligned.split_at_mut(needed - pad);
+                self.rest = rest;
+                mine.fill(0);
+                <[T]>::mut_from_bytes(mine).map_err(|_| self.too_small(needed))
+            }
+            _ => {
+                let available = buffer.len();
+                self.rest = buffer;
+                Err(Error::nowhere(
+                    ErrorCode::ArenaTooSmall,
+                    format_args!(
+                        "arena too small: {len} values of {} bytes need more than the {available} bytes left",
+                        size_of::<T>()
+                    ),
+                ))
+            }
+        }
+    }
+
+    /// Copies `text` into the arena.
+    pub fn str(&mut self, text: &str) -> Result<&'a str, Error> {
+        let bytes = self.slice::<u8>(text.len())?;
+        bytes.copy_from_slice(text.as_bytes());
+        core::str::from_utf8(bytes).map_err(|_| self.too_small(0))
+    }
+
+    fn too_small(&self, needed: usize) -> Error {
+        Error::nowhere(
+            ErrorCode::ArenaTooSmall,
+            format_args!(
+                "arena too small: {needed} bytes needed, {} left",
+                self.rest.len()
+            ),
+        )
+    }
+}
+
+fn overflow() -> Error {
+    Error::nowhere(
+        ErrorCode::ArenaTooSmall,
+        format_args!("arena size overflows the address space"),
+    )
+}
+
+/// Reads back, in carving order, slices that an [`Arena`] carved from an
+/// 8-aligned buffer: how an owned, already decoded scene hands out views of
+/// its memory again without copying.
+#[derive(Debug)]
+pub struct ArenaReader<'a> {
+    rest: &'a [u8],
+}
+
+impl<'a> ArenaReader<'a> {
+    /// A reader over the bytes an arena was built on.
+    pub fn new(bytes: &'a [u8]) -> Self {
+        Self { rest: bytes }
+    }
+
+    /// The next `len` values of `T`, aligned as [`Arena::slice`] aligned them.
+    pub fn slice<T>(&mut self, len: usize) -> Result<&'a [T], Error>
+    where
+        T: FromBytes + KnownLayout + Immutable,
+    {
+        let pad = self.rest.as_ptr().align_offset(align_of::<T>());
+        let end = len
+            .checked_mul(size_of::<T>())
+            .and_then(|bytes| bytes.checked_add(pad));
+        let bytes = end.and_then(|end| self.rest.get(pad..end)).ok_or_else(|| {
+            Error::nowhere(
+                ErrorCode::ArenaTooSmall,
+                format_args!("arena holds fewer values than its layout says"),
+            )
+        })?;
+        self.rest = self.rest.get(end.unwrap_or(0)..).unwrap_or_default();
+        <[T]>::ref_from_bytes(bytes)
+            .map_err(|_| Error::nowhere(ErrorCode::ArenaTooSmall, format_args!("misaligned arena")))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slices_are_aligned_and_disjoint() {
+        let mut words = [0xFFFF_FFFF_FFFF_FFFFu64; 8];
+        let mut arena = Arena::from_words(&mut words);
+        let a = arena.slice::<u8>(3).unwrap();
+        let b = arena.slice::<u32>(2).unwrap();
+        let c = arena.slice::<f64>(1).unwrap();
+        assert_eq!(a, &[0, 0, 0]);
+        assert_eq!(b, &[0, 0]);
+        assert_eq!(c, &[0.0]);
+        assert_eq!(b.as_ptr() as usize % 4, 0);
+        assert_eq!(c.as_ptr() as usize % 8, 0);
+        a[0] = 1;
+        b[1] = 2;
+        c[0] = 3.0;
+        assert_eq!(arena.used(), 24);
+    }
+
+    #[test]
+    fn footprint_matches_arena_to_the_byte() {
+        let mut f = Footprint::new();
+        f.add::<[f32; 3]>(5).unwrap();
+        f.add::<u8>(3).unwrap();
+        f.add::<u64>(2).unwrap();
+        f.add::<u16>(1).unwrap();
+        let mut words = vec![0u64; f.bytes().div_ceil(8)];
+        let mut arena = Arena::from_words(&mut words);
+        arena.slice::<[f32; 3]>(5).unwrap();
+        arena.slice::<u8>(3).unwrap();
+        arena.slice::<u64>(2).unwrap();
+        arena.slice::<u16>(1).unwrap();
+        assert_eq!(arena.used(), f.bytes());
+    }
+
+    #[test]
+    fn one_byte_short_is_an_error_not_a_panic() {
+        let mut words = [0u64; 4];
+        let bytes: &mut [u8] = bytemuck::cast_slice_mut(&mut words);
+        let mut arena = Arena::new(&mut bytes[..31]);
+        let e = arena.slice::<u64>(4).unwrap_err();
+        assert_eq!(e.code(), ErrorCode::ArenaTooSmall);
+        // The failed request left the arena untouched.
+        assert_eq!(arena.remaining(), 31);
+        assert!(arena.slice::<u64>(3).is_ok());
+    }
+
+    #[test]
+    fn unaligned_buffers_pad_at_most_max_align_minus_one() {
+        let mut words = [0u64; 4];
+        let bytes: &mut [u8] = bytemuck::cast_slice_mut(&mut words);
+        let mut arena = Arena::new(&mut bytes[1..]);
+        assert!(arena.slice::<u64>(3).is_ok());
+        assert_eq!(arena.used(), 31);
+    }
+
+    #[test]
+    fn overflowing_sizes_fail_cleanly() {
+        let mut f = Footprint::new();
+        assert!(f.add::<u64>(usize::MAX / 2).is_err());
+        let mut words = [0u64; 1];
+        let mut arena = Arena::from_words(&mut words);
+        assert!(arena.slice::<u64>(usize::MAX).is_err());
+    }
+}

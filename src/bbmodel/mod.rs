@@ -1,0 +1,49 @@
+//! Blockbench `.bbmodel` files (JSON), read as the loader specification in
+//! `shared/seeds/bbmodel-loader-spec.txt` says.
+//!
+//! Today this checks what makes a file a .bbmodel at all: the size limit,
+//! strict UTF-8 JSON (NOT_JSON, naming NaN and Infinity), a root object with
+//! `meta.format_version` (NOT_BBMODEL) of 3.x–5.x (UNSUPPORTED_VERSION).
+//! Elements, groups, textures and animations are read by later work and leave
+//! the scene empty until then. See docs/bbmodel.md.
+
+mod document;
+
+pub use document::{FormatVersion, read_meta};
+
+use crate::arena::{Arena, Plan};
+use crate::error::{Error, Warnings};
+use crate::limits::BbmodelLimits;
+use crate::scene::{Format, Scene, SceneArrays, SceneCounts};
+
+/// A texture file the caller picked next to the model: its file name and bytes
+/// (the spec's `options.textureFiles`).
+pub type TextureFile<'o> = (&'o str, &'o [u8]);
+
+/// How to read a .bbmodel file.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Options<'o> {
+    /// The bounds every count and size is checked against.
+    pub limits: BbmodelLimits,
+    /// Texture files matched by name against textures that are not embedded.
+    pub texture_files: &'o [TextureFile<'o>],
+}
+
+/// Checks `bytes` against the limits and returns the arena size
+/// [`decode_into`] needs, without allocating.
+pub fn measure(bytes: &[u8], options: &Options<'_>) -> Result<Plan, Error> {
+    read_meta(bytes, &options.limits)?;
+    Plan::scene(SceneCounts::default())
+}
+
+/// Decodes `bytes` into `arena`. Needs at most [`measure`]'s plan.
+pub fn decode_into<'a>(
+    bytes: &'a [u8],
+    options: &Options<'_>,
+    arena: &mut Arena<'a>,
+    _warnings: &mut Warnings,
+) -> Result<Scene<'a>, Error> {
+    read_meta(bytes, &options.limits)?;
+    let arrays = SceneArrays::carve(&SceneCounts::default(), arena)?;
+    Ok(Scene::new(Format::Bbmodel, bytes, arrays))
+}

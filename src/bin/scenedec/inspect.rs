@@ -1,0 +1,369 @@
+//! `scenedec inspect`: load each file and print a summary, human or JSON
+//! (the `--json` schema of docs/cli.md, one object per line).
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+use scenedec::j3d::J3dFile;
+use scenedec::scene::Format;
+use scenedec::{Error, Options, Scene, Warnings};
+
+use crate::json_out::{key, number, string, vec3};
+use crate::samples::SAMPLES;
+
+/// Inspects `files` (the bundled samples when empty); exit 0 when all loaded, else 1.
+pub fn run(files: &[PathBuf], json: bool) -> ExitCode {
+    let mut all_ok = true;
+    let mut report = |name: &str, bytes: Result<Vec<u8>, String>| {
+        let ok = match bytes {
+            Ok(bytes) => inspect_bytes(name, &bytes, json),
+            Err(io) => {
+                print_io_error(name, &io, json);
+                false
+            }
+        };
+        all_ok &= ok;
+    };
+    if files.is_empty() {
+        for (name, bytes) in SAMPLES {
+            report(name, Ok(bytes.to_vec()));
+        }
+    } else {
+        for path in files {
+            let name = path.display().to_string();
+            report(&name, std::fs::read(path).map_err(|e| e.to_string()));
+        }
+    }
+    if all_ok {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
+}
+
+fn extension(name: &str) -> Option<&str> {
+    Path::new(name).extension().and_then(|e| e.to_str())
+}
+
+/// The format a file claims by content, else by extension, for the report.
+fn claimed_format(bytes: &[u8], name: &str) -> &'static str {
+    use scenedec::sniff::{Kind, sniff};
+    match sniff(bytes) {
+        Kind::J3dBmd | Kind::J3dBdl | Kind::Yaz0 => "j3d",
+        Kind::Bbmodel | Kind::CompressedBbmodel => "bbmodel",
+        Kind::Unknown => match extension(name).map(str::to_ascii_lowercase).as_deref() {
+            Some("bbmodel") => "bbmodel",
+            Some("bmd" | "bdl" | "szs" | "arc") => "j3d",
+            _ => "unknown",
+        },
+    }
+}
+
+fn inspect_bytes(name: &str, bytes: &[u8], json: bool) -> bool {
+    let options = Options::default();
+    let start = Instant::now();
+    let loaded = scenedec::load(bytes, extension(name), &options);
+    let elapsed = start.elapsed();
+    match &loaded {
+        Ok(l) => {
+            let scene = l.scene();
+            if json {
+                println!("{}", json_ok(name, &scene, l.warnings()));
+            } else {
+                println!(
+                    "{}",
+                    human_ok(name, bytes.len(), &scene, l.warnings(), elapsed)
+                );
+            }
+            true
+        }
+        Err(e) => {
+            let format = claimed_format(bytes, name);
+            if json {
+                println!("{}", json_error(name, format, e));
+            } else {
+                println!("{name}: {format}: FAILED {e} (at {})", e.at());
+            }
+            false
+        }
+    }
+}
+
+fn print_io_error(name: &str, io: &str, json: bool) {
+    if json {
+        let mut out = String::from("{");
+        let mut first = true;
+        key(&mut out, &mut first, "file");
+        string(&mut out, name);
+        key(&mut out, &mut first, "format");
+        string(&mut out, "unknown");
+        key(&mut out, &mut first, "ok");
+        out.push_str("false");
+        key(&mut out, &mut first, "error");
+        out.push_str("{\"code\": \"IO\", \"at\": \"\", \"message\": ");
+        string(&mut out, io);
+        out.push_str("}}");
+        println!("{out}");
+    } else {
+        println!("{name}: FAILED to read: {io}");
+    }
+}
+
+/// The report of a file that failed: every field present, empty or zero.
+fn json_error(name: &str, format: &str, e: &Error) -> String {
+    let mut out = String::from("{");
+    let mut first = true;
+    key(&mut out, &mut first, "file");
+    string(&mut out, name);
+    key(&mut out, &mut first, "format");
+    string(&mut out, format);
+    key(&mut out, &mut first, "ok");
+    out.push_str("false");
+    key(&mut out, &mut first, "error");
+    out.push('{');
+    let mut f = true;
+    key(&mut out, &mut f, "code");
+    string(&mut out, e.code().as_str());
+    key(&mut out, &mut f, "at");
+    string(&mut out, &e.at().to_string());
+    key(&mut out, &mut f, "message");
+    string(&mut out, e.message());
+    out.push('}');
+    out.push_str(", \"nodes\": [], \"meshes\": 0, \"vertices\": 0, \"triangles\": 0, \"materials\": [], \"textures\": [], \"animations\": [], \"warnings\": [], \"bbox\": null}");
+    out
+}
+
+fn json_ok(name: &str, scene: &Scene<'_>, warnings: &Warnings) -> String {
+    let mut out = String::from("{");
+    let mut first = true;
+    key(&mut out, &mut first, "file");
+    string(&mut out, name);
+    key(&mut out, &mut first, "format");
+    string(&mut out, scene.format().as_str());
+    key(&mut out, &mut first, "ok");
+    out.push_str("true");
+    key(&mut out, &mut first, "error");
+    out.push_str("null");
+
+    key(&mut out, &mut first, "nodes");
+    list(&mut out, scene.nodes(), |out, n| {
+        object(out, |out, f| {
+            key(out, f, "name");
+            string(out, scene.text(n.name));
+            key(out, f, "parent");
+            out.push_str(&n.parent.to_string());
+        })
+    });
+    key(&mut out, &mut first, "meshes");
+    out.push_str(&scene.meshes().len().to_string());
+    key(&mut out, &mut first, "vertices");
+    out.push_str(&scene.positions().len().to_string());
+    key(&mut out, &mut first, "triangles");
+    out.push_str(&scene.triangle_count().to_string());
+    key(&mut out, &mut first, "materials");
+    list(&mut out, scene.materials(), |out, m| {
+        object(out, |out, f| {
+            key(out, f, "name");
+            string(out, scene.text(m.name));
+            key(out, f, "texture");
+            out.push_str(&m.texture.to_string());
+        })
+    });
+    key(&mut out, &mut first, "textures");
+    list(&mut out, scene.textures(), |out, t| {
+        object(out, |out, f| {
+            key(out, f, "name");
+            string(out, scene.text(t.name));
+            key(out, f, "width");
+            out.push_str(&t.width.to_string());
+            key(out, f, "height");
+            out.push_str(&t.height.to_string());
+            key(out, f, "format");
+            string(out, texture_format_name(t.source_format));
+            key(out, f, "missing");
+            out.push_str(if t.missing() { "true" } else { "false" });
+            key(out, f, "rgba_sha256");
+            match mip0_sha256(scene, t) {
+                Some(hash) => string(out, &hash),
+                None => out.push_str("null"),
+            }
+        })
+    });
+    key(&mut out, &mut first, "animations");
+    list(&mut out, scene.animations(), |out, a| {
+        object(out, |out, f| {
+            key(out, f, "name");
+            string(out, scene.text(a.name));
+            key(out, f, "length");
+            number(out, f64::from(a.length));
+            key(out, f, "channels");
+            out.push_str(&a.channel_count.to_string());
+        })
+    });
+    key(&mut out, &mut first, "warnings");
+    list(&mut out, warnings.as_slice(), |out, w| {
+        object(out, |out, f| {
+            key(out, f, "code");
+            string(out, w.code().as_str());
+            key(out, f, "at");
+            string(out, &w.at().to_string());
+            key(out, f, "message");
+            string(out, w.message());
+        })
+    });
+    key(&mut out, &mut first, "bbox");
+    match scene.bbox() {
+        Some(b) => {
+            out.push('[');
+            vec3(&mut out, b.min);
+            out.push_str(", ");
+            vec3(&mut out, b.max);
+            out.push(']');
+        }
+        None => out.push_str("null"),
+    }
+    if scene.format() == Format::J3d {
+        key(&mut out, &mut first, "j3d");
+        j3d_block(&mut out, scene);
+    }
+    out.push('}');
+    out
+}
+
+/// The `j3d` block. Counts the decoder does not produce yet are 0 and the
+/// raw bbox is null; nothing is invented.
+fn j3d_block(out: &mut String, scene: &Scene<'_>) {
+    out.push('{');
+    let mut f = true;
+    key(out, &mut f, "sections");
+    let sections: Vec<String> = J3dFile::parse(scene.input())
+        .map(|file| file.sections().map(|s| s.id.as_str().to_owned()).collect())
+        .unwrap_or_default();
+    list(out, &sections, |out, s| string(out, s));
+    key(out, &mut f, "scaling_rule");
+    out.push_str("null");
+    key(out, &mut f, "vertex_arrays");
+    out.push('{');
+    let mut g = true;
+    for name in [
+        "position", "normal", "nbt", "color0", "color1", "tex0", "tex1", "tex2", "tex3", "tex4",
+        "tex5", "tex6", "tex7",
+    ] {
+        key(out, &mut g, name);
+        out.push('0');
+    }
+    out.push('}');
+    for name in ["shapes", "joints", "envelopes", "draw_matrices", "packets"] {
+        key(out, &mut f, name);
+        out.push('0');
+    }
+    key(out, &mut f, "primitives");
+    out.push_str("{\"triangles\": 0, \"triangle_strip\": 0, \"triangle_fan\": 0, \"quads\": 0}");
+    key(out, &mut f, "raw_position_bbox");
+    out.push_str("null");
+    out.push('}');
+}
+
+fn list<T>(out: &mut String, items: &[T], mut item: impl FnMut(&mut String, &T)) {
+    out.push('[');
+    for (i, x) in items.iter().enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        item(out, x);
+    }
+    out.push(']');
+}
+
+fn object(out: &mut String, body: impl FnOnce(&mut String, &mut bool)) {
+    out.push('{');
+    let mut first = true;
+    body(out, &mut first);
+    out.push('}');
+}
+
+fn texture_format_name(code: u32) -> &'static str {
+    use scenedec::scene::SourceFormat;
+    match code {
+        SourceFormat::PNG => "PNG",
+        0x0 => "I4",
+        0x1 => "I8",
+        0x2 => "IA4",
+        0x3 => "IA8",
+        0x4 => "RGB565",
+        0x5 => "RGB5A3",
+        0x6 => "RGBA8",
+        0x8 => "C4",
+        0x9 => "C8",
+        0xA => "C14X2",
+        0xE => "CMPR",
+        _ => "unknown",
+    }
+}
+
+fn mip0_sha256(scene: &Scene<'_>, t: &scenedec::scene::TextureRecord) -> Option<String> {
+    use sha2::{Digest, Sha256};
+    if t.mip_count == 0 {
+        return None;
+    }
+    let mip = scene.mips().get(t.first_mip as usize)?;
+    let len = (mip.width as usize) * (mip.height as usize) * 4;
+    let start = mip.offset as usize;
+    let pixels = scene.pixels().get(start..start + len)?;
+    let digest = Sha256::digest(pixels);
+    Some(digest.iter().map(|b| format!("{b:02x}")).collect())
+}
+
+fn human_ok(
+    name: &str,
+    bytes: usize,
+    scene: &Scene<'_>,
+    warnings: &Warnings,
+    elapsed: Duration,
+) -> String {
+    let secs = elapsed.as_secs_f64().max(1e-9);
+    let mut s = format!(
+        "{name}: {} ok\n  {} nodes, {} meshes, {} vertices, {} triangles, {} materials, {} textures, {} animations",
+        scene.format().as_str(),
+        scene.nodes().len(),
+        scene.meshes().len(),
+        scene.positions().len(),
+        scene.triangle_count(),
+        scene.materials().len(),
+        scene.textures().len(),
+        scene.animations().len(),
+    );
+    if scene.format() == Format::J3d {
+        if let Ok(file) = J3dFile::parse(scene.input()) {
+            let ids: Vec<String> = file.sections().map(|s| s.id.as_str().to_owned()).collect();
+            s.push_str(&format!("\n  sections: {}", ids.join(" ")));
+        }
+    }
+    if let Some(b) = scene.bbox() {
+        s.push_str(&format!(
+            "\n  bbox: ({:.3}, {:.3}, {:.3}) .. ({:.3}, {:.3}, {:.3})",
+            b.min[0], b.min[1], b.min[2], b.max[0], b.max[1], b.max[2]
+        ));
+    }
+    for w in warnings.as_slice() {
+        s.push_str(&format!(
+            "\n  warning {} at {}: {}",
+            w.code(),
+            w.at(),
+            w.message()
+        ));
+    }
+    if warnings.dropped() > 0 {
+        s.push_str(&format!(
+            "\n  ({} more warnings not kept)",
+            warnings.dropped()
+        ));
+    }
+    s.push_str(&format!(
+        "\n  loaded {bytes} bytes in {:.3} ms ({:.1} MB/s)",
+        secs * 1e3,
+        bytes as f64 / secs / 1e6
+    ));
+    s
+}

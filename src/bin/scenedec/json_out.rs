@@ -1,0 +1,65 @@
+//! A minimal JSON writer for `inspect --json`: objects, arrays, escaped strings.
+
+use std::fmt::Write;
+
+/// Appends `s` as a JSON string literal.
+pub fn string(out: &mut String, s: &str) {
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if (c as u32) < 0x20 => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+}
+
+/// Appends a finite number as JSON (non-finite values become `null`).
+pub fn number(out: &mut String, x: f64) {
+    if x.is_finite() {
+        let _ = write!(out, "{x}");
+    } else {
+        out.push_str("null");
+    }
+}
+
+/// Appends `[x, y, z]`.
+pub fn vec3(out: &mut String, v: [f32; 3]) {
+    out.push('[');
+    for (i, x) in v.iter().enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        number(out, f64::from(*x));
+    }
+    out.push(']');
+}
+
+/// Writes `"key": ` after a comma when `first` is false.
+pub fn key(out: &mut String, first: &mut bool, k: &str) {
+    if !*first {
+        out.push_str(", ");
+    }
+    *first = false;
+    string(out, k);
+    out.push_str(": ");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn strings_are_escaped() {
+        let mut s = String::new();
+        string(&mut s, "a\"b\\c\n\u{1}é");
+        assert_eq!(s, "\"a\\\"b\\\\c\\n\\u0001é\"");
+    }
+}

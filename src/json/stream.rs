@@ -1,0 +1,197 @@
+//! Resumable tokenizer fed in chunks: the shared state machine run window by window.
+
+use super::error::{ErrorKind, JsonError};
+use super::lexer::{Core, Raw, Save, Window};
+use super::number::finish_number;
+use super::string::JsonStr;
+use super::token::{Token, TokenKind};
+
+/// One result of [`StreamTokenizer::next`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Step<'t> {
+    /// A complete token. It borrows from the chunk or, if it spanned chunks, from the
+    /// scratch buffer, so it lives until the next call.
+    Token(Token<'t>),
+    /// The chunk is used up (it is now empty); pass the next chunk, or call
+    /// [`StreamTokenizer::finish`] if there is none.
+    NeedMoreInput,
+    /// The document ended properly (only after [`StreamTokenizer::finish`]).
+    End,
+}
+
+/// Tokenizes JSON fed in chunks of any size, without allocating.
+///
+/// Produces exactly the tokens (kinds, offsets, decoded contents, number values) and the
+/// first error of [`Tokenizer`](super::Tokenizer) on the concatenated input: both run the
+/// same state machine. A string or number cut by a chunk boundary is collected in the
+/// caller's `scratch` buffer; if it does not fit, the error is
+/// [`ErrorKind::TokenTooLong`] (tokens inside one chunk never touch scratch).
+///
+/// ```ignore
+/// let mut tok = StreamTokenizer::new(&mut scratch, 64);
+/// loop {
+///     let n = read(&mut buf)?;
+///     if n == 0 { tok.finish(); }
+///     let mut chunk = &buf[..n];
+///     loop {
+///         match tok.next(&mut chunk)? {
+///             Step::Token(t) => handle(t),
+///             Step::NeedMoreInput => break,
+///             Step::End => return Ok(()),
+///         }
+///     }
+/// }
+/// ```
+#[derive(Debug)]
+pub struct StreamTokenizer<'s> {
+    core: Core,
+    scratch: &'s mut [u8],
+    /// Bytes of a partial token held in `scratch`.
+    held: usize,
+    /// Absolute offset of the next byte to be passed in.
+    base: u64,
+    finished: bool,
+}
+
+impl<'s> StreamTokenizer<'s> {
+    /// A tokenizer that assembles chunk-spanning tokens in `scratch` (its length bounds
+    /// such a token's raw length, quotes included). `max_depth` as for
+    /// [`Tokenizer::new`](super::Tokenizer::new).
+    pub fn new(scratch: &'s mut [u8], max_depth: usize) -> Self {
+        Self {
+            core: Core::new(max_depth),
+            scratch,
+            held: 0,
+            base: 0,
+            finished: false,
+        }
+    }
+
+    /// Declares the end of input: once the chunks passed from now on run out, the
+    /// document ends (a pending number completes, an open value is an error).
+    pub fn finish(&mut self) {
+        self.finished = true;
+    }
+
+    /// Number of input bytes consumed so far (the absolute offset of the next byte).
+    pub const fn offset(&self) -> u64 {
+        self.base
+    }
+
+    /// Number of currently open arrays/objects.
+    pub const fn depth(&self) -> usize {
+        self.core.depth()
+    }
+
+    /// Advances through `chunk` (the current input chunk, shrunk past what is consumed)
+    /// to the next token. Returns [`Step::NeedMoreInput`] once `chunk` is empty and more
+    /// input is needed, [`Step::End`] after [`finish`](Self::finish) when the document is
+    /// complete, or the first error (sticky, like [`Tokenizer`](super::Tokenizer)).
+    pub fn next<'t, 'c: 't>(&'t mut self, chunk: &mut &'c [u8]) -> Result<Step<'t>, JsonError> {
+        let buf: &'c [u8] = chunk;
+        let w = Window {
+            buf,
+            base: self.base,
+            eof: self.finished,
+        };
+        let mut pos = 0usize;
+        let res = self.core.advance(w, &mut pos);
+        let used = pos.min(buf.len());
+        *chunk = buf.get(used..).unwrap_or_default();
+        self.base = self.base.saturating_add(used as u64);
+        let Self {
+            core,
+            scratch,
+            held,
+            ..
+        } = self;
+        let too_long = |core: &mut Core| {
+            let at = core.token_start();
+            core.fail(JsonError::new(ErrorKind::TokenTooLong, at))
+        };
+        match res? {
+            Raw::Simple(kind, offset) => Ok(Step::Token(Token { kind, offset })),
+            Raw::End => Ok(Step::End),
+            Raw::Partial(save) => {
+                let ok = match save {
+                    Save::Nothing => true,
+                    Save::Fresh(s) => {
+                        *held = 0;
+                        append(scratch, held, buf.get(s..).unwrap_or_default())
+                    }
+                    Save::Append => append(scratch, held, buf),
+                };
+                if ok {
+                    Ok(Step::NeedMoreInput)
+                } else {
+                    Err(too_long(core))
+                }
+            }
+            Raw::Str {
+                key,
+                start,
+                end,
+                st,
+                offset,
+            } => {
+                let text: &'t [u8] = match start {
+                    Some(s) => buf.get(s..end).unwrap_or_default(),
+                    None => {
+                        if !append(scratch, held, buf.get(..end).unwrap_or_default()) {
+                            return Err(too_long(core));
+                        }
+                        scratch.get(..*held).unwrap_or_default()
+                    }
+                };
+                let body = text
+                    .get(1..text.len().saturating_sub(1))
+                    .unwrap_or_default();
+                let s = JsonStr::from_lexed(body, &st);
+                let kind = if key {
+                    TokenKind::Key(s)
+                } else {
+                    TokenKind::String(s)
+                };
+                Ok(Step::Token(Token { kind, offset }))
+            }
+            Raw::Num {
+                start,
+                end,
+                st,
+                offset,
+            } => {
+                let text: &'t [u8] = match start {
+                    Some(s) => buf.get(s..end).unwrap_or_default(),
+                    None => {
+                        if !append(scratch, held, buf.get(..end).unwrap_or_default()) {
+                            return Err(too_long(core));
+                        }
+                        scratch.get(..*held).unwrap_or_default()
+                    }
+                };
+                match finish_number(text, &st, offset) {
+                    Ok(n) => Ok(Step::Token(Token {
+                        kind: TokenKind::Number(n),
+                        offset,
+                    })),
+                    Err(e) => Err(core.fail(e)),
+                }
+            }
+        }
+    }
+}
+
+/// Appends `data` to the `held` bytes in `scratch`; `false` if it does not fit.
+fn append(scratch: &mut [u8], held: &mut usize, data: &[u8]) -> bool {
+    let Some(end) = held.checked_add(data.len()) else {
+        return false;
+    };
+    match scratch.get_mut(*held..end) {
+        Some(dst) => {
+            dst.copy_from_slice(data);
+            *held = end;
+            true
+        }
+        None => false,
+    }
+}

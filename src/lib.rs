@@ -1,0 +1,74 @@
+//! # scenedec
+//!
+//! Decodes J3D (`.bmd`/`.bdl`, GameCube and Wii) and Blockbench (`.bbmodel`)
+//! 3D models straight from their bytes into one [scene model](scene), in
+//! memory the caller provides.
+//!
+//! ## Promises, and what enforces each
+//!
+//! | promise | enforced by |
+//! | --- | --- |
+//! | no `unsafe` code | `#![forbid(unsafe_code)]` below |
+//! | no panic on any input | no `unwrap`/indexing on input-driven paths, checked arithmetic; fuzz targets in `fuzz/` whose findings are replayed by `cargo test` |
+//! | no heap on the core path | the crate is `#![no_std]` without `alloc` unless the `alloc` feature is on; `no_std_tests/` links it into a program with no allocator; a counting-allocator test proves `measure` + `decode_into` allocate nothing |
+//! | every limit checked before work proportional to it | [`limits`] holds every bound; each is tested at its value and one past it |
+//! | `measure` gives the exact arena size | `decode_into` carves through the same [`scene::SceneCounts`] list that `measure` sizes; tests decode into exactly the planned bytes and fail cleanly one byte short |
+//! | every failure is a typed [`Error`] with a code, a place and a message | [`error`]; messages never allocate |
+//!
+//! ## Using it without a heap
+//!
+//! ```
+//! use scenedec::{Arena, Options, Warnings};
+//!
+//! let bytes = br#"{"meta": {"format_version": "4.10"}, "elements": []}"#;
+//! let options = Options::default();
+//! let plan = scenedec::measure(bytes, Some("bbmodel"), &options)?;
+//! let mut memory = [0u64; 1024];
+//! let words = memory.get_mut(..plan.arena_words()).unwrap();
+//! let mut arena = Arena::from_words(words);
+//! let mut warnings = Warnings::new();
+//! let scene = scenedec::decode_into(bytes, Some("bbmodel"), &options, &mut arena, &mut warnings)?;
+//! assert_eq!(scene.meshes().len(), 0);
+//! # Ok::<(), scenedec::Error>(())
+//! ```
+//!
+//! Yaz0-compressed files are unwrapped first with [`unwrap_into`] (into the
+//! same arena), then measured and decoded.
+//!
+//! ## Features
+//!
+//! - *(none)*: `#![no_std]`, no `alloc`; [`measure`] and [`decode_into`].
+//! - `alloc`: [`load`], which allocates the planned arena exactly once.
+//! - `std` (default): `std::error::Error` for [`Error`], and the `scenedec` command.
+
+#![no_std]
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
+#![warn(clippy::cast_possible_truncation)]
+// `Error` is ~300 bytes because its message lives inline rather than on a heap;
+// it is built once, on the failure path.
+#![allow(clippy::result_large_err)]
+
+#[cfg(feature = "alloc")]
+extern crate alloc;
+#[cfg(any(feature = "std", test))]
+extern crate std;
+
+pub mod arena;
+pub mod bbmodel;
+pub mod error;
+pub mod j3d;
+pub mod json;
+pub mod limits;
+mod model;
+pub mod scene;
+pub mod sniff;
+pub mod yaz0;
+
+pub use arena::{Arena, Plan};
+pub use error::{Error, ErrorCode, Location, Warning, WarningCode, Warnings};
+pub use limits::{BbmodelLimits, J3dLimits};
+#[cfg(feature = "alloc")]
+pub use model::{Loaded, load};
+pub use model::{Options, decode_into, format_of, measure, unwrap_into, unwrapped_len};
+pub use scene::Scene;

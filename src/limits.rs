@@ -1,0 +1,292 @@
+//! Every bound scenedec enforces, one table per format.
+//!
+//! Each limit is checked before anything proportional to it is decoded or
+//! placed in the arena, and raises the error its doc names. Tests pin each one
+//! at its value and one past it.
+
+use crate::error::{Error, ErrorCode};
+
+/// A limit that lets everything through (the spec's `Infinity` override).
+pub const UNLIMITED: u64 = u64::MAX;
+
+/// Longest `frame_order` string read (spec: MAX_FRAME_ORDER_CHARS); longer ones warn.
+pub const MAX_FRAME_ORDER_CHARS: u64 = 65_536;
+/// Most steps a custom frame order expands to (spec: MAX_FRAME_ORDER_LENGTH); more warn.
+pub const MAX_FRAME_ORDER_LENGTH: u64 = 8_192;
+/// Largest magnitude of a .bbmodel number (spec: "finite and within ±10 000 000").
+pub const MAX_BBMODEL_NUMBER: f64 = 10_000_000.0;
+/// Largest magnitude of a keyframe value, keyframe time or animation length (MAX_ANIMATION_VALUE).
+pub const MAX_ANIMATION_VALUE: f64 = 1_000_000.0;
+
+/// Limits for .bbmodel files; the defaults are exactly the loader
+/// specification's table (DEFAULT_BBMODEL_LIMITS).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BbmodelLimits {
+    /// UTF-8 bytes of the file (64 MiB). FILE_TOO_LARGE.
+    pub max_file_bytes: u64,
+    /// Entries of `elements` (10 000). TOO_MANY_ELEMENTS.
+    pub max_elements: u64,
+    /// Groups (10 000); also caps outliner entries at elements + groups. TOO_MANY_ELEMENTS.
+    pub max_groups: u64,
+    /// Triangles, counted from upper bounds before any geometry (200 000). TOO_MANY_TRIANGLES.
+    pub max_triangles: u64,
+    /// Geometry vertices, and vertex keys of one mesh (400 000). TOO_MANY_VERTICES.
+    pub max_vertices: u64,
+    /// Vertices of one mesh face (16). TOO_MANY_VERTICES.
+    pub max_face_vertices: u64,
+    /// Groups inside groups (64). NESTING_TOO_DEEP.
+    pub max_nesting: u64,
+    /// Entries of `textures` (64). TOO_MANY_TEXTURES.
+    pub max_textures: u64,
+    /// Width or height of a texture from its PNG header, in pixels (4096). TEXTURE_TOO_LARGE.
+    pub max_texture_side: u64,
+    /// Pixels of one texture (16 777 216). TEXTURE_TOO_LARGE.
+    pub max_texture_pixels: u64,
+    /// Characters of one texture `source` (24 Mi). TEXTURE_TOO_LARGE.
+    pub max_data_uri_chars: u64,
+    /// Characters of a name, uuid or path (1024). INVALID_FIELD.
+    pub max_string_chars: u64,
+    /// Entries of `animations` (1024). TOO_MANY_KEYFRAMES.
+    pub max_animations: u64,
+    /// Keyframes of all animations together, counted first (200 000). TOO_MANY_KEYFRAMES.
+    pub max_keyframes: u64,
+}
+
+impl BbmodelLimits {
+    /// The loader specification's defaults.
+    pub const DEFAULT: Self = Self {
+        max_file_bytes: 64 * 1024 * 1024,
+        max_elements: 10_000,
+        max_groups: 10_000,
+        max_triangles: 200_000,
+        max_vertices: 400_000,
+        max_face_vertices: 16,
+        max_nesting: 64,
+        max_textures: 64,
+        max_texture_side: 4096,
+        max_texture_pixels: 16_777_216,
+        max_data_uri_chars: 24 * 1024 * 1024,
+        max_string_chars: 1024,
+        max_animations: 1024,
+        max_keyframes: 200_000,
+    };
+
+    /// The spec's names for each limit, with the field they set.
+    const NAMES: [(&'static str, fn(&mut Self) -> &mut u64); 14] = [
+        ("maxFileBytes", |l| &mut l.max_file_bytes),
+        ("maxElements", |l| &mut l.max_elements),
+        ("maxGroups", |l| &mut l.max_groups),
+        ("maxTriangles", |l| &mut l.max_triangles),
+        ("maxVertices", |l| &mut l.max_vertices),
+        ("maxFaceVertices", |l| &mut l.max_face_vertices),
+        ("maxNesting", |l| &mut l.max_nesting),
+        ("maxTextures", |l| &mut l.max_textures),
+        ("maxTextureSide", |l| &mut l.max_texture_side),
+        ("maxTexturePixels", |l| &mut l.max_texture_pixels),
+        ("maxDataUriChars", |l| &mut l.max_data_uri_chars),
+        ("maxStringChars", |l| &mut l.max_string_chars),
+        ("maxAnimations", |l| &mut l.max_animations),
+        ("maxKeyframes", |l| &mut l.max_keyframes),
+    ];
+
+    /// Overrides the limit the spec calls `name` (e.g. `"maxTriangles"`).
+    ///
+    /// The spec's rule: an override must be a positive integer or Infinity;
+    /// anything else (0, negative, fractional, NaN, an unknown name) is a caller
+    /// error, [`ErrorCode::InvalidLimit`], never a file error.
+    pub fn with_override(mut self, name: &str, value: f64) -> Result<Self, Error> {
+        let Some((_, field)) = Self::NAMES.iter().find(|(n, _)| *n == name) else {
+            return Err(Error::nowhere(
+                ErrorCode::InvalidLimit,
+                format_args!("unknown limit {}", crate::error::Quote(name)),
+            ));
+        };
+        *field(&mut self) = limit_value(name, value)?;
+        Ok(self)
+    }
+}
+
+impl Default for BbmodelLimits {
+    fn default() -> Self {
+        Self::DEFAULT
+    }
+}
+
+/// Reads an override value: a positive integer, or +Infinity for [`UNLIMITED`].
+fn limit_value(name: &str, value: f64) -> Result<u64, Error> {
+    if value == f64::INFINITY {
+        return Ok(UNLIMITED);
+    }
+    // 2^64 is the first f64 past u64's range.
+    if value.is_finite() && value >= 1.0 && value < 18_446_744_073_709_551_616.0 {
+        let whole = value as u64;
+        if whole as f64 == value {
+            return Ok(whole);
+        }
+    }
+    Err(Error::nowhere(
+        ErrorCode::InvalidLimit,
+        format_args!("limit {name} must be a positive integer or Infinity, got {value}"),
+    ))
+}
+
+/// Limits for J3D files (scenedec's own table; J3D has no loader spec).
+///
+/// The defaults hold every real file seen with a wide margin while keeping a
+/// hostile file's arena under a few hundred MiB.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct J3dLimits {
+    /// Bytes of the file, after Yaz0 decompression (64 MiB). FILE_TOO_LARGE.
+    pub max_file_bytes: u64,
+    /// Scene vertices produced by all display lists (1 000 000). TOO_MANY_VERTICES.
+    pub max_vertices: u64,
+    /// Triangles produced by all display lists (2 000 000). TOO_MANY_TRIANGLES.
+    pub max_triangles: u64,
+    /// JNT1 joints (1024). TOO_MANY_JOINTS.
+    pub max_joints: u64,
+    /// SHP1 shapes (4096). TOO_MANY_SHAPES.
+    pub max_shapes: u64,
+    /// SHP1 packets (matrix groups) over all shapes (65 536). TOO_MANY_PACKETS.
+    pub max_packets: u64,
+    /// MAT3 materials (1024). TOO_MANY_MATERIALS.
+    pub max_materials: u64,
+    /// TEX1 textures (1024). TOO_MANY_TEXTURES.
+    pub max_textures: u64,
+    /// Width or height of a texture, in texels (1024, the GX maximum). TEXTURE_TOO_LARGE.
+    pub max_texture_side: u64,
+    /// Texels of all mip levels of one texture (2 Mi). TEXTURE_TOO_LARGE.
+    pub max_texture_pixels: u64,
+    /// Bytes of one shape's display lists (16 MiB). DISPLAY_LIST_TOO_LARGE.
+    pub max_display_list_bytes: u64,
+    /// Depth of the INF1 hierarchy (256). HIERARCHY_TOO_DEEP.
+    pub max_depth: u64,
+}
+
+impl J3dLimits {
+    /// scenedec's defaults.
+    pub const DEFAULT: Self = Self {
+        max_file_bytes: 64 * 1024 * 1024,
+        max_vertices: 1_000_000,
+        max_triangles: 2_000_000,
+        max_joints: 1024,
+        max_shapes: 4096,
+        max_packets: 65_536,
+        max_materials: 1024,
+        max_textures: 1024,
+        max_texture_side: 1024,
+        max_texture_pixels: 2 * 1024 * 1024,
+        max_display_list_bytes: 16 * 1024 * 1024,
+        max_depth: 256,
+    };
+}
+
+impl Default for J3dLimits {
+    fn default() -> Self {
+        Self::DEFAULT
+    }
+}
+
+/// Checks `count <= limit`, raising `code` with a message naming the limit.
+pub(crate) fn check(
+    count: u64,
+    limit: u64,
+    code: ErrorCode,
+    what: &str,
+    at: crate::error::Location,
+) -> Result<(), Error> {
+    if count <= limit {
+        Ok(())
+    } else {
+        Err(Error::new(
+            code,
+            at,
+            format_args!("{what}: {count} is over the limit of {limit}"),
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bbmodel_defaults_are_the_spec_table() {
+        let l = BbmodelLimits::default();
+        assert_eq!(l.max_file_bytes, 67_108_864);
+        assert_eq!(l.max_elements, 10_000);
+        assert_eq!(l.max_groups, 10_000);
+        assert_eq!(l.max_triangles, 200_000);
+        assert_eq!(l.max_vertices, 400_000);
+        assert_eq!(l.max_face_vertices, 16);
+        assert_eq!(l.max_nesting, 64);
+        assert_eq!(l.max_textures, 64);
+        assert_eq!(l.max_texture_side, 4096);
+        assert_eq!(l.max_texture_pixels, 16_777_216);
+        assert_eq!(l.max_data_uri_chars, 25_165_824);
+        assert_eq!(l.max_string_chars, 1024);
+        assert_eq!(l.max_animations, 1024);
+        assert_eq!(l.max_keyframes, 200_000);
+    }
+
+    #[test]
+    fn override_accepts_positive_integers_and_infinity() {
+        let l = BbmodelLimits::default()
+            .with_override("maxTriangles", 100_000.0)
+            .unwrap()
+            .with_override("maxNesting", f64::INFINITY)
+            .unwrap()
+            .with_override("maxKeyframes", 1.0)
+            .unwrap();
+        assert_eq!(l.max_triangles, 100_000);
+        assert_eq!(l.max_nesting, UNLIMITED);
+        assert_eq!(l.max_keyframes, 1);
+    }
+
+    #[test]
+    fn range_error_rule_rejects_bad_overrides_as_caller_errors() {
+        for bad in [0.0, -1.0, 1.5, f64::NAN, f64::NEG_INFINITY, 1e30, -0.0] {
+            let e = BbmodelLimits::default()
+                .with_override("maxTriangles", bad)
+                .unwrap_err();
+            assert_eq!(e.code(), ErrorCode::InvalidLimit, "{bad}");
+            assert!(e.code().is_caller_error());
+        }
+        let e = BbmodelLimits::default()
+            .with_override("maxBananas", 5.0)
+            .unwrap_err();
+        assert_eq!(e.code(), ErrorCode::InvalidLimit);
+    }
+
+    #[test]
+    fn every_spec_limit_name_is_overridable() {
+        for (name, _) in BbmodelLimits::NAMES {
+            let l = BbmodelLimits::default().with_override(name, 7.0).unwrap();
+            assert_ne!(l, BbmodelLimits::default(), "{name}");
+        }
+    }
+
+    #[test]
+    fn check_passes_at_the_limit_and_fails_one_past() {
+        use crate::error::Location;
+        assert!(
+            check(
+                10,
+                10,
+                ErrorCode::TooManyJoints,
+                "joints",
+                Location::Nowhere
+            )
+            .is_ok()
+        );
+        let e = check(
+            11,
+            10,
+            ErrorCode::TooManyJoints,
+            "joints",
+            Location::Nowhere,
+        )
+        .unwrap_err();
+        assert_eq!(e.code(), ErrorCode::TooManyJoints);
+        assert_eq!(e.message(), "joints: 11 is over the limit of 10");
+    }
+}

@@ -1,0 +1,209 @@
+//! One entry point for every format: sniff, unwrap Yaz0, measure, decode.
+
+use crate::arena::{Arena, Plan};
+use crate::error::{Error, ErrorCode, Warnings};
+use crate::scene::Scene;
+use crate::sniff::{Kind, sniff};
+use crate::{bbmodel, j3d, yaz0};
+
+/// How to read a model of any format.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Options<'o> {
+    /// Options for J3D files.
+    pub j3d: j3d::Options,
+    /// Options for .bbmodel files.
+    pub bbmodel: bbmodel::Options<'o>,
+}
+
+/// The model format of unwrapped bytes, or the error that says why it is none.
+///
+/// `hint` is the file's extension (without the dot), used only when the bytes
+/// do not tell: an empty `.bbmodel` goes to the .bbmodel reader, which reports
+/// NOT_JSON as the loader specification asks.
+pub fn format_of(bytes: &[u8], hint: Option<&str>) -> Result<crate::scene::Format, Error> {
+    use crate::scene::Format;
+    match sniff(bytes) {
+        Kind::J3dBmd | Kind::J3dBdl => Ok(Format::J3d),
+        Kind::Bbmodel => Ok(Format::Bbmodel),
+        Kind::CompressedBbmodel => Err(crate::sniff::compressed_bbmodel()),
+        Kind::Yaz0 => Err(Error::binary(
+            ErrorCode::BadValue,
+            0,
+            None,
+            format_args!("Yaz0 data must be unwrapped first (see unwrap_into)"),
+        )),
+        Kind::Unknown => match hint {
+            Some(ext) if ext.eq_ignore_ascii_case("bbmodel") => Ok(Format::Bbmodel),
+            _ => Err(crate::sniff::unknown_format(bytes)),
+        },
+    }
+}
+
+/// Bytes the unwrapped model takes: the Yaz0 header's size, or 0 for bytes
+/// that are not compressed (they are used in place).
+pub fn unwrapped_len(bytes: &[u8], options: &Options<'_>) -> Result<usize, Error> {
+    if sniff(bytes) != Kind::Yaz0 {
+        return Ok(0);
+    }
+    let len = yaz0::decompressed_len(bytes)?;
+    crate::limits::check(
+        len as u64,
+        options.j3d.limits.max_file_bytes,
+        ErrorCode::FileTooLarge,
+        "decompressed Yaz0 bytes",
+        crate::error::Location::Binary {
+            offset: 4,
+            section: None,
+        },
+    )?;
+    Ok(len)
+}
+
+/// Decompresses Yaz0 input into `arena` and returns the model's bytes; other
+/// input is returned as it is, without using the arena.
+///
+/// The size is checked against `options.j3d.limits.max_file_bytes` before
+/// anything is written, and the decompressed data must be a J3D model.
+pub fn unwrap_into<'a>(
+    bytes: &'a [u8],
+    options: &Options<'_>,
+    arena: &mut Arena<'a>,
+) -> Result<&'a [u8], Error> {
+    if sniff(bytes) != Kind::Yaz0 {
+        return Ok(bytes);
+    }
+    let len = unwrapped_len(bytes, options)?;
+    let out = arena.slice::<u8>(len)?;
+    yaz0::decompress_into(bytes, out)?;
+    let inner: &'a [u8] = out;
+    match sniff(inner) {
+        Kind::J3dBmd | Kind::J3dBdl => Ok(inner),
+        _ => Err(crate::sniff::unknown_format(inner)),
+    }
+}
+
+/// Checks unwrapped `bytes` against the limits and returns the arena size
+/// [`decode_into`] needs, without allocating.
+pub fn measure(bytes: &[u8], hint: Option<&str>, options: &Options<'_>) -> Result<Plan, Error> {
+    match format_of(bytes, hint)? {
+        crate::scene::Format::J3d => j3d::measure(bytes, &options.j3d),
+        crate::scene::Format::Bbmodel => bbmodel::measure(bytes, &options.bbmodel),
+    }
+}
+
+/// Decodes unwrapped `bytes` into `arena`, which needs at most
+/// [`measure`]'s [`Plan::arena_bytes`] (from an 8-aligned start).
+pub fn decode_into<'a>(
+    bytes: &'a [u8],
+    hint: Option<&str>,
+    options: &Options<'_>,
+    arena: &mut Arena<'a>,
+    warnings: &mut Warnings,
+) -> Result<Scene<'a>, Error> {
+    match format_of(bytes, hint)? {
+        crate::scene::Format::J3d => j3d::decode_into(bytes, &options.j3d, arena, warnings),
+        crate::scene::Format::Bbmodel => {
+            bbmodel::decode_into(bytes, &options.bbmodel, arena, warnings)
+        }
+    }
+}
+
+#[cfg(feature = "alloc")]
+pub use owned::{Loaded, load};
+
+#[cfg(feature = "alloc")]
+mod owned {
+    use alloc::vec;
+    use alloc::vec::Vec;
+
+    use super::*;
+    use crate::scene::{Format, SceneCounts};
+
+    /// The model's bytes: borrowed, or decompressed from Yaz0.
+    #[derive(Debug)]
+    enum Input<'a> {
+        Borrowed(&'a [u8]),
+        Decompressed(Vec<u8>),
+    }
+
+    fn model_bytes<'s>(input: &'s Input<'_>) -> &'s [u8] {
+        match input {
+            Input::Borrowed(b) => b,
+            Input::Decompressed(v) => v,
+        }
+    }
+
+    /// A decoded model that owns its arena (see [`load`]).
+    #[derive(Debug)]
+    pub struct Loaded<'a> {
+        format: Format,
+        input: Input<'a>,
+        arena: Vec<u64>,
+        counts: SceneCounts,
+        warnings: Warnings,
+    }
+
+    impl Loaded<'_> {
+        /// The scene, viewed in place in the owned arena.
+        pub fn scene(&self) -> Scene<'_> {
+            let input = model_bytes(&self.input);
+            let arena: &[u8] = bytemuck::cast_slice(&self.arena);
+            // `load` checked this view once; it cannot fail later.
+            Scene::view(self.format, input, &self.counts, arena)
+                .unwrap_or_else(|_| Scene::empty(self.format, input))
+        }
+
+        /// The warnings the load raised.
+        pub fn warnings(&self) -> &Warnings {
+            &self.warnings
+        }
+
+        /// Bytes of the arena allocation.
+        pub fn arena_bytes(&self) -> usize {
+            self.arena.len() * 8
+        }
+    }
+
+    /// Measures, allocates the arena once (exactly the plan's size) and
+    /// decodes. Yaz0 input costs one more allocation, of the size its header
+    /// declares, for the decompressed file.
+    pub fn load<'a>(
+        bytes: &'a [u8],
+        hint: Option<&str>,
+        options: &Options<'_>,
+    ) -> Result<Loaded<'a>, Error> {
+        let input = match unwrapped_len(bytes, options)? {
+            0 if sniff(bytes) != Kind::Yaz0 => Input::Borrowed(bytes),
+            len => {
+                let mut out = vec![0u8; len];
+                yaz0::decompress_into(bytes, &mut out)?;
+                if !matches!(sniff(&out), Kind::J3dBmd | Kind::J3dBdl) {
+                    return Err(crate::sniff::unknown_format(&out));
+                }
+                Input::Decompressed(out)
+            }
+        };
+        let model = model_bytes(&input);
+        let plan = measure(model, hint, options)?;
+        let format = format_of(model, hint)?;
+        let mut arena = vec![0u64; plan.arena_words()];
+        let mut warnings = Warnings::new();
+        decode_into(
+            model,
+            hint,
+            options,
+            &mut Arena::from_words(&mut arena),
+            &mut warnings,
+        )?;
+        let loaded = Loaded {
+            format,
+            input,
+            arena,
+            counts: *plan.counts(),
+            warnings,
+        };
+        let view: &[u8] = bytemuck::cast_slice(&loaded.arena);
+        Scene::view(format, model_bytes(&loaded.input), &loaded.counts, view)?;
+        Ok(loaded)
+    }
+}

@@ -1,0 +1,330 @@
+//! The scene model (version 1): what every format decodes into.
+//!
+//! A [`Scene`] is a set of plain-data arrays in the caller's arena plus the
+//! input bytes it borrows names from. Records reference each other by index
+//! and range, so the whole scene is a few slices: cheap to walk, trivially
+//! `Copy`, and free of pointers into itself. docs/scene-format.md is the
+//! normative description: units, spaces, rotation order, winding.
+//!
+//! The list of arrays is written once, in [`scene_arrays!`]: the counts that
+//! `measure` computes, the footprint it reports, the slices `decode_into`
+//! carves and the accessors all come from that one list, in one order, so
+//! `measure` and `decode_into` cannot disagree about the arena's layout.
+
+mod animation;
+mod material;
+mod mesh;
+mod node;
+mod text;
+mod texture;
+mod transform;
+
+pub use animation::{
+    AnimationRecord, ChannelRecord, ChannelTarget, Interpolation, KeyframeRecord, LoopMode,
+    SkinRecord,
+};
+pub use material::{AlphaMode, Blending, CullMode, MaterialFlags, MaterialRecord};
+pub use mesh::{
+    GroupFlags, Influence, InfluenceSpan, MAX_COLOR_SETS, MAX_UV_SETS, MeshFlags, MeshGroupRecord,
+    MeshRecord,
+};
+pub use node::{NodeFlags, NodeRecord};
+pub use text::{TextRef, TextSource};
+pub use texture::{Filter, FrameOrder, MipRecord, SourceFormat, TextureFlags, TextureRecord, Wrap};
+pub use transform::{Aabb, Mat4};
+
+use crate::arena::{Arena, ArenaReader, Footprint};
+use crate::error::Error;
+
+/// Which file format a scene came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Format {
+    /// J3D `.bmd` / `.bdl` (GameCube / Wii).
+    J3d,
+    /// Blockbench `.bbmodel`.
+    Bbmodel,
+}
+
+impl Format {
+    /// `"j3d"` or `"bbmodel"`, as `inspect --json` writes it.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::J3d => "j3d",
+            Self::Bbmodel => "bbmodel",
+        }
+    }
+}
+
+macro_rules! scene_arrays {
+    ($( $(#[$doc:meta])* $name:ident : $ty:ty ),* $(,)?) => {
+        /// How many values each of the scene's arrays holds: what `measure`
+        /// computes before anything is decoded.
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+        pub struct SceneCounts {
+            $( $(#[$doc])* pub $name: usize, )*
+        }
+
+        impl SceneCounts {
+            /// Adds the arena bytes of every array, in carving order.
+            pub fn add_to(&self, footprint: &mut Footprint) -> Result<(), Error> {
+                $( footprint.add::<$ty>(self.$name)?; )*
+                Ok(())
+            }
+        }
+
+        /// The scene's arrays while a decoder fills them, carved from the arena.
+        #[derive(Debug)]
+        pub struct SceneArrays<'a> {
+            $( $(#[$doc])* pub $name: &'a mut [$ty], )*
+        }
+
+        impl<'a> SceneArrays<'a> {
+            /// Carves every array from `arena`, in the order [`SceneCounts::add_to`] counts them.
+            pub fn carve(counts: &SceneCounts, arena: &mut Arena<'a>) -> Result<Self, Error> {
+                Ok(Self { $( $name: arena.slice::<$ty>(counts.$name)?, )* })
+            }
+
+            fn freeze(self) -> Arrays<'a> {
+                Arrays { $( $name: self.$name, )* }
+            }
+        }
+
+        impl<'a> Arrays<'a> {
+            fn view(counts: &SceneCounts, reader: &mut ArenaReader<'a>) -> Result<Self, Error> {
+                Ok(Self { $( $name: reader.slice::<$ty>(counts.$name)?, )* })
+            }
+        }
+
+        #[derive(Clone, Copy, Debug, Default)]
+        struct Arrays<'a> {
+            $( $name: &'a [$ty], )*
+        }
+
+        impl<'a> Scene<'a> {
+            $(
+                $(#[$doc])*
+                pub fn $name(&self) -> &'a [$ty] {
+                    self.arrays.$name
+                }
+            )*
+        }
+    };
+}
+
+// Four-byte-aligned arrays first, byte arrays last: carving in this order
+// needs no padding after an aligned start, so footprint = sum of sizes.
+scene_arrays! {
+    /// Nodes (groups, joints), see [`NodeRecord`].
+    nodes: NodeRecord,
+    /// Meshes, see [`MeshRecord`].
+    meshes: MeshRecord,
+    /// Triangle groups of all meshes, see [`MeshGroupRecord`].
+    groups: MeshGroupRecord,
+    /// Vertex positions of all meshes, in the mesh node's space, model units.
+    positions: [f32; 3],
+    /// Unit vertex normals, parallel to `positions` for meshes with [`MeshFlags::HAS_NORMALS`].
+    normals: [f32; 3],
+    /// UV sets of all meshes (U right, V down, 0..1 over the texture's UV space).
+    uvs: [f32; 2],
+    /// Colour sets of all meshes, RGBA8 as stored.
+    colors: [u8; 4],
+    /// Triangle indices, relative to the mesh's first vertex; counter-clockwise is the front.
+    indices: u32,
+    /// Per triangle, the UV bounding box `[u_min, v_min, u_max, v_max]` of its source face.
+    uv_rects: [f32; 4],
+    /// Materials, see [`MaterialRecord`].
+    materials: MaterialRecord,
+    /// Textures, see [`TextureRecord`].
+    textures: TextureRecord,
+    /// Mip levels of all textures, see [`MipRecord`].
+    mips: MipRecord,
+    /// Custom frame orders of all textures: frame indices.
+    frame_steps: u32,
+    /// Animation clips, see [`AnimationRecord`].
+    animations: AnimationRecord,
+    /// Channels of all clips, see [`ChannelRecord`].
+    channels: ChannelRecord,
+    /// Keyframes of all channels, see [`KeyframeRecord`].
+    keyframes: KeyframeRecord,
+    /// Skins, see [`SkinRecord`].
+    skins: SkinRecord,
+    /// Joints of all skins, as node indices.
+    skin_joints: u32,
+    /// Inverse bind matrices, parallel to `skin_joints`, column-major, model space to joint space.
+    inverse_binds: [f32; 16],
+    /// Per skinned vertex, its influences, see [`InfluenceSpan`].
+    influence_spans: InfluenceSpan,
+    /// Joint influences of all skinned vertices, see [`Influence`].
+    influences: Influence,
+    /// RGBA8 pixels of every mip level of every texture.
+    pixels: u8,
+    /// Decoded text (JSON strings with escapes); valid UTF-8.
+    text_pool: u8,
+}
+
+/// A decoded model: nodes, meshes, materials, textures, animations and skins
+/// in caller memory, borrowing names from the input.
+#[derive(Clone, Copy, Debug)]
+pub struct Scene<'a> {
+    format: Format,
+    input: &'a [u8],
+    arrays: Arrays<'a>,
+}
+
+impl<'a> Scene<'a> {
+    /// Freezes filled arrays into a scene over `input` (the bytes its input
+    /// text spans point into).
+    pub fn new(format: Format, input: &'a [u8], arrays: SceneArrays<'a>) -> Self {
+        Self {
+            format,
+            input,
+            arrays: arrays.freeze(),
+        }
+    }
+
+    /// A view of a scene that `decode_into` built in `arena` (an 8-aligned
+    /// buffer, carved from its start) with `counts`: how an owner of the
+    /// arena's memory hands the scene out again without decoding twice.
+    pub fn view(
+        format: Format,
+        input: &'a [u8],
+        counts: &SceneCounts,
+        arena: &'a [u8],
+    ) -> Result<Self, Error> {
+        Ok(Self {
+            format,
+            input,
+            arrays: Arrays::view(counts, &mut ArenaReader::new(arena))?,
+        })
+    }
+
+    /// A scene with nothing in it.
+    pub fn empty(format: Format, input: &'a [u8]) -> Self {
+        Self {
+            format,
+            input,
+            arrays: Arrays::default(),
+        }
+    }
+
+    /// The bytes the scene was decoded from (after Yaz0 decompression), which
+    /// input text spans point into.
+    pub const fn input(&self) -> &'a [u8] {
+        self.input
+    }
+
+    /// The source format.
+    pub const fn format(&self) -> Format {
+        self.format
+    }
+
+    /// The text a span points to; empty when the span is out of range or not
+    /// UTF-8 (decoders only write spans of validated UTF-8).
+    pub fn text(&self, text: TextRef) -> &'a str {
+        let buffer = match text.source() {
+            TextSource::Input => self.input,
+            TextSource::Pool => self.arrays.text_pool,
+        };
+        buffer
+            .get(text.range())
+            .and_then(|b| core::str::from_utf8(b).ok())
+            .unwrap_or_default()
+    }
+
+    /// Triangles of all meshes.
+    pub fn triangle_count(&self) -> usize {
+        self.arrays.indices.len() / 3
+    }
+
+    /// The world matrix of `node` at rest: the product of local matrices from
+    /// its root down. Walks at most `nodes().len()` parents, so a malformed
+    /// parent chain cannot loop.
+    pub fn world_matrix(&self, node: usize) -> Mat4 {
+        let mut m = Mat4::IDENTITY;
+        let mut current = Some(node);
+        for _ in 0..self.arrays.nodes.len() {
+            let Some(record) = current.and_then(|i| self.arrays.nodes.get(i)) else {
+                break;
+            };
+            m = Mat4::local(record).mul(&m);
+            current = usize::try_from(record.parent).ok();
+        }
+        m
+    }
+
+    /// Bounding box of every mesh vertex in model space at rest (node world
+    /// matrices applied), or `None` for a scene without vertices.
+    pub fn bbox(&self) -> Option<Aabb> {
+        let mut bbox: Option<Aabb> = None;
+        for mesh in self.arrays.meshes {
+            let world = usize::try_from(mesh.node)
+                .map(|n| self.world_matrix(n))
+                .unwrap_or(Mat4::IDENTITY);
+            let start = mesh.first_vertex as usize;
+            let end = start.saturating_add(mesh.vertex_count as usize);
+            for p in self.arrays.positions.get(start..end).unwrap_or_default() {
+                let q = world.transform_point(*p);
+                bbox = Some(bbox.map_or(Aabb::point(q), |b| b.with(q)));
+            }
+        }
+        bbox
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn footprint_of_counts_equals_carved_bytes() {
+        let counts = SceneCounts {
+            nodes: 3,
+            meshes: 2,
+            positions: 7,
+            indices: 9,
+            pixels: 5,
+            text_pool: 3,
+            ..SceneCounts::default()
+        };
+        let mut f = Footprint::new();
+        counts.add_to(&mut f).unwrap();
+        let plan = crate::arena::Plan::scene(counts).unwrap();
+        let mut words = vec![0u64; plan.arena_words()];
+        let mut arena = Arena::from_words(&mut words);
+        let arrays = SceneArrays::carve(&counts, &mut arena).unwrap();
+        assert_eq!(arrays.nodes.len(), 3);
+        assert_eq!(arrays.pixels.len(), 5);
+        assert_eq!(arena.used(), f.bytes());
+        assert_eq!(plan.arena_bytes(), f.bytes().next_multiple_of(8));
+    }
+
+    #[test]
+    fn scene_bbox_applies_node_world_matrices() {
+        let counts = SceneCounts {
+            nodes: 1,
+            meshes: 1,
+            positions: 2,
+            ..SceneCounts::default()
+        };
+        let mut words = vec![0u64; 256];
+        let mut arena = Arena::from_words(&mut words);
+        let a = SceneArrays::carve(&counts, &mut arena).unwrap();
+        a.nodes[0] = NodeRecord {
+            parent: -1,
+            translation: [10.0, 0.0, 0.0],
+            scale: [1.0; 3],
+            ..NodeRecord::default()
+        };
+        a.meshes[0] = MeshRecord {
+            node: 0,
+            vertex_count: 2,
+            ..MeshRecord::default()
+        };
+        a.positions[0] = [0.0, 0.0, 0.0];
+        a.positions[1] = [1.0, 2.0, 3.0];
+        let scene = Scene::new(Format::Bbmodel, &[], a);
+        let b = scene.bbox().unwrap();
+        assert_eq!(b.min, [10.0, 0.0, 0.0]);
+        assert_eq!(b.max, [11.0, 2.0, 3.0]);
+    }
+}
