@@ -122,7 +122,7 @@ impl<'a> Arena<'a> {
 
     /// An arena over a `u64` buffer, which is always aligned to [`MAX_ALIGN`].
     pub fn from_words(words: &'a mut [u64]) -> Self {
-        Self::new(bytemuck::cast_slice_mut(words))
+        Self::new(words_as_bytes(words))
     }
 
     /// Bytes handed out so far, padding included.
@@ -189,6 +189,12 @@ impl<'a> Arena<'a> {
     }
 }
 
+/// Views a `u64` buffer as bytes (8-aligned), e.g. to hand an arena a
+/// byte slice of an aligned buffer.
+pub fn words_as_bytes(words: &mut [u64]) -> &mut [u8] {
+    bytemuck::cast_slice_mut(words)
+}
+
 fn overflow() -> Error {
     Error::nowhere(
         ErrorCode::ArenaTooSmall,
@@ -234,6 +240,7 @@ impl<'a> ArenaReader<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::vec;
 
     #[test]
     fn slices_are_aligned_and_disjoint() {

@@ -117,6 +117,8 @@ pub fn compress(data: &[u8]) -> std::vec::Vec<u8> {
     out.extend_from_slice(MAGIC);
     out.extend_from_slice(&u32::try_from(data.len()).unwrap_or(u32::MAX).to_be_bytes());
     out.extend_from_slice(&[0; 8]);
+    // Last position + 1 where each 3-byte hash was seen (0: never).
+    let mut last_seen = std::vec![0usize; 0x1000];
     let mut pos = 0;
     while pos < data.len() {
         let flag_at = out.len();
@@ -125,18 +127,22 @@ pub fn compress(data: &[u8]) -> std::vec::Vec<u8> {
             if pos >= data.len() {
                 break;
             }
-            // Longest match in the last 4096 bytes (naive search; fixtures are small).
+            // One candidate per 3-byte hash: fast and good enough for fixtures.
             let (mut best_len, mut best_dist) = (0, 0);
-            let window = pos.saturating_sub(0x1000);
-            for start in window..pos {
-                let len = data[pos..]
-                    .iter()
-                    .zip(&data[start..])
-                    .take(0x111)
-                    .take_while(|(a, b)| a == b)
-                    .count();
-                if len > best_len {
-                    (best_len, best_dist) = (len, pos - start);
+            if let Some(key) = data.get(pos..pos + 3) {
+                let h = (usize::from(key[0]) << 8 ^ usize::from(key[1]) << 4 ^ usize::from(key[2]))
+                    & 0xFFF;
+                let candidate = last_seen[h];
+                last_seen[h] = pos + 1;
+                if candidate > 0 && pos - (candidate - 1) <= 0x1000 {
+                    let start = candidate - 1;
+                    best_len = data[pos..]
+                        .iter()
+                        .zip(&data[start..])
+                        .take(0x111)
+                        .take_while(|(a, b)| a == b)
+                        .count();
+                    best_dist = pos - start;
                 }
             }
             if best_len >= 3 {

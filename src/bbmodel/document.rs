@@ -229,6 +229,7 @@ fn not_bbmodel(what: &str, expected: core::fmt::Arguments<'_>) -> Error {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::format;
 
     fn code(json: &str) -> ErrorCode {
         read_meta(json.as_bytes(), &BbmodelLimits::default())

@@ -226,7 +226,7 @@ mod tests {
         bytes[0x24..0x28].copy_from_slice(&1000u32.to_be_bytes());
         let e = J3dFile::parse(&bytes).unwrap_err();
         assert_eq!(e.code(), ErrorCode::Truncated);
-        assert_eq!(e.at().to_string(), "0x20 INF1");
+        assert_eq!(std::string::ToString::to_string(e.at()), "0x20 INF1");
     }
 
     #[test]

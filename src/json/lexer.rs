@@ -9,9 +9,9 @@
 
 use super::MAX_DEPTH;
 use super::error::{ErrorKind, JsonError, NonFinite};
-use super::number::{NumEnd, NumState, lex_num};
-use super::string::{StrState, lex_str};
-use super::token::TokenKind;
+use super::number::{NumEnd, NumInfo, NumState, finish_number, lex_num};
+use super::string::{JsonStr, StrState, find_special, lex_str};
+use super::token::{Token, TokenKind};
 
 /// Where we are in the grammar, between tokens.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -83,32 +83,32 @@ pub(crate) enum Save {
     Append,
 }
 
-/// One step of the state machine, described by positions in the window.
+/// What a step produces: a token lying inside the window, `None` (see [`Signal`]), or
+/// an error. Exactly [`Tokenizer::next_token`](super::Tokenizer::next_token)'s type, so
+/// the whole-input path returns it as is.
+pub(crate) type Next<'b> = Result<Option<Token<'b>>, JsonError>;
+
+/// Why a step returned `Ok(None)`.
 #[derive(Clone, Copy, Debug)]
-pub(crate) enum Raw {
-    /// A token without borrowed data (brackets, booleans, null) at this absolute offset.
-    Simple(TokenKind<'static>, u64),
-    /// A complete string (`key` for object keys). Its bytes including both quotes are
-    /// `buf[start..end]`, or, for `start == None`, the caller's saved prefix followed by
-    /// `buf[..end]`.
-    Str {
+pub(crate) enum Signal {
+    /// The document ended properly (top-level value and trailing whitespace consumed).
+    End,
+    /// The window is used up and end of input was not signalled.
+    Partial(Save),
+    /// A string (`key` for object keys) that began in an earlier window is complete: its
+    /// bytes, both quotes included, are the caller's saved prefix followed by `buf[..end]`.
+    StrTail {
         key: bool,
-        start: Option<usize>,
         end: usize,
         st: StrState,
         offset: u64,
     },
-    /// A complete number; bytes as for [`Raw::Str`] (without delimiter).
-    Num {
-        start: Option<usize>,
+    /// A number that began in an earlier window is complete: saved prefix + `buf[..end]`.
+    NumTail {
         end: usize,
-        st: NumState,
+        info: NumInfo,
         offset: u64,
     },
-    /// The window is used up and end of input was not signalled.
-    Partial(Save),
-    /// The document ended properly (top-level value and trailing whitespace consumed).
-    End,
 }
 
 /// A byte window of the input.
@@ -151,12 +151,16 @@ const STACK_WORDS: usize = MAX_DEPTH / 64;
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Core {
     state: State,
+    /// The innermost open container is an object (cached top of `stack`).
+    in_object: bool,
     pending: Pending,
     failed: Option<JsonError>,
     depth: usize,
     max_depth: usize,
     /// Absolute offset of the current (possibly pending) scalar token.
     tok_start: u64,
+    /// Why the last step returned `Ok(None)`.
+    signal: Signal,
     stack: [u64; STACK_WORDS],
 }
 
@@ -165,6 +169,7 @@ impl Core {
     pub(crate) const fn new(max_depth: usize) -> Self {
         Self {
             state: State::Start,
+            in_object: false,
             pending: Pending::None,
             failed: None,
             depth: 0,
@@ -174,6 +179,7 @@ impl Core {
                 MAX_DEPTH
             },
             tok_start: 0,
+            signal: Signal::End,
             stack: [0; STACK_WORDS],
         }
     }
@@ -184,6 +190,7 @@ impl Core {
     }
 
     /// Records `e` as the sticky error and returns it.
+    #[cold]
     pub(crate) fn fail(&mut self, e: JsonError) -> JsonError {
         self.failed = Some(e);
         e
@@ -194,10 +201,21 @@ impl Core {
         self.tok_start
     }
 
+    /// Why the last [`advance`](Self::advance) returned `Ok(None)`.
+    pub(crate) const fn signal(&self) -> Signal {
+        self.signal
+    }
+
+    #[inline(always)]
+    fn none<'b>(&mut self, why: Signal) -> Next<'b> {
+        self.signal = why;
+        Ok(None)
+    }
+
     /// Runs the machine over `w.buf` from `*pos` up to the next token, the end of the
     /// window, or an error. On return `*pos` is just past what was consumed.
-    #[inline]
-    pub(crate) fn advance(&mut self, w: Window<'_>, pos: &mut usize) -> Result<Raw, JsonError> {
+    #[inline(always)]
+    pub(crate) fn advance<'b>(&mut self, w: Window<'b>, pos: &mut usize) -> Next<'b> {
         if let Some(e) = self.failed {
             return Err(e);
         }
@@ -213,30 +231,22 @@ impl Core {
     }
 
     #[inline(always)]
-    fn step(&mut self, w: Window<'_>, pos: &mut usize) -> Result<Raw, JsonError> {
+    fn step<'b>(&mut self, w: Window<'b>, pos: &mut usize) -> Next<'b> {
         let buf = w.buf;
         let mut i = *pos;
         loop {
             i = skip_ws(buf, i);
             let Some(&b) = buf.get(i) else {
                 *pos = i;
-                if !w.eof {
-                    return Ok(Raw::Partial(Save::Nothing));
-                }
-                return match self.state {
-                    State::Start => Err(w.err(ErrorKind::EmptyInput, i)),
-                    State::Done => Ok(Raw::End),
-                    _ => Err(w.err(ErrorKind::UnexpectedEof, i)),
-                };
+                return self.window_end(w, i);
             };
             match self.state {
                 State::Comma => {
-                    let obj = self.top_is_object();
-                    match (b, obj) {
+                    match (b, self.in_object) {
                         (b',', true) => self.state = State::ObjNext,
                         (b',', false) => self.state = State::ArrNext,
-                        (b'}', true) => return Ok(self.close(TokenKind::EndObject, w, i, pos)),
-                        (b']', false) => return Ok(self.close(TokenKind::EndArray, w, i, pos)),
+                        (b'}', true) => return self.close(TokenKind::EndObject, w, i, pos),
+                        (b']', false) => return self.close(TokenKind::EndArray, w, i, pos),
                         (_, true) => return Err(w.err(ErrorKind::ExpectedCommaOrObjectEnd, i)),
                         (_, false) => return Err(w.err(ErrorKind::ExpectedCommaOrArrayEnd, i)),
                     }
@@ -258,7 +268,7 @@ impl Core {
                         if self.state == State::ObjNext {
                             return Err(w.err(ErrorKind::TrailingComma, i));
                         }
-                        return Ok(self.close(TokenKind::EndObject, w, i, pos));
+                        return self.close(TokenKind::EndObject, w, i, pos);
                     }
                     let kind = if self.state == State::ObjFirst {
                         ErrorKind::ExpectedKeyOrObjectEnd
@@ -269,7 +279,7 @@ impl Core {
                 }
                 State::ArrFirst => {
                     if b == b']' {
-                        return Ok(self.close(TokenKind::EndArray, w, i, pos));
+                        return self.close(TokenKind::EndArray, w, i, pos);
                     }
                     return self.value(b, w, i, pos, ErrorKind::ExpectedValueOrArrayEnd);
                 }
@@ -287,17 +297,30 @@ impl Core {
         }
     }
 
+    /// The window is exhausted between tokens.
+    #[inline(never)]
+    fn window_end<'b>(&mut self, w: Window<'b>, i: usize) -> Next<'b> {
+        if !w.eof {
+            return self.none(Signal::Partial(Save::Nothing));
+        }
+        match self.state {
+            State::Start => Err(w.err(ErrorKind::EmptyInput, i)),
+            State::Done => self.none(Signal::End),
+            _ => Err(w.err(ErrorKind::UnexpectedEof, i)),
+        }
+    }
+
     /// Starts the value whose first byte `b` is at `i`; `bad` is the error for a byte that
     /// starts no value.
     #[inline(always)]
-    fn value(
+    fn value<'b>(
         &mut self,
         b: u8,
-        w: Window<'_>,
+        w: Window<'b>,
         i: usize,
         pos: &mut usize,
         bad: ErrorKind,
-    ) -> Result<Raw, JsonError> {
+    ) -> Next<'b> {
         let lit = match b {
             b'"' => {
                 self.tok_start = w.at(i);
@@ -305,7 +328,8 @@ impl Core {
             }
             b'-' | b'0'..=b'9' => {
                 self.tok_start = w.at(i);
-                return self.run_num(w, pos, i + 1, Some(i), NumState::start(b));
+                let (st, used) = NumState::start(b);
+                return self.run_num(w, pos, i + used, Some(i), st);
             }
             b'{' | b'[' => {
                 let obj = b == b'{';
@@ -318,7 +342,10 @@ impl Core {
                     self.state = State::ArrFirst;
                     TokenKind::BeginArray
                 };
-                return Ok(Raw::Simple(kind, w.at(i)));
+                return Ok(Some(Token {
+                    kind,
+                    offset: w.at(i),
+                }));
             }
             b't' => Lit::True,
             b'f' => Lit::False,
@@ -333,7 +360,8 @@ impl Core {
     }
 
     /// Continues the pending scalar at the start of the window.
-    fn resume(&mut self, w: Window<'_>, pos: &mut usize) -> Result<Raw, JsonError> {
+    #[inline(never)]
+    fn resume<'b>(&mut self, w: Window<'b>, pos: &mut usize) -> Next<'b> {
         let i = *pos;
         match self.pending {
             Pending::None => self.step(w, pos),
@@ -353,86 +381,134 @@ impl Core {
     }
 
     #[inline(always)]
-    fn partial(&mut self, w: Window<'_>, pos: &mut usize, start: Option<usize>) -> Raw {
+    fn partial<'b>(&mut self, w: Window<'b>, pos: &mut usize, start: Option<usize>) -> Next<'b> {
         *pos = w.buf.len();
-        Raw::Partial(match start {
+        self.none(Signal::Partial(match start {
             Some(s) => Save::Fresh(s),
             None => Save::Append,
-        })
+        }))
     }
 
     #[inline(always)]
-    fn run_str(
+    fn run_str<'b>(
         &mut self,
-        w: Window<'_>,
+        w: Window<'b>,
+        pos: &mut usize,
+        from: usize,
+        start: Option<usize>,
+        key: bool,
+        st: StrState,
+    ) -> Next<'b> {
+        // Fast path: a fresh string whose first special byte is its closing quote.
+        if let Some(s) = start {
+            let j = find_special(w.buf, from);
+            if w.buf.get(j) == Some(&b'"') {
+                *pos = j + 1;
+                self.after_string(key);
+                let body = w.buf.get(s + 1..j).unwrap_or_default();
+                return Ok(Some(string_token(
+                    key,
+                    JsonStr::plain(body),
+                    self.tok_start,
+                )));
+            }
+            return self.run_str_slow(w, pos, j, start, key, st);
+        }
+        self.run_str_slow(w, pos, from, start, key, st)
+    }
+
+    #[inline(always)]
+    fn after_string(&mut self, key: bool) {
+        self.pending = Pending::None;
+        if key {
+            self.state = State::Colon;
+        } else {
+            self.after_value();
+        }
+    }
+
+    /// General string path: escapes, non-ASCII, errors, window ends.
+    #[inline(never)]
+    fn run_str_slow<'b>(
+        &mut self,
+        w: Window<'b>,
         pos: &mut usize,
         from: usize,
         start: Option<usize>,
         key: bool,
         mut st: StrState,
-    ) -> Result<Raw, JsonError> {
+    ) -> Next<'b> {
         match lex_str(w.buf, from, &mut st, w.base)? {
             Some(end) => {
                 *pos = end;
-                self.pending = Pending::None;
-                if key {
-                    self.state = State::Colon;
-                } else {
-                    self.after_value();
-                }
-                Ok(Raw::Str {
+                self.after_string(key);
+                let offset = self.tok_start;
+                let Some(s) = start else {
+                    return self.none(Signal::StrTail {
+                        key,
+                        end,
+                        st,
+                        offset,
+                    });
+                };
+                let body = w.buf.get(s + 1..end - 1).unwrap_or_default();
+                Ok(Some(string_token(
                     key,
-                    start,
-                    end,
-                    st,
-                    offset: self.tok_start,
-                })
+                    JsonStr::from_lexed(body, &st),
+                    offset,
+                )))
             }
             None if w.eof => Err(w.err(ErrorKind::UnexpectedEof, w.buf.len())),
             None => {
                 self.pending = Pending::Str { key, st };
-                Ok(self.partial(w, pos, start))
+                self.partial(w, pos, start)
             }
         }
     }
 
     #[inline(always)]
-    fn run_num(
+    fn run_num<'b>(
         &mut self,
-        w: Window<'_>,
+        w: Window<'b>,
         pos: &mut usize,
         from: usize,
         start: Option<usize>,
         mut st: NumState,
-    ) -> Result<Raw, JsonError> {
+    ) -> Next<'b> {
         match lex_num(w.buf, from, &mut st, w.base, w.eof)? {
             NumEnd::Done(end) => {
                 *pos = end;
                 self.pending = Pending::None;
                 self.after_value();
-                Ok(Raw::Num {
-                    start,
-                    end,
-                    st,
-                    offset: self.tok_start,
-                })
+                let offset = self.tok_start;
+                let info = st.info();
+                let Some(s) = start else {
+                    return self.none(Signal::NumTail { end, info, offset });
+                };
+                let text = w.buf.get(s..end).unwrap_or_default();
+                let n = finish_number(text, info, offset)?;
+                Ok(Some(Token {
+                    kind: TokenKind::Number(n),
+                    offset,
+                }))
             }
             NumEnd::Partial => {
                 self.pending = Pending::Num(st);
-                Ok(self.partial(w, pos, start))
+                self.partial(w, pos, start)
             }
             NumEnd::NegInfinity(i) => self.run_lit(w, pos, i, Lit::NegInf, 0),
         }
     }
 
-    fn run_lit(
+    #[inline(never)]
+    fn run_lit<'b>(
         &mut self,
-        w: Window<'_>,
+        w: Window<'b>,
         pos: &mut usize,
         from: usize,
         lit: Lit,
         matched: u8,
-    ) -> Result<Raw, JsonError> {
+    ) -> Next<'b> {
         let text = lit.text();
         let mut m = matched as usize;
         let mut i = from;
@@ -452,7 +528,7 @@ impl Core {
                         matched: m as u8,
                     };
                     *pos = w.buf.len();
-                    return Ok(Raw::Partial(Save::Nothing));
+                    return self.none(Signal::Partial(Save::Nothing));
                 }
                 None if lit == Lit::Bom => {
                     return Err(JsonError::new(ErrorKind::ExpectedValue, self.tok_start));
@@ -462,12 +538,8 @@ impl Core {
         }
         *pos = i;
         self.pending = Pending::None;
-        let non_finite = |which| {
-            Err(JsonError::new(
-                ErrorKind::NonFiniteNumber(which),
-                self.tok_start,
-            ))
-        };
+        let offset = self.tok_start;
+        let non_finite = |which| Err(JsonError::new(ErrorKind::NonFiniteNumber(which), offset));
         let kind = match lit {
             Lit::True => TokenKind::Bool(true),
             Lit::False => TokenKind::Bool(false),
@@ -475,10 +547,10 @@ impl Core {
             Lit::NaN => return non_finite(NonFinite::NaN),
             Lit::Inf => return non_finite(NonFinite::Infinity),
             Lit::NegInf => return non_finite(NonFinite::NegInfinity),
-            Lit::Bom => return Err(JsonError::new(ErrorKind::ByteOrderMark, self.tok_start)),
+            Lit::Bom => return Err(JsonError::new(ErrorKind::ByteOrderMark, offset)),
         };
         self.after_value();
-        Ok(Raw::Simple(kind, self.tok_start))
+        Ok(Some(Token { kind, offset }))
     }
 
     #[inline(always)]
@@ -496,24 +568,41 @@ impl Core {
             }
         }
         self.depth = d + 1;
+        self.in_object = obj;
         Ok(())
     }
 
     #[inline(always)]
-    fn top_is_object(&self) -> bool {
-        let Some(d) = self.depth.checked_sub(1) else {
-            return false;
-        };
-        self.stack
-            .get(d / 64)
-            .is_some_and(|word| word & (1u64 << (d % 64)) != 0)
-    }
-
-    #[inline(always)]
-    fn close(&mut self, kind: TokenKind<'static>, w: Window<'_>, i: usize, pos: &mut usize) -> Raw {
-        self.depth = self.depth.saturating_sub(1);
+    fn close<'b>(
+        &mut self,
+        kind: TokenKind<'static>,
+        w: Window<'b>,
+        i: usize,
+        pos: &mut usize,
+    ) -> Next<'b> {
+        let d = self.depth.saturating_sub(1);
+        self.depth = d;
+        // The parent container (if any) is at index d - 1.
+        self.in_object = d.checked_sub(1).is_some_and(|p| {
+            self.stack
+                .get(p / 64)
+                .is_some_and(|word| word & (1u64 << (p % 64)) != 0)
+        });
         self.after_value();
         *pos = i + 1;
-        Raw::Simple(kind, w.at(i))
+        Ok(Some(Token {
+            kind,
+            offset: w.at(i),
+        }))
     }
+}
+
+#[inline(always)]
+fn string_token(key: bool, s: JsonStr<'_>, offset: u64) -> Token<'_> {
+    let kind = if key {
+        TokenKind::Key(s)
+    } else {
+        TokenKind::String(s)
+    };
+    Token { kind, offset }
 }

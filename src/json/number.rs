@@ -34,16 +34,18 @@ const EXP_CAP: u32 = 1_000_000;
 pub(crate) struct NumState {
     stage: Stage,
     neg: bool,
-    /// The first up to 19 significant-or-not digits (integer then fraction) as an integer.
-    mant: u64,
-    /// Set when a digit did not fit into `mant`.
-    lost: bool,
-    /// Number of integer digits (saturating).
-    int_digits: u32,
-    /// Number of fraction digits accumulated into `mant`.
-    frac_digits: u32,
     has_exp: bool,
     exp_neg: bool,
+    /// All digits (integer then fraction, leading zero of `0.` excluded) as an integer,
+    /// exact while `sig <= 19` (wraps beyond, then unused).
+    mant: u64,
+    /// Number of digits accumulated into `mant` (saturating).
+    sig: u32,
+    /// Number of integer digits (saturating).
+    int_digits: u32,
+    /// Number of fraction digits (saturating).
+    frac_digits: u32,
+    /// Exponent magnitude, saturated at `EXP_CAP`.
     exp: u32,
 }
 
@@ -57,43 +59,102 @@ pub(crate) enum NumEnd {
     NegInfinity(usize),
 }
 
+/// How to get a finished number's value (see [`finish_number`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum NumInfo {
+    /// Exact value already known (fast path).
+    Ready(f64),
+    /// May overflow: parse the raw text now and range-check it.
+    Check,
+    /// Certainly finite: parse lazily in [`JsonNumber::value`].
+    Lazy,
+}
+
 impl NumState {
-    /// State after the number's first byte `first` (`-` or a digit).
-    pub(crate) const fn start(first: u8) -> Self {
+    /// State after the number's first byte `first` (`-` or a digit), which is consumed
+    /// for `-` and `0`; a nonzero digit is left for the integer-digit loop.
+    #[inline(always)]
+    pub(crate) const fn start(first: u8) -> (Self, usize) {
         let mut st = Self {
             stage: Stage::Minus,
             neg: false,
-            mant: 0,
-            lost: false,
-            int_digits: 0,
-            frac_digits: 0,
             has_exp: false,
             exp_neg: false,
+            mant: 0,
+            sig: 0,
+            int_digits: 0,
+            frac_digits: 0,
             exp: 0,
         };
         match first {
-            b'-' => st.neg = true,
+            b'-' => {
+                st.neg = true;
+                (st, 1)
+            }
             b'0' => {
                 st.stage = Stage::Zero;
                 st.int_digits = 1;
+                (st, 1)
             }
             _ => {
                 st.stage = Stage::Int;
-                st.int_digits = 1;
-                st.mant = first.wrapping_sub(b'0') as u64;
+                (st, 0)
             }
         }
-        st
     }
 
-    #[inline(always)]
-    fn push_digit(&mut self, d: u8) {
-        if self.mant < 1_000_000_000_000_000_000 {
-            self.mant = self.mant * 10 + (d.wrapping_sub(b'0') as u64);
+    /// Value strategy for the finished number.
+    #[inline]
+    pub(crate) fn info(&self) -> NumInfo {
+        if let Some(v) = self.fast_value() {
+            NumInfo::Ready(v)
+        } else if self.has_exp || self.int_digits >= 309 {
+            NumInfo::Check
         } else {
-            self.lost = true;
+            // Fewer than 309 integer digits and no exponent: finite for sure.
+            NumInfo::Lazy
         }
     }
+
+    /// Correctly rounded value by Clinger's fast path, when it applies: the mantissa is
+    /// an exact integer <= 2^53 and the power of ten is exact, so the single
+    /// multiplication or division rounds correctly; that is the same unique result
+    /// `f64::from_str` (also correctly rounded) gives for the text.
+    #[inline(always)]
+    fn fast_value(&self) -> Option<f64> {
+        if self.sig > 19 || self.mant > (1u64 << 53) {
+            return None;
+        }
+        let e = i64::from(self.exp);
+        let e10 = if self.exp_neg { -e } else { e } - i64::from(self.frac_digits);
+        let m = self.mant as f64;
+        let v = if e10 == 0 {
+            m
+        } else if e10 > 0 {
+            m * POW10.get(usize::try_from(e10).ok()?)?
+        } else {
+            m / POW10.get(usize::try_from(-e10).ok()?)?
+        };
+        Some(if self.neg { -v } else { v })
+    }
+}
+
+/// Consumes a run of ASCII digits starting at `*i`, accumulating them into `mant`
+/// (wrapping; callers track the count). Returns the run length.
+#[inline(always)]
+fn digits(buf: &[u8], i: &mut usize, mant: &mut u64) -> u32 {
+    let start = *i;
+    let mut m = *mant;
+    while let Some(&b) = buf.get(*i) {
+        let d = b.wrapping_sub(b'0');
+        if d > 9 {
+            break;
+        }
+        m = m.wrapping_mul(10).wrapping_add(u64::from(d));
+        *i += 1;
+    }
+    *mant = m;
+    u32::try_from(*i - start).unwrap_or(u32::MAX)
 }
 
 #[inline]
@@ -103,7 +164,7 @@ fn err(kind: ErrorKind, base: u64, i: usize) -> JsonError {
 
 /// Continues lexing a number in `buf` from index `i`. `eof` says no input follows `buf`
 /// (then running out of bytes ends the number, or is an error if a digit is still due).
-#[inline]
+#[inline(always)]
 pub(crate) fn lex_num(
     buf: &[u8],
     mut i: usize,
@@ -111,98 +172,114 @@ pub(crate) fn lex_num(
     base: u64,
     eof: bool,
 ) -> Result<NumEnd, JsonError> {
-    loop {
-        let Some(&b) = buf.get(i) else {
-            if !eof {
-                return Ok(NumEnd::Partial);
-            }
-            return match st.stage {
-                Stage::Zero | Stage::Int | Stage::Frac | Stage::ExpDigits => Ok(NumEnd::Done(i)),
-                _ => Err(err(ErrorKind::UnexpectedEof, base, i)),
-            };
+    // Where the number may legally end: a byte that cannot continue it, or end of input.
+    macro_rules! end_or_partial {
+        () => {
+            return Ok(if buf.get(i).is_some() || eof {
+                NumEnd::Done(i)
+            } else {
+                NumEnd::Partial
+            })
         };
+    }
+    // A byte is required here (a digit or sign).
+    macro_rules! need {
+        () => {
+            match buf.get(i) {
+                Some(&b) => b,
+                None if eof => return Err(err(ErrorKind::UnexpectedEof, base, i)),
+                None => return Ok(NumEnd::Partial),
+            }
+        };
+    }
+    loop {
         match st.stage {
-            Stage::Minus => match b {
+            Stage::Minus => match need!() {
                 b'0' => {
                     st.stage = Stage::Zero;
                     st.int_digits = 1;
+                    i += 1;
                 }
-                b'1'..=b'9' => {
-                    st.stage = Stage::Int;
-                    st.int_digits = 1;
-                    st.push_digit(b);
-                }
+                b'1'..=b'9' => st.stage = Stage::Int,
                 b'I' => return Ok(NumEnd::NegInfinity(i)),
                 _ => return Err(err(ErrorKind::InvalidNumber, base, i)),
             },
-            Stage::Zero => match b {
-                b'.' => st.stage = Stage::Dot,
-                b'e' | b'E' => {
+            Stage::Zero => match buf.get(i) {
+                Some(b'.') => {
+                    st.stage = Stage::Dot;
+                    i += 1;
+                }
+                Some(b'e' | b'E') => {
                     st.stage = Stage::Exp;
                     st.has_exp = true;
+                    i += 1;
                 }
-                b'0'..=b'9' => return Err(err(ErrorKind::LeadingZero, base, i)),
-                _ => return Ok(NumEnd::Done(i)),
+                Some(b'0'..=b'9') => return Err(err(ErrorKind::LeadingZero, base, i)),
+                _ => end_or_partial!(),
             },
-            Stage::Int => match b {
-                b'0'..=b'9' => {
-                    st.push_digit(b);
-                    st.int_digits = st.int_digits.saturating_add(1);
+            Stage::Int => {
+                let n = digits(buf, &mut i, &mut st.mant);
+                st.sig = st.sig.saturating_add(n);
+                st.int_digits = st.int_digits.saturating_add(n);
+                match buf.get(i) {
+                    Some(b'.') => {
+                        st.stage = Stage::Dot;
+                        i += 1;
+                    }
+                    Some(b'e' | b'E') => {
+                        st.stage = Stage::Exp;
+                        st.has_exp = true;
+                        i += 1;
+                    }
+                    _ => end_or_partial!(),
                 }
-                b'.' => st.stage = Stage::Dot,
-                b'e' | b'E' => {
-                    st.stage = Stage::Exp;
-                    st.has_exp = true;
-                }
-                _ => return Ok(NumEnd::Done(i)),
-            },
-            Stage::Dot => match b {
-                b'0'..=b'9' => {
-                    st.stage = Stage::Frac;
-                    st.push_digit(b);
-                    st.frac_digits = 1;
-                }
+            }
+            Stage::Dot => match need!() {
+                b'0'..=b'9' => st.stage = Stage::Frac,
                 _ => return Err(err(ErrorKind::InvalidNumber, base, i)),
             },
-            Stage::Frac => match b {
-                b'0'..=b'9' => {
-                    // Once digits are lost the fast path is off and the count is unused.
-                    st.push_digit(b);
-                    st.frac_digits = st.frac_digits.saturating_add(1);
+            Stage::Frac => {
+                let n = digits(buf, &mut i, &mut st.mant);
+                st.sig = st.sig.saturating_add(n);
+                st.frac_digits = st.frac_digits.saturating_add(n);
+                match buf.get(i) {
+                    Some(b'e' | b'E') => {
+                        st.stage = Stage::Exp;
+                        st.has_exp = true;
+                        i += 1;
+                    }
+                    _ => end_or_partial!(),
                 }
-                b'e' | b'E' => {
-                    st.stage = Stage::Exp;
-                    st.has_exp = true;
+            }
+            Stage::Exp => match need!() {
+                b'+' => {
+                    st.stage = Stage::ExpSign;
+                    i += 1;
                 }
-                _ => return Ok(NumEnd::Done(i)),
-            },
-            Stage::Exp => match b {
-                b'+' => st.stage = Stage::ExpSign,
                 b'-' => {
                     st.stage = Stage::ExpSign;
                     st.exp_neg = true;
+                    i += 1;
                 }
-                b'0'..=b'9' => {
-                    st.stage = Stage::ExpDigits;
-                    st.exp = (b - b'0') as u32;
-                }
+                b'0'..=b'9' => st.stage = Stage::ExpDigits,
                 _ => return Err(err(ErrorKind::InvalidNumber, base, i)),
             },
-            Stage::ExpSign => match b {
-                b'0'..=b'9' => {
-                    st.stage = Stage::ExpDigits;
-                    st.exp = (b - b'0') as u32;
-                }
+            Stage::ExpSign => match need!() {
+                b'0'..=b'9' => st.stage = Stage::ExpDigits,
                 _ => return Err(err(ErrorKind::InvalidNumber, base, i)),
             },
-            Stage::ExpDigits => match b {
-                b'0'..=b'9' => {
-                    st.exp = (st.exp * 10 + (b - b'0') as u32).min(EXP_CAP);
+            Stage::ExpDigits => {
+                while let Some(&b) = buf.get(i) {
+                    let d = b.wrapping_sub(b'0');
+                    if d > 9 {
+                        break;
+                    }
+                    st.exp = (st.exp * 10 + u32::from(d)).min(EXP_CAP);
+                    i += 1;
                 }
-                _ => return Ok(NumEnd::Done(i)),
-            },
+                end_or_partial!();
+            }
         }
-        i += 1;
     }
 }
 
@@ -212,64 +289,37 @@ const POW10: [f64; 23] = [
     1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
 ];
 
-/// Correctly rounded value by Clinger's fast path, when it applies: the mantissa is an
-/// exact integer <= 2^53 and the power of ten is exact, so the single multiplication or
-/// division rounds correctly; that is the same unique result `f64::from_str` (also
-/// correctly rounded) gives for the text.
-fn fast_value(st: &NumState) -> Option<f64> {
-    if st.lost || st.mant > (1u64 << 53) {
-        return None;
-    }
-    let e = i64::from(st.exp);
-    let e10 = if st.exp_neg { -e } else { e } - i64::from(st.frac_digits);
-    let m = st.mant as f64;
-    let v = if e10 >= 0 {
-        m * POW10.get(usize::try_from(e10).ok()?)?
-    } else {
-        m / POW10.get(usize::try_from(-e10).ok()?)?
-    };
-    Some(if st.neg { -v } else { v })
-}
-
 fn slow_value(raw: &[u8]) -> Option<f64> {
     core::str::from_utf8(raw).ok()?.parse::<f64>().ok()
 }
 
-/// Builds the number token payload from its validated raw text and lexer state.
+/// Builds the number token payload from its validated raw text and value strategy.
 ///
 /// Numbers that may overflow (an exponent, or 309+ integer digits) are converted now so
 /// that overflow to infinity is reported as [`ErrorKind::NumberOutOfRange`] at `offset`.
-#[inline]
-pub(crate) fn finish_number<'a>(
-    raw: &'a [u8],
-    st: &NumState,
+#[inline(always)]
+pub(crate) fn finish_number(
+    raw: &[u8],
+    info: NumInfo,
     offset: u64,
-) -> Result<JsonNumber<'a>, JsonError> {
-    if let Some(v) = fast_value(st) {
-        return Ok(JsonNumber {
+) -> Result<JsonNumber<'_>, JsonError> {
+    match info {
+        NumInfo::Ready(value) => Ok(JsonNumber { raw, value }),
+        NumInfo::Lazy => Ok(JsonNumber {
             raw,
-            value: v,
-            ready: true,
-        });
+            value: f64::NAN,
+        }),
+        NumInfo::Check => check_number(raw, offset),
     }
-    if st.has_exp || st.int_digits >= 309 {
-        let v = slow_value(raw).ok_or(JsonError::new(ErrorKind::InvalidNumber, offset))?;
-        if v.is_infinite() {
-            return Err(JsonError::new(ErrorKind::NumberOutOfRange, offset));
-        }
-        return Ok(JsonNumber {
-            raw,
-            value: v,
-            ready: true,
-        });
+}
+
+#[cold]
+fn check_number(raw: &[u8], offset: u64) -> Result<JsonNumber<'_>, JsonError> {
+    let v = slow_value(raw).ok_or(JsonError::new(ErrorKind::InvalidNumber, offset))?;
+    if v.is_infinite() {
+        return Err(JsonError::new(ErrorKind::NumberOutOfRange, offset));
     }
-    // Fewer than 309 integer digits and no exponent: finite for sure; the exact
-    // conversion is deferred to `value()` so skipping such numbers stays cheap.
-    Ok(JsonNumber {
-        raw,
-        value: 0.0,
-        ready: false,
-    })
+    Ok(JsonNumber { raw, value: v })
 }
 
 /// A number token: its raw text (validated JSON number grammar) and its `f64` value.
@@ -277,22 +327,23 @@ pub(crate) fn finish_number<'a>(
 /// The value is exactly what `<f64 as core::str::FromStr>::from_str` gives for the raw
 /// text (correctly rounded; `-0` is negative zero). Numbers that round to infinity are
 /// rejected by the tokenizer, so the value is always finite.
-#[derive(Clone, Copy, PartialEq)]
+///
+/// Equality compares the raw text.
+#[derive(Clone, Copy)]
 pub struct JsonNumber<'a> {
     raw: &'a [u8],
+    /// The value, or NaN (never a JSON number's value) when `value()` must parse `raw`.
     value: f64,
-    /// `value` is computed; otherwise `value()` parses `raw` on demand.
-    ready: bool,
 }
 
 impl<'a> JsonNumber<'a> {
     /// The value as `f64`. O(1) for the common short forms; otherwise one correctly
     /// rounded parse of the raw text (never infinite, never NaN).
     pub fn value(&self) -> f64 {
-        if self.ready {
-            self.value
-        } else {
+        if self.value.is_nan() {
             slow_value(self.raw).unwrap_or(0.0)
+        } else {
+            self.value
         }
     }
 
@@ -304,6 +355,12 @@ impl<'a> JsonNumber<'a> {
     /// The raw text as bytes.
     pub const fn raw_bytes(&self) -> &'a [u8] {
         self.raw
+    }
+}
+
+impl PartialEq for JsonNumber<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        self.raw == other.raw
     }
 }
 
@@ -319,11 +376,11 @@ mod tests {
 
     fn whole(text: &str) -> Result<JsonNumber<'_>, JsonError> {
         let b = text.as_bytes();
-        let mut st = NumState::start(b[0]);
-        match lex_num(b, 1, &mut st, 0, true)? {
+        let (mut st, used) = NumState::start(b[0]);
+        match lex_num(b, used, &mut st, 0, true)? {
             NumEnd::Done(end) => {
                 assert_eq!(end, b.len(), "{text}");
-                finish_number(b, &st, 0)
+                finish_number(b, st.info(), 0)
             }
             NumEnd::Partial => panic!("partial at eof"),
             NumEnd::NegInfinity(_) => panic!("-I"),

@@ -1,7 +1,7 @@
 //! Resumable tokenizer fed in chunks: the shared state machine run window by window.
 
 use super::error::{ErrorKind, JsonError};
-use super::lexer::{Core, Raw, Save, Window};
+use super::lexer::{Core, Save, Signal, Window};
 use super::number::finish_number;
 use super::string::JsonStr;
 use super::token::{Token, TokenKind};
@@ -109,10 +109,12 @@ impl<'s> StreamTokenizer<'s> {
             let at = core.token_start();
             core.fail(JsonError::new(ErrorKind::TokenTooLong, at))
         };
-        match res? {
-            Raw::Simple(kind, offset) => Ok(Step::Token(Token { kind, offset })),
-            Raw::End => Ok(Step::End),
-            Raw::Partial(save) => {
+        if let Some(t) = res? {
+            return Ok(Step::Token(t));
+        }
+        match core.signal() {
+            Signal::End => Ok(Step::End),
+            Signal::Partial(save) => {
                 let ok = match save {
                     Save::Nothing => true,
                     Save::Fresh(s) => {
@@ -127,21 +129,14 @@ impl<'s> StreamTokenizer<'s> {
                     Err(too_long(core))
                 }
             }
-            Raw::Str {
+            Signal::StrTail {
                 key,
-                start,
                 end,
                 st,
                 offset,
             } => {
-                let text: &'t [u8] = match start {
-                    Some(s) => buf.get(s..end).unwrap_or_default(),
-                    None => {
-                        if !append(scratch, held, buf.get(..end).unwrap_or_default()) {
-                            return Err(too_long(core));
-                        }
-                        scratch.get(..*held).unwrap_or_default()
-                    }
+                let Some(text) = complete(scratch, held, buf.get(..end)) else {
+                    return Err(too_long(core));
                 };
                 let body = text
                     .get(1..text.len().saturating_sub(1))
@@ -154,22 +149,11 @@ impl<'s> StreamTokenizer<'s> {
                 };
                 Ok(Step::Token(Token { kind, offset }))
             }
-            Raw::Num {
-                start,
-                end,
-                st,
-                offset,
-            } => {
-                let text: &'t [u8] = match start {
-                    Some(s) => buf.get(s..end).unwrap_or_default(),
-                    None => {
-                        if !append(scratch, held, buf.get(..end).unwrap_or_default()) {
-                            return Err(too_long(core));
-                        }
-                        scratch.get(..*held).unwrap_or_default()
-                    }
+            Signal::NumTail { end, info, offset } => {
+                let Some(text) = complete(scratch, held, buf.get(..end)) else {
+                    return Err(too_long(core));
                 };
-                match finish_number(text, &st, offset) {
+                match finish_number(text, info, offset) {
                     Ok(n) => Ok(Step::Token(Token {
                         kind: TokenKind::Number(n),
                         offset,
@@ -179,6 +163,14 @@ impl<'s> StreamTokenizer<'s> {
             }
         }
     }
+}
+
+/// Appends the last piece of a chunk-spanning token and returns the whole token text.
+fn complete<'t>(scratch: &'t mut [u8], held: &mut usize, last: Option<&[u8]>) -> Option<&'t [u8]> {
+    if !append(scratch, held, last.unwrap_or_default()) {
+        return None;
+    }
+    scratch.get(..*held)
 }
 
 /// Appends `data` to the `held` bytes in `scratch`; `false` if it does not fit.

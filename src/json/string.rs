@@ -27,8 +27,6 @@ enum Sub {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct StrState {
     sub: Sub,
-    /// Whether the body holds any `\` escape.
-    pub(crate) escaped: bool,
     /// Raw body length minus decoded length (bytes saved by decoding escapes).
     pub(crate) savings: usize,
     /// Absolute offset of the `\` starting the current (or high-surrogate) `\u` escape.
@@ -40,7 +38,6 @@ impl StrState {
     pub(crate) const fn new() -> Self {
         Self {
             sub: Sub::Normal,
-            escaped: false,
             savings: 0,
             esc_start: 0,
         }
@@ -177,7 +174,6 @@ pub(crate) fn lex_str(
                 match b {
                     b'"' => return Ok(Some(i + 1)),
                     b'\\' => {
-                        st.escaped = true;
                         st.esc_start = at(base, i);
                         st.sub = Sub::Esc;
                     }
@@ -309,8 +305,9 @@ pub(crate) fn lex_str(
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct JsonStr<'a> {
     raw: &'a [u8],
+    /// Every escape decodes shorter than its raw form, so `decoded_len < raw.len()`
+    /// exactly when the body has escapes.
     decoded_len: usize,
-    escaped: bool,
 }
 
 /// The caller's buffer is shorter than the decoded string.
@@ -330,11 +327,20 @@ impl core::error::Error for BufferTooSmall {}
 
 impl<'a> JsonStr<'a> {
     /// Builds the payload from a validated body (between the quotes) and its lexer state.
+    #[inline(always)]
     pub(crate) fn from_lexed(raw: &'a [u8], st: &StrState) -> Self {
         Self {
             raw,
             decoded_len: raw.len().saturating_sub(st.savings),
-            escaped: st.escaped,
+        }
+    }
+
+    /// Payload of a validated body without escapes.
+    #[inline(always)]
+    pub(crate) const fn plain(raw: &'a [u8]) -> Self {
+        Self {
+            raw,
+            decoded_len: raw.len(),
         }
     }
 
@@ -344,7 +350,7 @@ impl<'a> JsonStr<'a> {
     /// Cost: one `core::str::from_utf8` pass over the body (fast for ASCII); the lexer
     /// already validated it, so it cannot fail.
     pub fn as_str(&self) -> Option<&'a str> {
-        if self.escaped {
+        if self.has_escapes() {
             None
         } else {
             core::str::from_utf8(self.raw).ok()
@@ -363,7 +369,7 @@ impl<'a> JsonStr<'a> {
 
     /// Whether the body contains any `\` escape (then [`as_str`](Self::as_str) is `None`).
     pub const fn has_escapes(&self) -> bool {
-        self.escaped
+        self.decoded_len < self.raw.len()
     }
 
     /// Exact length in bytes of the decoded (UTF-8) text.
@@ -421,7 +427,7 @@ impl<'a> JsonStr<'a> {
 
     /// Whether the decoded text equals `s`, without needing a buffer (for matching keys).
     pub fn eq_str(&self, s: &str) -> bool {
-        if !self.escaped {
+        if !self.has_escapes() {
             return self.raw == s.as_bytes();
         }
         if self.decoded_len != s.len() {
@@ -533,7 +539,7 @@ mod tests {
                     seed ^= seed << 17;
                     // Mostly plain ASCII with occasional specials.
                     let r = (seed >> 32) as u32;
-                    let b = if r % 61 == 0 {
+                    let b = if r.is_multiple_of(61) {
                         [b'"', b'\\', 0x1F, 0x00, 0x80, 0xFF, 0x20, 0x7F][(r as usize / 61) % 8]
                     } else {
                         b'a' + (r % 26) as u8

@@ -274,6 +274,7 @@ impl<'a> Scene<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::vec;
 
     #[test]
     fn footprint_of_counts_equals_carved_bytes() {

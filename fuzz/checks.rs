@@ -1,0 +1,186 @@
+//! The properties each fuzz target checks, shared with `tests/fuzz_regressions.rs`,
+//! which replays every saved input under `fuzz/regressions/<target>/`.
+//!
+//! Each check panics when the property fails; the library itself must never
+//! panic, so any panic (here or inside scenedec) is a finding.
+
+#![allow(dead_code)]
+
+extern crate alloc;
+
+use alloc::string::String;
+use alloc::vec;
+use alloc::vec::Vec;
+
+use scenedec::json::{JsonError, Step, StreamTokenizer, Token, TokenKind, Tokenizer};
+
+/// A token with its contents copied out, so tokens from different runs compare.
+#[derive(Debug, PartialEq)]
+pub enum Owned {
+    BeginObject,
+    EndObject,
+    BeginArray,
+    EndArray,
+    Key(String),
+    Str(String),
+    Number(u64, String),
+    Bool(bool),
+    Null,
+}
+
+fn own(token: &Token<'_>) -> (Owned, u64) {
+    let text = |s: &scenedec::json::JsonStr<'_>| {
+        let mut buf = vec![0u8; s.raw_len()];
+        String::from(
+            s.decode(&mut buf)
+                .expect("raw length bounds the decoded length"),
+        )
+    };
+    let owned = match &token.kind {
+        TokenKind::BeginObject => Owned::BeginObject,
+        TokenKind::EndObject => Owned::EndObject,
+        TokenKind::BeginArray => Owned::BeginArray,
+        TokenKind::EndArray => Owned::EndArray,
+        TokenKind::Key(s) => Owned::Key(text(s)),
+        TokenKind::String(s) => Owned::Str(text(s)),
+        TokenKind::Number(n) => Owned::Number(n.value().to_bits(), String::from(n.raw())),
+        TokenKind::Bool(b) => Owned::Bool(*b),
+        TokenKind::Null => Owned::Null,
+    };
+    (owned, token.offset)
+}
+
+/// Every token of `bytes` read whole, and the error that ended it, if any.
+pub fn whole(bytes: &[u8], depth: usize) -> (Vec<(Owned, u64)>, Option<JsonError>) {
+    let mut t = Tokenizer::new(bytes, depth);
+    let mut out = Vec::new();
+    loop {
+        match t.next_token() {
+            Ok(Some(tok)) => out.push(own(&tok)),
+            Ok(None) => return (out, None),
+            Err(e) => return (out, Some(e)),
+        }
+    }
+}
+
+/// The same, fed in chunks of `size` bytes.
+pub fn chunked(bytes: &[u8], depth: usize, size: usize) -> (Vec<(Owned, u64)>, Option<JsonError>) {
+    let mut scratch = vec![0u8; bytes.len() + 8];
+    let mut t = StreamTokenizer::new(&mut scratch, depth);
+    let mut chunks = bytes.chunks(size.max(1));
+    let mut chunk: &[u8] = chunks.next().unwrap_or_default();
+    let mut out = Vec::new();
+    if bytes.is_empty() {
+        t.finish();
+    }
+    loop {
+        match t.next(&mut chunk) {
+            Ok(Step::Token(tok)) => out.push(own(&tok)),
+            Ok(Step::NeedMoreInput) => match chunks.next() {
+                Some(c) => chunk = c,
+                None => t.finish(),
+            },
+            Ok(Step::End) => return (out, None),
+            Err(e) => return (out, Some(e)),
+        }
+    }
+}
+
+/// Whole and chunked tokenizing agree on every token and the first error,
+/// for chunks of 1, 7, 4096 and a size taken from the input.
+pub fn json_tokenizer(data: &[u8]) {
+    let depth = 64;
+    let expected = whole(data, depth);
+    let from_input = usize::from(data.first().copied().unwrap_or(3) % 61) + 2;
+    for size in [1, 7, 4096, from_input] {
+        let got = chunked(data, depth, size);
+        assert_eq!(
+            got, expected,
+            "chunks of {size} disagree with the whole input"
+        );
+    }
+    // skip_value validates exactly as tokenizing does.
+    let mut t = Tokenizer::new(data, depth);
+    let skipped = t.skip_value().and_then(|_| t.next_token().map(|_| ()));
+    assert_eq!(
+        skipped.is_err(),
+        expected.1.is_some(),
+        "skip_value disagrees"
+    );
+}
+
+/// Yaz0: decompression never panics; whatever decompresses re-compresses and
+/// round-trips; the declared size is never exceeded.
+pub fn yaz0(data: &[u8]) {
+    use scenedec::yaz0;
+    let Ok(len) = yaz0::decompressed_len(data) else {
+        return;
+    };
+    if len > 1 << 20 {
+        return; // the fuzzer's memory, not the library's bound
+    }
+    let mut out = vec![0u8; len];
+    if yaz0::decompress_into(data, &mut out).is_ok() {
+        let mut again = vec![0u8; len];
+        let packed = compress(&out);
+        yaz0::decompress_into(&packed, &mut again).expect("own output decompresses");
+        assert_eq!(again, out);
+    }
+}
+
+/// A literal-only Yaz0 encoder (the library's encoder is std-only).
+fn compress(data: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    out.extend_from_slice(b"Yaz0");
+    out.extend_from_slice(&(data.len() as u32).to_be_bytes());
+    out.extend_from_slice(&[0; 8]);
+    for group in data.chunks(8) {
+        out.push(0xFF);
+        out.extend_from_slice(group);
+    }
+    out
+}
+
+/// Any bytes through the whole pipeline with small limits: a typed error or a
+/// scene, never a panic; decode_into stays within the plan.
+pub fn load(data: &[u8]) {
+    use scenedec::{Arena, Options, Warnings};
+    let mut options = Options::default();
+    options.j3d.limits.max_file_bytes = 1 << 20;
+    options.bbmodel.limits.max_file_bytes = 1 << 20;
+    let Ok(len) = scenedec::unwrapped_len(data, &options) else {
+        return;
+    };
+    let mut unwrap_memory = vec![0u64; len.div_ceil(8) + 1];
+    let mut unwrap_arena = Arena::from_words(&mut unwrap_memory);
+    let Ok(model) = scenedec::unwrap_into(data, &options, &mut unwrap_arena) else {
+        return;
+    };
+    for hint in [None, Some("bbmodel")] {
+        let Ok(plan) = scenedec::measure(model, hint, &options) else {
+            continue;
+        };
+        let mut memory = vec![0u64; plan.arena_words()];
+        let mut arena = Arena::from_words(&mut memory);
+        let mut warnings = Warnings::new();
+        scenedec::decode_into(model, hint, &options, &mut arena, &mut warnings)
+            .expect("decode_into succeeds with the arena measure planned");
+        if plan.arena_bytes() >= 8 {
+            // One byte short fails cleanly.
+            let mut short = vec![0u64; plan.arena_words()];
+            let bytes: &mut [u8] = bytemuck_cast(&mut short);
+            let len = bytes.len() - 1;
+            let mut arena = Arena::new(&mut bytes[..len]);
+            let e = scenedec::decode_into(model, hint, &options, &mut arena, &mut warnings)
+                .expect_err("one byte short must fail");
+            assert_eq!(e.code(), scenedec::ErrorCode::ArenaTooSmall);
+        }
+    }
+}
+
+fn bytemuck_cast(words: &mut [u64]) -> &mut [u8] {
+    let len = words.len() * 8;
+    // Reborrow through the arena helper to stay in safe code.
+    let arena_bytes = scenedec::arena::words_as_bytes(words);
+    &mut arena_bytes[..len]
+}

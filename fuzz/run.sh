@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Runs every fuzz target for SECONDS (default 600) each, one after another.
+# Installs cargo-fuzz when missing; needs the nightly toolchain.
+# Findings land in fuzz/artifacts/<target>/; copy each into
+# fuzz/regressions/<target>/ once fixed so `cargo test` replays it.
+set -euo pipefail
+cd "$(dirname "$0")"
+SECONDS_PER_TARGET="${1:-600}"
+command -v cargo-fuzz >/dev/null || cargo install cargo-fuzz --locked
+for target in $(cargo +nightly fuzz list); do
+  mkdir -p "corpus/$target"
+  # Seed from the regression inputs and, for the JSON targets, the real corpus.
+  cp -n regressions/"$target"/* "corpus/$target/" 2>/dev/null || true
+  if [ "$target" != yaz0 ] && [ -d ../../shared/corpus/bbmodel ]; then
+    find ../../shared/corpus/bbmodel -name '*.bbmodel' -size -200k -exec cp -n {} "corpus/$target/" \;
+  fi
+  if [ "$target" = load ] && [ -d ../../shared/corpus/j3d ]; then
+    find ../../shared/corpus/j3d -maxdepth 1 -name '*.b[md][dl]' -size -100k -exec cp -n {} "corpus/$target/" \;
+  fi
+  echo "== fuzzing $target for ${SECONDS_PER_TARGET}s =="
+  cargo +nightly fuzz run "$target" "corpus/$target" -- \
+    -max_total_time="$SECONDS_PER_TARGET" -max_len=262144 -rss_limit_mb=2048 -print_final_stats=1
+done

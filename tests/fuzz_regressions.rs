@@ -1,0 +1,36 @@
+//! Replays every input saved under `fuzz/regressions/<target>/` through the
+//! same check the fuzz target runs, so a fixed finding stays fixed.
+
+#[path = "../fuzz/checks.rs"]
+mod checks;
+
+fn replay(target: &str, check: fn(&[u8])) -> usize {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fuzz/regressions")
+        .join(target);
+    let mut n = 0;
+    for entry in std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())) {
+        let path = entry.unwrap().path();
+        if path.is_file() {
+            let bytes = std::fs::read(&path).unwrap();
+            check(&bytes);
+            n += 1;
+        }
+    }
+    n
+}
+
+#[test]
+fn json_tokenizer_regressions() {
+    assert!(replay("json_tokenizer", checks::json_tokenizer) > 0);
+}
+
+#[test]
+fn yaz0_regressions() {
+    assert!(replay("yaz0", checks::yaz0) > 0);
+}
+
+#[test]
+fn load_regressions() {
+    assert!(replay("load", checks::load) > 0);
+}

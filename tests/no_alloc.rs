@@ -1,0 +1,157 @@
+//! Zero heap allocations on the core path, proved with a counting global
+//! allocator: `unwrap_into` + `measure` + `decode_into` allocate nothing, and
+//! `load` allocates exactly the planned arena once (plus, for Yaz0, the
+//! decompressed file, of the size its header declares).
+
+mod support;
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::RefCell;
+
+use scenedec::{Arena, Options, Warnings};
+
+/// Counts allocations made by the current thread (tests run on several threads).
+struct Counting;
+
+thread_local! {
+    static SIZES: RefCell<Option<Vec<usize>>> = const { RefCell::new(None) };
+}
+
+fn record(size: usize) {
+    // `try_with`/`try_borrow_mut`: the list's own growth re-enters here while
+    // it is borrowed and is not counted; a thread shutting down has no list.
+    let _ = SIZES.try_with(|s| {
+        if let Ok(mut s) = s.try_borrow_mut() {
+            if let Some(sizes) = s.as_mut() {
+                sizes.push(size);
+            }
+        }
+    });
+}
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        record(layout.size());
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        record(layout.size());
+        unsafe { System.alloc_zeroed(layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        record(new_size);
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        unsafe { System.dealloc(ptr, layout) }
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: Counting = Counting;
+
+/// The sizes of the allocations `f` makes on this thread.
+fn allocations<R>(f: impl FnOnce() -> R) -> (R, Vec<usize>) {
+    SIZES.with(|s| *s.borrow_mut() = Some(Vec::with_capacity(64)));
+    let r = f();
+    let sizes = SIZES.with(|s| s.borrow_mut().take()).unwrap_or_default();
+    (r, sizes)
+}
+
+fn inputs() -> Vec<(String, Vec<u8>)> {
+    let mut all: Vec<(String, Vec<u8>)> = support::samples::all()
+        .into_iter()
+        .map(|(p, b)| (p.to_owned(), b))
+        .collect();
+    for path in support::corpus_files("j3d", &[".bmd", ".bdl"])
+        .into_iter()
+        .chain(support::corpus_files("bbmodel", &[".bbmodel"]))
+    {
+        all.push((path.display().to_string(), std::fs::read(&path).unwrap()));
+    }
+    all
+}
+
+fn ext(name: &str) -> Option<&str> {
+    std::path::Path::new(name)
+        .extension()
+        .and_then(|e| e.to_str())
+}
+
+#[test]
+fn the_counter_sees_allocations() {
+    let (v, sizes) = allocations(|| vec![7u8; 10]);
+    assert_eq!(v.len(), 10);
+    assert_eq!(sizes, [10]);
+}
+
+#[test]
+fn measure_and_decode_into_make_no_heap_allocation() {
+    let options = Options::default();
+    let mut memory = vec![0u64; 1 << 20];
+    let mut warnings = Box::new(Warnings::new());
+    let mut checked = 0;
+    for (name, bytes) in inputs() {
+        let (ok, sizes) = allocations(|| {
+            let mut arena = Arena::from_words(&mut memory);
+            let Ok(model) = scenedec::unwrap_into(&bytes, &options, &mut arena) else {
+                return false;
+            };
+            let Ok(_plan) = scenedec::measure(model, ext(&name), &options) else {
+                return false;
+            };
+            scenedec::decode_into(model, ext(&name), &options, &mut arena, &mut warnings).is_ok()
+        });
+        assert_eq!(sizes, Vec::<usize>::new(), "{name} allocated");
+        if ok {
+            checked += 1;
+        }
+    }
+    assert!(checked >= 3, "only {checked} files decoded");
+}
+
+#[test]
+fn errors_make_no_heap_allocation() {
+    let options = Options::default();
+    for bad in [
+        &b""[..],
+        b"{\"meta\": 1}",
+        b"J3D2bmd3\0\0",
+        b"Yaz0\0\0\0\x10",
+        b"\x01minecraft",
+    ] {
+        let (r, sizes) = allocations(|| scenedec::measure(bad, Some("bbmodel"), &options).is_err());
+        assert!(r);
+        assert!(sizes.is_empty(), "{bad:?} allocated {sizes:?}");
+    }
+}
+
+#[test]
+fn load_allocates_the_planned_arena_once() {
+    let options = Options::default();
+    for (name, bytes) in inputs() {
+        let yaz0 = scenedec::unwrapped_len(&bytes, &options).unwrap_or(0);
+        let Ok(unwrapped) = (if yaz0 > 0 {
+            let mut out = vec![0u8; yaz0];
+            scenedec::yaz0::decompress_into(&bytes, &mut out).map(|_| out)
+        } else {
+            Ok(bytes.clone())
+        }) else {
+            continue;
+        };
+        let Ok(plan) = scenedec::measure(&unwrapped, ext(&name), &options) else {
+            continue;
+        };
+        let (loaded, sizes) = allocations(|| scenedec::load(&bytes, ext(&name), &options));
+        let loaded = loaded.unwrap_or_else(|e| panic!("{name}: {e}"));
+        let mut expected = Vec::new();
+        if yaz0 > 0 {
+            expected.push(yaz0);
+        }
+        if plan.arena_bytes() > 0 {
+            expected.push(plan.arena_bytes());
+        }
+        assert_eq!(sizes, expected, "{name}");
+        assert_eq!(loaded.arena_bytes(), plan.arena_bytes(), "{name}");
+    }
+}
