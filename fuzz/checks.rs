@@ -165,22 +165,14 @@ pub fn load(data: &[u8]) {
         let mut warnings = Warnings::new();
         scenedec::decode_into(model, hint, &options, &mut arena, &mut warnings)
             .expect("decode_into succeeds with the arena measure planned");
-        if plan.arena_bytes() >= 8 {
+        if plan.arena_bytes() > 0 {
             // One byte short fails cleanly.
             let mut short = vec![0u64; plan.arena_words()];
-            let bytes: &mut [u8] = bytemuck_cast(&mut short);
-            let len = bytes.len() - 1;
-            let mut arena = Arena::new(&mut bytes[..len]);
+            let bytes = scenedec::arena::words_as_bytes(&mut short);
+            let mut arena = Arena::new(&mut bytes[..plan.arena_bytes() - 1]);
             let e = scenedec::decode_into(model, hint, &options, &mut arena, &mut warnings)
                 .expect_err("one byte short must fail");
             assert_eq!(e.code(), scenedec::ErrorCode::ArenaTooSmall);
         }
     }
-}
-
-fn bytemuck_cast(words: &mut [u64]) -> &mut [u8] {
-    let len = words.len() * 8;
-    // Reborrow through the arena helper to stay in safe code.
-    let arena_bytes = scenedec::arena::words_as_bytes(words);
-    &mut arena_bytes[..len]
 }

@@ -31,23 +31,24 @@ pub struct Plan {
 }
 
 impl Plan {
-    /// A plan for a scene of `counts` plus the scratch already in `scratch`'s
-    /// footprint (which the decoder carves after the scene).
-    pub(crate) fn new(counts: SceneCounts, scratch: Footprint) -> Result<Self, Error> {
+    /// A plan for a scene of `counts`, followed by the scratch slices that
+    /// `scratch` adds (in the order the decoder carves them after the scene).
+    pub(crate) fn new(
+        counts: SceneCounts,
+        scratch: impl FnOnce(&mut Footprint) -> Result<(), Error>,
+    ) -> Result<Self, Error> {
         let mut footprint = Footprint::new();
         counts.add_to(&mut footprint)?;
-        let bytes = footprint
-            .bytes
-            .checked_next_multiple_of(MAX_ALIGN)
-            .and_then(|b| b.checked_add(scratch.bytes))
-            .and_then(|b| b.checked_next_multiple_of(MAX_ALIGN))
-            .ok_or_else(overflow)?;
-        Ok(Self { bytes, counts })
+        scratch(&mut footprint)?;
+        Ok(Self {
+            bytes: footprint.bytes,
+            counts,
+        })
     }
 
     /// A plan for a scene of `counts` and no scratch.
     pub(crate) fn scene(counts: SceneCounts) -> Result<Self, Error> {
-        Self::new(counts, Footprint::new())
+        Self::new(counts, |_| Ok(()))
     }
 
     /// How many values each scene array will hold.
@@ -55,8 +56,8 @@ impl Plan {
         &self.counts
     }
 
-    /// Exact bytes the decode needs in a buffer aligned to [`MAX_ALIGN`]
-    /// (a multiple of 8, so it is also a whole number of `u64` words).
+    /// Exact bytes the decode needs in a buffer aligned to [`MAX_ALIGN`]:
+    /// one byte fewer fails with [`ErrorCode::ArenaTooSmall`].
     pub const fn arena_bytes(&self) -> usize {
         self.bytes
     }
@@ -66,9 +67,9 @@ impl Plan {
         self.bytes + MAX_ALIGN - 1
     }
 
-    /// `u64` words of an aligned buffer of [`Plan::arena_bytes`].
+    /// `u64` words that hold [`Plan::arena_bytes`] (rounded up).
     pub const fn arena_words(&self) -> usize {
-        self.bytes / MAX_ALIGN
+        self.bytes.div_ceil(MAX_ALIGN)
     }
 }
 

@@ -45,6 +45,7 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 #![warn(clippy::cast_possible_truncation)]
+#![cfg_attr(test, allow(clippy::cast_possible_truncation))]
 // `Error` is ~300 bytes because its message lives inline rather than on a heap;
 // it is built once, on the failure path.
 #![allow(clippy::result_large_err)]
@@ -57,6 +58,7 @@ extern crate std;
 pub mod arena;
 pub mod bbmodel;
 pub mod error;
+pub mod gx;
 pub mod j3d;
 pub mod json;
 pub mod limits;

@@ -52,6 +52,9 @@ pub struct BbmodelLimits {
     pub max_keyframes: u64,
 }
 
+/// Picks one limit out of a table (see `BbmodelLimits::NAMES`).
+type LimitField = fn(&mut BbmodelLimits) -> &mut u64;
+
 impl BbmodelLimits {
     /// The loader specification's defaults.
     pub const DEFAULT: Self = Self {
@@ -72,7 +75,7 @@ impl BbmodelLimits {
     };
 
     /// The spec's names for each limit, with the field they set.
-    const NAMES: [(&'static str, fn(&mut Self) -> &mut u64); 14] = [
+    const NAMES: [(&'static str, LimitField); 14] = [
         ("maxFileBytes", |l| &mut l.max_file_bytes),
         ("maxElements", |l| &mut l.max_elements),
         ("maxGroups", |l| &mut l.max_groups),
@@ -117,12 +120,10 @@ fn limit_value(name: &str, value: f64) -> Result<u64, Error> {
     if value == f64::INFINITY {
         return Ok(UNLIMITED);
     }
-    // 2^64 is the first f64 past u64's range.
-    if value.is_finite() && value >= 1.0 && value < 18_446_744_073_709_551_616.0 {
-        let whole = value as u64;
-        if whole as f64 == value {
-            return Ok(whole);
-        }
+    // 2^64 is the first f64 past u64's range; inside it, a whole value converts exactly.
+    if (1.0..18_446_744_073_709_551_616.0).contains(&value) && libm::trunc(value) == value {
+        #[allow(clippy::cast_possible_truncation)]
+        return Ok(value as u64);
     }
     Err(Error::nowhere(
         ErrorCode::InvalidLimit,

@@ -164,8 +164,8 @@ mod owned {
         }
     }
 
-    /// Measures, allocates the arena once (exactly the plan's size) and
-    /// decodes. Yaz0 input costs one more allocation, of the size its header
+    /// Measures, allocates the arena once (the plan's bytes as `u64` words,
+    /// so rounded up to a multiple of 8) and decodes. Yaz0 input costs one more allocation, of the size its header
     /// declares, for the decompressed file.
     pub fn load<'a>(
         bytes: &'a [u8],

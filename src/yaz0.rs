@@ -147,10 +147,12 @@ pub fn compress(data: &[u8]) -> std::vec::Vec<u8> {
             }
             if best_len >= 3 {
                 let d = best_dist - 1;
+                // d < 0x1000 and best_len <= 0x111, so every byte below fits.
+                let byte = |v: usize| v.to_le_bytes()[0];
                 if best_len >= 0x12 {
-                    out.extend_from_slice(&[(d >> 8) as u8, d as u8, (best_len - 0x12) as u8]);
+                    out.extend_from_slice(&[byte(d >> 8), byte(d), byte(best_len - 0x12)]);
                 } else {
-                    out.extend_from_slice(&[(((best_len - 2) << 4) | (d >> 8)) as u8, d as u8]);
+                    out.extend_from_slice(&[byte(((best_len - 2) << 4) | (d >> 8)), byte(d)]);
                 }
                 pos += best_len;
             } else {

@@ -99,3 +99,232 @@ fn every_bbmodel_reads_as_json_with_its_version() {
     }
     eprintln!("checked {} .bbmodel corpus files", files.len());
 }
+
+fn close(a: f64, b: f64, scale: f64) -> bool {
+    (a - b).abs() <= 1e-4 * scale.max(1.0)
+}
+
+fn vec3(v: &serde_json::Value) -> [f64; 3] {
+    let a = v.as_array().unwrap();
+    [
+        a[0].as_f64().unwrap(),
+        a[1].as_f64().unwrap(),
+        a[2].as_f64().unwrap(),
+    ]
+}
+
+/// Every J3D corpus file decodes to what the independent reader (noclip's
+/// J3D loader) read from it: joints and parents, triangles, display-list
+/// vertices and primitives, array bounds, the first shape's samples, and the
+/// raw and bind-pose bounding boxes.
+#[test]
+fn j3d_geometry_matches_the_independent_reader() {
+    let files = support::corpus_files("j3d", &[".bmd", ".bdl"]);
+    let mut checked_normals = 0;
+    for path in &files {
+        let name = path.file_name().unwrap().to_str().unwrap().to_owned();
+        let bytes = std::fs::read(path).unwrap();
+        let want = expected(path);
+        let loaded = scenedec::load(&bytes, None, &Options::default())
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        let scene = loaded.scene();
+        let summary = scenedec::j3d::summary(&bytes, &Default::default()).unwrap();
+
+        // Joints: names and parents in JNT1 order.
+        let joints = want["jnt1"]["joints"].as_array().unwrap();
+        assert_eq!(scene.nodes().len(), joints.len(), "{name}: joints");
+        for (node, joint) in scene.nodes().iter().zip(joints) {
+            assert_eq!(
+                scene.text(node.name),
+                joint["name"].as_str().unwrap(),
+                "{name}"
+            );
+            assert_eq!(
+                i64::from(node.parent),
+                joint["parent"].as_i64().unwrap(),
+                "{name}: parent of {}",
+                scene.text(node.name)
+            );
+        }
+
+        // Triangles, display-list vertices, primitives, shapes, packets.
+        let totals = &want["shp1"]["totals"];
+        assert_eq!(
+            scene.triangle_count() as u64,
+            totals["triangles"].as_u64().unwrap(),
+            "{name}: triangles"
+        );
+        assert_eq!(
+            scene.positions().len() as u64,
+            totals["displayListVertexCount"].as_u64().unwrap(),
+            "{name}: vertices"
+        );
+        let prims = &totals["primitives"];
+        let p = summary.primitives;
+        for (key, got) in [
+            ("TRIANGLES", p.triangles),
+            ("TRIANGLE_STRIP", p.triangle_strip),
+            ("TRIANGLE_FAN", p.triangle_fan),
+            ("QUADS", p.quads),
+            ("LINES", p.lines + p.line_strip),
+            ("POINTS", p.points),
+        ] {
+            assert_eq!(
+                got as u64,
+                prims[key].as_u64().unwrap_or(0),
+                "{name}: {key}"
+            );
+        }
+        let shapes = want["shp1"]["shapes"].as_array().unwrap();
+        assert_eq!(summary.shapes, shapes.len(), "{name}");
+        let packets: u64 = shapes
+            .iter()
+            .map(|s| s["mtxGroupCount"].as_u64().unwrap())
+            .sum();
+        assert_eq!(summary.packets as u64, packets, "{name}: packets");
+        assert_eq!(
+            summary.envelopes as u64,
+            want["evp1"]["envelopeCount"].as_u64().unwrap(),
+            "{name}"
+        );
+        assert_eq!(
+            summary.draw_matrices as u64,
+            want["drw1"]["count"].as_u64().unwrap(),
+            "{name}"
+        );
+        let rule = want["inf1"]["scalingRule"]
+            .as_str()
+            .unwrap()
+            .to_ascii_lowercase();
+        assert_eq!(summary.scaling_rule.unwrap().as_str(), rule, "{name}");
+        // Each shape's triangles and its material from the INF1 tree.
+        for (s, shape) in shapes.iter().enumerate() {
+            let mesh = scene.meshes()[s];
+            assert_eq!(
+                u64::from(mesh.index_count / 3),
+                shape["triangleCount"].as_u64().unwrap(),
+                "{name}: shape {s}"
+            );
+            let group = scene.groups()[mesh.first_group as usize];
+            assert_eq!(
+                i64::from(group.material),
+                shape["materialIndex"].as_i64().unwrap(),
+                "{name}: shape {s} material"
+            );
+        }
+
+        // Vertex arrays: POS from INF1's count, the others their byte bounds.
+        let slot = |attr: &str| match attr {
+            "POS" => 0,
+            "NRM" => 1,
+            "NBT" => 2,
+            "CLR0" => 3,
+            "CLR1" => 4,
+            t => 5 + t[3..].parse::<usize>().unwrap(),
+        };
+        for a in want["vtx1"]["attributes"].as_array().unwrap() {
+            let attr = a["attr"].as_str().unwrap();
+            let want_count = if attr == "POS" {
+                want["inf1"]["vertexCountField"].as_u64().unwrap()
+            } else {
+                a["countUpperBound"].as_u64().unwrap()
+            };
+            assert_eq!(
+                summary.vertex_arrays[slot(attr)] as u64,
+                want_count,
+                "{name}: {attr}"
+            );
+        }
+
+        // Raw positions as stored: exact.
+        let raw = &want["rawPositionBBox"];
+        let got = summary.raw_position_bbox.unwrap();
+        for axis in 0..3 {
+            // The oracle prints float32 values as doubles; compare as float32.
+            assert_eq!(got.min[axis], vec3(&raw[0])[axis] as f32, "{name}: raw min");
+            assert_eq!(got.max[axis], vec3(&raw[1])[axis] as f32, "{name}: raw max");
+        }
+
+        // Bind pose: bbox and the first shape's first vertices.
+        let bind = &want["bindPoseBBox"];
+        let bbox = scene.bbox().unwrap();
+        let extent = (0..3)
+            .flat_map(|i| [vec3(&bind[0])[i].abs(), vec3(&bind[1])[i].abs()])
+            .fold(0.0, f64::max);
+        for axis in 0..3 {
+            assert!(
+                close(f64::from(bbox.min[axis]), vec3(&bind[0])[axis], extent),
+                "{name}: bind min {:?} vs {}",
+                bbox.min,
+                bind[0]
+            );
+            assert!(
+                close(f64::from(bbox.max[axis]), vec3(&bind[1])[axis], extent),
+                "{name}: bind max {:?} vs {}",
+                bbox.max,
+                bind[1]
+            );
+        }
+        for (i, p) in want["bindPoseSample"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .enumerate()
+        {
+            let got = scene.positions()[i];
+            for axis in 0..3 {
+                assert!(
+                    close(f64::from(got[axis]), vec3(p)[axis], extent),
+                    "{name}: bind sample {i}: {got:?} vs {p}"
+                );
+            }
+        }
+        let sample = &want["firstShapeSample"];
+        if let Some(tex0) = sample["tex0"].as_array() {
+            let mesh = scene.meshes()[0];
+            for (i, uv) in tex0.iter().enumerate() {
+                let got = scene.uvs()[(mesh.first_uv + i as u32 * mesh.uv_sets) as usize];
+                let want_uv = [
+                    uv[0].as_f64().unwrap() as f32,
+                    uv[1].as_f64().unwrap() as f32,
+                ];
+                assert_eq!(got, want_uv, "{name}: tex0 {i}");
+            }
+        }
+        if let Some(normals) = sample["normals"].as_array() {
+            // Normals are stored unit length in bind-pose model space. Where
+            // the only joint sits at the origin unturned, bind pose is the
+            // identity and the direction must equal the file's.
+            let identity = scene.nodes().len() == 1
+                && scene.world_matrix(0) == scenedec::scene::Mat4::IDENTITY;
+            for (i, n) in normals.iter().enumerate() {
+                let got = scene.normals()[i];
+                let len = got.iter().map(|x| x * x).sum::<f32>().sqrt();
+                assert!(
+                    (len - 1.0).abs() < 1e-5,
+                    "{name}: normal {i} not unit: {got:?}"
+                );
+                if identity {
+                    let raw = vec3(n);
+                    let raw_len = raw.iter().map(|x| x * x).sum::<f64>().sqrt();
+                    for axis in 0..3 {
+                        let want = raw[axis] / raw_len;
+                        assert!(
+                            (f64::from(got[axis]) - want).abs() < 1e-5,
+                            "{name}: normal {i}: {got:?} vs {n}"
+                        );
+                    }
+                    checked_normals += 1;
+                }
+            }
+        }
+    }
+    assert!(
+        files.is_empty() || checked_normals > 0,
+        "no normal was compared by direction"
+    );
+    eprintln!(
+        "checked geometry of {} J3D corpus files ({checked_normals} normals by direction)",
+        files.len()
+    );
+}

@@ -6,7 +6,7 @@ mod support;
 
 #[test]
 fn j3d_max_file_bytes_at_value_and_one_past() {
-    let bytes = support::samples::triangle_bmd();
+    let bytes = support::samples::pyramid_bmd();
     let mut options = Options::default();
     options.j3d.limits.max_file_bytes = bytes.len() as u64;
     assert!(scenedec::measure(&bytes, None, &options).is_ok());
@@ -17,8 +17,8 @@ fn j3d_max_file_bytes_at_value_and_one_past() {
 
 #[test]
 fn yaz0_decompressed_size_is_checked_before_decompressing() {
-    let raw = support::samples::triangle_bmd();
-    let packed = support::samples::triangle_bmd_szs();
+    let raw = support::samples::pyramid_bmd();
+    let packed = support::samples::pyramid_bmd_szs();
     let mut options = Options::default();
     options.j3d.limits.max_file_bytes = raw.len() as u64;
     assert_eq!(

@@ -17,12 +17,14 @@ use scenedec::scene::Format;
 use scenedec::{Arena, Options, Warnings};
 
 const CUBE: &[u8] = include_bytes!("../../samples/cube.bbmodel");
-const TRIANGLE: &[u8] = include_bytes!("../../samples/triangle.bmd");
-const TRIANGLE_SZS: &[u8] = include_bytes!("../../samples/triangle.bmd.szs");
+const PYRAMID: &[u8] = include_bytes!("../../samples/pyramid.bmd");
+const PYRAMID_SZS: &[u8] = include_bytes!("../../samples/pyramid.bmd.szs");
 
 /// Arena memory for one model, on the stack.
 const ARENA_WORDS: usize = 8 * 1024;
 
+// The C library supplies the entry point, `memcpy` and friends, and `write`.
+#[link(name = "c")]
 unsafe extern "C" {
     fn write(fd: i32, buf: *const u8, count: usize) -> isize;
 }
@@ -41,20 +43,25 @@ impl Write for Stdout {
     }
 }
 
+// The prebuilt `core` refers to the unwinding personality even when this
+// program aborts on panic; nothing ever calls it.
+#[unsafe(no_mangle)]
+extern "C" fn rust_eh_personality() {}
+
 #[panic_handler]
 fn panic(info: &core::panic::PanicInfo<'_>) -> ! {
     let _ = writeln!(Stdout, "no_std_tests: panic: {}", info.message());
     loop {}
 }
 
-/// Decodes `bytes` (unwrapping Yaz0 first) and returns the format and the
-/// number of decompressed bytes the model has.
+/// Decodes `bytes` (unwrapping Yaz0 first) and returns the model's
+/// unwrapped size and (nodes, triangles, whether node 1 is "tip" under node 0).
 fn decode(
     name: &str,
     bytes: &[u8],
     hint: Option<&str>,
     expected: Format,
-) -> Result<usize, &'static str> {
+) -> Result<(usize, (usize, usize, bool)), &'static str> {
     let options = Options::default();
     let mut memory = [0u64; ARENA_WORDS];
     let mut arena = Arena::from_words(&mut memory);
@@ -83,14 +90,25 @@ fn decode(
         scene.triangle_count(),
         plan.arena_bytes()
     );
-    Ok(model.len())
+    let tip = scene
+        .nodes()
+        .get(1)
+        .is_some_and(|n| n.parent == 0 && scene.text(n.name) == "tip");
+    Ok((
+        model.len(),
+        (scene.nodes().len(), scene.triangle_count(), tip),
+    ))
 }
 
 fn run() -> Result<(), &'static str> {
     decode("cube.bbmodel", CUBE, Some("bbmodel"), Format::Bbmodel)?;
-    let raw = decode("triangle.bmd", TRIANGLE, Some("bmd"), Format::J3d)?;
-    let unwrapped = decode("triangle.bmd.szs", TRIANGLE_SZS, Some("szs"), Format::J3d)?;
-    if raw != TRIANGLE.len() || unwrapped != TRIANGLE.len() {
+    let raw = decode("pyramid.bmd", PYRAMID, Some("bmd"), Format::J3d)?;
+    // Two joints (the tip under the root), five faces' worth of triangles.
+    if raw.1 != (2, 6, true) {
+        return Err("pyramid.bmd did not decode to 2 joints, 6 triangles, tip under root");
+    }
+    let unwrapped = decode("pyramid.bmd.szs", PYRAMID_SZS, Some("szs"), Format::J3d)?;
+    if raw.0 != PYRAMID.len() || unwrapped.0 != PYRAMID.len() {
         return Err("Yaz0 sample does not unwrap to the raw sample");
     }
     // Errors are typed without a heap too.
@@ -101,7 +119,7 @@ fn run() -> Result<(), &'static str> {
     }
     let mut tiny = [0u64; 1];
     let mut arena = Arena::from_words(&mut tiny);
-    match scenedec::unwrap_into(TRIANGLE_SZS, &options, &mut arena) {
+    match scenedec::unwrap_into(PYRAMID_SZS, &options, &mut arena) {
         Err(e) if e.code() == ErrorCode::ArenaTooSmall => {}
         _ => return Err("a too-small arena did not fail ARENA_TOO_SMALL"),
     }

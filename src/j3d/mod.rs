@@ -1,18 +1,28 @@
 //! J3D `.bmd` / `.bdl` models (GameCube, Wii).
 //!
-//! Today this reads the header and walks every section header (with nom),
-//! checking that each lies inside the file; the sections' contents (INF1,
-//! VTX1, EVP1, DRW1, JNT1, SHP1, MAT3, TEX1) are decoded by later work and
-//! leave the scene empty until then. See docs/j3d.md.
+//! One module per section, each owning its records and checks: [`header`]
+//! (nom: file header and section walk), [`inf1`], [`vtx1`], [`evp1`],
+//! [`drw1`], [`jnt1`], [`shp1`], [`mat3`]. [`model`] turns them into a scene
+//! in two passes (count, then fill). See docs/j3d.md.
 
+pub mod drw1;
+pub mod evp1;
 pub mod header;
+pub mod inf1;
+pub mod jnt1;
+pub mod mat3;
+pub mod model;
+mod read;
+pub mod shp1;
+pub mod vtx1;
 
 pub use header::{Flavour, J3dFile, Section};
+pub use model::{PrimitiveCounts, Summary};
 
 use crate::arena::{Arena, Plan};
-use crate::error::{Error, ErrorCode, Warnings};
+use crate::error::{Error, ErrorCode, Location, Warnings};
 use crate::limits::J3dLimits;
-use crate::scene::{Format, Scene, SceneArrays, SceneCounts};
+use crate::scene::Scene;
 
 /// How to read a J3D file.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -21,11 +31,29 @@ pub struct Options {
     pub limits: J3dLimits,
 }
 
+fn parse<'a>(bytes: &'a [u8], options: &Options) -> Result<model::Model<'a>, Error> {
+    crate::limits::check(
+        bytes.len() as u64,
+        options.limits.max_file_bytes,
+        ErrorCode::FileTooLarge,
+        "file bytes",
+        Location::Nowhere,
+    )?;
+    model::Model::parse(bytes)
+}
+
 /// Checks `bytes` (an unwrapped J3D file) against the limits and returns the
 /// arena size [`decode_into`] needs, without allocating.
 pub fn measure(bytes: &[u8], options: &Options) -> Result<Plan, Error> {
-    let (_, counts) = plan(bytes, options)?;
-    Plan::scene(counts)
+    let model = parse(bytes, options)?;
+    Ok(model::plan(&model, &options.limits)?.0)
+}
+
+/// What `inspect` reports of a J3D file beyond its scene: sections, scaling
+/// rule, array and primitive counts, the raw position bbox.
+pub fn summary(bytes: &[u8], options: &Options) -> Result<Summary, Error> {
+    let model = parse(bytes, options)?;
+    Ok(model::plan(&model, &options.limits)?.1)
 }
 
 /// Decodes `bytes` into `arena`. Needs at most [`measure`]'s plan.
@@ -33,21 +61,9 @@ pub fn decode_into<'a>(
     bytes: &'a [u8],
     options: &Options,
     arena: &mut Arena<'a>,
-    _warnings: &mut Warnings,
+    warnings: &mut Warnings,
 ) -> Result<Scene<'a>, Error> {
-    let (file, counts) = plan(bytes, options)?;
-    let arrays = SceneArrays::carve(&counts, arena)?;
-    Ok(Scene::new(Format::J3d, file.bytes(), arrays))
-}
-
-fn plan<'a>(bytes: &'a [u8], options: &Options) -> Result<(J3dFile<'a>, SceneCounts), Error> {
-    crate::limits::check(
-        bytes.len() as u64,
-        options.limits.max_file_bytes,
-        ErrorCode::FileTooLarge,
-        "file bytes",
-        crate::error::Location::Nowhere,
-    )?;
-    let file = J3dFile::parse(bytes)?;
-    Ok((file, SceneCounts::default()))
+    let model = parse(bytes, options)?;
+    let (plan, _) = model::plan(&model, &options.limits)?;
+    model.fill(plan.counts(), arena, warnings, &options.limits)
 }

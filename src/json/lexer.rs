@@ -2,19 +2,23 @@
 //! [`StreamTokenizer`](super::StreamTokenizer).
 //!
 //! [`Core::advance`] works on a byte window (`buf`, whose first byte is at absolute offset
-//! `base`) and reports positions, never borrowed data; the caller builds tokens from the
-//! window or, for a scalar that spans windows, from its own scratch copy. When the window
-//! ends in the middle of a scalar and more input may follow, the scalar's lexer state is
-//! kept in [`Core`] and lexing resumes exactly where it stopped.
+//! `base`). A token lying wholly inside the window is returned borrowing from it. When
+//! the window ends in the middle of a string or number and more input may follow, the
+//! scalar's lexer state is kept in [`Core`], lexing resumes exactly where it stopped in
+//! the next window, and the caller (which saved the earlier bytes, see [`Save`]) builds
+//! the token from the [`Signal`]. With `eof` set there is no next window, so the
+//! whole-input tokenizer never sees partial tokens.
 
 use super::MAX_DEPTH;
 use super::error::{ErrorKind, JsonError, NonFinite};
-use super::number::{NumEnd, NumInfo, NumState, finish_number, lex_num};
+use super::number::{JsonNumber, NumEnd, NumInfo, NumState, lex_num, resolve};
 use super::string::{JsonStr, StrState, find_special, lex_str};
 use super::token::{Token, TokenKind};
 
-/// Where we are in the grammar, between tokens.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// Where we are in the grammar, between tokens. The order matters: the value-expecting
+/// states come first, then the key-expecting ones, and the two special states last (see
+/// [`Core::step`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 enum State {
     /// Before the top-level value.
     Start,
@@ -34,6 +38,18 @@ enum State {
     Comma,
     /// After the top-level value: whitespace only.
     Done,
+    /// Inside a string, number or literal cut off by the end of a window (`Core::pending`).
+    Scalar,
+    /// An error occurred (`Core::failed`); it is returned forever.
+    Failed,
+}
+
+/// The innermost open container.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Ctx {
+    Top,
+    Array,
+    Object,
 }
 
 /// Literals matched byte by byte (resumably).
@@ -63,10 +79,9 @@ impl Lit {
     }
 }
 
-/// A scalar token cut off by the end of the window.
+/// A scalar token cut off by the end of the window (meaningful in [`State::Scalar`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Pending {
-    None,
     Str { key: bool, st: StrState },
     Num(NumState),
     Lit { lit: Lit, matched: u8 },
@@ -134,9 +149,45 @@ impl Window<'_> {
 }
 
 #[inline(always)]
+const fn is_ws(b: u8) -> bool {
+    matches!(b, b' ' | b'\n' | b'\r' | b'\t')
+}
+
+/// High bit of each byte of `x` that is not JSON whitespace (exact in every byte).
+#[inline(always)]
+const fn non_ws_mask(x: u64) -> u64 {
+    const LO: u64 = 0x0101_0101_0101_0101;
+    const L7: u64 = 0x7F7F_7F7F_7F7F_7F7F;
+    // High bit set iff the byte is nonzero; no carry crosses bytes.
+    const fn nonzero(y: u64) -> u64 {
+        ((y & L7) + L7) | y
+    }
+    nonzero(x ^ (LO * 0x20))
+        & nonzero(x ^ (LO * 0x0A))
+        & nonzero(x ^ (LO * 0x0D))
+        & nonzero(x ^ (LO * 0x09))
+        & 0x8080_8080_8080_8080
+}
+
+/// Index of the first non-whitespace byte at or after `i` (or `buf.len()`).
+#[inline(always)]
 fn skip_ws(buf: &[u8], mut i: usize) -> usize {
+    // Compact JSON: usually no whitespace at all.
+    match buf.get(i) {
+        Some(&b) if !is_ws(b) => return i,
+        None => return i,
+        Some(_) => i += 1,
+    }
+    // Indentation runs: eight bytes at a time.
+    while let Some(w) = buf.get(i..).and_then(<[u8]>::first_chunk::<8>) {
+        let m = non_ws_mask(u64::from_le_bytes(*w));
+        if m != 0 {
+            return i + (m.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
     while let Some(&b) = buf.get(i) {
-        if b > b' ' || !matches!(b, b' ' | b'\n' | b'\r' | b'\t') {
+        if !is_ws(b) {
             break;
         }
         i += 1;
@@ -151,10 +202,12 @@ const STACK_WORDS: usize = MAX_DEPTH / 64;
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Core {
     state: State,
-    /// The innermost open container is an object (cached top of `stack`).
-    in_object: bool,
+    /// The innermost open container (cached top of `stack`).
+    ctx: Ctx,
+    /// Valid in [`State::Scalar`].
     pending: Pending,
-    failed: Option<JsonError>,
+    /// Valid in [`State::Failed`].
+    failed: JsonError,
     depth: usize,
     max_depth: usize,
     /// Absolute offset of the current (possibly pending) scalar token.
@@ -169,9 +222,12 @@ impl Core {
     pub(crate) const fn new(max_depth: usize) -> Self {
         Self {
             state: State::Start,
-            in_object: false,
-            pending: Pending::None,
-            failed: None,
+            ctx: Ctx::Top,
+            pending: Pending::Lit {
+                lit: Lit::Null,
+                matched: 0,
+            },
+            failed: JsonError::new(ErrorKind::UnexpectedEof, 0),
             depth: 0,
             max_depth: if max_depth < MAX_DEPTH {
                 max_depth
@@ -192,8 +248,16 @@ impl Core {
     /// Records `e` as the sticky error and returns it.
     #[cold]
     pub(crate) fn fail(&mut self, e: JsonError) -> JsonError {
-        self.failed = Some(e);
+        self.state = State::Failed;
+        self.failed = e;
         e
+    }
+
+    /// Records `e` as the sticky error and returns it as a step result.
+    #[cold]
+    #[inline(never)]
+    fn error<'b>(&mut self, e: JsonError) -> Next<'b> {
+        Err(self.fail(e))
     }
 
     /// Absolute offset of the current (possibly pending) scalar token.
@@ -214,24 +278,24 @@ impl Core {
 
     /// Runs the machine over `w.buf` from `*pos` up to the next token, the end of the
     /// window, or an error. On return `*pos` is just past what was consumed.
+    ///
+    /// With `SKIP`, string, number and literal tokens come back as [`TokenKind::Null`]
+    /// (keys as empty keys) after full validation: for callers that only need the
+    /// structure.
     #[inline(always)]
-    pub(crate) fn advance<'b>(&mut self, w: Window<'b>, pos: &mut usize) -> Next<'b> {
-        if let Some(e) = self.failed {
-            return Err(e);
+    pub(crate) fn advance<'b, const SKIP: bool>(
+        &mut self,
+        w: Window<'b>,
+        pos: &mut usize,
+    ) -> Next<'b> {
+        if self.state >= State::Scalar {
+            return self.resume::<SKIP>(w, pos);
         }
-        let r = if matches!(self.pending, Pending::None) {
-            self.step(w, pos)
-        } else {
-            self.resume(w, pos)
-        };
-        if let Err(e) = r {
-            self.failed = Some(e);
-        }
-        r
+        self.step::<SKIP>(w, pos)
     }
 
     #[inline(always)]
-    fn step<'b>(&mut self, w: Window<'b>, pos: &mut usize) -> Next<'b> {
+    fn step<'b, const SKIP: bool>(&mut self, w: Window<'b>, pos: &mut usize) -> Next<'b> {
         let buf = w.buf;
         let mut i = *pos;
         loop {
@@ -240,59 +304,52 @@ impl Core {
                 *pos = i;
                 return self.window_end(w, i);
             };
+            // Ordered tests instead of one jump table: values and keys are by far the
+            // most frequent expectations.
+            if self.state <= State::ArrNext {
+                return self.value::<SKIP>(b, w, i, pos);
+            }
+            if self.state <= State::ObjNext {
+                if b == b'"' {
+                    self.tok_start = w.at(i);
+                    return self.run_str::<SKIP>(w, pos, i + 1, Some(i), true, StrState::new());
+                }
+                if b == b'}' && self.state == State::ObjFirst {
+                    return self.close(TokenKind::EndObject, w, i, pos);
+                }
+                let kind = if self.state == State::ObjFirst {
+                    ErrorKind::ExpectedKeyOrObjectEnd
+                } else if b == b'}' {
+                    ErrorKind::TrailingComma
+                } else {
+                    ErrorKind::ExpectedKey
+                };
+                return self.error(w.err(kind, i));
+            }
             match self.state {
                 State::Comma => {
-                    match (b, self.in_object) {
-                        (b',', true) => self.state = State::ObjNext,
-                        (b',', false) => self.state = State::ArrNext,
-                        (b'}', true) => return self.close(TokenKind::EndObject, w, i, pos),
-                        (b']', false) => return self.close(TokenKind::EndArray, w, i, pos),
-                        (_, true) => return Err(w.err(ErrorKind::ExpectedCommaOrObjectEnd, i)),
-                        (_, false) => return Err(w.err(ErrorKind::ExpectedCommaOrArrayEnd, i)),
+                    match (b, self.ctx) {
+                        (b',', Ctx::Object) => self.state = State::ObjNext,
+                        (b',', _) => self.state = State::ArrNext,
+                        (b'}', Ctx::Object) => return self.close(TokenKind::EndObject, w, i, pos),
+                        (b']', Ctx::Array) => return self.close(TokenKind::EndArray, w, i, pos),
+                        (_, Ctx::Object) => {
+                            return self.error(w.err(ErrorKind::ExpectedCommaOrObjectEnd, i));
+                        }
+                        (_, _) => {
+                            return self.error(w.err(ErrorKind::ExpectedCommaOrArrayEnd, i));
+                        }
                     }
                     i += 1;
                 }
                 State::Colon => {
                     if b != b':' {
-                        return Err(w.err(ErrorKind::ExpectedColon, i));
+                        return self.error(w.err(ErrorKind::ExpectedColon, i));
                     }
                     self.state = State::Value;
                     i += 1;
                 }
-                State::ObjFirst | State::ObjNext => {
-                    if b == b'"' {
-                        self.tok_start = w.at(i);
-                        return self.run_str(w, pos, i + 1, Some(i), true, StrState::new());
-                    }
-                    if b == b'}' {
-                        if self.state == State::ObjNext {
-                            return Err(w.err(ErrorKind::TrailingComma, i));
-                        }
-                        return self.close(TokenKind::EndObject, w, i, pos);
-                    }
-                    let kind = if self.state == State::ObjFirst {
-                        ErrorKind::ExpectedKeyOrObjectEnd
-                    } else {
-                        ErrorKind::ExpectedKey
-                    };
-                    return Err(w.err(kind, i));
-                }
-                State::ArrFirst => {
-                    if b == b']' {
-                        return self.close(TokenKind::EndArray, w, i, pos);
-                    }
-                    return self.value(b, w, i, pos, ErrorKind::ExpectedValueOrArrayEnd);
-                }
-                State::ArrNext => {
-                    if b == b']' {
-                        return Err(w.err(ErrorKind::TrailingComma, i));
-                    }
-                    return self.value(b, w, i, pos, ErrorKind::ExpectedValue);
-                }
-                State::Value | State::Start => {
-                    return self.value(b, w, i, pos, ErrorKind::ExpectedValue);
-                }
-                State::Done => return Err(w.err(ErrorKind::TrailingCharacters, i)),
+                _ => return self.error(w.err(ErrorKind::TrailingCharacters, i)),
             }
         }
     }
@@ -304,36 +361,36 @@ impl Core {
             return self.none(Signal::Partial(Save::Nothing));
         }
         match self.state {
-            State::Start => Err(w.err(ErrorKind::EmptyInput, i)),
+            State::Start => self.error(w.err(ErrorKind::EmptyInput, i)),
             State::Done => self.none(Signal::End),
-            _ => Err(w.err(ErrorKind::UnexpectedEof, i)),
+            _ => self.error(w.err(ErrorKind::UnexpectedEof, i)),
         }
     }
 
-    /// Starts the value whose first byte `b` is at `i`; `bad` is the error for a byte that
-    /// starts no value.
+    /// Starts the value whose first byte `b` is at `i` (or closes an empty array).
     #[inline(always)]
-    fn value<'b>(
+    fn value<'b, const SKIP: bool>(
         &mut self,
         b: u8,
         w: Window<'b>,
         i: usize,
         pos: &mut usize,
-        bad: ErrorKind,
     ) -> Next<'b> {
         let lit = match b {
             b'"' => {
                 self.tok_start = w.at(i);
-                return self.run_str(w, pos, i + 1, Some(i), false, StrState::new());
+                return self.run_str::<SKIP>(w, pos, i + 1, Some(i), false, StrState::new());
             }
             b'-' | b'0'..=b'9' => {
                 self.tok_start = w.at(i);
                 let (st, used) = NumState::start(b);
-                return self.run_num(w, pos, i + used, Some(i), st);
+                return self.run_num::<SKIP>(w, pos, i + used, Some(i), st);
             }
             b'{' | b'[' => {
                 let obj = b == b'{';
-                self.push(obj, w, i)?;
+                if let Err(e) = self.push(obj, w, i) {
+                    return self.error(e);
+                }
                 *pos = i + 1;
                 let kind = if obj {
                     self.state = State::ObjFirst;
@@ -347,41 +404,123 @@ impl Core {
                     offset: w.at(i),
                 }));
             }
-            b't' => Lit::True,
-            b'f' => Lit::False,
-            b'n' => Lit::Null,
+            // Fast path: the whole literal is in the window (compared as one word).
+            b't' | b'f' | b'n' => {
+                let word = |at: usize| {
+                    w.buf
+                        .get(at..)
+                        .and_then(<[u8]>::first_chunk::<4>)
+                        .map(|c| u32::from_le_bytes(*c))
+                };
+                let (lit, kind, len, hit) = match b {
+                    b't' => (
+                        Lit::True,
+                        TokenKind::Bool(true),
+                        4,
+                        word(i) == Some(u32::from_le_bytes(*b"true")),
+                    ),
+                    b'f' => (
+                        Lit::False,
+                        TokenKind::Bool(false),
+                        5,
+                        word(i + 1) == Some(u32::from_le_bytes(*b"alse")),
+                    ),
+                    _ => (
+                        Lit::Null,
+                        TokenKind::Null,
+                        4,
+                        word(i) == Some(u32::from_le_bytes(*b"null")),
+                    ),
+                };
+                if hit {
+                    *pos = self.after_value(w.buf, i + len);
+                    return Ok(Some(Token {
+                        kind,
+                        offset: w.at(i),
+                    }));
+                }
+                lit
+            }
             b'N' => Lit::NaN,
             b'I' => Lit::Inf,
             0xEF if self.state == State::Start && w.at(i) == 0 => Lit::Bom,
-            _ => return Err(w.err(bad, i)),
+            b']' if self.state == State::ArrFirst => {
+                return self.close(TokenKind::EndArray, w, i, pos);
+            }
+            _ => {
+                let kind = match self.state {
+                    State::ArrFirst => ErrorKind::ExpectedValueOrArrayEnd,
+                    State::ArrNext if b == b']' => ErrorKind::TrailingComma,
+                    _ => ErrorKind::ExpectedValue,
+                };
+                return self.error(w.err(kind, i));
+            }
         };
         self.tok_start = w.at(i);
         self.run_lit(w, pos, i, lit, 0)
     }
 
-    /// Continues the pending scalar at the start of the window.
+    /// Continues the pending scalar at the start of the window, or repeats the error.
     #[inline(never)]
-    fn resume<'b>(&mut self, w: Window<'b>, pos: &mut usize) -> Next<'b> {
+    fn resume<'b, const SKIP: bool>(&mut self, w: Window<'b>, pos: &mut usize) -> Next<'b> {
+        if self.state == State::Failed {
+            return Err(self.failed);
+        }
         let i = *pos;
         match self.pending {
-            Pending::None => self.step(w, pos),
-            Pending::Str { key, st } => self.run_str(w, pos, i, None, key, st),
-            Pending::Num(st) => self.run_num(w, pos, i, None, st),
+            Pending::Str { key, st } => self.run_str_slow::<SKIP>(w, pos, i, None, key, st),
+            Pending::Num(st) => self.run_num::<SKIP>(w, pos, i, None, st),
             Pending::Lit { lit, matched } => self.run_lit(w, pos, i, lit, matched),
         }
     }
 
+    /// Grammar transition after a value ending just before `end`; returns the new
+    /// position. A `,` directly following is consumed right away (the same transition
+    /// [`State::Comma`] makes, without another round through [`Core::step`]).
     #[inline(always)]
-    fn after_value(&mut self) {
-        self.state = if self.depth == 0 {
-            State::Done
-        } else {
-            State::Comma
+    fn after_value(&mut self, buf: &[u8], end: usize) -> usize {
+        let next = match self.ctx {
+            Ctx::Top => {
+                self.state = State::Done;
+                return end;
+            }
+            Ctx::Array => State::ArrNext,
+            Ctx::Object => State::ObjNext,
         };
+        if buf.get(end) == Some(&b',') {
+            self.state = next;
+            return end + 1;
+        }
+        self.state = State::Comma;
+        end
     }
 
+    /// Transition after a string ending just before `end`; a key's directly following
+    /// `:` is consumed right away. Returns the new position.
     #[inline(always)]
-    fn partial<'b>(&mut self, w: Window<'b>, pos: &mut usize, start: Option<usize>) -> Next<'b> {
+    fn after_string(&mut self, key: bool, buf: &[u8], end: usize) -> usize {
+        if !key {
+            return self.after_value(buf, end);
+        }
+        if buf.get(end) == Some(&b':') {
+            self.state = State::Value;
+            return end + 1;
+        }
+        self.state = State::Colon;
+        end
+    }
+
+    /// Enters [`State::Scalar`]: the window ended inside a string or number.
+    #[inline(always)]
+    fn partial<'b>(
+        &mut self,
+        pending: Pending,
+        w: Window<'b>,
+        pos: &mut usize,
+        start: Option<usize>,
+    ) -> Next<'b> {
+        self.pending = pending;
+        self.state = State::Scalar;
         *pos = w.buf.len();
         self.none(Signal::Partial(match start {
             Some(s) => Save::Fresh(s),
@@ -390,7 +529,7 @@ impl Core {
     }
 
     #[inline(always)]
-    fn run_str<'b>(
+    fn run_str<'b, const SKIP: bool>(
         &mut self,
         w: Window<'b>,
         pos: &mut usize,
@@ -403,33 +542,22 @@ impl Core {
         if let Some(s) = start {
             let j = find_special(w.buf, from);
             if w.buf.get(j) == Some(&b'"') {
-                *pos = j + 1;
-                self.after_string(key);
+                *pos = self.after_string(key, w.buf, j + 1);
                 let body = w.buf.get(s + 1..j).unwrap_or_default();
-                return Ok(Some(string_token(
+                return Ok(Some(string_token::<SKIP>(
                     key,
                     JsonStr::plain(body),
                     self.tok_start,
                 )));
             }
-            return self.run_str_slow(w, pos, j, start, key, st);
+            return self.run_str_slow::<SKIP>(w, pos, j, start, key, st);
         }
-        self.run_str_slow(w, pos, from, start, key, st)
-    }
-
-    #[inline(always)]
-    fn after_string(&mut self, key: bool) {
-        self.pending = Pending::None;
-        if key {
-            self.state = State::Colon;
-        } else {
-            self.after_value();
-        }
+        self.run_str_slow::<SKIP>(w, pos, from, start, key, st)
     }
 
     /// General string path: escapes, non-ASCII, errors, window ends.
     #[inline(never)]
-    fn run_str_slow<'b>(
+    fn run_str_slow<'b, const SKIP: bool>(
         &mut self,
         w: Window<'b>,
         pos: &mut usize,
@@ -438,10 +566,13 @@ impl Core {
         key: bool,
         mut st: StrState,
     ) -> Next<'b> {
-        match lex_str(w.buf, from, &mut st, w.base)? {
+        let lexed = match lex_str(w.buf, from, &mut st, w.base) {
+            Ok(l) => l,
+            Err(e) => return self.error(e),
+        };
+        match lexed {
             Some(end) => {
-                *pos = end;
-                self.after_string(key);
+                *pos = self.after_string(key, w.buf, end);
                 let offset = self.tok_start;
                 let Some(s) = start else {
                     return self.none(Signal::StrTail {
@@ -452,22 +583,19 @@ impl Core {
                     });
                 };
                 let body = w.buf.get(s + 1..end - 1).unwrap_or_default();
-                Ok(Some(string_token(
+                Ok(Some(string_token::<SKIP>(
                     key,
                     JsonStr::from_lexed(body, &st),
                     offset,
                 )))
             }
-            None if w.eof => Err(w.err(ErrorKind::UnexpectedEof, w.buf.len())),
-            None => {
-                self.pending = Pending::Str { key, st };
-                self.partial(w, pos, start)
-            }
+            None if w.eof => self.error(w.err(ErrorKind::UnexpectedEof, w.buf.len())),
+            None => self.partial(Pending::Str { key, st }, w, pos, start),
         }
     }
 
     #[inline(always)]
-    fn run_num<'b>(
+    fn run_num<'b, const SKIP: bool>(
         &mut self,
         w: Window<'b>,
         pos: &mut usize,
@@ -475,27 +603,30 @@ impl Core {
         start: Option<usize>,
         mut st: NumState,
     ) -> Next<'b> {
-        match lex_num(w.buf, from, &mut st, w.base, w.eof)? {
+        let lexed = match lex_num(w.buf, from, &mut st, w.base, w.eof) {
+            Ok(l) => l,
+            Err(e) => return self.error(e),
+        };
+        match lexed {
             NumEnd::Done(end) => {
-                *pos = end;
-                self.pending = Pending::None;
-                self.after_value();
+                *pos = self.after_value(w.buf, end);
                 let offset = self.tok_start;
-                let info = st.info();
+                let info = if SKIP { st.range_info() } else { st.info() };
                 let Some(s) = start else {
                     return self.none(Signal::NumTail { end, info, offset });
                 };
                 let text = w.buf.get(s..end).unwrap_or_default();
-                let n = finish_number(text, info, offset)?;
-                Ok(Some(Token {
-                    kind: TokenKind::Number(n),
-                    offset,
-                }))
+                let Some(value) = resolve(text, info) else {
+                    return self.error(JsonError::new(ErrorKind::NumberOutOfRange, offset));
+                };
+                let kind = if SKIP {
+                    TokenKind::Null
+                } else {
+                    TokenKind::Number(JsonNumber::new(text, value))
+                };
+                Ok(Some(Token { kind, offset }))
             }
-            NumEnd::Partial => {
-                self.pending = Pending::Num(st);
-                self.partial(w, pos, start)
-            }
+            NumEnd::Partial => self.partial(Pending::Num(st), w, pos, start),
             NumEnd::NegInfinity(i) => self.run_lit(w, pos, i, Lit::NegInf, 0),
         }
     }
@@ -519,37 +650,42 @@ impl Core {
                     i += 1;
                 }
                 Some(_) if lit == Lit::Bom => {
-                    return Err(JsonError::new(ErrorKind::ExpectedValue, self.tok_start));
+                    return self.error(JsonError::new(ErrorKind::ExpectedValue, self.tok_start));
                 }
-                Some(_) => return Err(w.err(ErrorKind::InvalidLiteral, i)),
+                Some(_) => return self.error(w.err(ErrorKind::InvalidLiteral, i)),
                 None if !w.eof => {
+                    // Literals keep their progress in the core; the caller saves nothing.
                     self.pending = Pending::Lit {
                         lit,
-                        matched: m as u8,
+                        matched: u8::try_from(m).unwrap_or(u8::MAX),
                     };
+                    self.state = State::Scalar;
                     *pos = w.buf.len();
                     return self.none(Signal::Partial(Save::Nothing));
                 }
                 None if lit == Lit::Bom => {
-                    return Err(JsonError::new(ErrorKind::ExpectedValue, self.tok_start));
+                    return self.error(JsonError::new(ErrorKind::ExpectedValue, self.tok_start));
                 }
-                None => return Err(w.err(ErrorKind::UnexpectedEof, i)),
+                None => return self.error(w.err(ErrorKind::UnexpectedEof, i)),
             }
         }
-        *pos = i;
-        self.pending = Pending::None;
         let offset = self.tok_start;
-        let non_finite = |which| Err(JsonError::new(ErrorKind::NonFiniteNumber(which), offset));
+        let bad = match lit {
+            Lit::True | Lit::False | Lit::Null => None,
+            Lit::NaN => Some(ErrorKind::NonFiniteNumber(NonFinite::NaN)),
+            Lit::Inf => Some(ErrorKind::NonFiniteNumber(NonFinite::Infinity)),
+            Lit::NegInf => Some(ErrorKind::NonFiniteNumber(NonFinite::NegInfinity)),
+            Lit::Bom => Some(ErrorKind::ByteOrderMark),
+        };
+        if let Some(kind) = bad {
+            return self.error(JsonError::new(kind, offset));
+        }
         let kind = match lit {
             Lit::True => TokenKind::Bool(true),
             Lit::False => TokenKind::Bool(false),
-            Lit::Null => TokenKind::Null,
-            Lit::NaN => return non_finite(NonFinite::NaN),
-            Lit::Inf => return non_finite(NonFinite::Infinity),
-            Lit::NegInf => return non_finite(NonFinite::NegInfinity),
-            Lit::Bom => return Err(JsonError::new(ErrorKind::ByteOrderMark, offset)),
+            _ => TokenKind::Null,
         };
-        self.after_value();
+        *pos = self.after_value(w.buf, i);
         Ok(Some(Token { kind, offset }))
     }
 
@@ -568,7 +704,7 @@ impl Core {
             }
         }
         self.depth = d + 1;
-        self.in_object = obj;
+        self.ctx = if obj { Ctx::Object } else { Ctx::Array };
         Ok(())
     }
 
@@ -583,13 +719,17 @@ impl Core {
         let d = self.depth.saturating_sub(1);
         self.depth = d;
         // The parent container (if any) is at index d - 1.
-        self.in_object = d.checked_sub(1).is_some_and(|p| {
-            self.stack
-                .get(p / 64)
-                .is_some_and(|word| word & (1u64 << (p % 64)) != 0)
-        });
-        self.after_value();
-        *pos = i + 1;
+        self.ctx = match d.checked_sub(1) {
+            None => Ctx::Top,
+            Some(p) => {
+                let obj = self
+                    .stack
+                    .get(p / 64)
+                    .is_some_and(|word| word & (1u64 << (p % 64)) != 0);
+                if obj { Ctx::Object } else { Ctx::Array }
+            }
+        };
+        *pos = self.after_value(w.buf, i + 1);
         Ok(Some(Token {
             kind,
             offset: w.at(i),
@@ -598,11 +738,64 @@ impl Core {
 }
 
 #[inline(always)]
-fn string_token(key: bool, s: JsonStr<'_>, offset: u64) -> Token<'_> {
-    let kind = if key {
-        TokenKind::Key(s)
-    } else {
-        TokenKind::String(s)
+fn string_token<const SKIP: bool>(key: bool, s: JsonStr<'_>, offset: u64) -> Token<'_> {
+    let kind = match (key, SKIP) {
+        (true, false) => TokenKind::Key(s),
+        (false, false) => TokenKind::String(s),
+        (true, true) => TokenKind::Key(JsonStr::plain(&[])),
+        (false, true) => TokenKind::Null,
     };
     Token { kind, offset }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn skip_ws_matches_bytewise() {
+        let alphabet = [
+            b' ',
+            b'\n',
+            b'\r',
+            b'\t',
+            b'x',
+            0x0B,
+            0x0C,
+            0x00,
+            0xA0,
+            0x20 | 0x80,
+        ];
+        let mut seed = 1u64;
+        for len in 0..40usize {
+            for _ in 0..200 {
+                let v: std::vec::Vec<u8> = (0..len)
+                    .map(|_| {
+                        seed = seed
+                            .wrapping_mul(6364136223846793005)
+                            .wrapping_add(1442695040888963407);
+                        let r = (seed >> 33) as usize;
+                        // Mostly whitespace, so runs get long.
+                        if r.is_multiple_of(5) {
+                            alphabet[r / 5 % alphabet.len()]
+                        } else {
+                            alphabet[r % 4]
+                        }
+                    })
+                    .collect();
+                for i in 0..=len {
+                    let want = (i..len).find(|&k| !is_ws(v[k])).unwrap_or(len);
+                    assert_eq!(skip_ws(&v, i), want, "{v:?} {i}");
+                }
+            }
+        }
+        for b in 0..=255u8 {
+            for lane in 0..8 {
+                let mut v = [b' '; 12];
+                v[1 + lane] = b;
+                let want = if is_ws(b) { 12 } else { 1 + lane };
+                assert_eq!(skip_ws(&v, 0), want, "{b} {lane}");
+            }
+        }
+    }
 }

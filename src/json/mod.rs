@@ -36,10 +36,31 @@
 //!   streaming is [`ErrorKind::TokenTooLong`] when a chunk-spanning token exceeds the
 //!   scratch buffer.
 //!
-//! Strings are scanned eight bytes at a time (SWAR on `u64`) for `"`, `\`, control and
-//! non-ASCII bytes; non-ASCII sequences are validated inline in the same pass.
+//! # Use
+//!
+//! ```ignore
+//! let mut tokens = Tokenizer::new(bytes, 64);
+//! while let Some(token) = tokens.next_token()? {
+//!     match token.kind {
+//!         TokenKind::Key(k) if k.eq_str("name") => { /* read the value */ }
+//!         TokenKind::Key(_) => { tokens.skip_value()?; }
+//!         _ => {}
+//!     }
+//! }
+//! ```
+//!
+//! # Speed
+//!
+//! String bodies are scanned eight bytes at a time (SWAR on `u64`) for `"`, `\`, control
+//! and non-ASCII bytes, with non-ASCII sequences validated inline in the same pass;
+//! whitespace runs are skipped eight bytes at a time; numbers are lexed in one pass that
+//! also accumulates the mantissa, so the common short forms get their exact `f64`
+//! without a second parse (Clinger's fast path), others are parsed lazily; separators
+//! following a token are consumed with it.
 
 #![warn(missing_docs)]
+#![warn(clippy::cast_possible_truncation)]
+#![cfg_attr(test, allow(clippy::cast_possible_truncation))]
 
 mod error;
 mod lexer;

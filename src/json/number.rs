@@ -116,6 +116,17 @@ impl NumState {
         }
     }
 
+    /// Like [`info`](Self::info) for callers that only need the range check: numbers
+    /// that cannot overflow are not converted at all.
+    #[inline]
+    pub(crate) fn range_info(&self) -> NumInfo {
+        if self.has_exp || self.int_digits >= 309 {
+            self.info()
+        } else {
+            NumInfo::Lazy
+        }
+    }
+
     /// Correctly rounded value by Clinger's fast path, when it applies: the mantissa is
     /// an exact integer <= 2^53 and the power of ten is exact, so the single
     /// multiplication or division rounds correctly; that is the same unique result
@@ -164,6 +175,10 @@ fn err(kind: ErrorKind, base: u64, i: usize) -> JsonError {
 
 /// Continues lexing a number in `buf` from index `i`. `eof` says no input follows `buf`
 /// (then running out of bytes ends the number, or is an error if a digit is still due).
+///
+/// The stages only ever advance in declaration order, so the machine is written as one
+/// pass of guarded blocks: a fresh number runs straight through, a resumed one skips the
+/// blocks of stages it has passed.
 #[inline(always)]
 pub(crate) fn lex_num(
     buf: &[u8],
@@ -172,115 +187,113 @@ pub(crate) fn lex_num(
     base: u64,
     eof: bool,
 ) -> Result<NumEnd, JsonError> {
+    let mut stage = st.stage;
     // Where the number may legally end: a byte that cannot continue it, or end of input.
-    macro_rules! end_or_partial {
-        () => {
-            return Ok(if buf.get(i).is_some() || eof {
+    macro_rules! end_here {
+        () => {{
+            st.stage = stage;
+            return Ok(if i < buf.len() || eof {
                 NumEnd::Done(i)
             } else {
                 NumEnd::Partial
-            })
-        };
+            });
+        }};
     }
     // A byte is required here (a digit or sign).
     macro_rules! need {
         () => {
             match buf.get(i) {
                 Some(&b) => b,
-                None if eof => return Err(err(ErrorKind::UnexpectedEof, base, i)),
-                None => return Ok(NumEnd::Partial),
+                None => {
+                    st.stage = stage;
+                    if eof {
+                        return Err(err(ErrorKind::UnexpectedEof, base, i));
+                    }
+                    return Ok(NumEnd::Partial);
+                }
             }
         };
     }
-    loop {
-        match st.stage {
-            Stage::Minus => match need!() {
-                b'0' => {
-                    st.stage = Stage::Zero;
-                    st.int_digits = 1;
-                    i += 1;
-                }
-                b'1'..=b'9' => st.stage = Stage::Int,
-                b'I' => return Ok(NumEnd::NegInfinity(i)),
-                _ => return Err(err(ErrorKind::InvalidNumber, base, i)),
-            },
-            Stage::Zero => match buf.get(i) {
-                Some(b'.') => {
-                    st.stage = Stage::Dot;
-                    i += 1;
-                }
-                Some(b'e' | b'E') => {
-                    st.stage = Stage::Exp;
-                    st.has_exp = true;
-                    i += 1;
-                }
-                Some(b'0'..=b'9') => return Err(err(ErrorKind::LeadingZero, base, i)),
-                _ => end_or_partial!(),
-            },
-            Stage::Int => {
-                let n = digits(buf, &mut i, &mut st.mant);
-                st.sig = st.sig.saturating_add(n);
-                st.int_digits = st.int_digits.saturating_add(n);
-                match buf.get(i) {
-                    Some(b'.') => {
-                        st.stage = Stage::Dot;
-                        i += 1;
-                    }
-                    Some(b'e' | b'E') => {
-                        st.stage = Stage::Exp;
-                        st.has_exp = true;
-                        i += 1;
-                    }
-                    _ => end_or_partial!(),
-                }
+    if stage == Stage::Minus {
+        match need!() {
+            b'0' => {
+                stage = Stage::Zero;
+                st.int_digits = 1;
+                i += 1;
             }
-            Stage::Dot => match need!() {
-                b'0'..=b'9' => st.stage = Stage::Frac,
-                _ => return Err(err(ErrorKind::InvalidNumber, base, i)),
-            },
-            Stage::Frac => {
-                let n = digits(buf, &mut i, &mut st.mant);
-                st.sig = st.sig.saturating_add(n);
-                st.frac_digits = st.frac_digits.saturating_add(n);
-                match buf.get(i) {
-                    Some(b'e' | b'E') => {
-                        st.stage = Stage::Exp;
-                        st.has_exp = true;
-                        i += 1;
-                    }
-                    _ => end_or_partial!(),
-                }
-            }
-            Stage::Exp => match need!() {
-                b'+' => {
-                    st.stage = Stage::ExpSign;
-                    i += 1;
-                }
-                b'-' => {
-                    st.stage = Stage::ExpSign;
-                    st.exp_neg = true;
-                    i += 1;
-                }
-                b'0'..=b'9' => st.stage = Stage::ExpDigits,
-                _ => return Err(err(ErrorKind::InvalidNumber, base, i)),
-            },
-            Stage::ExpSign => match need!() {
-                b'0'..=b'9' => st.stage = Stage::ExpDigits,
-                _ => return Err(err(ErrorKind::InvalidNumber, base, i)),
-            },
-            Stage::ExpDigits => {
-                while let Some(&b) = buf.get(i) {
-                    let d = b.wrapping_sub(b'0');
-                    if d > 9 {
-                        break;
-                    }
-                    st.exp = (st.exp * 10 + u32::from(d)).min(EXP_CAP);
-                    i += 1;
-                }
-                end_or_partial!();
-            }
+            b'1'..=b'9' => stage = Stage::Int,
+            b'I' => return Ok(NumEnd::NegInfinity(i)),
+            _ => return Err(err(ErrorKind::InvalidNumber, base, i)),
         }
     }
+    if stage == Stage::Zero {
+        match buf.get(i) {
+            Some(b'.') => stage = Stage::Dot,
+            Some(b'e' | b'E') => stage = Stage::Exp,
+            Some(b'0'..=b'9') => return Err(err(ErrorKind::LeadingZero, base, i)),
+            _ => end_here!(),
+        }
+        i += 1;
+    }
+    if stage == Stage::Int {
+        let n = digits(buf, &mut i, &mut st.mant);
+        st.sig = st.sig.saturating_add(n);
+        st.int_digits = st.int_digits.saturating_add(n);
+        match buf.get(i) {
+            Some(b'.') => stage = Stage::Dot,
+            Some(b'e' | b'E') => stage = Stage::Exp,
+            _ => end_here!(),
+        }
+        i += 1;
+    }
+    if stage == Stage::Dot {
+        if !need!().is_ascii_digit() {
+            return Err(err(ErrorKind::InvalidNumber, base, i));
+        }
+        stage = Stage::Frac;
+    }
+    if stage == Stage::Frac {
+        let n = digits(buf, &mut i, &mut st.mant);
+        st.sig = st.sig.saturating_add(n);
+        st.frac_digits = st.frac_digits.saturating_add(n);
+        match buf.get(i) {
+            Some(b'e' | b'E') => stage = Stage::Exp,
+            _ => end_here!(),
+        }
+        i += 1;
+    }
+    if stage == Stage::Exp {
+        st.has_exp = true;
+        match need!() {
+            b'+' => {
+                stage = Stage::ExpSign;
+                i += 1;
+            }
+            b'-' => {
+                stage = Stage::ExpSign;
+                st.exp_neg = true;
+                i += 1;
+            }
+            b'0'..=b'9' => stage = Stage::ExpDigits,
+            _ => return Err(err(ErrorKind::InvalidNumber, base, i)),
+        }
+    }
+    if stage == Stage::ExpSign {
+        if !need!().is_ascii_digit() {
+            return Err(err(ErrorKind::InvalidNumber, base, i));
+        }
+        stage = Stage::ExpDigits;
+    }
+    // Only `Stage::ExpDigits` is left.
+    while let Some(&b) = buf.get(i) {
+        let d = b.wrapping_sub(b'0');
+        if d > 9 {
+            break;
+        }
+        st.exp = (st.exp * 10 + u32::from(d)).min(EXP_CAP);
+        i += 1;
+    }
+    end_here!()
 }
 
 /// Exact powers of ten representable in an f64 (10^0 ..= 10^22).
@@ -293,33 +306,22 @@ fn slow_value(raw: &[u8]) -> Option<f64> {
     core::str::from_utf8(raw).ok()?.parse::<f64>().ok()
 }
 
-/// Builds the number token payload from its validated raw text and value strategy.
-///
-/// Numbers that may overflow (an exponent, or 309+ integer digits) are converted now so
-/// that overflow to infinity is reported as [`ErrorKind::NumberOutOfRange`] at `offset`.
+/// The value to store in a [`JsonNumber`] for a finished number with raw text `raw`:
+/// `Some(NaN)` for a lazily parsed one, `None` if it overflows to infinity.
 #[inline(always)]
-pub(crate) fn finish_number(
-    raw: &[u8],
-    info: NumInfo,
-    offset: u64,
-) -> Result<JsonNumber<'_>, JsonError> {
+pub(crate) fn resolve(raw: &[u8], info: NumInfo) -> Option<f64> {
     match info {
-        NumInfo::Ready(value) => Ok(JsonNumber { raw, value }),
-        NumInfo::Lazy => Ok(JsonNumber {
-            raw,
-            value: f64::NAN,
-        }),
-        NumInfo::Check => check_number(raw, offset),
+        NumInfo::Ready(v) => Some(v),
+        NumInfo::Lazy => Some(f64::NAN),
+        NumInfo::Check => checked_value(raw),
     }
 }
 
+/// Parses a number that may overflow; `None` if it rounds to infinity.
 #[cold]
-fn check_number(raw: &[u8], offset: u64) -> Result<JsonNumber<'_>, JsonError> {
-    let v = slow_value(raw).ok_or(JsonError::new(ErrorKind::InvalidNumber, offset))?;
-    if v.is_infinite() {
-        return Err(JsonError::new(ErrorKind::NumberOutOfRange, offset));
-    }
-    Ok(JsonNumber { raw, value: v })
+#[inline(never)]
+fn checked_value(raw: &[u8]) -> Option<f64> {
+    slow_value(raw).filter(|v| v.is_finite())
 }
 
 /// A number token: its raw text (validated JSON number grammar) and its `f64` value.
@@ -337,8 +339,15 @@ pub struct JsonNumber<'a> {
 }
 
 impl<'a> JsonNumber<'a> {
+    /// Payload for validated raw text and its [`resolve`]d value.
+    #[inline(always)]
+    pub(crate) const fn new(raw: &'a [u8], value: f64) -> Self {
+        Self { raw, value }
+    }
+
     /// The value as `f64`. O(1) for the common short forms; otherwise one correctly
     /// rounded parse of the raw text (never infinite, never NaN).
+    #[inline]
     pub fn value(&self) -> f64 {
         if self.value.is_nan() {
             slow_value(self.raw).unwrap_or(0.0)
@@ -348,11 +357,13 @@ impl<'a> JsonNumber<'a> {
     }
 
     /// The raw text exactly as in the input (ASCII).
+    #[inline]
     pub fn raw(&self) -> &'a str {
         core::str::from_utf8(self.raw).unwrap_or_default()
     }
 
     /// The raw text as bytes.
+    #[inline]
     pub const fn raw_bytes(&self) -> &'a [u8] {
         self.raw
     }
@@ -380,7 +391,10 @@ mod tests {
         match lex_num(b, used, &mut st, 0, true)? {
             NumEnd::Done(end) => {
                 assert_eq!(end, b.len(), "{text}");
-                finish_number(b, st.info(), 0)
+                match resolve(b, st.info()) {
+                    Some(v) => Ok(JsonNumber::new(b, v)),
+                    None => Err(JsonError::new(ErrorKind::NumberOutOfRange, 0)),
+                }
             }
             NumEnd::Partial => panic!("partial at eof"),
             NumEnd::NegInfinity(_) => panic!("-I"),

@@ -2,7 +2,7 @@
 
 use super::error::{ErrorKind, JsonError};
 use super::lexer::{Core, Save, Signal, Window};
-use super::number::finish_number;
+use super::number::{JsonNumber, resolve};
 use super::string::JsonStr;
 use super::token::{Token, TokenKind};
 
@@ -73,7 +73,9 @@ impl<'s> StreamTokenizer<'s> {
         self.finished = true;
     }
 
-    /// Number of input bytes consumed so far (the absolute offset of the next byte).
+    /// Number of input bytes consumed so far (the absolute offset of the next byte to
+    /// pass in). Bytes of a token cut off by a chunk end count as consumed: they are held
+    /// in scratch.
     pub const fn offset(&self) -> u64 {
         self.base
     }
@@ -95,7 +97,7 @@ impl<'s> StreamTokenizer<'s> {
             eof: self.finished,
         };
         let mut pos = 0usize;
-        let res = self.core.advance(w, &mut pos);
+        let res = self.core.advance::<false>(w, &mut pos);
         let used = pos.min(buf.len());
         *chunk = buf.get(used..).unwrap_or_default();
         self.base = self.base.saturating_add(used as u64);
@@ -153,12 +155,12 @@ impl<'s> StreamTokenizer<'s> {
                 let Some(text) = complete(scratch, held, buf.get(..end)) else {
                     return Err(too_long(core));
                 };
-                match finish_number(text, info, offset) {
-                    Ok(n) => Ok(Step::Token(Token {
-                        kind: TokenKind::Number(n),
+                match resolve(text, info) {
+                    Some(v) => Ok(Step::Token(Token {
+                        kind: TokenKind::Number(JsonNumber::new(text, v)),
                         offset,
                     })),
-                    Err(e) => Err(core.fail(e)),
+                    None => Err(core.fail(JsonError::new(ErrorKind::NumberOutOfRange, offset))),
                 }
             }
         }

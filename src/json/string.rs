@@ -72,6 +72,13 @@ pub(crate) fn find_special(buf: &[u8], i: usize) -> usize {
     let Some(rest) = buf.get(i..) else {
         return buf.len();
     };
+    // Most strings in model files are short: try one word first.
+    if let Some(w) = rest.first_chunk::<8>() {
+        let m = special_mask(u64::from_le_bytes(*w));
+        if m != 0 {
+            return i + (m.trailing_zeros() / 8) as usize;
+        }
+    }
     let mut off = 0usize;
     let (blocks, _) = rest.as_chunks::<32>();
     for block in blocks {
@@ -349,6 +356,7 @@ impl<'a> JsonStr<'a> {
     ///
     /// Cost: one `core::str::from_utf8` pass over the body (fast for ASCII); the lexer
     /// already validated it, so it cannot fail.
+    #[inline]
     pub fn as_str(&self) -> Option<&'a str> {
         if self.has_escapes() {
             None
@@ -358,27 +366,32 @@ impl<'a> JsonStr<'a> {
     }
 
     /// The raw body bytes between the quotes, escapes not decoded (valid UTF-8).
+    #[inline]
     pub const fn raw_bytes(&self) -> &'a [u8] {
         self.raw
     }
 
     /// The raw body between the quotes as text, escapes not decoded.
+    #[inline]
     pub fn raw_str(&self) -> &'a str {
         core::str::from_utf8(self.raw).unwrap_or_default()
     }
 
     /// Whether the body contains any `\` escape (then [`as_str`](Self::as_str) is `None`).
+    #[inline]
     pub const fn has_escapes(&self) -> bool {
         self.decoded_len < self.raw.len()
     }
 
     /// Exact length in bytes of the decoded (UTF-8) text.
+    #[inline]
     pub const fn decoded_len(&self) -> usize {
         self.decoded_len
     }
 
     /// Length in bytes of the raw body; never less than [`decoded_len`](Self::decoded_len),
     /// so a buffer of this size always suffices for decoding.
+    #[inline]
     pub const fn raw_len(&self) -> usize {
         self.raw.len()
     }
@@ -426,6 +439,7 @@ impl<'a> JsonStr<'a> {
     }
 
     /// Whether the decoded text equals `s`, without needing a buffer (for matching keys).
+    #[inline]
     pub fn eq_str(&self, s: &str) -> bool {
         if !self.has_escapes() {
             return self.raw == s.as_bytes();

@@ -127,8 +127,21 @@ fn chunked(doc: &[u8], size: usize) -> Outcome {
 
 const CHUNKS: [usize; 3] = [1, 7, 4096];
 
+/// The first error of skipping the top-level value and then reading the end.
+fn skip_outcome(doc: &[u8]) -> Option<JsonError> {
+    let mut t = Tokenizer::new(doc, 128);
+    match t.skip_value() {
+        Err(e) => Some(e),
+        Ok(skipped) => {
+            assert!(skipped, "a document starts with a value");
+            t.next_token().err()
+        }
+    }
+}
+
 fn assert_same(doc: &[u8], what: &str) -> Outcome {
     let w = whole(doc);
+    assert_eq!(skip_outcome(doc), w.1, "{what}: skip_value error differs");
     for size in CHUNKS {
         let c = chunked(doc, size);
         if c != w {
@@ -1103,9 +1116,14 @@ fn mutate(r: &mut Rng, doc: &[u8]) -> Vec<u8> {
 
 #[test]
 fn chunked_equals_whole_random_docs_and_serde_agrees() {
-    let mut r = Rng(2024);
+    // JSON_STRESS=<n> runs more documents (and seeds by n) for a longer hunt.
+    let rounds = std::env::var("JSON_STRESS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(3000u64);
+    let mut r = Rng(2024 ^ rounds);
     let (mut valid, mut invalid) = (0, 0);
-    for _ in 0..3000 {
+    for _ in 0..rounds {
         let mut doc = Vec::new();
         gen_value(&mut r, &mut doc, 0);
         let (_, e) = assert_same(&doc, "random");
@@ -1125,8 +1143,14 @@ fn chunked_equals_whole_random_docs_and_serde_agrees() {
                 invalid += 1;
             }
         }
+        // Short garbage over a JSON-ish alphabet.
+        let alphabet = b"{}[],:\"\\ 0123456789-+.eEtrufalsnNIy\x00\x1f\x80\xc3\xa9\xef\xbb\xbf";
+        let len = r.below(24) as usize;
+        let junk: Vec<u8> = (0..len).map(|_| *r.pick(alphabet)).collect();
+        let (_, e) = assert_same(&junk, "junk");
+        assert_eq!(e.is_none(), serde_accepts(&junk), "{junk:?}");
     }
-    assert!(valid == 3000 && invalid > 3000, "{valid} {invalid}");
+    assert!(valid == rounds && invalid > rounds, "{valid} {invalid}");
 }
 
 // ---------------------------------------------------------------------------------------
@@ -1168,4 +1192,84 @@ fn corpus_bbmodel_chunked_equals_whole() {
     }
     assert_eq!(empty, 1, "expected exactly one zero-byte corpus file");
     std::println!("corpus: {} files from {dir}", files.len());
+}
+
+#[test]
+fn token_offsets_and_position() {
+    let doc = br#" {"a": [1, "x", true], "b" : -2.5e1 } "#;
+    let (toks, e) = assert_same(doc, "offsets");
+    assert_eq!(e, None);
+    let s = |v: &str| (v.to_string(), v.to_string());
+    let want = vec![
+        (Ot::BeginObject, 1),
+        (Ot::Key(s("a").0, s("a").1), 2),
+        (Ot::BeginArray, 7),
+        (Ot::Num(1f64.to_bits(), "1".to_string()), 8),
+        (Ot::Str(s("x").0, s("x").1), 11),
+        (Ot::Bool(true), 16),
+        (Ot::EndArray, 20),
+        (Ot::Key(s("b").0, s("b").1), 23),
+        (Ot::Num((-25f64).to_bits(), "-2.5e1".to_string()), 29),
+        (Ot::EndObject, 36),
+    ];
+    assert_eq!(toks, want);
+    // position(): past the token and a directly following separator.
+    let mut t = Tokenizer::new(doc, 8);
+    t.next_token().unwrap();
+    assert_eq!(t.position(), 2);
+    t.next_token().unwrap(); // "a" and its ':'
+    assert_eq!(t.position(), 6);
+    t.next_token().unwrap(); // [
+    t.next_token().unwrap(); // 1 and its ','
+    assert_eq!(t.position(), 10);
+    assert_eq!(t.depth(), 2);
+    while t.next_token().unwrap().is_some() {}
+    assert_eq!(t.position(), doc.len());
+    assert_eq!(t.input(), doc);
+    // Number tokens borrow their raw text from the input too.
+    let input = b"[12.5]";
+    let mut t = Tokenizer::new(input, 8);
+    t.next_token().unwrap();
+    match t.next_token().unwrap().unwrap().kind {
+        TokenKind::Number(n) => {
+            assert_eq!(n.raw_bytes().as_ptr(), input[1..].as_ptr());
+            assert_eq!(n.value(), 12.5);
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn stream_number_too_long_and_chunk_shrinking() {
+    // A number spanning chunks must fit in scratch (without its delimiter).
+    let doc = b"[123456,1]";
+    let mut scratch = [0u8; 5];
+    let mut t = StreamTokenizer::new(&mut scratch, 8);
+    let mut c: &[u8] = &doc[..4];
+    assert!(matches!(t.next(&mut c), Ok(Step::Token(_))));
+    assert_eq!(t.next(&mut c), Ok(Step::NeedMoreInput));
+    let mut c: &[u8] = &doc[4..];
+    assert_eq!(
+        t.next(&mut c),
+        Err(JsonError::new(ErrorKind::TokenTooLong, 1))
+    );
+    let mut scratch = [0u8; 6];
+    let mut t = StreamTokenizer::new(&mut scratch, 8);
+    let mut c: &[u8] = &doc[..4];
+    assert!(matches!(t.next(&mut c), Ok(Step::Token(_))));
+    assert_eq!(t.next(&mut c), Ok(Step::NeedMoreInput));
+    let mut c: &[u8] = &doc[4..];
+    match t.next(&mut c) {
+        Ok(Step::Token(Token {
+            kind: TokenKind::Number(n),
+            offset: 1,
+        })) => {
+            assert_eq!(n.raw(), "123456");
+        }
+        other => panic!("{other:?}"),
+    }
+    // The chunk shrank past the number and its comma.
+    assert_eq!(c, b"1]");
+    assert_eq!(t.offset(), 8);
+    assert_eq!(t.depth(), 1);
 }

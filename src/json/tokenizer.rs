@@ -33,7 +33,7 @@ impl<'a> Tokenizer<'a> {
     #[inline]
     pub fn next_token(&mut self) -> Result<Option<Token<'a>>, JsonError> {
         // With `eof` set, `Ok(None)` always means the end of the document.
-        self.core.advance(self.window(), &mut self.pos)
+        self.core.advance::<false>(self.window(), &mut self.pos)
     }
 
     #[inline(always)]
@@ -45,43 +45,48 @@ impl<'a> Tokenizer<'a> {
         }
     }
 
-    /// Skips the next complete value (fully validated, including number range) and
-    /// returns `Ok(true)`. If the next token is a key, skips that key and its value.
-    /// Returns `Ok(false)` and consumes nothing when no value follows (the next token
-    /// closes the current container, or the document is over).
+    /// Skips the next complete value and returns `Ok(true)`; meant for unknown object
+    /// members (call it right after their [`TokenKind::Key`]). If the next token is a key,
+    /// skips that key and its value. Returns `Ok(false)` and consumes nothing when no
+    /// value follows (the next token closes the current container, or the document is
+    /// over).
+    ///
+    /// Validation is exactly that of [`next_token`](Self::next_token) (same errors at the
+    /// same offsets, number range included); it is cheaper only because no tokens are
+    /// built and numbers that cannot overflow are not converted.
     pub fn skip_value(&mut self) -> Result<bool, JsonError> {
         let saved = (self.core, self.pos);
-        let mut depth = 0usize;
-        let mut first = true;
-        loop {
-            let Some(tok) = self.core.advance(self.window(), &mut self.pos)? else {
-                if first {
-                    (self.core, self.pos) = saved;
-                }
+        let level = self.core.depth();
+        let Some(first) = self.core.advance::<true>(self.window(), &mut self.pos)? else {
+            (self.core, self.pos) = saved;
+            return Ok(false);
+        };
+        match first.kind {
+            TokenKind::EndArray | TokenKind::EndObject => {
+                (self.core, self.pos) = saved;
                 return Ok(false);
-            };
-            match tok.kind {
-                TokenKind::BeginArray | TokenKind::BeginObject => depth += 1,
-                TokenKind::EndArray | TokenKind::EndObject if first => {
-                    (self.core, self.pos) = saved;
-                    return Ok(false);
-                }
-                TokenKind::EndArray | TokenKind::EndObject => depth = depth.saturating_sub(1),
-                TokenKind::Key(_) if depth == 0 => {
-                    // A member: its value follows.
-                    first = false;
-                    continue;
-                }
-                _ => {}
             }
-            first = false;
-            if depth == 0 {
-                return Ok(true);
+            TokenKind::Key(_) => {
+                // A member: its value's first token follows (a key is never last).
+                self.core.advance::<true>(self.window(), &mut self.pos)?;
+            }
+            _ => {}
+        }
+        // The core tracks the nesting: the value is over once it is back at `level`.
+        while self.core.depth() > level {
+            if self
+                .core
+                .advance::<true>(self.window(), &mut self.pos)?
+                .is_none()
+            {
+                break;
             }
         }
+        Ok(true)
     }
 
-    /// Byte offset of the next unconsumed byte.
+    /// Byte offset of the next unconsumed byte: just past the last token, and past a `,`
+    /// or `:` that directly follows it (separators are consumed eagerly).
     pub const fn position(&self) -> usize {
         self.pos
     }

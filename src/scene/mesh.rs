@@ -32,11 +32,11 @@ pub struct MeshRecord {
     pub first_group: u32,
     /// Groups of this mesh.
     pub group_count: u32,
-    /// UV sets per vertex (0..=8); set `s` of vertex `i` is `uvs[first_uv + s · vertex_count + i]`.
+    /// UV sets per vertex (0..=8); set `s` of vertex `i` is `uvs[first_uv + i · uv_sets + s]`.
     pub uv_sets: u32,
     /// First entry of this mesh in the scene's UV array.
     pub first_uv: u32,
-    /// Colour sets per vertex (0..=2), laid out like the UV sets.
+    /// Colour sets per vertex (0..=2), interleaved like the UV sets.
     pub color_sets: u32,
     /// First entry of this mesh in the scene's colour array.
     pub first_color: u32,

@@ -73,6 +73,82 @@ impl Mat4 {
         .mul(&Self::translation([-p[0], -p[1], -p[2]]))
     }
 
+    /// A node's local matrix given its parent: as [`Mat4::local`], except that
+    /// a node flagged [`NodeFlags::SEGMENT_SCALE_COMPENSATE`](super::NodeFlags)
+    /// undoes its parent's scale: `T · S(parent)⁻¹ · R · S` (Maya's
+    /// segment-scale compensation; a zero parent scale is left alone).
+    pub fn local_under(node: &NodeRecord, parent: Option<&NodeRecord>) -> Self {
+        let local = Self::local(node);
+        let Some(parent) =
+            parent.filter(|_| node.flags & super::NodeFlags::SEGMENT_SCALE_COMPENSATE != 0)
+        else {
+            return local;
+        };
+        let inverse = parent.scale.map(|s| if s == 0.0 { 1.0 } else { 1.0 / s });
+        // T · S⁻¹ · (R · S): scale the rotation-scale rows, keep the translation.
+        let mut m = local;
+        for column in 0..3 {
+            for row in 0..3 {
+                m.0[column * 4 + row] *= inverse[row];
+            }
+        }
+        m
+    }
+
+    /// The inverse of an affine matrix (bottom row 0, 0, 0, 1), or `None`
+    /// when its 3×3 part is singular.
+    pub fn inverse_affine(&self) -> Option<Self> {
+        let m = &self.0;
+        let c = self.cofactors();
+        let det = m[0] * c[0] + m[4] * c[4] + m[8] * c[8];
+        if det == 0.0 || !det.is_finite() {
+            return None;
+        }
+        let inv = 1.0 / det;
+        // The inverse's 3×3 is the adjugate (transposed cofactors) over det.
+        let mut out = Self::IDENTITY;
+        for row in 0..3 {
+            for col in 0..3 {
+                out.0[col * 4 + row] = c[row * 4 + col] * inv;
+            }
+        }
+        let t = [m[12], m[13], m[14]];
+        for row in 0..3 {
+            out.0[12 + row] = -(out.0[row] * t[0] + out.0[4 + row] * t[1] + out.0[8 + row] * t[2]);
+        }
+        Some(out)
+    }
+
+    /// Cofactors of the 3×3 part, laid out like the matrix (column-major).
+    fn cofactors(&self) -> [f32; 16] {
+        let m = |r: usize, c: usize| self.0[c * 4 + r];
+        let mut out = [0.0; 16];
+        for r in 0..3 {
+            for c in 0..3 {
+                let (r1, r2) = ((r + 1) % 3, (r + 2) % 3);
+                let (c1, c2) = ((c + 1) % 3, (c + 2) % 3);
+                out[c * 4 + r] = m(r1, c1) * m(r2, c2) - m(r1, c2) * m(r2, c1);
+            }
+        }
+        out
+    }
+
+    /// Turns a normal by this matrix: the inverse transpose of the 3×3 part
+    /// (the cofactor matrix, signed by the determinant), then normalised.
+    /// A zero result stays zero.
+    pub fn transform_normal(&self, n: [f32; 3]) -> [f32; 3] {
+        let c = self.cofactors();
+        let m = &self.0;
+        let det = m[0] * c[0] + m[4] * c[4] + m[8] * c[8];
+        let sign = if det < 0.0 { -1.0 } else { 1.0 };
+        let v = [
+            sign * (c[0] * n[0] + c[4] * n[1] + c[8] * n[2]),
+            sign * (c[1] * n[0] + c[5] * n[1] + c[9] * n[2]),
+            sign * (c[2] * n[0] + c[6] * n[1] + c[10] * n[2]),
+        ];
+        normalize(v)
+    }
+
     /// `self · rhs`.
     pub fn mul(&self, rhs: &Self) -> Self {
         let mut out = [0.0f32; 16];
@@ -92,6 +168,16 @@ impl Mat4 {
             m[1] * p[0] + m[5] * p[1] + m[9] * p[2] + m[13],
             m[2] * p[0] + m[6] * p[1] + m[10] * p[2] + m[14],
         ]
+    }
+}
+
+/// `v / |v|`, or `v` itself when its length is zero or not finite.
+pub fn normalize(v: [f32; 3]) -> [f32; 3] {
+    let len = libm::sqrtf(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+    if len > 0.0 && len.is_finite() {
+        [v[0] / len, v[1] / len, v[2] / len]
+    } else {
+        v
     }
 }
 
@@ -149,6 +235,57 @@ mod tests {
         assert!(close(m.transform_point([0.0, 1.0, 0.0]), [0.0, 0.0, 1.0]));
         // +X --X90--> +X --Z90--> +Y.
         assert!(close(m.transform_point([1.0, 0.0, 0.0]), [0.0, 1.0, 0.0]));
+    }
+
+    #[test]
+    fn inverse_affine_undoes_the_matrix() {
+        let node = NodeRecord {
+            translation: [1.0, -2.0, 3.0],
+            rotation: [0.3, -1.1, 2.0],
+            scale: [2.0, 0.5, 1.5],
+            ..NodeRecord::default()
+        };
+        let m = Mat4::local(&node);
+        let p = [0.7, -0.2, 5.0];
+        let back = m
+            .inverse_affine()
+            .unwrap()
+            .transform_point(m.transform_point(p));
+        assert!(close(back, p), "{back:?}");
+        assert!(Mat4::scale([1.0, 0.0, 1.0]).inverse_affine().is_none());
+    }
+
+    #[test]
+    fn normals_use_the_inverse_transpose() {
+        // Squash y by 2: a 45° surface normal tilts towards y.
+        let m = Mat4::scale([1.0, 0.5, 1.0]);
+        let n = m.transform_normal([1.0, 1.0, 0.0]);
+        let s = 1.0 / libm::sqrtf(5.0);
+        assert!(close(n, [s, 2.0 * s, 0.0]), "{n:?}");
+        // A mirror keeps normals pointing out of the mirrored surface.
+        let n = Mat4::scale([-1.0, 1.0, 1.0]).transform_normal([1.0, 0.0, 0.0]);
+        assert!(close(n, [-1.0, 0.0, 0.0]), "{n:?}");
+    }
+
+    #[test]
+    fn segment_scale_compensation_undoes_the_parent_scale() {
+        let parent = NodeRecord {
+            scale: [2.0, 2.0, 2.0],
+            ..NodeRecord::default()
+        };
+        let child = NodeRecord {
+            translation: [1.0, 0.0, 0.0],
+            scale: [1.0; 3],
+            flags: crate::scene::NodeFlags::SEGMENT_SCALE_COMPENSATE,
+            ..NodeRecord::default()
+        };
+        let world = Mat4::local(&parent).mul(&Mat4::local_under(&child, Some(&parent)));
+        // The translation is scaled by the parent, the child's own axes are not.
+        assert!(close(world.transform_point([0.0; 3]), [2.0, 0.0, 0.0]));
+        assert!(close(
+            world.transform_point([1.0, 0.0, 0.0]),
+            [3.0, 0.0, 0.0]
+        ));
     }
 
     #[test]

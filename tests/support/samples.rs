@@ -2,8 +2,6 @@
 //! program. `tests/samples.rs` regenerates them and checks the committed
 //! files in `samples/` are current.
 
-use super::j3d_writer::{J3dWriter, PutBe};
-
 /// A Blockbench file with one group and one textured-less cube (format 4.10).
 pub fn cube_bbmodel() -> Vec<u8> {
     r#"{
@@ -30,37 +28,60 @@ pub fn cube_bbmodel() -> Vec<u8> {
     .to_vec()
 }
 
-/// A J3D `.bmd` with every model section present and (for now) empty tables:
-/// zero joints, shapes, materials and textures.
-pub fn triangle_bmd() -> Vec<u8> {
-    let mut inf1 = Vec::new();
-    inf1.u16(0).u16(0xFFFF).u32(1).u32(3).u32(0x18);
-    // Hierarchy: joint 0, end.
-    inf1.u16(0x10).u16(0).u16(0x00).u16(0);
-    let mut counted = Vec::new();
-    counted.u16(0).u16(0xFFFF);
-    J3dWriter::bmd()
-        .section(b"INF1", inf1)
-        .section(b"VTX1", Vec::new())
-        .section(b"EVP1", counted.clone())
-        .section(b"DRW1", counted.clone())
-        .section(b"JNT1", counted.clone())
-        .section(b"SHP1", counted.clone())
-        .section(b"MAT3", counted.clone())
-        .section(b"TEX1", counted)
-        .finish()
+/// A J3D `.bmd` pyramid: two joints (the tip hangs from the second), a
+/// colour per corner, a fan for the sides and a quad for the base.
+pub fn pyramid_bmd() -> Vec<u8> {
+    use super::j3d_writer::{ArrayDef, JointDef, ModelBuilder, attr, draw, input, prim};
+    let positions = [
+        [0.0, 10.0, 0.0],
+        [-5.0, 0.0, -5.0],
+        [5.0, 0.0, -5.0],
+        [5.0, 0.0, 5.0],
+        [-5.0, 0.0, 5.0],
+    ];
+    let mut colors = Vec::new();
+    for c in [
+        [255u8, 255, 255, 255],
+        [255, 0, 0, 255],
+        [0, 255, 0, 255],
+        [0, 0, 255, 255],
+        [255, 255, 0, 255],
+    ] {
+        colors.extend_from_slice(&c);
+    }
+    // Vertex: u16 POS index, u8 CLR0 index.
+    let v = |i: u16| {
+        let mut b = i.to_be_bytes().to_vec();
+        b.push(i as u8);
+        b
+    };
+    let mut dl = draw(prim::FAN, &[v(0), v(1), v(4), v(3), v(2), v(1)]);
+    dl.extend(draw(prim::QUADS, &[v(1), v(2), v(3), v(4)]));
+    let mut model = ModelBuilder::single_shape(&positions, dl);
+    model.arrays.push(ArrayDef {
+        attr: attr::CLR0,
+        comp_count: 1,
+        comp_type: 5,
+        shift: 0,
+        data: colors,
+    });
+    model.shapes[0].attributes.push((attr::CLR0, input::INDEX8));
+    let mut tip = JointDef::new("tip", Some(0));
+    tip.translation = [0.0, 2.0, 0.0];
+    model.joints.push(tip);
+    model.build()
 }
 
-/// `triangle_bmd` wrapped in Yaz0, as games ship it (`.szs`).
-pub fn triangle_bmd_szs() -> Vec<u8> {
-    scenedec::yaz0::compress(&triangle_bmd())
+/// `pyramid_bmd` wrapped in Yaz0, as games ship it (`.szs`).
+pub fn pyramid_bmd_szs() -> Vec<u8> {
+    scenedec::yaz0::compress(&pyramid_bmd())
 }
 
 /// Every sample: its path under the project root and its bytes.
 pub fn all() -> Vec<(&'static str, Vec<u8>)> {
     vec![
         ("samples/cube.bbmodel", cube_bbmodel()),
-        ("samples/triangle.bmd", triangle_bmd()),
-        ("samples/triangle.bmd.szs", triangle_bmd_szs()),
+        ("samples/pyramid.bmd", pyramid_bmd()),
+        ("samples/pyramid.bmd.szs", pyramid_bmd_szs()),
     ]
 }

@@ -9,11 +9,11 @@ pub const SAMPLES: &[(&str, &[u8])] = &[
         include_bytes!("../../../samples/cube.bbmodel"),
     ),
     (
-        "samples/triangle.bmd",
-        include_bytes!("../../../samples/triangle.bmd"),
+        "samples/pyramid.bmd",
+        include_bytes!("../../../samples/pyramid.bmd"),
     ),
     (
-        "samples/triangle.bmd.szs",
-        include_bytes!("../../../samples/triangle.bmd.szs"),
+        "samples/pyramid.bmd.szs",
+        include_bytes!("../../../samples/pyramid.bmd.szs"),
     ),
 ];

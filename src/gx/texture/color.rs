@@ -1,0 +1,149 @@
+//! Direct colour formats (RGB565, RGB5A3, RGBA8) and the bit-replication
+//! helpers every format uses.
+
+use super::TextureError;
+use super::tiles::{BlockDecoder, Texel, Tile};
+
+/// Low byte of `v` (callers pass values below 256).
+#[inline(always)]
+const fn low_byte(v: u16) -> u8 {
+    v.to_le_bytes()[0]
+}
+
+/// Expands a 3-bit channel (low 3 bits of `v`) to 8 bits by bit replication.
+#[inline(always)]
+pub(super) const fn expand3(v: u16) -> u8 {
+    let v = v & 0x7;
+    low_byte((v << 5) | (v << 2) | (v >> 1))
+}
+
+/// Expands a 4-bit channel (low 4 bits of `v`) to 8 bits: `v * 0x11`.
+#[inline(always)]
+pub(super) const fn expand4(v: u16) -> u8 {
+    low_byte((v & 0xF) * 0x11)
+}
+
+/// Expands a 5-bit channel (low 5 bits of `v`) to 8 bits by bit replication.
+#[inline(always)]
+pub(super) const fn expand5(v: u16) -> u8 {
+    let v = v & 0x1F;
+    low_byte((v << 3) | (v >> 2))
+}
+
+/// Expands a 6-bit channel (low 6 bits of `v`) to 8 bits by bit replication.
+#[inline(always)]
+pub(super) const fn expand6(v: u16) -> u8 {
+    let v = v & 0x3F;
+    low_byte((v << 2) | (v >> 4))
+}
+
+/// An opaque RGB565 colour as RGBA8.
+#[inline(always)]
+pub(super) const fn rgb565(p: u16) -> Texel {
+    [expand5(p >> 11), expand6(p >> 5), expand5(p), 0xFF]
+}
+
+/// An RGB5A3 colour as RGBA8: RGB555 with alpha 255 when bit 15 is set,
+/// otherwise A3RGB4. Branch-free (both decodings, then a mask select), since
+/// the mode bit varies per texel and mispredicts would dominate.
+#[inline(always)]
+pub(super) const fn rgb5a3(p: u16) -> Texel {
+    let opaque = u32::from_le_bytes([expand5(p >> 10), expand5(p >> 5), expand5(p), 0xFF]);
+    let translucent = u32::from_le_bytes([
+        expand4(p >> 8),
+        expand4(p >> 4),
+        expand4(p),
+        expand3(p >> 12),
+    ]);
+    let mask = 0u32.wrapping_sub((p >> 15) as u32);
+    ((opaque & mask) | (translucent & !mask)).to_le_bytes()
+}
+
+/// An IA8 value (alpha in the high byte) as RGBA8 grey.
+#[inline(always)]
+pub(super) const fn ia8(p: u16) -> Texel {
+    let [a, i] = p.to_be_bytes();
+    [i, i, i, a]
+}
+
+/// Applies `f` to each big-endian u16 of a 32-byte block, one texel each.
+#[inline(always)]
+fn decode_u16_block(src: &[u8], tile: &mut Tile, f: impl Fn(u16) -> Texel) {
+    for (texel, pair) in tile.iter_mut().zip(src.chunks_exact(2)) {
+        if let &[hi, lo] = pair {
+            *texel = f(u16::from_be_bytes([hi, lo]));
+        }
+    }
+}
+
+/// RGB565: 4x4 texels of big-endian u16.
+pub(super) struct Rgb565;
+
+impl BlockDecoder for Rgb565 {
+    const WIDTH: usize = 4;
+    const HEIGHT: usize = 4;
+    const BYTES: usize = 32;
+
+    #[inline(always)]
+    fn decode_block(
+        &self,
+        src: &[u8],
+        tile: &mut Tile,
+        _: usize,
+        _: usize,
+    ) -> Result<(), TextureError> {
+        decode_u16_block(src, tile, rgb565);
+        Ok(())
+    }
+}
+
+/// RGB5A3: 4x4 texels of big-endian u16.
+pub(super) struct Rgb5a3;
+
+impl BlockDecoder for Rgb5a3 {
+    const WIDTH: usize = 4;
+    const HEIGHT: usize = 4;
+    const BYTES: usize = 32;
+
+    #[inline(always)]
+    fn decode_block(
+        &self,
+        src: &[u8],
+        tile: &mut Tile,
+        _: usize,
+        _: usize,
+    ) -> Result<(), TextureError> {
+        decode_u16_block(src, tile, rgb5a3);
+        Ok(())
+    }
+}
+
+/// RGBA8: 4x4 texels as 16 AR byte pairs, then 16 GB byte pairs.
+pub(super) struct Rgba8;
+
+impl BlockDecoder for Rgba8 {
+    const WIDTH: usize = 4;
+    const HEIGHT: usize = 4;
+    const BYTES: usize = 64;
+
+    #[inline(always)]
+    fn decode_block(
+        &self,
+        src: &[u8],
+        tile: &mut Tile,
+        _: usize,
+        _: usize,
+    ) -> Result<(), TextureError> {
+        let (ar, gb) = src.split_at(src.len() / 2);
+        for ((texel, ar), gb) in tile
+            .iter_mut()
+            .zip(ar.chunks_exact(2))
+            .zip(gb.chunks_exact(2))
+        {
+            if let (&[a, r], &[g, b]) = (ar, gb) {
+                *texel = [r, g, b, a];
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,224 @@
+//! Paletted formats: C4, C8, C14X2, with IA8, RGB565 or RGB5A3 palettes.
+
+use super::color::{ia8, rgb5a3, rgb565};
+use super::tiles::{BlockDecoder, Texel, Tile};
+use super::{PaletteFormat, TextureError};
+
+/// One palette entry (a big-endian u16) as RGBA8.
+#[inline(always)]
+fn entry(format: PaletteFormat, p: u16) -> Texel {
+    match format {
+        PaletteFormat::IA8 => ia8(p),
+        PaletteFormat::RGB565 => rgb565(p),
+        PaletteFormat::RGB5A3 => rgb5a3(p),
+    }
+}
+
+/// A palette decoded up front into a lookup table of `N` entries (16 for C4,
+/// 256 for C8: as many as the index can address).
+struct Lut<const N: usize> {
+    texels: [Texel; N],
+    /// Entries the palette really has (its byte length / 2), maybe more or
+    /// fewer than `N`.
+    entries: usize,
+}
+
+impl<const N: usize> Lut<N> {
+    fn new(format: PaletteFormat, raw: &[u8]) -> Self {
+        let mut texels = [[0; 4]; N];
+        for (texel, pair) in texels.iter_mut().zip(raw.chunks_exact(2)) {
+            if let &[hi, lo] = pair {
+                *texel = entry(format, u16::from_be_bytes([hi, lo]));
+            }
+        }
+        Self {
+            texels,
+            entries: raw.len() / 2,
+        }
+    }
+
+    #[inline(always)]
+    fn get(&self, index: u16) -> Option<Texel> {
+        let index = usize::from(index);
+        if index < self.entries {
+            self.texels.get(index).copied()
+        } else {
+            None
+        }
+    }
+}
+
+/// Fills a tile of row stride `width` from palette indices. An index the
+/// palette lacks is an error on a visible texel and transparent black in the
+/// padding (which is never copied out).
+#[inline(always)]
+fn fill(
+    tile: &mut Tile,
+    width: usize,
+    indices: impl Iterator<Item = u16>,
+    visible_w: usize,
+    visible_h: usize,
+    entries: usize,
+    lookup: impl Fn(u16) -> Option<Texel>,
+) -> Result<(), TextureError> {
+    for (i, (texel, index)) in tile.iter_mut().zip(indices).enumerate() {
+        *texel = match lookup(index) {
+            Some(t) => t,
+            None if i % width < visible_w && i / width < visible_h => {
+                return Err(TextureError::PaletteIndexOutOfRange { index, entries });
+            }
+            None => [0; 4],
+        };
+    }
+    Ok(())
+}
+
+/// C4: 8x8 texels of 4-bit indices, high nibble first.
+pub(super) struct C4(Lut<16>);
+
+impl C4 {
+    /// Decodes the palette (`raw`: big-endian u16 entries) once.
+    pub(super) fn new(format: PaletteFormat, raw: &[u8]) -> Self {
+        Self(Lut::new(format, raw))
+    }
+}
+
+impl BlockDecoder for C4 {
+    const WIDTH: usize = 8;
+    const HEIGHT: usize = 8;
+    const BYTES: usize = 32;
+
+    #[inline(always)]
+    fn decode_block(
+        &self,
+        src: &[u8],
+        tile: &mut Tile,
+        visible_w: usize,
+        visible_h: usize,
+    ) -> Result<(), TextureError> {
+        let indices = src
+            .iter()
+            .flat_map(|&b| [u16::from(b >> 4), u16::from(b & 0xF)]);
+        fill(
+            tile,
+            Self::WIDTH,
+            indices,
+            visible_w,
+            visible_h,
+            self.0.entries,
+            |i| self.0.get(i),
+        )
+    }
+}
+
+/// C8: 8x4 texels of 8-bit indices.
+pub(super) struct C8(Lut<256>);
+
+impl C8 {
+    /// Decodes the palette (`raw`: big-endian u16 entries) once.
+    pub(super) fn new(format: PaletteFormat, raw: &[u8]) -> Self {
+        Self(Lut::new(format, raw))
+    }
+}
+
+impl BlockDecoder for C8 {
+    const WIDTH: usize = 8;
+    const HEIGHT: usize = 4;
+    const BYTES: usize = 32;
+
+    #[inline(always)]
+    fn decode_block(
+        &self,
+        src: &[u8],
+        tile: &mut Tile,
+        visible_w: usize,
+        visible_h: usize,
+    ) -> Result<(), TextureError> {
+        let indices = src.iter().map(|&b| u16::from(b));
+        fill(
+            tile,
+            Self::WIDTH,
+            indices,
+            visible_w,
+            visible_h,
+            self.0.entries,
+            |i| self.0.get(i),
+        )
+    }
+}
+
+/// C14X2: 4x4 texels of big-endian u16 whose low 14 bits are the index. The
+/// palette (up to 16384 entries) is read per texel rather than decoded into a
+/// table, to keep the stack small.
+pub(super) struct C14x2<'a> {
+    format: PaletteFormat,
+    raw: &'a [u8],
+}
+
+impl<'a> C14x2<'a> {
+    /// Keeps the palette (`raw`: big-endian u16 entries) for lookups.
+    pub(super) fn new(format: PaletteFormat, raw: &'a [u8]) -> Self {
+        Self { format, raw }
+    }
+
+    /// Reads entry `index` and decodes it with `f` (one palette format).
+    #[inline(always)]
+    fn get(&self, index: u16, f: impl Fn(u16) -> Texel) -> Option<Texel> {
+        let at = usize::from(index) * 2;
+        match self.raw.get(at..at + 2) {
+            Some(&[hi, lo]) => Some(f(u16::from_be_bytes([hi, lo]))),
+            _ => None,
+        }
+    }
+}
+
+impl BlockDecoder for C14x2<'_> {
+    const WIDTH: usize = 4;
+    const HEIGHT: usize = 4;
+    const BYTES: usize = 32;
+
+    #[inline(always)]
+    fn decode_block(
+        &self,
+        src: &[u8],
+        tile: &mut Tile,
+        visible_w: usize,
+        visible_h: usize,
+    ) -> Result<(), TextureError> {
+        let indices = src.chunks_exact(2).map(|pair| match *pair {
+            [hi, lo] => u16::from_be_bytes([hi, lo]) & 0x3FFF,
+            _ => 0,
+        });
+        let entries = self.raw.len() / 2;
+        // One loop per palette format, so the format is not re-tested per texel.
+        match self.format {
+            PaletteFormat::IA8 => fill(
+                tile,
+                Self::WIDTH,
+                indices,
+                visible_w,
+                visible_h,
+                entries,
+                |i| self.get(i, ia8),
+            ),
+            PaletteFormat::RGB565 => fill(
+                tile,
+                Self::WIDTH,
+                indices,
+                visible_w,
+                visible_h,
+                entries,
+                |i| self.get(i, rgb565),
+            ),
+            PaletteFormat::RGB5A3 => fill(
+                tile,
+                Self::WIDTH,
+                indices,
+                visible_w,
+                visible_h,
+                entries,
+                |i| self.get(i, rgb5a3),
+            ),
+        }
+    }
+}

@@ -1,0 +1,111 @@
+//! The block (tile) layout shared by every GX texture format.
+//!
+//! Blocks are stored row-major over the padded image; each format decodes one
+//! block into a small RGBA8 [`Tile`], and [`decode_tiled`] copies the visible
+//! part of that tile into the output rows.
+
+use super::TextureError;
+
+/// One RGBA8 texel.
+pub(super) type Texel = [u8; 4];
+
+/// Texels in the largest block (8x8).
+pub(super) const TILE_TEXELS: usize = 64;
+
+/// Scratch space for one decoded block, row-major with a row stride of the
+/// format's block width. Only the first `WIDTH * HEIGHT` texels are used.
+pub(super) type Tile = [Texel; TILE_TEXELS];
+
+/// One texture format's block decoder.
+pub(super) trait BlockDecoder {
+    /// Block width in texels.
+    const WIDTH: usize;
+    /// Block height in texels.
+    const HEIGHT: usize;
+    /// Encoded bytes per block.
+    const BYTES: usize;
+
+    /// Decodes one block. `src` is exactly [`Self::BYTES`] long. Texels
+    /// outside `visible_w` x `visible_h` (block padding) are never copied to
+    /// the output; a decoder may skip checks on them.
+    fn decode_block(
+        &self,
+        src: &[u8],
+        tile: &mut Tile,
+        visible_w: usize,
+        visible_h: usize,
+    ) -> Result<(), TextureError>;
+}
+
+/// Copies the first `n` bytes of each tile row into the output rows of one
+/// block row (`strip`), starting at byte `start` of each row.
+#[inline(always)]
+fn copy_rows(
+    strip: &mut [u8],
+    row_bytes: usize,
+    tile_rows: &[Texel],
+    width: usize,
+    start: usize,
+    n: usize,
+) {
+    let end = start.saturating_add(n);
+    for (row_out, row_tile) in strip
+        .chunks_exact_mut(row_bytes)
+        .zip(tile_rows.chunks_exact(width))
+    {
+        if let (Some(dst), Some(src)) = (
+            row_out.get_mut(start..end),
+            row_tile.as_flattened().get(..n),
+        ) {
+            dst.copy_from_slice(src);
+        }
+    }
+}
+
+/// Decodes a `width` x `height` level laid out in `D`'s blocks. The caller
+/// has checked that `out` is exactly `width * height * 4` bytes and `data`
+/// at least the level's encoded size.
+pub(super) fn decode_tiled<D: BlockDecoder>(
+    decoder: &D,
+    width: usize,
+    height: usize,
+    data: &[u8],
+    out: &mut [u8],
+) -> Result<(), TextureError> {
+    if width == 0 || height == 0 {
+        return Ok(());
+    }
+    let row_bytes = width.checked_mul(4).ok_or(TextureError::SizeOverflow)?;
+    let strip_bytes = row_bytes
+        .checked_mul(D::HEIGHT)
+        .ok_or(TextureError::SizeOverflow)?;
+    let strip_src_bytes = width
+        .div_ceil(D::WIDTH)
+        .checked_mul(D::BYTES)
+        .ok_or(TextureError::SizeOverflow)?;
+    let full_blocks = width / D::WIDTH;
+    let last_w = width % D::WIDTH;
+    let mut tile: Tile = [[0; 4]; TILE_TEXELS];
+
+    for (strip, strip_src) in out
+        .chunks_mut(strip_bytes)
+        .zip(data.chunks_exact(strip_src_bytes))
+    {
+        let rows = strip.len() / row_bytes;
+        let mut blocks = strip_src.chunks_exact(D::BYTES);
+        let mut start = 0;
+        // Whole-width blocks: the copy length is a constant per format.
+        for block in blocks.by_ref().take(full_blocks) {
+            decoder.decode_block(block, &mut tile, D::WIDTH, rows)?;
+            copy_rows(strip, row_bytes, &tile, D::WIDTH, start, D::WIDTH * 4);
+            start += D::WIDTH * 4;
+        }
+        // The right edge block: present only when the width is not a
+        // multiple of the block width (then `last_w` is its visible width).
+        if let Some(block) = blocks.next() {
+            decoder.decode_block(block, &mut tile, last_w, rows)?;
+            copy_rows(strip, row_bytes, &tile, D::WIDTH, start, last_w * 4);
+        }
+    }
+    Ok(())
+}

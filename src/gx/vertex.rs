@@ -1,0 +1,399 @@
+//! GX vertex attributes: which attribute, how it is indexed in a display list,
+//! and how its array stores components.
+
+use core::fmt;
+
+/// A GX vertex attribute (GXAttr), as J3D's VTX1 and SHP1 name them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum VertexAttribute {
+    /// Position/normal matrix index (direct u8): slot × 3.
+    PositionMatrixIndex,
+    /// Texture matrix index of TEX0–7 (direct u8); read and ignored.
+    TexMatrixIndex(u8),
+    /// Position.
+    Position,
+    /// Normal (or normal, binormal, tangent).
+    Normal,
+    /// Colour 0 or 1.
+    Color(u8),
+    /// Texture coordinate set 0–7.
+    TexCoord(u8),
+    /// The NBT array of VTX1 (attribute 0x19).
+    NormalBinormalTangent,
+}
+
+impl VertexAttribute {
+    /// The attribute for a GXAttr code, or `None` for codes J3D does not use
+    /// in vertices (matrix arrays, NULL).
+    pub fn from_code(code: u32) -> Option<Self> {
+        Some(match code {
+            0x00 => Self::PositionMatrixIndex,
+            0x01..=0x08 => Self::TexMatrixIndex(u8::try_from(code - 0x01).ok()?),
+            0x09 => Self::Position,
+            0x0A => Self::Normal,
+            0x0B | 0x0C => Self::Color(u8::try_from(code - 0x0B).ok()?),
+            0x0D..=0x14 => Self::TexCoord(u8::try_from(code - 0x0D).ok()?),
+            0x19 => Self::NormalBinormalTangent,
+            _ => return None,
+        })
+    }
+
+    /// The GXAttr code.
+    pub fn code(self) -> u32 {
+        match self {
+            Self::PositionMatrixIndex => 0x00,
+            Self::TexMatrixIndex(i) => 0x01 + u32::from(i),
+            Self::Position => 0x09,
+            Self::Normal => 0x0A,
+            Self::Color(i) => 0x0B + u32::from(i),
+            Self::TexCoord(i) => 0x0D + u32::from(i),
+            Self::NormalBinormalTangent => 0x19,
+        }
+    }
+
+    /// The VTX1 array slot (0..13) holding this attribute's data, if any.
+    pub fn array_slot(self) -> Option<usize> {
+        match self {
+            Self::Position => Some(0),
+            Self::Normal => Some(1),
+            Self::NormalBinormalTangent => Some(2),
+            Self::Color(i) => Some(3 + usize::from(i)),
+            Self::TexCoord(i) => Some(5 + usize::from(i)),
+            Self::PositionMatrixIndex | Self::TexMatrixIndex(_) => None,
+        }
+    }
+}
+
+impl fmt::Display for VertexAttribute {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::PositionMatrixIndex => f.write_str("PNMTXIDX"),
+            Self::TexMatrixIndex(i) => write!(f, "TEX{i}MTXIDX"),
+            Self::Position => f.write_str("POS"),
+            Self::Normal => f.write_str("NRM"),
+            Self::Color(i) => write!(f, "CLR{i}"),
+            Self::TexCoord(i) => write!(f, "TEX{i}"),
+            Self::NormalBinormalTangent => f.write_str("NBT"),
+        }
+    }
+}
+
+/// How a display-list vertex carries an attribute (GXAttrType).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AttributeInput {
+    /// Not present.
+    None,
+    /// The value inline (matrix indices: one u8).
+    Direct,
+    /// A u8 index into the attribute's array.
+    Index8,
+    /// A u16 index into the attribute's array.
+    Index16,
+}
+
+impl AttributeInput {
+    /// The input for a GXAttrType code.
+    pub fn from_code(code: u32) -> Option<Self> {
+        Some(match code {
+            0 => Self::None,
+            1 => Self::Direct,
+            2 => Self::Index8,
+            3 => Self::Index16,
+            _ => return None,
+        })
+    }
+}
+
+/// Numeric component types (GXCompType for non-colour attributes).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ComponentType {
+    /// Unsigned 8-bit, fixed point.
+    U8,
+    /// Signed 8-bit, fixed point.
+    S8,
+    /// Unsigned 16-bit, fixed point.
+    U16,
+    /// Signed 16-bit, fixed point.
+    S16,
+    /// IEEE single.
+    F32,
+}
+
+/// Colour component formats (GXCompType for colour attributes).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ColorFormat {
+    /// 16-bit 5:6:5, alpha 255.
+    Rgb565,
+    /// 24-bit 8:8:8, alpha 255.
+    Rgb8,
+    /// 32-bit 8:8:8 and an ignored byte, alpha 255.
+    Rgbx8,
+    /// 16-bit 4:4:4:4.
+    Rgba4,
+    /// 24-bit 6:6:6:6.
+    Rgba6,
+    /// 32-bit 8:8:8:8.
+    Rgba8,
+}
+
+/// How one array stores its elements.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ArrayFormat {
+    /// `count` numeric components of `ty`, divided by 2^`shift` when fixed point.
+    Numeric {
+        /// Components per element (2 or 3 for positions, 3 or 9 for normals, 1 or 2 for UVs).
+        count: u8,
+        /// Component type.
+        ty: ComponentType,
+        /// Fixed-point fraction bits (already forced to 6/14 for normals).
+        shift: u8,
+    },
+    /// A colour.
+    Color(ColorFormat),
+}
+
+impl ArrayFormat {
+    /// The format of `attribute`'s array from VTX1's raw fields, or `None`
+    /// when a code is out of range.
+    ///
+    /// Normals ignore the stored shift: GX has no normal fraction field and
+    /// always reads 6 fraction bits for 8-bit and 14 for 16-bit normals (real
+    /// files store 15; the reference reader uses 14 too).
+    pub fn from_vtx1(
+        attribute: VertexAttribute,
+        comp_count: u32,
+        comp_type: u32,
+        shift: u8,
+    ) -> Option<Self> {
+        if let VertexAttribute::Color(_) = attribute {
+            let format = match comp_type {
+                0 => ColorFormat::Rgb565,
+                1 => ColorFormat::Rgb8,
+                2 => ColorFormat::Rgbx8,
+                3 => ColorFormat::Rgba4,
+                4 => ColorFormat::Rgba6,
+                5 => ColorFormat::Rgba8,
+                _ => return None,
+            };
+            return (comp_count <= 1).then_some(Self::Color(format));
+        }
+        let ty = match comp_type {
+            0 => ComponentType::U8,
+            1 => ComponentType::S8,
+            2 => ComponentType::U16,
+            3 => ComponentType::S16,
+            4 => ComponentType::F32,
+            _ => return None,
+        };
+        let count = match (attribute, comp_count) {
+            (VertexAttribute::Position, 0) => 2,
+            (VertexAttribute::Position, 1) => 3,
+            (VertexAttribute::Normal, 0) => 3,
+            (VertexAttribute::Normal | VertexAttribute::NormalBinormalTangent, 1 | 2) => 9,
+            (VertexAttribute::NormalBinormalTangent, 0) => 9,
+            (VertexAttribute::TexCoord(_), 0) => 1,
+            (VertexAttribute::TexCoord(_), 1) => 2,
+            _ => return None,
+        };
+        let shift = match (attribute, ty) {
+            (
+                VertexAttribute::Normal | VertexAttribute::NormalBinormalTangent,
+                ComponentType::U8 | ComponentType::S8,
+            ) => 6,
+            (
+                VertexAttribute::Normal | VertexAttribute::NormalBinormalTangent,
+                ComponentType::U16 | ComponentType::S16,
+            ) => 14,
+            (_, ComponentType::F32) => 0,
+            _ if shift > 31 => return None,
+            _ => shift,
+        };
+        Some(Self::Numeric { count, ty, shift })
+    }
+
+    /// Bytes of one element.
+    pub fn stride(self) -> usize {
+        match self {
+            Self::Numeric { count, ty, .. } => usize::from(count) * component_size(ty),
+            Self::Color(ColorFormat::Rgb565 | ColorFormat::Rgba4) => 2,
+            Self::Color(ColorFormat::Rgb8 | ColorFormat::Rgba6) => 3,
+            Self::Color(ColorFormat::Rgbx8 | ColorFormat::Rgba8) => 4,
+        }
+    }
+
+    /// Reads up to 9 numeric components of the element at the start of
+    /// `bytes` (which holds at least [`ArrayFormat::stride`] bytes).
+    pub fn read_numeric(self, bytes: &[u8], out: &mut [f32; 9]) -> usize {
+        let Self::Numeric { count, ty, shift } = self else {
+            return 0;
+        };
+        let scale = 1.0 / (1u64 << shift) as f32;
+        let size = component_size(ty);
+        let mut n = 0;
+        for (slot, c) in out
+            .iter_mut()
+            .zip(bytes.chunks_exact(size).take(usize::from(count)))
+        {
+            *slot = match (ty, c) {
+                (ComponentType::U8, [a]) => f32::from(*a) * scale,
+                (ComponentType::S8, [a]) => f32::from(i8::from_be_bytes([*a])) * scale,
+                (ComponentType::U16, [a, b]) => f32::from(u16::from_be_bytes([*a, *b])) * scale,
+                (ComponentType::S16, [a, b]) => f32::from(i16::from_be_bytes([*a, *b])) * scale,
+                (ComponentType::F32, [a, b, c, d]) => f32::from_be_bytes([*a, *b, *c, *d]),
+                _ => 0.0,
+            };
+            n += 1;
+        }
+        n
+    }
+
+    /// Reads the colour at the start of `bytes` as RGBA8 (bit replication for
+    /// 4- and 6-bit channels, as GX expands them).
+    pub fn read_color(self, bytes: &[u8]) -> [u8; 4] {
+        let Self::Color(format) = self else {
+            return [0; 4];
+        };
+        let b = |i: usize| bytes.get(i).copied().unwrap_or(0);
+        match format {
+            ColorFormat::Rgb565 => {
+                let v = u16::from_be_bytes([b(0), b(1)]);
+                [
+                    expand5((v >> 11) & 31),
+                    expand6((v >> 5) & 63),
+                    expand5(v & 31),
+                    255,
+                ]
+            }
+            ColorFormat::Rgb8 | ColorFormat::Rgbx8 => [b(0), b(1), b(2), 255],
+            ColorFormat::Rgba4 => {
+                let v = u16::from_be_bytes([b(0), b(1)]);
+                [
+                    expand4(v >> 12),
+                    expand4((v >> 8) & 15),
+                    expand4((v >> 4) & 15),
+                    expand4(v & 15),
+                ]
+            }
+            ColorFormat::Rgba6 => {
+                let v = u32::from_be_bytes([0, b(0), b(1), b(2)]);
+                [
+                    expand6u((v >> 18) & 63),
+                    expand6u((v >> 12) & 63),
+                    expand6u((v >> 6) & 63),
+                    expand6u(v & 63),
+                ]
+            }
+            ColorFormat::Rgba8 => [b(0), b(1), b(2), b(3)],
+        }
+    }
+}
+
+fn component_size(ty: ComponentType) -> usize {
+    match ty {
+        ComponentType::U8 | ComponentType::S8 => 1,
+        ComponentType::U16 | ComponentType::S16 => 2,
+        ComponentType::F32 => 4,
+    }
+}
+
+fn low_byte(v: u32) -> u8 {
+    v.to_le_bytes()[0]
+}
+
+fn expand4(v: u16) -> u8 {
+    low_byte(u32::from(v & 15) * 0x11)
+}
+
+fn expand5(v: u16) -> u8 {
+    let v = u32::from(v & 31);
+    low_byte((v << 3) | (v >> 2))
+}
+
+fn expand6(v: u16) -> u8 {
+    expand6u(u32::from(v))
+}
+
+fn expand6u(v: u32) -> u8 {
+    let v = v & 63;
+    low_byte((v << 2) | (v >> 4))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn vtx1_normal_shift_ignores_stored_15() {
+        let f = ArrayFormat::from_vtx1(VertexAttribute::Normal, 0, 3, 15).unwrap();
+        assert_eq!(
+            f,
+            ArrayFormat::Numeric {
+                count: 3,
+                ty: ComponentType::S16,
+                shift: 14
+            }
+        );
+        let f = ArrayFormat::from_vtx1(VertexAttribute::Normal, 0, 1, 15).unwrap();
+        assert_eq!(
+            f,
+            ArrayFormat::Numeric {
+                count: 3,
+                ty: ComponentType::S8,
+                shift: 6
+            }
+        );
+        let mut out = [0.0; 9];
+        ArrayFormat::from_vtx1(VertexAttribute::Normal, 0, 3, 15)
+            .unwrap()
+            .read_numeric(&[0x40, 0, 0xC0, 0, 0, 0], &mut out);
+        assert_eq!(&out[..3], &[1.0, -1.0, 0.0]);
+    }
+
+    #[test]
+    fn fixed_point_positions_divide_by_two_to_the_shift() {
+        let f = ArrayFormat::from_vtx1(VertexAttribute::Position, 1, 3, 8).unwrap();
+        let mut out = [0.0; 9];
+        assert_eq!(
+            f.read_numeric(&[0x01, 0x80, 0xFF, 0x00, 0x00, 0x40], &mut out),
+            3
+        );
+        assert_eq!(&out[..3], &[1.5, -1.0, 0.25]);
+        let f = ArrayFormat::from_vtx1(VertexAttribute::TexCoord(0), 1, 0, 7).unwrap();
+        f.read_numeric(&[0x80, 0x40], &mut out);
+        assert_eq!(&out[..2], &[1.0, 0.5]);
+        let f = ArrayFormat::from_vtx1(VertexAttribute::Position, 0, 4, 9).unwrap();
+        assert_eq!(f.stride(), 8);
+        f.read_numeric(&1.25f32.to_be_bytes().repeat(2), &mut out);
+        assert_eq!(&out[..2], &[1.25, 1.25]);
+    }
+
+    #[test]
+    fn every_colour_format_expands_by_bit_replication() {
+        let c = |format, bytes: &[u8]| ArrayFormat::Color(format).read_color(bytes);
+        assert_eq!(c(ColorFormat::Rgb565, &[0xF8, 0x1F]), [255, 0, 255, 255]);
+        assert_eq!(c(ColorFormat::Rgb565, &[0x84, 0x10]), [132, 130, 132, 255]);
+        assert_eq!(c(ColorFormat::Rgb8, &[1, 2, 3]), [1, 2, 3, 255]);
+        assert_eq!(c(ColorFormat::Rgbx8, &[1, 2, 3, 9]), [1, 2, 3, 255]);
+        assert_eq!(
+            c(ColorFormat::Rgba4, &[0x12, 0x3F]),
+            [0x11, 0x22, 0x33, 0xFF]
+        );
+        // 6-bit 0b100000 -> 0b10000010.
+        assert_eq!(
+            c(ColorFormat::Rgba6, &[0x82, 0x08, 0x20]),
+            [130, 130, 130, 130]
+        );
+        assert_eq!(c(ColorFormat::Rgba8, &[1, 2, 3, 4]), [1, 2, 3, 4]);
+        assert_eq!(ArrayFormat::Color(ColorFormat::Rgba6).stride(), 3);
+    }
+
+    #[test]
+    fn attribute_codes_round_trip() {
+        for code in (0..=0x14).chain([0x19]) {
+            let a = VertexAttribute::from_code(code).unwrap();
+            assert_eq!(a.code(), code);
+        }
+        assert_eq!(VertexAttribute::from_code(0x15), None);
+        assert_eq!(VertexAttribute::from_code(0xFF), None);
+    }
+}

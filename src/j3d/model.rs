@@ -1,0 +1,1083 @@
+//! From sections to a scene: the two passes over a J3D model.
+//!
+//! [`Model::count`] walks every shape's display lists once, checking every
+//! index, slot and limit, and returns the scene's [`SceneCounts`] plus the
+//! [`Summary`] `inspect` prints. [`Model::fill`] walks them again into arena
+//! arrays carved from those counts. Both walks go through [`walk_shape`], so
+//! they see the same vertices in the same order.
+//!
+//! Bind pose (docs/j3d.md): a joint's world matrix is its parent's times its
+//! local `T · R · S` (Maya segment-scale compensation undoing the parent's
+//! scale where flagged); a draw matrix is a joint's world matrix (rigid) or
+//! `Σ weight · jointWorld · inverseBind` over an EVP1 envelope (weighted);
+//! each vertex takes the draw matrix of its slot (`PNMTXIDX / 3`, else slot
+//! 0), slots being set packet by packet from SHP1's matrix table (0xFFFF
+//! keeps the slot). Positions and normals are stored in that bind-pose model
+//! space; every vertex is skinned to the joints its draw matrix names.
+
+use super::drw1::{DrawMatrix, Drw1};
+use super::evp1::Evp1;
+use super::header::J3dFile;
+use super::inf1::{HierarchyCounts, HierarchyEvent, Inf1, ScalingRule};
+use super::jnt1::Jnt1;
+use super::mat3::{GxCullMode, Mat3};
+use super::read::SectionReader;
+use super::shp1::{Packet, Shape, Shp1, VertexDescriptor};
+use super::vtx1::{ARRAY_SLOTS, Vtx1};
+use crate::arena::{Arena, Plan};
+use crate::error::{Error, ErrorCode, Location, SectionId, Warning, WarningCode, Warnings};
+use crate::gx::display_list::{DisplayList, DisplayListError, Primitive};
+use crate::gx::vertex::{AttributeInput, VertexAttribute};
+use crate::limits::{J3dLimits, check};
+use crate::scene::{
+    Aabb, Format, GroupFlags, Influence, InfluenceSpan, MAX_COLOR_SETS, MAX_UV_SETS, Mat4,
+    MaterialRecord, MeshFlags, MeshGroupRecord, MeshRecord, NodeFlags, NodeRecord, Scene,
+    SceneArrays, SceneCounts, SkinRecord, TextRef, TextSource,
+};
+
+/// Matrix slots a shape has (PNMTXIDX / 3 is 0..=9).
+const SLOTS: usize = 10;
+
+/// What `inspect` reports of a J3D file beyond the scene (design.md's `j3d` block).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Summary {
+    /// Section ids in file order.
+    pub sections: heapless::Vec<SectionId, 10>,
+    /// The INF1 scaling rule.
+    pub scaling_rule: Option<ScalingRule>,
+    /// Elements per VTX1 array slot (POS from INF1's vertex count, the others
+    /// the whole elements their bytes hold).
+    pub vertex_arrays: [usize; ARRAY_SLOTS],
+    /// SHP1 shapes.
+    pub shapes: usize,
+    /// JNT1 joints.
+    pub joints: usize,
+    /// EVP1 envelopes.
+    pub envelopes: usize,
+    /// DRW1 draw matrices.
+    pub draw_matrices: usize,
+    /// Packets (matrix groups) of all shapes.
+    pub packets: usize,
+    /// Primitives by kind: triangles, strips, fans, quads (both quad opcodes),
+    /// lines, line strips, points.
+    pub primitives: PrimitiveCounts,
+    /// Bounding box of every position a display list references, as stored
+    /// (after the fixed-point shift), or `None` with no vertices.
+    pub raw_position_bbox: Option<Aabb>,
+}
+
+/// Primitive counts by kind.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PrimitiveCounts {
+    /// 0x90.
+    pub triangles: usize,
+    /// 0x98.
+    pub triangle_strip: usize,
+    /// 0xA0.
+    pub triangle_fan: usize,
+    /// 0x80 and 0x88.
+    pub quads: usize,
+    /// 0xA8.
+    pub lines: usize,
+    /// 0xB0.
+    pub line_strip: usize,
+    /// 0xB8.
+    pub points: usize,
+}
+
+impl PrimitiveCounts {
+    fn add(&mut self, kind: Primitive) {
+        let n = match kind {
+            Primitive::Triangles => &mut self.triangles,
+            Primitive::TriangleStrip => &mut self.triangle_strip,
+            Primitive::TriangleFan => &mut self.triangle_fan,
+            Primitive::Quads | Primitive::Quads2 => &mut self.quads,
+            Primitive::Lines => &mut self.lines,
+            Primitive::LineStrip => &mut self.line_strip,
+            Primitive::Points => &mut self.points,
+        };
+        *n += 1;
+    }
+}
+
+/// The sections of a model, parsed.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Model<'a> {
+    pub(crate) file: J3dFile<'a>,
+    inf1: Inf1<'a>,
+    vtx1: Vtx1<'a>,
+    evp1: Evp1<'a>,
+    drw1: Drw1<'a>,
+    jnt1: Jnt1<'a>,
+    shp1: Shp1<'a>,
+    mat3: Option<Mat3<'a>>,
+}
+
+/// Array indices one display-list vertex names, resolved to its draw matrix.
+#[derive(Clone, Copy, Debug, Default)]
+struct VertexRefs {
+    draw: u16,
+    position: Option<usize>,
+    /// The normal's array (NRM, or the NBT array) and index.
+    normal: Option<(VertexAttribute, usize)>,
+    colors: [Option<usize>; MAX_COLOR_SETS],
+    uvs: [Option<usize>; MAX_UV_SETS],
+}
+
+/// Receives the vertices and primitives of one shape, in display-list order.
+trait ShapeSink {
+    /// One vertex of a primitive that makes triangles.
+    fn vertex(&mut self, v: &VertexRefs) -> Result<(), Error>;
+    /// A primitive whose `count` vertices were just passed.
+    fn primitive(&mut self, kind: Primitive, count: usize) -> Result<(), Error>;
+    /// A primitive that makes no triangles (lines, points), at a file offset.
+    fn skipped(&mut self, kind: Primitive, offset: usize);
+}
+
+impl<'a> Model<'a> {
+    /// Parses the section headers a model needs (MAT3 is optional).
+    pub(crate) fn parse(bytes: &'a [u8]) -> Result<Self, Error> {
+        let file = J3dFile::parse(bytes)?;
+        let section = |id: &[u8; 4]| {
+            file.section(id).map(SectionReader::new).ok_or_else(|| {
+                Error::binary(
+                    ErrorCode::BadValue,
+                    0,
+                    None,
+                    format_args!(
+                        "no {} section: a model needs INF1 VTX1 EVP1 DRW1 JNT1 SHP1",
+                        SectionId(*id).as_str()
+                    ),
+                )
+            })
+        };
+        Ok(Self {
+            file,
+            inf1: Inf1::parse(section(b"INF1")?)?,
+            vtx1: Vtx1::parse(section(b"VTX1")?)?,
+            evp1: Evp1::parse(section(b"EVP1")?)?,
+            drw1: Drw1::parse(section(b"DRW1")?)?,
+            jnt1: Jnt1::parse(section(b"JNT1")?)?,
+            shp1: Shp1::parse(section(b"SHP1")?)?,
+            mat3: file
+                .section(b"MAT3")
+                .map(SectionReader::new)
+                .map(Mat3::parse)
+                .transpose()?,
+        })
+    }
+
+    fn hierarchy_counts(&self) -> HierarchyCounts {
+        HierarchyCounts {
+            joints: self.jnt1.len(),
+            materials: self.mat3.map_or(0, |m| m.len()),
+            shapes: self.shp1.len(),
+        }
+    }
+
+    fn shp1_error(&self, offset: usize, args: core::fmt::Arguments<'_>) -> Error {
+        Error::binary(
+            ErrorCode::BadValue,
+            offset as u64,
+            Some(SectionId(*b"SHP1")),
+            args,
+        )
+    }
+
+    /// Checks every count and index against `limits` and counts the scene.
+    pub(crate) fn count(&self, limits: &J3dLimits) -> Result<(SceneCounts, Summary), Error> {
+        let at = |section: &[u8; 4]| Location::Binary {
+            offset: self.file.section(section).map_or(0, |s| s.offset) as u64,
+            section: Some(SectionId(*section)),
+        };
+        check(
+            self.jnt1.len() as u64,
+            limits.max_joints,
+            ErrorCode::TooManyJoints,
+            "joints",
+            at(b"JNT1"),
+        )?;
+        check(
+            self.shp1.len() as u64,
+            limits.max_shapes,
+            ErrorCode::TooManyShapes,
+            "shapes",
+            at(b"SHP1"),
+        )?;
+        let materials = self.mat3.map_or(0, |m| m.len());
+        check(
+            materials as u64,
+            limits.max_materials,
+            ErrorCode::TooManyMaterials,
+            "materials",
+            at(b"MAT3"),
+        )?;
+        self.inf1
+            .walk(self.hierarchy_counts(), limits.max_depth, |_| Ok(()))?;
+        self.check_envelopes()?;
+        for d in 0..self.drw1.len() {
+            self.influence_count(d)?;
+        }
+
+        let mut summary = Summary {
+            sections: self.file.sections().map(|s| s.id).collect(),
+            scaling_rule: Some(self.inf1.scaling_rule),
+            shapes: self.shp1.len(),
+            joints: self.jnt1.len(),
+            envelopes: self.evp1.len(),
+            draw_matrices: self.drw1.len(),
+            ..Summary::default()
+        };
+        for (slot, array) in self.vtx1.arrays().iter().enumerate() {
+            summary.vertex_arrays[slot] = match (slot, array) {
+                (0, Some(_)) => self.inf1.vertex_count as usize,
+                (_, Some(a)) => a.count(),
+                (_, None) => 0,
+            };
+        }
+
+        let mut counter = Counter {
+            model: self,
+            limits,
+            vertices: 0,
+            triangles: 0,
+            influences: 0,
+            uvs: 0,
+            colors: 0,
+            shape_uv_sets: 0,
+            shape_color_sets: 0,
+            primitives: PrimitiveCounts::default(),
+            bbox: None,
+        };
+        for s in 0..self.shp1.len() {
+            let shape = self.shp1.shape(s)?;
+            let desc = self.shp1.descriptor(&shape, &self.vtx1)?;
+            let before = counter.vertices;
+            counter.shape_uv_sets = uv_sets(&desc);
+            counter.shape_color_sets = color_sets(&desc);
+            summary.packets += shape.packet_count();
+            check(
+                summary.packets as u64,
+                limits.max_packets,
+                ErrorCode::TooManyPackets,
+                "packets",
+                at(b"SHP1"),
+            )?;
+            let mut dl_bytes = 0u64;
+            for j in 0..shape.packet_count() {
+                dl_bytes += self.shp1.packet(&shape, j)?.display_list.len() as u64;
+            }
+            check(
+                dl_bytes,
+                limits.max_display_list_bytes,
+                ErrorCode::DisplayListTooLarge,
+                "display-list bytes of one shape",
+                at(b"SHP1"),
+            )?;
+            self.walk_shape(&shape, &desc, &mut counter)?;
+            let shape_vertices = counter.vertices - before;
+            counter.uvs += shape_vertices * counter.shape_uv_sets;
+            counter.colors += shape_vertices * counter.shape_color_sets;
+        }
+        summary.primitives = counter.primitives;
+        summary.raw_position_bbox = counter.bbox;
+
+        let joints = self.jnt1.len();
+        let skinned = joints > 0;
+        let mut counts = SceneCounts {
+            nodes: joints,
+            meshes: self.shp1.len(),
+            groups: self.shp1.len(),
+            positions: counter.vertices,
+            normals: counter.vertices,
+            uvs: counter.uvs,
+            colors: counter.colors,
+            indices: counter.triangles * 3,
+            materials,
+            skins: usize::from(skinned),
+            skin_joints: joints,
+            inverse_binds: joints,
+            influence_spans: if skinned { counter.vertices } else { 0 },
+            influences: counter.influences,
+            ..SceneCounts::default()
+        };
+        counts.text_pool = self.pool_bytes()?;
+        Ok((counts, summary))
+    }
+
+    /// Checks every envelope's joints and weights, in one pass.
+    fn check_envelopes(&self) -> Result<(), Error> {
+        let mut first = 0;
+        for e in 0..self.evp1.len() {
+            let n = self.evp1.joint_count(e)?;
+            for k in 0..n {
+                let (joint, weight) = self.evp1.influence(first, k)?;
+                if usize::from(joint) >= self.jnt1.len() || !weight.is_finite() {
+                    return Err(self.section_error(
+                        b"EVP1",
+                        ErrorCode::BadOffset,
+                        format_args!(
+                            "envelope {e} names joint {joint} of {} (weight {weight})",
+                            self.jnt1.len()
+                        ),
+                    ));
+                }
+            }
+            first += n;
+        }
+        Ok(())
+    }
+
+    /// Joints the draw matrix `d` names: 1 for rigid, the envelope's count
+    /// for weighted. O(1), checking the indices.
+    fn influence_count(&self, d: usize) -> Result<usize, Error> {
+        match self.drw1.matrix(d)? {
+            DrawMatrix::Joint(j) if usize::from(j) < self.jnt1.len() => Ok(1),
+            DrawMatrix::Envelope(e) if usize::from(e) < self.evp1.len() => {
+                self.evp1.joint_count(usize::from(e))
+            }
+            other => Err(self.section_error(
+                b"DRW1",
+                ErrorCode::BadOffset,
+                format_args!(
+                    "draw matrix {d} is {other:?}, but the model has {} joints and {} envelopes",
+                    self.jnt1.len(),
+                    self.evp1.len()
+                ),
+            )),
+        }
+    }
+
+    fn section_error(
+        &self,
+        id: &[u8; 4],
+        code: ErrorCode,
+        args: core::fmt::Arguments<'_>,
+    ) -> Error {
+        let offset = self.file.section(id).map_or(0, |s| s.offset);
+        Error::binary(code, offset as u64, Some(SectionId(*id)), args)
+    }
+
+    /// Text-pool bytes for names that are not UTF-8 (stored lossily).
+    fn pool_bytes(&self) -> Result<usize, Error> {
+        let mut total = 0;
+        for j in 0..self.jnt1.len() {
+            total += lossy_len(self.jnt1.joint(j)?.name.0);
+        }
+        if let Some(mat3) = &self.mat3 {
+            for m in 0..mat3.len() {
+                total += lossy_len(mat3.material(m)?.name.0);
+            }
+        }
+        Ok(total)
+    }
+
+    /// Walks one shape's packets: updates the matrix slots, decodes every
+    /// vertex's indices and checks them, and hands vertices and primitives to `sink`.
+    fn walk_shape(
+        &self,
+        shape: &Shape<'_>,
+        desc: &VertexDescriptor,
+        sink: &mut dyn ShapeSink,
+    ) -> Result<(), Error> {
+        let mut slots: [Option<u16>; SLOTS] = [None; SLOTS];
+        for j in 0..shape.packet_count() {
+            let packet = self.shp1.packet(shape, j)?;
+            self.set_slots(&mut slots, &packet)?;
+            for primitive in DisplayList::new(packet.display_list, desc.vertex_size) {
+                let primitive = primitive.map_err(|e| self.display_list_error(&packet, e))?;
+                if !primitive.kind.is_triangles() {
+                    sink.skipped(
+                        primitive.kind,
+                        packet.display_list_offset + primitive.offset,
+                    );
+                    continue;
+                }
+                for (i, vertex) in primitive
+                    .vertices
+                    .chunks_exact(desc.vertex_size.max(1))
+                    .take(primitive.vertex_count)
+                    .enumerate()
+                {
+                    let at =
+                        packet.display_list_offset + primitive.offset + 3 + i * desc.vertex_size;
+                    let refs = self.vertex_refs(desc, vertex, &slots, at)?;
+                    sink.vertex(&refs)?;
+                }
+                sink.primitive(primitive.kind, primitive.vertex_count)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn set_slots(
+        &self,
+        slots: &mut [Option<u16>; SLOTS],
+        packet: &Packet<'_>,
+    ) -> Result<(), Error> {
+        for (k, value) in packet.slots() {
+            let Some(d) = value else { continue };
+            let slot = slots.get_mut(k).ok_or_else(|| {
+                self.shp1_error(
+                    packet.display_list_offset,
+                    format_args!(
+                        "matrix table of {} slots: at most {SLOTS}",
+                        packet.matrix_table.len() / 2
+                    ),
+                )
+            })?;
+            if usize::from(d) >= self.drw1.len() {
+                return Err(Error::binary(
+                    ErrorCode::BadOffset,
+                    packet.display_list_offset as u64,
+                    Some(SectionId(*b"SHP1")),
+                    format_args!(
+                        "matrix slot {k} names draw matrix {d} of {}",
+                        self.drw1.len()
+                    ),
+                ));
+            }
+            *slot = Some(d);
+        }
+        Ok(())
+    }
+
+    fn display_list_error(&self, packet: &Packet<'_>, e: DisplayListError) -> Error {
+        let (offset, code, what) = match e {
+            DisplayListError::UnknownOpcode { offset, opcode } => {
+                (offset, ErrorCode::BadValue, opcode)
+            }
+            DisplayListError::Truncated { offset } => (offset, ErrorCode::Truncated, 0),
+        };
+        let at = packet.display_list_offset + offset;
+        match code {
+            ErrorCode::BadValue => Error::binary(
+                code,
+                at as u64,
+                Some(SectionId(*b"SHP1")),
+                format_args!(
+                    "display-list opcode {what:#04x}: a draw, a matrix load or padding expected"
+                ),
+            ),
+            _ => Error::binary(
+                code,
+                at as u64,
+                Some(SectionId(*b"SHP1")),
+                format_args!("display-list command runs past the end of its packet"),
+            ),
+        }
+    }
+
+    /// Reads one display-list vertex's indices and checks each against its array.
+    fn vertex_refs(
+        &self,
+        desc: &VertexDescriptor,
+        vertex: &[u8],
+        slots: &[Option<u16>; SLOTS],
+        at: usize,
+    ) -> Result<VertexRefs, Error> {
+        let mut refs = VertexRefs::default();
+        let mut slot = 0usize;
+        for &(attribute, input, offset) in &desc.attributes {
+            let index = match input {
+                AttributeInput::Index8 => vertex.get(offset).map(|&b| usize::from(b)),
+                AttributeInput::Index16 => vertex
+                    .get(offset..offset + 2)
+                    .map(|b| usize::from(u16::from_be_bytes([b[0], b[1]]))),
+                AttributeInput::Direct | AttributeInput::None => None,
+            };
+            match attribute {
+                VertexAttribute::PositionMatrixIndex => {
+                    slot = usize::from(vertex.get(offset).copied().unwrap_or(0)) / 3;
+                    continue;
+                }
+                VertexAttribute::TexMatrixIndex(_) => continue,
+                _ => {}
+            }
+            if input == AttributeInput::Direct {
+                return Err(self.shp1_error(
+                    at,
+                    format_args!("direct {attribute} data in a display list is not supported; indexed expected"),
+                ));
+            }
+            let Some(index) = index else { continue };
+            let array = self
+                .vtx1
+                .array(attribute)
+                .filter(|a| index < a.count())
+                .ok_or_else(|| {
+                    Error::binary(
+                        ErrorCode::BadOffset,
+                        at as u64,
+                        Some(SectionId(*b"SHP1")),
+                        format_args!(
+                            "{attribute} index {index} but VTX1 holds {}",
+                            self.vtx1.array(attribute).map_or(0, |a| a.count())
+                        ),
+                    )
+                })?;
+            let _ = array;
+            match attribute {
+                VertexAttribute::Position => refs.position = Some(index),
+                VertexAttribute::Normal | VertexAttribute::NormalBinormalTangent => {
+                    refs.normal = Some((attribute, index));
+                }
+                VertexAttribute::Color(c) => {
+                    if let Some(r) = refs.colors.get_mut(usize::from(c)) {
+                        *r = Some(index);
+                    }
+                }
+                VertexAttribute::TexCoord(t) => {
+                    if let Some(r) = refs.uvs.get_mut(usize::from(t)) {
+                        *r = Some(index);
+                    }
+                }
+                _ => {}
+            }
+        }
+        refs.draw = slots.get(slot).copied().flatten().ok_or_else(|| {
+            self.shp1_error(
+                at,
+                format_args!("vertex uses matrix slot {slot}, which no packet set"),
+            )
+        })?;
+        Ok(refs)
+    }
+
+    /// Fills `arena` with the scene; `counts` and `scratch` come from [`Model::count`].
+    pub(crate) fn fill(
+        &self,
+        counts: &SceneCounts,
+        arena: &mut Arena<'a>,
+        warnings: &mut Warnings,
+        limits: &J3dLimits,
+    ) -> Result<Scene<'a>, Error> {
+        let arrays = SceneArrays::carve(counts, arena)?;
+        let joints = self.jnt1.len();
+        let worlds = arena.slice::<[f32; 16]>(joints)?;
+        let draws = arena.slice::<[f32; 16]>(self.drw1.len())?;
+        let envelope_firsts = arena.slice::<u32>(self.evp1.len())?;
+        // Shape -> material + 1 (0: none), from INF1.
+        let shape_materials = arena.slice::<u32>(self.shp1.len())?;
+        let mut pool = Pool {
+            bytes: &mut *arrays.text_pool,
+            len: 0,
+        };
+
+        // Nodes: JNT1 in index order, parents from INF1; world matrices in
+        // hierarchy order (parents first), then any joint INF1 never named.
+        for (j, node) in arrays.nodes.iter_mut().enumerate() {
+            let joint = self.jnt1.joint(j)?;
+            let ssc = self.inf1.scaling_rule == ScalingRule::Maya && joint.segment_scale_compensate;
+            *node = NodeRecord {
+                name: pool.name(joint.name)?,
+                parent: -1,
+                flags: NodeFlags::VISIBLE
+                    | if ssc {
+                        NodeFlags::SEGMENT_SCALE_COMPENSATE
+                    } else {
+                        0
+                    },
+                translation: joint.translation,
+                rotation: joint.rotation,
+                scale: joint.scale,
+                pivot: [0.0; 3],
+            };
+        }
+        // Every joint starts as a root; the hierarchy walk (parents first)
+        // replaces the world matrix of each joint it names.
+        for (node, world) in arrays.nodes.iter().zip(worlds.iter_mut()) {
+            *world = Mat4::local(node).0;
+        }
+        {
+            let nodes = &mut *arrays.nodes;
+            let worlds = &mut *worlds;
+            let shape_materials = &mut *shape_materials;
+            self.inf1
+                .walk(self.hierarchy_counts(), limits.max_depth, |event| {
+                    match event {
+                        HierarchyEvent::Joint { joint, parent } => {
+                            let j = usize::from(joint);
+                            let parent_world = parent
+                                .and_then(|p| worlds.get(usize::from(p)))
+                                .map_or(Mat4::IDENTITY, |w| Mat4(*w));
+                            let parent_node =
+                                parent.and_then(|p| nodes.get(usize::from(p))).copied();
+                            if let Some(node) = nodes.get_mut(j) {
+                                node.parent = parent.map_or(-1, i32::from);
+                                let local = Mat4::local_under(node, parent_node.as_ref());
+                                if let Some(world) = worlds.get_mut(j) {
+                                    *world = parent_world.mul(&local).0;
+                                }
+                            }
+                        }
+                        HierarchyEvent::Shape {
+                            shape, material, ..
+                        } => {
+                            if let Some(slot) = shape_materials.get_mut(usize::from(shape)) {
+                                *slot = material.map_or(0, |m| u32::from(m) + 1);
+                            }
+                        }
+                    }
+                    Ok(())
+                })?;
+        }
+
+        // Draw matrices.
+        let mut first = 0usize;
+        for (e, slot) in envelope_firsts.iter_mut().enumerate() {
+            *slot = u32::try_from(first).unwrap_or(u32::MAX);
+            first += self.evp1.joint_count(e)?;
+        }
+        for (d, out) in draws.iter_mut().enumerate() {
+            *out = match self.drw1.matrix(d)? {
+                DrawMatrix::Joint(j) => worlds
+                    .get(usize::from(j))
+                    .copied()
+                    .unwrap_or(Mat4::IDENTITY.0),
+                DrawMatrix::Envelope(e) => {
+                    let e = usize::from(e);
+                    let first = envelope_firsts.get(e).map_or(0, |&f| f as usize);
+                    let mut sum = [0.0f32; 16];
+                    for k in 0..self.evp1.joint_count(e)? {
+                        let (joint, weight) = self.evp1.influence(first, k)?;
+                        let world = Mat4(
+                            worlds
+                                .get(usize::from(joint))
+                                .copied()
+                                .unwrap_or(Mat4::IDENTITY.0),
+                        );
+                        let m = world.mul(&self.evp1.inverse_bind(usize::from(joint))?);
+                        for (s, v) in sum.iter_mut().zip(m.0) {
+                            *s += weight * v;
+                        }
+                    }
+                    // Affine by construction: the weights' sum times (0,0,0,1).
+                    sum[15] = 1.0;
+                    sum[3] = 0.0;
+                    sum[7] = 0.0;
+                    sum[11] = 0.0;
+                    sum
+                }
+            };
+        }
+
+        // Skin: every joint, inverse binds from our own bind pose so that
+        // skinning the stored positions at rest gives them back exactly.
+        if let Some(skin) = arrays.skins.first_mut() {
+            *skin = SkinRecord {
+                first_joint: 0,
+                joint_count: joints as u32,
+            };
+            for (j, (joint, inverse)) in arrays
+                .skin_joints
+                .iter_mut()
+                .zip(arrays.inverse_binds.iter_mut())
+                .enumerate()
+            {
+                *joint = j as u32;
+                *inverse = worlds
+                    .get(j)
+                    .and_then(|w| Mat4(*w).inverse_affine())
+                    .unwrap_or(Mat4::IDENTITY)
+                    .0;
+            }
+        }
+
+        // Materials (names and sidedness; textures come with TEX1).
+        if let Some(mat3) = &self.mat3 {
+            for (m, out) in arrays.materials.iter_mut().enumerate() {
+                let material = mat3.material(m)?;
+                *out = MaterialRecord {
+                    name: pool.name(material.name)?,
+                    texture: -1,
+                    cull: match material.cull {
+                        GxCullMode::None => 0,
+                        GxCullMode::Back => 1,
+                        GxCullMode::Front => 2,
+                        GxCullMode::All => 3,
+                    },
+                    alpha_mode: 0,
+                    base_color: [1.0; 4],
+                    ..MaterialRecord::default()
+                };
+            }
+        }
+
+        // Meshes: one per shape, vertices in display-list order.
+        let mut filler = Filler {
+            model: self,
+            draws,
+            envelope_firsts,
+            positions: &mut *arrays.positions,
+            normals: &mut *arrays.normals,
+            uvs: &mut *arrays.uvs,
+            colors: &mut *arrays.colors,
+            indices: &mut *arrays.indices,
+            spans: &mut *arrays.influence_spans,
+            influences: &mut *arrays.influences,
+            warnings,
+            vertex: 0,
+            index: 0,
+            influence: 0,
+            uv: 0,
+            color: 0,
+            mesh_first_vertex: 0,
+            uv_sets: 0,
+            color_sets: 0,
+            mesh_vertices: 0,
+        };
+        for s in 0..self.shp1.len() {
+            let shape = self.shp1.shape(s)?;
+            let desc = self.shp1.descriptor(&shape, &self.vtx1)?;
+            let (first_vertex, first_index) = (filler.vertex, filler.index);
+            let (first_uv, first_color) = (filler.uv, filler.color);
+            filler.mesh_first_vertex = first_vertex;
+            filler.uv_sets = uv_sets(&desc);
+            filler.color_sets = color_sets(&desc);
+            filler.mesh_vertices = 0;
+            self.walk_shape(&shape, &desc, &mut filler)?;
+            let shape_vertices = filler.vertex - first_vertex;
+            filler.uv += filler.uv_sets * shape_vertices;
+            filler.color += filler.color_sets * shape_vertices;
+            let material = shape_materials
+                .get(s)
+                .and_then(|&m| m.checked_sub(1))
+                .map(|m| m as usize);
+            let double_sided = material
+                .and_then(|m| arrays.materials.get(m))
+                .is_some_and(|m| m.cull == 0);
+            let group = arrays.groups.get_mut(s).ok_or_else(|| arena_mismatch())?;
+            *group = MeshGroupRecord {
+                material: material.map_or(-1, |m| m as i32),
+                flags: if double_sided {
+                    GroupFlags::DOUBLE_SIDED
+                } else {
+                    0
+                },
+                render_order: 0,
+                first_index: first_index as u32,
+                index_count: (filler.index - first_index) as u32,
+            };
+            let mesh = arrays.meshes.get_mut(s).ok_or_else(|| arena_mismatch())?;
+            *mesh = MeshRecord {
+                name: TextRef::EMPTY,
+                node: -1,
+                flags: MeshFlags::VISIBLE
+                    | if desc.get(VertexAttribute::Normal).is_some() {
+                        MeshFlags::HAS_NORMALS
+                    } else {
+                        0
+                    },
+                first_vertex: first_vertex as u32,
+                vertex_count: (filler.vertex - first_vertex) as u32,
+                first_index: first_index as u32,
+                index_count: (filler.index - first_index) as u32,
+                first_group: s as u32,
+                group_count: 1,
+                uv_sets: filler.uv_sets as u32,
+                first_uv: first_uv as u32,
+                color_sets: filler.color_sets as u32,
+                first_color: first_color as u32,
+                skin: if joints > 0 { 0 } else { -1 },
+                first_influence_span: first_vertex as u32,
+            };
+        }
+        if filler.vertex != counts.positions
+            || filler.index != counts.indices
+            || filler.influence != counts.influences
+        {
+            return Err(arena_mismatch());
+        }
+        Ok(Scene::new(Format::J3d, self.file.bytes(), arrays))
+    }
+}
+
+fn arena_mismatch() -> Error {
+    Error::nowhere(
+        ErrorCode::ArenaTooSmall,
+        format_args!("the arena's layout does not match this input: measure it again"),
+    )
+}
+
+/// UV sets a shape's vertices carry: up to the highest TEXn present.
+fn uv_sets(desc: &VertexDescriptor) -> usize {
+    (0..MAX_UV_SETS as u8)
+        .rev()
+        .find(|&t| desc.get(VertexAttribute::TexCoord(t)).is_some())
+        .map_or(0, |t| usize::from(t) + 1)
+}
+
+/// Colour sets a shape's vertices carry: up to the highest CLRn present.
+fn color_sets(desc: &VertexDescriptor) -> usize {
+    (0..MAX_COLOR_SETS as u8)
+        .rev()
+        .find(|&c| desc.get(VertexAttribute::Color(c)).is_some())
+        .map_or(0, |c| usize::from(c) + 1)
+}
+
+/// Counts vertices and triangles, checks the limits as they grow, and
+/// gathers the summary's primitive counts and raw position bbox.
+struct Counter<'m, 'a> {
+    model: &'m Model<'a>,
+    limits: &'m J3dLimits,
+    vertices: usize,
+    triangles: usize,
+    influences: usize,
+    uvs: usize,
+    colors: usize,
+    shape_uv_sets: usize,
+    shape_color_sets: usize,
+    primitives: PrimitiveCounts,
+    bbox: Option<Aabb>,
+}
+
+impl ShapeSink for Counter<'_, '_> {
+    fn vertex(&mut self, v: &VertexRefs) -> Result<(), Error> {
+        self.vertices += 1;
+        check(
+            self.vertices as u64,
+            self.limits.max_vertices,
+            ErrorCode::TooManyVertices,
+            "vertices",
+            Location::Nowhere,
+        )?;
+        self.influences += self.model.influence_count(usize::from(v.draw))?;
+        if let Some(p) = v.position.and_then(|i| self.model.position(i)) {
+            self.bbox = Some(self.bbox.map_or(Aabb::point(p), |b| b.with(p)));
+        }
+        Ok(())
+    }
+
+    fn primitive(&mut self, kind: Primitive, count: usize) -> Result<(), Error> {
+        self.primitives.add(kind);
+        self.triangles += kind.triangle_count(count);
+        check(
+            self.triangles as u64,
+            self.limits.max_triangles,
+            ErrorCode::TooManyTriangles,
+            "triangles",
+            Location::Nowhere,
+        )
+    }
+
+    fn skipped(&mut self, kind: Primitive, _offset: usize) {
+        self.primitives.add(kind);
+    }
+}
+
+impl Model<'_> {
+    /// Position `i` as stored (fixed point divided out), or `None` out of range.
+    fn position(&self, i: usize) -> Option<[f32; 3]> {
+        let array = self.vtx1.array(VertexAttribute::Position)?;
+        let mut c = [0.0; 9];
+        array.format.read_numeric(array.element(i)?, &mut c);
+        Some([c[0], c[1], c[2]])
+    }
+}
+
+/// Writes vertices, triangles and influences into the scene's arrays.
+struct Filler<'f, 'm, 'a> {
+    model: &'m Model<'a>,
+    draws: &'f [[f32; 16]],
+    envelope_firsts: &'f [u32],
+    positions: &'f mut [[f32; 3]],
+    normals: &'f mut [[f32; 3]],
+    uvs: &'f mut [[f32; 2]],
+    colors: &'f mut [[u8; 4]],
+    indices: &'f mut [u32],
+    spans: &'f mut [InfluenceSpan],
+    influences: &'f mut [Influence],
+    warnings: &'f mut Warnings,
+    vertex: usize,
+    index: usize,
+    influence: usize,
+    uv: usize,
+    color: usize,
+    mesh_first_vertex: usize,
+    uv_sets: usize,
+    color_sets: usize,
+    /// Vertices of the current shape written so far.
+    mesh_vertices: usize,
+}
+
+impl ShapeSink for Filler<'_, '_, '_> {
+    fn vertex(&mut self, v: &VertexRefs) -> Result<(), Error> {
+        let draw = Mat4(
+            self.draws
+                .get(usize::from(v.draw))
+                .copied()
+                .ok_or_else(arena_mismatch)?,
+        );
+        let vtx1 = &self.model.vtx1;
+        let mut c = [0.0f32; 9];
+        let position = v
+            .position
+            .and_then(|i| self.model.position(i))
+            .unwrap_or([0.0; 3]);
+        *self
+            .positions
+            .get_mut(self.vertex)
+            .ok_or_else(arena_mismatch)? = draw.transform_point(position);
+        let normal = match v.normal.and_then(|(a, i)| Some((i, vtx1.array(a)?))) {
+            Some((i, array)) => {
+                array
+                    .format
+                    .read_numeric(array.element(i).unwrap_or_default(), &mut c);
+                draw.transform_normal([c[0], c[1], c[2]])
+            }
+            None => [0.0; 3],
+        };
+        *self
+            .normals
+            .get_mut(self.vertex)
+            .ok_or_else(arena_mismatch)? = normal;
+        for (set, index) in v.uvs.iter().enumerate().take(self.uv_sets) {
+            let uv = match (index, vtx1.array(VertexAttribute::TexCoord(set as u8))) {
+                (Some(i), Some(array)) => {
+                    c = [0.0; 9];
+                    array
+                        .format
+                        .read_numeric(array.element(*i).unwrap_or_default(), &mut c);
+                    [c[0], c[1]]
+                }
+                _ => [0.0; 2],
+            };
+            let at = self.uv + self.mesh_vertices * self.uv_sets + set;
+            *self.uvs.get_mut(at).ok_or_else(arena_mismatch)? = uv;
+        }
+        for (set, index) in v.colors.iter().enumerate().take(self.color_sets) {
+            let color = match (index, vtx1.array(VertexAttribute::Color(set as u8))) {
+                (Some(i), Some(array)) => array
+                    .format
+                    .read_color(array.element(*i).unwrap_or_default()),
+                _ => [255; 4],
+            };
+            let at = self.color + self.mesh_vertices * self.color_sets + set;
+            *self.colors.get_mut(at).ok_or_else(arena_mismatch)? = color;
+        }
+        if !self.spans.is_empty() {
+            let first = self.influence;
+            match self.model.drw1.matrix(usize::from(v.draw))? {
+                DrawMatrix::Joint(j) => self.push_influence(u32::from(j), 1.0)?,
+                DrawMatrix::Envelope(e) => {
+                    let e = usize::from(e);
+                    let start = self.envelope_firsts.get(e).map_or(0, |&f| f as usize);
+                    for k in 0..self.model.evp1.joint_count(e)? {
+                        let (joint, weight) = self.model.evp1.influence(start, k)?;
+                        self.push_influence(u32::from(joint), weight)?;
+                    }
+                }
+            }
+            *self.spans.get_mut(self.vertex).ok_or_else(arena_mismatch)? = InfluenceSpan {
+                first: first as u32,
+                count: (self.influence - first) as u32,
+            };
+        }
+        self.vertex += 1;
+        self.mesh_vertices += 1;
+        Ok(())
+    }
+
+    fn primitive(&mut self, kind: Primitive, count: usize) -> Result<(), Error> {
+        // The primitive's vertices are the last `count` written.
+        let base = self.vertex - count - self.mesh_first_vertex;
+        for t in 0..kind.triangle_count(count) {
+            let [a, b, c] = kind.triangle(t);
+            // GX's front face is clockwise; the scene's is counter-clockwise.
+            for local in [a, c, b] {
+                *self
+                    .indices
+                    .get_mut(self.index)
+                    .ok_or_else(arena_mismatch)? = (base + local) as u32;
+                self.index += 1;
+            }
+        }
+        Ok(())
+    }
+
+    fn skipped(&mut self, kind: Primitive, offset: usize) {
+        self.warnings.push(Warning::new(
+            WarningCode::UnsupportedPrimitive,
+            Location::Binary {
+                offset: offset as u64,
+                section: Some(SectionId(*b"SHP1")),
+            },
+            format_args!(
+                "{kind:?} primitive skipped: only triangles, strips, fans and quads are drawn"
+            ),
+        ));
+    }
+}
+
+impl Filler<'_, '_, '_> {
+    fn push_influence(&mut self, joint: u32, weight: f32) -> Result<(), Error> {
+        *self
+            .influences
+            .get_mut(self.influence)
+            .ok_or_else(arena_mismatch)? = Influence { joint, weight };
+        self.influence += 1;
+        Ok(())
+    }
+}
+
+/// Writes names that are not UTF-8 into the text pool, lossily.
+struct Pool<'p> {
+    bytes: &'p mut [u8],
+    len: usize,
+}
+
+impl Pool<'_> {
+    /// A text span for name bytes at `file_offset`: the input itself when it
+    /// is UTF-8, else a lossy copy (U+FFFD for bad bytes) in the pool.
+    fn name(&mut self, (bytes, file_offset): (&[u8], usize)) -> Result<TextRef, Error> {
+        if core::str::from_utf8(bytes).is_ok() {
+            return TextRef::new(TextSource::Input, file_offset, bytes.len())
+                .ok_or_else(arena_mismatch);
+        }
+        let start = self.len;
+        for chunk in bytes.utf8_chunks() {
+            for piece in [
+                chunk.valid(),
+                if chunk.invalid().is_empty() {
+                    ""
+                } else {
+                    "\u{FFFD}"
+                },
+            ] {
+                let end = self.len + piece.len();
+                self.bytes
+                    .get_mut(self.len..end)
+                    .ok_or_else(arena_mismatch)?
+                    .copy_from_slice(piece.as_bytes());
+                self.len = end;
+            }
+        }
+        TextRef::new(TextSource::Pool, start, self.len - start).ok_or_else(arena_mismatch)
+    }
+}
+
+/// Pool bytes a name needs: 0 when it is UTF-8, else its lossy length.
+fn lossy_len(bytes: &[u8]) -> usize {
+    if core::str::from_utf8(bytes).is_ok() {
+        return 0;
+    }
+    bytes
+        .utf8_chunks()
+        .map(|c| c.valid().len() + if c.invalid().is_empty() { 0 } else { 3 })
+        .sum()
+}
+
+/// Plans a model: the scene's counts, then the scratch [`Model::fill`]
+/// carves after the scene: joint world matrices, draw matrices, where each
+/// envelope's influences start, and each shape's material.
+pub(crate) fn plan(model: &Model<'_>, limits: &J3dLimits) -> Result<(Plan, Summary), Error> {
+    let (counts, summary) = model.count(limits)?;
+    let plan = Plan::new(counts, |scratch| {
+        scratch.add::<[f32; 16]>(model.jnt1.len())?;
+        scratch.add::<[f32; 16]>(model.drw1.len())?;
+        scratch.add::<u32>(model.evp1.len())?;
+        scratch.add::<u32>(model.shp1.len())
+    })?;
+    Ok((plan, summary))
+}
