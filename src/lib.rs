@@ -46,9 +46,6 @@
 #![deny(missing_docs)]
 #![warn(clippy::cast_possible_truncation)]
 #![cfg_attr(test, allow(clippy::cast_possible_truncation))]
-// `Error` is ~300 bytes because its message lives inline rather than on a heap;
-// it is built once, on the failure path.
-#![allow(clippy::result_large_err)]
 
 #[cfg(feature = "alloc")]
 extern crate alloc;

@@ -21,10 +21,10 @@ fn record(size: usize) {
     // `try_with`/`try_borrow_mut`: the list's own growth re-enters here while
     // it is borrowed and is not counted; a thread shutting down has no list.
     let _ = SIZES.try_with(|s| {
-        if let Ok(mut s) = s.try_borrow_mut() {
-            if let Some(sizes) = s.as_mut() {
-                sizes.push(size);
-            }
+        if let Ok(mut s) = s.try_borrow_mut()
+            && let Some(sizes) = s.as_mut()
+        {
+            sizes.push(size);
         }
     });
 }

@@ -83,9 +83,9 @@ pub fn generated_bbmodel(target_bytes: usize) -> Vec<u8> {
             .iter()
             .enumerate()
         {
-            let _ = write!(
+            let _ = writeln!(
                 out,
-                "\t\t\t\t\"{face}\": {{\"uv\": [{}, {}, {}, {}], \"texture\": 0}}{}\n",
+                "\t\t\t\t\"{face}\": {{\"uv\": [{}, {}, {}, {}], \"texture\": 0}}{}",
                 rng.next() % 64,
                 rng.next() % 64,
                 rng.next() % 64,

@@ -67,12 +67,12 @@ impl Primitive {
     /// (0, 1, 2) and (0, 2, 3) of each quad.
     pub fn triangle(self, t: usize) -> [usize; 3] {
         match self {
-            Self::TriangleStrip if t % 2 == 0 => [t, t + 1, t + 2],
+            Self::TriangleStrip if t.is_multiple_of(2) => [t, t + 1, t + 2],
             Self::TriangleStrip => [t, t + 2, t + 1],
             Self::TriangleFan => [0, t + 1, t + 2],
             Self::Quads | Self::Quads2 => {
                 let q = t / 2 * 4;
-                if t % 2 == 0 {
+                if t.is_multiple_of(2) {
                     [q, q + 1, q + 2]
                 } else {
                     [q, q + 2, q + 3]

@@ -1,9 +1,9 @@
 //! From sections to a scene: the two passes over a J3D model.
 //!
-//! [`Model::count`] walks every shape's display lists once, checking every
+//! `Model::count` walks every shape's display lists once, checking every
 //! index, slot and limit, and returns the scene's [`SceneCounts`] plus the
-//! [`Summary`] `inspect` prints. [`Model::fill`] walks them again into arena
-//! arrays carved from those counts. Both walks go through [`walk_shape`], so
+//! [`Summary`] `inspect` prints. `Model::fill` walks them again into arena
+//! arrays carved from those counts. Both walks go through `walk_shape`, so
 //! they see the same vertices in the same order.
 //!
 //! Bind pose (docs/j3d.md): a joint's world matrix is its parent's times its
@@ -667,7 +667,7 @@ impl<'a> Model<'a> {
         if let Some(skin) = arrays.skins.first_mut() {
             *skin = SkinRecord {
                 first_joint: 0,
-                joint_count: joints as u32,
+                joint_count: index32(joints)?,
             };
             for (j, (joint, inverse)) in arrays
                 .skin_joints
@@ -675,7 +675,7 @@ impl<'a> Model<'a> {
                 .zip(arrays.inverse_binds.iter_mut())
                 .enumerate()
             {
-                *joint = j as u32;
+                *joint = index32(j)?;
                 *inverse = worlds
                     .get(j)
                     .and_then(|w| Mat4(*w).inverse_affine())
@@ -747,19 +747,20 @@ impl<'a> Model<'a> {
             let double_sided = material
                 .and_then(|m| arrays.materials.get(m))
                 .is_some_and(|m| m.cull == 0);
-            let group = arrays.groups.get_mut(s).ok_or_else(|| arena_mismatch())?;
+            let group = arrays.groups.get_mut(s).ok_or_else(arena_mismatch)?;
             *group = MeshGroupRecord {
-                material: material.map_or(-1, |m| m as i32),
+                material: material
+                    .map_or(Ok(-1), |m| i32::try_from(m).map_err(|_| arena_mismatch()))?,
                 flags: if double_sided {
                     GroupFlags::DOUBLE_SIDED
                 } else {
                     0
                 },
                 render_order: 0,
-                first_index: first_index as u32,
-                index_count: (filler.index - first_index) as u32,
+                first_index: index32(first_index)?,
+                index_count: index32(filler.index - first_index)?,
             };
-            let mesh = arrays.meshes.get_mut(s).ok_or_else(|| arena_mismatch())?;
+            let mesh = arrays.meshes.get_mut(s).ok_or_else(arena_mismatch)?;
             *mesh = MeshRecord {
                 name: TextRef::EMPTY,
                 node: -1,
@@ -769,18 +770,18 @@ impl<'a> Model<'a> {
                     } else {
                         0
                     },
-                first_vertex: first_vertex as u32,
-                vertex_count: (filler.vertex - first_vertex) as u32,
-                first_index: first_index as u32,
-                index_count: (filler.index - first_index) as u32,
-                first_group: s as u32,
+                first_vertex: index32(first_vertex)?,
+                vertex_count: index32(filler.vertex - first_vertex)?,
+                first_index: index32(first_index)?,
+                index_count: index32(filler.index - first_index)?,
+                first_group: index32(s)?,
                 group_count: 1,
-                uv_sets: filler.uv_sets as u32,
-                first_uv: first_uv as u32,
-                color_sets: filler.color_sets as u32,
-                first_color: first_color as u32,
+                uv_sets: index32(filler.uv_sets)?,
+                first_uv: index32(first_uv)?,
+                color_sets: index32(filler.color_sets)?,
+                first_color: index32(first_color)?,
                 skin: if joints > 0 { 0 } else { -1 },
-                first_influence_span: first_vertex as u32,
+                first_influence_span: index32(first_vertex)?,
             };
         }
         if filler.vertex != counts.positions
@@ -793,6 +794,17 @@ impl<'a> Model<'a> {
     }
 }
 
+/// A count or index as the scene's u32; counts were checked against limits
+/// that keep them far below 2^32, so failing means the arena does not match.
+fn index32(n: usize) -> Result<u32, Error> {
+    u32::try_from(n).map_err(|_| arena_mismatch())
+}
+
+/// A UV or colour set number (always below 8) as the attribute's u8.
+fn small(set: usize) -> u8 {
+    u8::try_from(set).unwrap_or(u8::MAX)
+}
+
 fn arena_mismatch() -> Error {
     Error::nowhere(
         ErrorCode::ArenaTooSmall,
@@ -802,7 +814,7 @@ fn arena_mismatch() -> Error {
 
 /// UV sets a shape's vertices carry: up to the highest TEXn present.
 fn uv_sets(desc: &VertexDescriptor) -> usize {
-    (0..MAX_UV_SETS as u8)
+    (0..small(MAX_UV_SETS))
         .rev()
         .find(|&t| desc.get(VertexAttribute::TexCoord(t)).is_some())
         .map_or(0, |t| usize::from(t) + 1)
@@ -810,7 +822,7 @@ fn uv_sets(desc: &VertexDescriptor) -> usize {
 
 /// Colour sets a shape's vertices carry: up to the highest CLRn present.
 fn color_sets(desc: &VertexDescriptor) -> usize {
-    (0..MAX_COLOR_SETS as u8)
+    (0..small(MAX_COLOR_SETS))
         .rev()
         .find(|&c| desc.get(VertexAttribute::Color(c)).is_some())
         .map_or(0, |c| usize::from(c) + 1)
@@ -933,7 +945,7 @@ impl ShapeSink for Filler<'_, '_, '_> {
             .get_mut(self.vertex)
             .ok_or_else(arena_mismatch)? = normal;
         for (set, index) in v.uvs.iter().enumerate().take(self.uv_sets) {
-            let uv = match (index, vtx1.array(VertexAttribute::TexCoord(set as u8))) {
+            let uv = match (index, vtx1.array(VertexAttribute::TexCoord(small(set)))) {
                 (Some(i), Some(array)) => {
                     c = [0.0; 9];
                     array
@@ -947,7 +959,7 @@ impl ShapeSink for Filler<'_, '_, '_> {
             *self.uvs.get_mut(at).ok_or_else(arena_mismatch)? = uv;
         }
         for (set, index) in v.colors.iter().enumerate().take(self.color_sets) {
-            let color = match (index, vtx1.array(VertexAttribute::Color(set as u8))) {
+            let color = match (index, vtx1.array(VertexAttribute::Color(small(set)))) {
                 (Some(i), Some(array)) => array
                     .format
                     .read_color(array.element(*i).unwrap_or_default()),
@@ -970,8 +982,8 @@ impl ShapeSink for Filler<'_, '_, '_> {
                 }
             }
             *self.spans.get_mut(self.vertex).ok_or_else(arena_mismatch)? = InfluenceSpan {
-                first: first as u32,
-                count: (self.influence - first) as u32,
+                first: index32(first)?,
+                count: index32(self.influence - first)?,
             };
         }
         self.vertex += 1;
@@ -989,7 +1001,7 @@ impl ShapeSink for Filler<'_, '_, '_> {
                 *self
                     .indices
                     .get_mut(self.index)
-                    .ok_or_else(arena_mismatch)? = (base + local) as u32;
+                    .ok_or_else(arena_mismatch)? = index32(base + local)?;
                 self.index += 1;
             }
         }

@@ -19,7 +19,7 @@ pub struct Tokenizer<'a> {
 impl<'a> Tokenizer<'a> {
     /// A tokenizer over the whole document `input`. `max_depth` bounds the nesting of
     /// arrays/objects (clamped to [`MAX_DEPTH`](super::MAX_DEPTH)); opening a container
-    /// beyond it fails with [`ErrorKind::TooDeep`]. `0` allows only a scalar document.
+    /// beyond it fails with [`ErrorKind::TooDeep`](super::ErrorKind::TooDeep). `0` allows only a scalar document.
     pub const fn new(input: &'a [u8], max_depth: usize) -> Self {
         Self {
             input,

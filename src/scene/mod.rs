@@ -6,7 +6,7 @@
 //! `Copy`, and free of pointers into itself. docs/scene-format.md is the
 //! normative description: units, spaces, rotation order, winding.
 //!
-//! The list of arrays is written once, in [`scene_arrays!`]: the counts that
+//! The list of arrays is written once, in the `scene_arrays!` macro: the counts that
 //! `measure` computes, the footprint it reports, the slices `decode_into`
 //! carves and the accessors all come from that one list, in one order, so
 //! `measure` and `decode_into` cannot disagree about the arena's layout.

@@ -87,9 +87,9 @@ impl Mat4 {
         let inverse = parent.scale.map(|s| if s == 0.0 { 1.0 } else { 1.0 / s });
         // T · S⁻¹ · (R · S): scale the rotation-scale rows, keep the translation.
         let mut m = local;
-        for column in 0..3 {
-            for row in 0..3 {
-                m.0[column * 4 + row] *= inverse[row];
+        for column in m.0.chunks_exact_mut(4).take(3) {
+            for (value, factor) in column.iter_mut().zip(inverse) {
+                *value *= factor;
             }
         }
         m

@@ -93,7 +93,7 @@ impl PutBe for Vec<u8> {
         self
     }
     fn pad(&mut self, align: usize, byte: u8) -> &mut Self {
-        while self.len() % align != 0 {
+        while !self.len().is_multiple_of(align) {
             self.push(byte);
         }
         self

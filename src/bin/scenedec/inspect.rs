@@ -357,11 +357,12 @@ fn human_ok(
         scene.textures().len(),
         scene.animations().len(),
     );
-    if scene.format() == Format::J3d {
-        if let Ok(summary) = scenedec::j3d::summary(scene.input(), &Default::default()) {
-            let ids: Vec<&str> = summary.sections.iter().map(|s| s.as_str()).collect();
-            let p = summary.primitives;
-            s.push_str(&format!(
+    if scene.format() == Format::J3d
+        && let Ok(summary) = scenedec::j3d::summary(scene.input(), &Default::default())
+    {
+        let ids: Vec<&str> = summary.sections.iter().map(|s| s.as_str()).collect();
+        let p = summary.primitives;
+        s.push_str(&format!(
                 "\n  sections: {}; scaling rule {}; {} shapes, {} packets, {} joints, {} envelopes, {} draw matrices\n  primitives: {} triangle lists, {} strips, {} fans, {} quads, {} lines, {} line strips, {} points",
                 ids.join(" "),
                 summary.scaling_rule.map_or("?", |r| r.as_str()),
@@ -372,7 +373,6 @@ fn human_ok(
                 summary.draw_matrices,
                 p.triangles, p.triangle_strip, p.triangle_fan, p.quads, p.lines, p.line_strip, p.points,
             ));
-        }
     }
     if let Some(b) = scene.bbox() {
         s.push_str(&format!(
