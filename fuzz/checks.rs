@@ -176,3 +176,35 @@ pub fn load(data: &[u8]) {
         }
     }
 }
+
+/// J3D: any bytes (plain, and wrapped in Yaz0) through measure and
+/// decode_into with small limits; decode stays within the plan.
+pub fn j3d(data: &[u8]) {
+    use scenedec::{Arena, Options, Warnings};
+    let mut options = Options::default();
+    let limits = &mut options.j3d.limits;
+    limits.max_file_bytes = 1 << 20;
+    limits.max_vertices = 1 << 16;
+    limits.max_triangles = 1 << 16;
+    limits.max_display_list_bytes = 1 << 16;
+    let Ok(plan) = scenedec::j3d::measure(data, &options.j3d) else {
+        return;
+    };
+    let mut memory = vec![0u64; plan.arena_words()];
+    let mut arena = Arena::from_words(&mut memory);
+    let mut warnings = Warnings::new();
+    let scene = scenedec::j3d::decode_into(data, &options.j3d, &mut arena, &mut warnings)
+        .expect("decode_into succeeds with the arena measure planned");
+    assert!(arena.used() <= plan.arena_bytes());
+    // Every index points inside its mesh.
+    for mesh in scene.meshes() {
+        let start = mesh.first_index as usize;
+        for &i in &scene.indices()[start..start + mesh.index_count as usize] {
+            assert!(
+                i < mesh.vertex_count,
+                "index {i} past {} vertices",
+                mesh.vertex_count
+            );
+        }
+    }
+}

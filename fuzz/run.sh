@@ -11,13 +11,13 @@ for target in $(cargo +nightly fuzz list); do
   mkdir -p "corpus/$target"
   # Seed from the regression inputs and, for the JSON targets, the real corpus.
   cp -n regressions/"$target"/* "corpus/$target/" 2>/dev/null || true
-  if [ "$target" != yaz0 ] && [ -d ../../shared/corpus/bbmodel ]; then
-    find ../../shared/corpus/bbmodel -name '*.bbmodel' -size -200k -exec cp -n {} "corpus/$target/" \;
+  if { [ "$target" = json_tokenizer ] || [ "$target" = load ]; } && [ -d ../../shared/corpus/bbmodel ]; then
+    find ../../shared/corpus/bbmodel -name '*.bbmodel' -size -64k -exec cp -n {} "corpus/$target/" \;
   fi
-  if [ "$target" = load ] && [ -d ../../shared/corpus/j3d ]; then
+  if { [ "$target" = load ] || [ "$target" = j3d ]; } && [ -d ../../shared/corpus/j3d ]; then
     find ../../shared/corpus/j3d -maxdepth 1 -name '*.b[md][dl]' -size -100k -exec cp -n {} "corpus/$target/" \;
   fi
   echo "== fuzzing $target for ${SECONDS_PER_TARGET}s =="
   cargo +nightly fuzz run "$target" "corpus/$target" -- \
-    -max_total_time="$SECONDS_PER_TARGET" -max_len=262144 -rss_limit_mb=2048 -print_final_stats=1
+    -max_total_time="$SECONDS_PER_TARGET" -max_len=65536 -rss_limit_mb=2048 -print_final_stats=1
 done

@@ -34,3 +34,8 @@ fn yaz0_regressions() {
 fn load_regressions() {
     assert!(replay("load", checks::load) > 0);
 }
+
+#[test]
+fn j3d_regressions() {
+    assert!(replay("j3d", checks::j3d) > 0);
+}
