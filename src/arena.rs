@@ -46,11 +46,6 @@ impl Plan {
         })
     }
 
-    /// A plan for a scene of `counts` and no scratch.
-    pub(crate) fn scene(counts: SceneCounts) -> Result<Self, Error> {
-        Self::new(counts, |_| Ok(()))
-    }
-
     /// How many values each scene array will hold.
     pub const fn counts(&self) -> &SceneCounts {
         &self.counts

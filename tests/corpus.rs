@@ -328,3 +328,166 @@ fn j3d_geometry_matches_the_independent_reader() {
         files.len()
     );
 }
+
+/// Groups of the outliner, depth first, read with serde_json as an
+/// independent reader: (name, parent index). 5.x group data comes from the
+/// `groups` array by uuid (convention 3).
+fn outliner_groups(doc: &serde_json::Value) -> Vec<(String, i64)> {
+    fn walk(
+        v: &serde_json::Value,
+        parent: i64,
+        groups: &serde_json::Value,
+        out: &mut Vec<(String, i64)>,
+    ) {
+        for child in v.as_array().into_iter().flatten() {
+            if child.is_object() {
+                let data = child["uuid"]
+                    .as_str()
+                    .and_then(|u| {
+                        groups
+                            .as_array()?
+                            .iter()
+                            .find(|g| g["uuid"].as_str() == Some(u))
+                    })
+                    .unwrap_or(child);
+                let index = out.len() as i64;
+                out.push((data["name"].as_str().unwrap_or("").to_owned(), parent));
+                walk(&child["children"], index, groups, out);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(&doc["outliner"], -1, &doc["groups"], &mut out);
+    out
+}
+
+#[test]
+fn bbmodel_nodes_are_the_outliner_groups_depth_first() {
+    let files = support::corpus_files("bbmodel", &[".bbmodel"]);
+    let mut checked = 0;
+    for path in &files {
+        let bytes = std::fs::read(path).unwrap();
+        if bytes.is_empty() {
+            continue;
+        }
+        let name = path.file_name().unwrap().to_str().unwrap();
+        // serde_json refuses NaN just as scenedec does; skip what it cannot read.
+        let Ok(doc) = serde_json::from_slice::<serde_json::Value>(&bytes) else {
+            continue;
+        };
+        let loaded = scenedec::load(&bytes, Some("bbmodel"), &Options::default())
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        let scene = loaded.scene();
+        let got: Vec<(String, i64)> = scene
+            .nodes()
+            .iter()
+            .map(|n| (scene.text(n.name).to_owned(), i64::from(n.parent)))
+            .collect();
+        assert_eq!(got, outliner_groups(&doc), "{name}");
+        checked += 1;
+    }
+    eprintln!("checked the node tree of {checked} .bbmodel corpus files");
+}
+
+fn sha256_hex(bytes: &[u8]) -> String {
+    use sha2::{Digest, Sha256};
+    Sha256::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// Every J3D corpus texture decodes to the independent reader's pixels
+/// (SHA-256 of mip 0 as RGBA8), with its size, GX format, wrap modes and mip
+/// count; every material's texture is the TEX1 index of its slot 0.
+#[test]
+fn j3d_textures_and_materials_match_the_independent_reader() {
+    use scenedec::scene::Wrap;
+    let files = support::corpus_files("j3d", &[".bmd", ".bdl"]);
+    let (mut hashes, mut slots, mut shared) = (0, 0, 0);
+    for path in &files {
+        let name = path.file_name().unwrap().to_str().unwrap().to_owned();
+        let bytes = std::fs::read(path).unwrap();
+        let want = expected(path);
+        let loaded = scenedec::load(&bytes, None, &Options::default())
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        let scene = loaded.scene();
+
+        let textures = want["tex1"]["textures"].as_array().unwrap();
+        assert_eq!(scene.textures().len(), textures.len(), "{name}: textures");
+        let mut first_of_data = std::collections::HashMap::new();
+        for (i, (t, w)) in scene.textures().iter().zip(textures).enumerate() {
+            let at = format!("{name}: texture {i}");
+            assert_eq!(scene.text(t.name), w["name"].as_str().unwrap(), "{at}");
+            assert_eq!(u64::from(t.width), w["width"].as_u64().unwrap(), "{at}");
+            assert_eq!(u64::from(t.height), w["height"].as_u64().unwrap(), "{at}");
+            assert_eq!(
+                u64::from(t.source_format),
+                w["format"].as_u64().unwrap(),
+                "{at}"
+            );
+            let wrap = |s: &str| match s {
+                "CLAMP" => Wrap::Clamp,
+                "REPEAT" => Wrap::Repeat,
+                "MIRROR" => Wrap::Mirror,
+                other => panic!("{at}: wrap {other}"),
+            };
+            assert_eq!(t.wrap_u(), wrap(w["wrapS"].as_str().unwrap()), "{at}");
+            assert_eq!(t.wrap_v(), wrap(w["wrapT"].as_str().unwrap()), "{at}");
+            // A stored mip count of 0 is read as one level (README: "special case").
+            let levels = w["mipCount"].as_u64().unwrap().max(1);
+            assert_eq!(u64::from(t.mip_count), levels, "{at}: mip count");
+            assert!(!t.missing(), "{at}");
+            let mip = scene.mips()[t.first_mip as usize];
+            assert_eq!((mip.width, mip.height), (t.width, t.height), "{at}");
+            let start = mip.offset as usize;
+            let len = (mip.width * mip.height * 4) as usize;
+            assert_eq!(
+                sha256_hex(&scene.pixels()[start..start + len]),
+                w["mip0Rgba8Sha256"].as_str().unwrap(),
+                "{at}: mip 0 pixels"
+            );
+            hashes += 1;
+            // Headers that share image data share one pixel copy.
+            let data = w["textureDataIndex"].as_u64().unwrap();
+            match first_of_data.get(&data) {
+                Some(&offset) => {
+                    assert_eq!(mip.offset, offset, "{at}: shared data decoded twice");
+                    shared += 1;
+                }
+                None => {
+                    first_of_data.insert(data, mip.offset);
+                }
+            }
+        }
+        assert_eq!(
+            first_of_data.len() as u64,
+            want["tex1"]["uniqueTextureDataCount"].as_u64().unwrap(),
+            "{name}: unique data"
+        );
+
+        let materials = want["mat3"]["materials"].as_array().unwrap();
+        assert_eq!(scene.materials().len(), materials.len(), "{name}");
+        for (i, (m, w)) in scene.materials().iter().zip(materials).enumerate() {
+            assert_eq!(scene.text(m.name), w["name"].as_str().unwrap(), "{name}");
+            assert_eq!(
+                i64::from(m.texture),
+                w["textureIndexes"][0].as_i64().unwrap(),
+                "{name}: material {i} slot 0"
+            );
+            slots += 1;
+            let cull = w["cullMode"].as_u64().unwrap();
+            let want_cull = match cull {
+                0 => scenedec::scene::CullMode::None,
+                1 => scenedec::scene::CullMode::Front,
+                2 => scenedec::scene::CullMode::Back,
+                _ => scenedec::scene::CullMode::All,
+            };
+            assert_eq!(m.cull(), want_cull, "{name}: material {i} cull");
+        }
+    }
+    eprintln!(
+        "checked {hashes} J3D corpus textures ({shared} sharing data) and {slots} material slots in {} files",
+        files.len()
+    );
+}

@@ -1,18 +1,25 @@
-//! What makes bytes a .bbmodel: size, JSON, a root object, `meta.format_version`.
+//! What makes bytes a .bbmodel, and where its parts are.
+//!
+//! One pass over the whole document (the only full tokenization): checks the
+//! size, strict UTF-8 JSON, the root object, `meta.format_version`, and
+//! records where each top-level part starts, so later passes read only the
+//! parts they need.
 //!
 //! Spec ("Errors"): FILE_TOO_LARGE over maxFileBytes; NOT_JSON for empty, not
 //! UTF-8 or not JSON; NOT_BBMODEL for a root that is no object or lacks
 //! `meta` / `meta.format_version`; UNSUPPORTED_VERSION outside 3.x–5.x.
 
+use super::formats::ModelFormat;
+use super::value::{Cursor, Path, invalid};
 use crate::error::{Error, ErrorCode, JsonPath, Location, PathSegment, Quote};
 use crate::json::{JsonError, Token, TokenKind, Tokenizer};
 use crate::limits::BbmodelLimits;
 
-/// Deepest JSON nesting read. Groups nest two levels per outliner level
-/// (`children` array, group object), so this leaves room for maxNesting (64)
-/// and the fixed levels around it; deeper documents fail as NOT_JSON with
-/// the tokenizer's depth error before any group is read.
-pub const MAX_JSON_DEPTH: usize = 256;
+/// Deepest JSON nesting read (the tokenizer's own cap). Groups nest two
+/// levels per outliner level (group object, `children` array), so this
+/// leaves room for maxNesting up to about 500; a document deeper than this
+/// fails NOT_JSON, a group tree deeper than maxNesting NESTING_TOO_DEEP.
+pub const MAX_JSON_DEPTH: usize = 1024;
 
 /// `meta.format_version` as major and minor numbers ("4.10" is 4, 10).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -34,102 +41,245 @@ impl FormatVersion {
         };
         Some(Self { major, minor })
     }
+
+    /// True when this version is older than `major.minor`.
+    pub fn before(self, major: u32, minor: u32) -> bool {
+        (self.major, self.minor) < (major, minor)
+    }
+}
+
+/// The parts of a .bbmodel, located.
+#[derive(Clone, Copy, Debug)]
+pub struct Document<'a> {
+    /// The whole file.
+    pub bytes: &'a [u8],
+    /// `meta.format_version`.
+    pub version: FormatVersion,
+    /// The format whose rules apply (after the spec's compatibility rule).
+    pub format: ModelFormat,
+    /// `meta.model_format` as written, when it was a non-empty string.
+    pub source_format: Option<&'a str>,
+    /// `meta.box_uv`: the project lays cubes out with box UV.
+    pub box_uv: bool,
+    /// `resolution` width and height (default 16 × 16).
+    pub resolution: [f32; 2],
+    /// Where the value of each top-level part starts.
+    pub elements: Option<usize>,
+    /// The outliner.
+    pub outliner: Option<usize>,
+    /// The 5.x groups array.
+    pub groups: Option<usize>,
+    /// The textures array.
+    pub textures: Option<usize>,
+    /// The animations array.
+    pub animations: Option<usize>,
+}
+
+impl<'a> Document<'a> {
+    /// A cursor at the value that starts at `start`.
+    pub(crate) fn cursor(&self, start: usize) -> Cursor<'a> {
+        Cursor::at(self.bytes, start, MAX_JSON_DEPTH)
+    }
+
+    /// Reads and checks `bytes` (see the module docs).
+    pub fn read(bytes: &'a [u8], limits: &BbmodelLimits) -> Result<Self, Error> {
+        if bytes.len() as u64 > limits.max_file_bytes {
+            return Err(Error::nowhere(
+                ErrorCode::FileTooLarge,
+                format_args!(
+                    "file of {} bytes is over maxFileBytes ({})",
+                    bytes.len(),
+                    limits.max_file_bytes
+                ),
+            ));
+        }
+        if bytes.is_empty() {
+            return Err(Error::json(
+                ErrorCode::NotJson,
+                JsonPath::root(),
+                "empty file",
+                format_args!("a JSON object expected"),
+            ));
+        }
+        let mut tokens = Tokenizer::new(bytes, MAX_JSON_DEPTH);
+        let first = next(&mut tokens)?;
+        if first.kind != TokenKind::BeginObject {
+            // A JSON syntax error anywhere still comes first.
+            drain(&mut tokens)?;
+            return Err(not_bbmodel("root", format_args!("an object expected")));
+        }
+        let mut doc = Self {
+            bytes,
+            version: FormatVersion { major: 0, minor: 0 },
+            format: ModelFormat::JavaBlock,
+            source_format: None,
+            box_uv: false,
+            resolution: [16.0, 16.0],
+            elements: None,
+            outliner: None,
+            groups: None,
+            textures: None,
+            animations: None,
+        };
+        let mut meta_at = None;
+        let mut resolution_at = None;
+        loop {
+            let token = next(&mut tokens)?;
+            let TokenKind::Key(key) = token.kind else {
+                break;
+            };
+            let value_at = usize::try_from(skip(&mut tokens)?).unwrap_or(usize::MAX);
+            let slot = match key.as_str() {
+                Some("meta") => &mut meta_at,
+                Some("resolution") => &mut resolution_at,
+                Some("elements") => &mut doc.elements,
+                Some("outliner") => &mut doc.outliner,
+                Some("groups") => &mut doc.groups,
+                Some("textures") => &mut doc.textures,
+                Some("animations") => &mut doc.animations,
+                _ => continue,
+            };
+            // JSON allows repeated keys; the last one wins, as in JavaScript.
+            *slot = Some(value_at);
+        }
+        drain(&mut tokens)?;
+        let Some(meta_at) = meta_at else {
+            return Err(not_bbmodel("meta", format_args!("a meta object expected")));
+        };
+        doc.read_meta(meta_at)?;
+        if let Some(at) = resolution_at {
+            doc.read_resolution(at)?;
+        }
+        Ok(doc)
+    }
+
+    fn read_meta(&mut self, at: usize) -> Result<(), Error> {
+        let mut c = self.cursor(at);
+        let open = c.next()?;
+        if open.kind != TokenKind::BeginObject {
+            return Err(not_bbmodel("meta", format_args!("a meta object expected")));
+        }
+        let mut version = None;
+        let mut model_format: Option<Token<'a>> = None;
+        let mut bone_rig = false;
+        while let Some(key) = c.next_key()? {
+            let value = c.next()?;
+            match key.as_str() {
+                Some("format_version") => version = Some(version_of(&value)),
+                Some("model_format") => model_format = Some(value),
+                Some("bone_rig") => bone_rig = truthy(&value),
+                Some("box_uv") => self.box_uv = matches!(value.kind, TokenKind::Bool(true)),
+                _ => {}
+            }
+            c.skip_rest(&value)?;
+        }
+        self.version = match version {
+            Some(Ok(v)) if (3..=5).contains(&v.major) => v,
+            Some(Ok(v)) => {
+                return Err(Error::json(
+                    ErrorCode::UnsupportedVersion,
+                    version_path(),
+                    "unsupported format version",
+                    format_args!("3.x to 5.x expected, got {}.{}", v.major, v.minor),
+                ));
+            }
+            Some(Err(e)) => return Err(e),
+            None => {
+                return Err(not_bbmodel(
+                    "meta.format_version",
+                    format_args!("a format version such as \"4.10\" expected"),
+                ));
+            }
+        };
+        // Spec (Supported): a model_format that is absent, empty, null, false
+        // or 0 reads as java_block, or bedrock_old when meta.bone_rig is truthy;
+        // the source format stays unknown.
+        let fallback = if bone_rig {
+            ModelFormat::BedrockOld
+        } else {
+            ModelFormat::JavaBlock
+        };
+        self.format = fallback;
+        if let Some(value) = model_format {
+            match value.kind {
+                TokenKind::String(s) => match s.as_str() {
+                    Some("") => {}
+                    Some(id) => {
+                        self.source_format = Some(id);
+                        self.format = ModelFormat::from_id(id);
+                    }
+                    None => self.format = ModelFormat::Other,
+                },
+                TokenKind::Null | TokenKind::Bool(false) => {}
+                TokenKind::Number(n) if n.value() == 0.0 => {}
+                _ => {
+                    return Err(invalid(
+                        &Path::key("meta").with_key("model_format"),
+                        "wrong type",
+                        format_args!("a format id string expected"),
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn read_resolution(&mut self, at: usize) -> Result<(), Error> {
+        let path = Path::key("resolution");
+        let mut c = self.cursor(at);
+        c.object(&path, "resolution")?;
+        while let Some(key) = c.next_key()? {
+            match key.as_str() {
+                Some("width") => self.resolution[0] = positive(&mut c, &path.with_key("width"))?,
+                Some("height") => self.resolution[1] = positive(&mut c, &path.with_key("height"))?,
+                _ => {
+                    let v = c.next()?;
+                    c.skip_rest(&v)?;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A positive number (a UV size).
+fn positive(c: &mut Cursor<'_>, path: &Path<'_>) -> Result<f32, Error> {
+    let v = c.number(path)?;
+    if v > 0.0 {
+        // Range-checked in f64; f32 is the scene's precision.
+        #[allow(clippy::cast_possible_truncation)]
+        Ok(v as f32)
+    } else {
+        Err(invalid(
+            path,
+            "not positive",
+            format_args!("a positive number expected, got {v}"),
+        ))
+    }
+}
+
+/// JavaScript truthiness of a value (for `meta.bone_rig`).
+fn truthy(t: &Token<'_>) -> bool {
+    match t.kind {
+        TokenKind::Bool(b) => b,
+        TokenKind::Null => false,
+        TokenKind::Number(n) => n.value() != 0.0 && !n.value().is_nan(),
+        TokenKind::String(s) => s.decoded_len() > 0,
+        _ => true,
+    }
 }
 
 /// Checks size, JSON syntax of the whole document and the version; returns
 /// the version.
 pub fn read_meta(bytes: &[u8], limits: &BbmodelLimits) -> Result<FormatVersion, Error> {
-    if bytes.len() as u64 > limits.max_file_bytes {
-        return Err(Error::nowhere(
-            ErrorCode::FileTooLarge,
-            format_args!(
-                "file of {} bytes is over maxFileBytes ({})",
-                bytes.len(),
-                limits.max_file_bytes
-            ),
-        ));
-    }
-    if bytes.is_empty() {
-        return Err(Error::json(
-            ErrorCode::NotJson,
-            path(&[]),
-            "empty file",
-            format_args!("a JSON object expected"),
-        ));
-    }
-    let mut tokens = Tokenizer::new(bytes, MAX_JSON_DEPTH);
-    let first = next(&mut tokens)?;
-    if first.kind != TokenKind::BeginObject {
-        // Still a JSON syntax error first, if the rest is not JSON.
-        drain(&mut tokens)?;
-        return Err(not_bbmodel("root", format_args!("an object expected")));
-    }
-    let mut version = None;
-    let mut meta_seen = false;
-    loop {
-        let token = next(&mut tokens)?;
-        match token.kind {
-            TokenKind::EndObject => break,
-            TokenKind::Key(k) if k.eq_str("meta") => {
-                meta_seen = true;
-                version = read_meta_object(&mut tokens)?;
-            }
-            TokenKind::Key(_) => skip(&mut tokens)?,
-            _ => return Err(not_json_at(token.offset, "a key or '}' expected")),
-        }
-    }
-    drain(&mut tokens)?;
-    if !meta_seen {
-        return Err(not_bbmodel("meta", format_args!("a meta object expected")));
-    }
-    match version {
-        Some(Ok(v)) if (3..=5).contains(&v.major) => Ok(v),
-        Some(Ok(v)) => Err(Error::json(
-            ErrorCode::UnsupportedVersion,
-            path(&[PathSegment::Key("meta"), PathSegment::Key("format_version")]),
-            "unsupported format version",
-            format_args!("3.x to 5.x expected, got {}.{}", v.major, v.minor),
-        )),
-        Some(Err(e)) => Err(e),
-        None => Err(not_bbmodel(
-            "meta.format_version",
-            format_args!("a format version such as \"4.10\" expected"),
-        )),
-    }
+    Document::read(bytes, limits).map(|d| d.version)
 }
 
-/// Reads the `meta` value; returns the format version when there is one.
-fn read_meta_object(
-    tokens: &mut Tokenizer<'_>,
-) -> Result<Option<Result<FormatVersion, Error>>, Error> {
-    let open = next(tokens)?;
-    if open.kind != TokenKind::BeginObject {
-        // A meta that is no object has no format_version.
-        if matches!(open.kind, TokenKind::BeginArray) {
-            skip_rest_of_container(tokens)?;
-        }
-        return Ok(None);
-    }
-    let mut version = None;
-    loop {
-        let token = next(tokens)?;
-        match token.kind {
-            TokenKind::EndObject => return Ok(version),
-            TokenKind::Key(k) if k.eq_str("format_version") => {
-                let value = next(tokens)?;
-                version = Some(version_of(value));
-                if matches!(value.kind, TokenKind::BeginArray | TokenKind::BeginObject) {
-                    skip_rest_of_container(tokens)?;
-                }
-            }
-            TokenKind::Key(_) => skip(tokens)?,
-            _ => return Err(not_json_at(token.offset, "a key or '}' expected")),
-        }
-    }
+fn version_path() -> JsonPath {
+    JsonPath::from_segments(&[PathSegment::Key("meta"), PathSegment::Key("format_version")])
 }
 
-fn version_of(value: Token<'_>) -> Result<FormatVersion, Error> {
-    let at = || path(&[PathSegment::Key("meta"), PathSegment::Key("format_version")]);
+fn version_of(value: &Token<'_>) -> Result<FormatVersion, Error> {
     let parsed = match value.kind {
         TokenKind::String(s) => s.as_str().and_then(FormatVersion::parse),
         // Blockbench writes a string; a number such as 4.5 reads the same.
@@ -144,7 +294,7 @@ fn version_of(value: Token<'_>) -> Result<FormatVersion, Error> {
         };
         Error::json(
             ErrorCode::UnsupportedVersion,
-            at(),
+            version_path(),
             "unreadable format version",
             format_args!("a version such as \"4.10\" expected, got {}", Quote(shown)),
         )
@@ -154,30 +304,25 @@ fn version_of(value: Token<'_>) -> Result<FormatVersion, Error> {
 fn next<'a>(tokens: &mut Tokenizer<'a>) -> Result<Token<'a>, Error> {
     match tokens.next_token() {
         Ok(Some(t)) => Ok(t),
-        Ok(None) => Err(not_json_at(tokens_len(tokens), "more JSON expected")),
+        Ok(None) => Err(not_json_at(tokens.position() as u64, "more JSON expected")),
         Err(e) => Err(not_json(e)),
     }
 }
 
-fn tokens_len(tokens: &Tokenizer<'_>) -> u64 {
-    tokens.position() as u64
-}
-
-fn skip(tokens: &mut Tokenizer<'_>) -> Result<(), Error> {
-    tokens.skip_value().map(|_| ()).map_err(not_json)
-}
-
-/// Skips to the end of the container whose opening token was just read.
-fn skip_rest_of_container(tokens: &mut Tokenizer<'_>) -> Result<(), Error> {
-    let mut depth = 1usize;
-    while depth > 0 {
-        match next(tokens)?.kind {
-            TokenKind::BeginArray | TokenKind::BeginObject => depth += 1,
-            TokenKind::EndArray | TokenKind::EndObject => depth -= 1,
-            _ => {}
+/// Skips the value after a key; returns the byte offset where it starts.
+fn skip(tokens: &mut Tokenizer<'_>) -> Result<u64, Error> {
+    let first = next(tokens)?;
+    if matches!(first.kind, TokenKind::BeginArray | TokenKind::BeginObject) {
+        let mut depth = 1usize;
+        while depth > 0 {
+            match next(tokens)?.kind {
+                TokenKind::BeginArray | TokenKind::BeginObject => depth += 1,
+                TokenKind::EndArray | TokenKind::EndObject => depth -= 1,
+                _ => {}
+            }
         }
     }
-    Ok(())
+    Ok(first.offset)
 }
 
 /// Reads to the end of the document, so a syntax error anywhere is NOT_JSON.
@@ -189,10 +334,6 @@ fn drain(tokens: &mut Tokenizer<'_>) -> Result<(), Error> {
             Err(e) => return Err(not_json(e)),
         }
     }
-}
-
-fn path(segments: &[PathSegment<'_>]) -> JsonPath {
-    JsonPath::from_segments(segments)
 }
 
 fn not_json(e: JsonError) -> Error {
@@ -219,9 +360,9 @@ fn not_json_at(offset: u64, what: &str) -> Error {
 
 fn not_bbmodel(what: &str, expected: core::fmt::Arguments<'_>) -> Error {
     let at = match what {
-        "root" => path(&[]),
-        "meta" => path(&[PathSegment::Key("meta")]),
-        _ => path(&[PathSegment::Key("meta"), PathSegment::Key("format_version")]),
+        "root" => JsonPath::root(),
+        "meta" => JsonPath::from_segments(&[PathSegment::Key("meta")]),
+        _ => version_path(),
     };
     Error::json(ErrorCode::NotBbmodel, at, "not a .bbmodel", expected)
 }
@@ -235,6 +376,10 @@ mod tests {
         read_meta(json.as_bytes(), &BbmodelLimits::default())
             .unwrap_err()
             .code()
+    }
+
+    fn doc(json: &str) -> Document<'_> {
+        Document::read(json.as_bytes(), &BbmodelLimits::default()).unwrap()
     }
 
     #[test]
@@ -318,6 +463,56 @@ mod tests {
         assert_eq!(
             read_meta(json, &under).unwrap_err().code(),
             ErrorCode::FileTooLarge
+        );
+    }
+
+    #[test]
+    fn model_format_absent_empty_null_false_or_0_reads_as_java_block() {
+        for value in [
+            "",
+            r#", "model_format": """#,
+            r#", "model_format": null"#,
+            r#", "model_format": false"#,
+            r#", "model_format": 0"#,
+        ] {
+            let json = format!(r#"{{"meta": {{"format_version": "4.5"{value}}}}}"#);
+            let d = doc(&json);
+            assert_eq!(d.format, ModelFormat::JavaBlock, "{json}");
+            assert_eq!(d.source_format, None, "{json}");
+        }
+    }
+
+    #[test]
+    fn model_format_fallback_is_bedrock_old_with_a_truthy_bone_rig() {
+        let d = doc(r#"{"meta": {"format_version": "4.5", "model_format": null, "bone_rig": 1}}"#);
+        assert_eq!(d.format, ModelFormat::BedrockOld);
+        assert_eq!(d.source_format, None);
+        let d =
+            doc(r#"{"meta": {"format_version": "4.5", "bone_rig": true, "model_format": "free"}}"#);
+        assert_eq!(d.format, ModelFormat::Free);
+        assert_eq!(d.source_format, Some("free"));
+    }
+
+    #[test]
+    fn model_format_of_another_type_is_invalid() {
+        assert_eq!(
+            code(r#"{"meta": {"format_version": "4.5", "model_format": true}}"#),
+            ErrorCode::InvalidField
+        );
+    }
+
+    #[test]
+    fn locates_top_level_parts_and_resolution() {
+        let d = doc(
+            r#"{"elements": [], "meta": {"format_version": "5.0", "box_uv": true}, "resolution": {"width": 64, "height": 32}, "textures": []}"#,
+        );
+        assert_eq!(d.elements, Some(13));
+        assert!(d.textures.is_some() && d.outliner.is_none());
+        assert!(d.box_uv);
+        assert_eq!(d.resolution, [64.0, 32.0]);
+        assert_eq!(
+            code(r#"{"meta": {"format_version": "5.0"}, "resolution": {"width": 0}}"#),
+            ErrorCode::InvalidField
         );
     }
 }

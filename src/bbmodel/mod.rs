@@ -7,14 +7,21 @@
 //! Elements, groups, textures and animations are read by later work and leave
 //! the scene empty until then. See docs/bbmodel.md.
 
+pub mod cube;
 mod document;
+pub mod formats;
+mod reader;
+pub mod structure;
+pub mod textures;
+mod value;
 
-pub use document::{FormatVersion, read_meta};
+pub use document::{Document, FormatVersion, read_meta};
+pub use formats::ModelFormat;
 
 use crate::arena::{Arena, Plan};
 use crate::error::{Error, Warnings};
 use crate::limits::BbmodelLimits;
-use crate::scene::{Format, Scene, SceneArrays, SceneCounts};
+use crate::scene::Scene;
 
 /// A texture file the caller picked next to the model: its file name and bytes
 /// (the spec's `options.textureFiles`).
@@ -32,8 +39,8 @@ pub struct Options<'o> {
 /// Checks `bytes` against the limits and returns the arena size
 /// [`decode_into`] needs, without allocating.
 pub fn measure(bytes: &[u8], options: &Options<'_>) -> Result<Plan, Error> {
-    read_meta(bytes, &options.limits)?;
-    Plan::scene(SceneCounts::default())
+    let doc = Document::read(bytes, &options.limits)?;
+    Ok(reader::plan(&doc, options)?.0)
 }
 
 /// Decodes `bytes` into `arena`. Needs at most [`measure`]'s plan.
@@ -41,9 +48,9 @@ pub fn decode_into<'a>(
     bytes: &'a [u8],
     options: &Options<'_>,
     arena: &mut Arena<'a>,
-    _warnings: &mut Warnings,
+    warnings: &mut Warnings,
 ) -> Result<Scene<'a>, Error> {
-    read_meta(bytes, &options.limits)?;
-    let arrays = SceneArrays::carve(&SceneCounts::default(), arena)?;
-    Ok(Scene::new(Format::Bbmodel, bytes, arrays))
+    let doc = Document::read(bytes, &options.limits)?;
+    let (plan, _) = reader::plan(&doc, options)?;
+    reader::fill(&doc, options, &plan, arena, warnings)
 }

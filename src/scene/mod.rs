@@ -291,7 +291,7 @@ mod tests {
         };
         let mut f = Footprint::new();
         counts.add_to(&mut f).unwrap();
-        let plan = crate::arena::Plan::scene(counts).unwrap();
+        let plan = crate::arena::Plan::new(counts, |_| Ok(())).unwrap();
         let mut words = vec![0u64; plan.arena_words()];
         let mut arena = Arena::from_words(&mut words);
         let arrays = SceneArrays::carve(&counts, &mut arena).unwrap();

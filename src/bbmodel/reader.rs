@@ -1,0 +1,401 @@
+//! The two passes over a .bbmodel: count (measure) and fill (decode_into).
+//!
+//! Both passes walk the same parts in the same order through
+//! [`census`](super::structure::census), [`walk_outliner`] and the group
+//! readers, so the arena layout `measure` plans is the one `decode_into`
+//! carves.
+
+use super::Options;
+use super::document::Document;
+use super::structure::{Census, OutlinerEvent, census, walk_outliner};
+use super::textures::{TextureMeta, read_textures};
+use super::value::{Cursor, Path};
+use crate::arena::{Arena, Plan};
+use crate::error::{Error, ErrorCode, Warnings};
+use crate::json::{JsonStr, TokenKind};
+use crate::scene::{
+    AlphaMode, Format, MaterialRecord, NodeFlags, NodeRecord, Scene, SceneArrays, SceneCounts,
+    SourceFormat, TextRef, TextSource, TextureFlags, TextureRecord, Wrap,
+};
+
+/// One group's data, from its outliner object (inline) or its `groups` entry.
+#[derive(Clone, Copy, Debug)]
+struct GroupData<'a> {
+    name: Option<JsonStr<'a>>,
+    origin: [f32; 3],
+    rotation: [f32; 3],
+    visible: bool,
+}
+
+/// Counts the scene and the scratch the fill pass needs.
+pub(crate) fn plan(doc: &Document<'_>, options: &Options<'_>) -> Result<(Plan, Census), Error> {
+    let limits = &options.limits;
+    let census = census(doc, limits)?;
+    let mut textures = heapless::Vec::new();
+    read_textures(doc, limits, options.texture_files, None, &mut textures)?;
+    let mut counts = SceneCounts {
+        nodes: census.nodes,
+        textures: census.textures,
+        materials: census.textures,
+        ..SceneCounts::default()
+    };
+    // Text pool: every escaped group name, inline or in `groups` (an upper
+    // bound: a `groups` entry no outliner object names is counted too).
+    let mut pool = 0usize;
+    walk_outliner(doc, limits, |event| {
+        if let OutlinerEvent::Group { outliner_at, .. } = event {
+            let data = read_group(doc, outliner_at, limits.max_string_chars)?;
+            pool += escaped_len(&data.name);
+        }
+        Ok(())
+    })?;
+    super::structure::for_each_entry(doc, doc.groups, |_, at| {
+        let data = read_group(doc, at, limits.max_string_chars)?;
+        pool += escaped_len(&data.name);
+        Ok(())
+    })?;
+    pool += textures.iter().map(|t| escaped_len(&t.name)).sum::<usize>();
+    counts.text_pool = pool;
+    let plan = Plan::new(counts, |scratch| {
+        // The 5.x groups by uuid hash, to find a group's data.
+        scratch.add::<UuidEntry>(census.group_entries)
+    })?;
+    Ok((plan, census))
+}
+
+/// A uuid's hash and where its entry starts, sortable for binary search.
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    Default,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    zerocopy::FromBytes,
+    zerocopy::IntoBytes,
+    zerocopy::KnownLayout,
+    zerocopy::Immutable,
+)]
+#[repr(C)]
+pub(crate) struct UuidEntry {
+    hash: u64,
+    at: u64,
+}
+
+fn escaped_len(name: &Option<JsonStr<'_>>) -> usize {
+    name.filter(|n| n.has_escapes())
+        .map_or(0, |n| n.decoded_len())
+}
+
+/// FNV-1a of a uuid's decoded text (escaped uuids are rare; they hash their
+/// decoded bytes so that equal strings always hash equal).
+fn uuid_hash(s: &JsonStr<'_>) -> u64 {
+    let fnv = |bytes: &[u8]| {
+        bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
+            (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+        })
+    };
+    match s.as_str() {
+        Some(text) => fnv(text.as_bytes()),
+        None => {
+            let mut buffer = [0u8; 4096];
+            match s.decode_into(&mut buffer) {
+                Ok(text) => fnv(text.as_bytes()),
+                Err(_) => fnv(s.raw_bytes()),
+            }
+        }
+    }
+}
+
+/// The 5.x `groups` entries by uuid hash, sorted; duplicates are
+/// DUPLICATE_REFERENCE (spec: "the same uuid twice: … two groups entries").
+fn group_table(doc: &Document<'_>, table: &mut [UuidEntry]) -> Result<(), Error> {
+    super::structure::for_each_entry(doc, doc.groups, |i, at| {
+        let hash = entry_uuid(doc, at)?.map_or(0, |u| uuid_hash(&u));
+        if let Some(slot) = table.get_mut(i) {
+            *slot = UuidEntry {
+                hash,
+                at: at as u64,
+            };
+        }
+        Ok(())
+    })?;
+    table.sort_unstable();
+    for pair in table.windows(2) {
+        if let [a, b] = pair
+            && a.hash == b.hash
+            && a.hash != 0
+        {
+            let (x, y) = (
+                entry_uuid(doc, a.at as usize)?,
+                entry_uuid(doc, b.at as usize)?,
+            );
+            if let (Some(x), Some(y)) = (x, y)
+                && same(&x, &y)
+            {
+                return Err(super::value::error_at(
+                    ErrorCode::DuplicateReference,
+                    &Path::key("groups"),
+                    "duplicate uuid",
+                    format_args!(
+                        "each group once, but {} appears twice",
+                        crate::error::Quote(x.raw_str())
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Where a group's data is: its `groups` entry when the outliner object
+/// names a uuid found there (5.x, looked up in the sorted table), else the
+/// outliner object itself (convention 3).
+fn group_data_at(
+    doc: &Document<'_>,
+    table: &[UuidEntry],
+    outliner_at: usize,
+    uuid: Option<JsonStr<'_>>,
+) -> Result<usize, Error> {
+    let Some(uuid) = uuid else {
+        return Ok(outliner_at);
+    };
+    let hash = uuid_hash(&uuid);
+    let first = table.partition_point(|e| e.hash < hash);
+    for entry in table
+        .get(first..)
+        .unwrap_or_default()
+        .iter()
+        .take_while(|e| e.hash == hash)
+    {
+        if entry_uuid(doc, entry.at as usize)?.is_some_and(|u| same(&u, &uuid)) {
+            return Ok(entry.at as usize);
+        }
+    }
+    Ok(outliner_at)
+}
+
+/// The `uuid` string of the object at `at`, if it has one.
+fn entry_uuid<'a>(doc: &Document<'a>, at: usize) -> Result<Option<JsonStr<'a>>, Error> {
+    let mut c = doc.cursor(at);
+    if c.next()?.kind != TokenKind::BeginObject {
+        return Ok(None);
+    }
+    while let Some(key) = c.next_key()? {
+        let v = c.next()?;
+        if key.eq_str("uuid") {
+            if let TokenKind::String(s) = v.kind {
+                return Ok(Some(s));
+            }
+        }
+        c.skip_rest(&v)?;
+    }
+    Ok(None)
+}
+
+fn same(a: &JsonStr<'_>, b: &JsonStr<'_>) -> bool {
+    match (a.as_str(), b.as_str()) {
+        (Some(x), Some(y)) => x == y,
+        (Some(x), None) => b.eq_str(x),
+        (None, Some(y)) => a.eq_str(y),
+        (None, None) => a.raw_bytes() == b.raw_bytes(),
+    }
+}
+
+/// Reads a group object's name, origin, rotation and visibility.
+fn read_group<'a>(doc: &Document<'a>, at: usize, max_chars: u64) -> Result<GroupData<'a>, Error> {
+    let path = Path::key("outliner");
+    let mut c: Cursor<'a> = doc.cursor(at);
+    let mut data = GroupData {
+        name: None,
+        origin: [0.0; 3],
+        rotation: [0.0; 3],
+        visible: true,
+    };
+    if c.next()?.kind != TokenKind::BeginObject {
+        return Ok(data);
+    }
+    while let Some(key) = c.next_key()? {
+        match key.as_str() {
+            Some("name") => data.name = Some(c.string(&path.with_key("name"), max_chars)?),
+            Some("origin") => data.origin = c.numbers::<3>(&path.with_key("origin"))?,
+            Some("rotation") => data.rotation = c.numbers::<3>(&path.with_key("rotation"))?,
+            Some("visibility") => {
+                let v = c.next()?;
+                // A visibility that is no boolean reads as shown.
+                data.visible = !matches!(v.kind, TokenKind::Bool(false));
+                c.skip_rest(&v)?;
+            }
+            Some("children") => {
+                let v = c.next()?;
+                c.skip_rest(&v)?;
+            }
+            _ => {
+                let v = c.next()?;
+                c.skip_rest(&v)?;
+            }
+        }
+    }
+    Ok(data)
+}
+
+/// Fills the scene.
+pub(crate) fn fill<'a>(
+    doc: &Document<'a>,
+    options: &Options<'_>,
+    plan: &Plan,
+    arena: &mut Arena<'a>,
+    warnings: &mut Warnings,
+) -> Result<Scene<'a>, Error> {
+    let limits = &options.limits;
+    let counts = *plan.counts();
+    let arrays = SceneArrays::carve(&counts, arena)?;
+    let mut pool = Pool {
+        bytes: &mut *arrays.text_pool,
+        len: 0,
+    };
+    let mut textures = heapless::Vec::new();
+    read_textures(
+        doc,
+        limits,
+        options.texture_files,
+        Some(warnings),
+        &mut textures,
+    )?;
+    write_textures(doc, &textures, arrays.textures, arrays.materials, &mut pool)?;
+    let table = arena.slice::<UuidEntry>(plan_group_entries(doc)?)?;
+    group_table(doc, table)?;
+    let nodes = &mut *arrays.nodes;
+    walk_outliner(doc, limits, |event| {
+        if let OutlinerEvent::Group {
+            node,
+            parent,
+            outliner_at,
+            uuid,
+            ..
+        } = event
+        {
+            let at = group_data_at(doc, table, outliner_at, uuid)?;
+            let data = read_group(doc, at, limits.max_string_chars)?;
+            let mut rotation = data.rotation.map(f32::to_radians);
+            // Convention 13: files before 3.2 stored a group's z rotation negated.
+            if doc.version.before(3, 2) {
+                rotation[2] = -rotation[2];
+            }
+            let record = nodes.get_mut(node).ok_or_else(mismatch)?;
+            *record = NodeRecord {
+                name: match data.name {
+                    Some(name) => pool.text(doc.bytes, &name)?,
+                    None => TextRef::EMPTY,
+                },
+                parent,
+                flags: if data.visible { NodeFlags::VISIBLE } else { 0 },
+                translation: [0.0; 3],
+                rotation,
+                scale: [1.0; 3],
+                pivot: data.origin,
+            };
+        }
+        Ok(())
+    })?;
+    Ok(Scene::new(Format::Bbmodel, doc.bytes, arrays))
+}
+
+/// Entries of the `groups` array (the scratch table's size).
+fn plan_group_entries(doc: &Document<'_>) -> Result<usize, Error> {
+    let mut n = 0;
+    super::structure::for_each_entry(doc, doc.groups, |_, _| {
+        n += 1;
+        Ok(())
+    })?;
+    Ok(n)
+}
+
+/// One scene texture (metadata; pixels come with PNG decoding) and one
+/// material per texture, same index: alphaMode blend, alphaCutoff 0.01
+/// (spec, Supported: "every texture material is alphaMode: \"blend\" with
+/// alphaCutoff: 0.01, as Blockbench draws textures").
+fn write_textures(
+    doc: &Document<'_>,
+    metas: &[TextureMeta<'_>],
+    textures: &mut [TextureRecord],
+    materials: &mut [MaterialRecord],
+    pool: &mut Pool<'_>,
+) -> Result<(), Error> {
+    for (i, ((meta, texture), material)) in metas
+        .iter()
+        .zip(textures.iter_mut())
+        .zip(materials.iter_mut())
+        .enumerate()
+    {
+        let name = match &meta.name {
+            Some(n) => pool.text(doc.bytes, n)?,
+            None => TextRef::EMPTY,
+        };
+        let [width, height] = meta.png_size.unwrap_or([0, 0]);
+        let wrap = if meta.repeat {
+            Wrap::Repeat
+        } else {
+            Wrap::Clamp
+        } as u8;
+        *texture = TextureRecord {
+            name,
+            width,
+            height,
+            flags: if meta.missing {
+                TextureFlags::MISSING
+            } else {
+                0
+            },
+            source_format: SourceFormat::PNG,
+            wrap_u: wrap,
+            wrap_v: wrap,
+            uv_width: meta.uv_size[0],
+            uv_height: meta.uv_size[1],
+            frame_count: 1,
+            ..TextureRecord::default()
+        };
+        *material = MaterialRecord {
+            name,
+            texture: i32::try_from(i).map_err(|_| mismatch())?,
+            alpha_mode: AlphaMode::Blend as u8,
+            alpha_cutoff: 0.01,
+            cull: 0,
+            base_color: [1.0; 4],
+            ..MaterialRecord::default()
+        };
+    }
+    Ok(())
+}
+
+fn mismatch() -> Error {
+    Error::nowhere(
+        ErrorCode::ArenaTooSmall,
+        format_args!("the arena's layout does not match this input: measure it again"),
+    )
+}
+
+/// Places strings in the scene: spans of the input when unescaped, decoded
+/// copies in the text pool otherwise.
+struct Pool<'p> {
+    bytes: &'p mut [u8],
+    len: usize,
+}
+
+impl Pool<'_> {
+    fn text(&mut self, document: &[u8], s: &JsonStr<'_>) -> Result<TextRef, Error> {
+        if !s.has_escapes() {
+            let start = (s.raw_bytes().as_ptr() as usize).wrapping_sub(document.as_ptr() as usize);
+            return TextRef::new(TextSource::Input, start, s.raw_bytes().len())
+                .ok_or_else(mismatch);
+        }
+        let end = self.len + s.decoded_len();
+        let out = self.bytes.get_mut(self.len..end).ok_or_else(mismatch)?;
+        s.decode_into(out).map_err(|_| mismatch())?;
+        let start = self.len;
+        self.len = end;
+        TextRef::new(TextSource::Pool, start, end - start).ok_or_else(mismatch)
+    }
+}

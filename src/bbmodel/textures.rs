@@ -1,0 +1,471 @@
+//! Texture metadata: what each entry of `textures` says, checked as the spec
+//! says, before any pixel is decoded.
+//!
+//! Spec rules pinned here: maxStringChars for names, uuids and paths
+//! (INVALID_FIELD); maxDataUriChars for a source (TEXTURE_TOO_LARGE); a data
+//! URI that is not base64 PNG, bad base64, or bytes without an IHDR or of
+//! zero size (BAD_TEXTURE); the PNG header's side and pixel limits
+//! (TEXTURE_TOO_LARGE); a source that is not a data URI (SOURCE_NOT_FETCHED);
+//! no embedded image and no matching picked file (MISSING_TEXTURE);
+//! render_sides (a non-string is INVALID_FIELD, an unknown string
+//! UNSUPPORTED_VALUE); render_mode and wrap_mode of any other value, and
+//! visible / use_as_default that are no boolean (UNSUPPORTED_VALUE);
+//! uv_width / uv_height in the per-texture-UV formats (a bad value fails a
+//! `free` file, warns elsewhere; the resolution is used).
+
+use super::document::Document;
+use super::value::{Path, error_at, invalid, type_name};
+use crate::error::{Error, ErrorCode, Quote, Warning, WarningCode, Warnings};
+use crate::json::{JsonStr, Token, TokenKind};
+use crate::limits::BbmodelLimits;
+
+/// Most textures whose metadata is held at once (on the stack, about 20 KiB).
+/// A `maxTextures` override above this reads as this.
+pub const HARD_MAX_TEXTURES: usize = 256;
+
+/// How a texture's faces are sided (render_sides, convention 9).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RenderSides {
+    /// The format decides: single-sided in java_block, else double.
+    Auto,
+    /// Front only.
+    Front,
+    /// Both sides.
+    Double,
+}
+
+/// What the loader keeps of one texture entry.
+#[derive(Clone, Copy, Debug)]
+pub struct TextureMeta<'a> {
+    /// `name`.
+    pub name: Option<JsonStr<'a>>,
+    /// `uuid`.
+    pub uuid: Option<JsonStr<'a>>,
+    /// `render_sides`.
+    pub render_sides: RenderSides,
+    /// The texture's UV space in texels: uv_width × uv_height in the
+    /// per-texture-UV formats, else the project resolution.
+    pub uv_size: [f32; 2],
+    /// Pixel size from the embedded PNG's header, when there is one.
+    pub png_size: Option<[u32; 2]>,
+    /// `wrap_mode: "repeat"`.
+    pub repeat: bool,
+    /// No embedded image and no matching picked file.
+    pub missing: bool,
+}
+
+/// Reads every texture entry's metadata, raising the spec's errors and
+/// (when `warnings` is given) its warnings.
+pub fn read_textures<'a>(
+    doc: &Document<'a>,
+    limits: &BbmodelLimits,
+    picked: &[(&str, &[u8])],
+    mut warnings: Option<&mut Warnings>,
+    out: &mut heapless::Vec<TextureMeta<'a>, HARD_MAX_TEXTURES>,
+) -> Result<(), Error> {
+    let mut result = Ok(());
+    super::structure::for_each_entry(doc, doc.textures, |i, at| {
+        if result.is_err() {
+            return Ok(());
+        }
+        let meta = read_texture(doc, limits, picked, i, at, warnings.as_deref_mut())?;
+        if out.push(meta).is_err() {
+            result = Err(error_at(
+                ErrorCode::TooManyTextures,
+                &Path::key("textures"),
+                "too many textures",
+                format_args!("at most {HARD_MAX_TEXTURES} textures can be read"),
+            ));
+        }
+        Ok(())
+    })?;
+    result
+}
+
+fn warn(
+    warnings: &mut Option<&mut Warnings>,
+    code: WarningCode,
+    path: &Path<'_>,
+    args: core::fmt::Arguments<'_>,
+) {
+    if let Some(w) = warnings.as_deref_mut() {
+        w.push(Warning::new(
+            code,
+            crate::error::Location::Json(path.render()),
+            args,
+        ));
+    }
+}
+
+fn read_texture<'a>(
+    doc: &Document<'a>,
+    limits: &BbmodelLimits,
+    picked: &[(&str, &[u8])],
+    index: usize,
+    at: usize,
+    mut warnings: Option<&mut Warnings>,
+) -> Result<TextureMeta<'a>, Error> {
+    let path = Path::key("textures").with_index(index);
+    let mut c = doc.cursor(at);
+    c.object(&path, "texture")?;
+    let mut meta = TextureMeta {
+        name: None,
+        uuid: None,
+        render_sides: RenderSides::Auto,
+        uv_size: doc.resolution,
+        png_size: None,
+        repeat: false,
+        missing: false,
+    };
+    let mut paths: [Option<JsonStr<'a>>; 2] = [None, None];
+    let mut source: Option<JsonStr<'a>> = None;
+    let mut uv = [None, None];
+    let max_chars = limits.max_string_chars;
+    while let Some(key) = c.next_key()? {
+        let Some(k) = key.as_str() else {
+            let v = c.next()?;
+            c.skip_rest(&v)?;
+            continue;
+        };
+        let at = path.with_key(k);
+        let v = c.next()?;
+        match k {
+            "name" => meta.name = Some(c.string_of(&v, &at, max_chars)?),
+            "uuid" => meta.uuid = Some(c.string_of(&v, &at, max_chars)?),
+            "relative_path" => paths[0] = Some(c.string_of(&v, &at, max_chars)?),
+            "path" => paths[1] = Some(c.string_of(&v, &at, max_chars)?),
+            "source" => {
+                let TokenKind::String(s) = v.kind else {
+                    return Err(invalid(
+                        &at,
+                        "wrong type",
+                        format_args!("a string expected, got {}", type_name(&v)),
+                    ));
+                };
+                if s.decoded_len() as u64 > limits.max_data_uri_chars {
+                    return Err(error_at(
+                        ErrorCode::TextureTooLarge,
+                        &at,
+                        "texture source too long",
+                        format_args!(
+                            "at most maxDataUriChars ({}) characters, got {}",
+                            limits.max_data_uri_chars,
+                            s.decoded_len()
+                        ),
+                    ));
+                }
+                source = Some(s);
+            }
+            "render_sides" => {
+                let TokenKind::String(s) = v.kind else {
+                    return Err(invalid(
+                        &at,
+                        "wrong type",
+                        format_args!("a string expected, got {}", type_name(&v)),
+                    ));
+                };
+                meta.render_sides = match s.as_str() {
+                    Some("auto") => RenderSides::Auto,
+                    Some("front") => RenderSides::Front,
+                    Some("double") => RenderSides::Double,
+                    _ => {
+                        warn(
+                            &mut warnings,
+                            WarningCode::UnsupportedValue,
+                            &at,
+                            format_args!("unknown render_sides {}: auto used", Quote(s.raw_str())),
+                        );
+                        RenderSides::Auto
+                    }
+                };
+            }
+            "render_mode" => {
+                if !matches!(v.kind, TokenKind::String(s) if matches!(s.as_str(), Some("default" | "emissive" | "additive" | "layered")))
+                {
+                    warn(
+                        &mut warnings,
+                        WarningCode::UnsupportedValue,
+                        &at,
+                        format_args!("unknown render_mode: default used"),
+                    );
+                }
+            }
+            "wrap_mode" => {
+                let mode = match v.kind {
+                    TokenKind::String(s) => s.as_str(),
+                    _ => None,
+                };
+                match mode {
+                    Some("repeat") => meta.repeat = true,
+                    Some("limited" | "clamp") => {}
+                    _ => warn(
+                        &mut warnings,
+                        WarningCode::UnsupportedValue,
+                        &at,
+                        format_args!("unknown wrap_mode: drawn clamped"),
+                    ),
+                }
+            }
+            "visible" | "use_as_default" => {
+                if !matches!(v.kind, TokenKind::Bool(_)) {
+                    warn(
+                        &mut warnings,
+                        WarningCode::UnsupportedValue,
+                        &at,
+                        format_args!("{k} is no boolean: ignored"),
+                    );
+                }
+            }
+            "uv_width" => uv[0] = Some((v, at)),
+            "uv_height" => uv[1] = Some((v, at)),
+            _ => {}
+        }
+        c.skip_rest(&v)?;
+    }
+    if doc.format.per_texture_uv_size() {
+        for (axis, entry) in uv.iter().enumerate() {
+            let Some((v, at)) = entry else { continue };
+            match positive(v) {
+                Some(size) => {
+                    if let Some(slot) = meta.uv_size.get_mut(axis) {
+                        *slot = size;
+                    }
+                }
+                None if doc.format.bad_uv_size_is_an_error() => {
+                    return Err(invalid(
+                        at,
+                        "bad UV size",
+                        format_args!("a positive number expected, got {}", type_name(v)),
+                    ));
+                }
+                None => warn(
+                    &mut warnings,
+                    WarningCode::UnsupportedValue,
+                    at,
+                    format_args!("uv size is no positive number: the resolution is used"),
+                ),
+            }
+        }
+    }
+    match source {
+        Some(s) if s.raw_bytes().starts_with(b"data:") => {
+            let size = png_size_of_data_uri(&s, &path.with_key("source"))?;
+            check_png_size(size, limits, &path.with_key("source"))?;
+            meta.png_size = Some(size);
+        }
+        other => {
+            if other.is_some_and(|s| s.decoded_len() > 0) {
+                warn(
+                    &mut warnings,
+                    WarningCode::SourceNotFetched,
+                    &path.with_key("source"),
+                    format_args!("texture source is not a data URI: never fetched"),
+                );
+            }
+            let picked_file = [paths[0], paths[1], meta.name]
+                .into_iter()
+                .flatten()
+                .find_map(|p| p.as_str().and_then(|p| find_picked(picked, p)));
+            match picked_file {
+                Some(bytes) => {
+                    let size = png_size(bytes).ok_or_else(|| {
+                        error_at(
+                            ErrorCode::BadTexture,
+                            &path,
+                            "picked texture file",
+                            format_args!("a PNG file expected"),
+                        )
+                    })?;
+                    check_png_size(size, limits, &path)?;
+                    meta.png_size = Some(size);
+                }
+                None => {
+                    meta.missing = true;
+                    warn(
+                        &mut warnings,
+                        WarningCode::MissingTexture,
+                        &path,
+                        format_args!("no embedded image and no matching picked file"),
+                    );
+                }
+            }
+        }
+    }
+    Ok(meta)
+}
+
+fn positive(v: &Token<'_>) -> Option<f32> {
+    match v.kind {
+        TokenKind::Number(n)
+            if n.value() > 0.0 && n.value() <= crate::limits::MAX_BBMODEL_NUMBER =>
+        {
+            #[allow(clippy::cast_possible_truncation)]
+            Some(n.value() as f32)
+        }
+        _ => None,
+    }
+}
+
+/// The picked file whose name equals the base name of `path`, ignoring case.
+fn find_picked<'p>(picked: &[(&str, &'p [u8])], path: &str) -> Option<&'p [u8]> {
+    let base = path.rsplit(['/', '\\']).next().unwrap_or(path);
+    picked
+        .iter()
+        .find(|(name, _)| {
+            let name_base = name.rsplit(['/', '\\']).next().unwrap_or(name);
+            name_base.eq_ignore_ascii_case(base)
+        })
+        .map(|(_, bytes)| *bytes)
+}
+
+fn check_png_size(size: [u32; 2], limits: &BbmodelLimits, path: &Path<'_>) -> Result<(), Error> {
+    let [w, h] = size;
+    if u64::from(w.max(h)) > limits.max_texture_side
+        || u64::from(w) * u64::from(h) > limits.max_texture_pixels
+    {
+        return Err(error_at(
+            ErrorCode::TextureTooLarge,
+            path,
+            "texture too large",
+            format_args!(
+                "at most {} pixels a side and {} pixels, got {w}×{h}",
+                limits.max_texture_side, limits.max_texture_pixels
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// The width and height in a PNG's IHDR, or `None` when the bytes are no
+/// PNG, have no IHDR first, or declare a zero size.
+pub fn png_size(bytes: &[u8]) -> Option<[u32; 2]> {
+    const SIGNATURE: &[u8; 8] = b"\x89PNG\r\n\x1a\n";
+    let header = bytes.get(..24)?;
+    if header.get(..8)? != SIGNATURE || header.get(12..16)? != b"IHDR" {
+        return None;
+    }
+    let w = u32::from_be_bytes(header.get(16..20)?.try_into().ok()?);
+    let h = u32::from_be_bytes(header.get(20..24)?.try_into().ok()?);
+    (w > 0 && h > 0).then_some([w, h])
+}
+
+/// Checks a `data:` URI is base64 PNG with valid base64 throughout and
+/// returns the size in its header (BAD_TEXTURE otherwise).
+fn png_size_of_data_uri(s: &JsonStr<'_>, path: &Path<'_>) -> Result<[u32; 2], Error> {
+    let bad = |what: &str| {
+        error_at(
+            ErrorCode::BadTexture,
+            path,
+            "bad texture",
+            format_args!("{what}"),
+        )
+    };
+    // Data URIs never need escapes; an escaped one is read raw and fails below.
+    let raw = s.raw_bytes();
+    let comma = raw
+        .iter()
+        .position(|&b| b == b',')
+        .ok_or_else(|| bad("a base64 PNG data URI expected"))?;
+    let (head, data) = raw.split_at(comma);
+    let data = data.get(1..).unwrap_or_default();
+    let head = head.to_ascii_lowercase_array();
+    if !head.starts_with(b"data:image/png") || !head.ends_with(b";base64") {
+        return Err(bad(
+            "a base64 PNG data URI (data:image/png;base64,…) expected",
+        ));
+    }
+    let mut prefix = [0u8; 24];
+    let decoded = base64_decode(data, &mut prefix).ok_or_else(|| bad("invalid base64"))?;
+    if decoded < 24 {
+        return Err(bad("bytes that are not a PNG (too short for an IHDR)"));
+    }
+    png_size(&prefix).ok_or_else(|| bad("bytes that are not a PNG (no IHDR, or zero size)"))
+}
+
+/// Lower-cases a short ASCII header into a fixed buffer (a data URI head
+/// longer than 64 bytes is no PNG URI).
+trait LowerArray {
+    fn to_ascii_lowercase_array(&self) -> heapless::Vec<u8, 64>;
+}
+
+impl LowerArray for [u8] {
+    fn to_ascii_lowercase_array(&self) -> heapless::Vec<u8, 64> {
+        self.iter().take(64).map(u8::to_ascii_lowercase).collect()
+    }
+}
+
+/// Checks all of `data` is base64 (standard alphabet, `=` padding only at
+/// the end) and decodes its first bytes into `out`; returns the total
+/// decoded length, or `None` for invalid base64.
+fn base64_decode(data: &[u8], out: &mut [u8]) -> Option<usize> {
+    let value = |b: u8| -> Option<u32> {
+        Some(u32::from(match b {
+            b'A'..=b'Z' => b - b'A',
+            b'a'..=b'z' => b - b'a' + 26,
+            b'0'..=b'9' => b - b'0' + 52,
+            b'+' => 62,
+            b'/' => 63,
+            _ => return None,
+        }))
+    };
+    let body = data
+        .strip_suffix(b"==")
+        .or_else(|| data.strip_suffix(b"="))
+        .unwrap_or(data);
+    let padding = data.len() - body.len();
+    if (body.len() + padding) % 4 != 0 || (padding > 0 && body.len() % 4 == 1) {
+        return None;
+    }
+    let mut written = 0usize;
+    let mut acc = 0u32;
+    let mut bits = 0u32;
+    for &b in body {
+        acc = (acc << 6) | value(b)?;
+        bits += 6;
+        if bits >= 8 {
+            bits -= 8;
+            if let Some(slot) = out.get_mut(written) {
+                *slot = (acc >> bits).to_le_bytes()[0];
+            }
+            written += 1;
+            acc &= (1 << bits) - 1;
+        }
+    }
+    Some(written)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn base64_validates_everything_and_decodes_the_prefix() {
+        let mut out = [0u8; 3];
+        assert_eq!(base64_decode(b"TWFu", &mut out), Some(3));
+        assert_eq!(&out, b"Man");
+        assert_eq!(base64_decode(b"TWE=", &mut out), Some(2));
+        assert_eq!(base64_decode(b"TQ==", &mut out), Some(1));
+        assert_eq!(base64_decode(b"TWF", &mut out), None);
+        assert_eq!(base64_decode(b"TW!u", &mut out), None);
+        assert_eq!(base64_decode(b"T===", &mut out), None);
+    }
+
+    #[test]
+    fn png_size_reads_ihdr_and_refuses_zero_sizes() {
+        let mut png = b"\x89PNG\r\n\x1a\n\0\0\0\x0dIHDR".to_vec();
+        png.extend_from_slice(&16u32.to_be_bytes());
+        png.extend_from_slice(&32u32.to_be_bytes());
+        assert_eq!(png_size(&png), Some([16, 32]));
+        png[16..20].copy_from_slice(&0u32.to_be_bytes());
+        assert_eq!(png_size(&png), None);
+        assert_eq!(png_size(b"GIF89a"), None);
+    }
+
+    #[test]
+    fn picked_files_match_by_case_insensitive_base_name() {
+        let files: [(&str, &[u8]); 1] = [("Skin.PNG", b"x")];
+        assert!(find_picked(&files, "textures/entity/skin.png").is_some());
+        assert!(find_picked(&files, "..\\tex\\SKIN.png").is_some());
+        assert!(find_picked(&files, "other.png").is_none());
+    }
+}

@@ -1,0 +1,306 @@
+//! Typed reads of JSON values with the spec's errors: every read knows the
+//! JSON path it is at, and a wrong type or a number out of range is an
+//! INVALID_FIELD there (spec: "a field has the wrong type, a non-finite
+//! number …"; "Numbers must be finite and within ±10 000 000").
+//!
+//! The document was validated as JSON when it was indexed, so a syntax
+//! error cannot happen here; one that somehow does is still NOT_JSON.
+
+use core::fmt;
+
+use crate::error::{Error, ErrorCode, JsonPath, Location, PathSegment, Quote};
+use crate::json::{JsonStr, Token, TokenKind, Tokenizer};
+use crate::limits::MAX_BBMODEL_NUMBER;
+
+/// The deepest path kept for error messages (deeper paths are shortened).
+pub(crate) const PATH_DEPTH: usize = 12;
+
+/// Where a read is, for error messages: a short stack of path segments.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Path<'a> {
+    segments: heapless::Vec<PathSegment<'a>, PATH_DEPTH>,
+    /// Segments dropped from the middle because the stack was full.
+    elided: usize,
+}
+
+impl<'a> Path<'a> {
+    /// `$.key`.
+    pub(crate) fn key(key: &'a str) -> Self {
+        Self::default().with_key(key)
+    }
+
+    /// This path plus `.key`.
+    pub(crate) fn with_key(&self, key: &'a str) -> Self {
+        self.with(PathSegment::Key(key))
+    }
+
+    /// This path plus `[index]`.
+    pub(crate) fn with_index(&self, index: usize) -> Self {
+        self.with(PathSegment::Index(index))
+    }
+
+    fn with(&self, segment: PathSegment<'a>) -> Self {
+        let mut p = self.clone();
+        if p.segments.push(segment).is_err() {
+            // Keep the head and the newest segments: drop the oldest after the head.
+            let _ = p.segments.remove(2);
+            let _ = p.segments.push(segment);
+            p.elided += 1;
+        }
+        p
+    }
+
+    /// The path rendered as `$.elements[3].faces.north`.
+    pub(crate) fn render(&self) -> JsonPath {
+        JsonPath::from_segments(&self.segments)
+    }
+}
+
+/// An INVALID_FIELD error at `path`: `<what> at <path>: <expected>`.
+pub(crate) fn invalid(path: &Path<'_>, what: &str, expected: fmt::Arguments<'_>) -> Error {
+    Error::json(ErrorCode::InvalidField, path.render(), what, expected)
+}
+
+/// An error of `code` at `path`.
+pub(crate) fn error_at(
+    code: ErrorCode,
+    path: &Path<'_>,
+    what: &str,
+    expected: fmt::Arguments<'_>,
+) -> Error {
+    Error::json(code, path.render(), what, expected)
+}
+
+/// A short description of a token's JSON type, for messages.
+pub(crate) fn type_name(token: &Token<'_>) -> &'static str {
+    match token.kind {
+        TokenKind::BeginObject => "an object",
+        TokenKind::BeginArray => "an array",
+        TokenKind::String(_) => "a string",
+        TokenKind::Number(_) => "a number",
+        TokenKind::Bool(_) => "a boolean",
+        TokenKind::Null => "null",
+        TokenKind::Key(_) | TokenKind::EndObject | TokenKind::EndArray => "no value",
+    }
+}
+
+/// A tokenizer positioned at one value of the document, with typed reads.
+#[derive(Clone, Debug)]
+pub(crate) struct Cursor<'a> {
+    tokens: Tokenizer<'a>,
+}
+
+impl<'a> Cursor<'a> {
+    /// A cursor whose next token is the value starting at byte `start`.
+    pub(crate) fn at(document: &'a [u8], start: usize, max_depth: usize) -> Self {
+        Self {
+            tokens: Tokenizer::new(document.get(start..).unwrap_or_default(), max_depth),
+        }
+    }
+
+    /// The next token.
+    pub(crate) fn next(&mut self) -> Result<Token<'a>, Error> {
+        match self.tokens.next_token() {
+            Ok(Some(t)) => Ok(t),
+            Ok(None) => Err(Error::new(
+                ErrorCode::NotJson,
+                Location::Nowhere,
+                format_args!("not JSON: the document ends inside a value"),
+            )),
+            Err(e) => Err(Error::new(
+                ErrorCode::NotJson,
+                Location::Nowhere,
+                format_args!("not JSON: {e}"),
+            )),
+        }
+    }
+
+    /// Skips the rest of the value whose first token is `first`.
+    pub(crate) fn skip_rest(&mut self, first: &Token<'a>) -> Result<(), Error> {
+        if matches!(first.kind, TokenKind::BeginArray | TokenKind::BeginObject) {
+            let mut depth = 1usize;
+            while depth > 0 {
+                match self.next()?.kind {
+                    TokenKind::BeginArray | TokenKind::BeginObject => depth += 1,
+                    TokenKind::EndArray | TokenKind::EndObject => depth -= 1,
+                    _ => {}
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The next key of the object being read, or `None` at its end.
+    pub(crate) fn next_key(&mut self) -> Result<Option<JsonStr<'a>>, Error> {
+        match self.next()?.kind {
+            TokenKind::Key(k) => Ok(Some(k)),
+            _ => Ok(None),
+        }
+    }
+
+    /// Reads the next value, which must be an object, and positions after `{`;
+    /// anything else is INVALID_FIELD (and skipped).
+    pub(crate) fn object(&mut self, path: &Path<'_>, what: &str) -> Result<bool, Error> {
+        let t = self.next()?;
+        match t.kind {
+            TokenKind::BeginObject => Ok(true),
+            _ => Err(invalid(
+                path,
+                what,
+                format_args!("an object expected, got {}", type_name(&t)),
+            )),
+        }
+    }
+
+    /// Reads a number value whose first token is `t`: finite, within ±10⁷.
+    pub(crate) fn number_of(&mut self, t: &Token<'a>, path: &Path<'_>) -> Result<f64, Error> {
+        match t.kind {
+            TokenKind::Number(n) => {
+                let v = n.value();
+                if v.is_finite() && v.abs() <= MAX_BBMODEL_NUMBER {
+                    Ok(v)
+                } else {
+                    Err(invalid(
+                        path,
+                        "number out of range",
+                        format_args!("a finite number within ±10000000, got {}", n.raw()),
+                    ))
+                }
+            }
+            _ => Err(invalid(
+                path,
+                "wrong type",
+                format_args!("a number expected, got {}", type_name(t)),
+            )),
+        }
+    }
+
+    /// Reads the next value as a number.
+    pub(crate) fn number(&mut self, path: &Path<'_>) -> Result<f64, Error> {
+        let t = self.next()?;
+        self.number_of(&t, path)
+    }
+
+    /// Reads an array of exactly `N` numbers, first token `t`.
+    pub(crate) fn numbers_of<const N: usize>(
+        &mut self,
+        t: &Token<'a>,
+        path: &Path<'_>,
+    ) -> Result<[f32; N], Error> {
+        if t.kind != TokenKind::BeginArray {
+            return Err(invalid(
+                path,
+                "wrong type",
+                format_args!("an array of {N} numbers expected, got {}", type_name(t)),
+            ));
+        }
+        let mut out = [0.0f32; N];
+        let mut n = 0;
+        loop {
+            let item = self.next()?;
+            if item.kind == TokenKind::EndArray {
+                break;
+            }
+            let at = path.with_index(n);
+            if n >= N {
+                return Err(invalid(
+                    &at,
+                    "too many values",
+                    format_args!("an array of {N} numbers expected"),
+                ));
+            }
+            // f32 is the scene's precision; the range check was done in f64.
+            #[allow(clippy::cast_possible_truncation)]
+            let v = self.number_of(&item, &at)? as f32;
+            if let Some(slot) = out.get_mut(n) {
+                *slot = v;
+            }
+            n += 1;
+        }
+        if n == N {
+            Ok(out)
+        } else {
+            Err(invalid(
+                path,
+                "too few values",
+                format_args!("an array of {N} numbers expected, got {n}"),
+            ))
+        }
+    }
+
+    /// Reads the next value as an array of `N` numbers.
+    pub(crate) fn numbers<const N: usize>(&mut self, path: &Path<'_>) -> Result<[f32; N], Error> {
+        let t = self.next()?;
+        self.numbers_of(&t, path)
+    }
+
+    /// Reads a string value (first token `t`) of at most `max_chars` characters.
+    pub(crate) fn string_of(
+        &mut self,
+        t: &Token<'a>,
+        path: &Path<'_>,
+        max_chars: u64,
+    ) -> Result<JsonStr<'a>, Error> {
+        match t.kind {
+            TokenKind::String(s) => {
+                check_string_length(&s, path, max_chars)?;
+                Ok(s)
+            }
+            _ => Err(invalid(
+                path,
+                "wrong type",
+                format_args!("a string expected, got {}", type_name(t)),
+            )),
+        }
+    }
+
+    /// Reads the next value as a string of at most `max_chars` characters.
+    pub(crate) fn string(&mut self, path: &Path<'_>, max_chars: u64) -> Result<JsonStr<'a>, Error> {
+        let t = self.next()?;
+        self.string_of(&t, path, max_chars)
+    }
+
+    /// Reads the next value as a boolean.
+    pub(crate) fn boolean(&mut self, path: &Path<'_>) -> Result<bool, Error> {
+        let t = self.next()?;
+        match t.kind {
+            TokenKind::Bool(b) => Ok(b),
+            _ => Err(invalid(
+                path,
+                "wrong type",
+                format_args!("true or false expected, got {}", type_name(&t)),
+            )),
+        }
+    }
+}
+
+/// Checks a string against `max_chars` (characters of the decoded text).
+pub(crate) fn check_string_length(
+    s: &JsonStr<'_>,
+    path: &Path<'_>,
+    max_chars: u64,
+) -> Result<(), Error> {
+    // A character is 1 to 4 bytes: decoded bytes bound the count both ways.
+    let bytes = s.decoded_len() as u64;
+    if bytes <= max_chars {
+        return Ok(());
+    }
+    let chars = if bytes > max_chars.saturating_mul(4) {
+        None
+    } else if let Some(text) = s.as_str() {
+        Some(text.chars().count())
+    } else {
+        let mut buffer = [0u8; 4096];
+        s.decode_into(&mut buffer).ok().map(|t| t.chars().count())
+    };
+    match chars {
+        Some(n) if n as u64 <= max_chars => Ok(()),
+        // An escaped string too long for the buffer under a huge limit passes.
+        None if bytes <= max_chars.saturating_mul(4) => Ok(()),
+        _ => Err(invalid(
+            path,
+            "string too long",
+            format_args!("at most {max_chars} characters: {}", Quote(s.raw_str())),
+        )),
+    }
+}
