@@ -9,6 +9,7 @@
 
 pub mod cube;
 mod document;
+mod elements;
 pub mod formats;
 mod reader;
 pub mod structure;

@@ -7,15 +7,18 @@
 
 use super::Options;
 use super::document::Document;
+use super::elements::{DrawnFace, ElementKind, GroupKey, duplicate, read_cube, read_head};
 use super::structure::{Census, OutlinerEvent, census, walk_outliner};
 use super::textures::{TextureMeta, read_textures};
 use super::value::{Cursor, Path};
 use crate::arena::{Arena, Plan};
-use crate::error::{Error, ErrorCode, Warnings};
+use crate::error::{Error, ErrorCode, Location, Quote, Warning, WarningCode, Warnings};
 use crate::json::{JsonStr, TokenKind};
+use crate::limits::BbmodelLimits;
 use crate::scene::{
-    AlphaMode, Format, MaterialRecord, NodeFlags, NodeRecord, Scene, SceneArrays, SceneCounts,
-    SourceFormat, TextRef, TextSource, TextureFlags, TextureRecord, Wrap,
+    AlphaMode, Format, GroupFlags, MaterialRecord, MeshFlags, MeshGroupRecord, MeshRecord,
+    NodeFlags, NodeRecord, Scene, SceneArrays, SceneCounts, SourceFormat, TextRef, TextSource,
+    TextureFlags, TextureRecord, Wrap,
 };
 
 /// One group's data, from its outliner object (inline) or its `groups` entry.
@@ -55,12 +58,77 @@ pub(crate) fn plan(doc: &Document<'_>, options: &Options<'_>) -> Result<(Plan, C
         Ok(())
     })?;
     pool += textures.iter().map(|t| escaped_len(&t.name)).sum::<usize>();
+    pool += count_elements(doc, limits, &textures, census.textures, &mut counts)?;
     counts.text_pool = pool;
     let plan = Plan::new(counts, |scratch| {
         // The 5.x groups by uuid hash, to find a group's data.
-        scratch.add::<UuidEntry>(census.group_entries)
+        scratch.add::<UuidEntry>(census.group_entries)?;
+        // Elements by uuid hash, and whether the outliner placed each.
+        scratch.add::<ElementEntry>(census.elements)?;
+        scratch.add::<u8>(census.elements)
     })?;
     Ok((plan, census))
+}
+
+/// Faces a cube can draw.
+const CUBE_FACES: usize = 6;
+
+/// Counts meshes, vertices, triangles and groups of every element, checking
+/// maxTriangles and maxVertices as they grow (spec: "counted from the upper
+/// bounds first"); returns the text-pool bytes of escaped element names.
+fn count_elements(
+    doc: &Document<'_>,
+    limits: &BbmodelLimits,
+    textures: &[TextureMeta<'_>],
+    texture_count: usize,
+    counts: &mut SceneCounts,
+) -> Result<usize, Error> {
+    let mut pool = 0;
+    super::structure::for_each_entry(doc, doc.elements, |i, at| {
+        let head = read_head(doc, i, at, limits, None)?;
+        pool += escaped_len(&head.name);
+        match head.kind {
+            ElementKind::Cube => {
+                let mut faces = heapless::Vec::<GroupKey, CUBE_FACES>::new();
+                read_cube(doc, i, at, textures, texture_count, |face| {
+                    let _ = faces.push(face.key);
+                    Ok(())
+                })?;
+                counts.meshes += 1;
+                counts.positions += 4 * faces.len();
+                counts.indices += 6 * faces.len();
+                counts.uv_rects += 2 * faces.len();
+                faces.sort_unstable();
+                counts.groups += faces.len() - faces.windows(2).filter(|w| w[0] == w[1]).count();
+            }
+            ElementKind::Mesh | ElementKind::Unsupported => {}
+        }
+        check_geometry(counts, limits)
+    })?;
+    counts.normals = counts.positions;
+    counts.uvs = counts.positions;
+    Ok(pool)
+}
+
+fn check_geometry(counts: &SceneCounts, limits: &BbmodelLimits) -> Result<(), Error> {
+    let triangles = counts.indices / 3;
+    if triangles as u64 > limits.max_triangles {
+        return Err(super::value::error_at(
+            ErrorCode::TooManyTriangles,
+            &Path::key("elements"),
+            "too many triangles",
+            format_args!("at most maxTriangles ({})", limits.max_triangles),
+        ));
+    }
+    if counts.positions as u64 > limits.max_vertices {
+        return Err(super::value::error_at(
+            ErrorCode::TooManyVertices,
+            &Path::key("elements"),
+            "too many vertices",
+            format_args!("at most maxVertices ({})", limits.max_vertices),
+        ));
+    }
+    Ok(())
 }
 
 /// A uuid's hash and where its entry starts, sortable for binary search.
@@ -148,6 +216,83 @@ fn group_table(doc: &Document<'_>, table: &mut [UuidEntry]) -> Result<(), Error>
         }
     }
     Ok(())
+}
+
+/// An element's uuid hash, where it starts and its index in `elements`.
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    Default,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    zerocopy::FromBytes,
+    zerocopy::IntoBytes,
+    zerocopy::KnownLayout,
+    zerocopy::Immutable,
+)]
+#[repr(C)]
+pub(crate) struct ElementEntry {
+    hash: u64,
+    at: u64,
+    index: u64,
+}
+
+/// Elements by uuid hash, sorted; two elements with one uuid are
+/// DUPLICATE_REFERENCE. Elements without a uuid get hash 0 and are never found.
+fn element_table(doc: &Document<'_>, table: &mut [ElementEntry]) -> Result<(), Error> {
+    super::structure::for_each_entry(doc, doc.elements, |i, at| {
+        let hash = entry_uuid(doc, at)?.map_or(0, |u| uuid_hash(&u));
+        if let Some(slot) = table.get_mut(i) {
+            *slot = ElementEntry {
+                hash,
+                at: at as u64,
+                index: i as u64,
+            };
+        }
+        Ok(())
+    })?;
+    table.sort_unstable();
+    for pair in table.windows(2) {
+        if let [a, b] = pair
+            && a.hash == b.hash
+            && a.hash != 0
+            && let (Some(x), Some(y)) = (
+                entry_uuid(doc, a.at as usize)?,
+                entry_uuid(doc, b.at as usize)?,
+            )
+            && same(&x, &y)
+        {
+            return Err(duplicate(
+                &Path::key("elements").with_index(b.index as usize),
+                &y,
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The element whose uuid is `uuid`: (index, offset).
+fn find_element(
+    doc: &Document<'_>,
+    table: &[ElementEntry],
+    uuid: &JsonStr<'_>,
+) -> Result<Option<(usize, usize)>, Error> {
+    let hash = uuid_hash(uuid);
+    let first = table.partition_point(|e| e.hash < hash);
+    for entry in table
+        .get(first..)
+        .unwrap_or_default()
+        .iter()
+        .take_while(|e| e.hash == hash)
+    {
+        if entry_uuid(doc, entry.at as usize)?.is_some_and(|u| same(&u, uuid)) {
+            return Ok(Some((entry.index as usize, entry.at as usize)));
+        }
+    }
+    Ok(None)
 }
 
 /// Where a group's data is: its `groups` entry when the outliner object
@@ -265,52 +410,239 @@ pub(crate) fn fill<'a>(
         &mut textures,
     )?;
     write_textures(doc, &textures, arrays.textures, arrays.materials, &mut pool)?;
-    let table = arena.slice::<UuidEntry>(plan_group_entries(doc)?)?;
+    let table = arena.slice::<UuidEntry>(entry_count(doc, doc.groups)?)?;
     group_table(doc, table)?;
+    let elements = entry_count(doc, doc.elements)?;
+    let elements_by_uuid = arena.slice::<ElementEntry>(elements)?;
+    element_table(doc, elements_by_uuid)?;
+    let placed = arena.slice::<u8>(elements)?;
     let nodes = &mut *arrays.nodes;
+    let mut meshes = MeshWriter {
+        meshes: &mut *arrays.meshes,
+        groups: &mut *arrays.groups,
+        positions: &mut *arrays.positions,
+        normals: &mut *arrays.normals,
+        uvs: &mut *arrays.uvs,
+        indices: &mut *arrays.indices,
+        uv_rects: &mut *arrays.uv_rects,
+        mesh: 0,
+        group: 0,
+        vertex: 0,
+        index: 0,
+    };
+    let texture_count = textures.len();
+    let mut emit = |index: usize,
+                    at: usize,
+                    parent: i32,
+                    pool: &mut Pool<'_>,
+                    warnings: &mut Warnings|
+     -> Result<(), Error> {
+        let head = read_head(doc, index, at, limits, Some(warnings))?;
+        if head.kind != ElementKind::Cube {
+            return Ok(());
+        }
+        let mut faces = heapless::Vec::<DrawnFace, CUBE_FACES>::new();
+        read_cube(doc, index, at, &textures, texture_count, |face| {
+            let _ = faces.push(*face);
+            Ok(())
+        })?;
+        let name = match &head.name {
+            Some(n) => pool.text(doc.bytes, n)?,
+            None => TextRef::EMPTY,
+        };
+        meshes.cube(name, &head, parent, &mut faces)
+    };
     walk_outliner(doc, limits, |event| {
-        if let OutlinerEvent::Group {
-            node,
-            parent,
-            outliner_at,
-            uuid,
-            ..
-        } = event
-        {
-            let at = group_data_at(doc, table, outliner_at, uuid)?;
-            let data = read_group(doc, at, limits.max_string_chars)?;
-            let mut rotation = data.rotation.map(f32::to_radians);
-            // Convention 13: files before 3.2 stored a group's z rotation negated.
-            if doc.version.before(3, 2) {
-                rotation[2] = -rotation[2];
-            }
-            let record = nodes.get_mut(node).ok_or_else(mismatch)?;
-            *record = NodeRecord {
-                name: match data.name {
-                    Some(name) => pool.text(doc.bytes, &name)?,
-                    None => TextRef::EMPTY,
-                },
+        match event {
+            OutlinerEvent::Group {
+                node,
                 parent,
-                flags: if data.visible { NodeFlags::VISIBLE } else { 0 },
-                translation: [0.0; 3],
-                rotation,
-                scale: [1.0; 3],
-                pivot: data.origin,
-            };
+                outliner_at,
+                uuid,
+                ..
+            } => {
+                let at = group_data_at(doc, table, outliner_at, uuid)?;
+                let data = read_group(doc, at, limits.max_string_chars)?;
+                let mut rotation = data.rotation.map(f32::to_radians);
+                // Convention 13: files before 3.2 stored a group's z rotation negated.
+                if doc.version.before(3, 2) {
+                    rotation[2] = -rotation[2];
+                }
+                let record = nodes.get_mut(node).ok_or_else(mismatch)?;
+                *record = NodeRecord {
+                    name: match data.name {
+                        Some(name) => pool.text(doc.bytes, &name)?,
+                        None => TextRef::EMPTY,
+                    },
+                    parent,
+                    flags: if data.visible { NodeFlags::VISIBLE } else { 0 },
+                    translation: [0.0; 3],
+                    rotation,
+                    scale: [1.0; 3],
+                    pivot: data.origin,
+                };
+            }
+            OutlinerEvent::Element { uuid, parent } => {
+                match find_element(doc, elements_by_uuid, &uuid)? {
+                    Some((index, at)) => {
+                        let flag = placed.get_mut(index).ok_or_else(mismatch)?;
+                        if *flag != 0 {
+                            return Err(duplicate(&Path::key("outliner"), &uuid));
+                        }
+                        *flag = 1;
+                        emit(index, at, parent, &mut pool, warnings)?;
+                    }
+                    None => warnings.push(Warning::new(
+                        WarningCode::UnknownReference,
+                        Location::Json(Path::key("outliner").render()),
+                        format_args!(
+                            "outliner names {}, which no element has: skipped",
+                            Quote(uuid.raw_str())
+                        ),
+                    )),
+                }
+            }
         }
         Ok(())
     })?;
+    // Elements the outliner does not place follow at the root, in file order.
+    super::structure::for_each_entry(doc, doc.elements, |index, at| {
+        if placed.get(index).copied().unwrap_or(1) == 0 {
+            emit(index, at, -1, &mut pool, warnings)?;
+        }
+        Ok(())
+    })?;
+    let used = (meshes.mesh, meshes.group, meshes.vertex, meshes.index);
+    let _ = used;
     Ok(Scene::new(Format::Bbmodel, doc.bytes, arrays))
 }
 
-/// Entries of the `groups` array (the scratch table's size).
-fn plan_group_entries(doc: &Document<'_>) -> Result<usize, Error> {
+/// Entries of the array at `at` (the scratch tables' sizes).
+fn entry_count(doc: &Document<'_>, at: Option<usize>) -> Result<usize, Error> {
     let mut n = 0;
-    super::structure::for_each_entry(doc, doc.groups, |_, _| {
+    super::structure::for_each_entry(doc, at, |_, _| {
         n += 1;
         Ok(())
     })?;
     Ok(n)
+}
+
+/// Writes meshes, their groups and vertices into the scene's arrays.
+struct MeshWriter<'w> {
+    meshes: &'w mut [MeshRecord],
+    groups: &'w mut [MeshGroupRecord],
+    positions: &'w mut [[f32; 3]],
+    normals: &'w mut [[f32; 3]],
+    uvs: &'w mut [[f32; 2]],
+    indices: &'w mut [u32],
+    uv_rects: &'w mut [[f32; 4]],
+    mesh: usize,
+    group: usize,
+    vertex: usize,
+    index: usize,
+}
+
+impl MeshWriter<'_> {
+    /// One cube: its faces grouped by material, single- before double-sided
+    /// (Conversion: "cube faces likewise"), four vertices and two triangles each.
+    fn cube(
+        &mut self,
+        name: TextRef,
+        head: &super::elements::ElementHead<'_>,
+        parent: i32,
+        faces: &mut [DrawnFace],
+    ) -> Result<(), Error> {
+        faces.sort_by_key(|f| f.key);
+        let (first_vertex, first_index, first_group) = (self.vertex, self.index, self.group);
+        let mut current: Option<GroupKey> = None;
+        for face in faces.iter() {
+            if current != Some(face.key) {
+                current = Some(face.key);
+                let group = self.groups.get_mut(self.group).ok_or_else(mismatch)?;
+                *group = MeshGroupRecord {
+                    material: face.key.material,
+                    flags: if face.key.double_sided {
+                        GroupFlags::DOUBLE_SIDED
+                    } else {
+                        0
+                    } | if face.key.camera_only {
+                        GroupFlags::CAMERA_ONLY
+                    } else {
+                        0
+                    },
+                    render_order: head.render_order,
+                    first_index: index32(self.index)?,
+                    index_count: 0,
+                };
+                self.group += 1;
+            }
+            let local = index32(self.vertex - first_vertex)?;
+            for (k, (corner, uv)) in face.corners.iter().zip(face.uvs).enumerate() {
+                let v = self.vertex + k;
+                *self.positions.get_mut(v).ok_or_else(mismatch)? = *corner;
+                *self.normals.get_mut(v).ok_or_else(mismatch)? = face.normal;
+                *self.uvs.get_mut(v).ok_or_else(mismatch)? = uv;
+            }
+            let rect = uv_rect(&face.uvs);
+            for tri in super::cube::FACE_TRIANGLES {
+                for corner in tri {
+                    *self.indices.get_mut(self.index).ok_or_else(mismatch)? = local + corner;
+                    self.index += 1;
+                }
+                *self
+                    .uv_rects
+                    .get_mut((self.index - 3) / 3)
+                    .ok_or_else(mismatch)? = rect;
+            }
+            self.vertex += 4;
+            if let Some(group) = self
+                .group
+                .checked_sub(1)
+                .and_then(|g| self.groups.get_mut(g))
+            {
+                group.index_count += 6;
+            }
+        }
+        let mesh = self.meshes.get_mut(self.mesh).ok_or_else(mismatch)?;
+        *mesh = MeshRecord {
+            name,
+            node: parent,
+            flags: MeshFlags::HAS_NORMALS
+                | MeshFlags::HAS_UV_RECTS
+                | if head.visible { MeshFlags::VISIBLE } else { 0 },
+            first_vertex: index32(first_vertex)?,
+            vertex_count: index32(self.vertex - first_vertex)?,
+            first_index: index32(first_index)?,
+            index_count: index32(self.index - first_index)?,
+            first_group: index32(first_group)?,
+            group_count: index32(self.group - first_group)?,
+            uv_sets: 1,
+            first_uv: index32(first_vertex)?,
+            color_sets: 0,
+            first_color: 0,
+            skin: -1,
+            first_influence_span: 0,
+        };
+        self.mesh += 1;
+        Ok(())
+    }
+}
+
+/// The UV bounding box `[u_min, v_min, u_max, v_max]` of a face.
+fn uv_rect(uvs: &[[f32; 2]]) -> [f32; 4] {
+    uvs.iter().fold(
+        [
+            f32::INFINITY,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            f32::NEG_INFINITY,
+        ],
+        |r, [u, v]| [r[0].min(*u), r[1].min(*v), r[2].max(*u), r[3].max(*v)],
+    )
+}
+
+fn index32(n: usize) -> Result<u32, Error> {
+    u32::try_from(n).map_err(|_| mismatch())
 }
 
 /// One scene texture (metadata; pixels come with PNG decoding) and one

@@ -228,6 +228,57 @@ impl<'a> Cursor<'a> {
         }
     }
 
+    /// Reads an array of exactly `N` numbers as `f64`, first token `t`.
+    pub(crate) fn numbers64_of<const N: usize>(
+        &mut self,
+        t: &Token<'a>,
+        path: &Path<'_>,
+    ) -> Result<[f64; N], Error> {
+        if t.kind != TokenKind::BeginArray {
+            return Err(invalid(
+                path,
+                "wrong type",
+                format_args!("an array of {N} numbers expected, got {}", type_name(t)),
+            ));
+        }
+        let mut out = [0.0f64; N];
+        let mut n = 0;
+        loop {
+            let item = self.next()?;
+            if item.kind == TokenKind::EndArray {
+                break;
+            }
+            let at = path.with_index(n);
+            let v = self.number_of(&item, &at)?;
+            match out.get_mut(n) {
+                Some(slot) => *slot = v,
+                None => {
+                    return Err(invalid(
+                        &at,
+                        "too many values",
+                        format_args!("an array of {N} numbers expected"),
+                    ));
+                }
+            }
+            n += 1;
+        }
+        if n == N {
+            Ok(out)
+        } else {
+            Err(invalid(
+                path,
+                "too few values",
+                format_args!("an array of {N} numbers expected, got {n}"),
+            ))
+        }
+    }
+
+    /// Reads the next value as an array of `N` numbers, as `f64`.
+    pub(crate) fn numbers64<const N: usize>(&mut self, path: &Path<'_>) -> Result<[f64; N], Error> {
+        let t = self.next()?;
+        self.numbers64_of(&t, path)
+    }
+
     /// Reads the next value as an array of `N` numbers.
     pub(crate) fn numbers<const N: usize>(&mut self, path: &Path<'_>) -> Result<[f32; N], Error> {
         let t = self.next()?;
@@ -258,19 +309,6 @@ impl<'a> Cursor<'a> {
     pub(crate) fn string(&mut self, path: &Path<'_>, max_chars: u64) -> Result<JsonStr<'a>, Error> {
         let t = self.next()?;
         self.string_of(&t, path, max_chars)
-    }
-
-    /// Reads the next value as a boolean.
-    pub(crate) fn boolean(&mut self, path: &Path<'_>) -> Result<bool, Error> {
-        let t = self.next()?;
-        match t.kind {
-            TokenKind::Bool(b) => Ok(b),
-            _ => Err(invalid(
-                path,
-                "wrong type",
-                format_args!("true or false expected, got {}", type_name(&t)),
-            )),
-        }
     }
 }
 
