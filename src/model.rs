@@ -139,7 +139,10 @@ mod owned {
         format: Format,
         input: Input<'a>,
         arena: Vec<u64>,
-        counts: SceneCounts,
+        /// How the arena was carved (the plan's counts).
+        carved: SceneCounts,
+        /// How much of each array the decoder used.
+        used: SceneCounts,
         warnings: Warnings,
     }
 
@@ -149,7 +152,7 @@ mod owned {
             let input = model_bytes(&self.input);
             let arena: &[u8] = bytemuck::cast_slice(&self.arena);
             // `load` checked this view once; it cannot fail later.
-            Scene::view(self.format, input, &self.counts, arena)
+            Scene::view(self.format, input, &self.carved, &self.used, arena)
                 .unwrap_or_else(|_| Scene::empty(self.format, input))
         }
 
@@ -188,22 +191,30 @@ mod owned {
         let format = format_of(model, hint)?;
         let mut arena = vec![0u64; plan.arena_words()];
         let mut warnings = Warnings::new();
-        decode_into(
+        let used = decode_into(
             model,
             hint,
             options,
             &mut Arena::from_words(&mut arena),
             &mut warnings,
-        )?;
+        )?
+        .counts();
         let loaded = Loaded {
             format,
             input,
             arena,
-            counts: *plan.counts(),
+            carved: *plan.counts(),
+            used,
             warnings,
         };
         let view: &[u8] = bytemuck::cast_slice(&loaded.arena);
-        Scene::view(format, model_bytes(&loaded.input), &loaded.counts, view)?;
+        Scene::view(
+            format,
+            model_bytes(&loaded.input),
+            &loaded.carved,
+            &loaded.used,
+            view,
+        )?;
         Ok(loaded)
     }
 }

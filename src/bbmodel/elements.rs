@@ -446,3 +446,373 @@ pub fn duplicate(path: &Path<'_>, uuid: &JsonStr<'_>) -> Error {
         ),
     )
 }
+
+/// Where a mesh element's parts are, and how it is shaded.
+#[derive(Clone, Copy, Debug)]
+pub struct MeshHead {
+    /// `origin`: where the mesh's local space sits (convention 6).
+    pub origin: [f32; 3],
+    /// `rotation` in degrees.
+    pub rotation: [f32; 3],
+    /// `shading: "smooth"` (else flat).
+    pub smooth: bool,
+    /// Where the `vertices` object starts.
+    pub vertices_at: Option<usize>,
+    /// Where the `faces` object starts.
+    pub faces_at: Option<usize>,
+    /// Vertex keys of the mesh.
+    pub keys: usize,
+}
+
+/// Reads a mesh element's origin, rotation, shading and where its vertices
+/// and faces are; checks its key count against maxVertices (spec: "a mesh's
+/// vertices key count is checked before its lookup table is built").
+pub fn read_mesh_head(
+    doc: &Document<'_>,
+    index: usize,
+    at: usize,
+    limits: &BbmodelLimits,
+    mut warnings: Option<&mut Warnings>,
+) -> Result<MeshHead, Error> {
+    let path = Path::key("elements").with_index(index);
+    let mut c = doc.cursor(at);
+    c.object(&path, "element")?;
+    let mut head = MeshHead {
+        origin: [0.0; 3],
+        rotation: [0.0; 3],
+        smooth: false,
+        vertices_at: None,
+        faces_at: None,
+        keys: 0,
+    };
+    while let Some(key) = c.next_key()? {
+        let Some(k) = key.as_str() else {
+            let v = c.next()?;
+            c.skip_rest(&v)?;
+            continue;
+        };
+        let at_path = path.with_key(k);
+        let v = c.next()?;
+        let value_at = at + usize::try_from(v.offset).unwrap_or(usize::MAX);
+        match k {
+            // numbers_of reads the whole array: nothing is left to skip.
+            "origin" => {
+                head.origin = c.numbers_of::<3>(&v, &at_path)?;
+                continue;
+            }
+            "rotation" => {
+                head.rotation = c.numbers_of::<3>(&v, &at_path)?;
+                continue;
+            }
+            "shading" => {
+                let TokenKind::String(s) = v.kind else {
+                    return Err(invalid(
+                        &at_path,
+                        "wrong type",
+                        format_args!("a string expected, got {}", type_name(&v)),
+                    ));
+                };
+                head.smooth = match s.as_str() {
+                    Some("smooth") => true,
+                    Some("flat") => false,
+                    _ => {
+                        if let Some(w) = warnings.as_deref_mut() {
+                            w.push(Warning::new(
+                                WarningCode::UnsupportedValue,
+                                Location::Json(at_path.render()),
+                                format_args!("unknown shading {}: flat used", Quote(s.raw_str())),
+                            ));
+                        }
+                        false
+                    }
+                };
+            }
+            "vertices" | "faces" => {
+                if v.kind != TokenKind::BeginObject {
+                    return Err(invalid(
+                        &at_path,
+                        "wrong type",
+                        format_args!("an object expected, got {}", type_name(&v)),
+                    ));
+                }
+                if k == "vertices" {
+                    head.vertices_at = Some(value_at);
+                    let mut n = 0usize;
+                    while c.next_key()?.is_some() {
+                        let item = c.next()?;
+                        c.skip_rest(&item)?;
+                        n += 1;
+                    }
+                    head.keys = n;
+                    if n as u64 > limits.max_vertices {
+                        return Err(error_at(
+                            ErrorCode::TooManyVertices,
+                            &at_path,
+                            "too many vertex keys",
+                            format_args!(
+                                "at most maxVertices ({}) keys in one mesh, got {n}",
+                                limits.max_vertices
+                            ),
+                        ));
+                    }
+                    continue;
+                }
+                head.faces_at = Some(value_at);
+            }
+            _ => {}
+        }
+        c.skip_rest(&v)?;
+    }
+    Ok(head)
+}
+
+/// The most vertices a mesh face may have here (the triangulator's bound);
+/// a maxFaceVertices override above it reads as this.
+pub const HARD_MAX_FACE_VERTICES: usize = super::mesh::MAX_FACE_VERTICES;
+
+/// One mesh face as stored: its vertex keys with their UVs, and its texture.
+#[derive(Clone, Debug)]
+pub struct MeshFace<'a> {
+    /// Index of the face in `faces`, for paths.
+    pub index: usize,
+    /// The face's key.
+    pub key: JsonStr<'a>,
+    /// Vertex keys in stored order.
+    pub vertices: heapless::Vec<JsonStr<'a>, HARD_MAX_FACE_VERTICES>,
+    /// UV per vertex, in texels, aligned with `vertices`.
+    pub uvs: [[f32; 2]; HARD_MAX_FACE_VERTICES],
+    /// Material (texture index) or −1; `texture: null` draws untextured on
+    /// a mesh (convention 8).
+    pub material: i32,
+}
+
+/// Reads every face of a mesh in file order: vertex lists (at most
+/// maxFaceVertices, no key twice), a uv entry for every vertex, the texture.
+pub fn for_each_mesh_face<'a>(
+    doc: &Document<'a>,
+    element: usize,
+    head: &MeshHead,
+    limits: &BbmodelLimits,
+    textures: &[TextureMeta<'_>],
+    texture_count: usize,
+    mut visit: impl FnMut(&MeshFace<'a>) -> Result<(), Error>,
+) -> Result<(), Error> {
+    let Some(faces_at) = head.faces_at else {
+        return Ok(());
+    };
+    let path = Path::key("elements").with_index(element).with_key("faces");
+    let max_vertices = usize::try_from(limits.max_face_vertices)
+        .unwrap_or(usize::MAX)
+        .min(HARD_MAX_FACE_VERTICES);
+    let mut c = doc.cursor(faces_at);
+    c.object(&path, "faces")?;
+    let mut index = 0usize;
+    while let Some(key) = c.next_key()? {
+        let face_path = match key.as_str() {
+            Some(k) => path.with_key(k),
+            None => path.with_index(index),
+        };
+        c.object(&face_path, "face")?;
+        let mut face = MeshFace {
+            index,
+            key,
+            vertices: heapless::Vec::new(),
+            uvs: [[0.0; 2]; HARD_MAX_FACE_VERTICES],
+            material: -1,
+        };
+        let mut uv_entries = heapless::Vec::<(JsonStr<'a>, [f32; 2]), 32>::new();
+        while let Some(field) = c.next_key()? {
+            let f = field.as_str().unwrap_or("");
+            let field_path = face_path.with_key(f);
+            match f {
+                "vertices" => {
+                    let open = c.next()?;
+                    if open.kind != TokenKind::BeginArray {
+                        return Err(invalid(
+                            &field_path,
+                            "wrong type",
+                            format_args!(
+                                "an array of vertex keys expected, got {}",
+                                type_name(&open)
+                            ),
+                        ));
+                    }
+                    loop {
+                        let t = c.next()?;
+                        if t.kind == TokenKind::EndArray {
+                            break;
+                        }
+                        let item_path = field_path.with_index(face.vertices.len());
+                        let s = c.string_of(&t, &item_path, limits.max_string_chars)?;
+                        if face.vertices.len() >= max_vertices {
+                            return Err(error_at(
+                                ErrorCode::TooManyVertices,
+                                &face_path,
+                                "mesh face has too many vertices",
+                                format_args!("at most maxFaceVertices ({max_vertices})"),
+                            ));
+                        }
+                        if face.vertices.iter().any(|v| same_text(v, &s)) {
+                            return Err(invalid(
+                                &item_path,
+                                "vertex key twice",
+                                format_args!("each key once, but {} repeats", Quote(s.raw_str())),
+                            ));
+                        }
+                        let _ = face.vertices.push(s);
+                    }
+                }
+                "uv" => {
+                    c.object(&field_path, "uv")?;
+                    while let Some(k) = c.next_key()? {
+                        let uv = c.numbers::<2>(&field_path.with_key(k.as_str().unwrap_or("")))?;
+                        // More entries than a face can use are read and ignored.
+                        let _ = uv_entries.push((k, uv));
+                    }
+                }
+                "texture" => {
+                    face.material =
+                        match face_texture(&mut c, &field_path, textures, texture_count)? {
+                            FaceTexture::Index(i) => i32::try_from(i).unwrap_or(-1),
+                            FaceTexture::Blank | FaceTexture::Removed => -1,
+                        };
+                }
+                _ => {
+                    let v = c.next()?;
+                    c.skip_rest(&v)?;
+                }
+            }
+        }
+        for (slot, key) in face.uvs.iter_mut().zip(&face.vertices) {
+            let uv = uv_entries
+                .iter()
+                .find(|(k, _)| same_text(k, key))
+                .ok_or_else(|| {
+                    invalid(
+                        &face_path.with_key("uv"),
+                        "missing uv entry",
+                        format_args!("a uv for vertex {}", Quote(key.raw_str())),
+                    )
+                })?;
+            *slot = uv.1;
+        }
+        visit(&face)?;
+        index += 1;
+    }
+    Ok(())
+}
+
+/// Reads a mesh's vertex positions by key into `table` (sorted by key hash),
+/// for [`find_key`].
+pub fn mesh_key_table(
+    doc: &Document<'_>,
+    head: &MeshHead,
+    element: usize,
+    table: &mut [KeyEntry],
+) -> Result<(), Error> {
+    let Some(at) = head.vertices_at else {
+        return Ok(());
+    };
+    let path = Path::key("elements")
+        .with_index(element)
+        .with_key("vertices");
+    let mut c = doc.cursor(at);
+    c.object(&path, "vertices")?;
+    let mut i = 0usize;
+    while let Some(key) = c.next_key()? {
+        let position = c.numbers::<3>(&path.with_key(key.as_str().unwrap_or("")))?;
+        if let Some(slot) = table.get_mut(i) {
+            *slot = KeyEntry {
+                hash: text_hash(&key),
+                index: u32::try_from(i).unwrap_or(u32::MAX),
+                position,
+                at: u32::try_from(key.raw_bytes().as_ptr() as usize - doc.bytes.as_ptr() as usize)
+                    .unwrap_or(u32::MAX),
+                pad: 0,
+            };
+        }
+        i += 1;
+    }
+    if let Some(used) = table.get_mut(..i) {
+        used.sort_unstable_by_key(|e| e.hash);
+    }
+    Ok(())
+}
+
+/// A mesh vertex key's hash, its index among the mesh's keys, its position
+/// (local space) and where its key string starts in the file.
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    Default,
+    PartialEq,
+    zerocopy::FromBytes,
+    zerocopy::IntoBytes,
+    zerocopy::KnownLayout,
+    zerocopy::Immutable,
+)]
+#[repr(C)]
+pub struct KeyEntry {
+    hash: u64,
+    index: u32,
+    position: [f32; 3],
+    at: u32,
+    pad: u32,
+}
+
+/// The index and position of vertex `key` in a table from [`mesh_key_table`].
+pub fn find_key(
+    doc: &Document<'_>,
+    table: &[KeyEntry],
+    key: &JsonStr<'_>,
+) -> Option<(usize, [f32; 3])> {
+    let hash = text_hash(key);
+    let first = table.partition_point(|e| e.hash < hash);
+    table
+        .get(first..)?
+        .iter()
+        .take_while(|e| e.hash == hash)
+        .find_map(|e| {
+            let raw = doc.bytes.get(e.at as usize..)?;
+            let len = key.raw_bytes().len();
+            (raw.get(..len)? == key.raw_bytes() && raw.get(len) == Some(&b'"'))
+                .then_some((e.index as usize, e.position))
+        })
+}
+
+/// FNV-1a over a string's raw bytes (keys compare raw, as JavaScript
+/// compares the decoded keys; escaped keys are vanishingly rare).
+pub fn text_hash(s: &JsonStr<'_>) -> u64 {
+    s.raw_bytes()
+        .iter()
+        .fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
+            (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+        })
+}
+
+/// The sidedness of a face on texture `material` (convention 9).
+pub fn face_key(doc: &Document<'_>, textures: &[TextureMeta<'_>], material: i32) -> GroupKey {
+    let sides = usize::try_from(material)
+        .ok()
+        .and_then(|i| textures.get(i))
+        .map_or(RenderSides::Auto, |m| m.render_sides);
+    let double_sided = match sides {
+        RenderSides::Double => true,
+        RenderSides::Front => false,
+        RenderSides::Auto => !doc.format.auto_is_single_sided(),
+    };
+    GroupKey {
+        material,
+        double_sided,
+        camera_only: false,
+    }
+}
+
+/// A texture's UV space, or the resolution for an untextured face.
+pub fn uv_size(doc: &Document<'_>, textures: &[TextureMeta<'_>], material: i32) -> [f32; 2] {
+    usize::try_from(material)
+        .ok()
+        .and_then(|i| textures.get(i))
+        .map_or(doc.resolution, |m| m.uv_size)
+}

@@ -11,6 +11,7 @@ pub mod cube;
 mod document;
 mod elements;
 pub mod formats;
+pub mod mesh;
 mod reader;
 pub mod structure;
 pub mod textures;

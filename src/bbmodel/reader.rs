@@ -7,7 +7,14 @@
 
 use super::Options;
 use super::document::Document;
-use super::elements::{DrawnFace, ElementKind, GroupKey, duplicate, read_cube, read_head};
+use super::elements::{
+    DrawnFace, ElementHead, ElementKind, GroupKey, KeyEntry, MeshHead, duplicate, face_key,
+    find_key, for_each_mesh_face, read_cube, read_head, read_mesh_head, uv_size,
+};
+use super::mesh::{
+    MAX_FACE_TRIANGLES, accumulate_face_normal, blockbench_face_normal, finish_smooth_normals,
+    mesh_transform, triangulate,
+};
 use super::structure::{Census, OutlinerEvent, census, walk_outliner};
 use super::textures::{TextureMeta, read_textures};
 use super::value::{Cursor, Path};
@@ -58,14 +65,25 @@ pub(crate) fn plan(doc: &Document<'_>, options: &Options<'_>) -> Result<(Plan, C
         Ok(())
     })?;
     pool += textures.iter().map(|t| escaped_len(&t.name)).sum::<usize>();
-    pool += count_elements(doc, limits, &textures, census.textures, &mut counts)?;
+    let mut max_keys = 0usize;
+    pool += count_elements(
+        doc,
+        limits,
+        &textures,
+        census.textures,
+        &mut counts,
+        &mut max_keys,
+    )?;
     counts.text_pool = pool;
     let plan = Plan::new(counts, |scratch| {
         // The 5.x groups by uuid hash, to find a group's data.
         scratch.add::<UuidEntry>(census.group_entries)?;
         // Elements by uuid hash, and whether the outliner placed each.
         scratch.add::<ElementEntry>(census.elements)?;
-        scratch.add::<u8>(census.elements)
+        scratch.add::<u8>(census.elements)?;
+        // The largest mesh's vertex keys, and their smooth-normal sums.
+        scratch.add::<KeyEntry>(max_keys)?;
+        scratch.add::<[f32; 3]>(max_keys)
     })?;
     Ok((plan, census))
 }
@@ -82,6 +100,7 @@ fn count_elements(
     textures: &[TextureMeta<'_>],
     texture_count: usize,
     counts: &mut SceneCounts,
+    max_keys: &mut usize,
 ) -> Result<usize, Error> {
     let mut pool = 0;
     super::structure::for_each_entry(doc, doc.elements, |i, at| {
@@ -101,7 +120,28 @@ fn count_elements(
                 faces.sort_unstable();
                 counts.groups += faces.len() - faces.windows(2).filter(|w| w[0] == w[1]).count();
             }
-            ElementKind::Mesh | ElementKind::Unsupported => {}
+            ElementKind::Mesh => {
+                let mesh = read_mesh_head(doc, i, at, limits, None)?;
+                *max_keys = (*max_keys).max(mesh.keys);
+                let mut keys = heapless::Vec::<GroupKey, MAX_GROUP_KEYS>::new();
+                for_each_mesh_face(doc, i, &mesh, limits, textures, texture_count, |face| {
+                    // Upper bounds (spec): k vertices and k − 2 triangles a face.
+                    let k = face.vertices.len();
+                    if k >= 3 {
+                        counts.positions += k;
+                        counts.indices += 3 * (k - 2);
+                        counts.uv_rects += k - 2;
+                    }
+                    let key = face_key(doc, textures, face.material);
+                    if !keys.contains(&key) {
+                        let _ = keys.push(key);
+                    }
+                    check_geometry(counts, limits)
+                })?;
+                counts.meshes += 1;
+                counts.groups += keys.len();
+            }
+            ElementKind::Unsupported => {}
         }
         check_geometry(counts, limits)
     })?;
@@ -109,6 +149,10 @@ fn count_elements(
     counts.uvs = counts.positions;
     Ok(pool)
 }
+
+/// Distinct (material, sidedness) pairs a mesh can have: untextured and
+/// every texture, each single- or double-sided.
+const MAX_GROUP_KEYS: usize = 2 * (super::textures::HARD_MAX_TEXTURES + 1);
 
 fn check_geometry(counts: &SceneCounts, limits: &BbmodelLimits) -> Result<(), Error> {
     let triangles = counts.indices / 3;
@@ -416,6 +460,9 @@ pub(crate) fn fill<'a>(
     let elements_by_uuid = arena.slice::<ElementEntry>(elements)?;
     element_table(doc, elements_by_uuid)?;
     let placed = arena.slice::<u8>(elements)?;
+    let max_keys = max_mesh_keys(doc, limits)?;
+    let key_table = arena.slice::<KeyEntry>(max_keys)?;
+    let normal_sums = arena.slice::<[f32; 3]>(max_keys)?;
     let nodes = &mut *arrays.nodes;
     let mut meshes = MeshWriter {
         meshes: &mut *arrays.meshes,
@@ -438,6 +485,20 @@ pub(crate) fn fill<'a>(
                     warnings: &mut Warnings|
      -> Result<(), Error> {
         let head = read_head(doc, index, at, limits, Some(warnings))?;
+        if head.kind == ElementKind::Mesh {
+            let name = match &head.name {
+                Some(n) => pool.text(doc.bytes, n)?,
+                None => TextRef::EMPTY,
+            };
+            let mesh = read_mesh_head(doc, index, at, limits, Some(warnings))?;
+            let scratch = MeshScratch {
+                keys: &mut *key_table,
+                normals: &mut *normal_sums,
+            };
+            return meshes.mesh(
+                doc, limits, &textures, index, &mesh, name, &head, parent, scratch,
+            );
+        }
         if head.kind != ElementKind::Cube {
             return Ok(());
         }
@@ -512,9 +573,39 @@ pub(crate) fn fill<'a>(
         }
         Ok(())
     })?;
-    let used = (meshes.mesh, meshes.group, meshes.vertex, meshes.index);
-    let _ = used;
+    // Faces without area were planned for and not written: hand out only
+    // what was written.
+    let used = SceneCounts {
+        meshes: meshes.mesh,
+        groups: meshes.group,
+        positions: meshes.vertex,
+        normals: meshes.vertex,
+        uvs: meshes.vertex,
+        indices: meshes.index,
+        uv_rects: meshes.index / 3,
+        text_pool: pool.len,
+        ..counts
+    };
+    let arrays = arrays.truncate(&used);
     Ok(Scene::new(Format::Bbmodel, doc.bytes, arrays))
+}
+
+/// The most vertex keys any mesh element has (the key table's size).
+fn max_mesh_keys(doc: &Document<'_>, limits: &BbmodelLimits) -> Result<usize, Error> {
+    let mut max = 0;
+    super::structure::for_each_entry(doc, doc.elements, |i, at| {
+        if read_head(doc, i, at, limits, None)?.kind == ElementKind::Mesh {
+            max = max.max(read_mesh_head(doc, i, at, limits, None)?.keys);
+        }
+        Ok(())
+    })?;
+    Ok(max)
+}
+
+/// Per-mesh scratch: the vertex key table and the smooth-normal sums.
+struct MeshScratch<'s> {
+    keys: &'s mut [KeyEntry],
+    normals: &'s mut [[f32; 3]],
 }
 
 /// Entries of the array at `at` (the scratch tables' sizes).
@@ -626,6 +717,202 @@ impl MeshWriter<'_> {
         self.mesh += 1;
         Ok(())
     }
+}
+
+impl MeshWriter<'_> {
+    /// One mesh element (Conversion, meshes): every face its own vertices at
+    /// origin + R·v, triangulated in its plane, grouped by material then
+    /// single- before double-sided; flat or smooth normals (convention 11).
+    #[allow(clippy::too_many_arguments)]
+    fn mesh(
+        &mut self,
+        doc: &Document<'_>,
+        limits: &BbmodelLimits,
+        textures: &[TextureMeta<'_>],
+        element: usize,
+        mesh: &MeshHead,
+        name: TextRef,
+        head: &ElementHead<'_>,
+        parent: i32,
+        scratch: MeshScratch<'_>,
+    ) -> Result<(), Error> {
+        let keys = scratch.keys.get_mut(..mesh.keys).ok_or_else(mismatch)?;
+        super::elements::mesh_key_table(doc, mesh, element, keys)?;
+        let keys: &[KeyEntry] = keys;
+        let sums = scratch.normals.get_mut(..mesh.keys).ok_or_else(mismatch)?;
+        sums.fill([0.0; 3]);
+        let transform = mesh_transform(mesh.origin, mesh.rotation);
+        let texture_count = textures.len();
+
+        // Pass 1: triangles per group, and the smooth-normal sums.
+        let mut groups = heapless::Vec::<(GroupKey, usize), MAX_GROUP_KEYS>::new();
+        for_each_mesh_face(
+            doc,
+            element,
+            mesh,
+            limits,
+            textures,
+            texture_count,
+            |face| {
+                let (positions, indices) = resolve(doc, keys, face, &face_path(element, face))?;
+                let mut tris = [[0u8; 3]; MAX_FACE_TRIANGLES];
+                let triangulation = triangulate(&positions, &mut tris).map_err(|_| mismatch())?;
+                let key = face_key(doc, textures, face.material);
+                match groups.iter_mut().find(|(k, _)| *k == key) {
+                    Some((_, n)) => *n += triangulation.count,
+                    None => {
+                        let _ = groups.push((key, triangulation.count));
+                    }
+                }
+                if mesh.smooth && positions.len() >= 3 {
+                    accumulate_face_normal(sums, &indices, blockbench_face_normal(&positions))
+                        .map_err(|_| mismatch())?;
+                }
+                Ok(())
+            },
+        )?;
+        if mesh.smooth {
+            finish_smooth_normals(sums, &transform);
+        }
+        let sums: &[[f32; 3]] = sums;
+        groups.sort_unstable_by_key(|(k, _)| *k);
+
+        // Group records and where each group's indices go.
+        let (first_vertex, first_index, first_group) = (self.vertex, self.index, self.group);
+        let mut cursors = heapless::Vec::<(GroupKey, usize), MAX_GROUP_KEYS>::new();
+        let mut at = self.index;
+        for (key, triangles) in &groups {
+            *self.groups.get_mut(self.group).ok_or_else(mismatch)? = MeshGroupRecord {
+                material: key.material,
+                flags: if key.double_sided {
+                    GroupFlags::DOUBLE_SIDED
+                } else {
+                    0
+                },
+                render_order: head.render_order,
+                first_index: index32(at)?,
+                index_count: index32(3 * triangles)?,
+            };
+            self.group += 1;
+            let _ = cursors.push((*key, at));
+            at += 3 * triangles;
+        }
+        let end_index = at;
+
+        // Pass 2: vertices in face order, triangles at their group's cursor.
+        for_each_mesh_face(
+            doc,
+            element,
+            mesh,
+            limits,
+            textures,
+            texture_count,
+            |face| {
+                let (positions, indices) = resolve(doc, keys, face, &face_path(element, face))?;
+                let mut tris = [[0u8; 3]; MAX_FACE_TRIANGLES];
+                let triangulation = triangulate(&positions, &mut tris).map_err(|_| mismatch())?;
+                if triangulation.count == 0 {
+                    return Ok(());
+                }
+                let local = index32(self.vertex - first_vertex)?;
+                let flat = transform.turn(triangulation.normal);
+                let size = uv_size(doc, textures, face.material);
+                for (k, p) in positions.iter().enumerate() {
+                    let v = self.vertex + k;
+                    *self.positions.get_mut(v).ok_or_else(mismatch)? = transform.place(*p);
+                    let smooth = indices.get(k).and_then(|&i| sums.get(i as usize)).copied();
+                    *self.normals.get_mut(v).ok_or_else(mismatch)? = match smooth {
+                        Some(n) if mesh.smooth && n != [0.0; 3] => n,
+                        _ => flat,
+                    };
+                    let uv = face.uvs.get(k).copied().unwrap_or_default();
+                    *self.uvs.get_mut(v).ok_or_else(mismatch)? = [uv[0] / size[0], uv[1] / size[1]];
+                }
+                let face_uvs = self
+                    .uvs
+                    .get(self.vertex..self.vertex + positions.len())
+                    .ok_or_else(mismatch)?;
+                let rect = uv_rect(face_uvs);
+                let key = face_key(doc, textures, face.material);
+                let cursor = cursors
+                    .iter_mut()
+                    .find(|(k, _)| *k == key)
+                    .ok_or_else(mismatch)?;
+                for tri in tris.iter().take(triangulation.count) {
+                    for &corner in tri {
+                        *self.indices.get_mut(cursor.1).ok_or_else(mismatch)? =
+                            local + u32::from(corner);
+                        cursor.1 += 1;
+                    }
+                    *self
+                        .uv_rects
+                        .get_mut(cursor.1 / 3 - 1)
+                        .ok_or_else(mismatch)? = rect;
+                }
+                self.vertex += positions.len();
+                Ok(())
+            },
+        )?;
+        self.index = end_index;
+        *self.meshes.get_mut(self.mesh).ok_or_else(mismatch)? = MeshRecord {
+            name,
+            node: parent,
+            flags: MeshFlags::HAS_NORMALS
+                | MeshFlags::HAS_UV_RECTS
+                | if head.visible { MeshFlags::VISIBLE } else { 0 },
+            first_vertex: index32(first_vertex)?,
+            vertex_count: index32(self.vertex - first_vertex)?,
+            first_index: index32(first_index)?,
+            index_count: index32(self.index - first_index)?,
+            first_group: index32(first_group)?,
+            group_count: index32(self.group - first_group)?,
+            uv_sets: 1,
+            first_uv: index32(first_vertex)?,
+            color_sets: 0,
+            first_color: 0,
+            skin: -1,
+            first_influence_span: 0,
+        };
+        self.mesh += 1;
+        Ok(())
+    }
+}
+
+/// `$.elements[i].faces.<key>`.
+fn face_path<'p>(element: usize, face: &super::elements::MeshFace<'p>) -> Path<'p> {
+    let path = Path::key("elements").with_index(element).with_key("faces");
+    match face.key.as_str() {
+        Some(key) => path.with_key(key),
+        None => path.with_index(face.index),
+    }
+}
+
+/// A face's vertex positions and key indices, each key looked up in the
+/// mesh (a key the mesh lacks is INVALID_FIELD, spec Errors).
+#[allow(clippy::type_complexity)]
+fn resolve(
+    doc: &Document<'_>,
+    keys: &[KeyEntry],
+    face: &super::elements::MeshFace<'_>,
+    path: &Path<'_>,
+) -> Result<(heapless::Vec<[f32; 3], 16>, heapless::Vec<u32, 16>), Error> {
+    let mut positions = heapless::Vec::new();
+    let mut indices = heapless::Vec::new();
+    for (k, key) in face.vertices.iter().enumerate() {
+        let (index, position) = find_key(doc, keys, key).ok_or_else(|| {
+            super::value::invalid(
+                &path.with_key("vertices").with_index(k),
+                "unknown vertex key",
+                format_args!(
+                    "a key of this mesh's vertices, got {}",
+                    Quote(key.raw_str())
+                ),
+            )
+        })?;
+        let _ = positions.push(position);
+        let _ = indices.push(u32::try_from(index).unwrap_or(u32::MAX));
+    }
+    Ok((positions, indices))
 }
 
 /// The UV bounding box `[u_min, v_min, u_max, v_max]` of a face.

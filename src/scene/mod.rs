@@ -93,6 +93,28 @@ macro_rules! scene_arrays {
             fn view(counts: &SceneCounts, reader: &mut ArenaReader<'a>) -> Result<Self, Error> {
                 Ok(Self { $( $name: reader.slice::<$ty>(counts.$name)?, )* })
             }
+
+            /// Keeps the first `used` values of each array.
+            fn truncate(mut self, used: &SceneCounts) -> Self {
+                $( self.$name = self.$name.get(..used.$name).unwrap_or(self.$name); )*
+                self
+            }
+
+            fn counts(&self) -> SceneCounts {
+                SceneCounts { $( $name: self.$name.len(), )* }
+            }
+        }
+
+        impl<'a> SceneArrays<'a> {
+            /// Keeps the first `used` values of each array: decoders whose
+            /// plan is an upper bound (faces dropped for having no area) hand
+            /// out only what they wrote.
+            pub fn truncate(self, used: &SceneCounts) -> Self {
+                Self { $( $name: {
+                    let len = used.$name.min(self.$name.len());
+                    self.$name.split_at_mut(len).0
+                }, )* }
+            }
         }
 
         #[derive(Clone, Copy, Debug, Default)]
@@ -183,19 +205,26 @@ impl<'a> Scene<'a> {
     }
 
     /// A view of a scene that `decode_into` built in `arena` (an 8-aligned
-    /// buffer, carved from its start) with `counts`: how an owner of the
-    /// arena's memory hands the scene out again without decoding twice.
+    /// buffer, carved from its start with `carved`, of which it used `used`):
+    /// how an owner of the arena's memory hands the scene out again without
+    /// decoding twice.
     pub fn view(
         format: Format,
         input: &'a [u8],
-        counts: &SceneCounts,
+        carved: &SceneCounts,
+        used: &SceneCounts,
         arena: &'a [u8],
     ) -> Result<Self, Error> {
         Ok(Self {
             format,
             input,
-            arrays: Arrays::view(counts, &mut ArenaReader::new(arena))?,
+            arrays: Arrays::view(carved, &mut ArenaReader::new(arena))?.truncate(used),
         })
+    }
+
+    /// How many values each of the scene's arrays holds.
+    pub fn counts(&self) -> SceneCounts {
+        self.arrays.counts()
     }
 
     /// A scene with nothing in it.
