@@ -20,19 +20,22 @@ use super::evp1::Evp1;
 use super::header::J3dFile;
 use super::inf1::{HierarchyCounts, HierarchyEvent, Inf1, ScalingRule};
 use super::jnt1::Jnt1;
-use super::mat3::{GxCullMode, Mat3};
+use super::mat3::{AlphaTest, GxCullMode, Mat3, Material};
 use super::read::SectionReader;
 use super::shp1::{Packet, Shape, Shp1, VertexDescriptor};
+use super::tex1::{Tex1, Texture};
 use super::vtx1::{ARRAY_SLOTS, Vtx1};
 use crate::arena::{Arena, Plan};
 use crate::error::{Error, ErrorCode, Location, SectionId, Warning, WarningCode, Warnings};
 use crate::gx::display_list::{DisplayList, DisplayListError, Primitive};
+use crate::gx::texture;
 use crate::gx::vertex::{AttributeInput, VertexAttribute};
 use crate::limits::{J3dLimits, check};
 use crate::scene::{
-    Aabb, Format, GroupFlags, Influence, InfluenceSpan, MAX_COLOR_SETS, MAX_UV_SETS, Mat4,
-    MaterialRecord, MeshFlags, MeshGroupRecord, MeshRecord, NodeFlags, NodeRecord, Scene,
-    SceneArrays, SceneCounts, SkinRecord, TextRef, TextSource,
+    Aabb, AlphaMode, Blending, CullMode, Format, GroupFlags, Influence, InfluenceSpan,
+    MAX_COLOR_SETS, MAX_UV_SETS, Mat4, MaterialFlags, MaterialRecord, MeshFlags, MeshGroupRecord,
+    MeshRecord, MipRecord, NodeFlags, NodeRecord, Scene, SceneArrays, SceneCounts, SkinRecord,
+    TextRef, TextSource, TextureFlags, TextureRecord,
 };
 
 /// Matrix slots a shape has (PNMTXIDX / 3 is 0..=9).
@@ -111,6 +114,7 @@ pub(crate) struct Model<'a> {
     jnt1: Jnt1<'a>,
     shp1: Shp1<'a>,
     mat3: Option<Mat3<'a>>,
+    tex1: Option<Tex1<'a>>,
 }
 
 /// Array indices one display-list vertex names, resolved to its draw matrix.
@@ -164,6 +168,11 @@ impl<'a> Model<'a> {
                 .map(SectionReader::new)
                 .map(Mat3::parse)
                 .transpose()?,
+            tex1: file
+                .section(b"TEX1")
+                .map(SectionReader::new)
+                .map(Tex1::parse)
+                .transpose()?,
         })
     }
 
@@ -212,6 +221,10 @@ impl<'a> Model<'a> {
             "materials",
             at(b"MAT3"),
         )?;
+        let (textures, mips, pixels) = self.count_textures(limits)?;
+        if let Some(mat3) = &self.mat3 {
+            mat3.check(textures)?;
+        }
         self.inf1
             .walk(self.hierarchy_counts(), limits.max_depth, |_| Ok(()))?;
         self.check_envelopes()?;
@@ -294,6 +307,9 @@ impl<'a> Model<'a> {
             colors: counter.colors,
             indices: counter.triangles * 3,
             materials,
+            textures,
+            mips,
+            pixels,
             skins: usize::from(skinned),
             skin_joints: joints,
             inverse_binds: joints,
@@ -322,6 +338,8 @@ impl<'a> Model<'a> {
                         ),
                     ));
                 }
+                // The decode reads this joint's inverse bind: it must exist.
+                self.evp1.inverse_bind(usize::from(joint))?;
             }
             first += n;
         }
@@ -366,7 +384,12 @@ impl<'a> Model<'a> {
         }
         if let Some(mat3) = &self.mat3 {
             for m in 0..mat3.len() {
-                total += lossy_len(mat3.material(m)?.name.0);
+                total += lossy_len(mat3.material(m)?.name()?.0);
+            }
+        }
+        if let Some(tex1) = &self.tex1 {
+            for t in 0..tex1.len() {
+                total += lossy_len(tex1.texture(t)?.name.0);
             }
         }
         Ok(total)
@@ -386,6 +409,12 @@ impl<'a> Model<'a> {
             self.set_slots(&mut slots, &packet)?;
             for primitive in DisplayList::new(packet.display_list, desc.vertex_size) {
                 let primitive = primitive.map_err(|e| self.display_list_error(&packet, e))?;
+                if desc.vertex_size == 0 && primitive.vertex_count > 0 {
+                    return Err(self.shp1_error(
+                        packet.display_list_offset + primitive.offset,
+                        format_args!("a draw of {} vertices, but the shape's vertex descriptor has no attributes", primitive.vertex_count),
+                    ));
+                }
                 if !primitive.kind.is_triangles() {
                     sink.skipped(
                         primitive.kind,
@@ -684,25 +713,34 @@ impl<'a> Model<'a> {
             }
         }
 
-        // Materials (names and sidedness; textures come with TEX1).
+        // Materials (MAT3 order) and textures (TEX1 order).
         if let Some(mat3) = &self.mat3 {
             for (m, out) in arrays.materials.iter_mut().enumerate() {
                 let material = mat3.material(m)?;
-                *out = MaterialRecord {
-                    name: pool.name(material.name)?,
-                    texture: -1,
-                    cull: match material.cull {
-                        GxCullMode::None => 0,
-                        GxCullMode::Back => 1,
-                        GxCullMode::Front => 2,
-                        GxCullMode::All => 3,
+                *out = material_record(&material, pool.name(material.name()?)?)?;
+            }
+            let textures = self.tex1.map_or(0, |t| t.len());
+            for (p, at) in mat3.check(textures)?.iter() {
+                warnings.push(Warning::new(
+                    WarningCode::UnsupportedValue,
+                    Location::Binary {
+                        offset: at as u64,
+                        section: Some(SectionId(*b"MAT3")),
                     },
-                    alpha_mode: 0,
-                    base_color: [1.0; 4],
-                    ..MaterialRecord::default()
-                };
+                    format_args!(
+                        "{} indices reach past the end of their table (the next table's offset): read from the bytes there, as GX tools do",
+                        p.name()
+                    ),
+                ));
             }
         }
+        self.fill_textures(
+            &mut *arrays.textures,
+            &mut *arrays.mips,
+            &mut *arrays.pixels,
+            &mut pool,
+            warnings,
+        )?;
 
         // Meshes: one per shape, vertices in display-list order.
         let mut filler = Filler {
@@ -765,7 +803,9 @@ impl<'a> Model<'a> {
                 name: TextRef::EMPTY,
                 node: -1,
                 flags: MeshFlags::VISIBLE
-                    | if desc.get(VertexAttribute::Normal).is_some() {
+                    | if desc.get(VertexAttribute::Normal).is_some()
+                        || desc.get(VertexAttribute::NormalBinormalTangent).is_some()
+                    {
                         MeshFlags::HAS_NORMALS
                     } else {
                         0
@@ -1078,6 +1118,242 @@ fn lossy_len(bytes: &[u8]) -> usize {
         .utf8_chunks()
         .map(|c| c.valid().len() + if c.invalid().is_empty() { 0 } else { 3 })
         .sum()
+}
+
+impl<'a> Model<'a> {
+    /// Checks TEX1 against the limits (count, side, texels per texture,
+    /// RGBA8 bytes of all decoded data) and every palette index, before
+    /// anything is decoded; returns the scene's texture, mip and pixel-byte
+    /// counts. Data shared by several headers is counted once.
+    fn count_textures(&self, limits: &J3dLimits) -> Result<(usize, usize, usize), Error> {
+        let Some(tex1) = &self.tex1 else {
+            return Ok((0, 0, 0));
+        };
+        check(
+            tex1.len() as u64,
+            limits.max_textures,
+            ErrorCode::TooManyTextures,
+            "textures",
+            tex1.location(0),
+        )?;
+        let (mut mips, mut bytes) = (0usize, 0u64);
+        for i in 0..tex1.len() {
+            let t = tex1.texture(i)?;
+            let at = || tex1.location(t.header_offset);
+            check(
+                u64::from(t.width.max(t.height)),
+                limits.max_texture_side,
+                ErrorCode::TextureTooLarge,
+                "texture side in texels",
+                at(),
+            )?;
+            check(
+                t.texels(),
+                limits.max_texture_pixels,
+                ErrorCode::TextureTooLarge,
+                "texels of one texture's mip levels",
+                at(),
+            )?;
+            let Some((_, data_at)) = t.data else {
+                continue;
+            };
+            mips += usize::from(t.levels());
+            if shared_with_earlier(tex1, &t)?.is_some() {
+                continue;
+            }
+            bytes = bytes.saturating_add(t.decoded_bytes());
+            check(
+                bytes,
+                limits.max_texture_bytes,
+                ErrorCode::TextureTooLarge,
+                "RGBA8 bytes of all decoded textures",
+                at(),
+            )?;
+            // Mip records hold u32 byte offsets into the pixel array.
+            check(
+                bytes,
+                u64::from(u32::MAX),
+                ErrorCode::TextureTooLarge,
+                "RGBA8 bytes of all decoded textures (u32 offsets)",
+                at(),
+            )?;
+            t.check_palette_indices().map_err(|e| {
+                tex1.error(
+                    ErrorCode::BadTexture,
+                    data_at,
+                    format_args!("texture {i}: {e}"),
+                )
+            })?;
+        }
+        let pixels = usize::try_from(bytes).map_err(|_| {
+            Error::nowhere(
+                ErrorCode::TextureTooLarge,
+                format_args!("{bytes} bytes of textures do not fit in memory"),
+            )
+        })?;
+        Ok((tex1.len(), mips, pixels))
+    }
+
+    /// Writes every TEX1 texture: its record, its mip records, and (once per
+    /// shared image) its decoded RGBA8 levels.
+    fn fill_textures(
+        &self,
+        textures: &mut [TextureRecord],
+        mips: &mut [MipRecord],
+        pixels: &mut [u8],
+        pool: &mut Pool<'_>,
+        warnings: &mut Warnings,
+    ) -> Result<(), Error> {
+        let Some(tex1) = &self.tex1 else {
+            return Ok(());
+        };
+        let (mut mip, mut cursor) = (0usize, 0usize);
+        for i in 0..textures.len() {
+            let t = tex1.texture(i)?;
+            let mut record = TextureRecord {
+                name: pool.name(t.name)?,
+                width: t.width,
+                height: t.height,
+                flags: 0,
+                source_format: u32::from(t.format.code()),
+                first_mip: index32(mip)?,
+                mip_count: 0,
+                wrap_u: t.wrap_s.to_scene() as u8,
+                wrap_v: t.wrap_t.to_scene() as u8,
+                min_filter: t.min_filter.base() as u8,
+                mag_filter: t.mag_filter.base() as u8,
+                uv_width: t.width as f32,
+                uv_height: t.height as f32,
+                frame_count: 1,
+                ..TextureRecord::default()
+            };
+            match t.data {
+                None => {
+                    record.flags = TextureFlags::MISSING;
+                    warnings.push(Warning::new(
+                        WarningCode::MissingTexture,
+                        tex1.location(t.header_offset),
+                        format_args!("texture {i} has no image data (data offset 0)"),
+                    ));
+                }
+                Some((data, _)) => {
+                    let levels = usize::from(t.levels());
+                    if let Some(j) = shared_with_earlier(tex1, &t)? {
+                        // Same pixels: point at the first texture's levels.
+                        let first = textures.get(j).ok_or_else(arena_mismatch)?.first_mip as usize;
+                        for k in 0..levels {
+                            let level = *mips.get(first + k).ok_or_else(arena_mismatch)?;
+                            *mips.get_mut(mip + k).ok_or_else(arena_mismatch)? = level;
+                        }
+                    } else {
+                        let palette = t.palette.map(|p| (p.format, p.bytes));
+                        for (k, level) in t.mip_levels().enumerate() {
+                            let size = texture::decoded_size(level.width, level.height)
+                                .ok_or_else(arena_mismatch)?;
+                            let out = pixels
+                                .get_mut(cursor..)
+                                .and_then(|p| p.get_mut(..size))
+                                .ok_or_else(arena_mismatch)?;
+                            let encoded = data.get(level.offset..).unwrap_or_default();
+                            texture::decode(
+                                t.format,
+                                level.width,
+                                level.height,
+                                encoded,
+                                palette,
+                                out,
+                            )
+                            .map_err(|e| {
+                                tex1.error(
+                                    ErrorCode::BadTexture,
+                                    t.header_offset,
+                                    format_args!("texture {i} level {k}: {e}"),
+                                )
+                            })?;
+                            *mips.get_mut(mip + k).ok_or_else(arena_mismatch)? = MipRecord {
+                                offset: index32(cursor)?,
+                                width: level.width,
+                                height: level.height,
+                            };
+                            cursor += size;
+                        }
+                    }
+                    record.mip_count = index32(levels)?;
+                    mip += levels;
+                }
+            }
+            *textures.get_mut(i).ok_or_else(arena_mismatch)? = record;
+        }
+        if mip != mips.len() || cursor != pixels.len() {
+            return Err(arena_mismatch());
+        }
+        Ok(())
+    }
+}
+
+/// The first texture before `t` whose pixels are `t`'s (see
+/// [`Texture::shares_data_with`]). Headers are compared only when their data
+/// offsets match, so this stays cheap for up to `max_textures` headers.
+fn shared_with_earlier(tex1: &Tex1<'_>, t: &Texture<'_>) -> Result<Option<usize>, Error> {
+    let Some((_, at)) = t.data else {
+        return Ok(None);
+    };
+    for j in 0..t.index {
+        if tex1.data_offset(j)? == Some(at) && t.shares_data_with(&tex1.texture(j)?) {
+            return Ok(Some(j));
+        }
+    }
+    Ok(None)
+}
+
+/// A J3D material as the scene keeps it (docs/j3d.md, "Materials in the
+/// scene"): slot 0's texture, cull mode, vertex colours when colour channel
+/// 0 takes its material colour from the vertices, alpha from the alpha
+/// compare and blend mode, and material colour 0 as the base colour. TEV
+/// stages are not emulated.
+fn material_record(m: &Material<'_>, name: TextRef) -> Result<MaterialRecord, Error> {
+    let cull = match m.cull_mode()? {
+        Some(GxCullMode::None) => CullMode::None,
+        Some(GxCullMode::Front) => CullMode::Front,
+        Some(GxCullMode::All) => CullMode::All,
+        // GX's default when the material names none.
+        Some(GxCullMode::Back) | None => CullMode::Back,
+    };
+    let channels_used = m.channel_count()?.is_none_or(|n| n > 0);
+    let vertex_colors = channels_used && m.channel(0)?.is_some_and(|c| c.uses_vertex_color());
+    let cutoff = match m.alpha_compare()?.map(|a| a.test()) {
+        Some(AlphaTest::KeepsFrom(t)) => Some(f32::from(t) / 255.0),
+        _ => None,
+    };
+    let blend = m.blend_mode()?;
+    let additive = blend.is_some_and(|b| b.is_additive());
+    let blended = additive || blend.is_some_and(|b| b.is_alpha_blend());
+    let alpha_mode = match (blended, cutoff) {
+        (true, _) => AlphaMode::Blend,
+        (false, Some(_)) => AlphaMode::Mask,
+        (false, None) => AlphaMode::Opaque,
+    };
+    Ok(MaterialRecord {
+        name,
+        texture: m.texture(0)?.map_or(-1, i32::from),
+        flags: if vertex_colors {
+            MaterialFlags::VERTEX_COLORS
+        } else {
+            0
+        },
+        alpha_mode: alpha_mode as u8,
+        blending: if additive {
+            Blending::Additive
+        } else {
+            Blending::Normal
+        } as u8,
+        cull: cull as u8,
+        alpha_cutoff: cutoff.unwrap_or(0.0),
+        base_color: m
+            .material_color(0)?
+            .map_or([1.0; 4], |c| c.map(|v| f32::from(v) / 255.0)),
+        ..MaterialRecord::default()
+    })
 }
 
 /// Plans a model: the scene's counts, then the scratch [`Model::fill`]

@@ -209,7 +209,11 @@ impl<'a> Shp1<'a> {
                 .map_err(|_| bad(format_args!("more than 24 vertex attributes")))?;
         }
         // Display-list order is ascending attribute code, whatever the list order.
-        d.attributes.sort_unstable_by_key(|(a, _, _)| a.code());
+        // GX sends NBT data where a normal goes.
+        d.attributes.sort_unstable_by_key(|(a, _, _)| match a {
+            VertexAttribute::NormalBinormalTangent => VertexAttribute::Normal.code(),
+            a => a.code(),
+        });
         let mut offset = 0;
         for (attribute, input, at) in d.attributes.iter_mut() {
             *at = offset;

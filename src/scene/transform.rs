@@ -137,8 +137,10 @@ impl Mat4 {
     /// (the cofactor matrix, signed by the determinant), then normalised.
     /// A zero result stays zero.
     pub fn transform_normal(&self, n: [f32; 3]) -> [f32; 3] {
-        let c = self.cofactors();
-        let m = &self.0;
+        // In f64: huge or tiny (but finite) normals and scales stay finite.
+        let c = self.cofactors().map(f64::from);
+        let m = self.0.map(f64::from);
+        let n = n.map(f64::from);
         let det = m[0] * c[0] + m[4] * c[4] + m[8] * c[8];
         let sign = if det < 0.0 { -1.0 } else { 1.0 };
         let v = [
@@ -146,7 +148,19 @@ impl Mat4 {
             sign * (c[1] * n[0] + c[5] * n[1] + c[9] * n[2]),
             sign * (c[2] * n[0] + c[6] * n[1] + c[10] * n[2]),
         ];
-        normalize(v)
+        let len = libm::sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+        if len > 0.0 && len.is_finite() {
+            // A unit component always fits f32.
+            #[allow(clippy::cast_possible_truncation)]
+            let unit = [
+                (v[0] / len) as f32,
+                (v[1] / len) as f32,
+                (v[2] / len) as f32,
+            ];
+            unit
+        } else {
+            [0.0; 3]
+        }
     }
 
     /// `self · rhs`.
@@ -172,10 +186,17 @@ impl Mat4 {
 }
 
 /// `v / |v|`, or `v` itself when its length is zero or not finite.
+///
+/// The length is taken in f64, so vectors whose squared length would
+/// overflow or underflow f32 still come out unit length.
 pub fn normalize(v: [f32; 3]) -> [f32; 3] {
-    let len = libm::sqrtf(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+    let [x, y, z] = v.map(f64::from);
+    let len = libm::sqrt(x * x + y * y + z * z);
     if len > 0.0 && len.is_finite() {
-        [v[0] / len, v[1] / len, v[2] / len]
+        // A unit component always fits f32.
+        #[allow(clippy::cast_possible_truncation)]
+        let unit = [(x / len) as f32, (y / len) as f32, (z / len) as f32];
+        unit
     } else {
         v
     }

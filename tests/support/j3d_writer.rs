@@ -69,6 +69,8 @@ pub trait PutBe {
     fn pad(&mut self, align: usize, byte: u8) -> &mut Self;
     /// Overwrites a u32 at `at`.
     fn set_u32(&mut self, at: usize, v: u32) -> &mut Self;
+    /// Overwrites a u16 at `at`.
+    fn set_u16(&mut self, at: usize, v: u16) -> &mut Self;
 }
 
 impl PutBe for Vec<u8> {
@@ -100,6 +102,10 @@ impl PutBe for Vec<u8> {
     }
     fn set_u32(&mut self, at: usize, v: u32) -> &mut Self {
         self[at..at + 4].copy_from_slice(&v.to_be_bytes());
+        self
+    }
+    fn set_u16(&mut self, at: usize, v: u16) -> &mut Self {
+        self[at..at + 2].copy_from_slice(&v.to_be_bytes());
         self
     }
 }
@@ -177,6 +183,17 @@ pub struct ArrayDef {
 }
 
 impl ArrayDef {
+    /// An array of `attr` with raw format fields and element bytes.
+    pub fn new(attr: u32, comp_count: u32, comp_type: u32, shift: u8, data: Vec<u8>) -> Self {
+        Self {
+            attr,
+            comp_count,
+            comp_type,
+            shift,
+            data,
+        }
+    }
+
     /// F32 XYZ positions.
     pub fn positions_f32(points: &[[f32; 3]]) -> Self {
         let mut data = Vec::new();
@@ -237,6 +254,152 @@ pub struct ModelBuilder {
     pub shapes: Vec<ShapeDef>,
     /// Replaces the generated INF1 hierarchy (type, index) nodes.
     pub hierarchy: Option<Vec<(u16, u16)>>,
+    /// TEX1 textures; empty writes an empty TEX1 (as before textures existed).
+    pub textures: Vec<TextureDef>,
+    /// GX state per material (parallel to `materials`); empty writes the
+    /// minimal MAT3 (names and cull modes only, every other pool absent).
+    pub material_states: Vec<MaterialState>,
+}
+
+/// A TEX1 texture: its BTI header fields and image data.
+#[derive(Clone, Debug)]
+pub struct TextureDef {
+    pub name: String,
+    /// GX format code (0 I4 … 0xE CMPR).
+    pub format: u8,
+    pub width: u16,
+    pub height: u16,
+    /// 0 clamp, 1 repeat, 2 mirror.
+    pub wrap_s: u8,
+    pub wrap_t: u8,
+    /// Palette entry format (0 IA8, 1 RGB565, 2 RGB5A3).
+    pub palette_format: u8,
+    /// Palette entries, written when non-empty.
+    pub palette: Vec<u16>,
+    /// 0 near … 5 lin-mip-lin.
+    pub min_filter: u8,
+    pub mag_filter: u8,
+    pub max_anisotropy: u8,
+    /// Eighths of a level.
+    pub min_lod: i8,
+    pub max_lod: i8,
+    /// Hundredths of a level.
+    pub lod_bias: i16,
+    /// As stored (0 is read as one level).
+    pub mip_count: u8,
+    /// Every level's encoded bytes, back to back.
+    pub data: Vec<u8>,
+    /// Point the header at an earlier texture's image data (and palette)
+    /// instead of writing `data`.
+    pub share_data_of: Option<usize>,
+    /// Write a data offset of 0 (no image).
+    pub no_data: bool,
+}
+
+impl TextureDef {
+    /// A one-level texture with linear filters and clamped wrap.
+    pub fn new(name: &str, format: u8, width: u16, height: u16, data: Vec<u8>) -> Self {
+        Self {
+            name: name.to_owned(),
+            format,
+            width,
+            height,
+            wrap_s: 0,
+            wrap_t: 0,
+            palette_format: 0,
+            palette: Vec::new(),
+            min_filter: 1,
+            mag_filter: 1,
+            max_anisotropy: 0,
+            min_lod: 0,
+            max_lod: 0,
+            lod_bias: 0,
+            mip_count: 1,
+            data,
+            share_data_of: None,
+            no_data: false,
+        }
+    }
+}
+
+/// A material's GX state, for the full MAT3 layout (one record per material
+/// in every pool).
+#[derive(Clone, Debug)]
+pub struct MaterialState {
+    /// Entry byte 0 (1 opaque, 2 alpha-tested, 4 translucent).
+    pub mode: u8,
+    /// TEX1 index per texture slot (up to 8), through the texture table.
+    pub textures: Vec<Option<u16>>,
+    /// Material colour 0, RGBA8.
+    pub material_color: [u8; 4],
+    /// Ambient colour 0.
+    pub ambient_color: [u8; 4],
+    /// Colour channels in use.
+    pub channel_count: u8,
+    /// Colour channel 0 takes its material colour from the vertices.
+    pub vertex_colors: bool,
+    /// compare0, ref0, op, compare1, ref1.
+    pub alpha_compare: [u8; 5],
+    /// mode, source, destination, logic op.
+    pub blend: [u8; 4],
+    /// test, function, write.
+    pub z_mode: [u8; 3],
+    /// Konst colour 0.
+    pub konst_color: [u8; 4],
+    /// TEV colour 0 (s16 RGBA).
+    pub tev_color: [i16; 4],
+}
+
+impl Default for MaterialState {
+    fn default() -> Self {
+        Self {
+            mode: 1,
+            textures: Vec::new(),
+            material_color: [255; 4],
+            ambient_color: [50, 50, 50, 50],
+            channel_count: 1,
+            vertex_colors: false,
+            alpha_compare: [7, 0, 1, 7, 0],
+            blend: [0, 1, 0, 3],
+            z_mode: [1, 3, 1],
+            konst_color: [255; 4],
+            tev_color: [0, 0, 0, 255],
+        }
+    }
+}
+
+/// Offsets of MAT3 header fields (from the section's start).
+pub mod mat3_header {
+    pub const ENTRIES: usize = 0x0C;
+    pub const REMAP: usize = 0x10;
+    pub const NAMES: usize = 0x14;
+    pub const INDIRECT: usize = 0x18;
+    pub const CULL: usize = 0x1C;
+    pub const MATERIAL_COLORS: usize = 0x20;
+    pub const CHANNEL_COUNTS: usize = 0x24;
+    pub const CHANNELS: usize = 0x28;
+    pub const AMBIENT_COLORS: usize = 0x2C;
+    pub const LIGHTS: usize = 0x30;
+    pub const TEX_GEN_COUNTS: usize = 0x34;
+    pub const TEX_GENS: usize = 0x38;
+    pub const POST_TEX_GENS: usize = 0x3C;
+    pub const TEX_MATRICES: usize = 0x40;
+    pub const POST_TEX_MATRICES: usize = 0x44;
+    pub const TEXTURES: usize = 0x48;
+    pub const TEV_ORDERS: usize = 0x4C;
+    pub const TEV_COLORS: usize = 0x50;
+    pub const KONST_COLORS: usize = 0x54;
+    pub const TEV_STAGE_COUNTS: usize = 0x58;
+    pub const TEV_STAGES: usize = 0x5C;
+    pub const SWAP_MODES: usize = 0x60;
+    pub const SWAP_TABLES: usize = 0x64;
+    pub const FOG: usize = 0x68;
+    pub const ALPHA_COMPARE: usize = 0x6C;
+    pub const BLEND: usize = 0x70;
+    pub const Z_MODE: usize = 0x74;
+    pub const Z_COMP_LOC: usize = 0x78;
+    pub const DITHER: usize = 0x7C;
+    pub const NBT_SCALE: usize = 0x80;
 }
 
 /// A display list: `op`, the vertex count, then `vertices` (each already
@@ -289,6 +452,8 @@ impl ModelBuilder {
                 joint: 0,
             }],
             hierarchy: None,
+            textures: Vec::new(),
+            material_states: Vec::new(),
         }
     }
 
@@ -538,6 +703,9 @@ impl ModelBuilder {
     }
 
     fn mat3(&self) -> Vec<u8> {
+        if !self.material_states.is_empty() {
+            return self.mat3_full();
+        }
         let mut b = Vec::new();
         b.u16(self.materials.len() as u16).u16(0xFFFF);
         let table = b.len();
@@ -569,41 +737,410 @@ impl ModelBuilder {
         b
     }
 
+    /// MAT3 with every pool: material `i` uses record `i` of each (one
+    /// texture-table entry per used slot), Nintendo's 4-byte pool padding,
+    /// lights and post tex gens/matrices absent, no indirect table.
+    fn mat3_full(&self) -> Vec<u8> {
+        use mat3_header as h;
+        let n = self.materials.len();
+        let state = |i: usize| self.material_states.get(i).cloned().unwrap_or_default();
+        let mut b = Vec::new();
+        b.u16(n as u16).u16(0xFFFF);
+        b.extend_from_slice(&[0; 0x84 - 8 - 4]);
+        let at = |b: &Vec<u8>| (b.len() + 8) as u32;
+        // Offsets are set as the pools are written (section-relative).
+        let mut header: Vec<(usize, u32)> = Vec::new();
+        // The texture table: each used slot, in material and slot order.
+        let mut table: Vec<u16> = Vec::new();
+        let mut slot_index = vec![[0xFFFFu16; 8]; n];
+        for (i, slots) in slot_index.iter_mut().enumerate() {
+            for (k, t) in state(i).textures.iter().enumerate().take(8) {
+                if let Some(t) = t {
+                    slots[k] = table.len() as u16;
+                    table.push(*t);
+                }
+            }
+        }
+        header.push((h::ENTRIES, at(&b)));
+        for (i, slots) in slot_index.iter().enumerate() {
+            let s = state(i);
+            let idx = i as u16;
+            let mut e = Vec::new();
+            e.u8(s.mode);
+            for _ in 0..7 {
+                e.u8(i as u8); // cull, chan count, tex gen count, stage count, zcomp, zmode, dither
+            }
+            e.u16(idx).u16(0xFFFF); // material colours
+            e.u16(idx).u16(0xFFFF).u16(0xFFFF).u16(0xFFFF); // channels
+            e.u16(idx).u16(0xFFFF); // ambient colours
+            for _ in 0..8 {
+                e.u16(0xFFFF); // lights
+            }
+            let textured = s.textures.iter().any(Option::is_some);
+            e.u16(if textured { idx } else { 0xFFFF }); // tex gens
+            for _ in 1..8 {
+                e.u16(0xFFFF);
+            }
+            for _ in 0..8 {
+                e.u16(0xFFFF); // post tex gens
+            }
+            e.u16(if textured { idx } else { 0xFFFF }); // tex matrices
+            for _ in 1..10 {
+                e.u16(0xFFFF);
+            }
+            for _ in 0..20 {
+                e.u16(0xFFFF); // post tex matrices
+            }
+            for slot in slots {
+                e.u16(*slot);
+            }
+            e.u16(idx).u16(0xFFFF).u16(0xFFFF).u16(0xFFFF); // konst colours
+            e.extend_from_slice(&[0x0C; 16]); // konst colour selectors
+            e.extend_from_slice(&[0x1C; 16]); // konst alpha selectors
+            e.u16(idx); // tev orders
+            for _ in 1..16 {
+                e.u16(0xFFFF);
+            }
+            e.u16(idx).u16(0xFFFF).u16(0xFFFF).u16(0xFFFF); // tev colours
+            e.u16(idx); // tev stages
+            for _ in 1..16 {
+                e.u16(0xFFFF);
+            }
+            e.u16(idx); // swap modes
+            for _ in 1..16 {
+                e.u16(0xFFFF);
+            }
+            e.u16(idx).u16(0xFFFF).u16(0xFFFF).u16(0xFFFF); // swap tables
+            for _ in 0..12 {
+                e.u16(0xFFFF);
+            }
+            e.u16(idx).u16(idx).u16(idx).u16(0xFFFF); // fog, alpha compare, blend, -
+            assert_eq!(e.len(), 0x14C);
+            b.extend_from_slice(&e);
+        }
+        header.push((h::REMAP, at(&b)));
+        for i in 0..n {
+            b.u16(i as u16);
+        }
+        b.pad(4, 0);
+        let names = at(&b);
+        header.push((h::NAMES, names));
+        header.push((h::INDIRECT, names));
+        name_table(&mut b, self.materials.iter().map(|m| m.name.as_str()));
+        b.pad(4, 0);
+        let mut pool = |b: &mut Vec<u8>, field: usize, write: &dyn Fn(&mut Vec<u8>, usize)| {
+            header.push((field, at(b)));
+            for i in 0..n {
+                write(b, i);
+            }
+            b.pad(4, 0);
+        };
+        pool(&mut b, h::CULL, &|b, i| {
+            b.u32(self.materials[i].cull);
+        });
+        pool(&mut b, h::MATERIAL_COLORS, &|b, i| {
+            b.extend_from_slice(&state(i).material_color);
+        });
+        pool(&mut b, h::CHANNEL_COUNTS, &|b, i| {
+            b.u8(state(i).channel_count);
+        });
+        pool(&mut b, h::CHANNELS, &|b, i| {
+            let source = u8::from(state(i).vertex_colors);
+            b.u8(0).u8(source).u8(0).u8(1).u8(2).u8(0).u16(0xFFFF);
+        });
+        pool(&mut b, h::AMBIENT_COLORS, &|b, i| {
+            b.extend_from_slice(&state(i).ambient_color);
+        });
+        pool(&mut b, h::LIGHTS, &|_, _| {});
+        pool(&mut b, h::TEX_GEN_COUNTS, &|b, i| {
+            b.u8(u8::from(state(i).textures.iter().any(Option::is_some)));
+        });
+        pool(&mut b, h::TEX_GENS, &|b, _| {
+            b.u8(1).u8(4).u8(60).u8(0xFF);
+        });
+        pool(&mut b, h::TEX_MATRICES, &|b, _| {
+            b.u8(0).u8(0).u16(0xFFFF);
+            for v in [0.5f32, 0.5, 0.0, 1.0, 1.0] {
+                b.f32(v);
+            }
+            b.i16(0).u16(0xFFFF).f32(0.0).f32(0.0);
+            for r in 0..4 {
+                for c in 0..4 {
+                    b.f32(if r == c { 1.0 } else { 0.0 });
+                }
+            }
+        });
+        header.push((h::TEXTURES, at(&b)));
+        for t in &table {
+            b.u16(*t);
+        }
+        b.pad(4, 0);
+        let mut pool = |b: &mut Vec<u8>, field: usize, write: &dyn Fn(&mut Vec<u8>, usize)| {
+            header.push((field, at(b)));
+            for i in 0..n {
+                write(b, i);
+            }
+            b.pad(4, 0);
+        };
+        pool(&mut b, h::TEV_ORDERS, &|b, i| {
+            let textured = state(i).textures.first().copied().flatten().is_some();
+            let t = if textured { 0 } else { 0xFF };
+            b.u8(t).u8(t).u8(4).u8(0xFF);
+        });
+        pool(&mut b, h::TEV_COLORS, &|b, i| {
+            for c in state(i).tev_color {
+                b.i16(c);
+            }
+        });
+        pool(&mut b, h::KONST_COLORS, &|b, i| {
+            b.extend_from_slice(&state(i).konst_color);
+        });
+        pool(&mut b, h::TEV_STAGE_COUNTS, &|b, _| {
+            b.u8(1);
+        });
+        pool(&mut b, h::TEV_STAGES, &|b, _| {
+            // Colour: texture × rasterised colour; alpha likewise.
+            b.u8(0xFF)
+                .u8(0xF)
+                .u8(8)
+                .u8(10)
+                .u8(0xF)
+                .u8(0)
+                .u8(0)
+                .u8(0)
+                .u8(1)
+                .u8(0);
+            b.u8(7)
+                .u8(4)
+                .u8(5)
+                .u8(7)
+                .u8(0)
+                .u8(0)
+                .u8(0)
+                .u8(1)
+                .u8(0)
+                .u8(0xFF);
+        });
+        pool(&mut b, h::SWAP_MODES, &|b, _| {
+            b.u8(0).u8(0).u16(0xFFFF);
+        });
+        pool(&mut b, h::SWAP_TABLES, &|b, _| {
+            b.u8(0).u8(1).u8(2).u8(3);
+        });
+        pool(&mut b, h::FOG, &|b, _| {
+            b.u8(0).u8(0).u16(320);
+            for _ in 0..4 {
+                b.f32(0.0);
+            }
+            b.u32(0xFFFFFFFF);
+            for _ in 0..10 {
+                b.u16(0);
+            }
+        });
+        pool(&mut b, h::ALPHA_COMPARE, &|b, i| {
+            b.extend_from_slice(&state(i).alpha_compare);
+            b.u8(0xFF).u16(0xFFFF);
+        });
+        pool(&mut b, h::BLEND, &|b, i| {
+            b.extend_from_slice(&state(i).blend);
+        });
+        pool(&mut b, h::Z_MODE, &|b, i| {
+            b.extend_from_slice(&state(i).z_mode);
+            b.u8(0xFF);
+        });
+        pool(&mut b, h::Z_COMP_LOC, &|b, _| {
+            b.u8(1);
+        });
+        pool(&mut b, h::DITHER, &|b, _| {
+            b.u8(1);
+        });
+        pool(&mut b, h::NBT_SCALE, &|b, _| {
+            b.u8(0).u8(0xFF).u16(0xFFFF).f32(1.0).f32(1.0).f32(1.0);
+        });
+        for (field, value) in header {
+            b.set_u32(field - 8, value);
+        }
+        b
+    }
+
+    /// TEX1: the header table, names, then each palette and image (32-byte
+    /// aligned); offsets in each header count from that header.
+    fn tex1(&self) -> Vec<u8> {
+        let mut b = Vec::new();
+        if self.textures.is_empty() {
+            b.u16(0).u16(0xFFFF).u32(0x20).u32(0x20);
+            return b;
+        }
+        let n = self.textures.len();
+        b.u16(n as u16).u16(0xFFFF).u32(0x20).u32(0);
+        b.pad(0x18, 0);
+        let headers = b.len() + 8;
+        b.extend_from_slice(&vec![0; 0x20 * n]);
+        let names = b.len() + 8;
+        b.set_u32(8, names as u32);
+        name_table(&mut b, self.textures.iter().map(|t| t.name.as_str()));
+        // (palette, data) section offsets per texture.
+        let mut places: Vec<(usize, usize)> = Vec::new();
+        for t in &self.textures {
+            if let Some(j) = t.share_data_of {
+                places.push(places[j]);
+                continue;
+            }
+            b.pad(32, 0);
+            let palette = b.len() + 8;
+            for e in &t.palette {
+                b.u16(*e);
+            }
+            b.pad(32, 0);
+            let data = b.len() + 8;
+            b.extend_from_slice(&t.data);
+            places.push((palette, data));
+        }
+        for (i, (t, (palette, data))) in self.textures.iter().zip(&places).enumerate() {
+            let header = headers + 0x20 * i;
+            let mut h = Vec::new();
+            h.u8(t.format).u8(0).u16(t.width).u16(t.height);
+            h.u8(t.wrap_s).u8(t.wrap_t);
+            h.u8(u8::from(!t.palette.is_empty())).u8(t.palette_format);
+            h.u16(t.palette.len() as u16);
+            h.u32(if t.palette.is_empty() {
+                0
+            } else {
+                (palette - header) as u32
+            });
+            h.u8(u8::from(t.mip_count > 1))
+                .u8(0)
+                .u8(0)
+                .u8(t.max_anisotropy);
+            h.u8(t.min_filter).u8(t.mag_filter);
+            h.u8(t.min_lod as u8).u8(t.max_lod as u8);
+            h.u8(t.mip_count).u8(0).i16(t.lod_bias);
+            h.u32(if t.no_data { 0 } else { (data - header) as u32 });
+            b[header - 8..header - 8 + 0x20].copy_from_slice(&h);
+        }
+        b
+    }
+
     /// The file.
     pub fn build(&self) -> Vec<u8> {
-        let w = if self.bdl {
+        self.build_sections(&SECTION_ORDER)
+    }
+
+    /// The body (bytes after the id and size) of section `id`, one of
+    /// [`SECTION_ORDER`].
+    pub fn section_body(&self, id: &[u8; 4]) -> Vec<u8> {
+        match id {
+            b"INF1" => self.inf1(),
+            b"VTX1" => self.vtx1(),
+            b"EVP1" => self.evp1(),
+            b"DRW1" => self.drw1(),
+            b"JNT1" => self.jnt1(),
+            b"SHP1" => self.shp1(),
+            b"MAT3" => self.mat3(),
+            b"TEX1" => self.tex1(),
+            other => panic!("no such section {:?}", String::from_utf8_lossy(other)),
+        }
+    }
+
+    /// The file with only `ids`, in that order (for missing sections and for
+    /// putting a chosen section last).
+    pub fn build_sections(&self, ids: &[&[u8; 4]]) -> Vec<u8> {
+        let mut w = if self.bdl {
             J3dWriter::bdl()
         } else {
             J3dWriter::bmd()
         };
-        w.section(b"INF1", self.inf1())
-            .section(b"VTX1", self.vtx1())
-            .section(b"EVP1", self.evp1())
-            .section(b"DRW1", self.drw1())
-            .section(b"JNT1", self.jnt1())
-            .section(b"SHP1", self.shp1())
-            .section(b"MAT3", self.mat3())
-            .section(b"TEX1", {
-                let mut t = Vec::new();
-                t.u16(0).u16(0xFFFF).u32(0x20).u32(0x20);
-                t
-            })
-            .finish()
+        for id in ids {
+            w = w.section(id, self.section_body(id));
+        }
+        w.finish()
+    }
+
+    /// The file without the sections in `omit`.
+    pub fn build_without(&self, omit: &[&[u8; 4]]) -> Vec<u8> {
+        let ids: Vec<&[u8; 4]> = SECTION_ORDER
+            .iter()
+            .copied()
+            .filter(|id| !omit.contains(id))
+            .collect();
+        self.build_sections(&ids)
     }
 }
 
-/// Bytes of one element of `a` (only the formats the fixtures use).
+/// The sections [`ModelBuilder::build`] writes, in its order.
+pub const SECTION_ORDER: [&[u8; 4]; 8] = [
+    b"INF1", b"VTX1", b"EVP1", b"DRW1", b"JNT1", b"SHP1", b"MAT3", b"TEX1",
+];
+
+/// Reads a big-endian u32 of a built file.
+pub fn be_u32(file: &[u8], at: usize) -> u32 {
+    u32::from_be_bytes(file[at..at + 4].try_into().unwrap())
+}
+
+/// Reads a big-endian u16 of a built file.
+pub fn be_u16(file: &[u8], at: usize) -> u16 {
+    u16::from_be_bytes(file[at..at + 2].try_into().unwrap())
+}
+
+/// The file offset and size of section `id` in a built (well-formed) file.
+pub fn find_section(file: &[u8], id: &[u8; 4]) -> Option<(usize, usize)> {
+    let count = be_u32(file, 12) as usize;
+    let mut at = 0x20;
+    for _ in 0..count {
+        let size = be_u32(file, at + 4) as usize;
+        if &file[at..at + 4] == id {
+            return Some((at, size));
+        }
+        at += size;
+    }
+    None
+}
+
+/// The file offset of section `id` in a built file; panics when absent.
+pub fn section_offset(file: &[u8], id: &[u8; 4]) -> usize {
+    find_section(file, id)
+        .unwrap_or_else(|| panic!("no {} section", String::from_utf8_lossy(id)))
+        .0
+}
+
+/// The file offset of the display list of packet `packet` (counted over all
+/// shapes, as the builder lays them out) in a built file.
+pub fn display_list_offset(file: &[u8], packet: usize) -> usize {
+    let shp1 = section_offset(file, b"SHP1");
+    let lists = be_u32(file, shp1 + 0x20) as usize;
+    let packets = be_u32(file, shp1 + 0x28) as usize;
+    shp1 + lists + be_u32(file, shp1 + packets + 8 * packet + 4) as usize
+}
+
+/// The file offset of the first element of the VTX1 array in `slot` (0 POS,
+/// 1 NRM, 2 NBT, 3–4 CLR0–1, 5–12 TEX0–7) of a built file.
+pub fn vertex_array_offset(file: &[u8], slot: usize) -> usize {
+    let vtx1 = section_offset(file, b"VTX1");
+    vtx1 + be_u32(file, vtx1 + 0x0C + 4 * slot) as usize
+}
+
+/// Bytes of one element of `a` (only the formats the fixtures use; unknown
+/// component types count as one byte, so hostile formats still build).
 fn stride(a: &ArrayDef) -> usize {
     let comps = match (a.attr, a.comp_count) {
         (attr::POS, 0) => 2,
         (attr::POS, _) => 3,
         (attr::NRM, 0) => 3,
         (attr::NRM | attr::NBT, _) => 9,
-        (attr::CLR0 | attr::CLR1, _) => return [2, 3, 4, 2, 3, 4][a.comp_type as usize],
+        (attr::CLR0 | attr::CLR1, _) => {
+            return [2, 3, 4, 2, 3, 4]
+                .get(a.comp_type as usize)
+                .copied()
+                .unwrap_or(1);
+        }
         (_, 0) => 1,
         _ => 2,
     };
-    comps * [1, 1, 2, 2, 4][a.comp_type as usize]
+    comps
+        * [1, 1, 2, 2, 4]
+            .get(a.comp_type as usize)
+            .copied()
+            .unwrap_or(1)
 }
 
 /// Appends a name table (count, then hash and offset per name, then the strings).
