@@ -39,7 +39,8 @@
 //!
 //! - *(none)*: `#![no_std]`, no `alloc`; [`measure`] and [`decode_into`].
 //! - `alloc`: [`load`], which allocates the planned arena exactly once.
-//! - `std` (default): `std::error::Error` for [`Error`], and the `scenedec` command.
+//! - `std` (default): `std::error::Error` for [`Error`], [`export`] (PNG
+//!   files of decoded textures), and the `scenedec` command.
 
 #![no_std]
 #![forbid(unsafe_code)]
@@ -55,6 +56,8 @@ extern crate std;
 pub mod arena;
 pub mod bbmodel;
 pub mod error;
+#[cfg(feature = "std")]
+pub mod export;
 pub mod gx;
 pub mod j3d;
 pub mod json;
@@ -69,5 +72,7 @@ pub use error::{Error, ErrorCode, Location, Warning, WarningCode, Warnings};
 pub use limits::{BbmodelLimits, J3dLimits};
 #[cfg(feature = "alloc")]
 pub use model::{Loaded, load};
-pub use model::{Options, decode_into, format_of, measure, unwrap_into, unwrapped_len};
+pub use model::{
+    Options, decode_into, decode_with_plan, format_of, measure, unwrap_into, unwrapped_len,
+};
 pub use scene::Scene;

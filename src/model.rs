@@ -108,6 +108,27 @@ pub fn decode_into<'a>(
     }
 }
 
+/// Decodes unwrapped `bytes` with the `plan` that [`measure`] returned for
+/// the same bytes, skipping the second measurement [`decode_into`] makes.
+/// A plan for other bytes fails with a typed error, never out of bounds.
+pub fn decode_with_plan<'a>(
+    bytes: &'a [u8],
+    hint: Option<&str>,
+    options: &Options<'_>,
+    plan: &Plan,
+    arena: &mut Arena<'a>,
+    warnings: &mut Warnings,
+) -> Result<Scene<'a>, Error> {
+    match format_of(bytes, hint)? {
+        crate::scene::Format::J3d => {
+            j3d::decode_with_plan(bytes, &options.j3d, plan, arena, warnings)
+        }
+        crate::scene::Format::Bbmodel => {
+            bbmodel::decode_with_plan(bytes, &options.bbmodel, plan, arena, warnings)
+        }
+    }
+}
+
 #[cfg(feature = "alloc")]
 pub use owned::{Loaded, load};
 
@@ -191,10 +212,11 @@ mod owned {
         let format = format_of(model, hint)?;
         let mut arena = vec![0u64; plan.arena_words()];
         let mut warnings = Warnings::new();
-        let used = decode_into(
+        let used = decode_with_plan(
             model,
             hint,
             options,
+            &plan,
             &mut Arena::from_words(&mut arena),
             &mut warnings,
         )?

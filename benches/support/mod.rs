@@ -53,14 +53,23 @@ impl Rng {
     }
 }
 
-/// A .bbmodel of about `target_bytes` made of cubes in groups, the way
-/// Blockbench writes large models (pretty-printed with tabs).
+/// A .bbmodel of exactly `cubes` cubes (pretty-printed like Blockbench).
+pub fn generated_bbmodel_cubes(cubes: usize) -> Vec<u8> {
+    generate(usize::MAX, cubes)
+}
+
+/// A .bbmodel of about `target_bytes` made of cubes, the way Blockbench
+/// writes large models (pretty-printed with tabs).
 pub fn generated_bbmodel(target_bytes: usize) -> Vec<u8> {
+    generate(target_bytes, usize::MAX)
+}
+
+fn generate(target_bytes: usize, max_cubes: usize) -> Vec<u8> {
     let mut rng = Rng::new(0x5eed);
-    let mut out = String::with_capacity(target_bytes + 4096);
+    let mut out = String::with_capacity(target_bytes.min(1 << 28) + 4096);
     out.push_str("{\n\t\"meta\": {\"format_version\": \"4.10\", \"model_format\": \"free\", \"box_uv\": false},\n\t\"name\": \"generated\",\n\t\"resolution\": {\"width\": 64, \"height\": 64},\n\t\"elements\": [\n");
     let mut i = 0u64;
-    while out.len() < target_bytes {
+    while out.len() < target_bytes && (i as usize) < max_cubes {
         if i > 0 {
             out.push_str(",\n");
         }
@@ -104,7 +113,7 @@ pub fn generated_bbmodel(target_bytes: usize) -> Vec<u8> {
         );
         i += 1;
     }
-    out.push_str("\n\t],\n\t\"outliner\": [],\n\t\"textures\": []\n}\n");
+    out.push_str("\n\t],\n\t\"outliner\": [],\n\t\"textures\": [{\"name\": \"t\", \"uuid\": \"t0\", \"source\": \"data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAEAAAABACAYAAACqaXHe\"}]\n}\n");
     out.into_bytes()
 }
 
@@ -127,4 +136,89 @@ pub fn long_strings(count: usize, len: usize) -> Vec<u8> {
     }
     out.push(b']');
     out
+}
+
+/// A .bbmodel with one mesh of `faces` quads in a grid (2 triangles each),
+/// the shape of a large sculpted mesh.
+pub fn generated_mesh(faces: usize) -> Vec<u8> {
+    let side = (faces as f64).sqrt().ceil() as usize;
+    let mut out = String::with_capacity(faces * 160);
+    out.push_str("{\"meta\": {\"format_version\": \"4.10\", \"model_format\": \"free\"}, \"elements\": [{\"type\": \"mesh\", \"uuid\": \"m\", \"origin\": [0, 0, 0], \"vertices\": {");
+    for y in 0..=side {
+        for x in 0..=side {
+            if x + y > 0 {
+                out.push(',');
+            }
+            let _ = write!(out, "\"v{x}_{y}\": [{x}, {}, {y}]", (x * y) % 3);
+        }
+    }
+    out.push_str("}, \"faces\": {");
+    let mut n = 0;
+    'outer: for y in 0..side {
+        for x in 0..side {
+            if n == faces {
+                break 'outer;
+            }
+            if n > 0 {
+                out.push(',');
+            }
+            let k = [(x, y), (x + 1, y), (x + 1, y + 1), (x, y + 1)];
+            let _ = write!(out, "\"f{n}\": {{\"vertices\": [");
+            for (i, (a, b)) in k.iter().enumerate() {
+                let _ = write!(out, "{}\"v{a}_{b}\"", if i > 0 { "," } else { "" });
+            }
+            out.push_str("], \"uv\": {");
+            for (i, (a, b)) in k.iter().enumerate() {
+                let _ = write!(
+                    out,
+                    "{}\"v{a}_{b}\": [{}, {}]",
+                    if i > 0 { "," } else { "" },
+                    a % 16,
+                    b % 16
+                );
+            }
+            out.push_str("}, \"texture\": 0}");
+            n += 1;
+        }
+    }
+    out.push_str("}}], \"outliner\": [\"m\"], \"textures\": [{\"name\": \"t\", \"uuid\": \"t0\", \"source\": \"data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAEAAAABACAYAAACqaXHe\"}]}");
+    out.into_bytes()
+}
+
+/// A mesh of `faces` 16-gons (14 triangles each) in a row: ear clipping's worst case.
+pub fn generated_ngons(faces: usize) -> Vec<u8> {
+    let mut out = String::with_capacity(faces * 900);
+    out.push_str("{\"meta\": {\"format_version\": \"4.10\", \"model_format\": \"free\"}, \"elements\": [{\"type\": \"mesh\", \"uuid\": \"m\", \"vertices\": {");
+    for f in 0..faces {
+        for k in 0..16 {
+            let a = std::f64::consts::TAU * k as f64 / 16.0;
+            // A star-ish concave polygon so ears must be searched.
+            let r = if k % 2 == 0 { 4.0 } else { 2.5 };
+            let _ = write!(
+                out,
+                "{}\"p{f}_{k}\": [{:.4}, {:.4}, {f}]",
+                if f + k > 0 { "," } else { "" },
+                r * a.cos(),
+                r * a.sin()
+            );
+        }
+    }
+    out.push_str("}, \"faces\": {");
+    for f in 0..faces {
+        let _ = write!(
+            out,
+            "{}\"f{f}\": {{\"vertices\": [",
+            if f > 0 { "," } else { "" }
+        );
+        for k in 0..16 {
+            let _ = write!(out, "{}\"p{f}_{k}\"", if k > 0 { "," } else { "" });
+        }
+        out.push_str("], \"uv\": {");
+        for k in 0..16 {
+            let _ = write!(out, "{}\"p{f}_{k}\": [0, 0]", if k > 0 { "," } else { "" });
+        }
+        out.push_str("}}");
+    }
+    out.push_str("}}], \"outliner\": [\"m\"], \"textures\": []}");
+    out.into_bytes()
 }

@@ -56,3 +56,17 @@ pub fn decode_into<'a>(
     let (plan, _) = reader::plan(&doc, options)?;
     reader::fill(&doc, options, &plan, arena, warnings)
 }
+
+/// Decodes `bytes` with the `plan` that [`measure`] returned for the same
+/// bytes, without measuring again. A plan for other bytes makes the decode
+/// fail with a typed error, never read or write out of bounds.
+pub fn decode_with_plan<'a>(
+    bytes: &'a [u8],
+    options: &Options<'_>,
+    plan: &Plan,
+    arena: &mut Arena<'a>,
+    warnings: &mut Warnings,
+) -> Result<Scene<'a>, Error> {
+    let doc = Document::read(bytes, &options.limits)?;
+    reader::fill(&doc, options, plan, arena, warnings)
+}

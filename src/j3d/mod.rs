@@ -2,7 +2,7 @@
 //!
 //! One module per section, each owning its records and checks: [`header`]
 //! (nom: file header and section walk), [`inf1`], [`vtx1`], [`evp1`],
-//! [`drw1`], [`jnt1`], [`shp1`], [`mat3`]. [`model`] turns them into a scene
+//! [`drw1`], [`jnt1`], [`shp1`], [`mat3`], [`tex1`]. [`model`] turns them into a scene
 //! in two passes (count, then fill). See docs/j3d.md.
 
 pub mod drw1;
@@ -14,6 +14,7 @@ pub mod mat3;
 pub mod model;
 mod read;
 pub mod shp1;
+pub mod tex1;
 pub mod vtx1;
 
 pub use header::{Flavour, J3dFile, Section};
@@ -65,5 +66,19 @@ pub fn decode_into<'a>(
 ) -> Result<Scene<'a>, Error> {
     let model = parse(bytes, options)?;
     let (plan, _) = model::plan(&model, &options.limits)?;
+    model.fill(plan.counts(), arena, warnings, &options.limits)
+}
+
+/// Decodes `bytes` with the `plan` that [`measure`] returned for the same
+/// bytes, without measuring again. A plan for other bytes makes the decode
+/// fail with a typed error, never read or write out of bounds.
+pub fn decode_with_plan<'a>(
+    bytes: &'a [u8],
+    options: &Options,
+    plan: &Plan,
+    arena: &mut Arena<'a>,
+    warnings: &mut Warnings,
+) -> Result<Scene<'a>, Error> {
+    let model = parse(bytes, options)?;
     model.fill(plan.counts(), arena, warnings, &options.limits)
 }
