@@ -208,3 +208,136 @@ pub fn j3d(data: &[u8]) {
         }
     }
 }
+
+/// The sample model whose MAT3 or TEX1 `j3d_textures` replaces.
+const PYRAMID: &[u8] = include_bytes!("../samples/pyramid.bmd");
+
+/// `model` with the body (bytes after id and size) of section `id` replaced
+/// by `body`, section and file sizes patched; `None` if `model` has no such
+/// section.
+fn splice(model: &[u8], id: &[u8; 4], body: &[u8]) -> Option<Vec<u8>> {
+    let be = |at: usize| -> Option<usize> {
+        Some(u32::from_be_bytes(model.get(at..at + 4)?.try_into().ok()?) as usize)
+    };
+    let count = be(12)?;
+    let mut at = 0x20;
+    for _ in 0..count {
+        let size = be(at + 4)?;
+        if model.get(at..at + 4)? == id {
+            let mut out = model.get(..at + 4)?.to_vec();
+            out.extend_from_slice(&((8 + body.len()) as u32).to_be_bytes());
+            out.extend_from_slice(body);
+            out.extend_from_slice(model.get(at + size..)?);
+            let total = out.len() as u32;
+            out.get_mut(8..12)?.copy_from_slice(&total.to_be_bytes());
+            return Some(out);
+        }
+        at += size;
+    }
+    None
+}
+
+/// TEX1 and MAT3, from a whole J3D file (input starting `J3D2`) or from a
+/// section body spliced into the sample pyramid (first byte even: MAT3, odd:
+/// TEX1). `measure` and `decode_into` agree; a decoded scene's textures,
+/// mips and materials point inside its arrays, and each level has the size
+/// the halving rule gives; the typed MAT3 and TEX1 readers answer every
+/// accessor without panicking.
+pub fn j3d_textures(data: &[u8]) {
+    use scenedec::j3d::J3dFile;
+    use scenedec::j3d::mat3::{Field, Mat3};
+    use scenedec::j3d::tex1::Tex1;
+    use scenedec::{Arena, Options, Warnings};
+
+    let spliced;
+    let model = if data.starts_with(b"J3D2") {
+        data
+    } else {
+        let Some((&mode, body)) = data.split_first() else {
+            return;
+        };
+        let id = if mode % 2 == 0 { b"MAT3" } else { b"TEX1" };
+        let Some(file) = splice(PYRAMID, id, body) else {
+            return;
+        };
+        spliced = file;
+        &spliced
+    };
+    let mut options = Options::default();
+    options.j3d.limits.max_file_bytes = 1 << 20;
+    options.j3d.limits.max_texture_bytes = 16 << 20;
+
+    let measured = scenedec::measure(model, None, &options);
+    let mut warnings = Warnings::new();
+    match measured {
+        Ok(plan) => {
+            let mut memory = vec![0u64; plan.arena_words()];
+            let mut arena = Arena::from_words(&mut memory);
+            let scene = scenedec::decode_into(model, None, &options, &mut arena, &mut warnings)
+                .expect("decode_into succeeds where measure did");
+            let pixels = scene.pixels().len();
+            for t in scene.textures() {
+                let first = t.first_mip as usize;
+                let mips = scene
+                    .mips()
+                    .get(first..first + t.mip_count as usize)
+                    .expect("a texture's mips lie in the mip array");
+                let (mut w, mut h) = (t.width, t.height);
+                for m in mips {
+                    assert_eq!((m.width, m.height), (w, h), "mip sizes halve");
+                    let end = m.offset as usize + (m.width * m.height * 4) as usize;
+                    assert!(end <= pixels, "a level lies in the pixel array");
+                    (w, h) = ((w / 2).max(1), (h / 2).max(1));
+                }
+            }
+            for m in scene.materials() {
+                assert!(
+                    m.texture >= -1 && (m.texture as i64) < scene.textures().len() as i64,
+                    "a material's texture exists"
+                );
+            }
+        }
+        Err(_) => {
+            let mut memory = vec![0u64; 1 << 12];
+            let mut arena = Arena::from_words(&mut memory);
+            let decoded = scenedec::decode_into(model, None, &options, &mut arena, &mut warnings);
+            assert!(decoded.is_err(), "decode_into accepts what measure rejects");
+        }
+    }
+
+    // The typed readers, on whatever the file holds.
+    let Ok(file) = J3dFile::parse(model) else {
+        return;
+    };
+    if let Some(Ok(mat3)) = file.section(b"MAT3").map(Mat3::new) {
+        let _ = mat3.check(usize::MAX);
+        for i in 0..mat3.len() {
+            let Ok(m) = mat3.material(i) else { continue };
+            for field in Field::ALL {
+                for slot in 0..=field.slots {
+                    let _ = m.resolve(field, slot);
+                }
+            }
+            for slot in 0..17 {
+                let _ = (m.channel(slot), m.tex_matrix(slot), m.tev_stage(slot));
+                let _ = (
+                    m.tev_color(slot),
+                    m.texture(slot),
+                    m.konst_alpha_selector(slot),
+                );
+                let _ = (m.light(slot), m.swap_mode(slot), m.swap_table(slot));
+            }
+            let _ = (m.fog(), m.alpha_compare(), m.blend_mode(), m.z_mode());
+            let _ = (m.z_comp_loc(), m.dither(), m.indirect(), m.cull_mode());
+        }
+    }
+    if let Some(Ok(tex1)) = file.section(b"TEX1").map(Tex1::new) {
+        for i in 0..tex1.len().min(64) {
+            if let Ok(t) = tex1.texture(i)
+                && t.texels() <= 1 << 20
+            {
+                let _ = t.check_palette_indices();
+            }
+        }
+    }
+}

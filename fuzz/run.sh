@@ -14,7 +14,7 @@ for target in $(cargo +nightly fuzz list); do
   if { [ "$target" = json_tokenizer ] || [ "$target" = load ]; } && [ -d ../../shared/corpus/bbmodel ]; then
     find ../../shared/corpus/bbmodel -name '*.bbmodel' -size -64k -exec cp -n {} "corpus/$target/" \;
   fi
-  if { [ "$target" = load ] || [ "$target" = j3d ]; } && [ -d ../../shared/corpus/j3d ]; then
+  if { [ "$target" = load ] || [ "$target" = j3d ] || [ "$target" = j3d_textures ]; } && [ -d ../../shared/corpus/j3d ]; then
     find ../../shared/corpus/j3d -maxdepth 1 -name '*.b[md][dl]' -size -100k -exec cp -n {} "corpus/$target/" \;
   fi
   echo "== fuzzing $target for ${SECONDS_PER_TARGET}s =="

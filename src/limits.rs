@@ -157,6 +157,11 @@ pub struct J3dLimits {
     pub max_texture_side: u64,
     /// Texels of all mip levels of one texture (2 Mi). TEXTURE_TOO_LARGE.
     pub max_texture_pixels: u64,
+    /// RGBA8 bytes of every decoded texture level together (256 MiB), image
+    /// data shared by several TEX1 headers counted once. Bounds the pixel
+    /// array, which headers pointing at the same or overlapping data could
+    /// otherwise multiply. TEXTURE_TOO_LARGE.
+    pub max_texture_bytes: u64,
     /// Bytes of one shape's display lists (16 MiB). DISPLAY_LIST_TOO_LARGE.
     pub max_display_list_bytes: u64,
     /// Depth of the INF1 hierarchy (256). HIERARCHY_TOO_DEEP.
@@ -176,6 +181,7 @@ impl J3dLimits {
         max_textures: 1024,
         max_texture_side: 1024,
         max_texture_pixels: 2 * 1024 * 1024,
+        max_texture_bytes: 256 * 1024 * 1024,
         max_display_list_bytes: 16 * 1024 * 1024,
         max_depth: 256,
     };

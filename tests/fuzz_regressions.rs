@@ -39,3 +39,8 @@ fn load_regressions() {
 fn j3d_regressions() {
     assert!(replay("j3d", checks::j3d) > 0);
 }
+
+#[test]
+fn j3d_textures_regressions() {
+    assert!(replay("j3d_textures", checks::j3d_textures) > 0);
+}

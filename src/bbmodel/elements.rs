@@ -180,7 +180,7 @@ fn face_texture(
         TokenKind::Bool(false) => FaceTexture::Blank,
         TokenKind::Number(n) => {
             let x = n.value();
-            if x >= 0.0 && x.fract() == 0.0 && x < texture_count as f64 {
+            if x >= 0.0 && libm::trunc(x) == x && x < texture_count as f64 {
                 #[allow(clippy::cast_possible_truncation)]
                 FaceTexture::Index(x as usize)
             } else {

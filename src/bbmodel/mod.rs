@@ -13,12 +13,14 @@ mod elements;
 pub mod formats;
 pub mod mesh;
 mod reader;
+pub mod references;
 pub mod structure;
 pub mod textures;
 mod value;
 
 pub use document::{Document, FormatVersion, read_meta};
 pub use formats::ModelFormat;
+pub use references::list_references;
 
 use crate::arena::{Arena, Plan};
 use crate::error::{Error, Warnings};

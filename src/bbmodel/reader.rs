@@ -241,8 +241,8 @@ fn group_table(doc: &Document<'_>, table: &mut [UuidEntry]) -> Result<(), Error>
             && a.hash != 0
         {
             let (x, y) = (
-                entry_uuid(doc, a.at as usize)?,
-                entry_uuid(doc, b.at as usize)?,
+                entry_uuid(doc, offset(a.at))?,
+                entry_uuid(doc, offset(b.at))?,
             );
             if let (Some(x), Some(y)) = (x, y)
                 && same(&x, &y)
@@ -304,13 +304,13 @@ fn element_table(doc: &Document<'_>, table: &mut [ElementEntry]) -> Result<(), E
             && a.hash == b.hash
             && a.hash != 0
             && let (Some(x), Some(y)) = (
-                entry_uuid(doc, a.at as usize)?,
-                entry_uuid(doc, b.at as usize)?,
+                entry_uuid(doc, offset(a.at))?,
+                entry_uuid(doc, offset(b.at))?,
             )
             && same(&x, &y)
         {
             return Err(duplicate(
-                &Path::key("elements").with_index(b.index as usize),
+                &Path::key("elements").with_index(offset(b.index)),
                 &y,
             ));
         }
@@ -332,8 +332,8 @@ fn find_element(
         .iter()
         .take_while(|e| e.hash == hash)
     {
-        if entry_uuid(doc, entry.at as usize)?.is_some_and(|u| same(&u, uuid)) {
-            return Ok(Some((entry.index as usize, entry.at as usize)));
+        if entry_uuid(doc, offset(entry.at))?.is_some_and(|u| same(&u, uuid)) {
+            return Ok(Some((offset(entry.index), offset(entry.at))));
         }
     }
     Ok(None)
@@ -359,8 +359,8 @@ fn group_data_at(
         .iter()
         .take_while(|e| e.hash == hash)
     {
-        if entry_uuid(doc, entry.at as usize)?.is_some_and(|u| same(&u, &uuid)) {
-            return Ok(entry.at as usize);
+        if entry_uuid(doc, offset(entry.at))?.is_some_and(|u| same(&u, &uuid)) {
+            return Ok(offset(entry.at));
         }
     }
     Ok(outliner_at)
@@ -374,10 +374,10 @@ fn entry_uuid<'a>(doc: &Document<'a>, at: usize) -> Result<Option<JsonStr<'a>>, 
     }
     while let Some(key) = c.next_key()? {
         let v = c.next()?;
-        if key.eq_str("uuid") {
-            if let TokenKind::String(s) = v.kind {
-                return Ok(Some(s));
-            }
+        if key.eq_str("uuid")
+            && let TokenKind::String(s) = v.kind
+        {
+            return Ok(Some(s));
         }
         c.skip_rest(&v)?;
     }
@@ -643,7 +643,15 @@ impl MeshWriter<'_> {
         parent: i32,
         faces: &mut [DrawnFace],
     ) -> Result<(), Error> {
-        faces.sort_by_key(|f| f.key);
+        // Stable, so faces of one group keep the cube's face order (a few
+        // faces: insertion sort needs no allocation).
+        for i in 1..faces.len() {
+            let mut j = i;
+            while j > 0 && faces.get(j - 1).map(|f| f.key) > faces.get(j).map(|f| f.key) {
+                faces.swap(j - 1, j);
+                j -= 1;
+            }
+        }
         let (first_vertex, first_index, first_group) = (self.vertex, self.index, self.group);
         let mut current: Option<GroupKey> = None;
         for face in faces.iter() {
@@ -926,6 +934,11 @@ fn uv_rect(uvs: &[[f32; 2]]) -> [f32; 4] {
         ],
         |r, [u, v]| [r[0].min(*u), r[1].min(*v), r[2].max(*u), r[3].max(*v)],
     )
+}
+
+/// A stored u64 offset or index back as `usize` (they came from `usize`).
+fn offset(n: u64) -> usize {
+    usize::try_from(n).unwrap_or(usize::MAX)
 }
 
 fn index32(n: usize) -> Result<u32, Error> {

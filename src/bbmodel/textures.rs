@@ -179,16 +179,14 @@ fn read_texture<'a>(
                     }
                 };
             }
-            "render_mode" => {
-                if !matches!(v.kind, TokenKind::String(s) if matches!(s.as_str(), Some("default" | "emissive" | "additive" | "layered")))
-                {
-                    warn(
-                        &mut warnings,
-                        WarningCode::UnsupportedValue,
-                        &at,
-                        format_args!("unknown render_mode: default used"),
-                    );
-                }
+            "render_mode" if !matches!(v.kind, TokenKind::String(s) if matches!(s.as_str(), Some("default" | "emissive" | "additive" | "layered"))) =>
+            {
+                warn(
+                    &mut warnings,
+                    WarningCode::UnsupportedValue,
+                    &at,
+                    format_args!("unknown render_mode: default used"),
+                );
             }
             "wrap_mode" => {
                 let mode = match v.kind {
@@ -206,15 +204,13 @@ fn read_texture<'a>(
                     ),
                 }
             }
-            "visible" | "use_as_default" => {
-                if !matches!(v.kind, TokenKind::Bool(_)) {
-                    warn(
-                        &mut warnings,
-                        WarningCode::UnsupportedValue,
-                        &at,
-                        format_args!("{k} is no boolean: ignored"),
-                    );
-                }
+            "visible" | "use_as_default" if !matches!(v.kind, TokenKind::Bool(_)) => {
+                warn(
+                    &mut warnings,
+                    WarningCode::UnsupportedValue,
+                    &at,
+                    format_args!("{k} is no boolean: ignored"),
+                );
             }
             "uv_width" => uv[0] = Some((v, at)),
             "uv_height" => uv[1] = Some((v, at)),
@@ -413,7 +409,7 @@ fn base64_decode(data: &[u8], out: &mut [u8]) -> Option<usize> {
         .or_else(|| data.strip_suffix(b"="))
         .unwrap_or(data);
     let padding = data.len() - body.len();
-    if (body.len() + padding) % 4 != 0 || (padding > 0 && body.len() % 4 == 1) {
+    if !(body.len() + padding).is_multiple_of(4) || (padding > 0 && body.len() % 4 == 1) {
         return None;
     }
     let mut written = 0usize;

@@ -132,6 +132,16 @@ impl<'a> NameTable<'a> {
         })
     }
 
+    /// A table with no names, for a section that names nothing (its
+    /// table offset may then point anywhere, even past the section's end).
+    pub(crate) fn empty(reader: SectionReader<'a>) -> Self {
+        Self {
+            reader,
+            start: 0,
+            count: 0,
+        }
+    }
+
     /// Entries in the table.
     pub(crate) fn len(&self) -> usize {
         self.count

@@ -1,0 +1,209 @@
+//! `list_references` (the spec's listBbmodelReferences): the texture files
+//! a caller may have to supply.
+//!
+//! Spec (Local-first): per texture whose source is not a `data:` URI, its
+//! `relative_path`, else its `name`, as written; each distinct spelling once;
+//! at most maxReferences + 1; before format 4.10 a leading `../` or `..\` is
+//! dropped once (a missing or malformed version counts as current); `path`
+//! and `source` are never listed; a value over maxStringChars lists nothing
+//! for its texture; a file whose JSON, root, meta or textures count the
+//! loader refuses lists nothing.
+
+use super::document::Document;
+use super::structure::{census, for_each_entry};
+use crate::error::Error;
+use crate::json::{JsonStr, TokenKind};
+use crate::limits::BbmodelLimits;
+
+/// Most references kept for the "each spelling once" check; a
+/// `max_references` above this reads as this.
+pub const HARD_MAX_REFERENCES: usize = 256;
+
+/// Calls `visit` with each texture file name the model refers to, in
+/// texture order, and returns how many it listed.
+///
+/// Refusals (see the module docs) list nothing and return the loader's error.
+pub fn list_references(
+    bytes: &[u8],
+    limits: &BbmodelLimits,
+    max_references: usize,
+    mut visit: impl FnMut(&str),
+) -> Result<usize, Error> {
+    let doc = Document::read(bytes, limits)?;
+    // The loader's textures count check comes first: over it, nothing is listed.
+    census(&doc, limits)?;
+    let cap = max_references.saturating_add(1).min(HARD_MAX_REFERENCES);
+    let strip_parent = doc.version.before(4, 10);
+    let mut seen = heapless::Vec::<(u64, usize, usize), HARD_MAX_REFERENCES>::new();
+    let mut listed = 0usize;
+    for_each_entry(&doc, doc.textures, |_, at| {
+        if listed >= cap {
+            return Ok(());
+        }
+        let Some(value) = reference_of(&doc, at, limits)? else {
+            return Ok(());
+        };
+        let mut buffer = [0u8; 4096];
+        let Some(text) = spelled(&value, strip_parent, &mut buffer) else {
+            return Ok(());
+        };
+        let hash = fnv(text.as_bytes());
+        let repeated = seen.iter().any(|&(h, start, len)| {
+            h == hash && {
+                let mut other = [0u8; 4096];
+                doc.bytes
+                    .get(start..start + len)
+                    .and_then(|raw| raw_spelled(raw, strip_parent, &mut other))
+                    .is_some_and(|t| t == text)
+            }
+        });
+        if !repeated {
+            let start =
+                (value.raw_bytes().as_ptr() as usize).wrapping_sub(doc.bytes.as_ptr() as usize);
+            let _ = seen.push((hash, start, value.raw_bytes().len()));
+            visit(text);
+            listed += 1;
+        }
+        Ok(())
+    })?;
+    Ok(listed)
+}
+
+/// The value a texture lists: `relative_path`, else `name`, when its source
+/// is not a data URI and the value fits maxStringChars.
+fn reference_of<'a>(
+    doc: &Document<'a>,
+    at: usize,
+    limits: &BbmodelLimits,
+) -> Result<Option<JsonStr<'a>>, Error> {
+    let mut c = doc.cursor(at);
+    if c.next()?.kind != TokenKind::BeginObject {
+        return Ok(None);
+    }
+    let (mut relative, mut name, mut embedded) = (None, None, false);
+    while let Some(key) = c.next_key()? {
+        let v = c.next()?;
+        if let TokenKind::String(s) = v.kind {
+            match key.as_str() {
+                Some("relative_path") => relative = Some(s),
+                Some("name") => name = Some(s),
+                Some("source") => embedded = s.raw_bytes().starts_with(b"data:"),
+                _ => {}
+            }
+        }
+        c.skip_rest(&v)?;
+    }
+    if embedded {
+        return Ok(None);
+    }
+    let value = relative.filter(|r| r.decoded_len() > 0).or(name);
+    Ok(value.filter(|v| {
+        super::value::check_string_length(
+            v,
+            &super::value::Path::key("textures"),
+            limits.max_string_chars,
+        )
+        .is_ok()
+    }))
+}
+
+/// The listed spelling of a value: decoded, with one leading `../` or
+/// `..\` dropped in files before 4.10.
+fn spelled<'b>(value: &JsonStr<'_>, strip_parent: bool, buffer: &'b mut [u8]) -> Option<&'b str> {
+    let text = value.decode_into(buffer).ok()?;
+    Some(strip(text, strip_parent))
+}
+
+/// The same for a raw (still escaped) span of the document.
+fn raw_spelled<'b>(raw: &[u8], strip_parent: bool, buffer: &'b mut [u8]) -> Option<&'b str> {
+    // Re-tokenize the string from its opening quote's content.
+    let mut quoted = heapless::Vec::<u8, 4100>::new();
+    quoted.push(b'"').ok()?;
+    quoted.extend_from_slice(raw).ok()?;
+    quoted.push(b'"').ok()?;
+    let mut t = crate::json::Tokenizer::new(&quoted, 1);
+    let TokenKind::String(s) = t.next_token().ok()??.kind else {
+        return None;
+    };
+    let text = s.decode_into(buffer).ok()?;
+    Some(strip(text, strip_parent))
+}
+
+fn strip(text: &str, strip_parent: bool) -> &str {
+    if strip_parent {
+        text.strip_prefix("../")
+            .or_else(|| text.strip_prefix("..\\"))
+            .unwrap_or(text)
+    } else {
+        text
+    }
+}
+
+fn fnv(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::format;
+    use std::string::{String, ToString};
+    use std::vec::Vec;
+
+    fn list(json: &str, max: usize) -> Vec<String> {
+        let mut out = Vec::new();
+        list_references(json.as_bytes(), &BbmodelLimits::default(), max, |r| {
+            out.push(r.to_string())
+        })
+        .unwrap();
+        out
+    }
+
+    #[test]
+    fn lists_relative_path_else_name_for_textures_that_are_not_embedded() {
+        let json = r#"{"meta": {"format_version": "4.10"}, "textures": [
+            {"name": "a.png", "relative_path": "tex/a.png", "path": "/home/x/tex/a.png", "source": "file:///x"},
+            {"name": "b.png"},
+            {"name": "c.png", "source": "data:image/png;base64,AAAA"}
+        ]}"#;
+        assert_eq!(list(json, 10), ["tex/a.png", "b.png"]);
+    }
+
+    #[test]
+    fn each_spelling_once_and_at_most_max_plus_one() {
+        let json = r#"{"meta": {"format_version": "4.10"}, "textures": [
+            {"name": "a.png"}, {"name": "a.png"}, {"name": "A.png"}, {"name": "b.png"}, {"name": "c.png"}
+        ]}"#;
+        assert_eq!(list(json, 10), ["a.png", "A.png", "b.png", "c.png"]);
+        assert_eq!(list(json, 1), ["a.png", "A.png"]);
+    }
+
+    #[test]
+    fn before_4_10_one_leading_parent_is_dropped() {
+        let json = r#"{"meta": {"format_version": "4.9"}, "textures": [
+            {"relative_path": "../../tex/a.png"}, {"relative_path": "..\\..\\tex\\b.png"}, {"relative_path": "c.png"}
+        ]}"#;
+        assert_eq!(list(json, 10), ["../tex/a.png", "..\\tex\\b.png", "c.png"]);
+        let current =
+            r#"{"meta": {"format_version": "4.10"}, "textures": [{"relative_path": "../a.png"}]}"#;
+        assert_eq!(list(current, 10), ["../a.png"]);
+    }
+
+    #[test]
+    fn over_long_values_list_nothing_and_refused_files_list_nothing() {
+        let long = "x".repeat(2000);
+        let json = format!(
+            r#"{{"meta": {{"format_version": "4.10"}}, "textures": [{{"name": "{long}"}}, {{"name": "ok.png"}}]}}"#
+        );
+        assert_eq!(list(&json, 10), ["ok.png"]);
+        let mut out = Vec::new();
+        assert!(
+            list_references(b"{}", &BbmodelLimits::default(), 10, |r| out
+                .push(r.to_string()))
+            .is_err()
+        );
+        assert!(out.is_empty());
+    }
+}

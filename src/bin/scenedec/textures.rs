@@ -1,0 +1,52 @@
+//! `scenedec textures FILE -o DIR [--mips]`: load a model and write each of
+//! its decoded textures as PNG (see `scenedec::export::png`).
+
+use std::path::Path;
+use std::process::ExitCode;
+
+use scenedec::Options;
+
+/// Writes the textures of `file` into `dir`; exit 0 on success, else 1.
+pub fn run(file: &Path, dir: &Path, mips: bool) -> ExitCode {
+    let name = file.display();
+    let bytes = match std::fs::read(file) {
+        Ok(b) => b,
+        Err(e) => {
+            eprintln!("{name}: FAILED to read: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let extension = file.extension().and_then(|e| e.to_str());
+    let loaded = match scenedec::load(&bytes, extension, &Options::default()) {
+        Ok(l) => l,
+        Err(e) => {
+            eprintln!("{name}: FAILED {e} (at {})", e.at());
+            return ExitCode::FAILURE;
+        }
+    };
+    let scene = loaded.scene();
+    match scenedec::export::png::write_textures(&scene, dir, mips) {
+        Ok(paths) => {
+            for path in &paths {
+                println!("{}", path.display());
+            }
+            let missing = scene.textures().iter().filter(|t| t.missing()).count();
+            eprintln!(
+                "{name}: {} textures, {} PNG files written to {}{}",
+                scene.textures().len(),
+                paths.len(),
+                dir.display(),
+                if missing > 0 {
+                    format!(" ({missing} missing textures skipped)")
+                } else {
+                    String::new()
+                }
+            );
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("{name}: FAILED to write into {}: {e}", dir.display());
+            ExitCode::FAILURE
+        }
+    }
+}
