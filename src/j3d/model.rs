@@ -34,8 +34,8 @@ use crate::limits::{J3dLimits, check};
 use crate::scene::{
     Aabb, AlphaMode, Blending, CullMode, Format, GroupFlags, Influence, InfluenceSpan,
     MAX_COLOR_SETS, MAX_UV_SETS, Mat4, MaterialFlags, MaterialRecord, MeshFlags, MeshGroupRecord,
-    MeshRecord, MipRecord, NodeFlags, NodeRecord, Scene, SceneArrays, SceneCounts, SkinRecord,
-    TextRef, TextSource, TextureFlags, TextureRecord,
+    MeshRecord, MipRecord, NodeFlags, NodeRecord, NormalMatrix, Scene, SceneArrays, SceneCounts,
+    SkinRecord, TextRef, TextSource, TextureFlags, TextureRecord,
 };
 
 /// Matrix slots a shape has (PNMTXIDX / 3 is 0..=9).
@@ -126,6 +126,17 @@ struct VertexRefs {
     normal: Option<(VertexAttribute, usize)>,
     colors: [Option<usize>; MAX_COLOR_SETS],
     uvs: [Option<usize>; MAX_UV_SETS],
+}
+
+/// One attribute of a shape's vertices, resolved for reading.
+#[derive(Clone, Copy, Debug)]
+struct Field {
+    attribute: VertexAttribute,
+    input: AttributeInput,
+    /// Byte offset in a display-list vertex.
+    offset: usize,
+    /// Elements the attribute's array holds (0 without one).
+    limit: usize,
 }
 
 /// Receives the vertices and primitives of one shape, in display-list order.
@@ -404,6 +415,7 @@ impl<'a> Model<'a> {
         sink: &mut dyn ShapeSink,
     ) -> Result<(), Error> {
         let mut slots: [Option<u16>; SLOTS] = [None; SLOTS];
+        let layout = self.layout(desc);
         for j in 0..shape.packet_count() {
             let packet = self.shp1.packet(shape, j)?;
             self.set_slots(&mut slots, &packet)?;
@@ -430,7 +442,7 @@ impl<'a> Model<'a> {
                 {
                     let at =
                         packet.display_list_offset + primitive.offset + 3 + i * desc.vertex_size;
-                    let refs = self.vertex_refs(desc, vertex, &slots, at)?;
+                    let refs = self.vertex_refs(&layout, vertex, &slots, at)?;
                     sink.vertex(&refs)?;
                 }
                 sink.primitive(primitive.kind, primitive.vertex_count)?;
@@ -498,54 +510,62 @@ impl<'a> Model<'a> {
     }
 
     /// Reads one display-list vertex's indices and checks each against its array.
+    /// How each attribute of `desc` is read from a display-list vertex,
+    /// resolved once per shape: its byte offset, width and array bound.
+    fn layout(&self, desc: &VertexDescriptor) -> heapless::Vec<Field, 24> {
+        desc.attributes
+            .iter()
+            .map(|&(attribute, input, offset)| Field {
+                attribute,
+                input,
+                offset,
+                limit: self.vtx1.array(attribute).map_or(0, |a| a.count()),
+            })
+            .collect()
+    }
+
+    /// Reads one display-list vertex's indices and checks each against its array.
     fn vertex_refs(
         &self,
-        desc: &VertexDescriptor,
+        layout: &[Field],
         vertex: &[u8],
         slots: &[Option<u16>; SLOTS],
         at: usize,
     ) -> Result<VertexRefs, Error> {
         let mut refs = VertexRefs::default();
         let mut slot = 0usize;
-        for &(attribute, input, offset) in &desc.attributes {
-            let index = match input {
-                AttributeInput::Index8 => vertex.get(offset).map(|&b| usize::from(b)),
+        for field in layout {
+            let attribute = field.attribute;
+            let index = match field.input {
+                AttributeInput::Index8 => vertex.get(field.offset).map(|&b| usize::from(b)),
                 AttributeInput::Index16 => vertex
-                    .get(offset..offset + 2)
+                    .get(field.offset..field.offset + 2)
                     .map(|b| usize::from(u16::from_be_bytes([b[0], b[1]]))),
                 AttributeInput::Direct | AttributeInput::None => None,
             };
             match attribute {
                 VertexAttribute::PositionMatrixIndex => {
-                    slot = usize::from(vertex.get(offset).copied().unwrap_or(0)) / 3;
+                    slot = usize::from(vertex.get(field.offset).copied().unwrap_or(0)) / 3;
                     continue;
                 }
                 VertexAttribute::TexMatrixIndex(_) => continue,
                 _ => {}
             }
-            if input == AttributeInput::Direct {
+            if field.input == AttributeInput::Direct {
                 return Err(self.shp1_error(
                     at,
                     format_args!("direct {attribute} data in a display list is not supported; indexed expected"),
                 ));
             }
             let Some(index) = index else { continue };
-            let array = self
-                .vtx1
-                .array(attribute)
-                .filter(|a| index < a.count())
-                .ok_or_else(|| {
-                    Error::binary(
-                        ErrorCode::BadOffset,
-                        at as u64,
-                        Some(SectionId(*b"SHP1")),
-                        format_args!(
-                            "{attribute} index {index} but VTX1 holds {}",
-                            self.vtx1.array(attribute).map_or(0, |a| a.count())
-                        ),
-                    )
-                })?;
-            let _ = array;
+            if index >= field.limit {
+                return Err(Error::binary(
+                    ErrorCode::BadOffset,
+                    at as u64,
+                    Some(SectionId(*b"SHP1")),
+                    format_args!("{attribute} index {index} but VTX1 holds {}", field.limit),
+                ));
+            }
             match attribute {
                 VertexAttribute::Position => refs.position = Some(index),
                 VertexAttribute::Normal | VertexAttribute::NormalBinormalTangent => {
@@ -764,6 +784,7 @@ impl<'a> Model<'a> {
             uv_sets: 0,
             color_sets: 0,
             mesh_vertices: 0,
+            cached: None,
         };
         for s in 0..self.shp1.len() {
             let shape = self.shp1.shape(s)?;
@@ -951,16 +972,28 @@ struct Filler<'f, 'm, 'a> {
     color_sets: usize,
     /// Vertices of the current shape written so far.
     mesh_vertices: usize,
+    /// The last draw matrix used, with its normal matrix.
+    cached: Option<(u16, Mat4, NormalMatrix)>,
 }
 
 impl ShapeSink for Filler<'_, '_, '_> {
     fn vertex(&mut self, v: &VertexRefs) -> Result<(), Error> {
-        let draw = Mat4(
-            self.draws
-                .get(usize::from(v.draw))
-                .copied()
-                .ok_or_else(arena_mismatch)?,
-        );
+        // Consecutive vertices mostly share a draw matrix: turn it into a
+        // normal matrix once per run.
+        if self.cached.map(|(d, _, _)| d) != Some(v.draw) {
+            let draw = Mat4(
+                self.draws
+                    .get(usize::from(v.draw))
+                    .copied()
+                    .ok_or_else(arena_mismatch)?,
+            );
+            self.cached = Some((v.draw, draw, draw.normal_matrix()));
+        }
+        let (draw, normal_matrix) = match self.cached {
+            Some((_, d, n)) => (d, n),
+            None => return Err(arena_mismatch()),
+        };
+
         let vtx1 = &self.model.vtx1;
         let mut c = [0.0f32; 9];
         let position = v
@@ -976,7 +1009,7 @@ impl ShapeSink for Filler<'_, '_, '_> {
                 array
                     .format
                     .read_numeric(array.element(i).unwrap_or_default(), &mut c);
-                draw.transform_normal([c[0], c[1], c[2]])
+                normal_matrix.apply([c[0], c[1], c[2]])
             }
             None => [0.0; 3],
         };

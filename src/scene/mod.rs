@@ -31,7 +31,7 @@ pub use mesh::{
 pub use node::{NodeFlags, NodeRecord};
 pub use text::{TextRef, TextSource};
 pub use texture::{Filter, FrameOrder, MipRecord, SourceFormat, TextureFlags, TextureRecord, Wrap};
-pub use transform::{Aabb, Mat4, normalize};
+pub use transform::{Aabb, Mat4, NormalMatrix, normalize};
 
 use crate::arena::{Arena, ArenaReader, Footprint};
 use crate::error::Error;

@@ -137,30 +137,27 @@ impl Mat4 {
     /// (the cofactor matrix, signed by the determinant), then normalised.
     /// A zero result stays zero.
     pub fn transform_normal(&self, n: [f32; 3]) -> [f32; 3] {
+        self.normal_matrix().apply(n)
+    }
+
+    /// The matrix [`Mat4::transform_normal`] applies, for reuse over many normals.
+    pub fn normal_matrix(&self) -> NormalMatrix {
         // In f64: huge or tiny (but finite) normals and scales stay finite.
         let c = self.cofactors().map(f64::from);
         let m = self.0.map(f64::from);
-        let n = n.map(f64::from);
         let det = m[0] * c[0] + m[4] * c[4] + m[8] * c[8];
         let sign = if det < 0.0 { -1.0 } else { 1.0 };
-        let v = [
-            sign * (c[0] * n[0] + c[4] * n[1] + c[8] * n[2]),
-            sign * (c[1] * n[0] + c[5] * n[1] + c[9] * n[2]),
-            sign * (c[2] * n[0] + c[6] * n[1] + c[10] * n[2]),
-        ];
-        let len = libm::sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
-        if len > 0.0 && len.is_finite() {
-            // A unit component always fits f32.
-            #[allow(clippy::cast_possible_truncation)]
-            let unit = [
-                (v[0] / len) as f32,
-                (v[1] / len) as f32,
-                (v[2] / len) as f32,
-            ];
-            unit
-        } else {
-            [0.0; 3]
-        }
+        NormalMatrix([
+            sign * c[0],
+            sign * c[1],
+            sign * c[2],
+            sign * c[4],
+            sign * c[5],
+            sign * c[6],
+            sign * c[8],
+            sign * c[9],
+            sign * c[10],
+        ])
     }
 
     /// `self · rhs`.
@@ -182,6 +179,37 @@ impl Mat4 {
             m[1] * p[0] + m[5] * p[1] + m[9] * p[2] + m[13],
             m[2] * p[0] + m[6] * p[1] + m[10] * p[2] + m[14],
         ]
+    }
+}
+
+/// The inverse transpose of a matrix's 3×3 part, up to a positive factor
+/// (normals are normalised after it), column-major, in f64.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct NormalMatrix([f64; 9]);
+
+impl NormalMatrix {
+    /// Turns `n` and normalises it; a zero or non-finite result is zero.
+    pub fn apply(&self, n: [f32; 3]) -> [f32; 3] {
+        let c = &self.0;
+        let n = n.map(f64::from);
+        let v = [
+            c[0] * n[0] + c[3] * n[1] + c[6] * n[2],
+            c[1] * n[0] + c[4] * n[1] + c[7] * n[2],
+            c[2] * n[0] + c[5] * n[1] + c[8] * n[2],
+        ];
+        let len = libm::sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+        if len > 0.0 && len.is_finite() {
+            // A unit component always fits f32.
+            #[allow(clippy::cast_possible_truncation)]
+            let unit = [
+                (v[0] / len) as f32,
+                (v[1] / len) as f32,
+                (v[2] / len) as f32,
+            ];
+            unit
+        } else {
+            [0.0; 3]
+        }
     }
 }
 
