@@ -702,28 +702,7 @@ impl MeshWriter<'_> {
                 group.index_count += 6;
             }
         }
-        let mesh = self.meshes.get_mut(self.mesh).ok_or_else(mismatch)?;
-        *mesh = MeshRecord {
-            name,
-            node: parent,
-            flags: MeshFlags::HAS_NORMALS
-                | MeshFlags::HAS_UV_RECTS
-                | if head.visible { MeshFlags::VISIBLE } else { 0 },
-            first_vertex: index32(first_vertex)?,
-            vertex_count: index32(self.vertex - first_vertex)?,
-            first_index: index32(first_index)?,
-            index_count: index32(self.index - first_index)?,
-            first_group: index32(first_group)?,
-            group_count: index32(self.group - first_group)?,
-            uv_sets: 1,
-            first_uv: index32(first_vertex)?,
-            color_sets: 0,
-            first_color: 0,
-            skin: -1,
-            first_influence_span: 0,
-        };
-        self.mesh += 1;
-        Ok(())
+        self.finish(name, head, parent, first_vertex, first_index, first_group)
     }
 }
 
@@ -862,27 +841,7 @@ impl MeshWriter<'_> {
             },
         )?;
         self.index = end_index;
-        *self.meshes.get_mut(self.mesh).ok_or_else(mismatch)? = MeshRecord {
-            name,
-            node: parent,
-            flags: MeshFlags::HAS_NORMALS
-                | MeshFlags::HAS_UV_RECTS
-                | if head.visible { MeshFlags::VISIBLE } else { 0 },
-            first_vertex: index32(first_vertex)?,
-            vertex_count: index32(self.vertex - first_vertex)?,
-            first_index: index32(first_index)?,
-            index_count: index32(self.index - first_index)?,
-            first_group: index32(first_group)?,
-            group_count: index32(self.group - first_group)?,
-            uv_sets: 1,
-            first_uv: index32(first_vertex)?,
-            color_sets: 0,
-            first_color: 0,
-            skin: -1,
-            first_influence_span: 0,
-        };
-        self.mesh += 1;
-        Ok(())
+        self.finish(name, head, parent, first_vertex, first_index, first_group)
     }
 }
 
@@ -921,6 +880,42 @@ fn resolve(
         let _ = indices.push(u32::try_from(index).unwrap_or(u32::MAX));
     }
     Ok((positions, indices))
+}
+
+impl MeshWriter<'_> {
+    /// Writes the record of the mesh whose vertices, indices and groups were
+    /// just written from the given starts.
+    fn finish(
+        &mut self,
+        name: TextRef,
+        head: &ElementHead<'_>,
+        parent: i32,
+        first_vertex: usize,
+        first_index: usize,
+        first_group: usize,
+    ) -> Result<(), Error> {
+        *self.meshes.get_mut(self.mesh).ok_or_else(mismatch)? = MeshRecord {
+            name,
+            node: parent,
+            flags: MeshFlags::HAS_NORMALS
+                | MeshFlags::HAS_UV_RECTS
+                | if head.visible { MeshFlags::VISIBLE } else { 0 },
+            first_vertex: index32(first_vertex)?,
+            vertex_count: index32(self.vertex - first_vertex)?,
+            first_index: index32(first_index)?,
+            index_count: index32(self.index - first_index)?,
+            first_group: index32(first_group)?,
+            group_count: index32(self.group - first_group)?,
+            uv_sets: 1,
+            first_uv: index32(first_vertex)?,
+            color_sets: 0,
+            first_color: 0,
+            skin: -1,
+            first_influence_span: 0,
+        };
+        self.mesh += 1;
+        Ok(())
+    }
 }
 
 /// The UV bounding box `[u_min, v_min, u_max, v_max]` of a face.
