@@ -8,10 +8,20 @@
 //! the next window, and the caller (which saved the earlier bytes, see [`Save`]) builds
 //! the token from the [`Signal`]. With `eof` set there is no next window, so the
 //! whole-input tokenizer never sees partial tokens.
+//!
+//! Two paths, one grammar: [`Core::step`], inlined into both front ends, handles the
+//! common valid tokens when at least [`WIN`] bytes of the window lie ahead; for anything
+//! else it hands over, at the token start, to [`Core::general`], the complete resumable
+//! machine (which has its own cheaper checks for the common cases). The fast path never
+//! produces an error or a token the general path would not produce: the test suite
+//! compares the two by tokenizing every document whole with trailing padding (fast
+//! path) and in chunks of 1 and 7 bytes (general path only).
 
 use super::MAX_DEPTH;
 use super::error::{ErrorKind, JsonError, NonFinite};
-use super::number::{JsonNumber, NumEnd, NumInfo, NumState, lex_num, resolve};
+use super::number::{
+    JsonNumber, NumEnd, NumInfo, NumState, in_range, lead_digits, lex_num, scan_plain,
+};
 use super::string::{JsonStr, StrState, find_special, lex_str};
 use super::token::{Token, TokenKind};
 
@@ -169,14 +179,16 @@ const fn non_ws_mask(x: u64) -> u64 {
         & 0x8080_8080_8080_8080
 }
 
-/// Index of the first non-whitespace byte at or after `i` (or `buf.len()`).
+/// Index of the first non-whitespace byte at or after `i` (or `buf.len()`). Callers
+/// check the first byte inline: every byte above the space is non-whitespace.
 #[inline(always)]
 fn skip_ws(buf: &[u8], mut i: usize) -> usize {
-    // Compact JSON: usually no whitespace at all.
-    match buf.get(i) {
-        Some(&b) if !is_ws(b) => return i,
-        None => return i,
-        Some(_) => i += 1,
+    // Pretty-printed JSON: a single space after `,` or `:`.
+    if let Some(&[a, b]) = buf.get(i..).and_then(<[u8]>::first_chunk::<2>)
+        && a == b' '
+        && b > b' '
+    {
+        return i + 1;
     }
     // Indentation runs: eight bytes at a time.
     while let Some(w) = buf.get(i..).and_then(<[u8]>::first_chunk::<8>) {
@@ -195,6 +207,196 @@ fn skip_ws(buf: &[u8], mut i: usize) -> usize {
     i
 }
 
+/// Bytes ahead of the position that the window fast path ([`Core::step`]) needs: a
+/// token may start up to [`TOKEN_START_LIMIT`] bytes in (after whitespace and a
+/// separator), and its own [`Tw`] window lies within this one.
+const WIN: usize = TOKEN_START_LIMIT + TW;
+/// A token start found further into the window than this goes to the general path.
+const TOKEN_START_LIMIT: usize = 32;
+/// Bytes of the token window. A token that the fast path handles (a number of at
+/// most 32 bytes, a string whose body's first special byte is among its first
+/// [`STR_SCAN`] bytes, a literal) and the byte after it lie in the first 64 of them;
+/// eight-byte words are read at offsets below 64.
+const TW: usize = 72;
+/// Body bytes of a string that the fast path scans byte by byte (a UUID fits).
+const STR_SCAN: usize = 48;
+
+type Win = [u8; WIN];
+type Tw = [u8; TW];
+
+/// The token window at offset `k` (< [`TOKEN_START_LIMIT`]) of the window.
+#[inline(always)]
+fn token_window(win: &Win, k: usize) -> Option<&Tw> {
+    // In bounds by construction: (k % 32) + 72 <= 104.
+    win.split_at(k % TOKEN_START_LIMIT).1.first_chunk::<TW>()
+}
+
+/// The byte at offset `k` (< 64) of a token window.
+#[inline(always)]
+fn byte(t: &Tw, k: usize) -> u8 {
+    t.get(k % 64).copied().unwrap_or(0)
+}
+
+/// The eight bytes at offset `k` (< 64) of a token window, lowest address first.
+#[inline(always)]
+fn word(t: &Tw, k: usize) -> u64 {
+    let k = k % 64;
+    t.get(k..k + 8)
+        .and_then(<[u8]>::first_chunk::<8>)
+        .map_or(0, |c| u64::from_le_bytes(*c))
+}
+
+/// The first `n` (< 64) bytes of a token window.
+#[inline(always)]
+fn head(t: &Tw, n: usize) -> &[u8] {
+    t.split_at(n % 64).0
+}
+
+#[inline(always)]
+fn offset(base: u64, k: usize) -> u64 {
+    base.saturating_add(k as u64)
+}
+
+/// The first non-whitespace offset at or after `k` (< [`TOKEN_START_LIMIT`]) in the
+/// window, or `None` if the run goes on past [`TOKEN_START_LIMIT`].
+///
+/// Byte by byte on purpose: indentation runs are short and regular, so the loop's
+/// branches predict well and the next token's position is known speculatively, while
+/// a word-at-a-time scan would put its whole latency on the critical path.
+#[inline(always)]
+fn win_ws(win: &Win, mut k: usize) -> Option<usize> {
+    let at = |k: usize| win.get(k % 64).copied().unwrap_or(0);
+    // Pretty-printed JSON: a single space after `,` or `:`.
+    if at(k) == b' ' && at(k + 1) > b' ' {
+        return Some(k + 1);
+    }
+    while k < TOKEN_START_LIMIT {
+        if !is_ws(at(k)) {
+            return Some(k);
+        }
+        k += 1;
+    }
+    None
+}
+
+/// [`scan_plain`] on a token window: the length of a plain number (no exponent, at
+/// most 7 integer digits, at most 23 fraction digits) starting with `b` = `t[0]`, or
+/// `None` for anything else.
+///
+/// Integer digits go byte by byte (short and regular in real files, so the branches
+/// predict well and the number's end is known speculatively); fraction digits, whose
+/// counts vary, go a word at a time.
+#[inline(always)]
+fn tw_number(t: &Tw, b: u8) -> Option<usize> {
+    let mut e = usize::from(b == b'-');
+    let first = byte(t, e);
+    if !first.is_ascii_digit() {
+        return None;
+    }
+    e += 1;
+    if first != b'0' {
+        for _ in 0..6 {
+            if !byte(t, e).is_ascii_digit() {
+                break;
+            }
+            e += 1;
+        }
+    }
+    let mut next = byte(t, e);
+    if next == b'.' {
+        e += 1;
+        let n = lead_digits(word(t, e));
+        if n == 0 {
+            return None;
+        }
+        e += n;
+        if n == 8 {
+            let n = lead_digits(word(t, e));
+            e += n;
+            if n == 8 {
+                let n = lead_digits(word(t, e));
+                if n == 8 {
+                    return None;
+                }
+                e += n;
+            }
+        }
+        next = byte(t, e);
+    }
+    // An exponent, or a digit after a leading zero or the seventh integer digit.
+    if next | 0x20 == b'e' || next.is_ascii_digit() {
+        return None;
+    }
+    Some(e)
+}
+
+/// What the fast path found in a string on a token window.
+enum TwStr {
+    /// A plain body of this length, followed by the closing quote.
+    Plain(usize),
+    /// A special byte other than the closing quote at this offset.
+    Special(usize),
+    /// No special byte in the first [`STR_SCAN`] bytes of the body.
+    Long,
+}
+
+/// Bytes that end a plain run in a string body: `"`, `\\`, controls, non-ASCII.
+static STR_SPECIAL: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        t[b] = b == b'"' as usize || b == b'\\' as usize || b < 0x20 || b >= 0x80;
+        b += 1;
+    }
+    t
+};
+
+/// Looks for the first special byte of the string whose quote is `t[0]`.
+#[inline(always)]
+fn tw_string(t: &Tw) -> TwStr {
+    let mut n = 0;
+    while n < STR_SCAN {
+        if STR_SPECIAL[usize::from(byte(t, n + 1))] {
+            return if byte(t, n + 1) == b'"' {
+                TwStr::Plain(n)
+            } else {
+                TwStr::Special(n + 1)
+            };
+        }
+        n += 1;
+    }
+    TwStr::Long
+}
+
+/// What a byte can start where a value is expected (fast path dispatch).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum ValueStart {
+    Other,
+    String,
+    Number,
+    Open,
+    Literal,
+    Close,
+}
+
+static VALUE_START: [ValueStart; 256] = {
+    let mut t = [ValueStart::Other; 256];
+    t[b'"' as usize] = ValueStart::String;
+    t[b'-' as usize] = ValueStart::Number;
+    let mut d = b'0';
+    while d <= b'9' {
+        t[d as usize] = ValueStart::Number;
+        d += 1;
+    }
+    t[b'{' as usize] = ValueStart::Open;
+    t[b'[' as usize] = ValueStart::Open;
+    t[b't' as usize] = ValueStart::Literal;
+    t[b'f' as usize] = ValueStart::Literal;
+    t[b'n' as usize] = ValueStart::Literal;
+    t[b']' as usize] = ValueStart::Close;
+    t
+};
+
 const STACK_WORDS: usize = MAX_DEPTH / 64;
 
 /// The grammar state machine: container stack (a fixed bitset, 1 = object), current
@@ -204,6 +406,8 @@ pub(crate) struct Core {
     state: State,
     /// The innermost open container (cached top of `stack`).
     ctx: Ctx,
+    /// The state after a `,` in the innermost container (`ArrNext` or `ObjNext`).
+    comma_state: State,
     /// Valid in [`State::Scalar`].
     pending: Pending,
     /// Valid in [`State::Failed`].
@@ -214,7 +418,12 @@ pub(crate) struct Core {
     tok_start: u64,
     /// Why the last step returned `Ok(None)`.
     signal: Signal,
-    stack: [u64; STACK_WORDS],
+    /// The container stack as a bitset (1 = object): levels 0..64 here, the deeper ones
+    /// in `deep`. The fast path only handles depths up to 64, so it works on this one
+    /// word.
+    low: u64,
+    /// Container stack levels 64.. (1 = object).
+    deep: [u64; STACK_WORDS - 1],
 }
 
 impl Core {
@@ -223,6 +432,7 @@ impl Core {
         Self {
             state: State::Start,
             ctx: Ctx::Top,
+            comma_state: State::Done,
             pending: Pending::Lit {
                 lit: Lit::Null,
                 matched: 0,
@@ -236,7 +446,8 @@ impl Core {
             },
             tok_start: 0,
             signal: Signal::End,
-            stack: [0; STACK_WORDS],
+            low: 0,
+            deep: [0; STACK_WORDS - 1],
         }
     }
 
@@ -282,27 +493,48 @@ impl Core {
     /// With `SKIP`, string, number and literal tokens come back as [`TokenKind::Null`]
     /// (keys as empty keys) after full validation: for callers that only need the
     /// structure.
+    ///
+    /// Structure: the inlined part handles complete tokens lying inside the window (all
+    /// of them in whole-input mode, nearly all when streaming) with the fast scanners;
+    /// everything else (escapes, non-ASCII, unusual numbers, literals cut by the window,
+    /// resuming a cut token, every error) goes to out-of-line functions that implement
+    /// the complete resumable grammar. The fast scanners only ever *accept* (a prefix of
+    /// what the general lexers accept, with the same result); when they decline, the
+    /// general lexer redoes the token from its start, so errors and their offsets come
+    /// from one place.
     #[inline(always)]
     pub(crate) fn advance<'b, const SKIP: bool>(
         &mut self,
         w: Window<'b>,
         pos: &mut usize,
     ) -> Next<'b> {
-        if self.state >= State::Scalar {
-            return self.resume::<SKIP>(w, pos);
-        }
         self.step::<SKIP>(w, pos)
     }
 
-    #[inline(always)]
-    fn step<'b, const SKIP: bool>(&mut self, w: Window<'b>, pos: &mut usize) -> Next<'b> {
-        let buf = w.buf;
+    /// The general path between tokens: any position, any state, any window.
+    #[inline(never)]
+    fn general<'b, const SKIP: bool>(
+        &mut self,
+        buf: &'b [u8],
+        base: u64,
+        eof: bool,
+        pos: &mut usize,
+    ) -> Next<'b> {
+        if self.state >= State::Scalar {
+            return self.resume::<SKIP>(buf, base, eof, pos);
+        }
+        let w = Window { buf, base, eof };
         let mut i = *pos;
         loop {
-            i = skip_ws(buf, i);
-            let Some(&b) = buf.get(i) else {
-                *pos = i;
-                return self.window_end(w, i);
+            let b = match buf.get(i) {
+                Some(&b) if b > b' ' => b,
+                _ => {
+                    i = skip_ws(buf, i);
+                    match buf.get(i) {
+                        Some(&b) => b,
+                        None => return self.window_end(w.base, w.eof, i, pos),
+                    }
+                }
             };
             // Ordered tests instead of one jump table: values and keys are by far the
             // most frequent expectations.
@@ -311,60 +543,325 @@ impl Core {
             }
             if self.state <= State::ObjNext {
                 if b == b'"' {
-                    self.tok_start = w.at(i);
-                    return self.run_str::<SKIP>(w, pos, i + 1, Some(i), true, StrState::new());
+                    return self.string::<SKIP>(true, w, i, pos);
                 }
-                if b == b'}' && self.state == State::ObjFirst {
-                    return self.close(TokenKind::EndObject, w, i, pos);
-                }
-                let kind = if self.state == State::ObjFirst {
-                    ErrorKind::ExpectedKeyOrObjectEnd
-                } else if b == b'}' {
-                    ErrorKind::TrailingComma
-                } else {
-                    ErrorKind::ExpectedKey
-                };
-                return self.error(w.err(kind, i));
+                return self.not_key(b, w.buf, w.base, i, pos);
             }
             match self.state {
                 State::Comma => {
-                    match (b, self.ctx) {
-                        (b',', Ctx::Object) => self.state = State::ObjNext,
-                        (b',', _) => self.state = State::ArrNext,
-                        (b'}', Ctx::Object) => return self.close(TokenKind::EndObject, w, i, pos),
-                        (b']', Ctx::Array) => return self.close(TokenKind::EndArray, w, i, pos),
-                        (_, Ctx::Object) => {
-                            return self.error(w.err(ErrorKind::ExpectedCommaOrObjectEnd, i));
-                        }
-                        (_, _) => {
-                            return self.error(w.err(ErrorKind::ExpectedCommaOrArrayEnd, i));
-                        }
+                    if b != b',' {
+                        return self.close::<true>(b, w, i, pos);
                     }
-                    i += 1;
+                    self.state = self.after_comma();
                 }
                 State::Colon => {
                     if b != b':' {
                         return self.error(w.err(ErrorKind::ExpectedColon, i));
                     }
                     self.state = State::Value;
-                    i += 1;
                 }
                 _ => return self.error(w.err(ErrorKind::TrailingCharacters, i)),
             }
+            i += 1;
         }
+    }
+
+    /// The fast path between tokens: whenever at least [`WIN`] bytes of the window lie
+    /// ahead, the next token (after whitespace and separators) is looked for in these
+    /// bytes as a fixed-size array, which needs no bounds checks. Only the common,
+    /// valid cases are handled here: plain strings and keys, plain numbers, literals,
+    /// brackets, `,` and `:`. For anything else (including every error) the general
+    /// path takes over at the token start, with the separators consumed so far
+    /// committed, so results never depend on which path ran.
+    #[inline(always)]
+    fn step<'b, const SKIP: bool>(&mut self, w: Window<'b>, pos: &mut usize) -> Next<'b> {
+        let i = *pos;
+        let Some(win) = w.buf.get(i..).and_then(<[u8]>::first_chunk::<WIN>) else {
+            return self.decline::<SKIP>(w, i, pos);
+        };
+        let mut k = 0usize;
+        let mut b = win[0];
+        if b <= b' ' {
+            let Some(t) = win_ws(win, 0) else {
+                return self.decline::<SKIP>(w, i, pos);
+            };
+            k = t;
+            b = win.get(k % 64).copied().unwrap_or(0);
+        }
+        let mut st = self.state;
+        if st >= State::Colon {
+            // A separator, a closing bracket, or (after the top-level value) nothing;
+            // or a pending token or error (`Scalar`, `Failed`).
+            if st == State::Comma && b == b',' {
+                st = self.comma_state;
+            } else if st == State::Colon && b == b':' {
+                st = State::Value;
+            } else if st == State::Comma && b == self.close_byte() {
+                return self.win_close::<SKIP>(win, w, i, k, pos);
+            } else if st >= State::Scalar {
+                return self.resume::<SKIP>(w.buf, w.base, w.eof, pos);
+            } else {
+                return self.decline::<SKIP>(w, i + k, pos);
+            }
+            self.state = st;
+            k += 1;
+            b = win.get(k % 64).copied().unwrap_or(0);
+            if b <= b' ' {
+                let Some(t) = win_ws(win, k) else {
+                    return self.decline::<SKIP>(w, i + k, pos);
+                };
+                k = t;
+                b = win.get(k % 64).copied().unwrap_or(0);
+            }
+        }
+        let Some(t) = token_window(win, k).filter(|_| k < TOKEN_START_LIMIT) else {
+            return self.decline::<SKIP>(w, i + k, pos);
+        };
+        let at = w.at(i + k);
+        if st >= State::ObjFirst {
+            // `ObjFirst` or `ObjNext`.
+            if b == b'"' {
+                return self.tw_string::<SKIP>(true, w, t, i + k, pos);
+            }
+            if b == b'}' && st == State::ObjFirst {
+                return self.win_close::<SKIP>(win, w, i, k, pos);
+            }
+            return self.decline::<SKIP>(w, i + k, pos);
+        }
+        let (kind, len) = match VALUE_START[usize::from(b)] {
+            ValueStart::String => return self.tw_string::<SKIP>(false, w, t, i + k, pos),
+            ValueStart::Number => {
+                let Some(len) = tw_number(t, b) else {
+                    return self.decline::<SKIP>(w, i + k, pos);
+                };
+                let kind = if SKIP {
+                    TokenKind::Null
+                } else {
+                    TokenKind::Number(JsonNumber::new(head(t, len)))
+                };
+                (kind, len)
+            }
+            ValueStart::Open => {
+                if self.depth >= self.max_depth || self.depth >= 64 {
+                    return self.decline::<SKIP>(w, i + k, pos);
+                }
+                let obj = b == b'{';
+                self.push_low(obj);
+                *pos = i + k + 1;
+                let kind = if obj {
+                    self.state = State::ObjFirst;
+                    TokenKind::BeginObject
+                } else {
+                    self.state = State::ArrFirst;
+                    TokenKind::BeginArray
+                };
+                return Ok(Some(Token { kind, offset: at }));
+            }
+            ValueStart::Literal => {
+                let quad = u32::from_le_bytes([t[0], t[1], t[2], t[3]]);
+                if quad == u32::from_le_bytes(*b"true") {
+                    (TokenKind::Bool(true), 4)
+                } else if quad == u32::from_le_bytes(*b"null") {
+                    (TokenKind::Null, 4)
+                } else if quad == u32::from_le_bytes(*b"fals") && t[4] == b'e' {
+                    (TokenKind::Bool(false), 5)
+                } else {
+                    return self.decline::<SKIP>(w, i + k, pos);
+                }
+            }
+            ValueStart::Close if st == State::ArrFirst => {
+                return self.win_close::<SKIP>(win, w, i, k, pos);
+            }
+            _ => return self.decline::<SKIP>(w, i + k, pos),
+        };
+        *pos = i + k + self.tw_after_value(t, len);
+        Ok(Some(Token { kind, offset: at }))
+    }
+
+    /// The fast path declined at `at` (a token start, with what precedes it consumed):
+    /// the general path redoes the token, or finds the error.
+    #[inline(always)]
+    fn decline<'b, const SKIP: bool>(
+        &mut self,
+        w: Window<'b>,
+        at: usize,
+        pos: &mut usize,
+    ) -> Next<'b> {
+        *pos = at;
+        self.general::<SKIP>(w.buf, w.base, w.eof, pos)
+    }
+
+    /// The byte closing the current container.
+    #[inline(always)]
+    fn close_byte(&self) -> u8 {
+        if self.ctx == Ctx::Object { b'}' } else { b']' }
+    }
+
+    /// [`after_value`](Self::after_value) on a token window: the value ends before
+    /// `end` (< 32).
+    #[inline(always)]
+    fn tw_after_value(&mut self, t: &Tw, end: usize) -> usize {
+        if self.ctx == Ctx::Top {
+            self.state = State::Done;
+            return end;
+        }
+        if byte(t, end) == b',' {
+            self.state = self.comma_state;
+            return end + 1;
+        }
+        self.state = State::Comma;
+        end
+    }
+
+    /// Closes the current container with the bracket at window offset `k`.
+    #[inline(always)]
+    fn win_close<'b, const SKIP: bool>(
+        &mut self,
+        win: &'b Win,
+        w: Window<'b>,
+        i: usize,
+        k: usize,
+        pos: &mut usize,
+    ) -> Next<'b> {
+        if self.depth > 64 {
+            return self.decline::<SKIP>(w, i + k, pos);
+        }
+        let base = w.at(i);
+        let kind = if self.ctx == Ctx::Object {
+            TokenKind::EndObject
+        } else {
+            TokenKind::EndArray
+        };
+        self.pop_low();
+        let end = k + 1;
+        let next = win.get(end % 64).copied().unwrap_or(0);
+        *pos = i + if self.ctx == Ctx::Top {
+            self.state = State::Done;
+            end
+        } else if next == b',' {
+            self.state = self.comma_state;
+            end + 1
+        } else {
+            self.state = State::Comma;
+            end
+        };
+        Ok(Some(Token {
+            kind,
+            offset: offset(base, k),
+        }))
+    }
+
+    /// A string or key whose opening quote is `t[0]`, at `i` in the window.
+    #[inline(always)]
+    fn tw_string<'b, const SKIP: bool>(
+        &mut self,
+        key: bool,
+        w: Window<'b>,
+        t: &'b Tw,
+        i: usize,
+        pos: &mut usize,
+    ) -> Next<'b> {
+        let n = match tw_string(t) {
+            TwStr::Plain(n) => n,
+            TwStr::Special(j) => {
+                return self.str_slow::<SKIP>(w.buf, w.base, w.eof, i, i + j, key, pos);
+            }
+            TwStr::Long => {
+                return self.str_long::<SKIP>(w.buf, w.base, w.eof, i, i + 1 + STR_SCAN, key, pos);
+            }
+        };
+        // The body is t[1..=n], the closing quote t[n + 1].
+        let end = n + 2;
+        let len = if key {
+            if byte(t, end) == b':' {
+                self.state = State::Value;
+                end + 1
+            } else {
+                self.state = State::Colon;
+                end
+            }
+        } else {
+            self.tw_after_value(t, end)
+        };
+        *pos = i + len;
+        let body = head(t, n + 1).split_first().map_or(&[][..], |(_, b)| b);
+        Ok(Some(string_token::<SKIP>(
+            key,
+            JsonStr::plain(body),
+            w.at(i),
+        )))
+    }
+
+    /// A string starting at `i` with no special byte in `i + 1..j`: scans on for long
+    /// bodies (embedded textures and the like).
+    #[inline(never)]
+    #[allow(clippy::too_many_arguments)]
+    fn str_long<'b, const SKIP: bool>(
+        &mut self,
+        buf: &'b [u8],
+        base: u64,
+        eof: bool,
+        i: usize,
+        j: usize,
+        key: bool,
+        pos: &mut usize,
+    ) -> Next<'b> {
+        let w = Window { buf, base, eof };
+        let j = find_special(buf, j);
+        if buf.get(j) != Some(&b'"') {
+            return self.str_slow::<SKIP>(buf, base, eof, i, j, key, pos);
+        }
+        *pos = self.after_string(key, buf, j + 1);
+        let body = buf.get(i + 1..j).unwrap_or_default();
+        Ok(Some(string_token::<SKIP>(
+            key,
+            JsonStr::plain(body),
+            w.at(i),
+        )))
     }
 
     /// The window is exhausted between tokens.
     #[inline(never)]
-    fn window_end<'b>(&mut self, w: Window<'b>, i: usize) -> Next<'b> {
-        if !w.eof {
+    fn window_end<'b>(&mut self, base: u64, eof: bool, i: usize, pos: &mut usize) -> Next<'b> {
+        *pos = i;
+        if !eof {
             return self.none(Signal::Partial(Save::Nothing));
         }
+        let at = base.saturating_add(i as u64);
         match self.state {
-            State::Start => self.error(w.err(ErrorKind::EmptyInput, i)),
+            State::Start => self.error(JsonError::new(ErrorKind::EmptyInput, at)),
             State::Done => self.none(Signal::End),
-            _ => self.error(w.err(ErrorKind::UnexpectedEof, i)),
+            _ => self.error(JsonError::new(ErrorKind::UnexpectedEof, at)),
         }
+    }
+
+    /// In an object where a key is expected, something else came: `}` right after `{`,
+    /// or an error.
+    #[inline(never)]
+    fn not_key<'b>(
+        &mut self,
+        b: u8,
+        buf: &'b [u8],
+        base: u64,
+        i: usize,
+        pos: &mut usize,
+    ) -> Next<'b> {
+        let w = Window {
+            buf,
+            base,
+            eof: true,
+        };
+        if b == b'}' && self.state == State::ObjFirst {
+            return self.close::<false>(b, w, i, pos);
+        }
+        let kind = if self.state == State::ObjFirst {
+            ErrorKind::ExpectedKeyOrObjectEnd
+        } else if b == b'}' {
+            ErrorKind::TrailingComma
+        } else {
+            ErrorKind::ExpectedKey
+        };
+        self.error(w.err(kind, i))
     }
 
     /// Starts the value whose first byte `b` is at `i` (or closes an empty array).
@@ -376,21 +873,32 @@ impl Core {
         i: usize,
         pos: &mut usize,
     ) -> Next<'b> {
-        let lit = match b {
-            b'"' => {
-                self.tok_start = w.at(i);
-                return self.run_str::<SKIP>(w, pos, i + 1, Some(i), false, StrState::new());
-            }
+        match b {
+            b'"' => self.string::<SKIP>(false, w, i, pos),
             b'-' | b'0'..=b'9' => {
-                self.tok_start = w.at(i);
-                let (st, used) = NumState::start(b);
-                return self.run_num::<SKIP>(w, pos, i + used, Some(i), st);
+                // Fast path: a plain complete number (certainly finite, nothing to
+                // compute); anything else goes through the general lexer.
+                let Some(end) = scan_plain(w.buf, i) else {
+                    return self.num_slow::<SKIP>(w.buf, w.base, w.eof, i, pos);
+                };
+                *pos = self.after_value(w.buf, end);
+                let kind = if SKIP {
+                    TokenKind::Null
+                } else {
+                    let text = w.buf.get(i..end).unwrap_or_default();
+                    TokenKind::Number(JsonNumber::new(text))
+                };
+                Ok(Some(Token {
+                    kind,
+                    offset: w.at(i),
+                }))
             }
             b'{' | b'[' => {
                 let obj = b == b'{';
-                if let Err(e) = self.push(obj, w, i) {
-                    return self.error(e);
+                if self.depth >= self.max_depth {
+                    return self.error(w.err(ErrorKind::TooDeep, i));
                 }
+                self.push(obj);
                 *pos = i + 1;
                 let kind = if obj {
                     self.state = State::ObjFirst;
@@ -399,10 +907,10 @@ impl Core {
                     self.state = State::ArrFirst;
                     TokenKind::BeginArray
                 };
-                return Ok(Some(Token {
+                Ok(Some(Token {
                     kind,
                     offset: w.at(i),
-                }));
+                }))
             }
             // Fast path: the whole literal is in the window (compared as one word).
             b't' | b'f' | b'n' => {
@@ -412,40 +920,59 @@ impl Core {
                         .and_then(<[u8]>::first_chunk::<4>)
                         .map(|c| u32::from_le_bytes(*c))
                 };
-                let (lit, kind, len, hit) = match b {
+                let (kind, len, hit) = match b {
                     b't' => (
-                        Lit::True,
                         TokenKind::Bool(true),
                         4,
                         word(i) == Some(u32::from_le_bytes(*b"true")),
                     ),
                     b'f' => (
-                        Lit::False,
                         TokenKind::Bool(false),
                         5,
                         word(i + 1) == Some(u32::from_le_bytes(*b"alse")),
                     ),
                     _ => (
-                        Lit::Null,
                         TokenKind::Null,
                         4,
                         word(i) == Some(u32::from_le_bytes(*b"null")),
                     ),
                 };
-                if hit {
-                    *pos = self.after_value(w.buf, i + len);
-                    return Ok(Some(Token {
-                        kind,
-                        offset: w.at(i),
-                    }));
+                if !hit {
+                    return self.not_value(b, w.buf, w.base, w.eof, i, pos);
                 }
-                lit
+                *pos = self.after_value(w.buf, i + len);
+                Ok(Some(Token {
+                    kind,
+                    offset: w.at(i),
+                }))
             }
+            _ => self.not_value(b, w.buf, w.base, w.eof, i, pos),
+        }
+    }
+
+    /// Where a value is expected, anything but a string, a number, a bracket or a
+    /// complete `true`/`false`/`null`: `]` closing an empty array, literals cut by the
+    /// window end or misspelt, `NaN`, `Infinity`, a byte order mark, or an error.
+    #[inline(never)]
+    fn not_value<'b>(
+        &mut self,
+        b: u8,
+        buf: &'b [u8],
+        base: u64,
+        eof: bool,
+        i: usize,
+        pos: &mut usize,
+    ) -> Next<'b> {
+        let w = Window { buf, base, eof };
+        let lit = match b {
+            b't' => Lit::True,
+            b'f' => Lit::False,
+            b'n' => Lit::Null,
             b'N' => Lit::NaN,
             b'I' => Lit::Inf,
             0xEF if self.state == State::Start && w.at(i) == 0 => Lit::Bom,
             b']' if self.state == State::ArrFirst => {
-                return self.close(TokenKind::EndArray, w, i, pos);
+                return self.close::<false>(b, w, i, pos);
             }
             _ => {
                 let kind = match self.state {
@@ -462,16 +989,29 @@ impl Core {
 
     /// Continues the pending scalar at the start of the window, or repeats the error.
     #[inline(never)]
-    fn resume<'b, const SKIP: bool>(&mut self, w: Window<'b>, pos: &mut usize) -> Next<'b> {
+    fn resume<'b, const SKIP: bool>(
+        &mut self,
+        buf: &'b [u8],
+        base: u64,
+        eof: bool,
+        pos: &mut usize,
+    ) -> Next<'b> {
         if self.state == State::Failed {
             return Err(self.failed);
         }
+        let w = Window { buf, base, eof };
         let i = *pos;
         match self.pending {
-            Pending::Str { key, st } => self.run_str_slow::<SKIP>(w, pos, i, None, key, st),
+            Pending::Str { key, st } => self.run_str::<SKIP>(w, pos, i, None, key, st),
             Pending::Num(st) => self.run_num::<SKIP>(w, pos, i, None, st),
             Pending::Lit { lit, matched } => self.run_lit(w, pos, i, lit, matched),
         }
+    }
+
+    /// The state after a `,` in the current container.
+    #[inline(always)]
+    const fn after_comma(&self) -> State {
+        self.comma_state
     }
 
     /// Grammar transition after a value ending just before `end`; returns the new
@@ -479,16 +1019,12 @@ impl Core {
     /// [`State::Comma`] makes, without another round through [`Core::step`]).
     #[inline(always)]
     fn after_value(&mut self, buf: &[u8], end: usize) -> usize {
-        let next = match self.ctx {
-            Ctx::Top => {
-                self.state = State::Done;
-                return end;
-            }
-            Ctx::Array => State::ArrNext,
-            Ctx::Object => State::ObjNext,
-        };
+        if self.ctx == Ctx::Top {
+            self.state = State::Done;
+            return end;
+        }
         if buf.get(end) == Some(&b',') {
-            self.state = next;
+            self.state = self.after_comma();
             return end + 1;
         }
         self.state = State::Comma;
@@ -528,36 +1064,51 @@ impl Core {
         }))
     }
 
+    /// A string (a key if `key`) whose opening quote is at `i`.
     #[inline(always)]
-    fn run_str<'b, const SKIP: bool>(
+    fn string<'b, const SKIP: bool>(
         &mut self,
-        w: Window<'b>,
-        pos: &mut usize,
-        from: usize,
-        start: Option<usize>,
         key: bool,
-        st: StrState,
+        w: Window<'b>,
+        i: usize,
+        pos: &mut usize,
     ) -> Next<'b> {
-        // Fast path: a fresh string whose first special byte is its closing quote.
-        if let Some(s) = start {
-            let j = find_special(w.buf, from);
-            if w.buf.get(j) == Some(&b'"') {
-                *pos = self.after_string(key, w.buf, j + 1);
-                let body = w.buf.get(s + 1..j).unwrap_or_default();
-                return Ok(Some(string_token::<SKIP>(
-                    key,
-                    JsonStr::plain(body),
-                    self.tok_start,
-                )));
-            }
-            return self.run_str_slow::<SKIP>(w, pos, j, start, key, st);
+        // Fast path: the first special byte is the closing quote.
+        let j = find_special(w.buf, i + 1);
+        if w.buf.get(j) != Some(&b'"') {
+            return self.str_slow::<SKIP>(w.buf, w.base, w.eof, i, j, key, pos);
         }
-        self.run_str_slow::<SKIP>(w, pos, from, start, key, st)
+        *pos = self.after_string(key, w.buf, j + 1);
+        let body = w.buf.get(i + 1..j).unwrap_or_default();
+        Ok(Some(string_token::<SKIP>(
+            key,
+            JsonStr::plain(body),
+            w.at(i),
+        )))
+    }
+
+    /// A string starting at `i` whose plain prefix ends at `j` with something other
+    /// than the closing quote (or with the window).
+    #[inline(never)]
+    #[allow(clippy::too_many_arguments)]
+    fn str_slow<'b, const SKIP: bool>(
+        &mut self,
+        buf: &'b [u8],
+        base: u64,
+        eof: bool,
+        i: usize,
+        j: usize,
+        key: bool,
+        pos: &mut usize,
+    ) -> Next<'b> {
+        let w = Window { buf, base, eof };
+        self.tok_start = w.at(i);
+        self.run_str::<SKIP>(w, pos, j, Some(i), key, StrState::new())
     }
 
     /// General string path: escapes, non-ASCII, errors, window ends.
-    #[inline(never)]
-    fn run_str_slow<'b, const SKIP: bool>(
+    #[inline(always)]
+    fn run_str<'b, const SKIP: bool>(
         &mut self,
         w: Window<'b>,
         pos: &mut usize,
@@ -594,6 +1145,24 @@ impl Core {
         }
     }
 
+    /// A number at `i` that the fast scanner declined.
+    #[inline(never)]
+    fn num_slow<'b, const SKIP: bool>(
+        &mut self,
+        buf: &'b [u8],
+        base: u64,
+        eof: bool,
+        i: usize,
+        pos: &mut usize,
+    ) -> Next<'b> {
+        let w = Window { buf, base, eof };
+        self.tok_start = w.at(i);
+        let first = buf.get(i).copied().unwrap_or(b'-');
+        let (st, used) = NumState::start(first);
+        self.run_num::<SKIP>(w, pos, i + used, Some(i), st)
+    }
+
+    /// General number path.
     #[inline(always)]
     fn run_num<'b, const SKIP: bool>(
         &mut self,
@@ -611,18 +1180,18 @@ impl Core {
             NumEnd::Done(end) => {
                 *pos = self.after_value(w.buf, end);
                 let offset = self.tok_start;
-                let info = if SKIP { st.range_info() } else { st.info() };
+                let info = st.info();
                 let Some(s) = start else {
                     return self.none(Signal::NumTail { end, info, offset });
                 };
                 let text = w.buf.get(s..end).unwrap_or_default();
-                let Some(value) = resolve(text, info) else {
+                if !in_range(text, info) {
                     return self.error(JsonError::new(ErrorKind::NumberOutOfRange, offset));
-                };
+                }
                 let kind = if SKIP {
                     TokenKind::Null
                 } else {
-                    TokenKind::Number(JsonNumber::new(text, value))
+                    TokenKind::Number(JsonNumber::new(text))
                 };
                 Ok(Some(Token { kind, offset }))
             }
@@ -689,47 +1258,110 @@ impl Core {
         Ok(Some(Token { kind, offset }))
     }
 
+    /// Whether nesting level `d` is an object.
     #[inline(always)]
-    fn push(&mut self, obj: bool, w: Window<'_>, i: usize) -> Result<(), JsonError> {
+    fn level_is_object(&self, d: usize) -> bool {
+        if d < 64 {
+            self.low & (1u64 << d) != 0
+        } else {
+            self.deep
+                .get(d / 64 - 1)
+                .is_some_and(|word| word & (1u64 << (d % 64)) != 0)
+        }
+    }
+
+    /// Opens a container (the depth limit is already checked).
+    #[inline(always)]
+    fn push(&mut self, obj: bool) {
         let d = self.depth;
-        if d >= self.max_depth {
-            return Err(w.err(ErrorKind::TooDeep, i));
-        }
-        if let Some(word) = self.stack.get_mut(d / 64) {
-            let bit = 1u64 << (d % 64);
-            if obj {
-                *word |= bit;
-            } else {
-                *word &= !bit;
+        let bit = 1u64 << (d % 64);
+        let word = if d < 64 {
+            &mut self.low
+        } else {
+            match self.deep.get_mut(d / 64 - 1) {
+                Some(word) => word,
+                None => &mut self.low,
             }
+        };
+        if obj {
+            *word |= bit;
+        } else {
+            *word &= !bit;
         }
-        self.depth = d + 1;
-        self.ctx = if obj { Ctx::Object } else { Ctx::Array };
-        Ok(())
+        self.entered(obj);
+    }
+
+    /// [`push`](Self::push) for the fast path: only below depth 64.
+    #[inline(always)]
+    fn push_low(&mut self, obj: bool) {
+        let d = self.depth % 64;
+        self.low = (self.low & !(1u64 << d)) | (u64::from(obj) << d);
+        self.entered(obj);
     }
 
     #[inline(always)]
-    fn close<'b>(
+    fn entered(&mut self, obj: bool) {
+        self.depth += 1;
+        (self.ctx, self.comma_state) = if obj {
+            (Ctx::Object, State::ObjNext)
+        } else {
+            (Ctx::Array, State::ArrNext)
+        };
+    }
+
+    /// Leaves the current container.
+    #[inline(always)]
+    fn pop(&mut self) {
+        let d = self.depth.saturating_sub(1);
+        self.depth = d;
+        // The parent container (if any) is at level d - 1.
+        self.left(d.checked_sub(1).map(|p| self.level_is_object(p)));
+    }
+
+    /// [`pop`](Self::pop) for the fast path: only up to depth 64.
+    #[inline(always)]
+    fn pop_low(&mut self) {
+        let d = self.depth.saturating_sub(1);
+        self.depth = d;
+        self.left(d.checked_sub(1).map(|p| self.low & (1u64 << (p % 64)) != 0));
+    }
+
+    /// The context after leaving a container; `parent_obj` is `None` at top level.
+    #[inline(always)]
+    fn left(&mut self, parent_obj: Option<bool>) {
+        (self.ctx, self.comma_state) = match parent_obj {
+            None => (Ctx::Top, State::Done),
+            Some(true) => (Ctx::Object, State::ObjNext),
+            Some(false) => (Ctx::Array, State::ArrNext),
+        };
+    }
+
+    /// Closes the current container with `b` at `i`, or fails if `b` does not close it
+    /// (`CHECK`: `b` was not yet checked; the caller is in [`State::Comma`]).
+    #[inline(always)]
+    fn close<'b, const CHECK: bool>(
         &mut self,
-        kind: TokenKind<'static>,
+        b: u8,
         w: Window<'b>,
         i: usize,
         pos: &mut usize,
     ) -> Next<'b> {
-        let d = self.depth.saturating_sub(1);
-        self.depth = d;
-        // The parent container (if any) is at index d - 1.
-        self.ctx = match d.checked_sub(1) {
-            None => Ctx::Top,
-            Some(p) => {
-                let obj = self
-                    .stack
-                    .get(p / 64)
-                    .is_some_and(|word| word & (1u64 << (p % 64)) != 0);
-                if obj { Ctx::Object } else { Ctx::Array }
-            }
-        };
+        let obj = self.ctx == Ctx::Object;
+        if CHECK && b != if obj { b'}' } else { b']' } {
+            let kind = if obj {
+                ErrorKind::ExpectedCommaOrObjectEnd
+            } else {
+                ErrorKind::ExpectedCommaOrArrayEnd
+            };
+            return self.error(w.err(kind, i));
+        }
+        self.pop();
         *pos = self.after_value(w.buf, i + 1);
+        let kind = if obj {
+            TokenKind::EndObject
+        } else {
+            TokenKind::EndArray
+        };
         Ok(Some(Token {
             kind,
             offset: w.at(i),

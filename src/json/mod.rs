@@ -51,12 +51,21 @@
 //!
 //! # Speed
 //!
-//! String bodies are scanned eight bytes at a time (SWAR on `u64`) for `"`, `\`, control
-//! and non-ASCII bytes, with non-ASCII sequences validated inline in the same pass;
-//! whitespace runs are skipped eight bytes at a time; numbers are lexed in one pass that
-//! also accumulates the mantissa, so the common short forms get their exact `f64`
-//! without a second parse (Clinger's fast path), others are parsed lazily; separators
-//! following a token are consumed with it.
+//! Whenever about a hundred bytes of input lie ahead (always in a whole document except
+//! at its very end; in streaming, except near chunk ends), the next token is read from
+//! a fixed-size array view of them, without bounds checks, by a fast path that only
+//! *accepts* the common valid forms: plain strings and keys (scanned byte by byte over
+//! a table, up to 48 bytes), numbers without exponent (integer digits byte by byte,
+//! fraction digits eight at a time), literals, brackets, `,` and `:`. Everything else
+//! (escapes, non-ASCII, long strings, exponents, errors, chunk boundaries) goes to the
+//! general, resumable lexers, which redo that token from its start, so errors and their
+//! offsets have one source. Short, regular runs are scanned byte by byte on purpose:
+//! predictable branches keep the next token's position off the critical path, which
+//! word-at-a-time scans would lengthen. Long string bodies are scanned 32 bytes at a time
+//! (SWAR on `u64`). Number values are not computed while tokenizing (only numbers with
+//! an exponent or more than 308 integer digits are parsed, to reject overflow);
+//! [`JsonNumber::value`] computes them on request. Separators following a token are
+//! consumed with it.
 
 #![warn(missing_docs)]
 #![warn(clippy::cast_possible_truncation)]

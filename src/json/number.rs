@@ -24,29 +24,19 @@ enum Stage {
     ExpDigits,
 }
 
-/// Exponent magnitudes are saturated here; anything this large is far outside f64 range
-/// either way (and then takes the exact `from_str` path).
-const EXP_CAP: u32 = 1_000_000;
+/// Numbers with fewer integer digits than this and no exponent are certainly finite
+/// (`f64::MAX` < 10^309), so they need no parse to be range-checked.
+const MAX_SAFE_INT_DIGITS: u32 = 309;
 
-/// Resumable state of one number token, including what the fast conversion needs, so
-/// the digits are never scanned twice.
+/// Resumable state of one number token: where it is in the grammar and what the range
+/// check needs. The value itself is never computed while lexing (see
+/// [`JsonNumber::value`]), except to range-check a number that might overflow.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct NumState {
     stage: Stage,
-    neg: bool,
     has_exp: bool,
-    exp_neg: bool,
-    /// All digits (integer then fraction, leading zero of `0.` excluded) as an integer,
-    /// exact while `sig <= 19` (wraps beyond, then unused).
-    mant: u64,
-    /// Number of digits accumulated into `mant` (saturating).
-    sig: u32,
     /// Number of integer digits (saturating).
     int_digits: u32,
-    /// Number of fraction digits (saturating).
-    frac_digits: u32,
-    /// Exponent magnitude, saturated at `EXP_CAP`.
-    exp: u32,
 }
 
 /// What [`lex_num`] found.
@@ -59,14 +49,12 @@ pub(crate) enum NumEnd {
     NegInfinity(usize),
 }
 
-/// How to get a finished number's value (see [`finish_number`]).
-#[derive(Clone, Copy, Debug, PartialEq)]
+/// Whether a finished number needs a range check (see [`in_range`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum NumInfo {
-    /// Exact value already known (fast path).
-    Ready(f64),
     /// May overflow: parse the raw text now and range-check it.
     Check,
-    /// Certainly finite: parse lazily in [`JsonNumber::value`].
+    /// Certainly finite: its value is computed lazily by [`JsonNumber::value`].
     Lazy,
 }
 
@@ -77,20 +65,11 @@ impl NumState {
     pub(crate) const fn start(first: u8) -> (Self, usize) {
         let mut st = Self {
             stage: Stage::Minus,
-            neg: false,
             has_exp: false,
-            exp_neg: false,
-            mant: 0,
-            sig: 0,
             int_digits: 0,
-            frac_digits: 0,
-            exp: 0,
         };
         match first {
-            b'-' => {
-                st.neg = true;
-                (st, 1)
-            }
+            b'-' => (st, 1),
             b'0' => {
                 st.stage = Stage::Zero;
                 st.int_digits = 1;
@@ -103,68 +82,22 @@ impl NumState {
         }
     }
 
-    /// Value strategy for the finished number.
+    /// Whether the finished number needs a range check.
     #[inline]
-    pub(crate) fn info(&self) -> NumInfo {
-        if let Some(v) = self.fast_value() {
-            NumInfo::Ready(v)
-        } else if self.has_exp || self.int_digits >= 309 {
+    pub(crate) const fn info(&self) -> NumInfo {
+        if self.has_exp || self.int_digits >= MAX_SAFE_INT_DIGITS {
             NumInfo::Check
         } else {
-            // Fewer than 309 integer digits and no exponent: finite for sure.
             NumInfo::Lazy
         }
-    }
-
-    /// Like [`info`](Self::info) for callers that only need the range check: numbers
-    /// that cannot overflow are not converted at all.
-    #[inline]
-    pub(crate) fn range_info(&self) -> NumInfo {
-        if self.has_exp || self.int_digits >= 309 {
-            self.info()
-        } else {
-            NumInfo::Lazy
-        }
-    }
-
-    /// Correctly rounded value by Clinger's fast path, when it applies: the mantissa is
-    /// an exact integer <= 2^53 and the power of ten is exact, so the single
-    /// multiplication or division rounds correctly; that is the same unique result
-    /// `f64::from_str` (also correctly rounded) gives for the text.
-    #[inline(always)]
-    fn fast_value(&self) -> Option<f64> {
-        if self.sig > 19 || self.mant > (1u64 << 53) {
-            return None;
-        }
-        let e = i64::from(self.exp);
-        let e10 = if self.exp_neg { -e } else { e } - i64::from(self.frac_digits);
-        let m = self.mant as f64;
-        let v = if e10 == 0 {
-            m
-        } else if e10 > 0 {
-            m * POW10.get(usize::try_from(e10).ok()?)?
-        } else {
-            m / POW10.get(usize::try_from(-e10).ok()?)?
-        };
-        Some(if self.neg { -v } else { v })
     }
 }
 
-/// Consumes a run of ASCII digits starting at `*i`, accumulating them into `mant`
-/// (wrapping; callers track the count). Returns the run length.
+/// Consumes a run of ASCII digits starting at `*i`. Returns the run length.
 #[inline(always)]
-fn digits(buf: &[u8], i: &mut usize, mant: &mut u64) -> u32 {
+fn digits(buf: &[u8], i: &mut usize) -> u32 {
     let start = *i;
-    let mut m = *mant;
-    while let Some(&b) = buf.get(*i) {
-        let d = b.wrapping_sub(b'0');
-        if d > 9 {
-            break;
-        }
-        m = m.wrapping_mul(10).wrapping_add(u64::from(d));
-        *i += 1;
-    }
-    *mant = m;
+    *i = digit_run(buf, start);
     u32::try_from(*i - start).unwrap_or(u32::MAX)
 }
 
@@ -236,8 +169,7 @@ pub(crate) fn lex_num(
         i += 1;
     }
     if stage == Stage::Int {
-        let n = digits(buf, &mut i, &mut st.mant);
-        st.sig = st.sig.saturating_add(n);
+        let n = digits(buf, &mut i);
         st.int_digits = st.int_digits.saturating_add(n);
         match buf.get(i) {
             Some(b'.') => stage = Stage::Dot,
@@ -253,9 +185,7 @@ pub(crate) fn lex_num(
         stage = Stage::Frac;
     }
     if stage == Stage::Frac {
-        let n = digits(buf, &mut i, &mut st.mant);
-        st.sig = st.sig.saturating_add(n);
-        st.frac_digits = st.frac_digits.saturating_add(n);
+        digits(buf, &mut i);
         match buf.get(i) {
             Some(b'e' | b'E') => stage = Stage::Exp,
             _ => end_here!(),
@@ -265,13 +195,8 @@ pub(crate) fn lex_num(
     if stage == Stage::Exp {
         st.has_exp = true;
         match need!() {
-            b'+' => {
+            b'+' | b'-' => {
                 stage = Stage::ExpSign;
-                i += 1;
-            }
-            b'-' => {
-                stage = Stage::ExpSign;
-                st.exp_neg = true;
                 i += 1;
             }
             b'0'..=b'9' => stage = Stage::ExpDigits,
@@ -285,14 +210,7 @@ pub(crate) fn lex_num(
         stage = Stage::ExpDigits;
     }
     // Only `Stage::ExpDigits` is left.
-    while let Some(&b) = buf.get(i) {
-        let d = b.wrapping_sub(b'0');
-        if d > 9 {
-            break;
-        }
-        st.exp = (st.exp * 10 + u32::from(d)).min(EXP_CAP);
-        i += 1;
-    }
+    i = digit_run(buf, i);
     end_here!()
 }
 
@@ -302,29 +220,157 @@ const POW10: [f64; 23] = [
     1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
 ];
 
+const LO: u64 = 0x0101_0101_0101_0101;
+const HI: u64 = 0x8080_8080_8080_8080;
+const L7: u64 = 0x7F7F_7F7F_7F7F_7F7F;
+
+/// The eight bytes at `i` as a little-endian word (byte `i` lowest), if all are in `buf`.
+#[inline(always)]
+fn load8(buf: &[u8], i: usize) -> Option<u64> {
+    buf.get(i..)
+        .and_then(<[u8]>::first_chunk::<8>)
+        .map(|c| u64::from_le_bytes(*c))
+}
+
+/// Number of leading ASCII digits in the eight bytes of `w` (lowest byte first): 0..=8.
+#[inline(always)]
+pub(crate) const fn lead_digits(w: u64) -> usize {
+    let t = w ^ (LO * 0x30);
+    // High bit set exactly in the bytes that are not `0..=9` (no carry crosses bytes).
+    let non_digit = (((t & L7) + LO * 0x76) | t) & HI;
+    (non_digit.trailing_zeros() / 8) as usize
+}
+
+/// Byte `n` (< 8) of the little-endian word `w`.
+#[inline(always)]
+fn byte_of(w: u64, n: usize) -> u8 {
+    w.to_le_bytes().get(n).copied().unwrap_or(0)
+}
+
+/// Index of the first byte at or after `i` that is not an ASCII digit (or `buf.len()`).
+#[inline(always)]
+fn digit_run(buf: &[u8], mut i: usize) -> usize {
+    while let Some(w) = load8(buf, i) {
+        let n = lead_digits(w);
+        i += n;
+        if n < 8 {
+            return i;
+        }
+    }
+    while let Some(b) = buf.get(i) {
+        if !b.is_ascii_digit() {
+            break;
+        }
+        i += 1;
+    }
+    i
+}
+
+/// Fast path for the common number shape `-?(0|[1-9][0-9]*)(\.[0-9]+)?` (no exponent,
+/// fewer than [`MAX_SAFE_INT_DIGITS`] integer digits, hence certainly finite) starting at
+/// `i` and ending *inside* `buf` (the byte after it is present, so the number is complete
+/// even when more input may follow). Returns the index just past it, or `None` for
+/// anything else (other shapes, errors, too close to the end of `buf`): then
+/// [`lex_num`] decides, so this never changes what is accepted or which error results.
+#[inline(always)]
+pub(crate) fn scan_plain(buf: &[u8], i: usize) -> Option<usize> {
+    let j = i + usize::from(*buf.get(i)? == b'-');
+    let w = load8(buf, j)?;
+    let n = lead_digits(w);
+    // At least one digit, and no leading zero.
+    if n == 0 || (n > 1 && w & 0xFF == u64::from(b'0')) {
+        return None;
+    }
+    let mut k = j + n;
+    let mut next = if n < 8 {
+        byte_of(w, n)
+    } else {
+        k = digit_run(buf, k);
+        if k - j >= MAX_SAFE_INT_DIGITS as usize {
+            return None;
+        }
+        *buf.get(k)?
+    };
+    if next == b'.' {
+        let w = load8(buf, k + 1)?;
+        let n = lead_digits(w);
+        if n == 0 {
+            return None;
+        }
+        k += 1 + n;
+        next = if n < 8 {
+            byte_of(w, n)
+        } else {
+            k = digit_run(buf, k);
+            *buf.get(k)?
+        };
+    }
+    if next | 0x20 == b'e' {
+        return None;
+    }
+    Some(k)
+}
+
 fn slow_value(raw: &[u8]) -> Option<f64> {
     core::str::from_utf8(raw).ok()?.parse::<f64>().ok()
 }
 
-/// The value to store in a [`JsonNumber`] for a finished number with raw text `raw`:
-/// `Some(NaN)` for a lazily parsed one, `None` if it overflows to infinity.
+/// The value of validated number text without exponent, by Clinger's fast path, when it
+/// applies: at most 19 digits forming an integer `m <= 2^53` (so `m` is exact) and at
+/// most 22 fraction digits (so `10^k` is exact), so `m / 10^k` is one correctly rounded
+/// division of exact operands: the same unique result `f64::from_str` (also correctly
+/// rounded) gives for the text.
+#[inline]
+fn quick_value(raw: &[u8]) -> Option<f64> {
+    let (neg, body) = match raw.split_first() {
+        Some((b'-', rest)) => (true, rest),
+        _ => (false, raw),
+    };
+    // At most 19 digits and a `.`: the mantissa cannot overflow.
+    if body.len() > 20 {
+        return None;
+    }
+    let mut mant = 0u64;
+    let mut frac = 0usize;
+    let mut dot = false;
+    for &b in body {
+        let d = b.wrapping_sub(b'0');
+        if d < 10 {
+            mant = mant.wrapping_mul(10).wrapping_add(u64::from(d));
+            frac += usize::from(dot);
+        } else if b == b'.' {
+            dot = true;
+        } else {
+            // An exponent.
+            return None;
+        }
+    }
+    if body.len() - usize::from(dot) > 19 || mant > (1u64 << 53) {
+        return None;
+    }
+    let v = mant as f64 / *POW10.get(frac)?;
+    Some(if neg { -v } else { v })
+}
+
+/// Whether a finished number with raw text `raw` is in range (does not round to an
+/// infinite `f64`).
 #[inline(always)]
-pub(crate) fn resolve(raw: &[u8], info: NumInfo) -> Option<f64> {
+pub(crate) fn in_range(raw: &[u8], info: NumInfo) -> bool {
     match info {
-        NumInfo::Ready(v) => Some(v),
-        NumInfo::Lazy => Some(f64::NAN),
-        NumInfo::Check => checked_value(raw),
+        NumInfo::Lazy => true,
+        NumInfo::Check => is_finite_number(raw),
     }
 }
 
-/// Parses a number that may overflow; `None` if it rounds to infinity.
+/// Parses a number that may overflow; whether it stays finite.
 #[cold]
 #[inline(never)]
-fn checked_value(raw: &[u8]) -> Option<f64> {
-    slow_value(raw).filter(|v| v.is_finite())
+fn is_finite_number(raw: &[u8]) -> bool {
+    slow_value(raw).is_some_and(f64::is_finite)
 }
 
-/// A number token: its raw text (validated JSON number grammar) and its `f64` value.
+/// A number token: its raw text (validated JSON number grammar), from which
+/// [`value`](Self::value) computes the `f64` on request.
 ///
 /// The value is exactly what `<f64 as core::str::FromStr>::from_str` gives for the raw
 /// text (correctly rounded; `-0` is negative zero). Numbers that round to infinity are
@@ -334,25 +380,24 @@ fn checked_value(raw: &[u8]) -> Option<f64> {
 #[derive(Clone, Copy)]
 pub struct JsonNumber<'a> {
     raw: &'a [u8],
-    /// The value, or NaN (never a JSON number's value) when `value()` must parse `raw`.
-    value: f64,
 }
 
 impl<'a> JsonNumber<'a> {
-    /// Payload for validated raw text and its [`resolve`]d value.
+    /// Payload for validated raw text that is in range.
     #[inline(always)]
-    pub(crate) const fn new(raw: &'a [u8], value: f64) -> Self {
-        Self { raw, value }
+    pub(crate) const fn new(raw: &'a [u8]) -> Self {
+        Self { raw }
     }
 
-    /// The value as `f64`. O(1) for the common short forms; otherwise one correctly
-    /// rounded parse of the raw text (never infinite, never NaN).
+    /// The value as `f64` (never infinite, never NaN). Computed on each call, from the
+    /// raw text: short decimals by an exact fast path, others by one correctly rounded
+    /// parse. (The tokenizer itself only parses numbers that might overflow, to reject
+    /// them.)
     #[inline]
     pub fn value(&self) -> f64 {
-        if self.value.is_nan() {
-            slow_value(self.raw).unwrap_or(0.0)
-        } else {
-            self.value
+        match quick_value(self.raw) {
+            Some(v) => v,
+            None => slow_value(self.raw).unwrap_or(0.0),
         }
     }
 
@@ -391,9 +436,10 @@ mod tests {
         match lex_num(b, used, &mut st, 0, true)? {
             NumEnd::Done(end) => {
                 assert_eq!(end, b.len(), "{text}");
-                match resolve(b, st.info()) {
-                    Some(v) => Ok(JsonNumber::new(b, v)),
-                    None => Err(JsonError::new(ErrorKind::NumberOutOfRange, 0)),
+                if in_range(b, st.info()) {
+                    Ok(JsonNumber::new(b))
+                } else {
+                    Err(JsonError::new(ErrorKind::NumberOutOfRange, 0))
                 }
             }
             NumEnd::Partial => panic!("partial at eof"),

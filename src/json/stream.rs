@@ -2,7 +2,7 @@
 
 use super::error::{ErrorKind, JsonError};
 use super::lexer::{Core, Save, Signal, Window};
-use super::number::{JsonNumber, resolve};
+use super::number::{JsonNumber, in_range};
 use super::string::JsonStr;
 use super::token::{Token, TokenKind};
 
@@ -155,12 +155,13 @@ impl<'s> StreamTokenizer<'s> {
                 let Some(text) = complete(scratch, held, buf.get(..end)) else {
                     return Err(too_long(core));
                 };
-                match resolve(text, info) {
-                    Some(v) => Ok(Step::Token(Token {
-                        kind: TokenKind::Number(JsonNumber::new(text, v)),
+                if in_range(text, info) {
+                    Ok(Step::Token(Token {
+                        kind: TokenKind::Number(JsonNumber::new(text)),
                         offset,
-                    })),
-                    None => Err(core.fail(JsonError::new(ErrorKind::NumberOutOfRange, offset))),
+                    }))
+                } else {
+                    Err(core.fail(JsonError::new(ErrorKind::NumberOutOfRange, offset)))
                 }
             }
         }

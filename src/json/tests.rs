@@ -139,7 +139,29 @@ fn skip_outcome(doc: &[u8]) -> Option<JsonError> {
     }
 }
 
+/// Bytes of trailing whitespace that put every token of a document on the whole-input
+/// fast path (it needs a window of about a hundred bytes ahead of the position), while
+/// chunks of 1 and 7 bytes always take the general path: comparing the two checks the
+/// fast path against the general one.
+const FAST_PAD: usize = 160;
+
 fn assert_same(doc: &[u8], what: &str) -> Outcome {
+    let w = assert_same_unpadded(doc, what);
+    let mut padded = doc.to_vec();
+    padded.resize(doc.len() + FAST_PAD, b' ');
+    let p = assert_same_unpadded(&padded, what);
+    // Trailing whitespace changes nothing, except where the input ran out.
+    let at_end = matches!(
+        w.1.map(|e| e.kind()),
+        Some(ErrorKind::UnexpectedEof | ErrorKind::EmptyInput)
+    );
+    if !at_end {
+        assert_eq!(p, w, "{what}: padded input differs");
+    }
+    w
+}
+
+fn assert_same_unpadded(doc: &[u8], what: &str) -> Outcome {
     let w = whole(doc);
     assert_eq!(skip_outcome(doc), w.1, "{what}: skip_value error differs");
     for size in CHUNKS {
@@ -702,6 +724,36 @@ fn numbers_bit_exact_with_from_str() {
     for text in &texts {
         let want: f64 = text.parse().expect(text);
         let doc = text.as_bytes();
+        // Padded, so that the whole-input fast path reads it, at top level and in an
+        // array; then (below) unpadded, on the general path.
+        for doc in [
+            format!("{text}{}", " ".repeat(FAST_PAD)),
+            format!("[{text},{text}]{}", " ".repeat(FAST_PAD)),
+        ] {
+            let mut t = Tokenizer::new(doc.as_bytes(), 4);
+            loop {
+                match t.next_token() {
+                    Ok(Some(Token {
+                        kind: TokenKind::Number(n),
+                        ..
+                    })) => {
+                        assert!(want.is_finite(), "{text}");
+                        assert_eq!(n.value().to_bits(), want.to_bits(), "{text}");
+                        assert_eq!(n.raw(), text);
+                    }
+                    Ok(Some(_)) => {}
+                    Ok(None) => {
+                        assert!(want.is_finite(), "{text}");
+                        break;
+                    }
+                    Err(e) => {
+                        assert!(want.is_infinite(), "{text}: {e}");
+                        assert_eq!(e.kind(), ErrorKind::NumberOutOfRange, "{text}");
+                        break;
+                    }
+                }
+            }
+        }
         let mut t = Tokenizer::new(doc, 4);
         let got = t.next_token();
         if want.is_infinite() {
@@ -758,6 +810,21 @@ fn depth_limits() {
             ));
             assert_eq!(whole_depth(deep.as_bytes(), max).1, want, "max {max}");
             assert_eq!(chunked_depth(deep.as_bytes(), 1, max).1, want);
+            // The same on the whole-input fast path.
+            let pad = " ".repeat(FAST_PAD);
+            let ok_padded = format!("{ok}{pad}");
+            assert_eq!(
+                whole_depth(ok_padded.as_bytes(), max),
+                chunked_depth(ok_padded.as_bytes(), 7, max),
+                "max {max}"
+            );
+            assert_eq!(whole_depth(ok_padded.as_bytes(), max).1, None);
+            let deep_padded = format!("{deep}{pad}");
+            assert_eq!(
+                whole_depth(deep_padded.as_bytes(), max).1,
+                want,
+                "max {max}"
+            );
         }
     }
     // The cap: any larger max_depth behaves like MAX_DEPTH.
