@@ -491,3 +491,213 @@ fn j3d_textures_and_materials_match_the_independent_reader() {
         files.len()
     );
 }
+
+/// Every string the outliner lists as an element uuid, at any depth.
+fn outliner_element_uuids(v: &serde_json::Value, out: &mut Vec<String>) {
+    for child in v.as_array().into_iter().flatten() {
+        match child {
+            serde_json::Value::String(s) => out.push(s.clone()),
+            serde_json::Value::Object(o) => {
+                outliner_element_uuids(o.get("children").unwrap_or(&serde_json::Value::Null), out)
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Triangles of one cube element as the spec draws them, read independently
+/// with serde_json: two per face object whose `texture` is not null, unless
+/// the face spans an axis of zero thickness (e = ((to − from) / 2 + inflate) ·
+/// stretch about the centre, the two ends equal).
+fn cube_triangles(e: &serde_json::Value) -> u64 {
+    let v3 = |key: &str, default: f64| {
+        e.get(key)
+            .and_then(|v| v.as_array())
+            .map(|a| [0, 1, 2].map(|i| a[i].as_f64().unwrap()))
+            .unwrap_or([default; 3])
+    };
+    let (from, to, stretch) = (v3("from", 0.0), v3("to", 0.0), v3("stretch", 1.0));
+    let inflate = e.get("inflate").and_then(|v| v.as_f64()).unwrap_or(0.0);
+    // The box runs from centre − e to centre + e; a face across an axis
+    // whose two ends coincide has no area.
+    let flat: Vec<bool> = (0..3)
+        .map(|i| {
+            let half = (to[i] - from[i]) / 2.0;
+            let centre = from[i] + half;
+            let e = (half + inflate) * stretch[i];
+            centre - e == centre + e
+        })
+        .collect();
+    let mut n = 0;
+    for (face, axes) in [
+        ("north", [0, 1]),
+        ("south", [0, 1]),
+        ("east", [1, 2]),
+        ("west", [1, 2]),
+        ("up", [0, 2]),
+        ("down", [0, 2]),
+    ] {
+        let Some(f) = e.get("faces").and_then(|f| f.get(face)) else {
+            continue;
+        };
+        let removed = f.get("texture") == Some(&serde_json::Value::Null);
+        if f.is_object() && !removed && !flat[axes[0]] && !flat[axes[1]] {
+            n += 2;
+        }
+    }
+    n
+}
+
+/// What an independent reader (serde_json) expects of every corpus file:
+/// one mesh per cube or mesh element; cube triangles exactly, mesh
+/// triangles within the spec's upper bound (k − 2 per face); and warnings
+/// that are only the codes the spec explains for what the file holds:
+/// UNSUPPORTED_ELEMENT per element of another type, SOURCE_NOT_FETCHED per
+/// source that is no data URI, MISSING_TEXTURE per texture without an
+/// embedded image (no files picked), UNKNOWN_REFERENCE per outliner uuid no
+/// element has, UNSUPPORTED_VALUE at a field the spec names.
+#[test]
+fn bbmodel_meshes_triangles_and_warnings_match_an_independent_reading() {
+    use scenedec::WarningCode;
+    let files = support::corpus_files("bbmodel", &[".bbmodel"]);
+    let mut checked = 0;
+    for path in &files {
+        let name = path.file_name().unwrap().to_str().unwrap();
+        let bytes = std::fs::read(path).unwrap();
+        let Ok(doc) = serde_json::from_slice::<serde_json::Value>(&bytes) else {
+            continue;
+        };
+        let loaded = scenedec::load(&bytes, Some("bbmodel"), &Options::default())
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        let scene = loaded.scene();
+        let elements = doc["elements"].as_array().cloned().unwrap_or_default();
+        let kind = |e: &serde_json::Value| e["type"].as_str().unwrap_or("cube").to_owned();
+        let (mut cubes, mut meshes, mut others) = (0, 0, 0);
+        let (mut cube_tris, mut mesh_bound) = (0u64, 0u64);
+        for e in &elements {
+            match kind(e).as_str() {
+                "cube" => {
+                    cubes += 1;
+                    cube_tris += cube_triangles(e);
+                }
+                "mesh" => {
+                    meshes += 1;
+                    for f in e["faces"].as_object().into_iter().flat_map(|f| f.values()) {
+                        let k = f["vertices"].as_array().map_or(0, Vec::len) as u64;
+                        mesh_bound += k.saturating_sub(2);
+                    }
+                }
+                _ => others += 1,
+            }
+        }
+        assert_eq!(scene.meshes().len(), cubes + meshes, "{name}: meshes");
+        let triangles = scene.triangle_count() as u64;
+        if meshes == 0 {
+            assert_eq!(triangles, cube_tris, "{name}: triangles");
+        } else {
+            assert!(
+                triangles >= cube_tris && triangles <= cube_tris + mesh_bound,
+                "{name}: {triangles} triangles, cubes {cube_tris}, meshes at most {mesh_bound}"
+            );
+        }
+
+        let textures = doc["textures"].as_array().cloned().unwrap_or_default();
+        let source = |t: &serde_json::Value| t["source"].as_str().unwrap_or("").to_owned();
+        let embedded = textures
+            .iter()
+            .filter(|t| source(t).starts_with("data:"))
+            .count();
+        let not_fetched = textures
+            .iter()
+            .filter(|t| !source(t).is_empty() && !source(t).starts_with("data:"))
+            .count();
+        let mut listed = Vec::new();
+        outliner_element_uuids(&doc["outliner"], &mut listed);
+        let uuids: Vec<&str> = elements.iter().filter_map(|e| e["uuid"].as_str()).collect();
+        let unknown = listed
+            .iter()
+            .filter(|u| !uuids.contains(&u.as_str()))
+            .count();
+
+        let warnings = loaded.warnings().as_slice();
+        assert_eq!(loaded.warnings().dropped(), 0, "{name}");
+        let count = |code: WarningCode| warnings.iter().filter(|w| w.code() == code).count();
+        assert_eq!(count(WarningCode::UnsupportedElement), others, "{name}");
+        assert_eq!(count(WarningCode::SourceNotFetched), not_fetched, "{name}");
+        assert_eq!(
+            count(WarningCode::MissingTexture),
+            textures.len() - embedded,
+            "{name}"
+        );
+        assert_eq!(count(WarningCode::UnknownReference), unknown, "{name}");
+        for w in warnings {
+            let at = w.at().to_string();
+            match w.code() {
+                WarningCode::UnsupportedValue => {
+                    let field = at.rsplit('.').next().unwrap();
+                    assert!(
+                        [
+                            "render_order",
+                            "render_sides",
+                            "render_mode",
+                            "wrap_mode",
+                            "shading",
+                            "visible",
+                            "use_as_default",
+                            "uv_width",
+                            "uv_height",
+                        ]
+                        .contains(&field),
+                        "{name}: UNSUPPORTED_VALUE at {at}"
+                    );
+                }
+                WarningCode::UnsupportedElement
+                | WarningCode::SourceNotFetched
+                | WarningCode::MissingTexture
+                | WarningCode::UnknownReference => {}
+                other => panic!("{name}: warning {other:?} at {at} the spec does not explain"),
+            }
+            assert!(at.starts_with("$."), "{name}: {at}");
+        }
+        checked += 1;
+    }
+    eprintln!("checked meshes, triangles and warnings of {checked} .bbmodel corpus files");
+}
+
+/// A picked texture file stands in for a linked texture, matched by name:
+/// the wrench's brass_casing.png is found, its size read from the PNG.
+#[test]
+fn bbmodel_linked_texture_is_found_among_picked_files() {
+    let Some(dir) = support::corpus_dir() else {
+        eprintln!("SKIPPED: ../shared/corpus is absent");
+        return;
+    };
+    let dir = dir.join("bbmodel");
+    let model = dir.join("create_wrench_java_block_v3_0_linked_textures.bbmodel");
+    let png_path = dir.join("create_wrench_java_block_v3_0_linked_textures/brass_casing.png");
+    let (Ok(bytes), Ok(png)) = (std::fs::read(model), std::fs::read(png_path)) else {
+        eprintln!("SKIPPED: the wrench model or its texture is absent");
+        return;
+    };
+    let info = png::Decoder::new(std::io::Cursor::new(&png[..]))
+        .read_info()
+        .unwrap()
+        .info()
+        .clone();
+    let mut options = Options::default();
+    let files: [(&str, &[u8]); 1] = [("BRASS_CASING.png", &png)];
+    options.bbmodel.texture_files = &files;
+    let loaded = scenedec::load(&bytes, Some("bbmodel"), &options).unwrap();
+    let scene = loaded.scene();
+    let found: Vec<_> = scene.textures().iter().filter(|t| !t.missing()).collect();
+    assert_eq!(found.len(), 1);
+    assert_eq!(scene.text(found[0].name), "brass_casing.png");
+    assert_eq!((found[0].width, found[0].height), (info.width, info.height));
+    let missing = loaded
+        .warnings()
+        .as_slice()
+        .iter()
+        .filter(|w| w.code() == scenedec::WarningCode::MissingTexture)
+        .count();
+    assert_eq!(missing, scene.textures().len() - 1);
+}

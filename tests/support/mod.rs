@@ -3,6 +3,7 @@
 
 #![allow(dead_code)]
 
+pub mod bbmodel_builder;
 pub mod j3d_writer;
 pub mod samples;
 
