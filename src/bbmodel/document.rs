@@ -128,7 +128,25 @@ impl<'a> Document<'a> {
             let TokenKind::Key(key) = token.kind else {
                 break;
             };
-            let value_at = usize::try_from(skip(&mut tokens)?).unwrap_or(usize::MAX);
+            let value_at = match skip(&mut tokens) {
+                Ok(at) => usize::try_from(at).unwrap_or(usize::MAX),
+                // The outliner is JSON too deep to read: its groups are nested
+                // past any maxNesting this reader can honour.
+                // (Tokenizer errors are sticky: asking again gives the kind.)
+                Err(_)
+                    if key.eq_str("outliner")
+                        && groups_follow(bytes, token.offset)
+                        && matches!(tokens.next_token(), Err(j) if j.kind() == crate::json::ErrorKind::TooDeep) =>
+                {
+                    return Err(Error::json(
+                        ErrorCode::NestingTooDeep,
+                        JsonPath::from_segments(&[PathSegment::Key("outliner")]),
+                        "groups nested too deep",
+                        format_args!("at most {} levels of JSON", MAX_JSON_DEPTH),
+                    ));
+                }
+                Err(e) => return Err(e),
+            };
             let slot = match key.as_str() {
                 Some("meta") => &mut meta_at,
                 Some("resolution") => &mut resolution_at,
@@ -240,6 +258,20 @@ impl<'a> Document<'a> {
         }
         Ok(())
     }
+}
+
+/// True when the outliner whose key starts at `key_at` opens with a group
+/// object (`[ {`): depth there is group nesting, not just deep JSON.
+fn groups_follow(bytes: &[u8], key_at: u64) -> bool {
+    let rest = bytes
+        .get(usize::try_from(key_at).unwrap_or(usize::MAX)..)
+        .unwrap_or_default();
+    let mut significant = rest
+        .iter()
+        .skip_while(|&&b| b != b':')
+        .skip(1)
+        .filter(|b| !b.is_ascii_whitespace());
+    significant.next() == Some(&b'[') && significant.next() == Some(&b'{')
 }
 
 /// A positive number (a UV size).

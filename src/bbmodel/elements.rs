@@ -305,6 +305,23 @@ pub fn read_cube(
     emit_cube_faces(doc, &geometry, &face_textures, textures, &mut emit)
 }
 
+/// Looks ahead (on a copy of the cursor) for `texture: null` in the face
+/// object that comes next.
+fn face_is_removed(c: &Cursor<'_>) -> Result<bool, Error> {
+    let mut probe = c.clone();
+    if probe.next()?.kind != TokenKind::BeginObject {
+        return Ok(false);
+    }
+    while let Some(key) = probe.next_key()? {
+        let v = probe.next()?;
+        if key.eq_str("texture") {
+            return Ok(v.kind == TokenKind::Null);
+        }
+        probe.skip_rest(&v)?;
+    }
+    Ok(false)
+}
+
 fn read_faces(
     c: &mut Cursor<'_>,
     path: &Path<'_>,
@@ -322,6 +339,20 @@ fn read_faces(
             continue;
         };
         let at = path.with_key(name.as_str());
+        // Conversion, Faces: texture null removes the face and its other
+        // fields are not read, wherever `texture` stands in the object.
+        if face_is_removed(c)? {
+            let v = c.next()?;
+            c.skip_rest(&v)?;
+            if let (Some(f), Some(t)) = (
+                faces.get_mut(name.index()),
+                face_textures.get_mut(name.index()),
+            ) {
+                *f = None;
+                *t = FaceTexture::Removed;
+            }
+            continue;
+        }
         c.object(&at, "face")?;
         let mut face = FaceInput {
             uv: None,
@@ -404,10 +435,11 @@ fn emit_cube_faces(
         };
         // Cube box: an outline hull's auto-sided and untextured faces are
         // single-sided in every format, and camera-only.
-        let camera_only = geometry.outline_hull && sides == RenderSides::Auto;
-        if camera_only {
+        if geometry.outline_hull && sides == RenderSides::Auto {
             double_sided = false;
         }
+        // MS-50: "its single-sided faces cameraOnly" (front-sided ones too).
+        let camera_only = geometry.outline_hull && !double_sided;
         // Sidedness: a flat cube's face whose opposite is drawn too is single-sided.
         if face.coincides_with_opposite {
             double_sided = false;
@@ -620,7 +652,8 @@ pub fn for_each_mesh_face<'a>(
             uvs: [[0.0; 2]; HARD_MAX_FACE_VERTICES],
             material: -1,
         };
-        let mut uv_entries = heapless::Vec::<(JsonStr<'a>, [f32; 2]), 32>::new();
+        // The uv object is read after the vertex list, wherever it stands.
+        let mut uv_object: Option<Cursor<'a>> = None;
         while let Some(field) = c.next_key()? {
             let f = field.as_str().unwrap_or("");
             let field_path = face_path.with_key(f);
@@ -663,12 +696,9 @@ pub fn for_each_mesh_face<'a>(
                     }
                 }
                 "uv" => {
-                    c.object(&field_path, "uv")?;
-                    while let Some(k) = c.next_key()? {
-                        let uv = c.numbers::<2>(&field_path.with_key(k.as_str().unwrap_or("")))?;
-                        // More entries than a face can use are read and ignored.
-                        let _ = uv_entries.push((k, uv));
-                    }
+                    uv_object = Some(c.clone());
+                    let v = c.next()?;
+                    c.skip_rest(&v)?;
                 }
                 "texture" => {
                     face.material =
@@ -683,18 +713,28 @@ pub fn for_each_mesh_face<'a>(
                 }
             }
         }
-        for (slot, key) in face.uvs.iter_mut().zip(&face.vertices) {
-            let uv = uv_entries
-                .iter()
-                .find(|(k, _)| same_text(k, key))
-                .ok_or_else(|| {
-                    invalid(
-                        &face_path.with_key("uv"),
-                        "missing uv entry",
-                        format_args!("a uv for vertex {}", Quote(key.raw_str())),
-                    )
-                })?;
-            *slot = uv.1;
+        let uv_path = face_path.with_key("uv");
+        let mut found = [false; HARD_MAX_FACE_VERTICES];
+        if let Some(mut u) = uv_object {
+            u.object(&uv_path, "uv")?;
+            while let Some(k) = u.next_key()? {
+                let uv = u.numbers::<2>(&uv_path.with_key(k.as_str().unwrap_or("")))?;
+                if let Some(j) = face.vertices.iter().position(|v| same_text(v, &k))
+                    && let (Some(slot), Some(seen)) = (face.uvs.get_mut(j), found.get_mut(j))
+                {
+                    *slot = uv;
+                    *seen = true;
+                }
+            }
+        }
+        // Convention 8: every saved file has a uv per vertex, and it is required.
+        if let Some(j) = found.iter().take(face.vertices.len()).position(|f| !f) {
+            let key = face.vertices.get(j).map_or("", |k| k.raw_str());
+            return Err(invalid(
+                &uv_path,
+                "missing uv entry",
+                format_args!("a uv for vertex {}", Quote(key)),
+            ));
         }
         visit(&face)?;
         index += 1;

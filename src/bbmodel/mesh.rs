@@ -73,8 +73,9 @@
 use core::f64::consts::PI;
 use core::fmt;
 
-/// The most vertices one mesh face may have (the spec's `maxFaceVertices`).
-pub const MAX_FACE_VERTICES: usize = 16;
+/// The most vertices one mesh face may have: room for `maxFaceVertices`
+/// overrides up to 64 (the spec's default is 16).
+pub const MAX_FACE_VERTICES: usize = 64;
 
 /// The most triangles one face gives: k − 2 for k = [`MAX_FACE_VERTICES`].
 pub const MAX_FACE_TRIANGLES: usize = MAX_FACE_VERTICES - 2;
@@ -1092,12 +1093,13 @@ mod tests {
             [0., 2., 0.],
         ];
         assert!(run(&nan).0.is_dropped());
-        // More than 16 vertices is refused, and `out` left alone.
-        let many: Vec<P> = (0..17).map(|i| [i as f32, (i * i) as f32, 0.0]).collect();
+        // More than MAX_FACE_VERTICES vertices is refused, and `out` left alone.
+        let k = MAX_FACE_VERTICES + 1;
+        let many: Vec<P> = (0..k).map(|i| [i as f32, (i * i) as f32, 0.0]).collect();
         let mut out = [[9u8; 3]; MAX_FACE_TRIANGLES];
         assert_eq!(
             triangulate(&many, &mut out),
-            Err(MeshError::TooManyVertices { count: 17 })
+            Err(MeshError::TooManyVertices { count: k })
         );
         assert_eq!(out, [[9u8; 3]; MAX_FACE_TRIANGLES]);
     }

@@ -83,7 +83,9 @@ pub(crate) fn plan(doc: &Document<'_>, options: &Options<'_>) -> Result<(Plan, C
         scratch.add::<u8>(census.elements)?;
         // The largest mesh's vertex keys, and their smooth-normal sums.
         scratch.add::<KeyEntry>(max_keys)?;
-        scratch.add::<[f32; 3]>(max_keys)
+        scratch.add::<[f32; 3]>(max_keys)?;
+        // Outliner groups by uuid, to find one placed twice.
+        scratch.add::<UuidEntry>(census.nodes)
     })?;
     Ok((plan, census))
 }
@@ -223,9 +225,14 @@ fn uuid_hash(s: &JsonStr<'_>) -> u64 {
 
 /// The 5.x `groups` entries by uuid hash, sorted; duplicates are
 /// DUPLICATE_REFERENCE (spec: "the same uuid twice: … two groups entries").
-fn group_table(doc: &Document<'_>, table: &mut [UuidEntry]) -> Result<(), Error> {
+fn group_table(doc: &Document<'_>, table: &mut [UuidEntry], max_chars: u64) -> Result<(), Error> {
     super::structure::for_each_entry(doc, doc.groups, |i, at| {
-        let hash = entry_uuid(doc, at)?.map_or(0, |u| uuid_hash(&u));
+        let uuid = entry_uuid(doc, at)?;
+        if let Some(u) = &uuid {
+            let path = Path::key("groups").with_index(i).with_key("uuid");
+            super::value::check_string_length(u, &path, max_chars)?;
+        }
+        let hash = uuid.map_or(0, |u| uuid_hash(&u));
         if let Some(slot) = table.get_mut(i) {
             *slot = UuidEntry {
                 hash,
@@ -337,6 +344,67 @@ fn find_element(
         }
     }
     Ok(None)
+}
+
+/// Checks that no group is placed twice in the outliner (which also rejects
+/// a group inside itself): DUPLICATE_REFERENCE. The uuids of the outliner's
+/// groups go into a sorted scratch table of one entry per node; equal
+/// neighbours are confirmed by their strings.
+fn placed_groups_once(
+    doc: &Document<'_>,
+    limits: &BbmodelLimits,
+    arena: &mut Arena<'_>,
+) -> Result<(), Error> {
+    let mut nodes = 0usize;
+    walk_outliner(doc, limits, |event| {
+        if let OutlinerEvent::Group { .. } = event {
+            nodes += 1;
+        }
+        Ok(())
+    })?;
+    let table = arena.slice::<UuidEntry>(nodes)?;
+    let mut used = 0usize;
+    walk_outliner(doc, limits, |event| {
+        if let OutlinerEvent::Group {
+            uuid: Some(uuid), ..
+        } = event
+            && let Some(slot) = table.get_mut(used)
+        {
+            let at = (uuid.raw_bytes().as_ptr() as usize).wrapping_sub(doc.bytes.as_ptr() as usize);
+            *slot = UuidEntry {
+                hash: uuid_hash(&uuid),
+                at: at as u64,
+            };
+            used += 1;
+        }
+        Ok(())
+    })?;
+    let table = table.get_mut(..used).unwrap_or_default();
+    table.sort_unstable();
+    // A uuid's raw text in the file, up to its closing quote.
+    let raw = |e: &UuidEntry| {
+        let start = offset(e.at);
+        let rest = doc.bytes.get(start..).unwrap_or_default();
+        let len = rest.iter().position(|&c| c == b'"').unwrap_or(0);
+        rest.get(..len).unwrap_or_default()
+    };
+    for pair in table.windows(2) {
+        if let [a, b] = pair
+            && a.hash == b.hash
+            && raw(a) == raw(b)
+        {
+            return Err(super::value::error_at(
+                ErrorCode::DuplicateReference,
+                &Path::key("outliner"),
+                "group placed twice",
+                format_args!(
+                    "each group once, but {} is placed twice (or inside itself)",
+                    Quote(core::str::from_utf8(raw(a)).unwrap_or(""))
+                ),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Where a group's data is: its `groups` entry when the outliner object
@@ -455,7 +523,7 @@ pub(crate) fn fill<'a>(
     )?;
     write_textures(doc, &textures, arrays.textures, arrays.materials, &mut pool)?;
     let table = arena.slice::<UuidEntry>(entry_count(doc, doc.groups)?)?;
-    group_table(doc, table)?;
+    group_table(doc, table, limits.max_string_chars)?;
     let elements = entry_count(doc, doc.elements)?;
     let elements_by_uuid = arena.slice::<ElementEntry>(elements)?;
     element_table(doc, elements_by_uuid)?;
@@ -463,6 +531,7 @@ pub(crate) fn fill<'a>(
     let max_keys = max_mesh_keys(doc, limits)?;
     let key_table = arena.slice::<KeyEntry>(max_keys)?;
     let normal_sums = arena.slice::<[f32; 3]>(max_keys)?;
+    placed_groups_once(doc, limits, arena)?;
     let nodes = &mut *arrays.nodes;
     let mut meshes = MeshWriter {
         meshes: &mut *arrays.meshes,
@@ -862,7 +931,13 @@ fn resolve(
     keys: &[KeyEntry],
     face: &super::elements::MeshFace<'_>,
     path: &Path<'_>,
-) -> Result<(heapless::Vec<[f32; 3], 16>, heapless::Vec<u32, 16>), Error> {
+) -> Result<
+    (
+        heapless::Vec<[f32; 3], { super::mesh::MAX_FACE_VERTICES }>,
+        heapless::Vec<u32, { super::mesh::MAX_FACE_VERTICES }>,
+    ),
+    Error,
+> {
     let mut positions = heapless::Vec::new();
     let mut indices = heapless::Vec::new();
     for (k, key) in face.vertices.iter().enumerate() {

@@ -226,6 +226,11 @@ pub fn walk_outliner<'a>(
                 index_in_array = index + 1;
             }
             TokenKind::String(uuid) => {
+                super::value::check_string_length(
+                    &uuid,
+                    &Path::key("outliner"),
+                    limits.max_string_chars,
+                )?;
                 visit(OutlinerEvent::Element { uuid, parent })?;
                 index_in_array += 1;
             }
@@ -234,6 +239,15 @@ pub fn walk_outliner<'a>(
                 nodes += 1;
                 let outliner_at = at + usize::try_from(t.offset).unwrap_or(usize::MAX);
                 // Read keys up to `children` (which may come first or last).
+                // Spec: groups nested deeper than maxNesting fail, leaf or not.
+                if stack.len() >= max_nesting {
+                    return Err(error_at(
+                        ErrorCode::NestingTooDeep,
+                        &Path::key("outliner"),
+                        "groups nested too deep",
+                        format_args!("at most maxNesting ({max_nesting}) levels"),
+                    ));
+                }
                 let mut uuid = None;
                 let mut children = false;
                 while let Some(key) = c.next_key()? {
@@ -241,6 +255,11 @@ pub fn walk_outliner<'a>(
                     match key.as_str() {
                         Some("uuid") => {
                             if let TokenKind::String(s) = value.kind {
+                                super::value::check_string_length(
+                                    &s,
+                                    &Path::key("outliner").with_key("uuid"),
+                                    limits.max_string_chars,
+                                )?;
                                 uuid = Some(s);
                             }
                         }

@@ -261,7 +261,12 @@ fn read_texture<'a>(
             let picked_file = [paths[0], paths[1], meta.name]
                 .into_iter()
                 .flatten()
-                .find_map(|p| p.as_str().and_then(|p| find_picked(picked, p)));
+                .find_map(|p| {
+                    // Escaped values (every Windows path) are matched decoded.
+                    let mut buffer = [0u8; 4096];
+                    let text = p.decode_into(&mut buffer).ok()?;
+                    find_picked(picked, text)
+                });
             match picked_file {
                 Some(bytes) => {
                     let size = png_size(bytes).ok_or_else(|| {
