@@ -326,7 +326,6 @@ fn max_face_vertices_is_too_many_vertices() {
 }
 
 #[test]
-
 fn max_face_vertices_override_above_16_is_honoured() {
     let bytes = Model::free().element(ring_mesh(17)).bytes();
     let loaded = try_load(&bytes, limits(|l| l.max_face_vertices = 20)).unwrap();
@@ -391,7 +390,6 @@ fn max_nesting_is_nesting_too_deep() {
 }
 
 #[test]
-
 fn max_nesting_counts_a_leaf_group_without_children() {
     let text = outliner_text(&chain(6, false));
     assert!(text.contains(r#""leaf": true}"#), "{text}");
@@ -431,7 +429,6 @@ fn max_textures_is_too_many_textures() {
 
 #[test]
 #[ignore = "LIMITATION: texture metadata is held on the stack for at most 256 textures (bbmodel::textures::HARD_MAX_TEXTURES); a maxTextures override above 256 reads as 256"]
-
 fn max_textures_override_above_256_is_honoured() {
     let mut m = Model::free();
     for i in 0..257 {
@@ -598,7 +595,6 @@ fn max_string_chars_is_invalid_field_for_names_uuids_and_paths() {
 }
 
 #[test]
-
 fn max_string_chars_applies_to_group_uuids() {
     let long = "u".repeat(17);
     let l = limits(|l| l.max_string_chars = 16);
@@ -760,7 +756,6 @@ fn group_nesting_bomb_with_unlimited_max_nesting_fails_typed() {
 }
 
 #[test]
-
 fn group_nesting_past_the_json_depth_bound_is_nesting_too_deep() {
     let depth = 600;
     let mut text = String::new();

@@ -454,7 +454,6 @@ fn numbers_finite_and_within_ten_million_else_invalid_field() {
 
 #[test]
 #[ignore = "BUG: a number that overflows f64 (1e400) fails NOT_JSON; spec: valid JSON, a non-finite number is INVALID_FIELD (and a field never read loads)"]
-
 fn number_overflowing_f64_is_invalid_field_not_json() {
     let bytes = one_cube(Cube::new([0.0; 3], [1.0; 3]).set("from", Raw("[1e400, 0, 0]".into())));
     assert_eq!(error(&bytes).code(), ErrorCode::InvalidField);
@@ -861,7 +860,6 @@ fn duplicate_reference_element_placed_twice() {
 }
 
 #[test]
-
 fn duplicate_reference_group_placed_twice_or_inside_itself() {
     // 5.x: the outliner references one groups entry twice.
     let g = Group::new("g", "g1");
@@ -1334,7 +1332,6 @@ fn outline_hull_faces_are_single_sided_and_camera_only() {
 }
 
 #[test]
-
 fn outline_hull_front_sided_faces_are_camera_only_too() {
     let bytes = Model::free()
         .texture(Texture::png("front", 16, 16).render_sides("front"))
@@ -1474,7 +1471,6 @@ fn face_texture_null_removes_the_face() {
 }
 
 #[test]
-
 fn face_texture_null_ignores_fields_written_before_it() {
     let bytes =
         one_cube(cube_234().face("north", Face::empty().rotation(45.0).texture(json!(null))));
@@ -2524,7 +2520,6 @@ fn mesh_face_missing_a_uv_entry_is_invalid_field() {
 }
 
 #[test]
-
 fn mesh_face_uv_entries_beyond_its_vertices_are_ignored() {
     let mut uv = support::bbmodel_builder::Obj::new();
     for i in 0..40 {
@@ -2787,7 +2782,6 @@ fn picked_file_matches_relative_path_then_path_then_name_ignoring_case() {
 }
 
 #[test]
-
 fn picked_file_matches_the_base_name_of_a_windows_path() {
     let b = png(3, 4);
     for texture in [

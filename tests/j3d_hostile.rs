@@ -619,7 +619,6 @@ fn every_truncation_of_each_section_is_a_scene_or_a_typed_error() {
 }
 
 #[test]
-
 fn every_single_byte_corruption_is_a_scene_or_a_typed_error() {
     let bytes = small_model().build();
     assert!(survive(&bytes, "whole").is_ok());
@@ -651,7 +650,6 @@ fn every_single_byte_corruption_outside_vertex_descriptors_is_a_scene_or_a_typed
 }
 
 #[test]
-
 fn measure_accepts_exactly_what_decode_accepts() {
     let model = small_model();
     let bytes = model.build();
@@ -928,7 +926,6 @@ fn envelope_weight_that_is_not_finite() {
 }
 
 #[test]
-
 fn envelope_joint_without_an_inverse_bind_fails_in_measure() {
     // EVP1 holds the inverse bind of joint 0 only; the envelope names joint 1.
     let mut m = small_model();
@@ -1029,7 +1026,6 @@ fn display_list_command_running_past_its_packet() {
 }
 
 #[test]
-
 fn empty_vertex_descriptor_with_a_draw_is_a_file_error() {
     // A shape whose vertices carry nothing draws 3 of them: a typed file
     // error placed in SHP1, or a scene whose indices name real vertices.
@@ -1328,7 +1324,6 @@ fn mat3_cull_mode_out_of_range() {
 }
 
 #[test]
-
 fn huge_and_tiny_f32_normals_come_out_unit_length() {
     // Finite normals whose squared length overflows (3e38) or underflows
     // (1e-30) f32; the single-byte corruption sweep meets the same through
