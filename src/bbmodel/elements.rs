@@ -814,21 +814,44 @@ pub fn find_key(
         .iter()
         .take_while(|e| e.hash == hash)
         .find_map(|e| {
-            let raw = doc.bytes.get(e.at as usize..)?;
-            let len = key.raw_bytes().len();
-            (raw.get(..len)? == key.raw_bytes() && raw.get(len) == Some(&b'"'))
-                .then_some((e.index as usize, e.position))
+            let start = usize::try_from(e.at).ok()?;
+            let stored = string_at(doc, start)?;
+            let equal = if stored.has_escapes() || key.has_escapes() {
+                let (mut a, mut b) = ([0u8; 4096], [0u8; 4096]);
+                stored.decode_into(&mut a).ok()? == key.decode_into(&mut b).ok()?
+            } else {
+                stored.raw_bytes() == key.raw_bytes()
+            };
+            equal.then_some((e.index as usize, e.position))
         })
 }
 
-/// FNV-1a over a string's raw bytes (keys compare raw, as JavaScript
-/// compares the decoded keys; escaped keys are vanishingly rare).
+/// The JSON string whose body starts at byte `start` (after its quote).
+fn string_at<'a>(doc: &Document<'a>, start: usize) -> Option<JsonStr<'a>> {
+    let from = start.checked_sub(1)?;
+    let mut t = crate::json::Tokenizer::new(doc.bytes.get(from..)?, 1);
+    match t.next_token().ok()??.kind {
+        TokenKind::String(s) | TokenKind::Key(s) => Some(s),
+        _ => None,
+    }
+}
+
+/// FNV-1a over a string's decoded text (JavaScript compares decoded keys:
+/// `"a\u0062"` is `"ab"`).
 pub fn text_hash(s: &JsonStr<'_>) -> u64 {
-    s.raw_bytes()
-        .iter()
-        .fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
+    let fnv = |bytes: &[u8]| {
+        bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
             (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
         })
+    };
+    if !s.has_escapes() {
+        return fnv(s.raw_bytes());
+    }
+    let mut buffer = [0u8; 4096];
+    match s.decode_into(&mut buffer) {
+        Ok(text) => fnv(text.as_bytes()),
+        Err(_) => fnv(s.raw_bytes()),
+    }
 }
 
 /// The sidedness of a face on texture `material` (convention 9).
