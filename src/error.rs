@@ -500,8 +500,6 @@ pub enum WarningCode {
     UnsupportedChannel,
     /// A GX primitive that is not drawn as triangles (lines, points); skipped.
     UnsupportedPrimitive,
-    /// More skin influences on a vertex than the scene keeps; renormalised.
-    InfluencesCapped,
 }
 
 impl WarningCode {
@@ -515,7 +513,6 @@ impl WarningCode {
             Self::MissingTexture => "MISSING_TEXTURE",
             Self::UnsupportedChannel => "UNSUPPORTED_CHANNEL",
             Self::UnsupportedPrimitive => "UNSUPPORTED_PRIMITIVE",
-            Self::InfluencesCapped => "INFLUENCES_CAPPED",
         }
     }
 }
