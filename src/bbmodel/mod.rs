@@ -7,6 +7,7 @@
 //! Elements, groups, textures and animations are read by later work and leave
 //! the scene empty until then. See docs/bbmodel.md.
 
+pub mod animations;
 pub mod cube;
 mod document;
 mod elements;

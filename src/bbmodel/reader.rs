@@ -41,6 +41,9 @@ struct GroupData<'a> {
 pub(crate) fn plan(doc: &Document<'_>, options: &Options<'_>) -> Result<(Plan, Census), Error> {
     let limits = &options.limits;
     let census = census(doc, limits)?;
+    // Animations are not in the scene yet, but their limits and types are
+    // the spec's errors already.
+    super::animations::check_animations(doc, limits)?;
     let mut textures = heapless::Vec::new();
     read_textures(doc, limits, options.texture_files, None, &mut textures)?;
     let mut counts = SceneCounts {

@@ -1,0 +1,475 @@
+//! Animations, read far enough to enforce the spec's limits and field types.
+//!
+//! Spec (Limits): "Every animation, animator (at most maxGroups +
+//! maxElements + 1 per animation) and keyframe is counted before any
+//! keyframe is read"; maxAnimations and maxKeyframes raise
+//! TOO_MANY_KEYFRAMES, naming which. Keyframe values, keyframe times and
+//! animation lengths must lie within ±10⁶ (MAX_ANIMATION_VALUE), times not
+//! negative; a wrong JSON type, a negative time or a value beyond ±10⁶ is
+//! INVALID_FIELD (Compatibility, MS-21). Data points are numbers or strings
+//! (a string that is no decimal literal is Molang, played later as a
+//! warning, never an error).
+//!
+//! The clips themselves are not in the scene yet.
+
+use super::document::Document;
+use super::structure::for_each_entry;
+use super::value::{Cursor, Path, error_at, invalid, type_name};
+use crate::error::{Error, ErrorCode};
+use crate::json::{Token, TokenKind};
+use crate::limits::{BbmodelLimits, MAX_ANIMATION_VALUE};
+
+/// Animations and keyframes of a file.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct AnimationCounts {
+    /// Entries of `animations`.
+    pub animations: usize,
+    /// Keyframes of all animations.
+    pub keyframes: usize,
+}
+
+/// Counts animations, animators and keyframes against their limits, then
+/// checks every keyframe's types and ranges.
+pub fn check_animations(
+    doc: &Document<'_>,
+    limits: &BbmodelLimits,
+) -> Result<AnimationCounts, Error> {
+    let mut counts = AnimationCounts::default();
+    let max_animators = limits
+        .max_groups
+        .saturating_add(limits.max_elements)
+        .saturating_add(1);
+    // Counting pass: nothing is read but sizes.
+    for_each_entry(doc, doc.animations, |i, at| {
+        counts.animations += 1;
+        if counts.animations as u64 > limits.max_animations {
+            return Err(too_many(
+                &Path::key("animations"),
+                "animations",
+                limits.max_animations,
+            ));
+        }
+        let path = Path::key("animations").with_index(i);
+        let (animators, keyframes) = count_animation(doc, at, &path)?;
+        if animators as u64 > max_animators {
+            return Err(too_many(
+                &path.with_key("animators"),
+                "animators in one animation",
+                max_animators,
+            ));
+        }
+        counts.keyframes += keyframes;
+        if counts.keyframes as u64 > limits.max_keyframes {
+            return Err(too_many(
+                &Path::key("animations"),
+                "keyframes",
+                limits.max_keyframes,
+            ));
+        }
+        Ok(())
+    })?;
+    // Checking pass.
+    for_each_entry(doc, doc.animations, |i, at| {
+        check_animation(doc, at, &Path::key("animations").with_index(i))
+    })?;
+    Ok(counts)
+}
+
+fn too_many(path: &Path<'_>, what: &str, max: u64) -> Error {
+    error_at(
+        ErrorCode::TooManyKeyframes,
+        path,
+        "too many animation parts",
+        format_args!("at most {max} {what}"),
+    )
+}
+
+/// Animators and keyframes of one animation (`animators`, or the pre-3.7 `bones`).
+fn count_animation(
+    doc: &Document<'_>,
+    at: usize,
+    path: &Path<'_>,
+) -> Result<(usize, usize), Error> {
+    let mut c = doc.cursor(at);
+    c.object(path, "animation")?;
+    let (mut animators, mut keyframes) = (0, 0);
+    while let Some(key) = c.next_key()? {
+        let v = c.next()?;
+        if (key.eq_str("animators") || key.eq_str("bones")) && v.kind == TokenKind::BeginObject {
+            while c.next_key()?.is_some() {
+                animators += 1;
+                let animator = c.next()?;
+                keyframes += count_keyframes(&mut c, &animator)?;
+            }
+            continue;
+        }
+        c.skip_rest(&v)?;
+    }
+    Ok((animators, keyframes))
+}
+
+/// Keyframes of one animator: its `keyframes` array, an animator that is a
+/// keyframe array (pre-3.7), or the channel objects of a pre-3.7 bone
+/// (`{"rotation": {"0.0": …}}`, one keyframe per time key).
+fn count_keyframes<'a>(c: &mut Cursor<'a>, animator: &Token<'a>) -> Result<usize, Error> {
+    match animator.kind {
+        TokenKind::BeginArray => count_items(c),
+        TokenKind::BeginObject => {
+            let mut n = 0;
+            while let Some(key) = c.next_key()? {
+                let v = c.next()?;
+                match (key.as_str(), v.kind) {
+                    (Some("keyframes"), TokenKind::BeginArray) => n += count_items(c)?,
+                    (Some("rotation" | "position" | "scale"), TokenKind::BeginObject) => {
+                        while c.next_key()?.is_some() {
+                            let kf = c.next()?;
+                            c.skip_rest(&kf)?;
+                            n += 1;
+                        }
+                    }
+                    _ => c.skip_rest(&v)?,
+                }
+            }
+            Ok(n)
+        }
+        _ => {
+            c.skip_rest(animator)?;
+            Ok(0)
+        }
+    }
+}
+
+/// Items left in an array whose `[` was just read (skipping them).
+fn count_items(c: &mut Cursor<'_>) -> Result<usize, Error> {
+    let mut n = 0;
+    loop {
+        let t = c.next()?;
+        if t.kind == TokenKind::EndArray {
+            return Ok(n);
+        }
+        c.skip_rest(&t)?;
+        n += 1;
+    }
+}
+
+/// Checks an animation's length and every keyframe of its animators.
+fn check_animation(doc: &Document<'_>, at: usize, path: &Path<'_>) -> Result<(), Error> {
+    let mut c = doc.cursor(at);
+    c.object(path, "animation")?;
+    while let Some(key) = c.next_key()? {
+        let k = key.as_str().unwrap_or("");
+        let v = c.next()?;
+        match (k, v.kind) {
+            ("length", _) => {
+                let length = c.number_of(&v, &path.with_key("length"))?;
+                within(length, &path.with_key("length"))?;
+            }
+            ("animators" | "bones", TokenKind::BeginObject) => {
+                let at = path.with_key(k);
+                while let Some(animator_key) = c.next_key()? {
+                    let animator = c.next()?;
+                    let animator_path = at.with_key(animator_key.as_str().unwrap_or(""));
+                    check_animator(&mut c, &animator, &animator_path)?;
+                }
+                continue;
+            }
+            _ => {}
+        }
+        c.skip_rest(&v)?;
+    }
+    Ok(())
+}
+
+fn check_animator<'a>(
+    c: &mut Cursor<'a>,
+    animator: &Token<'a>,
+    path: &Path<'_>,
+) -> Result<(), Error> {
+    match animator.kind {
+        TokenKind::BeginArray => check_keyframe_array(c, path),
+        TokenKind::BeginObject => {
+            while let Some(key) = c.next_key()? {
+                let v = c.next()?;
+                match (key.as_str(), v.kind) {
+                    (Some("keyframes"), TokenKind::BeginArray) => {
+                        check_keyframe_array(c, &path.with_key("keyframes"))?
+                    }
+                    (Some("keyframes"), _) => {
+                        return Err(invalid(
+                            &path.with_key("keyframes"),
+                            "wrong type",
+                            format_args!("an array expected, got {}", type_name(&v)),
+                        ));
+                    }
+                    _ => c.skip_rest(&v)?,
+                }
+            }
+            Ok(())
+        }
+        _ => Err(invalid(
+            path,
+            "wrong type",
+            format_args!("an animator object expected, got {}", type_name(animator)),
+        )),
+    }
+}
+
+fn check_keyframe_array(c: &mut Cursor<'_>, path: &Path<'_>) -> Result<(), Error> {
+    let mut i = 0;
+    loop {
+        let t = c.next()?;
+        if t.kind == TokenKind::EndArray {
+            return Ok(());
+        }
+        let at = path.with_index(i);
+        if t.kind != TokenKind::BeginObject {
+            return Err(invalid(
+                &at,
+                "wrong type",
+                format_args!("a keyframe object expected, got {}", type_name(&t)),
+            ));
+        }
+        check_keyframe(c, &at)?;
+        i += 1;
+    }
+}
+
+/// A keyframe whose `{` was just read: time a number in 0..=10⁶, channel a
+/// string, data points objects of numbers or strings within ±10⁶ (or the
+/// pre-3.7 values on the keyframe itself).
+fn check_keyframe(c: &mut Cursor<'_>, path: &Path<'_>) -> Result<(), Error> {
+    while let Some(key) = c.next_key()? {
+        let k = key.as_str().unwrap_or("");
+        let at = path.with_key(k);
+        let v = c.next()?;
+        match k {
+            "time" => {
+                let time = c.number_of(&v, &at)?;
+                if time < 0.0 {
+                    return Err(invalid(
+                        &at,
+                        "negative keyframe time",
+                        format_args!("a time of 0 or more, got {time}"),
+                    ));
+                }
+                within(time, &at)?;
+            }
+            "channel" | "interpolation" if !matches!(v.kind, TokenKind::String(_)) => {
+                return Err(invalid(
+                    &at,
+                    "wrong type",
+                    format_args!("a string expected, got {}", type_name(&v)),
+                ));
+            }
+            "data_points" => {
+                if v.kind != TokenKind::BeginArray {
+                    return Err(invalid(
+                        &at,
+                        "wrong type",
+                        format_args!("an array expected, got {}", type_name(&v)),
+                    ));
+                }
+                let mut i = 0;
+                loop {
+                    let point = c.next()?;
+                    if point.kind == TokenKind::EndArray {
+                        break;
+                    }
+                    let point_path = at.with_index(i);
+                    if point.kind != TokenKind::BeginObject {
+                        return Err(invalid(
+                            &point_path,
+                            "wrong type",
+                            format_args!("a data point object expected, got {}", type_name(&point)),
+                        ));
+                    }
+                    while let Some(axis) = c.next_key()? {
+                        let value = c.next()?;
+                        check_value(c, &value, &point_path.with_key(axis.as_str().unwrap_or("")))?;
+                    }
+                    i += 1;
+                }
+                continue;
+            }
+            _ => {}
+        }
+        c.skip_rest(&v)?;
+    }
+    Ok(())
+}
+
+/// A data point value: a number within ±10⁶, or a string (a decimal literal
+/// within ±10⁶, or Molang).
+fn check_value<'a>(c: &mut Cursor<'a>, value: &Token<'a>, path: &Path<'_>) -> Result<(), Error> {
+    match value.kind {
+        TokenKind::Number(_) => {
+            let v = c.number_of(value, path)?;
+            within(v, path)
+        }
+        TokenKind::String(s) => {
+            let mut buffer = [0u8; 64];
+            if let Ok(text) = s.decode_into(&mut buffer)
+                && let Ok(v) = text.trim().parse::<f64>()
+            {
+                within(v, path)?;
+            }
+            Ok(())
+        }
+        _ => {
+            c.skip_rest(value)?;
+            Err(invalid(
+                path,
+                "wrong type",
+                format_args!("a number or a string expected, got {}", type_name(value)),
+            ))
+        }
+    }
+}
+
+fn within(v: f64, path: &Path<'_>) -> Result<(), Error> {
+    if v.is_finite() && v.abs() <= MAX_ANIMATION_VALUE {
+        Ok(())
+    } else {
+        Err(invalid(
+            path,
+            "animation value out of range",
+            format_args!("within ±1000000, got {v}"),
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::format;
+    use std::string::ToString;
+
+    fn check(json: &str, limits: BbmodelLimits) -> Result<AnimationCounts, Error> {
+        let doc = Document::read(json.as_bytes(), &limits)?;
+        check_animations(&doc, &limits)
+    }
+
+    fn file(animations: &str) -> std::string::String {
+        format!(r#"{{"meta": {{"format_version": "4.10"}}, "animations": [{animations}]}}"#)
+    }
+
+    const KEYFRAME: &str = r#"{"channel": "rotation", "time": 0.5, "data_points": [{"x": "1.5", "y": 0, "z": "math.sin(q.anim_time)"}]}"#;
+
+    #[test]
+    fn counts_animations_and_keyframes() {
+        let json = file(&format!(
+            r#"{{"name": "a", "length": 1, "animators": {{"g1": {{"keyframes": [{KEYFRAME}, {KEYFRAME}]}}}}}}"#
+        ));
+        let counts = check(&json, BbmodelLimits::default()).unwrap();
+        assert_eq!(
+            counts,
+            AnimationCounts {
+                animations: 1,
+                keyframes: 2
+            }
+        );
+    }
+
+    #[test]
+    fn max_keyframes_at_value_and_one_past() {
+        let json = file(&format!(
+            r#"{{"animators": {{"g1": {{"keyframes": [{KEYFRAME}, {KEYFRAME}]}}}}}}"#
+        ));
+        let at = BbmodelLimits {
+            max_keyframes: 2,
+            ..BbmodelLimits::default()
+        };
+        assert!(check(&json, at).is_ok());
+        let under = BbmodelLimits {
+            max_keyframes: 1,
+            ..BbmodelLimits::default()
+        };
+        let e = check(&json, under).unwrap_err();
+        assert_eq!(e.code(), ErrorCode::TooManyKeyframes);
+        assert!(e.message().contains("keyframes"), "{}", e.message());
+    }
+
+    #[test]
+    fn max_animations_at_value_and_one_past() {
+        let json = file(r#"{"name": "a"}, {"name": "b"}"#);
+        assert!(
+            check(
+                &json,
+                BbmodelLimits {
+                    max_animations: 2,
+                    ..BbmodelLimits::default()
+                }
+            )
+            .is_ok()
+        );
+        let e = check(
+            &json,
+            BbmodelLimits {
+                max_animations: 1,
+                ..BbmodelLimits::default()
+            },
+        )
+        .unwrap_err();
+        assert_eq!(e.code(), ErrorCode::TooManyKeyframes);
+        assert!(e.message().contains("animations"), "{}", e.message());
+    }
+
+    #[test]
+    fn animators_per_animation_are_bounded_by_groups_plus_elements_plus_one() {
+        let json = file(r#"{"animators": {"a": {}, "b": {}, "c": {}, "d": {}}}"#);
+        let limits = BbmodelLimits {
+            max_groups: 1,
+            max_elements: 2,
+            ..BbmodelLimits::default()
+        };
+        assert!(check(&json, limits).is_ok());
+        let limits = BbmodelLimits {
+            max_groups: 1,
+            max_elements: 1,
+            ..BbmodelLimits::default()
+        };
+        assert_eq!(
+            check(&json, limits).unwrap_err().code(),
+            ErrorCode::TooManyKeyframes
+        );
+    }
+
+    #[test]
+    fn negative_times_values_past_a_million_and_wrong_types_are_invalid_fields() {
+        for bad in [
+            r#"{"time": -0.1}"#,
+            r#"{"time": 1000001}"#,
+            r#"{"time": "0"}"#,
+            r#"{"data_points": [{"x": 2000000}]}"#,
+            r#"{"data_points": [{"x": "-1e7"}]}"#,
+            r#"{"data_points": [{"x": true}]}"#,
+            r#"{"channel": 5}"#,
+        ] {
+            let json = file(&format!(
+                r#"{{"animators": {{"g": {{"keyframes": [{bad}]}}}}}}"#
+            ));
+            let e = check(&json, BbmodelLimits::default()).unwrap_err();
+            assert_eq!(e.code(), ErrorCode::InvalidField, "{bad}: {e}");
+            assert!(
+                e.at()
+                    .to_string()
+                    .starts_with("$.animations[0].animators.g.keyframes[0]"),
+                "{}",
+                e.at()
+            );
+        }
+        let json = file(r#"{"length": -2000000}"#);
+        assert_eq!(
+            check(&json, BbmodelLimits::default()).unwrap_err().code(),
+            ErrorCode::InvalidField
+        );
+    }
+
+    #[test]
+    fn pre_3_7_bones_count_one_keyframe_per_time() {
+        let json = file(
+            r#"{"bones": {"head": {"rotation": {"0.0": [0, 0, 0], "0.5": [10, 0, 0]}, "position": {"0": [1, 2, 3]}}}}"#,
+        );
+        assert_eq!(check(&json, BbmodelLimits::default()).unwrap().keyframes, 3);
+    }
+}
