@@ -341,3 +341,50 @@ pub fn j3d_textures(data: &[u8]) {
         }
     }
 }
+
+/// .bbmodel: any bytes through measure and decode_into with small limits.
+/// A measured file decodes, or fails with a typed error that measure cannot
+/// see without memory (duplicate uuids, unknown mesh keys); never with
+/// ARENA_TOO_SMALL: decode needs no more than the plan.
+pub fn bbmodel(data: &[u8]) {
+    use scenedec::{Arena, BbmodelLimits, ErrorCode, Warnings};
+    let limits = BbmodelLimits {
+        max_file_bytes: 1 << 20,
+        max_elements: 256,
+        max_groups: 256,
+        max_triangles: 1 << 14,
+        max_vertices: 1 << 15,
+        max_textures: 16,
+        max_keyframes: 1024,
+        ..BbmodelLimits::default()
+    };
+    let options = scenedec::bbmodel::Options {
+        limits,
+        texture_files: &[],
+    };
+    let Ok(plan) = scenedec::bbmodel::measure(data, &options) else {
+        return;
+    };
+    let mut memory = vec![0u64; plan.arena_words()];
+    let mut arena = Arena::from_words(&mut memory);
+    let mut warnings = Warnings::new();
+    match scenedec::bbmodel::decode_with_plan(data, &options, &plan, &mut arena, &mut warnings) {
+        Ok(scene) => {
+            for mesh in scene.meshes() {
+                let start = mesh.first_index as usize;
+                for &i in &scene.indices()[start..start + mesh.index_count as usize] {
+                    assert!(
+                        i < mesh.vertex_count,
+                        "index {i} past {} vertices",
+                        mesh.vertex_count
+                    );
+                }
+            }
+        }
+        Err(e) => assert_ne!(
+            e.code(),
+            ErrorCode::ArenaTooSmall,
+            "decode outgrew its plan: {e}"
+        ),
+    }
+}

@@ -44,3 +44,8 @@ fn j3d_regressions() {
 fn j3d_textures_regressions() {
     assert!(replay("j3d_textures", checks::j3d_textures) > 0);
 }
+
+#[test]
+fn bbmodel_regressions() {
+    assert!(replay("bbmodel", checks::bbmodel) > 0);
+}
