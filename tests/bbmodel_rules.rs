@@ -2931,3 +2931,44 @@ fn face_keys_are_blockbench_lower_case_names() {
     let bytes = one_cube(cube);
     assert_eq!(load(&bytes).scene().triangle_count(), 12);
 }
+
+/// Spec (Local-first): readBbmodelJson reads a file once; listing its
+/// references and loading it reuse that reading, and the load checks the
+/// size against its own maxFileBytes.
+#[test]
+fn read_bbmodel_json_once_then_list_and_load() {
+    use scenedec::bbmodel;
+    let bytes = br#"{"meta": {"format_version": "4.10", "model_format": "free"},
+        "elements": [{"type": "cube", "uuid": "c", "from": [0, 0, 0], "to": [1, 1, 1],
+                      "faces": {"north": {"uv": [0, 0, 1, 1], "texture": 0}}}],
+        "outliner": ["c"], "textures": [{"name": "skin.png", "relative_path": "tex/skin.png"}]}"#;
+    let doc = bbmodel::read_document(bytes, 1 << 20).unwrap();
+    let mut refs = Vec::new();
+    bbmodel::references::list_document_references(
+        &doc,
+        &scenedec::BbmodelLimits::default(),
+        10,
+        |r| refs.push(r.to_owned()),
+    )
+    .unwrap();
+    assert_eq!(refs, ["tex/skin.png"]);
+    let options = bbmodel::Options::default();
+    let plan = bbmodel::measure_document(&doc, &options).unwrap();
+    let mut memory = vec![0u64; plan.arena_words()];
+    let mut arena = scenedec::Arena::from_words(&mut memory);
+    let mut warnings = scenedec::Warnings::new();
+    let scene = bbmodel::decode_document(&doc, &options, &plan, &mut arena, &mut warnings).unwrap();
+    assert_eq!(scene.triangle_count(), 2);
+    // The load's own maxFileBytes applies to a document read with a larger one.
+    let small = bbmodel::Options {
+        limits: scenedec::BbmodelLimits {
+            max_file_bytes: 10,
+            ..Default::default()
+        },
+        ..Default::default()
+    };
+    assert_eq!(
+        bbmodel::measure_document(&doc, &small).unwrap_err().code(),
+        scenedec::ErrorCode::FileTooLarge
+    );
+}

@@ -124,6 +124,27 @@ impl ModelFormat {
         self == Self::JavaBlock
     }
 
+    /// Blockbench `Format.animated_textures` (convention 14): images whose
+    /// aspect differs from their UV space are frame strips.
+    pub fn animated_textures(self) -> bool {
+        matches!(
+            self,
+            Self::Free
+                | Self::JavaBlock
+                | Self::Bedrock
+                | Self::BedrockBlock
+                | Self::BedrockOld
+                | Self::Image
+                | Self::GeckolibModel
+                | Self::AnimatedEntityModel
+                | Self::AzureModel
+                | Self::BamoModel
+                | Self::FreeRotation
+                | Self::JavaBlockSequence
+                | Self::CosmicReachEntityModel
+        )
+    }
+
     /// Blockbench `Format.texture_wrap_default` (convention 16): clamp in the
     /// Hytale formats, limited (drawn clamped) elsewhere.
     pub fn wrap_default_is_clamp(self) -> bool {

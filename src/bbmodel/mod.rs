@@ -60,6 +60,53 @@ pub fn decode_into<'a>(
     reader::fill(&doc, options, &plan, arena, warnings)
 }
 
+/// Reads a file once (size check, strict UTF-8 JSON, meta) for
+/// [`measure_document`], [`decode_document`] and
+/// [`references::list_document_references`] to share, as the spec's
+/// readBbmodelJson does.
+pub fn read_document(bytes: &[u8], max_file_bytes: u64) -> Result<Document<'_>, Error> {
+    Document::read(
+        bytes,
+        &BbmodelLimits {
+            max_file_bytes,
+            ..BbmodelLimits::DEFAULT
+        },
+    )
+}
+
+/// [`measure`] for a document [`read_document`] read (its size is checked
+/// against these options' maxFileBytes again, as loadBbmodel does).
+pub fn measure_document(doc: &Document<'_>, options: &Options<'_>) -> Result<Plan, Error> {
+    check_size(doc, &options.limits)?;
+    Ok(reader::plan(doc, options)?.0)
+}
+
+/// [`decode_with_plan`] for a document [`read_document`] read.
+pub fn decode_document<'a>(
+    doc: &Document<'a>,
+    options: &Options<'_>,
+    plan: &Plan,
+    arena: &mut Arena<'a>,
+    warnings: &mut Warnings,
+) -> Result<Scene<'a>, Error> {
+    check_size(doc, &options.limits)?;
+    reader::fill(doc, options, plan, arena, warnings)
+}
+
+fn check_size(doc: &Document<'_>, limits: &BbmodelLimits) -> Result<(), Error> {
+    if doc.bytes.len() as u64 > limits.max_file_bytes {
+        return Err(Error::nowhere(
+            crate::error::ErrorCode::FileTooLarge,
+            format_args!(
+                "file of {} bytes is over maxFileBytes ({})",
+                doc.bytes.len(),
+                limits.max_file_bytes
+            ),
+        ));
+    }
+    Ok(())
+}
+
 /// Decodes `bytes` with the `plan` that [`measure`] returned for the same
 /// bytes, without measuring again. A plan for other bytes makes the decode
 /// fail with a typed error, never read or write out of bounds.

@@ -27,9 +27,21 @@ pub fn list_references(
     bytes: &[u8],
     limits: &BbmodelLimits,
     max_references: usize,
-    mut visit: impl FnMut(&str),
+    visit: impl FnMut(&str),
 ) -> Result<usize, Error> {
     let doc = Document::read(bytes, limits)?;
+    list_document_references(&doc, limits, max_references, visit)
+}
+
+/// [`list_references`] for a document read once with
+/// [`read_document`](super::read_document).
+pub fn list_document_references(
+    doc: &Document<'_>,
+    limits: &BbmodelLimits,
+    max_references: usize,
+    mut visit: impl FnMut(&str),
+) -> Result<usize, Error> {
+    let doc = *doc;
     // The loader's textures count check comes first: over it, nothing is listed.
     census(&doc, limits)?;
     let cap = max_references.saturating_add(1).min(HARD_MAX_REFERENCES);

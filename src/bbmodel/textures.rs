@@ -212,6 +212,59 @@ fn read_texture<'a>(
                     format_args!("{k} is no boolean: ignored"),
                 );
             }
+            // Frame fields (Warnings): in an animating format a wrong type or
+            // range warns and the default is used; elsewhere they are ignored.
+            "frame_time" | "fps" if doc.format.animated_textures() && !is_positive_number(&v) => {
+                warn(
+                    &mut warnings,
+                    WarningCode::UnsupportedValue,
+                    &at,
+                    format_args!("{k} is no positive number: the default is used"),
+                );
+            }
+            "frame_order_type" if doc.format.animated_textures() => {
+                let known = matches!(v.kind, TokenKind::String(s) if matches!(s.as_str(), Some("loop" | "backwards" | "back_and_forth" | "custom")));
+                if !known {
+                    warn(
+                        &mut warnings,
+                        WarningCode::UnsupportedValue,
+                        &at,
+                        format_args!("unknown frame_order_type: loop used"),
+                    );
+                }
+            }
+            "frame_order" if doc.format.animated_textures() => match v.kind {
+                TokenKind::String(s)
+                    if s.decoded_len() as u64 > crate::limits::MAX_FRAME_ORDER_CHARS =>
+                {
+                    warn(
+                        &mut warnings,
+                        WarningCode::UnsupportedValue,
+                        &at,
+                        format_args!(
+                            "frame_order over {} characters: plain order used",
+                            crate::limits::MAX_FRAME_ORDER_CHARS
+                        ),
+                    )
+                }
+                TokenKind::String(_) => {}
+                _ => warn(
+                    &mut warnings,
+                    WarningCode::UnsupportedValue,
+                    &at,
+                    format_args!("frame_order is no string: plain order used"),
+                ),
+            },
+            "frame_interpolate"
+                if doc.format.animated_textures() && !matches!(v.kind, TokenKind::Bool(_)) =>
+            {
+                warn(
+                    &mut warnings,
+                    WarningCode::UnsupportedValue,
+                    &at,
+                    format_args!("frame_interpolate is no boolean: false used"),
+                );
+            }
             "uv_width" => uv[0] = Some((v, at)),
             "uv_height" => uv[1] = Some((v, at)),
             _ => {}
@@ -293,6 +346,10 @@ fn read_texture<'a>(
         }
     }
     Ok(meta)
+}
+
+fn is_positive_number(v: &Token<'_>) -> bool {
+    matches!(v.kind, TokenKind::Number(n) if n.value() > 0.0 && n.value().is_finite())
 }
 
 fn positive(v: &Token<'_>) -> Option<f32> {
@@ -438,6 +495,46 @@ fn base64_decode(data: &[u8], out: &mut [u8]) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::vec::Vec;
+
+    fn warnings_of(json: &str) -> Vec<(WarningCode, std::string::String)> {
+        let doc = Document::read(json.as_bytes(), &BbmodelLimits::default()).unwrap();
+        let mut w = Warnings::new();
+        let mut out = heapless::Vec::new();
+        read_textures(&doc, &BbmodelLimits::default(), &[], Some(&mut w), &mut out).unwrap();
+        w.as_slice()
+            .iter()
+            .map(|w| (w.code(), std::string::ToString::to_string(w.at())))
+            .collect()
+    }
+
+    #[test]
+    fn frame_fields_of_the_wrong_type_warn_in_animating_formats_only() {
+        let texture = r#"{"name": "t", "source": "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAEAAAABACAYAAACqaXHe",
+            "frame_time": "2", "frame_order_type": "sideways", "frame_order": 5, "frame_interpolate": 1}"#;
+        let free = std::format!(
+            r#"{{"meta": {{"format_version": "4.10", "model_format": "free"}}, "textures": [{texture}]}}"#
+        );
+        let paths: Vec<_> = warnings_of(&free)
+            .into_iter()
+            .map(|(c, p)| {
+                assert_eq!(c, WarningCode::UnsupportedValue);
+                p
+            })
+            .collect();
+        assert_eq!(
+            paths,
+            [
+                "$.textures[0].frame_time",
+                "$.textures[0].frame_order_type",
+                "$.textures[0].frame_order",
+                "$.textures[0].frame_interpolate"
+            ]
+        );
+        // modded_entity does not animate textures: the fields are ignored.
+        let modded = free.replace("\"free\"", "\"modded_entity\"");
+        assert!(warnings_of(&modded).is_empty());
+    }
 
     #[test]
     fn base64_validates_everything_and_decodes_the_prefix() {
