@@ -69,9 +69,6 @@ pub enum ErrorKind {
     /// A malformed number: no digit after `-`, `.`, `e` or the exponent sign.
     /// Offset: the offending byte.
     InvalidNumber,
-    /// A number whose magnitude rounds to infinity as an `f64` (e.g. `1e999`).
-    /// Offset: the number's first byte.
-    NumberOutOfRange,
     /// A raw control character (U+0000..U+001F) inside a string. Offset: that byte.
     ControlCharacter,
     /// A `\` followed by a character that starts no JSON escape. Offset: that character.
@@ -115,7 +112,6 @@ impl ErrorKind {
             Self::NonFiniteNumber(NonFinite::NegInfinity) => "-Infinity is not valid JSON",
             Self::LeadingZero => "leading zero in number",
             Self::InvalidNumber => "invalid number",
-            Self::NumberOutOfRange => "number out of f64 range",
             Self::ControlCharacter => "control character in string",
             Self::InvalidEscape => "invalid escape",
             Self::InvalidUnicodeEscape => "invalid \\u escape",

@@ -19,9 +19,7 @@
 
 use super::MAX_DEPTH;
 use super::error::{ErrorKind, JsonError, NonFinite};
-use super::number::{
-    JsonNumber, NumEnd, NumInfo, NumState, in_range, lead_digits, lex_num, scan_plain,
-};
+use super::number::{JsonNumber, NumEnd, NumState, lead_digits, lex_num, scan_plain};
 use super::string::{JsonStr, StrState, find_special, lex_str};
 use super::token::{Token, TokenKind};
 
@@ -129,11 +127,7 @@ pub(crate) enum Signal {
         offset: u64,
     },
     /// A number that began in an earlier window is complete: saved prefix + `buf[..end]`.
-    NumTail {
-        end: usize,
-        info: NumInfo,
-        offset: u64,
-    },
+    NumTail { end: usize, offset: u64 },
 }
 
 /// A byte window of the input.
@@ -1180,14 +1174,10 @@ impl Core {
             NumEnd::Done(end) => {
                 *pos = self.after_value(w.buf, end);
                 let offset = self.tok_start;
-                let info = st.info();
                 let Some(s) = start else {
-                    return self.none(Signal::NumTail { end, info, offset });
+                    return self.none(Signal::NumTail { end, offset });
                 };
                 let text = w.buf.get(s..end).unwrap_or_default();
-                if !in_range(text, info) {
-                    return self.error(JsonError::new(ErrorKind::NumberOutOfRange, offset));
-                }
                 let kind = if SKIP {
                     TokenKind::Null
                 } else {

@@ -9,8 +9,8 @@
 //!   any invalid UTF-8 (overlongs, encoded surrogates, > U+10FFFF, truncated
 //!   sequences) and a leading UTF-8 byte order mark ([`ErrorKind::ByteOrderMark`]).
 //!   `NaN`, `Infinity` and `-Infinity` get their own kind
-//!   ([`ErrorKind::NonFiniteNumber`]); numbers that round to an infinite `f64` (such as
-//!   `1e999`) fail with [`ErrorKind::NumberOutOfRange`].
+//!   ([`ErrorKind::NonFiniteNumber`]); a number past the `f64` range (such as `1e999`) is
+//!   valid JSON whose value is ±infinity, as Rust's parser gives it.
 //! * **Tokens.** [`Token`] = a [`TokenKind`] (begin/end object/array, key, string,
 //!   number, bool, null; keys are distinct from string values; `,` and `:` are checked
 //!   but yield nothing) plus the absolute byte offset of its first byte.

@@ -34,9 +34,6 @@ const MAX_SAFE_INT_DIGITS: u32 = 309;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct NumState {
     stage: Stage,
-    has_exp: bool,
-    /// Number of integer digits (saturating).
-    int_digits: u32,
 }
 
 /// What [`lex_num`] found.
@@ -49,15 +46,6 @@ pub(crate) enum NumEnd {
     NegInfinity(usize),
 }
 
-/// Whether a finished number needs a range check (see [`in_range`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum NumInfo {
-    /// May overflow: parse the raw text now and range-check it.
-    Check,
-    /// Certainly finite: its value is computed lazily by [`JsonNumber::value`].
-    Lazy,
-}
-
 impl NumState {
     /// State after the number's first byte `first` (`-` or a digit), which is consumed
     /// for `-` and `0`; a nonzero digit is left for the integer-digit loop.
@@ -65,14 +53,11 @@ impl NumState {
     pub(crate) const fn start(first: u8) -> (Self, usize) {
         let mut st = Self {
             stage: Stage::Minus,
-            has_exp: false,
-            int_digits: 0,
         };
         match first {
             b'-' => (st, 1),
             b'0' => {
                 st.stage = Stage::Zero;
-                st.int_digits = 1;
                 (st, 1)
             }
             _ => {
@@ -81,24 +66,12 @@ impl NumState {
             }
         }
     }
-
-    /// Whether the finished number needs a range check.
-    #[inline]
-    pub(crate) const fn info(&self) -> NumInfo {
-        if self.has_exp || self.int_digits >= MAX_SAFE_INT_DIGITS {
-            NumInfo::Check
-        } else {
-            NumInfo::Lazy
-        }
-    }
 }
 
-/// Consumes a run of ASCII digits starting at `*i`. Returns the run length.
+/// Consumes a run of ASCII digits starting at `*i`.
 #[inline(always)]
-fn digits(buf: &[u8], i: &mut usize) -> u32 {
-    let start = *i;
-    *i = digit_run(buf, start);
-    u32::try_from(*i - start).unwrap_or(u32::MAX)
+fn digits(buf: &[u8], i: &mut usize) {
+    *i = digit_run(buf, *i);
 }
 
 #[inline]
@@ -151,7 +124,6 @@ pub(crate) fn lex_num(
         match need!() {
             b'0' => {
                 stage = Stage::Zero;
-                st.int_digits = 1;
                 i += 1;
             }
             b'1'..=b'9' => stage = Stage::Int,
@@ -169,8 +141,7 @@ pub(crate) fn lex_num(
         i += 1;
     }
     if stage == Stage::Int {
-        let n = digits(buf, &mut i);
-        st.int_digits = st.int_digits.saturating_add(n);
+        digits(buf, &mut i);
         match buf.get(i) {
             Some(b'.') => stage = Stage::Dot,
             Some(b'e' | b'E') => stage = Stage::Exp,
@@ -193,7 +164,6 @@ pub(crate) fn lex_num(
         i += 1;
     }
     if stage == Stage::Exp {
-        st.has_exp = true;
         match need!() {
             b'+' | b'-' => {
                 stage = Stage::ExpSign;
@@ -352,29 +322,12 @@ fn quick_value(raw: &[u8]) -> Option<f64> {
     Some(if neg { -v } else { v })
 }
 
-/// Whether a finished number with raw text `raw` is in range (does not round to an
-/// infinite `f64`).
-#[inline(always)]
-pub(crate) fn in_range(raw: &[u8], info: NumInfo) -> bool {
-    match info {
-        NumInfo::Lazy => true,
-        NumInfo::Check => is_finite_number(raw),
-    }
-}
-
-/// Parses a number that may overflow; whether it stays finite.
-#[cold]
-#[inline(never)]
-fn is_finite_number(raw: &[u8]) -> bool {
-    slow_value(raw).is_some_and(f64::is_finite)
-}
-
 /// A number token: its raw text (validated JSON number grammar), from which
 /// [`value`](Self::value) computes the `f64` on request.
 ///
 /// The value is exactly what `<f64 as core::str::FromStr>::from_str` gives for the raw
-/// text (correctly rounded; `-0` is negative zero). Numbers that round to infinity are
-/// rejected by the tokenizer, so the value is always finite.
+/// text (correctly rounded; `-0` is negative zero; a number past the f64 range is
+/// ±infinity, as Rust's parser and JavaScript's `JSON.parse` give it).
 ///
 /// Equality compares the raw text.
 #[derive(Clone, Copy)]
@@ -436,11 +389,7 @@ mod tests {
         match lex_num(b, used, &mut st, 0, true)? {
             NumEnd::Done(end) => {
                 assert_eq!(end, b.len(), "{text}");
-                if in_range(b, st.info()) {
-                    Ok(JsonNumber::new(b))
-                } else {
-                    Err(JsonError::new(ErrorKind::NumberOutOfRange, 0))
-                }
+                Ok(JsonNumber::new(b))
             }
             NumEnd::Partial => panic!("partial at eof"),
             NumEnd::NegInfinity(_) => panic!("-I"),
@@ -473,9 +422,7 @@ mod tests {
             assert_eq!(n.raw(), t);
         }
         assert!(whole("-0").unwrap().value().is_sign_negative());
-        assert_eq!(
-            whole("1e999").unwrap_err(),
-            JsonError::new(ErrorKind::NumberOutOfRange, 0)
-        );
+        assert_eq!(whole("1e999").unwrap().value(), f64::INFINITY);
+        assert_eq!(whole("-1e400").unwrap().value(), f64::NEG_INFINITY);
     }
 }

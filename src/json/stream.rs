@@ -2,7 +2,7 @@
 
 use super::error::{ErrorKind, JsonError};
 use super::lexer::{Core, Save, Signal, Window};
-use super::number::{JsonNumber, in_range};
+use super::number::JsonNumber;
 use super::string::JsonStr;
 use super::token::{Token, TokenKind};
 
@@ -151,18 +151,14 @@ impl<'s> StreamTokenizer<'s> {
                 };
                 Ok(Step::Token(Token { kind, offset }))
             }
-            Signal::NumTail { end, info, offset } => {
+            Signal::NumTail { end, offset } => {
                 let Some(text) = complete(scratch, held, buf.get(..end)) else {
                     return Err(too_long(core));
                 };
-                if in_range(text, info) {
-                    Ok(Step::Token(Token {
-                        kind: TokenKind::Number(JsonNumber::new(text)),
-                        offset,
-                    }))
-                } else {
-                    Err(core.fail(JsonError::new(ErrorKind::NumberOutOfRange, offset)))
-                }
+                Ok(Step::Token(Token {
+                    kind: TokenKind::Number(JsonNumber::new(text)),
+                    offset,
+                }))
             }
         }
     }

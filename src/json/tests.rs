@@ -53,7 +53,6 @@ fn own(t: &Token<'_>) -> (Ot, u64) {
         }
         TokenKind::Number(n) => {
             let v = n.value();
-            assert!(v.is_finite());
             Ot::Num(v.to_bits(), n.raw().to_string())
         }
         TokenKind::Bool(b) => Ot::Bool(b),
@@ -184,8 +183,16 @@ fn err_of(doc: &[u8]) -> Option<JsonError> {
     assert_same(doc, &String::from_utf8_lossy(doc)).1
 }
 
+/// Whether serde_json accepts `doc` as JSON. serde_json refuses numbers past
+/// the f64 range, which are valid JSON (scenedec reads them as ±infinity, as
+/// Rust's parser and `JSON.parse` do): that refusal counts as acceptance.
 fn serde_accepts(doc: &[u8]) -> bool {
-    serde_json::from_slice::<serde_json::Value>(doc).is_ok()
+    match serde_json::from_slice::<serde_json::Value>(doc) {
+        Ok(_) => true,
+        // serde stops at the number; whether the rest is JSON it cannot say.
+        Err(e) if e.to_string().starts_with("number out of range") => err_of(doc).is_none(),
+        Err(_) => false,
+    }
 }
 
 // ---------------------------------------------------------------------------------------
@@ -284,9 +291,6 @@ fn every_error_kind_with_offset() {
         (b"-x", InvalidNumber, 1),
         (b"--1", InvalidNumber, 1),
         (b"-.5", InvalidNumber, 1),
-        (b"1e999", NumberOutOfRange, 0),
-        (b"[0, -1e400]", NumberOutOfRange, 4),
-        (b"1.8e308", NumberOutOfRange, 0),
         (b"\"a\x01b\"", ControlCharacter, 2),
         (b"\"\t\"", ControlCharacter, 1),
         (b"\"\n\"", ControlCharacter, 1),
@@ -737,33 +741,17 @@ fn numbers_bit_exact_with_from_str() {
                         kind: TokenKind::Number(n),
                         ..
                     })) => {
-                        assert!(want.is_finite(), "{text}");
                         assert_eq!(n.value().to_bits(), want.to_bits(), "{text}");
                         assert_eq!(n.raw(), text);
                     }
                     Ok(Some(_)) => {}
-                    Ok(None) => {
-                        assert!(want.is_finite(), "{text}");
-                        break;
-                    }
-                    Err(e) => {
-                        assert!(want.is_infinite(), "{text}: {e}");
-                        assert_eq!(e.kind(), ErrorKind::NumberOutOfRange, "{text}");
-                        break;
-                    }
+                    Ok(None) => break,
+                    Err(e) => panic!("{text}: {e}"),
                 }
             }
         }
         let mut t = Tokenizer::new(doc, 4);
         let got = t.next_token();
-        if want.is_infinite() {
-            assert_eq!(
-                got,
-                Err(JsonError::new(ErrorKind::NumberOutOfRange, 0)),
-                "{text}"
-            );
-            continue;
-        }
         match got {
             Ok(Some(Token {
                 kind: TokenKind::Number(n),
@@ -892,8 +880,7 @@ fn skip_value_behaviour() {
 
     // Still fully validating.
     for (doc, kind, off) in [
-        (&b"[1, 1e999]"[..], ErrorKind::NumberOutOfRange, 4u64),
-        (b"[1, [\"\\uD800\"]]", ErrorKind::LoneSurrogate, 6),
+        (&b"[1, [\"\\uD800\"]]"[..], ErrorKind::LoneSurrogate, 6u64),
         (b"[[1,]]", ErrorKind::TrailingComma, 4),
         (b"[[1]", ErrorKind::UnexpectedEof, 4),
         (b"[01]", ErrorKind::LeadingZero, 2),
@@ -973,7 +960,6 @@ fn malformed_docs() -> Vec<Vec<u8>> {
         b"[NaN]",
         b"[Infinity]",
         b"[-Infinity]",
-        b"[1e999]",
         b"// x\n[]",
         b"[] []",
         b"{\"a\" 1}",
