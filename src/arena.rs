@@ -28,6 +28,9 @@ pub const MAX_ALIGN: usize = 8;
 pub struct Plan {
     bytes: usize,
     counts: SceneCounts,
+    /// Sizes the decoder found while counting and needs again to carve its
+    /// scratch (format-specific; saves a second walk).
+    notes: [usize; 4],
 }
 
 impl Plan {
@@ -43,7 +46,19 @@ impl Plan {
         Ok(Self {
             bytes: footprint.bytes,
             counts,
+            notes: [0; 4],
         })
+    }
+
+    /// The plan with the decoder's `notes` attached.
+    pub(crate) const fn with_notes(mut self, notes: [usize; 4]) -> Self {
+        self.notes = notes;
+        self
+    }
+
+    /// A note the decoder attached while counting.
+    pub(crate) fn note(&self, index: usize) -> usize {
+        self.notes.get(index).copied().unwrap_or(0)
     }
 
     /// How many values each scene array will hold.

@@ -83,6 +83,8 @@ pub(crate) fn plan(doc: &Document<'_>, options: &Options<'_>) -> Result<(Plan, C
         scratch.add::<UuidEntry>(census.group_entries)?;
         // Elements by uuid hash, and whether the outliner placed each.
         scratch.add::<ElementEntry>(census.elements)?;
+        // Where each element starts, by index (for the unplaced ones).
+        scratch.add::<u64>(census.elements)?;
         scratch.add::<u8>(census.elements)?;
         // The largest mesh's vertex keys, and their smooth-normal sums.
         scratch.add::<KeyEntry>(max_keys)?;
@@ -90,8 +92,24 @@ pub(crate) fn plan(doc: &Document<'_>, options: &Options<'_>) -> Result<(Plan, C
         // Outliner groups by uuid, to find one placed twice.
         scratch.add::<UuidEntry>(census.nodes)
     })?;
+    let plan = plan.with_notes([
+        census.group_entries,
+        census.elements,
+        max_keys,
+        census.nodes,
+    ]);
+    debug_assert_eq!(
+        (NOTE_GROUP_ENTRIES, NOTE_ELEMENTS, NOTE_MAX_KEYS, NOTE_NODES),
+        (0, 1, 2, 3)
+    );
     Ok((plan, census))
 }
+
+/// Where `plan` notes the sizes `fill` carves its scratch by.
+const NOTE_GROUP_ENTRIES: usize = 0;
+const NOTE_ELEMENTS: usize = 1;
+const NOTE_MAX_KEYS: usize = 2;
+const NOTE_NODES: usize = 3;
 
 /// Faces a cube can draw.
 const CUBE_FACES: usize = 6;
@@ -296,18 +314,29 @@ pub(crate) struct ElementEntry {
 
 /// Elements by uuid hash, sorted; two elements with one uuid are
 /// DUPLICATE_REFERENCE. Elements without a uuid get hash 0 and are never found.
-fn element_table(doc: &Document<'_>, table: &mut [ElementEntry]) -> Result<(), Error> {
+fn element_table(
+    doc: &Document<'_>,
+    table: &mut [ElementEntry],
+    starts: &mut [u64],
+) -> Result<(), Error> {
+    let mut count = 0usize;
     super::structure::for_each_entry(doc, doc.elements, |i, at| {
         let hash = entry_uuid(doc, at)?.map_or(0, |u| uuid_hash(&u));
-        if let Some(slot) = table.get_mut(i) {
-            *slot = ElementEntry {
-                hash,
-                at: at as u64,
-                index: i as u64,
-            };
-        }
+        let (Some(slot), Some(start)) = (table.get_mut(i), starts.get_mut(i)) else {
+            return Err(mismatch());
+        };
+        *slot = ElementEntry {
+            hash,
+            at: at as u64,
+            index: i as u64,
+        };
+        *start = at as u64;
+        count += 1;
         Ok(())
     })?;
+    if count != table.len() {
+        return Err(mismatch());
+    }
     table.sort_unstable();
     for pair in table.windows(2) {
         if let [a, b] = pair
@@ -356,15 +385,9 @@ fn find_element(
 fn placed_groups_once(
     doc: &Document<'_>,
     limits: &BbmodelLimits,
+    nodes: usize,
     arena: &mut Arena<'_>,
 ) -> Result<(), Error> {
-    let mut nodes = 0usize;
-    walk_outliner(doc, limits, |event| {
-        if let OutlinerEvent::Group { .. } = event {
-            nodes += 1;
-        }
-        Ok(())
-    })?;
     let table = arena.slice::<UuidEntry>(nodes)?;
     let mut used = 0usize;
     walk_outliner(doc, limits, |event| {
@@ -525,16 +548,21 @@ pub(crate) fn fill<'a>(
         &mut textures,
     )?;
     write_textures(doc, &textures, arrays.textures, arrays.materials, &mut pool)?;
-    let table = arena.slice::<UuidEntry>(entry_count(doc, doc.groups)?)?;
+    // Sizes the counting pass noted (see `plan`).
+    let (group_entries, elements, max_keys) = (
+        plan.note(NOTE_GROUP_ENTRIES),
+        plan.note(NOTE_ELEMENTS),
+        plan.note(NOTE_MAX_KEYS),
+    );
+    let table = arena.slice::<UuidEntry>(group_entries)?;
     group_table(doc, table, limits.max_string_chars)?;
-    let elements = entry_count(doc, doc.elements)?;
     let elements_by_uuid = arena.slice::<ElementEntry>(elements)?;
-    element_table(doc, elements_by_uuid)?;
+    let element_starts = arena.slice::<u64>(elements)?;
+    element_table(doc, elements_by_uuid, element_starts)?;
     let placed = arena.slice::<u8>(elements)?;
-    let max_keys = max_mesh_keys(doc, limits)?;
     let key_table = arena.slice::<KeyEntry>(max_keys)?;
     let normal_sums = arena.slice::<[f32; 3]>(max_keys)?;
-    placed_groups_once(doc, limits, arena)?;
+    placed_groups_once(doc, limits, plan.note(NOTE_NODES), arena)?;
     let nodes = &mut *arrays.nodes;
     let mut meshes = MeshWriter {
         meshes: &mut *arrays.meshes,
@@ -639,12 +667,11 @@ pub(crate) fn fill<'a>(
         Ok(())
     })?;
     // Elements the outliner does not place follow at the root, in file order.
-    super::structure::for_each_entry(doc, doc.elements, |index, at| {
-        if placed.get(index).copied().unwrap_or(1) == 0 {
-            emit(index, at, -1, &mut pool, warnings)?;
+    for (index, (&flag, &at)) in placed.iter().zip(element_starts.iter()).enumerate() {
+        if flag == 0 {
+            emit(index, offset(at), -1, &mut pool, warnings)?;
         }
-        Ok(())
-    })?;
+    }
     // Faces without area were planned for and not written: hand out only
     // what was written.
     let used = SceneCounts {
@@ -662,32 +689,10 @@ pub(crate) fn fill<'a>(
     Ok(Scene::new(Format::Bbmodel, doc.bytes, arrays))
 }
 
-/// The most vertex keys any mesh element has (the key table's size).
-fn max_mesh_keys(doc: &Document<'_>, limits: &BbmodelLimits) -> Result<usize, Error> {
-    let mut max = 0;
-    super::structure::for_each_entry(doc, doc.elements, |i, at| {
-        if read_head(doc, i, at, limits, None)?.kind == ElementKind::Mesh {
-            max = max.max(read_mesh_head(doc, i, at, limits, None)?.keys);
-        }
-        Ok(())
-    })?;
-    Ok(max)
-}
-
 /// Per-mesh scratch: the vertex key table and the smooth-normal sums.
 struct MeshScratch<'s> {
     keys: &'s mut [KeyEntry],
     normals: &'s mut [[f32; 3]],
-}
-
-/// Entries of the array at `at` (the scratch tables' sizes).
-fn entry_count(doc: &Document<'_>, at: Option<usize>) -> Result<usize, Error> {
-    let mut n = 0;
-    super::structure::for_each_entry(doc, at, |_, _| {
-        n += 1;
-        Ok(())
-    })?;
-    Ok(n)
 }
 
 /// Writes meshes, their groups and vertices into the scene's arrays.
