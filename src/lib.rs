@@ -9,7 +9,7 @@
 //! | promise | enforced by |
 //! | --- | --- |
 //! | no `unsafe` code | `#![forbid(unsafe_code)]` below |
-//! | no panic on any input | no `unwrap`/indexing on input-driven paths, checked arithmetic; fuzz targets in `fuzz/` whose findings are replayed by `cargo test` |
+//! | no panic on any input | `unwrap`, `expect`, `panic!` and `unreachable!` are linted out of library code (CI denies warnings); slices through `get` and checked arithmetic on input-driven paths; fuzz targets in `fuzz/` for every entry point, their inputs replayed by `cargo test`; hostile-input tests (every truncation and byte corruption of J3D and .bbmodel files) |
 //! | no heap on the core path | the crate is `#![no_std]` without `alloc` unless the `alloc` feature is on; `no_std_tests/` links it into a program with no allocator; a counting-allocator test proves `measure` + `decode_into` allocate nothing |
 //! | every limit checked before work proportional to it | [`limits`] holds every bound; each is tested at its value and one past it |
 //! | `measure` gives the exact arena size | `decode_into` carves through the same [`scene::SceneCounts`] list that `measure` sizes; tests decode into exactly the planned bytes and fail cleanly one byte short |
@@ -46,6 +46,16 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 #![warn(clippy::cast_possible_truncation)]
+// No panicking shortcuts outside tests (CI denies warnings, so these fail it).
+#![cfg_attr(
+    not(test),
+    warn(
+        clippy::unwrap_used,
+        clippy::expect_used,
+        clippy::panic,
+        clippy::unreachable
+    )
+)]
 #![cfg_attr(test, allow(clippy::cast_possible_truncation))]
 
 #[cfg(feature = "alloc")]
