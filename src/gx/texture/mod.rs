@@ -471,8 +471,12 @@ pub fn decode(
         (GxFormat::I8, _) => tiles::decode_tiled(&intensity::I8, w, h, data, out),
         (GxFormat::IA4, _) => tiles::decode_tiled(&intensity::Ia4, w, h, data, out),
         (GxFormat::IA8, _) => tiles::decode_tiled(&intensity::Ia8, w, h, data, out),
-        (GxFormat::RGB565, _) => tiles::decode_tiled(&color::Rgb565, w, h, data, out),
-        (GxFormat::RGB5A3, _) => tiles::decode_tiled(&color::Rgb5a3, w, h, data, out),
+        (GxFormat::RGB565, _) => {
+            tiles::decode_tiled(&color::U16Texels(color::rgb565), w, h, data, out)
+        }
+        (GxFormat::RGB5A3, _) => {
+            tiles::decode_tiled(&color::U16Texels(color::rgb5a3), w, h, data, out)
+        }
         (GxFormat::RGBA8, _) => tiles::decode_tiled(&color::Rgba8, w, h, data, out),
         (GxFormat::CMPR, _) => tiles::decode_tiled(&cmpr::Cmpr, w, h, data, out),
         (GxFormat::C4, Some((pf, pal))) => {
