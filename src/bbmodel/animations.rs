@@ -49,7 +49,7 @@ pub fn check_animations(
                 limits.max_animations,
             ));
         }
-        let path = Path::key("animations").with_index(i);
+        let path = super::value::ANIMATIONS.with_index(i);
         let (animators, keyframes) = count_animation(doc, at, &path)?;
         if animators as u64 > max_animators {
             return Err(too_many(
@@ -70,7 +70,7 @@ pub fn check_animations(
     })?;
     // Checking pass.
     for_each_entry(doc, doc.animations, |i, at| {
-        check_animation(doc, at, &Path::key("animations").with_index(i))
+        check_animation(doc, at, &super::value::ANIMATIONS.with_index(i))
     })?;
     Ok(counts)
 }

@@ -76,7 +76,7 @@ pub fn read_head<'a>(
     limits: &BbmodelLimits,
     mut warnings: Option<&mut Warnings>,
 ) -> Result<ElementHead<'a>, Error> {
-    let path = Path::key("elements").with_index(index);
+    let path = super::value::ELEMENTS.with_index(index);
     let mut c = doc.cursor(at);
     c.object(&path, "element")?;
     let mut head = ElementHead {
@@ -244,7 +244,7 @@ pub fn read_cube(
     texture_count: usize,
     mut emit: impl FnMut(&DrawnFace) -> Result<(), Error>,
 ) -> Result<(), Error> {
-    let path = Path::key("elements").with_index(index);
+    let path = super::value::ELEMENTS.with_index(index);
     let mut c = doc.cursor(at);
     c.object(&path, "element")?;
     let mut cube = CubeInput::new([0.0; 3], [0.0; 3]);
@@ -506,7 +506,7 @@ pub fn read_mesh_head(
     limits: &BbmodelLimits,
     mut warnings: Option<&mut Warnings>,
 ) -> Result<MeshHead, Error> {
-    let path = Path::key("elements").with_index(index);
+    let path = super::value::ELEMENTS.with_index(index);
     let mut c = doc.cursor(at);
     c.object(&path, "element")?;
     let mut head = MeshHead {
@@ -632,7 +632,8 @@ pub fn for_each_mesh_face<'a>(
     let Some(faces_at) = head.faces_at else {
         return Ok(());
     };
-    let path = Path::key("elements").with_index(element).with_key("faces");
+    let element_path = super::value::ELEMENTS.with_index(element);
+    let path = element_path.with_key("faces");
     let max_vertices = usize::try_from(limits.max_face_vertices)
         .unwrap_or(usize::MAX)
         .min(HARD_MAX_FACE_VERTICES);
@@ -753,9 +754,8 @@ pub fn mesh_key_table(
     let Some(at) = head.vertices_at else {
         return Ok(());
     };
-    let path = Path::key("elements")
-        .with_index(element)
-        .with_key("vertices");
+    let element_path = super::value::ELEMENTS.with_index(element);
+    let path = element_path.with_key("vertices");
     let mut c = doc.cursor(at);
     c.object(&path, "vertices")?;
     let mut i = 0usize;

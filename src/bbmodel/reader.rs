@@ -250,7 +250,8 @@ fn group_table(doc: &Document<'_>, table: &mut [UuidEntry], max_chars: u64) -> R
     super::structure::for_each_entry(doc, doc.groups, |i, at| {
         let uuid = entry_uuid(doc, at)?;
         if let Some(u) = &uuid {
-            let path = Path::key("groups").with_index(i).with_key("uuid");
+            let entry = super::value::GROUPS.with_index(i);
+            let path = entry.with_key("uuid");
             super::value::check_string_length(u, &path, max_chars)?;
         }
         let hash = uuid.map_or(0, |u| uuid_hash(&u));
@@ -818,7 +819,7 @@ impl MeshWriter<'_> {
             textures,
             texture_count,
             |face| {
-                let (positions, indices) = resolve(doc, keys, face, &face_path(element, face))?;
+                let (positions, indices) = resolve(doc, keys, face, element)?;
                 let mut tris = [[0u8; 3]; MAX_FACE_TRIANGLES];
                 let triangulation = triangulate(&positions, &mut tris).map_err(|_| mismatch())?;
                 let key = face_key(doc, textures, face.material);
@@ -872,7 +873,7 @@ impl MeshWriter<'_> {
             textures,
             texture_count,
             |face| {
-                let (positions, indices) = resolve(doc, keys, face, &face_path(element, face))?;
+                let (positions, indices) = resolve(doc, keys, face, element)?;
                 let mut tris = [[0u8; 3]; MAX_FACE_TRIANGLES];
                 let triangulation = triangulate(&positions, &mut tris).map_err(|_| mismatch())?;
                 if triangulation.count == 0 {
@@ -922,15 +923,6 @@ impl MeshWriter<'_> {
     }
 }
 
-/// `$.elements[i].faces.<key>`.
-fn face_path<'p>(element: usize, face: &super::elements::MeshFace<'p>) -> Path<'p> {
-    let path = Path::key("elements").with_index(element).with_key("faces");
-    match face.key.as_str() {
-        Some(key) => path.with_key(key),
-        None => path.with_index(face.index),
-    }
-}
-
 /// A face's vertex positions and key indices, each key looked up in the
 /// mesh (a key the mesh lacks is INVALID_FIELD, spec Errors).
 #[allow(clippy::type_complexity)]
@@ -938,7 +930,7 @@ fn resolve(
     doc: &Document<'_>,
     keys: &[KeyEntry],
     face: &super::elements::MeshFace<'_>,
-    path: &Path<'_>,
+    element: usize,
 ) -> Result<
     (
         heapless::Vec<[f32; 3], { super::mesh::MAX_FACE_VERTICES }>,
@@ -950,8 +942,16 @@ fn resolve(
     let mut indices = heapless::Vec::new();
     for (k, key) in face.vertices.iter().enumerate() {
         let (index, position) = find_key(doc, keys, key).ok_or_else(|| {
+            // $.elements[i].faces.<key>.vertices[k]
+            let element = super::value::ELEMENTS.with_index(element);
+            let faces = element.with_key("faces");
+            let face = match face.key.as_str() {
+                Some(name) => faces.with_key(name),
+                None => faces.with_index(face.index),
+            };
+            let vertices = face.with_key("vertices");
             super::value::invalid(
-                &path.with_key("vertices").with_index(k),
+                &vertices.with_index(k),
                 "unknown vertex key",
                 format_args!(
                     "a key of this mesh's vertices, got {}",

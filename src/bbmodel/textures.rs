@@ -105,7 +105,7 @@ fn read_texture<'a>(
     at: usize,
     mut warnings: Option<&mut Warnings>,
 ) -> Result<TextureMeta<'a>, Error> {
-    let path = Path::key("textures").with_index(index);
+    let path = super::value::TEXTURES.with_index(index);
     let mut c = doc.cursor(at);
     c.object(&path, "texture")?;
     let mut meta = TextureMeta {

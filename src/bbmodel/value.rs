@@ -12,47 +12,77 @@ use crate::error::{Error, ErrorCode, JsonPath, Location, PathSegment, Quote};
 use crate::json::{JsonStr, Token, TokenKind, Tokenizer};
 use crate::limits::MAX_BBMODEL_NUMBER;
 
-/// The deepest path kept for error messages (deeper paths are shortened).
-pub(crate) const PATH_DEPTH: usize = 12;
+/// Segments a rendered path keeps from the leaf up (deeper paths are
+/// shortened to their head and this many newest segments).
+const RENDER_DEPTH: usize = 24;
 
-/// Where a read is, for error messages: a short stack of path segments.
-#[derive(Clone, Debug, Default)]
-pub(crate) struct Path<'a> {
-    segments: heapless::Vec<PathSegment<'a>, PATH_DEPTH>,
-    /// Segments dropped from the middle because the stack was full.
-    elided: usize,
+/// Where a read is, for error messages: a chain of breadcrumbs, each
+/// borrowing its parent, so entering a key or an index costs two words and
+/// nothing is formatted unless an error is rendered.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Path<'p> {
+    segment: PathSegment<'p>,
+    parent: Option<&'p Path<'p>>,
 }
 
-impl<'a> Path<'a> {
+/// `$.elements`, the root of every element path.
+pub(crate) static ELEMENTS: Path<'static> = Path::key("elements");
+/// `$.groups`.
+pub(crate) static GROUPS: Path<'static> = Path::key("groups");
+/// `$.textures`.
+pub(crate) static TEXTURES: Path<'static> = Path::key("textures");
+/// `$.animations`.
+pub(crate) static ANIMATIONS: Path<'static> = Path::key("animations");
+
+impl<'p> Path<'p> {
     /// `$.key`.
-    pub(crate) fn key(key: &'a str) -> Self {
-        Self::default().with_key(key)
+    pub(crate) const fn key(key: &'p str) -> Self {
+        Self {
+            segment: PathSegment::Key(key),
+            parent: None,
+        }
     }
 
     /// This path plus `.key`.
-    pub(crate) fn with_key(&self, key: &'a str) -> Self {
-        self.with(PathSegment::Key(key))
+    pub(crate) const fn with_key<'s>(&'s self, key: &'s str) -> Path<'s> {
+        Path {
+            segment: PathSegment::Key(key),
+            parent: Some(self),
+        }
     }
 
     /// This path plus `[index]`.
-    pub(crate) fn with_index(&self, index: usize) -> Self {
-        self.with(PathSegment::Index(index))
-    }
-
-    fn with(&self, segment: PathSegment<'a>) -> Self {
-        let mut p = self.clone();
-        if p.segments.push(segment).is_err() {
-            // Keep the head and the newest segments: drop the oldest after the head.
-            let _ = p.segments.remove(2);
-            let _ = p.segments.push(segment);
-            p.elided += 1;
+    pub(crate) const fn with_index(&self, index: usize) -> Path<'_> {
+        Path {
+            segment: PathSegment::Index(index),
+            parent: Some(self),
         }
-        p
     }
 
-    /// The path rendered as `$.elements[3].faces.north`.
+    /// The path rendered as `$.elements[3].faces.north`: the root-most
+    /// segment and the newest ones when it is too deep to keep whole.
     pub(crate) fn render(&self) -> JsonPath {
-        JsonPath::from_segments(&self.segments)
+        let mut newest = [PathSegment::Index(0); RENDER_DEPTH];
+        let mut depth = 0usize;
+        let mut root = self.segment;
+        let mut link = Some(self);
+        while let Some(p) = link {
+            if let Some(slot) = newest.get_mut(depth) {
+                *slot = p.segment;
+            }
+            root = p.segment;
+            depth += 1;
+            link = p.parent;
+        }
+        let kept = depth.min(RENDER_DEPTH);
+        let mut segments = heapless::Vec::<PathSegment<'_>, { RENDER_DEPTH + 1 }>::new();
+        if depth > RENDER_DEPTH {
+            let _ = segments.push(root);
+        }
+        for s in newest.iter().take(kept).rev() {
+            let _ = segments.push(*s);
+        }
+        JsonPath::from_segments(&segments)
     }
 }
 
