@@ -20,6 +20,9 @@ use crate::scene::SceneCounts;
 /// Largest alignment of any type placed in an arena.
 pub const MAX_ALIGN: usize = 8;
 
+/// Sizes a decoder notes in its [`Plan`] for the decode pass to carve by.
+pub(crate) const NOTES: usize = 6;
+
 /// The arena size a decode needs, computed by `measure` before anything is allocated.
 ///
 /// Decoders carve the scene's arrays first, from the start of the arena, then
@@ -30,7 +33,7 @@ pub struct Plan {
     counts: SceneCounts,
     /// Sizes the decoder found while counting and needs again to carve its
     /// scratch (format-specific; saves a second walk).
-    notes: [usize; 4],
+    notes: [usize; NOTES],
 }
 
 impl Plan {
@@ -46,12 +49,12 @@ impl Plan {
         Ok(Self {
             bytes: footprint.bytes,
             counts,
-            notes: [0; 4],
+            notes: [0; NOTES],
         })
     }
 
     /// The plan with the decoder's `notes` attached.
-    pub(crate) const fn with_notes(mut self, notes: [usize; 4]) -> Self {
+    pub(crate) const fn with_notes(mut self, notes: [usize; NOTES]) -> Self {
         self.notes = notes;
         self
     }

@@ -208,19 +208,26 @@ mod owned {
             }
         };
         let model = model_bytes(&input);
-        let plan = measure(model, hint, options)?;
         let format = format_of(model, hint)?;
+        // A .bbmodel is read as a document once, for both passes.
+        let document = match format {
+            Format::Bbmodel => Some(bbmodel::Document::read(model, &options.bbmodel.limits)?),
+            Format::J3d => None,
+        };
+        let plan = match &document {
+            Some(doc) => bbmodel::measure_document(doc, &options.bbmodel)?,
+            None => measure(model, hint, options)?,
+        };
         let mut arena = vec![0u64; plan.arena_words()];
         let mut warnings = Warnings::new();
-        let used = decode_with_plan(
-            model,
-            hint,
-            options,
-            &plan,
-            &mut Arena::from_words(&mut arena),
-            &mut warnings,
-        )?
-        .counts();
+        let mut carved = Arena::from_words(&mut arena);
+        let scene = match &document {
+            Some(doc) => {
+                bbmodel::decode_document(doc, &options.bbmodel, &plan, &mut carved, &mut warnings)?
+            }
+            None => decode_with_plan(model, hint, options, &plan, &mut carved, &mut warnings)?,
+        };
+        let used = scene.counts();
         let loaded = Loaded {
             format,
             input,

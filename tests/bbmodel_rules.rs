@@ -925,6 +925,94 @@ fn unsupported_element_types_are_skipped_with_a_warning() {
     assert_eq!(loaded.scene().meshes().len(), 1);
 }
 
+// Blockbench writes `type` after `faces`, so an element is read before its
+// type is known: each field counts only for the type that reads it.
+
+#[test]
+fn element_type_written_last_fields_of_other_types_are_not_checked() {
+    let mesh = r#"{"name": "m", "from": "bad", "to": [1], "inflate": "x", "box_uv": 3,
+        "faces": {"north": {"uv": {}, "vertices": []}}, "vertices": {}, "type": "mesh"}"#;
+    let locator = r#"{"from": "bad", "origin": "bad", "faces": 4, "type": "locator"}"#;
+    let cube = r#"{"from": [0, 0, 0], "to": [1, 1, 1], "shading": 5, "vertices": 3,
+        "faces": {"up": {"uv": [0, 0, 1, 1], "texture": false}}, "type": "cube"}"#;
+    let bytes = Model::free()
+        .element(Raw(mesh.into()))
+        .element(Raw(locator.into()))
+        .element(Raw(cube.into()))
+        .bytes();
+    let loaded = load(&bytes);
+    assert_eq!(
+        warnings(&loaded),
+        vec![(WarningCode::UnsupportedElement, "$.elements[1]".to_owned())]
+    );
+    let s = loaded.scene();
+    assert_eq!(s.meshes().len(), 2, "the mesh and the cube");
+    assert_eq!(s.triangle_count(), 2, "the cube's one face");
+}
+
+#[test]
+fn element_type_written_last_the_first_error_of_its_fields_counts() {
+    // A cube's fields in file order: `to` fails before `from`.
+    let bytes = one_element(
+        Model::free(),
+        Raw(r#"{"to": "bad", "from": [0, 0], "type": "cube"}"#.into()),
+    );
+    assert_eq!(error(&bytes).at().to_string(), "$.elements[0].to");
+    // Untyped elements are cubes: a bad face uv fails.
+    let bytes = one_element(
+        Model::free(),
+        Raw(r#"{"from": [0, 0, 0], "to": [1, 1, 1], "faces": {"west": {"uv": [1]}}}"#.into()),
+    );
+    assert_eq!(
+        error(&bytes).at().to_string(),
+        "$.elements[0].faces.west.uv"
+    );
+    // A mesh's: a vertices object that is none.
+    let bytes = one_element(
+        Model::free(),
+        Raw(r#"{"origin": [0, 0, 0], "vertices": [], "faces": {}, "type": "mesh"}"#.into()),
+    );
+    assert_eq!(error(&bytes).at().to_string(), "$.elements[0].vertices");
+    // Fields every element has fail first, wherever they stand.
+    let bytes = one_element(
+        Model::free(),
+        Raw(r#"{"from": "bad", "render_order": 5, "type": "cube"}"#.into()),
+    );
+    assert_eq!(error(&bytes).at().to_string(), "$.elements[0].render_order");
+}
+
+#[test]
+fn meshes_in_outliner_order_keep_their_own_vertices() {
+    // Written in file order, listed in outliner order: each mesh's vertex
+    // range must still be its own cube's.
+    let at = |x: f64, id: &str| {
+        Cube::new([x, 0.0, 0.0], [x + 1.0, 1.0, 1.0])
+            .all_faces(Face::uv(UV))
+            .name(id)
+            .uuid(id)
+    };
+    let bytes = Model::free()
+        .element(at(0.0, "a"))
+        .element(at(10.0, "b"))
+        .element(at(20.0, "c"))
+        .outliner(vec![el("c"), el("a")])
+        .bytes();
+    let loaded = load(&bytes);
+    let s = loaded.scene();
+    let got: Vec<(&str, f32)> = s
+        .meshes()
+        .iter()
+        .map(|m| {
+            let range = m.first_vertex as usize..(m.first_vertex + m.vertex_count) as usize;
+            let min_x = s.positions()[range]
+                .iter()
+                .map(|p| p[0])
+                .fold(f32::INFINITY, f32::min);
+            (s.text(m.name), min_x)
+        })
+        .collect();
+    assert_eq!(got, vec![("c", 20.0), ("a", 0.0), ("b", 10.0)]);
+}
 // ----------------------------------------------------------------- cubes
 
 fn plain_quads() -> Vec<Quad> {

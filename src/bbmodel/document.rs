@@ -73,6 +73,21 @@ pub struct Document<'a> {
     pub textures: Option<usize>,
     /// The animations array.
     pub animations: Option<usize>,
+    /// Entries of `elements`, `groups` and `textures` (0 unless arrays),
+    /// counted while the document was read.
+    pub entries: PartEntries,
+}
+
+/// Entries of the top-level arrays, counted in the document's one full pass
+/// so that nothing re-reads an array just to size it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PartEntries {
+    /// Entries of `elements`.
+    pub elements: usize,
+    /// Entries of the 5.x `groups` array.
+    pub groups: usize,
+    /// Entries of `textures`.
+    pub textures: usize,
 }
 
 impl<'a> Document<'a> {
@@ -120,6 +135,7 @@ impl<'a> Document<'a> {
             groups: None,
             textures: None,
             animations: None,
+            entries: PartEntries::default(),
         };
         let mut meta_at = None;
         let mut resolution_at = None;
@@ -129,7 +145,16 @@ impl<'a> Document<'a> {
                 break;
             };
             let value_at = match skip(&mut tokens) {
-                Ok(at) => usize::try_from(at).unwrap_or(usize::MAX),
+                Ok((at, entries)) => {
+                    let counted = match key.as_str() {
+                        Some("elements") => &mut doc.entries.elements,
+                        Some("groups") => &mut doc.entries.groups,
+                        Some("textures") => &mut doc.entries.textures,
+                        _ => &mut 0,
+                    };
+                    *counted = entries;
+                    usize::try_from(at).unwrap_or(usize::MAX)
+                }
                 // The outliner is JSON too deep to read: its groups are nested
                 // past any maxNesting this reader can honour.
                 // (Tokenizer errors are sticky: asking again gives the kind.)
@@ -341,20 +366,28 @@ fn next<'a>(tokens: &mut Tokenizer<'a>) -> Result<Token<'a>, Error> {
     }
 }
 
-/// Skips the value after a key; returns the byte offset where it starts.
-fn skip(tokens: &mut Tokenizer<'_>) -> Result<u64, Error> {
+/// Skips the value after a key; returns the byte offset where it starts and,
+/// for an array, how many entries it has.
+fn skip(tokens: &mut Tokenizer<'_>) -> Result<(u64, usize), Error> {
     let first = next(tokens)?;
+    let mut entries = 0usize;
     if matches!(first.kind, TokenKind::BeginArray | TokenKind::BeginObject) {
+        let array = first.kind == TokenKind::BeginArray;
         let mut depth = 1usize;
         while depth > 0 {
-            match next(tokens)?.kind {
+            let kind = next(tokens)?.kind;
+            // An entry is a value that starts right inside the array.
+            if array && depth == 1 && !matches!(kind, TokenKind::EndArray) {
+                entries += 1;
+            }
+            match kind {
                 TokenKind::BeginArray | TokenKind::BeginObject => depth += 1,
                 TokenKind::EndArray | TokenKind::EndObject => depth -= 1,
                 _ => {}
             }
         }
     }
-    Ok(first.offset)
+    Ok((first.offset, entries))
 }
 
 /// Reads to the end of the document, so a syntax error anywhere is NOT_JSON.

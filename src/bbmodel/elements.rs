@@ -15,7 +15,7 @@ use super::document::Document;
 use super::textures::{RenderSides, TextureMeta};
 use super::value::{Cursor, Path, error_at, invalid, type_name};
 use crate::error::{Error, ErrorCode, Location, Quote, Warning, WarningCode, Warnings};
-use crate::json::{JsonStr, TokenKind};
+use crate::json::{JsonStr, Token, TokenKind};
 use crate::limits::BbmodelLimits;
 
 /// What an element is.
@@ -68,93 +68,6 @@ pub struct DrawnFace {
     pub normal: [f32; 3],
 }
 
-/// Reads an element's common fields; warns UNSUPPORTED_ELEMENT for other types.
-pub fn read_head<'a>(
-    doc: &Document<'a>,
-    index: usize,
-    at: usize,
-    limits: &BbmodelLimits,
-    mut warnings: Option<&mut Warnings>,
-) -> Result<ElementHead<'a>, Error> {
-    let path = super::value::ELEMENTS.with_index(index);
-    let mut c = doc.cursor(at);
-    c.object(&path, "element")?;
-    let mut head = ElementHead {
-        kind: ElementKind::Cube,
-        name: None,
-        uuid: None,
-        visible: true,
-        render_order: 0,
-    };
-    while let Some(key) = c.next_key()? {
-        let Some(k) = key.as_str() else {
-            let v = c.next()?;
-            c.skip_rest(&v)?;
-            continue;
-        };
-        let at = path.with_key(k);
-        let v = c.next()?;
-        match k {
-            "type" => {
-                let TokenKind::String(s) = v.kind else {
-                    return Err(invalid(
-                        &at,
-                        "wrong type",
-                        format_args!("a string expected, got {}", type_name(&v)),
-                    ));
-                };
-                head.kind = match s.as_str() {
-                    Some("cube") => ElementKind::Cube,
-                    Some("mesh") => ElementKind::Mesh,
-                    _ => {
-                        if let Some(w) = warnings.as_deref_mut() {
-                            w.push(Warning::new(
-                                WarningCode::UnsupportedElement,
-                                Location::Json(path.render()),
-                                format_args!("element type {} skipped", Quote(s.raw_str())),
-                            ));
-                        }
-                        ElementKind::Unsupported
-                    }
-                };
-            }
-            "name" => head.name = Some(c.string_of(&v, &at, limits.max_string_chars)?),
-            "uuid" => head.uuid = Some(c.string_of(&v, &at, limits.max_string_chars)?),
-            "visibility" => head.visible = !matches!(v.kind, TokenKind::Bool(false)),
-            "render_order" => {
-                let TokenKind::String(s) = v.kind else {
-                    return Err(invalid(
-                        &at,
-                        "wrong type",
-                        format_args!("a string expected, got {}", type_name(&v)),
-                    ));
-                };
-                head.render_order = match s.as_str() {
-                    Some("default") => 0,
-                    Some("behind") => -1,
-                    Some("in_front") => 1,
-                    _ => {
-                        if let Some(w) = warnings.as_deref_mut() {
-                            w.push(Warning::new(
-                                WarningCode::UnsupportedValue,
-                                Location::Json(at.render()),
-                                format_args!(
-                                    "unknown render_order {}: default used",
-                                    Quote(s.raw_str())
-                                ),
-                            ));
-                        }
-                        0
-                    }
-                };
-            }
-            _ => {}
-        }
-        c.skip_rest(&v)?;
-    }
-    Ok(head)
-}
-
 /// What a face's `texture` names (convention 4).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum FaceTexture {
@@ -172,8 +85,8 @@ fn face_texture(
     c: &mut Cursor<'_>,
     path: &Path<'_>,
     textures: &[TextureMeta<'_>],
-    texture_count: usize,
 ) -> Result<FaceTexture, Error> {
+    let texture_count = textures.len();
     let v = c.next()?;
     let result = match v.kind {
         TokenKind::Null => FaceTexture::Removed,
@@ -234,25 +147,120 @@ fn same_text(a: &JsonStr<'_>, b: &JsonStr<'_>) -> bool {
     }
 }
 
-/// Reads a cube element and calls `emit` for each drawn face.
-#[allow(clippy::too_many_arguments)]
-pub fn read_cube(
-    doc: &Document<'_>,
+/// An element read in one pass: its common fields, and by its type the
+/// drawn faces of a cube or where a mesh's parts are.
+#[derive(Clone, Debug)]
+pub struct Element<'a> {
+    /// The fields every element has.
+    pub head: ElementHead<'a>,
+    /// What its type makes of the rest.
+    pub body: ElementBody,
+}
+
+/// An element's geometry, by type.
+// A cube's six faces live on the stack for one element at a time; boxing
+// them would allocate.
+#[allow(clippy::large_enum_variant)]
+#[derive(Clone, Debug)]
+pub enum ElementBody {
+    /// A cube's drawn faces, in face order (removed faces left out).
+    Cube(heapless::Vec<DrawnFace, 6>),
+    /// Where a mesh's vertices and faces are.
+    Mesh(MeshHead),
+    /// A type this reader skips (UNSUPPORTED_ELEMENT).
+    Unsupported,
+}
+
+/// What reading an element needs besides its bytes.
+#[derive(Clone, Copy, Debug)]
+pub struct ElementContext<'c, 'a> {
+    /// The document.
+    pub doc: &'c Document<'a>,
+    /// The limits.
+    pub limits: &'c BbmodelLimits,
+    /// The textures' metadata, by index.
+    pub textures: &'c [TextureMeta<'a>],
+}
+
+/// The first error of the fields only one element type reads. `type` comes
+/// last in Blockbench's files, so the fields before it are read for both
+/// types and an error counts only once the type turns out to read that field.
+#[derive(Debug, Default)]
+struct Deferred {
+    cube: Option<Error>,
+    mesh: Option<Error>,
+}
+
+/// Runs `read` on the cursor; a failure that is no syntax error is kept in
+/// `slot` (the first one wins) and the cursor brought back to `depth`, so
+/// the object around it can be read on.
+fn deferred<'a, T>(
+    c: &mut Cursor<'a>,
+    depth: usize,
+    slots: &mut [&mut Option<Error>],
+    read: impl FnOnce(&mut Cursor<'a>) -> Result<T, Error>,
+) -> Result<Option<T>, Error> {
+    match read(c) {
+        Ok(value) => Ok(Some(value)),
+        Err(e) if e.code() == ErrorCode::NotJson => Err(e),
+        Err(e) => {
+            for slot in slots.iter_mut() {
+                if slot.is_none() {
+                    **slot = Some(e.clone());
+                }
+            }
+            c.recover(depth)?;
+            Ok(None)
+        }
+    }
+}
+
+/// Reads the element whose first token, `first`, the cursor just read, to
+/// its end, in one pass; warns UNSUPPORTED_ELEMENT for other types.
+///
+/// Errors of the common fields (type, name, uuid, render_order) come first,
+/// wherever they stand; then the first error, in file order, of the fields
+/// the element's type reads (spec Errors: INVALID_FIELD, TOO_MANY_VERTICES).
+pub fn read_element<'a>(
+    ctx: &ElementContext<'_, 'a>,
     index: usize,
-    at: usize,
-    textures: &[TextureMeta<'_>],
-    texture_count: usize,
-    mut emit: impl FnMut(&DrawnFace) -> Result<(), Error>,
-) -> Result<(), Error> {
+    first: &Token<'a>,
+    c: &mut Cursor<'a>,
+    mut warnings: Option<&mut Warnings>,
+) -> Result<Element<'a>, Error> {
+    let doc = ctx.doc;
     let path = super::value::ELEMENTS.with_index(index);
-    let mut c = doc.cursor(at);
-    c.object(&path, "element")?;
+    if first.kind != TokenKind::BeginObject {
+        return Err(invalid(
+            &path,
+            "element",
+            format_args!("an object expected, got {}", type_name(first)),
+        ));
+    }
+    let inside = c.depth();
+    let mut head = ElementHead {
+        kind: ElementKind::Cube,
+        name: None,
+        uuid: None,
+        visible: true,
+        render_order: 0,
+    };
     let mut cube = CubeInput::new([0.0; 3], [0.0; 3]);
     cube.box_uv = doc.box_uv;
     cube.box_uv_float_size = doc.format.box_uv_float_size();
     let mut shade = true;
     let mut faces: [Option<FaceInput>; 6] = [None; 6];
     let mut face_textures = [FaceTexture::Removed; 6];
+    let mut mesh = MeshHead {
+        origin: [0.0; 3],
+        rotation: [0.0; 3],
+        smooth: false,
+        vertices_at: None,
+        faces_at: None,
+        keys: 0,
+    };
+    let mut unknown_shading = None;
+    let mut errors = Deferred::default();
     while let Some(key) = c.next_key()? {
         let Some(k) = key.as_str() else {
             let v = c.next()?;
@@ -261,98 +269,290 @@ pub fn read_cube(
         };
         let at = path.with_key(k);
         match k {
-            "from" => cube.from = c.numbers64::<3>(&at)?,
-            "to" => cube.to = c.numbers64::<3>(&at)?,
-            "origin" => cube.origin = c.numbers64::<3>(&at)?,
-            "rotation" => cube.rotation = c.numbers64::<3>(&at)?,
-            "stretch" => cube.stretch = c.numbers64::<3>(&at)?,
-            "uv_offset" => cube.uv_offset = c.numbers64::<2>(&at)?,
-            "inflate" => cube.inflate = c.number(&at)?,
-            "box_uv" | "mirror_uv" | "shade" => {
+            "type" | "name" | "uuid" | "visibility" | "render_order" => {
                 let v = c.next()?;
-                let TokenKind::Bool(b) = v.kind else {
-                    return Err(invalid(
-                        &at,
-                        "wrong type",
-                        format_args!("true or false expected, got {}", type_name(&v)),
-                    ));
-                };
-                match k {
-                    "box_uv" => cube.box_uv = b,
-                    "mirror_uv" => cube.mirror_uv = b,
-                    _ => shade = b,
+                read_common(&mut head, k, &v, c, &at, &path, ctx, &mut warnings)?;
+                c.skip_rest(&v)?;
+            }
+            "origin" | "rotation" => {
+                let both = &mut [&mut errors.cube, &mut errors.mesh];
+                if let Some(v) = deferred(c, inside, both, |c| c.numbers64::<3>(&at))? {
+                    // f32 is the scene's precision; the range was checked in f64.
+                    #[allow(clippy::cast_possible_truncation)]
+                    let single = v.map(|x| x as f32);
+                    if k == "origin" {
+                        (cube.origin, mesh.origin) = (v, single);
+                    } else {
+                        (cube.rotation, mesh.rotation) = (v, single);
+                    }
                 }
             }
-            "faces" => read_faces(
-                &mut c,
-                &at,
-                textures,
-                texture_count,
-                &mut faces,
-                &mut face_textures,
-            )?,
+            "from" | "to" | "stretch" => {
+                let slot = &mut [&mut errors.cube];
+                if let Some(v) = deferred(c, inside, slot, |c| c.numbers64::<3>(&at))? {
+                    match k {
+                        "from" => cube.from = v,
+                        "to" => cube.to = v,
+                        _ => cube.stretch = v,
+                    }
+                }
+            }
+            "uv_offset" => {
+                let slot = &mut [&mut errors.cube];
+                if let Some(v) = deferred(c, inside, slot, |c| c.numbers64::<2>(&at))? {
+                    cube.uv_offset = v;
+                }
+            }
+            "inflate" => {
+                let slot = &mut [&mut errors.cube];
+                if let Some(v) = deferred(c, inside, slot, |c| c.number(&at))? {
+                    cube.inflate = v;
+                }
+            }
+            "box_uv" | "mirror_uv" | "shade" => {
+                let slot = &mut [&mut errors.cube];
+                if let Some(b) = deferred(c, inside, slot, |c| boolean(c, &at))? {
+                    match k {
+                        "box_uv" => cube.box_uv = b,
+                        "mirror_uv" => cube.mirror_uv = b,
+                        _ => shade = b,
+                    }
+                }
+            }
+            "shading" => {
+                let slot = &mut [&mut errors.mesh];
+                if let Some(s) = deferred(c, inside, slot, |c| string_value(c, &at))? {
+                    mesh.smooth = match s.as_str() {
+                        Some("smooth") => true,
+                        Some("flat") => false,
+                        _ => {
+                            unknown_shading = Some(s);
+                            false
+                        }
+                    };
+                }
+            }
+            "vertices" => {
+                let slot = &mut [&mut errors.mesh];
+                if let Some((start, keys)) =
+                    deferred(c, inside, slot, |c| count_vertex_keys(c, &at, ctx.limits))?
+                {
+                    (mesh.vertices_at, mesh.keys) = (Some(start), keys);
+                }
+            }
+            "faces" => {
+                let v = c.next()?;
+                if v.kind != TokenKind::BeginObject {
+                    let got = type_name(&v);
+                    let cube_error =
+                        invalid(&at, "faces", format_args!("an object expected, got {got}"));
+                    let mesh_error = invalid(
+                        &at,
+                        "wrong type",
+                        format_args!("an object expected, got {got}"),
+                    );
+                    errors.cube.get_or_insert(cube_error);
+                    errors.mesh.get_or_insert(mesh_error);
+                    c.skip_rest(&v)?;
+                    continue;
+                }
+                mesh.faces_at = Some(c.offset_of(&v));
+                // Read as cube faces; a mesh's face keys are none of the six
+                // names, so they are skipped (and read later, as mesh faces).
+                let slot = &mut [&mut errors.cube];
+                deferred(c, inside, slot, |c| {
+                    read_faces(c, &at, ctx.textures, &mut faces, &mut face_textures)
+                })?;
+            }
             _ => {
                 let v = c.next()?;
                 c.skip_rest(&v)?;
             }
         }
     }
-    // Convention 13: before 4.5, a box-UV project's cube with shade: false has mirrored UV.
-    if doc.box_uv && !shade && doc.version.before(4, 5) {
-        cube.mirror_uv = true;
-    }
-    let geometry = cube_faces(&cube, &faces);
-    emit_cube_faces(doc, &geometry, &face_textures, textures, &mut emit)
-}
-
-/// Looks ahead (on a copy of the cursor) for `texture: null` in the face
-/// object that comes next.
-fn face_is_removed(c: &Cursor<'_>) -> Result<bool, Error> {
-    let mut probe = c.clone();
-    if probe.next()?.kind != TokenKind::BeginObject {
-        return Ok(false);
-    }
-    while let Some(key) = probe.next_key()? {
-        let v = probe.next()?;
-        if key.eq_str("texture") {
-            return Ok(v.kind == TokenKind::Null);
+    let body = match head.kind {
+        ElementKind::Cube => {
+            if let Some(e) = errors.cube {
+                return Err(e);
+            }
+            // Convention 13: before 4.5, a box-UV project's cube with shade: false has mirrored UV.
+            if doc.box_uv && !shade && doc.version.before(4, 5) {
+                cube.mirror_uv = true;
+            }
+            let geometry = cube_faces(&cube, &faces);
+            let mut drawn = heapless::Vec::new();
+            emit_cube_faces(doc, &geometry, &face_textures, ctx.textures, &mut |face| {
+                let _ = drawn.push(*face);
+                Ok(())
+            })?;
+            ElementBody::Cube(drawn)
         }
-        probe.skip_rest(&v)?;
-    }
-    Ok(false)
+        ElementKind::Mesh => {
+            if let Some(e) = errors.mesh {
+                return Err(e);
+            }
+            if let (Some(s), Some(w)) = (unknown_shading, warnings) {
+                w.push(Warning::new(
+                    WarningCode::UnsupportedValue,
+                    Location::Json(path.with_key("shading").render()),
+                    format_args!("unknown shading {}: flat used", Quote(s.raw_str())),
+                ));
+            }
+            ElementBody::Mesh(mesh)
+        }
+        ElementKind::Unsupported => ElementBody::Unsupported,
+    };
+    Ok(Element { head, body })
 }
 
+/// Reads one of the fields every element has (`type`, `name`, `uuid`,
+/// `visibility`, `render_order`), whose first token is `v`.
+#[allow(clippy::too_many_arguments)]
+fn read_common<'a>(
+    head: &mut ElementHead<'a>,
+    key: &str,
+    v: &Token<'a>,
+    c: &mut Cursor<'a>,
+    at: &Path<'_>,
+    element: &Path<'_>,
+    ctx: &ElementContext<'_, 'a>,
+    warnings: &mut Option<&mut Warnings>,
+) -> Result<(), Error> {
+    let max_chars = ctx.limits.max_string_chars;
+    match key {
+        "name" => head.name = Some(c.string_of(v, at, max_chars)?),
+        "uuid" => head.uuid = Some(c.string_of(v, at, max_chars)?),
+        "visibility" => head.visible = !matches!(v.kind, TokenKind::Bool(false)),
+        "type" => {
+            let s = string_token(v, at)?;
+            head.kind = match s.as_str() {
+                Some("cube") => ElementKind::Cube,
+                Some("mesh") => ElementKind::Mesh,
+                _ => {
+                    if let Some(w) = warnings.as_deref_mut() {
+                        w.push(Warning::new(
+                            WarningCode::UnsupportedElement,
+                            Location::Json(element.render()),
+                            format_args!("element type {} skipped", Quote(s.raw_str())),
+                        ));
+                    }
+                    ElementKind::Unsupported
+                }
+            };
+        }
+        _ => {
+            let s = string_token(v, at)?;
+            head.render_order = match s.as_str() {
+                Some("default") => 0,
+                Some("behind") => -1,
+                Some("in_front") => 1,
+                _ => {
+                    if let Some(w) = warnings.as_deref_mut() {
+                        w.push(Warning::new(
+                            WarningCode::UnsupportedValue,
+                            Location::Json(at.render()),
+                            format_args!(
+                                "unknown render_order {}: default used",
+                                Quote(s.raw_str())
+                            ),
+                        ));
+                    }
+                    0
+                }
+            };
+        }
+    }
+    Ok(())
+}
+
+/// A string value (of any length), else INVALID_FIELD.
+fn string_token<'a>(v: &Token<'a>, at: &Path<'_>) -> Result<JsonStr<'a>, Error> {
+    match v.kind {
+        TokenKind::String(s) => Ok(s),
+        _ => Err(invalid(
+            at,
+            "wrong type",
+            format_args!("a string expected, got {}", type_name(v)),
+        )),
+    }
+}
+
+/// The next value as a string (of any length), else INVALID_FIELD.
+fn string_value<'a>(c: &mut Cursor<'a>, at: &Path<'_>) -> Result<JsonStr<'a>, Error> {
+    let v = c.next()?;
+    string_token(&v, at)
+}
+
+/// The next value as `true` or `false`, else INVALID_FIELD.
+fn boolean(c: &mut Cursor<'_>, at: &Path<'_>) -> Result<bool, Error> {
+    let v = c.next()?;
+    match v.kind {
+        TokenKind::Bool(b) => Ok(b),
+        _ => Err(invalid(
+            at,
+            "wrong type",
+            format_args!("true or false expected, got {}", type_name(&v)),
+        )),
+    }
+}
+
+/// Reads a mesh's `vertices` object to its end: where it starts and how many
+/// keys it has, checked against maxVertices (spec: "a mesh's vertices key
+/// count is checked before its lookup table is built").
+fn count_vertex_keys(
+    c: &mut Cursor<'_>,
+    at: &Path<'_>,
+    limits: &BbmodelLimits,
+) -> Result<(usize, usize), Error> {
+    let v = c.next()?;
+    if v.kind != TokenKind::BeginObject {
+        return Err(invalid(
+            at,
+            "wrong type",
+            format_args!("an object expected, got {}", type_name(&v)),
+        ));
+    }
+    let start = c.offset_of(&v);
+    let mut n = 0usize;
+    while c.next_key()?.is_some() {
+        let item = c.next()?;
+        c.skip_rest(&item)?;
+        n += 1;
+    }
+    if n as u64 > limits.max_vertices {
+        return Err(error_at(
+            ErrorCode::TooManyVertices,
+            at,
+            "too many vertex keys",
+            format_args!(
+                "at most maxVertices ({}) keys in one mesh, got {n}",
+                limits.max_vertices
+            ),
+        ));
+    }
+    Ok((start, n))
+}
+
+/// Reads a cube's `faces` object, whose `{` was just read, to its end.
+///
+/// Conversion, Faces: `texture: null` removes the face and its other fields
+/// are not read, wherever `texture` stands in the face object; so a face's
+/// errors are held until its texture is known.
 fn read_faces(
     c: &mut Cursor<'_>,
     path: &Path<'_>,
     textures: &[TextureMeta<'_>],
-    texture_count: usize,
     faces: &mut [Option<FaceInput>; 6],
     face_textures: &mut [FaceTexture; 6],
 ) -> Result<(), Error> {
-    c.object(path, "faces")?;
+    let inside = c.depth();
     while let Some(key) = c.next_key()? {
-        let name = key.as_str().and_then(FaceName::from_key);
-        let Some(name) = name else {
+        let Some(name) = key.as_str().and_then(FaceName::from_key) else {
             let v = c.next()?;
             c.skip_rest(&v)?;
             continue;
         };
         let at = path.with_key(name.as_str());
-        // Conversion, Faces: texture null removes the face and its other
-        // fields are not read, wherever `texture` stands in the object.
-        if face_is_removed(c)? {
-            let v = c.next()?;
-            c.skip_rest(&v)?;
-            if let (Some(f), Some(t)) = (
-                faces.get_mut(name.index()),
-                face_textures.get_mut(name.index()),
-            ) {
-                *f = None;
-                *t = FaceTexture::Removed;
-            }
-            continue;
-        }
         c.object(&at, "face")?;
         let mut face = FaceInput {
             uv: None,
@@ -360,7 +560,8 @@ fn read_faces(
         };
         // A face object without a texture key is blank (convention 4).
         let mut texture = FaceTexture::Blank;
-        let mut removed = false;
+        let mut error = None;
+        let slot = &mut [&mut error];
         while let Some(field) = c.next_key()? {
             let Some(f) = field.as_str() else {
                 let v = c.next()?;
@@ -370,24 +571,33 @@ fn read_faces(
             let field_at = at.with_key(f);
             match f {
                 "texture" => {
-                    texture = face_texture(c, &field_at, textures, texture_count)?;
-                    removed = texture == FaceTexture::Removed;
+                    if let Some(t) = deferred(c, inside + 1, slot, |c| {
+                        face_texture(c, &field_at, textures)
+                    })? {
+                        texture = t;
+                    }
                 }
-                // A removed face's other fields are not read (Conversion, Faces).
-                _ if removed => {
-                    let v = c.next()?;
-                    c.skip_rest(&v)?;
+                "uv" => {
+                    if let Some(uv) =
+                        deferred(c, inside + 1, slot, |c| c.numbers64::<4>(&field_at))?
+                    {
+                        face.uv = Some(uv);
+                    }
                 }
-                "uv" => face.uv = Some(c.numbers64::<4>(&field_at)?),
                 "rotation" => {
-                    let degrees = c.number(&field_at)?;
-                    face.rotation = FaceRotation::from_degrees(degrees).ok_or_else(|| {
-                        invalid(
-                            &field_at,
-                            "face rotation",
-                            format_args!("0, 90, 180 or 270 expected, got {degrees}"),
-                        )
-                    })?;
+                    let read = |c: &mut Cursor<'_>| {
+                        let degrees = c.number(&field_at)?;
+                        FaceRotation::from_degrees(degrees).ok_or_else(|| {
+                            invalid(
+                                &field_at,
+                                "face rotation",
+                                format_args!("0, 90, 180 or 270 expected, got {degrees}"),
+                            )
+                        })
+                    };
+                    if let Some(r) = deferred(c, inside + 1, slot, read)? {
+                        face.rotation = r;
+                    }
                 }
                 _ => {
                     let v = c.next()?;
@@ -395,13 +605,14 @@ fn read_faces(
                 }
             }
         }
-        let slot = name.index();
-        if let (Some(f), Some(t)) = (faces.get_mut(slot), face_textures.get_mut(slot)) {
-            *f = if texture == FaceTexture::Removed {
-                None
-            } else {
-                Some(face)
-            };
+        if texture != FaceTexture::Removed
+            && let Some(e) = error
+        {
+            return Err(e);
+        }
+        let index = name.index();
+        if let (Some(f), Some(t)) = (faces.get_mut(index), face_textures.get_mut(index)) {
+            *f = (texture != FaceTexture::Removed).then_some(face);
             *t = texture;
         }
     }
@@ -496,108 +707,6 @@ pub struct MeshHead {
     pub keys: usize,
 }
 
-/// Reads a mesh element's origin, rotation, shading and where its vertices
-/// and faces are; checks its key count against maxVertices (spec: "a mesh's
-/// vertices key count is checked before its lookup table is built").
-pub fn read_mesh_head(
-    doc: &Document<'_>,
-    index: usize,
-    at: usize,
-    limits: &BbmodelLimits,
-    mut warnings: Option<&mut Warnings>,
-) -> Result<MeshHead, Error> {
-    let path = super::value::ELEMENTS.with_index(index);
-    let mut c = doc.cursor(at);
-    c.object(&path, "element")?;
-    let mut head = MeshHead {
-        origin: [0.0; 3],
-        rotation: [0.0; 3],
-        smooth: false,
-        vertices_at: None,
-        faces_at: None,
-        keys: 0,
-    };
-    while let Some(key) = c.next_key()? {
-        let Some(k) = key.as_str() else {
-            let v = c.next()?;
-            c.skip_rest(&v)?;
-            continue;
-        };
-        let at_path = path.with_key(k);
-        let v = c.next()?;
-        let value_at = at + usize::try_from(v.offset).unwrap_or(usize::MAX);
-        match k {
-            // numbers_of reads the whole array: nothing is left to skip.
-            "origin" => {
-                head.origin = c.numbers_of::<3>(&v, &at_path)?;
-                continue;
-            }
-            "rotation" => {
-                head.rotation = c.numbers_of::<3>(&v, &at_path)?;
-                continue;
-            }
-            "shading" => {
-                let TokenKind::String(s) = v.kind else {
-                    return Err(invalid(
-                        &at_path,
-                        "wrong type",
-                        format_args!("a string expected, got {}", type_name(&v)),
-                    ));
-                };
-                head.smooth = match s.as_str() {
-                    Some("smooth") => true,
-                    Some("flat") => false,
-                    _ => {
-                        if let Some(w) = warnings.as_deref_mut() {
-                            w.push(Warning::new(
-                                WarningCode::UnsupportedValue,
-                                Location::Json(at_path.render()),
-                                format_args!("unknown shading {}: flat used", Quote(s.raw_str())),
-                            ));
-                        }
-                        false
-                    }
-                };
-            }
-            "vertices" | "faces" => {
-                if v.kind != TokenKind::BeginObject {
-                    return Err(invalid(
-                        &at_path,
-                        "wrong type",
-                        format_args!("an object expected, got {}", type_name(&v)),
-                    ));
-                }
-                if k == "vertices" {
-                    head.vertices_at = Some(value_at);
-                    let mut n = 0usize;
-                    while c.next_key()?.is_some() {
-                        let item = c.next()?;
-                        c.skip_rest(&item)?;
-                        n += 1;
-                    }
-                    head.keys = n;
-                    if n as u64 > limits.max_vertices {
-                        return Err(error_at(
-                            ErrorCode::TooManyVertices,
-                            &at_path,
-                            "too many vertex keys",
-                            format_args!(
-                                "at most maxVertices ({}) keys in one mesh, got {n}",
-                                limits.max_vertices
-                            ),
-                        ));
-                    }
-                    continue;
-                }
-                head.faces_at = Some(value_at);
-            }
-            _ => {}
-        }
-        c.skip_rest(&v)?;
-    }
-    Ok(head)
-}
-
 /// The most vertices a mesh face may have here (the triangulator's bound);
 /// a maxFaceVertices override above it reads as this.
 pub const HARD_MAX_FACE_VERTICES: usize = super::mesh::MAX_FACE_VERTICES;
@@ -626,7 +735,6 @@ pub fn for_each_mesh_face<'a>(
     head: &MeshHead,
     limits: &BbmodelLimits,
     textures: &[TextureMeta<'_>],
-    texture_count: usize,
     mut visit: impl FnMut(&MeshFace<'a>) -> Result<(), Error>,
 ) -> Result<(), Error> {
     let Some(faces_at) = head.faces_at else {
@@ -702,11 +810,10 @@ pub fn for_each_mesh_face<'a>(
                     c.skip_rest(&v)?;
                 }
                 "texture" => {
-                    face.material =
-                        match face_texture(&mut c, &field_path, textures, texture_count)? {
-                            FaceTexture::Index(i) => i32::try_from(i).unwrap_or(-1),
-                            FaceTexture::Blank | FaceTexture::Removed => -1,
-                        };
+                    face.material = match face_texture(&mut c, &field_path, textures)? {
+                        FaceTexture::Index(i) => i32::try_from(i).unwrap_or(-1),
+                        FaceTexture::Blank | FaceTexture::Removed => -1,
+                    };
                 }
                 _ => {
                     let v = c.next()?;
@@ -827,7 +934,7 @@ pub fn find_key(
 }
 
 /// The JSON string whose body starts at byte `start` (after its quote).
-fn string_at<'a>(doc: &Document<'a>, start: usize) -> Option<JsonStr<'a>> {
+pub(crate) fn string_at<'a>(doc: &Document<'a>, start: usize) -> Option<JsonStr<'a>> {
     let from = start.checked_sub(1)?;
     let mut t = crate::json::Tokenizer::new(doc.bytes.get(from..)?, 1);
     match t.next_token().ok()??.kind {

@@ -8,14 +8,14 @@
 use super::Options;
 use super::document::Document;
 use super::elements::{
-    DrawnFace, ElementHead, ElementKind, GroupKey, KeyEntry, MeshHead, duplicate, face_key,
-    find_key, for_each_mesh_face, read_cube, read_head, read_mesh_head, uv_size,
+    DrawnFace, Element, ElementBody, ElementContext, ElementHead, GroupKey, KeyEntry, MeshHead,
+    duplicate, face_key, find_key, for_each_mesh_face, read_element, string_at, uv_size,
 };
 use super::mesh::{
     MAX_FACE_TRIANGLES, accumulate_face_normal, blockbench_face_normal, finish_smooth_normals,
     mesh_transform, triangulate,
 };
-use super::structure::{Census, OutlinerEvent, census, walk_outliner};
+use super::structure::{Census, OutlinerEvent, census, for_each_value, walk_outliner};
 use super::textures::{TextureMeta, read_textures};
 use super::value::{Cursor, Path};
 use crate::arena::{Arena, Plan};
@@ -68,41 +68,38 @@ pub(crate) fn plan(doc: &Document<'_>, options: &Options<'_>) -> Result<(Plan, C
         Ok(())
     })?;
     pool += textures.iter().map(|t| escaped_len(&t.name)).sum::<usize>();
-    let mut max_keys = 0usize;
-    pool += count_elements(
+    let ctx = ElementContext {
         doc,
         limits,
-        &textures,
-        census.textures,
-        &mut counts,
-        &mut max_keys,
-    )?;
+        textures: &textures,
+    };
+    let mut max_keys = 0usize;
+    pool += count_elements(&ctx, &mut counts, &mut max_keys)?;
     counts.text_pool = pool;
+    let element_refs = census.outliner_entries - census.nodes;
     let plan = Plan::new(counts, |scratch| {
         // The 5.x groups by uuid hash, to find a group's data.
         scratch.add::<UuidEntry>(census.group_entries)?;
-        // Elements by uuid hash, and whether the outliner placed each.
+        // Elements by uuid hash, to find two with one uuid.
         scratch.add::<ElementEntry>(census.elements)?;
-        // Where each element starts, by index (for the unplaced ones).
-        scratch.add::<u64>(census.elements)?;
-        scratch.add::<u8>(census.elements)?;
+        // The outliner's element uuids, to place each element as it is read.
+        scratch.add::<OutlinerRef>(element_refs)?;
         // The largest mesh's vertex keys, and their smooth-normal sums.
         scratch.add::<KeyEntry>(max_keys)?;
         scratch.add::<[f32; 3]>(max_keys)?;
         // Outliner groups by uuid, to find one placed twice.
-        scratch.add::<UuidEntry>(census.nodes)
+        scratch.add::<UuidEntry>(census.nodes)?;
+        // Meshes are written in file order and then put in outliner order.
+        scratch.add::<[u64; 2]>(counts.meshes)?;
+        scratch.add::<MeshRecord>(counts.meshes)
     })?;
-    let plan = plan.with_notes([
-        census.group_entries,
-        census.elements,
-        max_keys,
-        census.nodes,
-    ]);
-    debug_assert_eq!(
-        (NOTE_GROUP_ENTRIES, NOTE_ELEMENTS, NOTE_MAX_KEYS, NOTE_NODES),
-        (0, 1, 2, 3)
-    );
-    Ok((plan, census))
+    let mut notes = [0; crate::arena::NOTES];
+    notes[NOTE_GROUP_ENTRIES] = census.group_entries;
+    notes[NOTE_ELEMENTS] = census.elements;
+    notes[NOTE_MAX_KEYS] = max_keys;
+    notes[NOTE_NODES] = census.nodes;
+    notes[NOTE_ELEMENT_REFS] = element_refs;
+    Ok((plan.with_notes(notes), census))
 }
 
 /// Where `plan` notes the sizes `fill` carves its scratch by.
@@ -110,44 +107,35 @@ const NOTE_GROUP_ENTRIES: usize = 0;
 const NOTE_ELEMENTS: usize = 1;
 const NOTE_MAX_KEYS: usize = 2;
 const NOTE_NODES: usize = 3;
-
-/// Faces a cube can draw.
-const CUBE_FACES: usize = 6;
+const NOTE_ELEMENT_REFS: usize = 4;
 
 /// Counts meshes, vertices, triangles and groups of every element, checking
 /// maxTriangles and maxVertices as they grow (spec: "counted from the upper
 /// bounds first"); returns the text-pool bytes of escaped element names.
 fn count_elements(
-    doc: &Document<'_>,
-    limits: &BbmodelLimits,
-    textures: &[TextureMeta<'_>],
-    texture_count: usize,
+    ctx: &ElementContext<'_, '_>,
     counts: &mut SceneCounts,
     max_keys: &mut usize,
 ) -> Result<usize, Error> {
+    let (doc, limits, textures) = (ctx.doc, ctx.limits, ctx.textures);
     let mut pool = 0;
-    super::structure::for_each_entry(doc, doc.elements, |i, at| {
-        let head = read_head(doc, i, at, limits, None)?;
-        pool += escaped_len(&head.name);
-        match head.kind {
-            ElementKind::Cube => {
-                let mut faces = heapless::Vec::<GroupKey, CUBE_FACES>::new();
-                read_cube(doc, i, at, textures, texture_count, |face| {
-                    let _ = faces.push(face.key);
-                    Ok(())
-                })?;
+    for_each_value(doc, doc.elements, |i, first, c| {
+        let element = read_element(ctx, i, &first, c, None)?;
+        pool += escaped_len(&element.head.name);
+        match element.body {
+            ElementBody::Cube(mut faces) => {
                 counts.meshes += 1;
                 counts.positions += 4 * faces.len();
                 counts.indices += 6 * faces.len();
                 counts.uv_rects += 2 * faces.len();
-                faces.sort_unstable();
-                counts.groups += faces.len() - faces.windows(2).filter(|w| w[0] == w[1]).count();
+                faces.sort_unstable_by_key(|f| f.key);
+                counts.groups +=
+                    faces.len() - faces.windows(2).filter(|w| w[0].key == w[1].key).count();
             }
-            ElementKind::Mesh => {
-                let mesh = read_mesh_head(doc, i, at, limits, None)?;
+            ElementBody::Mesh(mesh) => {
                 *max_keys = (*max_keys).max(mesh.keys);
                 let mut keys = heapless::Vec::<GroupKey, MAX_GROUP_KEYS>::new();
-                for_each_mesh_face(doc, i, &mesh, limits, textures, texture_count, |face| {
+                for_each_mesh_face(doc, i, &mesh, limits, textures, |face| {
                     // Upper bounds (spec): k vertices and k − 2 triangles a face.
                     let k = face.vertices.len();
                     if k >= 3 {
@@ -164,7 +152,7 @@ fn count_elements(
                 counts.meshes += 1;
                 counts.groups += keys.len();
             }
-            ElementKind::Unsupported => {}
+            ElementBody::Unsupported => {}
         }
         check_geometry(counts, limits)
     })?;
@@ -313,31 +301,10 @@ pub(crate) struct ElementEntry {
     index: u64,
 }
 
-/// Elements by uuid hash, sorted; two elements with one uuid are
-/// DUPLICATE_REFERENCE. Elements without a uuid get hash 0 and are never found.
-fn element_table(
-    doc: &Document<'_>,
-    table: &mut [ElementEntry],
-    starts: &mut [u64],
-) -> Result<(), Error> {
-    let mut count = 0usize;
-    super::structure::for_each_entry(doc, doc.elements, |i, at| {
-        let hash = entry_uuid(doc, at)?.map_or(0, |u| uuid_hash(&u));
-        let (Some(slot), Some(start)) = (table.get_mut(i), starts.get_mut(i)) else {
-            return Err(mismatch());
-        };
-        *slot = ElementEntry {
-            hash,
-            at: at as u64,
-            index: i as u64,
-        };
-        *start = at as u64;
-        count += 1;
-        Ok(())
-    })?;
-    if count != table.len() {
-        return Err(mismatch());
-    }
+/// Two elements with one uuid are DUPLICATE_REFERENCE. `table` holds every
+/// element's entry (hash 0: no uuid, never equal); equal hashes are
+/// confirmed by the uuid strings.
+fn elements_unique(doc: &Document<'_>, table: &mut [ElementEntry]) -> Result<(), Error> {
     table.sort_unstable();
     for pair in table.windows(2) {
         if let [a, b] = pair
@@ -349,8 +316,10 @@ fn element_table(
             )
             && same(&x, &y)
         {
+            let (first, second) = if a.index < b.index { (a, b) } else { (b, a) };
+            let _ = first;
             return Err(duplicate(
-                &Path::key("elements").with_index(offset(b.index)),
+                &super::value::ELEMENTS.with_index(offset(second.index)),
                 &y,
             ));
         }
@@ -358,67 +327,82 @@ fn element_table(
     Ok(())
 }
 
-/// The element whose uuid is `uuid`: (index, offset).
-fn find_element(
+/// One element uuid the outliner names: its hash, where its string starts,
+/// the node it hangs from, its place in outliner order, and whether an
+/// element took it.
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    Default,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    zerocopy::FromBytes,
+    zerocopy::IntoBytes,
+    zerocopy::KnownLayout,
+    zerocopy::Immutable,
+)]
+#[repr(C)]
+pub(crate) struct OutlinerRef {
+    hash: u64,
+    seq: u64,
+    at: u64,
+    parent: i32,
+    taken: u32,
+}
+
+/// Where the outliner places an element with this uuid: its parent node and
+/// its place in outliner order, or `None` when the outliner does not name it.
+/// An element named twice by the outliner, or a second element with a uuid
+/// already placed, is DUPLICATE_REFERENCE.
+fn place(
     doc: &Document<'_>,
-    table: &[ElementEntry],
+    refs: &mut [OutlinerRef],
     uuid: &JsonStr<'_>,
-) -> Result<Option<(usize, usize)>, Error> {
+    element: usize,
+) -> Result<Option<(i32, u64)>, Error> {
     let hash = uuid_hash(uuid);
-    let first = table.partition_point(|e| e.hash < hash);
-    for entry in table
-        .get(first..)
-        .unwrap_or_default()
-        .iter()
-        .take_while(|e| e.hash == hash)
-    {
-        if entry_uuid(doc, offset(entry.at))?.is_some_and(|u| same(&u, uuid)) {
-            return Ok(Some((offset(entry.index), offset(entry.at))));
+    let first = refs.partition_point(|r| r.hash < hash);
+    let mut found: Option<usize> = None;
+    for i in first..refs.len() {
+        let Some(r) = refs.get(i) else { break };
+        if r.hash != hash {
+            break;
+        }
+        if string_at(doc, offset(r.at)).is_some_and(|s| same(&s, uuid)) {
+            if found.is_some() {
+                return Err(duplicate(&Path::key("outliner"), uuid));
+            }
+            found = Some(i);
         }
     }
-    Ok(None)
+    let Some(r) = found.and_then(|i| refs.get_mut(i)) else {
+        return Ok(None);
+    };
+    if r.taken != 0 {
+        return Err(duplicate(&super::value::ELEMENTS.with_index(element), uuid));
+    }
+    r.taken = 1;
+    Ok(Some((r.parent, r.seq)))
+}
+
+/// Where a string token's body starts in the document.
+fn body_offset(doc: &Document<'_>, s: &JsonStr<'_>) -> u64 {
+    (s.raw_bytes().as_ptr() as usize).wrapping_sub(doc.bytes.as_ptr() as usize) as u64
 }
 
 /// Checks that no group is placed twice in the outliner (which also rejects
-/// a group inside itself): DUPLICATE_REFERENCE. The uuids of the outliner's
-/// groups go into a sorted scratch table of one entry per node; equal
-/// neighbours are confirmed by their strings.
-fn placed_groups_once(
-    doc: &Document<'_>,
-    limits: &BbmodelLimits,
-    nodes: usize,
-    arena: &mut Arena<'_>,
-) -> Result<(), Error> {
-    let table = arena.slice::<UuidEntry>(nodes)?;
-    let mut used = 0usize;
-    walk_outliner(doc, limits, |event| {
-        if let OutlinerEvent::Group {
-            uuid: Some(uuid), ..
-        } = event
-            && let Some(slot) = table.get_mut(used)
-        {
-            let at = (uuid.raw_bytes().as_ptr() as usize).wrapping_sub(doc.bytes.as_ptr() as usize);
-            *slot = UuidEntry {
-                hash: uuid_hash(&uuid),
-                at: at as u64,
-            };
-            used += 1;
-        }
-        Ok(())
-    })?;
-    let table = table.get_mut(..used).unwrap_or_default();
+/// a group inside itself): DUPLICATE_REFERENCE. `table` holds the uuids of
+/// the outliner's groups; equal neighbours are confirmed by their strings.
+fn groups_placed_once(doc: &Document<'_>, table: &mut [UuidEntry]) -> Result<(), Error> {
     table.sort_unstable();
-    // A uuid's raw text in the file, up to its closing quote.
-    let raw = |e: &UuidEntry| {
-        let start = offset(e.at);
-        let rest = doc.bytes.get(start..).unwrap_or_default();
-        let len = rest.iter().position(|&c| c == b'"').unwrap_or(0);
-        rest.get(..len).unwrap_or_default()
-    };
     for pair in table.windows(2) {
         if let [a, b] = pair
             && a.hash == b.hash
-            && raw(a) == raw(b)
+            && let (Some(x), Some(y)) = (string_at(doc, offset(a.at)), string_at(doc, offset(b.at)))
+            && same(&x, &y)
         {
             return Err(super::value::error_at(
                 ErrorCode::DuplicateReference,
@@ -426,7 +410,7 @@ fn placed_groups_once(
                 "group placed twice",
                 format_args!(
                     "each group once, but {} is placed twice (or inside itself)",
-                    Quote(core::str::from_utf8(raw(a)).unwrap_or(""))
+                    Quote(x.raw_str())
                 ),
             ));
         }
@@ -525,7 +509,8 @@ fn read_group<'a>(doc: &Document<'a>, at: usize, max_chars: u64) -> Result<Group
     Ok(data)
 }
 
-/// Fills the scene.
+/// Fills the scene: nodes from the outliner, then every element in file
+/// order, each read once, its meshes put in outliner order at the end.
 pub(crate) fn fill<'a>(
     doc: &Document<'a>,
     options: &Options<'_>,
@@ -549,22 +534,85 @@ pub(crate) fn fill<'a>(
         &mut textures,
     )?;
     write_textures(doc, &textures, arrays.textures, arrays.materials, &mut pool)?;
-    // Sizes the counting pass noted (see `plan`).
-    let (group_entries, elements, max_keys) = (
-        plan.note(NOTE_GROUP_ENTRIES),
-        plan.note(NOTE_ELEMENTS),
-        plan.note(NOTE_MAX_KEYS),
-    );
-    let table = arena.slice::<UuidEntry>(group_entries)?;
-    group_table(doc, table, limits.max_string_chars)?;
-    let elements_by_uuid = arena.slice::<ElementEntry>(elements)?;
-    let element_starts = arena.slice::<u64>(elements)?;
-    element_table(doc, elements_by_uuid, element_starts)?;
-    let placed = arena.slice::<u8>(elements)?;
-    let key_table = arena.slice::<KeyEntry>(max_keys)?;
-    let normal_sums = arena.slice::<[f32; 3]>(max_keys)?;
-    placed_groups_once(doc, limits, plan.note(NOTE_NODES), arena)?;
+    // Scratch, in the order `plan` sized it.
+    let group_entries = arena.slice::<UuidEntry>(plan.note(NOTE_GROUP_ENTRIES))?;
+    let elements_by_uuid = arena.slice::<ElementEntry>(plan.note(NOTE_ELEMENTS))?;
+    let refs = arena.slice::<OutlinerRef>(plan.note(NOTE_ELEMENT_REFS))?;
+    let key_table = arena.slice::<KeyEntry>(plan.note(NOTE_MAX_KEYS))?;
+    let normal_sums = arena.slice::<[f32; 3]>(plan.note(NOTE_MAX_KEYS))?;
+    let placed_groups = arena.slice::<UuidEntry>(plan.note(NOTE_NODES))?;
+    let mesh_order = arena.slice::<[u64; 2]>(counts.meshes)?;
+    let mesh_copy = arena.slice::<MeshRecord>(counts.meshes)?;
+    group_table(doc, group_entries, limits.max_string_chars)?;
+
+    // Where the outliner places each element uuid, and its groups' uuids,
+    // checked before anything is written.
+    let (mut placed, mut named) = (0usize, 0usize);
+    walk_outliner(doc, limits, |event| {
+        match event {
+            OutlinerEvent::Group {
+                uuid: Some(uuid), ..
+            } => {
+                *placed_groups.get_mut(placed).ok_or_else(mismatch)? = UuidEntry {
+                    hash: uuid_hash(&uuid),
+                    at: body_offset(doc, &uuid),
+                };
+                placed += 1;
+            }
+            OutlinerEvent::Group { uuid: None, .. } => {}
+            OutlinerEvent::Element { uuid, parent } => {
+                *refs.get_mut(named).ok_or_else(mismatch)? = OutlinerRef {
+                    hash: uuid_hash(&uuid),
+                    seq: named as u64,
+                    at: body_offset(doc, &uuid),
+                    parent,
+                    taken: 0,
+                };
+                named += 1;
+            }
+        }
+        Ok(())
+    })?;
+    groups_placed_once(doc, placed_groups.get_mut(..placed).unwrap_or_default())?;
+    let refs = refs.get_mut(..named).ok_or_else(mismatch)?;
+    refs.sort_unstable();
+
+    // Nodes.
     let nodes = &mut *arrays.nodes;
+    walk_outliner(doc, limits, |event| {
+        if let OutlinerEvent::Group {
+            node,
+            parent,
+            outliner_at,
+            uuid,
+            ..
+        } = event
+        {
+            let at = group_data_at(doc, group_entries, outliner_at, uuid)?;
+            let data = read_group(doc, at, limits.max_string_chars)?;
+            let mut rotation = data.rotation.map(f32::to_radians);
+            // Convention 13: files before 3.2 stored a group's z rotation negated.
+            if doc.version.before(3, 2) {
+                rotation[2] = -rotation[2];
+            }
+            *nodes.get_mut(node).ok_or_else(mismatch)? = NodeRecord {
+                name: match data.name {
+                    Some(name) => pool.text(doc.bytes, &name)?,
+                    None => TextRef::EMPTY,
+                },
+                parent,
+                flags: if data.visible { NodeFlags::VISIBLE } else { 0 },
+                translation: [0.0; 3],
+                rotation,
+                scale: [1.0; 3],
+                pivot: data.origin,
+            };
+        }
+        Ok(())
+    })?;
+
+    // Elements in file order, each read once and written where the
+    // outliner places it.
     let mut meshes = MeshWriter {
         meshes: &mut *arrays.meshes,
         groups: &mut *arrays.groups,
@@ -578,101 +626,78 @@ pub(crate) fn fill<'a>(
         vertex: 0,
         index: 0,
     };
-    let texture_count = textures.len();
-    let mut emit = |index: usize,
-                    at: usize,
-                    parent: i32,
-                    pool: &mut Pool<'_>,
-                    warnings: &mut Warnings|
-     -> Result<(), Error> {
-        let head = read_head(doc, index, at, limits, Some(warnings))?;
-        if head.kind == ElementKind::Mesh {
-            let name = match &head.name {
-                Some(n) => pool.text(doc.bytes, n)?,
-                None => TextRef::EMPTY,
-            };
-            let mesh = read_mesh_head(doc, index, at, limits, Some(warnings))?;
-            let scratch = MeshScratch {
-                keys: &mut *key_table,
-                normals: &mut *normal_sums,
-            };
-            return meshes.mesh(
-                doc, limits, &textures, index, &mesh, name, &head, parent, scratch,
-            );
-        }
-        if head.kind != ElementKind::Cube {
-            return Ok(());
-        }
-        let mut faces = heapless::Vec::<DrawnFace, CUBE_FACES>::new();
-        read_cube(doc, index, at, &textures, texture_count, |face| {
-            let _ = faces.push(*face);
-            Ok(())
-        })?;
-        let name = match &head.name {
-            Some(n) => pool.text(doc.bytes, n)?,
-            None => TextRef::EMPTY,
-        };
-        meshes.cube(name, &head, parent, &mut faces)
+    let ctx = ElementContext {
+        doc,
+        limits,
+        textures: &textures,
     };
-    walk_outliner(doc, limits, |event| {
-        match event {
-            OutlinerEvent::Group {
-                node,
-                parent,
-                outliner_at,
-                uuid,
-                ..
-            } => {
-                let at = group_data_at(doc, table, outliner_at, uuid)?;
-                let data = read_group(doc, at, limits.max_string_chars)?;
-                let mut rotation = data.rotation.map(f32::to_radians);
-                // Convention 13: files before 3.2 stored a group's z rotation negated.
-                if doc.version.before(3, 2) {
-                    rotation[2] = -rotation[2];
-                }
-                let record = nodes.get_mut(node).ok_or_else(mismatch)?;
-                *record = NodeRecord {
-                    name: match data.name {
-                        Some(name) => pool.text(doc.bytes, &name)?,
-                        None => TextRef::EMPTY,
-                    },
-                    parent,
-                    flags: if data.visible { NodeFlags::VISIBLE } else { 0 },
-                    translation: [0.0; 3],
-                    rotation,
-                    scale: [1.0; 3],
-                    pivot: data.origin,
-                };
-            }
-            OutlinerEvent::Element { uuid, parent } => {
-                match find_element(doc, elements_by_uuid, &uuid)? {
-                    Some((index, at)) => {
-                        let flag = placed.get_mut(index).ok_or_else(mismatch)?;
-                        if *flag != 0 {
-                            return Err(duplicate(&Path::key("outliner"), &uuid));
-                        }
-                        *flag = 1;
-                        emit(index, at, parent, &mut pool, warnings)?;
-                    }
-                    None => warnings.push(Warning::new(
-                        WarningCode::UnknownReference,
-                        Location::Json(Path::key("outliner").render()),
-                        format_args!(
-                            "outliner names {}, which no element has: skipped",
-                            Quote(uuid.raw_str())
-                        ),
-                    )),
-                }
-            }
+    let mut elements = 0usize;
+    for_each_value(doc, doc.elements, |i, first, c| {
+        let at = c.offset_of(&first);
+        let Element { head, body } = read_element(&ctx, i, &first, c, Some(warnings))?;
+        *elements_by_uuid.get_mut(i).ok_or_else(mismatch)? = ElementEntry {
+            hash: head.uuid.as_ref().map_or(0, uuid_hash),
+            at: at as u64,
+            index: i as u64,
+        };
+        elements += 1;
+        let (parent, order) = match &head.uuid {
+            Some(uuid) => place(doc, refs, uuid, i)?,
+            None => None,
         }
+        // Elements the outliner does not place follow at the root, in file order.
+        .unwrap_or((-1, named as u64 + i as u64));
+        let name = match (&head.name, &body) {
+            (_, ElementBody::Unsupported) | (None, _) => TextRef::EMPTY,
+            (Some(n), _) => pool.text(doc.bytes, n)?,
+        };
+        let mesh = meshes.mesh;
+        match body {
+            ElementBody::Cube(mut faces) => meshes.cube(name, &head, parent, &mut faces)?,
+            ElementBody::Mesh(mesh) => {
+                let scratch = MeshScratch {
+                    keys: &mut *key_table,
+                    normals: &mut *normal_sums,
+                };
+                meshes.mesh(&ctx, i, &mesh, name, &head, parent, scratch)?;
+            }
+            ElementBody::Unsupported => return Ok(()),
+        }
+        *mesh_order.get_mut(mesh).ok_or_else(mismatch)? = [order, mesh as u64];
         Ok(())
     })?;
-    // Elements the outliner does not place follow at the root, in file order.
-    for (index, (&flag, &at)) in placed.iter().zip(element_starts.iter()).enumerate() {
-        if flag == 0 {
-            emit(index, offset(at), -1, &mut pool, warnings)?;
+    if elements != elements_by_uuid.len() {
+        return Err(mismatch());
+    }
+    elements_unique(doc, elements_by_uuid)?;
+
+    // Uuids the outliner names that no element has, in outliner order.
+    refs.sort_unstable_by_key(|r| r.seq);
+    for r in refs.iter().filter(|r| r.taken == 0) {
+        let uuid = string_at(doc, offset(r.at)).map_or("", |s| s.raw_str());
+        warnings.push(Warning::new(
+            WarningCode::UnknownReference,
+            Location::Json(Path::key("outliner").render()),
+            format_args!(
+                "outliner names {}, which no element has: skipped",
+                Quote(uuid)
+            ),
+        ));
+    }
+
+    // Meshes in outliner order (their vertices stay where they were written).
+    let written = meshes.mesh;
+    let order = mesh_order.get_mut(..written).ok_or_else(mismatch)?;
+    if !order.is_sorted_by_key(|o| o[0]) {
+        let records = meshes.meshes.get_mut(..written).ok_or_else(mismatch)?;
+        let copy = mesh_copy.get_mut(..written).ok_or_else(mismatch)?;
+        copy.copy_from_slice(records);
+        order.sort_unstable_by_key(|o| o[0]);
+        for (record, [_, from]) in records.iter_mut().zip(order.iter()) {
+            *record = *copy.get(offset(*from)).ok_or_else(mismatch)?;
         }
     }
+
     // Faces without area were planned for and not written: hand out only
     // what was written.
     let used = SceneCounts {
@@ -791,9 +816,7 @@ impl MeshWriter<'_> {
     #[allow(clippy::too_many_arguments)]
     fn mesh(
         &mut self,
-        doc: &Document<'_>,
-        limits: &BbmodelLimits,
-        textures: &[TextureMeta<'_>],
+        ctx: &ElementContext<'_, '_>,
         element: usize,
         mesh: &MeshHead,
         name: TextRef,
@@ -801,41 +824,33 @@ impl MeshWriter<'_> {
         parent: i32,
         scratch: MeshScratch<'_>,
     ) -> Result<(), Error> {
+        let (doc, limits, textures) = (ctx.doc, ctx.limits, ctx.textures);
         let keys = scratch.keys.get_mut(..mesh.keys).ok_or_else(mismatch)?;
         super::elements::mesh_key_table(doc, mesh, element, keys)?;
         let keys: &[KeyEntry] = keys;
         let sums = scratch.normals.get_mut(..mesh.keys).ok_or_else(mismatch)?;
         sums.fill([0.0; 3]);
         let transform = mesh_transform(mesh.origin, mesh.rotation);
-        let texture_count = textures.len();
 
         // Pass 1: triangles per group, and the smooth-normal sums.
         let mut groups = heapless::Vec::<(GroupKey, usize), MAX_GROUP_KEYS>::new();
-        for_each_mesh_face(
-            doc,
-            element,
-            mesh,
-            limits,
-            textures,
-            texture_count,
-            |face| {
-                let (positions, indices) = resolve(doc, keys, face, element)?;
-                let mut tris = [[0u8; 3]; MAX_FACE_TRIANGLES];
-                let triangulation = triangulate(&positions, &mut tris).map_err(|_| mismatch())?;
-                let key = face_key(doc, textures, face.material);
-                match groups.iter_mut().find(|(k, _)| *k == key) {
-                    Some((_, n)) => *n += triangulation.count,
-                    None => {
-                        let _ = groups.push((key, triangulation.count));
-                    }
+        for_each_mesh_face(doc, element, mesh, limits, textures, |face| {
+            let (positions, indices) = resolve(doc, keys, face, element)?;
+            let mut tris = [[0u8; 3]; MAX_FACE_TRIANGLES];
+            let triangulation = triangulate(&positions, &mut tris).map_err(|_| mismatch())?;
+            let key = face_key(doc, textures, face.material);
+            match groups.iter_mut().find(|(k, _)| *k == key) {
+                Some((_, n)) => *n += triangulation.count,
+                None => {
+                    let _ = groups.push((key, triangulation.count));
                 }
-                if mesh.smooth && positions.len() >= 3 {
-                    accumulate_face_normal(sums, &indices, blockbench_face_normal(&positions))
-                        .map_err(|_| mismatch())?;
-                }
-                Ok(())
-            },
-        )?;
+            }
+            if mesh.smooth && positions.len() >= 3 {
+                accumulate_face_normal(sums, &indices, blockbench_face_normal(&positions))
+                    .map_err(|_| mismatch())?;
+            }
+            Ok(())
+        })?;
         if mesh.smooth {
             finish_smooth_normals(sums, &transform);
         }
@@ -865,59 +880,51 @@ impl MeshWriter<'_> {
         let end_index = at;
 
         // Pass 2: vertices in face order, triangles at their group's cursor.
-        for_each_mesh_face(
-            doc,
-            element,
-            mesh,
-            limits,
-            textures,
-            texture_count,
-            |face| {
-                let (positions, indices) = resolve(doc, keys, face, element)?;
-                let mut tris = [[0u8; 3]; MAX_FACE_TRIANGLES];
-                let triangulation = triangulate(&positions, &mut tris).map_err(|_| mismatch())?;
-                if triangulation.count == 0 {
-                    return Ok(());
+        for_each_mesh_face(doc, element, mesh, limits, textures, |face| {
+            let (positions, indices) = resolve(doc, keys, face, element)?;
+            let mut tris = [[0u8; 3]; MAX_FACE_TRIANGLES];
+            let triangulation = triangulate(&positions, &mut tris).map_err(|_| mismatch())?;
+            if triangulation.count == 0 {
+                return Ok(());
+            }
+            let local = index32(self.vertex - first_vertex)?;
+            let flat = transform.turn(triangulation.normal);
+            let size = uv_size(doc, textures, face.material);
+            for (k, p) in positions.iter().enumerate() {
+                let v = self.vertex + k;
+                *self.positions.get_mut(v).ok_or_else(mismatch)? = transform.place(*p);
+                let smooth = indices.get(k).and_then(|&i| sums.get(i as usize)).copied();
+                *self.normals.get_mut(v).ok_or_else(mismatch)? = match smooth {
+                    Some(n) if mesh.smooth && n != [0.0; 3] => n,
+                    _ => flat,
+                };
+                let uv = face.uvs.get(k).copied().unwrap_or_default();
+                *self.uvs.get_mut(v).ok_or_else(mismatch)? = [uv[0] / size[0], uv[1] / size[1]];
+            }
+            let face_uvs = self
+                .uvs
+                .get(self.vertex..self.vertex + positions.len())
+                .ok_or_else(mismatch)?;
+            let rect = uv_rect(face_uvs);
+            let key = face_key(doc, textures, face.material);
+            let cursor = cursors
+                .iter_mut()
+                .find(|(k, _)| *k == key)
+                .ok_or_else(mismatch)?;
+            for tri in tris.iter().take(triangulation.count) {
+                for &corner in tri {
+                    *self.indices.get_mut(cursor.1).ok_or_else(mismatch)? =
+                        local + u32::from(corner);
+                    cursor.1 += 1;
                 }
-                let local = index32(self.vertex - first_vertex)?;
-                let flat = transform.turn(triangulation.normal);
-                let size = uv_size(doc, textures, face.material);
-                for (k, p) in positions.iter().enumerate() {
-                    let v = self.vertex + k;
-                    *self.positions.get_mut(v).ok_or_else(mismatch)? = transform.place(*p);
-                    let smooth = indices.get(k).and_then(|&i| sums.get(i as usize)).copied();
-                    *self.normals.get_mut(v).ok_or_else(mismatch)? = match smooth {
-                        Some(n) if mesh.smooth && n != [0.0; 3] => n,
-                        _ => flat,
-                    };
-                    let uv = face.uvs.get(k).copied().unwrap_or_default();
-                    *self.uvs.get_mut(v).ok_or_else(mismatch)? = [uv[0] / size[0], uv[1] / size[1]];
-                }
-                let face_uvs = self
-                    .uvs
-                    .get(self.vertex..self.vertex + positions.len())
-                    .ok_or_else(mismatch)?;
-                let rect = uv_rect(face_uvs);
-                let key = face_key(doc, textures, face.material);
-                let cursor = cursors
-                    .iter_mut()
-                    .find(|(k, _)| *k == key)
-                    .ok_or_else(mismatch)?;
-                for tri in tris.iter().take(triangulation.count) {
-                    for &corner in tri {
-                        *self.indices.get_mut(cursor.1).ok_or_else(mismatch)? =
-                            local + u32::from(corner);
-                        cursor.1 += 1;
-                    }
-                    *self
-                        .uv_rects
-                        .get_mut(cursor.1 / 3 - 1)
-                        .ok_or_else(mismatch)? = rect;
-                }
-                self.vertex += positions.len();
-                Ok(())
-            },
-        )?;
+                *self
+                    .uv_rects
+                    .get_mut(cursor.1 / 3 - 1)
+                    .ok_or_else(mismatch)? = rect;
+            }
+            self.vertex += positions.len();
+            Ok(())
+        })?;
         self.index = end_index;
         self.finish(name, head, parent, first_vertex, first_index, first_group)
     }

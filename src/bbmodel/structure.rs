@@ -12,7 +12,7 @@
 use super::document::Document;
 use super::value::{Cursor, Path, error_at, invalid, type_name};
 use crate::error::{Error, ErrorCode};
-use crate::json::{JsonStr, TokenKind};
+use crate::json::{JsonStr, Token, TokenKind};
 use crate::limits::BbmodelLimits;
 
 /// Deepest group nesting the walk can hold (the JSON depth bound allows no more).
@@ -63,9 +63,9 @@ pub enum OutlinerEvent<'a> {
 /// against its limit and the outliner's nesting against maxNesting.
 pub fn census(doc: &Document<'_>, limits: &BbmodelLimits) -> Result<Census, Error> {
     let mut census = Census {
-        textures: array_len(doc, doc.textures, "textures")?,
-        elements: array_len(doc, doc.elements, "elements")?,
-        group_entries: array_len(doc, doc.groups, "groups")?,
+        textures: array_len(doc, doc.textures, doc.entries.textures, "textures")?,
+        elements: array_len(doc, doc.elements, doc.entries.elements, "elements")?,
+        group_entries: array_len(doc, doc.groups, doc.entries.groups, "groups")?,
         ..Census::default()
     };
     limit(
@@ -129,29 +129,25 @@ fn limit(count: usize, max: u64, code: ErrorCode, what: &'static str) -> Result<
     }
 }
 
-/// Entries of the array at `at` (0 when absent); a non-array is INVALID_FIELD.
-fn array_len(doc: &Document<'_>, at: Option<usize>, key: &'static str) -> Result<usize, Error> {
+/// Entries of the array at `at` (0 when absent or null; the document counted
+/// them as it read the array); anything else is INVALID_FIELD.
+fn array_len(
+    doc: &Document<'_>,
+    at: Option<usize>,
+    entries: usize,
+    key: &'static str,
+) -> Result<usize, Error> {
     let Some(at) = at else { return Ok(0) };
     let mut c = doc.cursor(at);
     let first = c.next()?;
-    if first.kind == TokenKind::Null {
-        return Ok(0);
-    }
-    if first.kind != TokenKind::BeginArray {
-        return Err(invalid(
+    match first.kind {
+        TokenKind::Null => Ok(0),
+        TokenKind::BeginArray => Ok(entries),
+        _ => Err(invalid(
             &Path::key(key),
             "wrong type",
             format_args!("an array expected, got {}", type_name(&first)),
-        ));
-    }
-    let mut n = 0;
-    loop {
-        let t = c.next()?;
-        if t.kind == TokenKind::EndArray {
-            return Ok(n);
-        }
-        c.skip_rest(&t)?;
-        n += 1;
+        )),
     }
 }
 
@@ -176,6 +172,31 @@ pub fn for_each_entry<'a>(
         let start = at + usize::try_from(t.offset).unwrap_or(usize::MAX);
         visit(i, start)?;
         c.skip_rest(&t)?;
+        i += 1;
+    }
+}
+
+/// Reads every value of the array at `at` (none when absent or no array):
+/// `visit` gets its index, its first token and the cursor right after it,
+/// and reads the value to its end (what it leaves unread is skipped).
+pub(crate) fn for_each_value<'a>(
+    doc: &Document<'a>,
+    at: Option<usize>,
+    mut visit: impl FnMut(usize, Token<'a>, &mut Cursor<'a>) -> Result<(), Error>,
+) -> Result<(), Error> {
+    let Some(at) = at else { return Ok(()) };
+    let mut c = doc.cursor(at);
+    if c.next()?.kind != TokenKind::BeginArray {
+        return Ok(());
+    }
+    let mut i = 0;
+    loop {
+        let t = c.next()?;
+        if t.kind == TokenKind::EndArray {
+            return Ok(());
+        }
+        visit(i, t, &mut c)?;
+        c.recover(1)?;
         i += 1;
     }
 }

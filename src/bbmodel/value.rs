@@ -115,9 +115,16 @@ pub(crate) fn type_name(token: &Token<'_>) -> &'static str {
 }
 
 /// A tokenizer positioned at one value of the document, with typed reads.
+///
+/// It tracks how deep it is, so a read that failed part-way through a value
+/// can be abandoned with [`Cursor::recover`] and the object around it read on.
 #[derive(Clone, Debug)]
 pub(crate) struct Cursor<'a> {
     tokens: Tokenizer<'a>,
+    /// Where the tokenizer's input starts in the document.
+    base: usize,
+    /// Containers open since the cursor was made.
+    depth: usize,
 }
 
 impl<'a> Cursor<'a> {
@@ -125,37 +132,54 @@ impl<'a> Cursor<'a> {
     pub(crate) fn at(document: &'a [u8], start: usize, max_depth: usize) -> Self {
         Self {
             tokens: Tokenizer::new(document.get(start..).unwrap_or_default(), max_depth),
+            base: start,
+            depth: 0,
         }
     }
 
     /// The next token.
+    #[inline]
     pub(crate) fn next(&mut self) -> Result<Token<'a>, Error> {
         match self.tokens.next_token() {
-            Ok(Some(t)) => Ok(t),
-            Ok(None) => Err(Error::new(
-                ErrorCode::NotJson,
-                Location::Nowhere,
-                format_args!("not JSON: the document ends inside a value"),
-            )),
-            Err(e) => Err(Error::new(
-                ErrorCode::NotJson,
-                Location::Nowhere,
-                format_args!("not JSON: {e}"),
-            )),
+            Ok(Some(t)) => {
+                match t.kind {
+                    TokenKind::BeginArray | TokenKind::BeginObject => self.depth += 1,
+                    TokenKind::EndArray | TokenKind::EndObject => {
+                        self.depth = self.depth.saturating_sub(1);
+                    }
+                    _ => {}
+                }
+                Ok(t)
+            }
+            Ok(None) => Err(not_json(None)),
+            Err(e) => Err(not_json(Some(e))),
         }
+    }
+
+    /// Where token `t` of this cursor starts in the document.
+    pub(crate) fn offset_of(&self, t: &Token<'_>) -> usize {
+        self.base
+            .saturating_add(usize::try_from(t.offset).unwrap_or(usize::MAX))
+    }
+
+    /// Containers open now (0 before the first token and after its value).
+    pub(crate) const fn depth(&self) -> usize {
+        self.depth
+    }
+
+    /// Reads on until `depth` containers are open: abandons what a failed
+    /// read left half-read inside the object at that depth.
+    pub(crate) fn recover(&mut self, depth: usize) -> Result<(), Error> {
+        while self.depth > depth {
+            self.next()?;
+        }
+        Ok(())
     }
 
     /// Skips the rest of the value whose first token is `first`.
     pub(crate) fn skip_rest(&mut self, first: &Token<'a>) -> Result<(), Error> {
         if matches!(first.kind, TokenKind::BeginArray | TokenKind::BeginObject) {
-            let mut depth = 1usize;
-            while depth > 0 {
-                match self.next()?.kind {
-                    TokenKind::BeginArray | TokenKind::BeginObject => depth += 1,
-                    TokenKind::EndArray | TokenKind::EndObject => depth -= 1,
-                    _ => {}
-                }
-            }
+            self.recover(self.depth.saturating_sub(1))?;
         }
         Ok(())
     }
@@ -339,6 +363,24 @@ impl<'a> Cursor<'a> {
     pub(crate) fn string(&mut self, path: &Path<'_>, max_chars: u64) -> Result<JsonStr<'a>, Error> {
         let t = self.next()?;
         self.string_of(&t, path, max_chars)
+    }
+}
+
+/// NOT_JSON for a syntax error met while reading a part of the document
+/// (the whole document was checked before, so this means other bytes).
+#[cold]
+fn not_json(e: Option<crate::json::JsonError>) -> Error {
+    match e {
+        None => Error::new(
+            ErrorCode::NotJson,
+            Location::Nowhere,
+            format_args!("not JSON: the document ends inside a value"),
+        ),
+        Some(e) => Error::new(
+            ErrorCode::NotJson,
+            Location::Nowhere,
+            format_args!("not JSON: {e}"),
+        ),
     }
 }
 
