@@ -282,6 +282,59 @@ pub struct CubeFace {
     pub coincides_with_opposite: bool,
 }
 
+/// The facts about a cube's box that decide which faces get triangles and
+/// how they are sided, without the faces' geometry (what counting needs).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CubeShape {
+    /// See [`CubeFaces::flat`].
+    pub flat: [bool; 3],
+    /// See [`CubeFaces::reversed`].
+    pub reversed: [bool; 3],
+    /// See [`CubeFaces::inverted`].
+    pub inverted: bool,
+    /// See [`CubeFaces::outline_hull`].
+    pub outline_hull: bool,
+}
+
+impl CubeShape {
+    /// The shape of `cube`, whose box [`cube_box`] gave as `lo`, `hi`.
+    fn of(cube: &CubeInput, lo: [f64; 3], hi: [f64; 3]) -> Self {
+        let flat = [lo[0] == hi[0], lo[1] == hi[1], lo[2] == hi[2]];
+        let reversed = [lo[0] > hi[0], lo[1] > hi[1], lo[2] > hi[2]];
+        let inverted = reversed.iter().filter(|&&r| r).count() % 2 == 1;
+        let authored_volume = cube.to[0] - cube.from[0] != 0.0
+            && cube.to[1] - cube.from[1] != 0.0
+            && cube.to[2] - cube.from[2] != 0.0;
+        let outline_hull = inverted && authored_volume && !flat.iter().any(|&f| f);
+        Self {
+            flat,
+            reversed,
+            inverted,
+            outline_hull,
+        }
+    }
+
+    /// The shape of `cube`.
+    pub fn new(cube: &CubeInput) -> Self {
+        let (lo, hi) = cube_box(cube);
+        Self::of(cube, lo, hi)
+    }
+
+    /// Whether face `name`, when the file draws it, gets triangles (it has
+    /// area), and whether it then coincides with its drawn opposite.
+    pub fn face(&self, name: FaceName, faces: &[Option<FaceInput>; 6]) -> Option<bool> {
+        let (a, b) = name.plane_axes();
+        if a.pick(self.flat) || b.pick(self.flat) {
+            return None;
+        }
+        faces.get(name.index())?.as_ref()?;
+        let opposite_drawn = faces
+            .get(name.opposite().index())
+            .is_some_and(Option::is_some);
+        Some(name.normal_axis().pick(self.flat) && opposite_drawn)
+    }
+}
+
 /// The faces of one cube and the facts about its box the caller needs for
 /// sidedness.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -436,14 +489,12 @@ pub fn box_uv_layout(size: [f64; 3], uv_offset: [f64; 2], mirror: bool) -> [[f64
 ///   stretch never change them.
 pub fn cube_faces(cube: &CubeInput, faces: &[Option<FaceInput>; 6]) -> CubeFaces {
     let (lo, hi) = cube_box(cube);
-    let flat = [lo[0] == hi[0], lo[1] == hi[1], lo[2] == hi[2]];
-    let reversed = [lo[0] > hi[0], lo[1] > hi[1], lo[2] > hi[2]];
-    let reversed_count = reversed.iter().filter(|&&r| r).count();
-    let inverted = reversed_count % 2 == 1;
-    let authored_volume = cube.to[0] - cube.from[0] != 0.0
-        && cube.to[1] - cube.from[1] != 0.0
-        && cube.to[2] - cube.from[2] != 0.0;
-    let outline_hull = inverted && authored_volume && !flat.iter().any(|&f| f);
+    let CubeShape {
+        flat,
+        reversed,
+        inverted,
+        outline_hull,
+    } = CubeShape::of(cube, lo, hi);
 
     let layout = if cube.box_uv {
         let size = box_uv_size(cube.from, cube.to, cube.box_uv_float_size);

@@ -10,10 +10,10 @@
 //! coincident faces, the pre-4.5 box-UV `shade: false` migration, and UVs
 //! over the shown texture's UV size (the resolution when untextured).
 
-use super::cube::{CubeFaces, CubeInput, FaceInput, FaceName, FaceRotation, cube_faces};
+use super::cube::{CubeInput, CubeShape, FaceInput, FaceName, FaceRotation, cube_faces};
 use super::document::Document;
 use super::textures::{RenderSides, TextureMeta};
-use super::value::{Cursor, Path, error_at, invalid, type_name};
+use super::value::{Cursor, Path, error_at, invalid, known_key, same_text, type_name};
 use crate::error::{Error, ErrorCode, Location, Quote, Warning, WarningCode, Warnings};
 use crate::json::{JsonStr, Token, TokenKind};
 use crate::limits::BbmodelLimits;
@@ -138,15 +138,6 @@ fn face_texture(
     Ok(result)
 }
 
-fn same_text(a: &JsonStr<'_>, b: &JsonStr<'_>) -> bool {
-    match (a.as_str(), b.as_str()) {
-        (Some(x), Some(y)) => x == y,
-        (Some(x), None) => b.eq_str(x),
-        (None, Some(y)) => a.eq_str(y),
-        (None, None) => a.raw_bytes() == b.raw_bytes(),
-    }
-}
-
 /// An element read in one pass: its common fields, and by its type the
 /// drawn faces of a cube or where a mesh's parts are.
 #[derive(Clone, Debug)]
@@ -158,17 +149,91 @@ pub struct Element<'a> {
 }
 
 /// An element's geometry, by type.
-// A cube's six faces live on the stack for one element at a time; boxing
-// them would allocate.
+// A cube lives on the stack for one element at a time; boxing it would
+// allocate.
 #[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug)]
 pub enum ElementBody {
-    /// A cube's drawn faces, in face order (removed faces left out).
-    Cube(heapless::Vec<DrawnFace, 6>),
+    /// A cube's fields and faces.
+    Cube(CubeRead),
     /// Where a mesh's vertices and faces are.
     Mesh(MeshHead),
     /// A type this reader skips (UNSUPPORTED_ELEMENT).
     Unsupported,
+}
+
+/// A cube element as read: its fields and faces, before any geometry.
+#[derive(Clone, Debug)]
+pub struct CubeRead {
+    cube: CubeInput,
+    faces: [Option<FaceInput>; 6],
+    textures: [FaceTexture; 6],
+}
+
+impl CubeRead {
+    /// The groups of the faces that get triangles, in face order: all that
+    /// counting needs (no corner or UV is computed).
+    pub fn group_keys(&self, ctx: &ElementContext<'_, '_>) -> heapless::Vec<GroupKey, 6> {
+        let shape = CubeShape::new(&self.cube);
+        let mut keys = heapless::Vec::new();
+        for (name, &texture) in FaceName::ALL.iter().zip(&self.textures) {
+            if let Some(coincides) = shape.face(*name, &self.faces) {
+                let (key, _) = cube_face_group(
+                    ctx.doc,
+                    ctx.textures,
+                    texture,
+                    shape.outline_hull,
+                    coincides,
+                );
+                let _ = keys.push(key);
+            }
+        }
+        keys
+    }
+
+    /// The faces that get triangles, in face order, ready for the scene.
+    pub fn drawn_faces(&self, ctx: &ElementContext<'_, '_>) -> heapless::Vec<DrawnFace, 6> {
+        let geometry = cube_faces(&self.cube, &self.faces);
+        let mut drawn = heapless::Vec::new();
+        for face in geometry.iter() {
+            let texture = self
+                .textures
+                .get(face.name.index())
+                .copied()
+                .unwrap_or(FaceTexture::Blank);
+            let (key, uv_size) = cube_face_group(
+                ctx.doc,
+                ctx.textures,
+                texture,
+                geometry.outline_hull,
+                face.coincides_with_opposite,
+            );
+            let uvs = face.uvs.map(|[u, v]| {
+                #[allow(clippy::cast_possible_truncation)]
+                [
+                    (u / f64::from(uv_size[0])) as f32,
+                    (v / f64::from(uv_size[1])) as f32,
+                ]
+            });
+            let _ = drawn.push(DrawnFace {
+                key,
+                corners: face.corners,
+                uvs,
+                normal: face.normal,
+            });
+        }
+        drawn
+    }
+}
+
+/// Which pass reads an element: counting checks every number but converts
+/// only those that decide how many triangles there are.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pass {
+    /// `measure`: counts.
+    Count,
+    /// `decode_into`: every value.
+    Fill,
 }
 
 /// What reading an element needs besides its bytes.
@@ -181,6 +246,31 @@ pub struct ElementContext<'c, 'a> {
     /// The textures' metadata, by index.
     pub textures: &'c [TextureMeta<'a>],
 }
+
+/// The element keys this reader knows (others are skipped).
+const ELEMENT_KEYS: &[&str] = &[
+    "type",
+    "name",
+    "uuid",
+    "visibility",
+    "render_order",
+    "from",
+    "to",
+    "origin",
+    "rotation",
+    "faces",
+    "inflate",
+    "stretch",
+    "uv_offset",
+    "box_uv",
+    "mirror_uv",
+    "shade",
+    "shading",
+    "vertices",
+];
+
+/// The keys of a cube's six faces.
+const FACE_KEYS: [&str; 6] = ["north", "east", "south", "west", "up", "down"];
 
 /// The first error of the fields only one element type reads. `type` comes
 /// last in Blockbench's files, so the fields before it are read for both
@@ -223,6 +313,7 @@ fn deferred<'a, T>(
 /// the element's type reads (spec Errors: INVALID_FIELD, TOO_MANY_VERTICES).
 pub fn read_element<'a>(
     ctx: &ElementContext<'_, 'a>,
+    pass: Pass,
     index: usize,
     first: &Token<'a>,
     c: &mut Cursor<'a>,
@@ -262,7 +353,7 @@ pub fn read_element<'a>(
     let mut unknown_shading = None;
     let mut errors = Deferred::default();
     while let Some(key) = c.next_key()? {
-        let Some(k) = key.as_str() else {
+        let Some(k) = known_key(&key, ELEMENT_KEYS) else {
             let v = c.next()?;
             c.skip_rest(&v)?;
             continue;
@@ -273,6 +364,11 @@ pub fn read_element<'a>(
                 let v = c.next()?;
                 read_common(&mut head, k, &v, c, &at, &path, ctx, &mut warnings)?;
                 c.skip_rest(&v)?;
+            }
+            "origin" | "rotation" if pass == Pass::Count => {
+                // Neither moves a face in or out of the count.
+                let both = &mut [&mut errors.cube, &mut errors.mesh];
+                deferred(c, inside, both, |c| c.check_numbers::<3>(&at))?;
             }
             "origin" | "rotation" => {
                 let both = &mut [&mut errors.cube, &mut errors.mesh];
@@ -299,7 +395,9 @@ pub fn read_element<'a>(
             }
             "uv_offset" => {
                 let slot = &mut [&mut errors.cube];
-                if let Some(v) = deferred(c, inside, slot, |c| c.numbers64::<2>(&at))? {
+                if pass == Pass::Count {
+                    deferred(c, inside, slot, |c| c.check_numbers::<2>(&at))?;
+                } else if let Some(v) = deferred(c, inside, slot, |c| c.numbers64::<2>(&at))? {
                     cube.uv_offset = v;
                 }
             }
@@ -361,7 +459,7 @@ pub fn read_element<'a>(
                 // names, so they are skipped (and read later, as mesh faces).
                 let slot = &mut [&mut errors.cube];
                 deferred(c, inside, slot, |c| {
-                    read_faces(c, &at, ctx.textures, &mut faces, &mut face_textures)
+                    read_faces(c, pass, &at, ctx.textures, &mut faces, &mut face_textures)
                 })?;
             }
             _ => {
@@ -379,13 +477,11 @@ pub fn read_element<'a>(
             if doc.box_uv && !shade && doc.version.before(4, 5) {
                 cube.mirror_uv = true;
             }
-            let geometry = cube_faces(&cube, &faces);
-            let mut drawn = heapless::Vec::new();
-            emit_cube_faces(doc, &geometry, &face_textures, ctx.textures, &mut |face| {
-                let _ = drawn.push(*face);
-                Ok(())
-            })?;
-            ElementBody::Cube(drawn)
+            ElementBody::Cube(CubeRead {
+                cube,
+                faces,
+                textures: face_textures,
+            })
         }
         ElementKind::Mesh => {
             if let Some(e) = errors.mesh {
@@ -540,6 +636,7 @@ fn count_vertex_keys(
 /// errors are held until its texture is known.
 fn read_faces(
     c: &mut Cursor<'_>,
+    pass: Pass,
     path: &Path<'_>,
     textures: &[TextureMeta<'_>],
     faces: &mut [Option<FaceInput>; 6],
@@ -547,7 +644,7 @@ fn read_faces(
 ) -> Result<(), Error> {
     let inside = c.depth();
     while let Some(key) = c.next_key()? {
-        let Some(name) = key.as_str().and_then(FaceName::from_key) else {
+        let Some(name) = known_key(&key, &FACE_KEYS).and_then(FaceName::from_key) else {
             let v = c.next()?;
             c.skip_rest(&v)?;
             continue;
@@ -563,7 +660,7 @@ fn read_faces(
         let mut error = None;
         let slot = &mut [&mut error];
         while let Some(field) = c.next_key()? {
-            let Some(f) = field.as_str() else {
+            let Some(f) = known_key(&field, &["texture", "uv", "rotation"]) else {
                 let v = c.next()?;
                 c.skip_rest(&v)?;
                 continue;
@@ -575,6 +672,14 @@ fn read_faces(
                         face_texture(c, &field_at, textures)
                     })? {
                         texture = t;
+                    }
+                }
+                "uv" if pass == Pass::Count => {
+                    // Where a face's UVs lie never changes the count.
+                    let checked =
+                        deferred(c, inside + 1, slot, |c| c.check_numbers::<4>(&field_at))?;
+                    if checked.is_some() {
+                        face.uv = Some([0.0; 4]);
                     }
                 }
                 "uv" => {
@@ -619,62 +724,44 @@ fn read_faces(
     Ok(())
 }
 
-fn emit_cube_faces(
+/// The group a cube face of `texture` joins (convention 9 and "Conversion,
+/// cube box"), and the UV size its UVs are divided by.
+fn cube_face_group(
     doc: &Document<'_>,
-    geometry: &CubeFaces,
-    face_textures: &[FaceTexture; 6],
     textures: &[TextureMeta<'_>],
-    emit: &mut impl FnMut(&DrawnFace) -> Result<(), Error>,
-) -> Result<(), Error> {
-    let auto_single = doc.format.auto_is_single_sided();
-    for face in geometry.iter() {
-        let texture = face_textures
-            .get(face.name.index())
-            .copied()
-            .unwrap_or(FaceTexture::Blank);
-        let (material, meta) = match texture {
-            FaceTexture::Index(i) => (i32::try_from(i).unwrap_or(-1), textures.get(i)),
-            _ => (-1, None),
-        };
-        let sides = meta.map_or(RenderSides::Auto, |m| m.render_sides);
-        // Convention 9: front and double win; auto (and untextured) is
-        // single-sided in java_block only.
-        let mut double_sided = match sides {
-            RenderSides::Double => true,
-            RenderSides::Front => false,
-            RenderSides::Auto => !auto_single,
-        };
-        // Cube box: an outline hull's auto-sided and untextured faces are
-        // single-sided in every format, and camera-only.
-        if geometry.outline_hull && sides == RenderSides::Auto {
-            double_sided = false;
-        }
-        // MS-50: "its single-sided faces cameraOnly" (front-sided ones too).
-        let camera_only = geometry.outline_hull && !double_sided;
-        // Sidedness: a flat cube's face whose opposite is drawn too is single-sided.
-        if face.coincides_with_opposite {
-            double_sided = false;
-        }
-        let uv_size = meta.map_or(doc.resolution, |m| m.uv_size);
-        let uvs = face.uvs.map(|[u, v]| {
-            #[allow(clippy::cast_possible_truncation)]
-            [
-                (u / f64::from(uv_size[0])) as f32,
-                (v / f64::from(uv_size[1])) as f32,
-            ]
-        });
-        emit(&DrawnFace {
-            key: GroupKey {
-                material,
-                double_sided,
-                camera_only,
-            },
-            corners: face.corners,
-            uvs,
-            normal: face.normal,
-        })?;
+    texture: FaceTexture,
+    outline_hull: bool,
+    coincides_with_opposite: bool,
+) -> (GroupKey, [f32; 2]) {
+    let (material, meta) = match texture {
+        FaceTexture::Index(i) => (i32::try_from(i).unwrap_or(-1), textures.get(i)),
+        _ => (-1, None),
+    };
+    let sides = meta.map_or(RenderSides::Auto, |m| m.render_sides);
+    // Convention 9: front and double win; auto (and untextured) is
+    // single-sided in java_block only.
+    let mut double_sided = match sides {
+        RenderSides::Double => true,
+        RenderSides::Front => false,
+        RenderSides::Auto => !doc.format.auto_is_single_sided(),
+    };
+    // Cube box: an outline hull's auto-sided and untextured faces are
+    // single-sided in every format, and camera-only.
+    if outline_hull && sides == RenderSides::Auto {
+        double_sided = false;
     }
-    Ok(())
+    // MS-50: "its single-sided faces cameraOnly" (front-sided ones too).
+    let camera_only = outline_hull && !double_sided;
+    // Sidedness: a flat cube's face whose opposite is drawn too is single-sided.
+    if coincides_with_opposite {
+        double_sided = false;
+    }
+    let key = GroupKey {
+        material,
+        double_sided,
+        camera_only,
+    };
+    (key, meta.map_or(doc.resolution, |m| m.uv_size))
 }
 
 /// An error for elements placed twice or uuids repeated.
@@ -749,9 +836,10 @@ pub fn for_each_mesh_face<'a>(
     c.object(&path, "faces")?;
     let mut index = 0usize;
     while let Some(key) = c.next_key()? {
-        let face_path = match key.as_str() {
-            Some(k) => path.with_key(k),
-            None => path.with_index(index),
+        let face_path = if key.has_escapes() {
+            path.with_index(index)
+        } else {
+            path.with_raw_key(key)
         };
         c.object(&face_path, "face")?;
         let mut face = MeshFace {
@@ -764,7 +852,7 @@ pub fn for_each_mesh_face<'a>(
         // The uv object is read after the vertex list, wherever it stands.
         let mut uv_object: Option<Cursor<'a>> = None;
         while let Some(field) = c.next_key()? {
-            let f = field.as_str().unwrap_or("");
+            let f = known_key(&field, &["vertices", "uv", "texture"]).unwrap_or("");
             let field_path = face_path.with_key(f);
             match f {
                 "vertices" => {
@@ -826,7 +914,7 @@ pub fn for_each_mesh_face<'a>(
         if let Some(mut u) = uv_object {
             u.object(&uv_path, "uv")?;
             while let Some(k) = u.next_key()? {
-                let uv = u.numbers::<2>(&uv_path.with_key(k.as_str().unwrap_or("")))?;
+                let uv = u.numbers::<2>(&uv_path.with_raw_key(k))?;
                 if let Some(j) = face.vertices.iter().position(|v| same_text(v, &k))
                     && let (Some(slot), Some(seen)) = (face.uvs.get_mut(j), found.get_mut(j))
                 {
@@ -867,7 +955,7 @@ pub fn mesh_key_table(
     c.object(&path, "vertices")?;
     let mut i = 0usize;
     while let Some(key) = c.next_key()? {
-        let position = c.numbers::<3>(&path.with_key(key.as_str().unwrap_or("")))?;
+        let position = c.numbers::<3>(&path.with_raw_key(key))?;
         if let Some(slot) = table.get_mut(i) {
             *slot = KeyEntry {
                 hash: text_hash(&key),

@@ -9,7 +9,7 @@ use super::Options;
 use super::document::Document;
 use super::elements::{
     DrawnFace, Element, ElementBody, ElementContext, ElementHead, GroupKey, KeyEntry, MeshHead,
-    duplicate, face_key, find_key, for_each_mesh_face, read_element, string_at, uv_size,
+    Pass, duplicate, face_key, find_key, for_each_mesh_face, read_element, string_at, uv_size,
 };
 use super::mesh::{
     MAX_FACE_TRIANGLES, accumulate_face_normal, blockbench_face_normal, finish_smooth_normals,
@@ -120,17 +120,17 @@ fn count_elements(
     let (doc, limits, textures) = (ctx.doc, ctx.limits, ctx.textures);
     let mut pool = 0;
     for_each_value(doc, doc.elements, |i, first, c| {
-        let element = read_element(ctx, i, &first, c, None)?;
+        let element = read_element(ctx, Pass::Count, i, &first, c, None)?;
         pool += escaped_len(&element.head.name);
         match element.body {
-            ElementBody::Cube(mut faces) => {
+            ElementBody::Cube(cube) => {
+                let mut faces = cube.group_keys(ctx);
                 counts.meshes += 1;
                 counts.positions += 4 * faces.len();
                 counts.indices += 6 * faces.len();
                 counts.uv_rects += 2 * faces.len();
-                faces.sort_unstable_by_key(|f| f.key);
-                counts.groups +=
-                    faces.len() - faces.windows(2).filter(|w| w[0].key == w[1].key).count();
+                faces.sort_unstable();
+                counts.groups += faces.len() - faces.windows(2).filter(|w| w[0] == w[1]).count();
             }
             ElementBody::Mesh(mesh) => {
                 *max_keys = (*max_keys).max(mesh.keys);
@@ -464,12 +464,7 @@ fn entry_uuid<'a>(doc: &Document<'a>, at: usize) -> Result<Option<JsonStr<'a>>, 
 }
 
 fn same(a: &JsonStr<'_>, b: &JsonStr<'_>) -> bool {
-    match (a.as_str(), b.as_str()) {
-        (Some(x), Some(y)) => x == y,
-        (Some(x), None) => b.eq_str(x),
-        (None, Some(y)) => a.eq_str(y),
-        (None, None) => a.raw_bytes() == b.raw_bytes(),
-    }
+    super::value::same_text(a, b)
 }
 
 /// Reads a group object's name, origin, rotation and visibility.
@@ -634,7 +629,7 @@ pub(crate) fn fill<'a>(
     let mut elements = 0usize;
     for_each_value(doc, doc.elements, |i, first, c| {
         let at = c.offset_of(&first);
-        let Element { head, body } = read_element(&ctx, i, &first, c, Some(warnings))?;
+        let Element { head, body } = read_element(&ctx, Pass::Fill, i, &first, c, Some(warnings))?;
         *elements_by_uuid.get_mut(i).ok_or_else(mismatch)? = ElementEntry {
             hash: head.uuid.as_ref().map_or(0, uuid_hash),
             at: at as u64,
@@ -653,7 +648,9 @@ pub(crate) fn fill<'a>(
         };
         let mesh = meshes.mesh;
         match body {
-            ElementBody::Cube(mut faces) => meshes.cube(name, &head, parent, &mut faces)?,
+            ElementBody::Cube(cube) => {
+                meshes.cube(name, &head, parent, &mut cube.drawn_faces(&ctx))?;
+            }
             ElementBody::Mesh(mesh) => {
                 let scratch = MeshScratch {
                     keys: &mut *key_table,

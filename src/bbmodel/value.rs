@@ -21,8 +21,58 @@ const RENDER_DEPTH: usize = 24;
 /// nothing is formatted unless an error is rendered.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Path<'p> {
-    segment: PathSegment<'p>,
+    segment: Crumb<'p>,
     parent: Option<&'p Path<'p>>,
+}
+
+/// One breadcrumb: a key, a key as the file spells it (turned into text
+/// only when rendered), or an index.
+#[derive(Clone, Copy, Debug)]
+enum Crumb<'p> {
+    Key(&'p str),
+    Raw(JsonStr<'p>),
+    Index(usize),
+}
+
+impl<'p> Crumb<'p> {
+    fn segment(self) -> PathSegment<'p> {
+        match self {
+            Crumb::Key(k) => PathSegment::Key(k),
+            Crumb::Raw(k) => PathSegment::Key(k.raw_str()),
+            Crumb::Index(i) => PathSegment::Index(i),
+        }
+    }
+}
+
+/// The name among `names` that `key` spells once decoded (JavaScript
+/// compares decoded keys), without turning the key into text.
+#[inline]
+pub(crate) fn known_key(key: &JsonStr<'_>, names: &[&'static str]) -> Option<&'static str> {
+    if key.has_escapes() {
+        names.iter().copied().find(|n| key.eq_str(n))
+    } else {
+        let raw = key.raw_bytes();
+        names.iter().copied().find(|n| n.as_bytes() == raw)
+    }
+}
+
+/// Whether two JSON strings are equal once decoded.
+pub(crate) fn same_text(a: &JsonStr<'_>, b: &JsonStr<'_>) -> bool {
+    match (a.has_escapes(), b.has_escapes()) {
+        (false, false) => a.raw_bytes() == b.raw_bytes(),
+        (false, true) => a.as_str().is_some_and(|x| b.eq_str(x)),
+        (true, false) => b.as_str().is_some_and(|y| a.eq_str(y)),
+        (true, true) => both_escaped_equal(a, b),
+    }
+}
+
+#[cold]
+fn both_escaped_equal(a: &JsonStr<'_>, b: &JsonStr<'_>) -> bool {
+    let (mut x, mut y) = ([0u8; 4096], [0u8; 4096]);
+    match (a.decode_into(&mut x), b.decode_into(&mut y)) {
+        (Ok(x), Ok(y)) => x == y,
+        _ => a.raw_bytes() == b.raw_bytes(),
+    }
 }
 
 /// `$.elements`, the root of every element path.
@@ -38,7 +88,7 @@ impl<'p> Path<'p> {
     /// `$.key`.
     pub(crate) const fn key(key: &'p str) -> Self {
         Self {
-            segment: PathSegment::Key(key),
+            segment: Crumb::Key(key),
             parent: None,
         }
     }
@@ -46,7 +96,15 @@ impl<'p> Path<'p> {
     /// This path plus `.key`.
     pub(crate) const fn with_key<'s>(&'s self, key: &'s str) -> Path<'s> {
         Path {
-            segment: PathSegment::Key(key),
+            segment: Crumb::Key(key),
+            parent: Some(self),
+        }
+    }
+
+    /// This path plus the key `key` as the file spells it.
+    pub(crate) const fn with_raw_key<'s>(&'s self, key: JsonStr<'s>) -> Path<'s> {
+        Path {
+            segment: Crumb::Raw(key),
             parent: Some(self),
         }
     }
@@ -54,7 +112,7 @@ impl<'p> Path<'p> {
     /// This path plus `[index]`.
     pub(crate) const fn with_index(&self, index: usize) -> Path<'_> {
         Path {
-            segment: PathSegment::Index(index),
+            segment: Crumb::Index(index),
             parent: Some(self),
         }
     }
@@ -64,13 +122,13 @@ impl<'p> Path<'p> {
     pub(crate) fn render(&self) -> JsonPath {
         let mut newest = [PathSegment::Index(0); RENDER_DEPTH];
         let mut depth = 0usize;
-        let mut root = self.segment;
+        let mut root = self.segment.segment();
         let mut link = Some(self);
         while let Some(p) = link {
             if let Some(slot) = newest.get_mut(depth) {
-                *slot = p.segment;
+                *slot = p.segment.segment();
             }
-            root = p.segment;
+            root = p.segment.segment();
             depth += 1;
             link = p.parent;
         }
@@ -208,31 +266,13 @@ impl<'a> Cursor<'a> {
 
     /// Reads a number value whose first token is `t`: finite, within ±10⁷.
     pub(crate) fn number_of(&mut self, t: &Token<'a>, path: &Path<'_>) -> Result<f64, Error> {
-        match t.kind {
-            TokenKind::Number(n) => {
-                let v = n.value();
-                if v.is_finite() && v.abs() <= MAX_BBMODEL_NUMBER {
-                    Ok(v)
-                } else {
-                    Err(invalid(
-                        path,
-                        "number out of range",
-                        format_args!("a finite number within ±10000000, got {}", n.raw()),
-                    ))
-                }
-            }
-            _ => Err(invalid(
-                path,
-                "wrong type",
-                format_args!("a number expected, got {}", type_name(t)),
-            )),
-        }
+        number::<true>(t, path)
     }
 
     /// Reads the next value as a number.
     pub(crate) fn number(&mut self, path: &Path<'_>) -> Result<f64, Error> {
         let t = self.next()?;
-        self.number_of(&t, path)
+        number::<true>(&t, path)
     }
 
     /// Reads an array of exactly `N` numbers, first token `t`.
@@ -241,49 +281,35 @@ impl<'a> Cursor<'a> {
         t: &Token<'a>,
         path: &Path<'_>,
     ) -> Result<[f32; N], Error> {
-        if t.kind != TokenKind::BeginArray {
-            return Err(invalid(
-                path,
-                "wrong type",
-                format_args!("an array of {N} numbers expected, got {}", type_name(t)),
-            ));
-        }
-        let mut out = [0.0f32; N];
-        let mut n = 0;
-        loop {
-            let item = self.next()?;
-            if item.kind == TokenKind::EndArray {
-                break;
-            }
-            let at = path.with_index(n);
-            if n >= N {
-                return Err(invalid(
-                    &at,
-                    "too many values",
-                    format_args!("an array of {N} numbers expected"),
-                ));
-            }
-            // f32 is the scene's precision; the range check was done in f64.
-            #[allow(clippy::cast_possible_truncation)]
-            let v = self.number_of(&item, &at)? as f32;
-            if let Some(slot) = out.get_mut(n) {
-                *slot = v;
-            }
-            n += 1;
-        }
-        if n == N {
-            Ok(out)
-        } else {
-            Err(invalid(
-                path,
-                "too few values",
-                format_args!("an array of {N} numbers expected, got {n}"),
-            ))
-        }
+        // f32 is the scene's precision; the range check was done in f64.
+        #[allow(clippy::cast_possible_truncation)]
+        self.number_array::<N, true>(t, path)
+            .map(|v| v.map(|x| x as f32))
     }
 
-    /// Reads an array of exactly `N` numbers as `f64`, first token `t`.
-    pub(crate) fn numbers64_of<const N: usize>(
+    /// Reads the next value as an array of `N` numbers, as `f64`.
+    pub(crate) fn numbers64<const N: usize>(&mut self, path: &Path<'_>) -> Result<[f64; N], Error> {
+        let t = self.next()?;
+        self.number_array::<N, true>(&t, path)
+    }
+
+    /// Reads the next value as an array of `N` numbers.
+    pub(crate) fn numbers<const N: usize>(&mut self, path: &Path<'_>) -> Result<[f32; N], Error> {
+        let t = self.next()?;
+        self.numbers_of::<N>(&t, path)
+    }
+
+    /// Checks the next value as an array of `N` numbers, with the errors of
+    /// [`Cursor::numbers64`], without converting numbers whose text shows
+    /// they are in range (for a pass that only counts).
+    pub(crate) fn check_numbers<const N: usize>(&mut self, path: &Path<'_>) -> Result<(), Error> {
+        let t = self.next()?;
+        self.number_array::<N, false>(&t, path).map(|_| ())
+    }
+
+    /// An array of exactly `N` numbers, first token `t`; their values when
+    /// `VALUES`, else zeros (every number still checked).
+    fn number_array<const N: usize, const VALUES: bool>(
         &mut self,
         t: &Token<'a>,
         path: &Path<'_>,
@@ -302,18 +328,14 @@ impl<'a> Cursor<'a> {
             if item.kind == TokenKind::EndArray {
                 break;
             }
-            let at = path.with_index(n);
-            let v = self.number_of(&item, &at)?;
-            match out.get_mut(n) {
-                Some(slot) => *slot = v,
-                None => {
-                    return Err(invalid(
-                        &at,
-                        "too many values",
-                        format_args!("an array of {N} numbers expected"),
-                    ));
-                }
-            }
+            let Some(slot) = out.get_mut(n) else {
+                return Err(invalid(
+                    &path.with_index(n),
+                    "too many values",
+                    format_args!("an array of {N} numbers expected"),
+                ));
+            };
+            *slot = number::<VALUES>(&item, &path.with_index(n))?;
             n += 1;
         }
         if n == N {
@@ -325,18 +347,6 @@ impl<'a> Cursor<'a> {
                 format_args!("an array of {N} numbers expected, got {n}"),
             ))
         }
-    }
-
-    /// Reads the next value as an array of `N` numbers, as `f64`.
-    pub(crate) fn numbers64<const N: usize>(&mut self, path: &Path<'_>) -> Result<[f64; N], Error> {
-        let t = self.next()?;
-        self.numbers64_of(&t, path)
-    }
-
-    /// Reads the next value as an array of `N` numbers.
-    pub(crate) fn numbers<const N: usize>(&mut self, path: &Path<'_>) -> Result<[f32; N], Error> {
-        let t = self.next()?;
-        self.numbers_of(&t, path)
     }
 
     /// Reads a string value (first token `t`) of at most `max_chars` characters.
@@ -364,6 +374,43 @@ impl<'a> Cursor<'a> {
         let t = self.next()?;
         self.string_of(&t, path, max_chars)
     }
+}
+
+/// A number token's value (0 unless `VALUES`): finite and within ±10⁷, else
+/// INVALID_FIELD (spec: "Numbers must be finite and within ±10 000 000").
+#[inline]
+fn number<const VALUES: bool>(t: &Token<'_>, path: &Path<'_>) -> Result<f64, Error> {
+    let TokenKind::Number(n) = t.kind else {
+        return Err(invalid(
+            path,
+            "wrong type",
+            format_args!("a number expected, got {}", type_name(t)),
+        ));
+    };
+    if !VALUES && plainly_in_range(n.raw().as_bytes()) {
+        return Ok(0.0);
+    }
+    let v = n.value();
+    if v.is_finite() && v.abs() <= MAX_BBMODEL_NUMBER {
+        Ok(if VALUES { v } else { 0.0 })
+    } else {
+        Err(invalid(
+            path,
+            "number out of range",
+            format_args!("a finite number within ±10000000, got {}", n.raw()),
+        ))
+    }
+}
+
+/// True when a JSON number's text alone shows it lies within ±10⁷: no
+/// exponent and at most seven integer digits (JSON has no leading zeros).
+fn plainly_in_range(raw: &[u8]) -> bool {
+    let digits = raw.strip_prefix(b"-").unwrap_or(raw);
+    let integer = digits
+        .iter()
+        .position(|b| !b.is_ascii_digit())
+        .unwrap_or(digits.len());
+    integer <= 7 && !digits.iter().any(|&b| b == b'e' || b == b'E')
 }
 
 /// NOT_JSON for a syntax error met while reading a part of the document
