@@ -13,8 +13,8 @@
 //! The clips themselves are not in the scene yet.
 
 use super::document::Document;
-use super::structure::for_each_entry;
-use super::value::{Cursor, Path, error_at, invalid, type_name};
+use super::structure::for_each_value;
+use super::value::{Cursor, Path, error_at, invalid, known_key, type_name};
 use crate::error::{Error, ErrorCode};
 use crate::json::{Token, TokenKind};
 use crate::limits::{BbmodelLimits, MAX_ANIMATION_VALUE};
@@ -28,8 +28,12 @@ pub struct AnimationCounts {
     pub keyframes: usize,
 }
 
-/// Counts animations, animators and keyframes against their limits, then
-/// checks every keyframe's types and ranges.
+/// Counts animations, animators and keyframes against their limits and
+/// checks every keyframe's types and ranges, in one read of each animation.
+///
+/// The limits come first (spec: counted "before any keyframe is read"): a
+/// keyframe's error is held while the rest is counted, and returned only
+/// when no limit is passed.
 pub fn check_animations(
     doc: &Document<'_>,
     limits: &BbmodelLimits,
@@ -39,8 +43,8 @@ pub fn check_animations(
         .max_groups
         .saturating_add(limits.max_elements)
         .saturating_add(1);
-    // Counting pass: nothing is read but sizes.
-    for_each_entry(doc, doc.animations, |i, at| {
+    let mut held: Option<Error> = None;
+    for_each_value(doc, doc.animations, |i, first, c| {
         counts.animations += 1;
         if counts.animations as u64 > limits.max_animations {
             return Err(too_many(
@@ -50,7 +54,22 @@ pub fn check_animations(
             ));
         }
         let path = super::value::ANIMATIONS.with_index(i);
-        let (animators, keyframes) = count_animation(doc, at, &path)?;
+        let (animators, keyframes) = if held.is_some() {
+            count_animation(c, &first, &path)?
+        } else {
+            match check_animation(c, &first, &path) {
+                Ok(counted) => counted,
+                Err(e) if e.code() == ErrorCode::NotJson => return Err(e),
+                Err(e) => {
+                    held = Some(e);
+                    // Count this animation again from its start.
+                    c.recover(1)?;
+                    let mut again = doc.cursor(c.offset_of(&first));
+                    let first = again.next()?;
+                    count_animation(&mut again, &first, &path)?
+                }
+            }
+        };
         if animators as u64 > max_animators {
             return Err(too_many(
                 &path.with_key("animators"),
@@ -68,11 +87,10 @@ pub fn check_animations(
         }
         Ok(())
     })?;
-    // Checking pass.
-    for_each_entry(doc, doc.animations, |i, at| {
-        check_animation(doc, at, &super::value::ANIMATIONS.with_index(i))
-    })?;
-    Ok(counts)
+    match held {
+        Some(e) => Err(e),
+        None => Ok(counts),
+    }
 }
 
 fn too_many(path: &Path<'_>, what: &str, max: u64) -> Error {
@@ -84,28 +102,41 @@ fn too_many(path: &Path<'_>, what: &str, max: u64) -> Error {
     )
 }
 
-/// Animators and keyframes of one animation (`animators`, or the pre-3.7 `bones`).
-fn count_animation(
-    doc: &Document<'_>,
-    at: usize,
+/// Animators and keyframes of one animation (`animators`, or the pre-3.7
+/// `bones`) whose first token, `first`, the cursor just read.
+fn count_animation<'a>(
+    c: &mut Cursor<'a>,
+    first: &Token<'a>,
     path: &Path<'_>,
 ) -> Result<(usize, usize), Error> {
-    let mut c = doc.cursor(at);
-    c.object(path, "animation")?;
+    expect_object(c, first, path)?;
     let (mut animators, mut keyframes) = (0, 0);
     while let Some(key) = c.next_key()? {
         let v = c.next()?;
-        if (key.eq_str("animators") || key.eq_str("bones")) && v.kind == TokenKind::BeginObject {
+        if known_key(&key, &["animators", "bones"]).is_some() && v.kind == TokenKind::BeginObject {
             while c.next_key()?.is_some() {
                 animators += 1;
                 let animator = c.next()?;
-                keyframes += count_keyframes(&mut c, &animator)?;
+                keyframes += count_keyframes(c, &animator)?;
             }
             continue;
         }
         c.skip_rest(&v)?;
     }
     Ok((animators, keyframes))
+}
+
+/// An animation must be an object.
+fn expect_object<'a>(c: &mut Cursor<'a>, first: &Token<'a>, path: &Path<'_>) -> Result<(), Error> {
+    if first.kind == TokenKind::BeginObject {
+        return Ok(());
+    }
+    c.skip_rest(first)?;
+    Err(invalid(
+        path,
+        "animation",
+        format_args!("an object expected, got {}", type_name(first)),
+    ))
 }
 
 /// Keyframes of one animator: its `keyframes` array, an animator that is a
@@ -118,15 +149,9 @@ fn count_keyframes<'a>(c: &mut Cursor<'a>, animator: &Token<'a>) -> Result<usize
             let mut n = 0;
             while let Some(key) = c.next_key()? {
                 let v = c.next()?;
-                match (key.as_str(), v.kind) {
+                match (known_key(&key, CHANNEL_KEYS), v.kind) {
                     (Some("keyframes"), TokenKind::BeginArray) => n += count_items(c)?,
-                    (Some("rotation" | "position" | "scale"), TokenKind::BeginObject) => {
-                        while c.next_key()?.is_some() {
-                            let kf = c.next()?;
-                            c.skip_rest(&kf)?;
-                            n += 1;
-                        }
-                    }
+                    (Some(_), TokenKind::BeginObject) => n += count_members(c)?,
                     _ => c.skip_rest(&v)?,
                 }
             }
@@ -152,24 +177,30 @@ fn count_items(c: &mut Cursor<'_>) -> Result<usize, Error> {
     }
 }
 
-/// Checks an animation's length and every keyframe of its animators.
-fn check_animation(doc: &Document<'_>, at: usize, path: &Path<'_>) -> Result<(), Error> {
-    let mut c = doc.cursor(at);
-    c.object(path, "animation")?;
+/// Checks an animation's length and every keyframe of its animators, and
+/// counts them as [`count_animation`] does.
+fn check_animation<'a>(
+    c: &mut Cursor<'a>,
+    first: &Token<'a>,
+    path: &Path<'_>,
+) -> Result<(usize, usize), Error> {
+    expect_object(c, first, path)?;
+    let (mut animators, mut keyframes) = (0, 0);
     while let Some(key) = c.next_key()? {
-        let k = key.as_str().unwrap_or("");
+        let k = known_key(&key, &["length", "animators", "bones"]);
         let v = c.next()?;
         match (k, v.kind) {
-            ("length", _) => {
-                let length = c.number_of(&v, &path.with_key("length"))?;
-                within(length, &path.with_key("length"))?;
+            (Some("length"), _) => {
+                let at = path.with_key("length");
+                within(c.number_of(&v, &at)?, &at)?;
             }
-            ("animators" | "bones", TokenKind::BeginObject) => {
+            (Some(k @ ("animators" | "bones")), TokenKind::BeginObject) => {
                 let at = path.with_key(k);
                 while let Some(animator_key) = c.next_key()? {
+                    animators += 1;
                     let animator = c.next()?;
-                    let animator_path = at.with_key(animator_key.as_str().unwrap_or(""));
-                    check_animator(&mut c, &animator, &animator_path)?;
+                    let animator_path = at.with_raw_key(animator_key);
+                    keyframes += check_animator(c, &animator, &animator_path)?;
                 }
                 continue;
             }
@@ -177,22 +208,25 @@ fn check_animation(doc: &Document<'_>, at: usize, path: &Path<'_>) -> Result<(),
         }
         c.skip_rest(&v)?;
     }
-    Ok(())
+    Ok((animators, keyframes))
 }
 
+/// Checks one animator and returns its keyframes, counted as
+/// [`count_keyframes`] counts them.
 fn check_animator<'a>(
     c: &mut Cursor<'a>,
     animator: &Token<'a>,
     path: &Path<'_>,
-) -> Result<(), Error> {
+) -> Result<usize, Error> {
     match animator.kind {
         TokenKind::BeginArray => check_keyframe_array(c, path),
         TokenKind::BeginObject => {
+            let mut n = 0;
             while let Some(key) = c.next_key()? {
                 let v = c.next()?;
-                match (key.as_str(), v.kind) {
+                match (known_key(&key, CHANNEL_KEYS), v.kind) {
                     (Some("keyframes"), TokenKind::BeginArray) => {
-                        check_keyframe_array(c, &path.with_key("keyframes"))?
+                        n += check_keyframe_array(c, &path.with_key("keyframes"))?;
                     }
                     (Some("keyframes"), _) => {
                         return Err(invalid(
@@ -201,10 +235,11 @@ fn check_animator<'a>(
                             format_args!("an array expected, got {}", type_name(&v)),
                         ));
                     }
+                    (Some(_), TokenKind::BeginObject) => n += count_members(c)?,
                     _ => c.skip_rest(&v)?,
                 }
             }
-            Ok(())
+            Ok(n)
         }
         _ => Err(invalid(
             path,
@@ -214,12 +249,28 @@ fn check_animator<'a>(
     }
 }
 
-fn check_keyframe_array(c: &mut Cursor<'_>, path: &Path<'_>) -> Result<(), Error> {
+/// An animator's keys that hold keyframes: the array, or a pre-3.7 channel.
+const CHANNEL_KEYS: &[&str] = &["keyframes", "rotation", "position", "scale"];
+
+/// Members left in an object whose `{` was just read (skipping them).
+fn count_members(c: &mut Cursor<'_>) -> Result<usize, Error> {
+    let mut n = 0;
+    while c.next_key()?.is_some() {
+        let v = c.next()?;
+        c.skip_rest(&v)?;
+        n += 1;
+    }
+    Ok(n)
+}
+
+/// Checks the keyframes left in an array whose `[` was just read; returns
+/// how many there were.
+fn check_keyframe_array(c: &mut Cursor<'_>, path: &Path<'_>) -> Result<usize, Error> {
     let mut i = 0;
     loop {
         let t = c.next()?;
         if t.kind == TokenKind::EndArray {
-            return Ok(());
+            return Ok(i);
         }
         let at = path.with_index(i);
         if t.kind != TokenKind::BeginObject {
@@ -239,7 +290,11 @@ fn check_keyframe_array(c: &mut Cursor<'_>, path: &Path<'_>) -> Result<(), Error
 /// pre-3.7 values on the keyframe itself).
 fn check_keyframe(c: &mut Cursor<'_>, path: &Path<'_>) -> Result<(), Error> {
     while let Some(key) = c.next_key()? {
-        let k = key.as_str().unwrap_or("");
+        let Some(k) = known_key(&key, KEYFRAME_KEYS) else {
+            let v = c.next()?;
+            c.skip_rest(&v)?;
+            continue;
+        };
         let at = path.with_key(k);
         let v = c.next()?;
         match k {
@@ -285,7 +340,7 @@ fn check_keyframe(c: &mut Cursor<'_>, path: &Path<'_>) -> Result<(), Error> {
                     }
                     while let Some(axis) = c.next_key()? {
                         let value = c.next()?;
-                        check_value(c, &value, &point_path.with_key(axis.as_str().unwrap_or("")))?;
+                        check_value(c, &value, &point_path.with_raw_key(axis))?;
                     }
                     i += 1;
                 }
@@ -297,6 +352,9 @@ fn check_keyframe(c: &mut Cursor<'_>, path: &Path<'_>) -> Result<(), Error> {
     }
     Ok(())
 }
+
+/// The keyframe keys that are checked.
+const KEYFRAME_KEYS: &[&str] = &["time", "channel", "interpolation", "data_points"];
 
 /// A data point value: a number within ±10⁶, or a string (a decimal literal
 /// within ±10⁶, or Molang).
@@ -463,6 +521,38 @@ mod tests {
             check(&json, BbmodelLimits::default()).unwrap_err().code(),
             ErrorCode::InvalidField
         );
+    }
+
+    #[test]
+    fn limits_come_before_a_keyframe_error_anywhere() {
+        // The bad keyframe comes first; the limit is passed only after it,
+        // in its own animation and in a later one.
+        let bad = r#"{"time": -1}"#;
+        let same = file(&format!(
+            r#"{{"animators": {{"g": {{"keyframes": [{bad}, {KEYFRAME}, {KEYFRAME}]}}}}}}"#
+        ));
+        let later = file(&format!(
+            r#"{{"animators": {{"g": {{"keyframes": [{bad}]}}}}}}, {{"animators": {{"g": [{KEYFRAME}, {KEYFRAME}]}}}}"#
+        ));
+        let limits = BbmodelLimits {
+            max_keyframes: 2,
+            ..BbmodelLimits::default()
+        };
+        for json in [same, later] {
+            let e = check(&json, limits).unwrap_err();
+            assert_eq!(e.code(), ErrorCode::TooManyKeyframes, "{json}: {e}");
+            // Within the limit, the keyframe's own error is what fails.
+            let roomy = BbmodelLimits {
+                max_keyframes: 3,
+                ..BbmodelLimits::default()
+            };
+            let e = check(&json, roomy).unwrap_err();
+            assert_eq!(e.code(), ErrorCode::InvalidField, "{json}: {e}");
+            assert_eq!(
+                e.at().to_string(),
+                "$.animations[0].animators.g.keyframes[0].time"
+            );
+        }
     }
 
     #[test]

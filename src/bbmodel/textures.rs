@@ -14,7 +14,7 @@
 //! `free` file, warns elsewhere; the resolution is used).
 
 use super::document::Document;
-use super::value::{Path, error_at, invalid, type_name};
+use super::value::{Cursor, Path, error_at, invalid, type_name};
 use crate::error::{Error, ErrorCode, Quote, Warning, WarningCode, Warnings};
 use crate::json::{JsonStr, Token, TokenKind};
 use crate::limits::BbmodelLimits;
@@ -64,11 +64,11 @@ pub fn read_textures<'a>(
     out: &mut heapless::Vec<TextureMeta<'a>, HARD_MAX_TEXTURES>,
 ) -> Result<(), Error> {
     let mut result = Ok(());
-    super::structure::for_each_entry(doc, doc.textures, |i, at| {
+    super::structure::for_each_value(doc, doc.textures, |i, first, c| {
         if result.is_err() {
             return Ok(());
         }
-        let meta = read_texture(doc, limits, picked, i, at, warnings.as_deref_mut())?;
+        let meta = read_texture(doc, limits, picked, i, &first, c, warnings.as_deref_mut())?;
         if out.push(meta).is_err() {
             result = Err(error_at(
                 ErrorCode::TooManyTextures,
@@ -97,17 +97,25 @@ fn warn(
     }
 }
 
+/// Reads the texture whose first token, `first`, the cursor just read.
+#[allow(clippy::too_many_arguments)]
 fn read_texture<'a>(
     doc: &Document<'a>,
     limits: &BbmodelLimits,
     picked: &[(&str, &[u8])],
     index: usize,
-    at: usize,
+    first: &Token<'a>,
+    c: &mut Cursor<'a>,
     mut warnings: Option<&mut Warnings>,
 ) -> Result<TextureMeta<'a>, Error> {
     let path = super::value::TEXTURES.with_index(index);
-    let mut c = doc.cursor(at);
-    c.object(&path, "texture")?;
+    if first.kind != TokenKind::BeginObject {
+        return Err(invalid(
+            &path,
+            "texture",
+            format_args!("an object expected, got {}", type_name(first)),
+        ));
+    }
     let mut meta = TextureMeta {
         name: None,
         uuid: None,
