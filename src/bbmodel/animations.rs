@@ -256,8 +256,7 @@ const CHANNEL_KEYS: &[&str] = &["keyframes", "rotation", "position", "scale"];
 fn count_members(c: &mut Cursor<'_>) -> Result<usize, Error> {
     let mut n = 0;
     while c.next_key()?.is_some() {
-        let v = c.next()?;
-        c.skip_rest(&v)?;
+        c.skip_value()?;
         n += 1;
     }
     Ok(n)
@@ -291,8 +290,7 @@ fn check_keyframe_array(c: &mut Cursor<'_>, path: &Path<'_>) -> Result<usize, Er
 fn check_keyframe(c: &mut Cursor<'_>, path: &Path<'_>) -> Result<(), Error> {
     while let Some(key) = c.next_key()? {
         let Some(k) = known_key(&key, KEYFRAME_KEYS) else {
-            let v = c.next()?;
-            c.skip_rest(&v)?;
+            c.skip_value()?;
             continue;
         };
         let at = path.with_key(k);

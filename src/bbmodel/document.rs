@@ -276,8 +276,7 @@ impl<'a> Document<'a> {
                 Some("width") => self.resolution[0] = positive(&mut c, &path.with_key("width"))?,
                 Some("height") => self.resolution[1] = positive(&mut c, &path.with_key("height"))?,
                 _ => {
-                    let v = c.next()?;
-                    c.skip_rest(&v)?;
+                    c.skip_value()?;
                 }
             }
         }

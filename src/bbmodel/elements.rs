@@ -354,8 +354,7 @@ pub fn read_element<'a>(
     let mut errors = Deferred::default();
     while let Some(key) = c.next_key()? {
         let Some(k) = known_key(&key, ELEMENT_KEYS) else {
-            let v = c.next()?;
-            c.skip_rest(&v)?;
+            c.skip_value()?;
             continue;
         };
         let at = path.with_key(k);
@@ -463,8 +462,7 @@ pub fn read_element<'a>(
                 })?;
             }
             _ => {
-                let v = c.next()?;
-                c.skip_rest(&v)?;
+                c.skip_value()?;
             }
         }
     }
@@ -611,8 +609,7 @@ fn count_vertex_keys(
     let start = c.offset_of(&v);
     let mut n = 0usize;
     while c.next_key()?.is_some() {
-        let item = c.next()?;
-        c.skip_rest(&item)?;
+        c.skip_value()?;
         n += 1;
     }
     if n as u64 > limits.max_vertices {
@@ -645,8 +642,7 @@ fn read_faces(
     let inside = c.depth();
     while let Some(key) = c.next_key()? {
         let Some(name) = known_key(&key, &FACE_KEYS).and_then(FaceName::from_key) else {
-            let v = c.next()?;
-            c.skip_rest(&v)?;
+            c.skip_value()?;
             continue;
         };
         let at = path.with_key(name.as_str());
@@ -661,8 +657,7 @@ fn read_faces(
         let slot = &mut [&mut error];
         while let Some(field) = c.next_key()? {
             let Some(f) = known_key(&field, &["texture", "uv", "rotation"]) else {
-                let v = c.next()?;
-                c.skip_rest(&v)?;
+                c.skip_value()?;
                 continue;
             };
             let field_at = at.with_key(f);
@@ -705,8 +700,7 @@ fn read_faces(
                     }
                 }
                 _ => {
-                    let v = c.next()?;
-                    c.skip_rest(&v)?;
+                    c.skip_value()?;
                 }
             }
         }
@@ -894,8 +888,7 @@ pub fn for_each_mesh_face<'a>(
                 }
                 "uv" => {
                     uv_object = Some(c.clone());
-                    let v = c.next()?;
-                    c.skip_rest(&v)?;
+                    c.skip_value()?;
                 }
                 "texture" => {
                     face.material = match face_texture(&mut c, &field_path, textures)? {
@@ -904,8 +897,7 @@ pub fn for_each_mesh_face<'a>(
                     };
                 }
                 _ => {
-                    let v = c.next()?;
-                    c.skip_rest(&v)?;
+                    c.skip_value()?;
                 }
             }
         }

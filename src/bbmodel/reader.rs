@@ -492,12 +492,10 @@ fn read_group<'a>(doc: &Document<'a>, at: usize, max_chars: u64) -> Result<Group
                 c.skip_rest(&v)?;
             }
             Some("children") => {
-                let v = c.next()?;
-                c.skip_rest(&v)?;
+                c.skip_value()?;
             }
             _ => {
-                let v = c.next()?;
-                c.skip_rest(&v)?;
+                c.skip_value()?;
             }
         }
     }

@@ -339,8 +339,7 @@ pub fn walk_outliner<'a>(
 /// Skips the remaining keys of an object whose `children` array just closed.
 fn skip_object_rest(c: &mut Cursor<'_>) -> Result<(), Error> {
     while c.next_key()?.is_some() {
-        let v = c.next()?;
-        c.skip_rest(&v)?;
+        c.skip_value()?;
     }
     Ok(())
 }

@@ -131,8 +131,7 @@ fn read_texture<'a>(
     let max_chars = limits.max_string_chars;
     while let Some(key) = c.next_key()? {
         let Some(k) = key.as_str() else {
-            let v = c.next()?;
-            c.skip_rest(&v)?;
+            c.skip_value()?;
             continue;
         };
         let at = path.with_key(k);

@@ -234,6 +234,17 @@ impl<'a> Cursor<'a> {
         Ok(())
     }
 
+    /// Skips the next value whole (the tokenizer checks it without
+    /// producing its tokens).
+    #[inline]
+    pub(crate) fn skip_value(&mut self) -> Result<(), Error> {
+        match self.tokens.skip_value() {
+            Ok(true) => Ok(()),
+            Ok(false) => Err(not_json(None)),
+            Err(e) => Err(not_json(Some(e))),
+        }
+    }
+
     /// Skips the rest of the value whose first token is `first`.
     pub(crate) fn skip_rest(&mut self, first: &Token<'a>) -> Result<(), Error> {
         if matches!(first.kind, TokenKind::BeginArray | TokenKind::BeginObject) {
