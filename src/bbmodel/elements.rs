@@ -955,7 +955,7 @@ pub fn mesh_key_table(
                 position,
                 at: u32::try_from(key.raw_bytes().as_ptr() as usize - doc.bytes.as_ptr() as usize)
                     .unwrap_or(u32::MAX),
-                pad: 0,
+                len: raw_len(&key),
             };
         }
         i += 1;
@@ -985,7 +985,8 @@ pub struct KeyEntry {
     index: u32,
     position: [f32; 3],
     at: u32,
-    pad: u32,
+    /// The key's raw length in the file, [`ESCAPED`] set when it has escapes.
+    len: u32,
 }
 
 /// The index and position of vertex `key` in a table from [`mesh_key_table`].
@@ -1002,15 +1003,29 @@ pub fn find_key(
         .take_while(|e| e.hash == hash)
         .find_map(|e| {
             let start = usize::try_from(e.at).ok()?;
-            let stored = string_at(doc, start)?;
-            let equal = if stored.has_escapes() || key.has_escapes() {
-                let (mut a, mut b) = ([0u8; 4096], [0u8; 4096]);
-                stored.decode_into(&mut a).ok()? == key.decode_into(&mut b).ok()?
+            let equal = if e.len & ESCAPED == 0 && !key.has_escapes() {
+                // Both plain: the bytes in the file are the text.
+                let end = start.checked_add(e.len as usize)?;
+                doc.bytes.get(start..end)? == key.raw_bytes()
             } else {
-                stored.raw_bytes() == key.raw_bytes()
+                let stored = string_at(doc, start)?;
+                super::value::same_text(&stored, key)
             };
             equal.then_some((e.index as usize, e.position))
         })
+}
+
+/// [`KeyEntry::len`]'s flag for a key with escapes.
+const ESCAPED: u32 = 1 << 31;
+
+/// A key's raw length for [`KeyEntry::len`].
+fn raw_len(key: &JsonStr<'_>) -> u32 {
+    let len = u32::try_from(key.raw_bytes().len()).unwrap_or(ESCAPED - 1) & !ESCAPED;
+    if key.has_escapes() {
+        len | ESCAPED
+    } else {
+        len
+    }
 }
 
 /// The JSON string whose body starts at byte `start` (after its quote).
