@@ -362,35 +362,6 @@ fn tw_string(t: &Tw) -> TwStr {
     TwStr::Long
 }
 
-/// What a byte can start where a value is expected (fast path dispatch).
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum ValueStart {
-    Other,
-    String,
-    Number,
-    Open,
-    Literal,
-    Close,
-}
-
-static VALUE_START: [ValueStart; 256] = {
-    let mut t = [ValueStart::Other; 256];
-    t[b'"' as usize] = ValueStart::String;
-    t[b'-' as usize] = ValueStart::Number;
-    let mut d = b'0';
-    while d <= b'9' {
-        t[d as usize] = ValueStart::Number;
-        d += 1;
-    }
-    t[b'{' as usize] = ValueStart::Open;
-    t[b'[' as usize] = ValueStart::Open;
-    t[b't' as usize] = ValueStart::Literal;
-    t[b'f' as usize] = ValueStart::Literal;
-    t[b'n' as usize] = ValueStart::Literal;
-    t[b']' as usize] = ValueStart::Close;
-    t
-};
-
 const STACK_WORDS: usize = MAX_DEPTH / 64;
 
 /// The grammar state machine: container stack (a fixed bitset, 1 = object), current
@@ -622,51 +593,49 @@ impl Core {
             }
             return self.decline::<SKIP>(w, i + k, pos);
         }
-        let (kind, len) = match VALUE_START[usize::from(b)] {
-            ValueStart::String => return self.tw_string::<SKIP>(false, w, t, i + k, pos),
-            ValueStart::Number => {
-                let Some(len) = tw_number(t, b) else {
-                    return self.decline::<SKIP>(w, i + k, pos);
-                };
-                let kind = if SKIP {
-                    TokenKind::Null
-                } else {
-                    TokenKind::Number(JsonNumber::new(head(t, len)))
-                };
-                (kind, len)
+        // Conditional branches ordered by frequency rather than one jump table: they
+        // are predicted from the branch history, where one indirect jump on the value's
+        // first byte mispredicted badly (numbers, strings, brackets and literals follow
+        // each other irregularly).
+        let quad = u32::from_le_bytes([t[0], t[1], t[2], t[3]]);
+        let (kind, len) = if b.wrapping_sub(b'0') < 10 || b == b'-' {
+            let Some(len) = tw_number(t, b) else {
+                return self.decline::<SKIP>(w, i + k, pos);
+            };
+            let kind = if SKIP {
+                TokenKind::Null
+            } else {
+                TokenKind::Number(JsonNumber::new(head(t, len)))
+            };
+            (kind, len)
+        } else if b == b'"' {
+            return self.tw_string::<SKIP>(false, w, t, i + k, pos);
+        } else if b | 0x20 == b'{' {
+            // `{` or `[` (0x7B, 0x5B).
+            if self.depth >= self.max_depth || self.depth >= 64 {
+                return self.decline::<SKIP>(w, i + k, pos);
             }
-            ValueStart::Open => {
-                if self.depth >= self.max_depth || self.depth >= 64 {
-                    return self.decline::<SKIP>(w, i + k, pos);
-                }
-                let obj = b == b'{';
-                self.push_low(obj);
-                *pos = i + k + 1;
-                let kind = if obj {
-                    self.state = State::ObjFirst;
-                    TokenKind::BeginObject
-                } else {
-                    self.state = State::ArrFirst;
-                    TokenKind::BeginArray
-                };
-                return Ok(Some(Token { kind, offset: at }));
-            }
-            ValueStart::Literal => {
-                let quad = u32::from_le_bytes([t[0], t[1], t[2], t[3]]);
-                if quad == u32::from_le_bytes(*b"true") {
-                    (TokenKind::Bool(true), 4)
-                } else if quad == u32::from_le_bytes(*b"null") {
-                    (TokenKind::Null, 4)
-                } else if quad == u32::from_le_bytes(*b"fals") && t[4] == b'e' {
-                    (TokenKind::Bool(false), 5)
-                } else {
-                    return self.decline::<SKIP>(w, i + k, pos);
-                }
-            }
-            ValueStart::Close if st == State::ArrFirst => {
-                return self.win_close::<SKIP>(win, w, i, k, pos);
-            }
-            _ => return self.decline::<SKIP>(w, i + k, pos),
+            let obj = b == b'{';
+            self.push_low(obj);
+            *pos = i + k + 1;
+            let kind = if obj {
+                self.state = State::ObjFirst;
+                TokenKind::BeginObject
+            } else {
+                self.state = State::ArrFirst;
+                TokenKind::BeginArray
+            };
+            return Ok(Some(Token { kind, offset: at }));
+        } else if quad == u32::from_le_bytes(*b"true") {
+            (TokenKind::Bool(true), 4)
+        } else if quad == u32::from_le_bytes(*b"fals") && t[4] == b'e' {
+            (TokenKind::Bool(false), 5)
+        } else if quad == u32::from_le_bytes(*b"null") {
+            (TokenKind::Null, 4)
+        } else if b == b']' && st == State::ArrFirst {
+            return self.win_close::<SKIP>(win, w, i, k, pos);
+        } else {
+            return self.decline::<SKIP>(w, i + k, pos);
         };
         *pos = i + k + self.tw_after_value(t, len);
         Ok(Some(Token { kind, offset: at }))
