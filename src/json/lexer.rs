@@ -274,29 +274,35 @@ fn win_ws(win: &Win, mut k: usize) -> Option<usize> {
 }
 
 /// [`scan_plain`] on a token window: the length of a plain number (no exponent, at
-/// most 7 integer digits, at most 23 fraction digits) starting with `b` = `t[0]`, or
-/// `None` for anything else.
+/// most 7 integer digits, at most 23 fraction digits) starting at `t[0]` (a `-` if
+/// `NEG`, else a digit), or `None` for anything else.
 ///
 /// Integer digits go byte by byte (short and regular in real files, so the branches
 /// predict well and the number's end is known speculatively); fraction digits, whose
 /// counts vary, go a word at a time.
 #[inline(always)]
-fn tw_number(t: &Tw, b: u8) -> Option<usize> {
-    let mut e = usize::from(b == b'-');
-    let first = byte(t, e);
-    if !first.is_ascii_digit() {
+fn tw_number<const NEG: bool>(t: &Tw) -> Option<usize> {
+    // The first digit is at `e - 1`.
+    let mut e = usize::from(NEG) + 1;
+    let first = byte(t, e - 1);
+    if NEG && !first.is_ascii_digit() {
         return None;
     }
-    e += 1;
-    if first != b'0' {
-        for _ in 0..6 {
-            if !byte(t, e).is_ascii_digit() {
-                break;
-            }
-            e += 1;
-        }
-    }
     let mut next = byte(t, e);
+    if first != b'0' {
+        // Up to six more integer digits; every exit leaves a non-digit in `next`.
+        let mut left = 6;
+        while next.is_ascii_digit() {
+            if left == 0 {
+                return None;
+            }
+            left -= 1;
+            e += 1;
+            next = byte(t, e);
+        }
+    } else if next.is_ascii_digit() {
+        return None;
+    }
     if next == b'.' {
         e += 1;
         let n = lead_digits(word(t, e));
@@ -315,13 +321,29 @@ fn tw_number(t: &Tw, b: u8) -> Option<usize> {
                 e += n;
             }
         }
+        // Not a digit: `lead_digits` stopped before it.
         next = byte(t, e);
     }
-    // An exponent, or a digit after a leading zero or the seventh integer digit.
-    if next | 0x20 == b'e' || next.is_ascii_digit() {
+    // An exponent.
+    if next | 0x20 == b'e' {
         return None;
     }
     Some(e)
+}
+
+/// `true`, `false` or `null` at the start of a token window, with its length.
+#[inline(always)]
+fn tw_literal(t: &Tw) -> Option<(TokenKind<'static>, usize)> {
+    let quad = u32::from_le_bytes([t[0], t[1], t[2], t[3]]);
+    if quad == u32::from_le_bytes(*b"true") {
+        Some((TokenKind::Bool(true), 4))
+    } else if quad == u32::from_le_bytes(*b"fals") && t[4] == b'e' {
+        Some((TokenKind::Bool(false), 5))
+    } else if quad == u32::from_le_bytes(*b"null") {
+        Some((TokenKind::Null, 4))
+    } else {
+        None
+    }
 }
 
 /// What the fast path found in a string on a token window.
@@ -361,35 +383,6 @@ fn tw_string(t: &Tw) -> TwStr {
     }
     TwStr::Long
 }
-
-/// What a byte can start where a value is expected (fast path dispatch).
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum ValueStart {
-    Other,
-    String,
-    Number,
-    Open,
-    Literal,
-    Close,
-}
-
-static VALUE_START: [ValueStart; 256] = {
-    let mut t = [ValueStart::Other; 256];
-    t[b'"' as usize] = ValueStart::String;
-    t[b'-' as usize] = ValueStart::Number;
-    let mut d = b'0';
-    while d <= b'9' {
-        t[d as usize] = ValueStart::Number;
-        d += 1;
-    }
-    t[b'{' as usize] = ValueStart::Open;
-    t[b'[' as usize] = ValueStart::Open;
-    t[b't' as usize] = ValueStart::Literal;
-    t[b'f' as usize] = ValueStart::Literal;
-    t[b'n' as usize] = ValueStart::Literal;
-    t[b']' as usize] = ValueStart::Close;
-    t
-};
 
 const STACK_WORDS: usize = MAX_DEPTH / 64;
 
@@ -506,6 +499,7 @@ impl Core {
     }
 
     /// The general path between tokens: any position, any state, any window.
+    #[cold]
     #[inline(never)]
     fn general<'b, const SKIP: bool>(
         &mut self,
@@ -586,12 +580,14 @@ impl Core {
         if st >= State::Colon {
             // A separator, a closing bracket, or (after the top-level value) nothing;
             // or a pending token or error (`Scalar`, `Failed`).
-            if st == State::Comma && b == b',' {
+            // Commas and colons directly after a token were consumed with it, so in
+            // `Comma` a closing bracket is the most frequent byte.
+            if st == State::Comma && b == self.close_byte() {
+                return self.win_close::<SKIP>(win, w, i, k, pos);
+            } else if st == State::Comma && b == b',' {
                 st = self.comma_state;
             } else if st == State::Colon && b == b':' {
                 st = State::Value;
-            } else if st == State::Comma && b == self.close_byte() {
-                return self.win_close::<SKIP>(win, w, i, k, pos);
             } else if st >= State::Scalar {
                 return self.resume::<SKIP>(w.buf, w.base, w.eof, pos);
             } else {
@@ -622,51 +618,51 @@ impl Core {
             }
             return self.decline::<SKIP>(w, i + k, pos);
         }
-        let (kind, len) = match VALUE_START[usize::from(b)] {
-            ValueStart::String => return self.tw_string::<SKIP>(false, w, t, i + k, pos),
-            ValueStart::Number => {
-                let Some(len) = tw_number(t, b) else {
-                    return self.decline::<SKIP>(w, i + k, pos);
-                };
-                let kind = if SKIP {
-                    TokenKind::Null
-                } else {
-                    TokenKind::Number(JsonNumber::new(head(t, len)))
-                };
-                (kind, len)
+        // Conditional branches ordered by frequency rather than one jump table: they
+        // are predicted from the branch history, where one indirect jump on the value's
+        // first byte mispredicted badly (numbers, strings, brackets and literals follow
+        // each other irregularly).
+        let number = |len: usize| {
+            if SKIP {
+                TokenKind::Null
+            } else {
+                TokenKind::Number(JsonNumber::new(head(t, len)))
             }
-            ValueStart::Open => {
-                if self.depth >= self.max_depth || self.depth >= 64 {
-                    return self.decline::<SKIP>(w, i + k, pos);
-                }
-                let obj = b == b'{';
-                self.push_low(obj);
-                *pos = i + k + 1;
-                let kind = if obj {
-                    self.state = State::ObjFirst;
-                    TokenKind::BeginObject
-                } else {
-                    self.state = State::ArrFirst;
-                    TokenKind::BeginArray
-                };
-                return Ok(Some(Token { kind, offset: at }));
+        };
+        let (kind, len) = if b.wrapping_sub(b'0') < 10 {
+            let Some(len) = tw_number::<false>(t) else {
+                return self.decline::<SKIP>(w, i + k, pos);
+            };
+            (number(len), len)
+        } else if b == b'"' {
+            return self.tw_string::<SKIP>(false, w, t, i + k, pos);
+        } else if b | 0x20 == b'{' {
+            // `{` or `[` (0x7B, 0x5B).
+            if self.depth >= self.max_depth || self.depth >= 64 {
+                return self.decline::<SKIP>(w, i + k, pos);
             }
-            ValueStart::Literal => {
-                let quad = u32::from_le_bytes([t[0], t[1], t[2], t[3]]);
-                if quad == u32::from_le_bytes(*b"true") {
-                    (TokenKind::Bool(true), 4)
-                } else if quad == u32::from_le_bytes(*b"null") {
-                    (TokenKind::Null, 4)
-                } else if quad == u32::from_le_bytes(*b"fals") && t[4] == b'e' {
-                    (TokenKind::Bool(false), 5)
-                } else {
-                    return self.decline::<SKIP>(w, i + k, pos);
-                }
-            }
-            ValueStart::Close if st == State::ArrFirst => {
-                return self.win_close::<SKIP>(win, w, i, k, pos);
-            }
-            _ => return self.decline::<SKIP>(w, i + k, pos),
+            let obj = b == b'{';
+            self.push_low(obj);
+            *pos = i + k + 1;
+            let kind = if obj {
+                self.state = State::ObjFirst;
+                TokenKind::BeginObject
+            } else {
+                self.state = State::ArrFirst;
+                TokenKind::BeginArray
+            };
+            return Ok(Some(Token { kind, offset: at }));
+        } else if b == b'-' {
+            let Some(len) = tw_number::<true>(t) else {
+                return self.decline::<SKIP>(w, i + k, pos);
+            };
+            (number(len), len)
+        } else if let Some(lit) = tw_literal(t) {
+            lit
+        } else if b == b']' && st == State::ArrFirst {
+            return self.win_close::<SKIP>(win, w, i, k, pos);
+        } else {
+            return self.decline::<SKIP>(w, i + k, pos);
         };
         *pos = i + k + self.tw_after_value(t, len);
         Ok(Some(Token { kind, offset: at }))
@@ -767,13 +763,13 @@ impl Core {
         // The body is t[1..=n], the closing quote t[n + 1].
         let end = n + 2;
         let len = if key {
-            if byte(t, end) == b':' {
-                self.state = State::Value;
-                end + 1
-            } else {
-                self.state = State::Colon;
-                end
+            if byte(t, end) != b':' {
+                // Whitespace before the colon, or an error: rare enough for a call,
+                // which keeps the next position off a data dependency on this byte.
+                return self.key_apart::<SKIP>(w.buf, w.base, w.eof, i, end, pos);
             }
+            self.state = State::Value;
+            end + 1
         } else {
             self.tw_after_value(t, end)
         };
@@ -781,6 +777,30 @@ impl Core {
         let body = head(t, n + 1).split_first().map_or(&[][..], |(_, b)| b);
         Ok(Some(string_token::<SKIP>(
             key,
+            JsonStr::plain(body),
+            w.at(i),
+        )))
+    }
+
+    /// A plain key at `i` in the window, `end` bytes long (quotes included), not
+    /// directly followed by `:`.
+    #[cold]
+    #[inline(never)]
+    fn key_apart<'b, const SKIP: bool>(
+        &mut self,
+        buf: &'b [u8],
+        base: u64,
+        eof: bool,
+        i: usize,
+        end: usize,
+        pos: &mut usize,
+    ) -> Next<'b> {
+        let w = Window { buf, base, eof };
+        self.state = State::Colon;
+        *pos = i + end;
+        let body = buf.get(i + 1..i + end - 1).unwrap_or_default();
+        Ok(Some(string_token::<SKIP>(
+            true,
             JsonStr::plain(body),
             w.at(i),
         )))
@@ -982,6 +1002,7 @@ impl Core {
     }
 
     /// Continues the pending scalar at the start of the window, or repeats the error.
+    #[cold]
     #[inline(never)]
     fn resume<'b, const SKIP: bool>(
         &mut self,

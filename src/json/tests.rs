@@ -1326,3 +1326,89 @@ fn stream_number_too_long_and_chunk_shrinking() {
     assert_eq!(t.offset(), 8);
     assert_eq!(t.depth(), 1);
 }
+
+/// The window fast path's number, literal and key-colon branches at their edges, in
+/// every position a value can take: whole-input (padded, fast path) against chunked
+/// (general path), tokens and first error alike.
+#[test]
+fn fast_path_edges_match_general_path() {
+    let mut nums: Vec<String> = Vec::new();
+    for digits in 1..=10usize {
+        let int: String = (1..=digits)
+            .map(|d| char::from(b'0' + (d % 10) as u8))
+            .collect();
+        for sign in ["", "-"] {
+            nums.push(format!("{sign}{int}"));
+            nums.push(format!("{sign}{int}.5"));
+            nums.push(format!("{sign}{int}.{}", "7".repeat(digits * 3)));
+            nums.push(format!("{sign}{int}e3"));
+            nums.push(format!("{sign}{int}.25E-3"));
+            nums.push(format!("{sign}0{int}"));
+        }
+    }
+    for bad in [
+        "-",
+        "-x",
+        "--1",
+        "-.5",
+        "0",
+        "-0",
+        "00",
+        "-00",
+        "0.",
+        "-0.",
+        "1.",
+        "1.e5",
+        "1e",
+        "1e+",
+        "0x10",
+        "1.5.5",
+        "-]",
+        "-}",
+        "-,",
+        "tru",
+        "truex",
+        "fals",
+        "falsy",
+        "nul",
+        "nulll",
+        "NaN",
+        "-Infinity",
+        "Infinity",
+        "t",
+        "f",
+        "n",
+    ] {
+        nums.push(bad.to_string());
+    }
+    for n in &nums {
+        for doc in [
+            format!("[{n},{n}]"),
+            format!("[{n}]"),
+            format!("[{n} ,{n}]"),
+            format!("{{\"a\":{n},\"b\":{n}}}"),
+            format!("{{\"a\": {n}}}"),
+            format!("{{\"a\" :{n}}}"),
+            format!("{{\"a\"\t: {n} }}"),
+            format!("{{\"a\"x{n}}}"),
+            format!("{{\"a\"{n}}}"),
+            n.clone(),
+        ] {
+            assert_same(doc.as_bytes(), &doc);
+        }
+    }
+    // Closing brackets in every context, with and without separators around them.
+    for doc in [
+        "[[],[[]],{},{\"a\":[]}]",
+        "[ [ ] , { } ]",
+        "{\"a\":{\"b\":{}},\"c\":[1,[2,[3]]]}",
+        "[1}",
+        "{\"a\":1]",
+        "[1,]",
+        "{\"a\":1,}",
+        "[[1] 2]",
+        "{\"a\":{} \"b\":1}",
+    ] {
+        assert_same(doc.as_bytes(), doc);
+    }
+}
