@@ -316,12 +316,9 @@ fn elements_unique(doc: &Document<'_>, table: &mut [ElementEntry]) -> Result<(),
             )
             && same(&x, &y)
         {
-            let (first, second) = if a.index < b.index { (a, b) } else { (b, a) };
-            let _ = first;
-            return Err(duplicate(
-                &super::value::ELEMENTS.with_index(offset(second.index)),
-                &y,
-            ));
+            // The error names the later of the two.
+            let later = offset(a.index.max(b.index));
+            return Err(duplicate(&super::value::ELEMENTS.with_index(later), &y));
         }
     }
     Ok(())
