@@ -343,6 +343,7 @@ pub fn j3d_textures(data: &[u8]) {
 }
 
 /// .bbmodel: any bytes through measure and decode_into with small limits.
+/// Input that is not strict JSON fails measure as NOT_JSON (syntax first).
 /// A measured file decodes, or fails with a typed error that measure cannot
 /// see without memory (duplicate uuids, unknown mesh keys); never with
 /// ARENA_TOO_SMALL: decode needs no more than the plan.
@@ -362,7 +363,29 @@ pub fn bbmodel(data: &[u8]) {
         limits,
         texture_files: &[],
     };
-    let Ok(plan) = scenedec::bbmodel::measure(data, &options) else {
+    // Strict JSON first: input the tokenizer rejects (at the reader's depth
+    // bound, 1024) never measures, and fails as not JSON (or as an outliner
+    // nested too deep), whatever else is wrong with it.
+    let mut tokens = scenedec::json::Tokenizer::new(data, 1024);
+    let json_ok = loop {
+        match tokens.next_token() {
+            Ok(Some(_)) => {}
+            Ok(None) => break true,
+            Err(_) => break false,
+        }
+    };
+    let measured = scenedec::bbmodel::measure(data, &options);
+    if !json_ok {
+        let code = match &measured {
+            Ok(_) => panic!("input that is no JSON measured"),
+            Err(e) => e.code(),
+        };
+        assert!(
+            matches!(code, ErrorCode::NotJson | ErrorCode::NestingTooDeep),
+            "input that is no JSON failed with {code:?}"
+        );
+    }
+    let Ok(plan) = measured else {
         return;
     };
     let mut memory = vec![0u64; plan.arena_words()];

@@ -210,13 +210,12 @@ mod owned {
         let model = model_bytes(&input);
         let format = format_of(model, hint)?;
         // A .bbmodel is read as a document once, for both passes.
-        let document = match format {
-            Format::Bbmodel => Some(bbmodel::Document::read(model, &options.bbmodel.limits)?),
-            Format::J3d => None,
-        };
-        let plan = match &document {
-            Some(doc) => bbmodel::measure_document(doc, &options.bbmodel)?,
-            None => measure(model, hint, options)?,
+        let (document, plan) = match format {
+            Format::Bbmodel => {
+                let (doc, plan) = bbmodel::measure_located(model, &options.bbmodel)?;
+                (Some(doc), plan)
+            }
+            Format::J3d => (None, measure(model, hint, options)?),
         };
         let mut arena = vec![0u64; plan.arena_words()];
         let mut warnings = Warnings::new();

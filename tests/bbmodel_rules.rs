@@ -267,6 +267,31 @@ fn one_element(model: Model, element: impl support::bbmodel_builder::Json) -> Ve
 // ------------------------------------------------------- document rules
 
 #[test]
+fn not_json_comes_first_wherever_the_syntax_error_is() {
+    // An invalid field early, a syntax error late (in the same array, in a
+    // later part, in an earlier part): the file is not JSON (spec Errors:
+    // NOT_JSON), whatever else is wrong with it.
+    let bad_cube = r#"{"from": "bad", "to": [1, 1, 1]}"#;
+    for json in [
+        format!(
+            r#"{{"meta": {{"format_version": "5.0"}}, "elements": [{bad_cube}, {{"a": 01}}]}}"#
+        ),
+        format!(
+            r#"{{"meta": {{"format_version": "5.0"}}, "elements": [{bad_cube}], "animations": [{{"x": [1,]}}]}}"#
+        ),
+        format!(
+            r#"{{"meta": {{"format_version": "5.0"}}, "outliner": [{{"children": [tru]}}], "elements": [{bad_cube}]}}"#
+        ),
+        r#"{"meta": {"format_version": "9.0"}, "groups": [{"name": "\q"}]}"#.to_string(),
+    ] {
+        let e = error(json.as_bytes());
+        assert_eq!(e.code(), ErrorCode::NotJson, "{json}: {e}");
+        let measured = scenedec::measure(json.as_bytes(), Some("bbmodel"), &Options::default());
+        assert_eq!(measured.unwrap_err(), e, "measure and load agree");
+    }
+}
+
+#[test]
 fn not_json_empty_bad_utf8_syntax_nan_and_infinity() {
     let good = Model::free().text();
     let cases: Vec<Vec<u8>> = vec![

@@ -10,7 +10,7 @@
 //! `meta` / `meta.format_version`; UNSUPPORTED_VERSION outside 3.x–5.x.
 
 use super::formats::ModelFormat;
-use super::value::{Cursor, Path, invalid};
+use super::value::{Cursor, Path, invalid, known_key};
 use crate::error::{Error, ErrorCode, JsonPath, Location, PathSegment, Quote};
 use crate::json::{JsonError, Token, TokenKind, Tokenizer};
 use crate::limits::BbmodelLimits;
@@ -123,20 +123,7 @@ impl<'a> Document<'a> {
             drain(&mut tokens)?;
             return Err(not_bbmodel("root", format_args!("an object expected")));
         }
-        let mut doc = Self {
-            bytes,
-            version: FormatVersion { major: 0, minor: 0 },
-            format: ModelFormat::JavaBlock,
-            source_format: None,
-            box_uv: false,
-            resolution: [16.0, 16.0],
-            elements: None,
-            outliner: None,
-            groups: None,
-            textures: None,
-            animations: None,
-            entries: PartEntries::default(),
-        };
+        let mut doc = Self::empty(bytes);
         let mut meta_at = None;
         let mut resolution_at = None;
         loop {
@@ -186,14 +173,150 @@ impl<'a> Document<'a> {
             *slot = Some(value_at);
         }
         drain(&mut tokens)?;
+        doc.finish(meta_at, resolution_at)
+    }
+
+    /// A document of `bytes` with no part found yet.
+    fn empty(bytes: &'a [u8]) -> Self {
+        Self {
+            bytes,
+            version: FormatVersion { major: 0, minor: 0 },
+            format: ModelFormat::JavaBlock,
+            source_format: None,
+            box_uv: false,
+            resolution: [16.0, 16.0],
+            elements: None,
+            outliner: None,
+            groups: None,
+            textures: None,
+            animations: None,
+            entries: PartEntries::default(),
+        }
+    }
+
+    /// Reads `meta` (required) and `resolution` once the parts are found.
+    fn finish(
+        mut self,
+        meta_at: Option<usize>,
+        resolution_at: Option<usize>,
+    ) -> Result<Self, Error> {
         let Some(meta_at) = meta_at else {
             return Err(not_bbmodel("meta", format_args!("a meta object expected")));
         };
-        doc.read_meta(meta_at)?;
+        self.read_meta(meta_at)?;
         if let Some(at) = resolution_at {
-            doc.read_resolution(at)?;
+            self.read_resolution(at)?;
         }
-        Ok(doc)
+        Ok(self)
+    }
+
+    /// Finds the parts as [`Document::read`] does, but steps over the arrays
+    /// the counting pass reads whole with the strict tokenizer (`elements`,
+    /// `outliner`, `groups`, `animations`) by their brackets alone, without
+    /// checking them. Everything else is checked here.
+    ///
+    /// The caller must read those arrays whole, and pass every error it
+    /// meets through [`Document::first_error`], which puts a syntax error
+    /// anywhere first, as `read` would. Input this does not recognise at
+    /// a glance goes to `read`.
+    pub(crate) fn locate(bytes: &'a [u8], limits: &BbmodelLimits) -> Result<Self, Error> {
+        if bytes.len() as u64 > limits.max_file_bytes || bytes.is_empty() {
+            return Self::read(bytes, limits);
+        }
+        match Self::locate_parts(bytes) {
+            Some((doc, meta_at, resolution_at)) => doc.finish(meta_at, resolution_at),
+            None => Self::read(bytes, limits),
+        }
+    }
+
+    /// The error to report for `bytes` when reading them failed with `e`
+    /// after [`Document::locate`]: the first error [`Document::read`] finds
+    /// (a syntax error anywhere, a bad meta), else `e`.
+    #[cold]
+    pub(crate) fn first_error(bytes: &[u8], limits: &BbmodelLimits, e: Error) -> Error {
+        match Document::read(bytes, limits) {
+            Err(first) => first,
+            Ok(_) => e,
+        }
+    }
+
+    /// The top level of [`Document::locate`]: `None` for anything but a
+    /// well-formed object whose members it can step over.
+    fn locate_parts(bytes: &'a [u8]) -> Option<(Self, Option<usize>, Option<usize>)> {
+        let mut doc = Self::empty(bytes);
+        let (mut meta_at, mut resolution_at) = (None, None);
+        // The last span stepped over per key, checked whole when the key
+        // comes again (the last one wins, so nobody else would read it).
+        let mut stepped: [Option<(usize, usize)>; 4] = [None; 4];
+        let mut pos = skip_space(bytes, 0);
+        if bytes.get(pos) != Some(&b'{') {
+            return None;
+        }
+        pos = skip_space(bytes, pos + 1);
+        if bytes.get(pos) == Some(&b'}') {
+            pos += 1;
+        } else {
+            loop {
+                let mut key_tokens = Tokenizer::new(bytes.get(pos..)?, 1);
+                let Ok(Some(Token {
+                    kind: TokenKind::String(key),
+                    ..
+                })) = key_tokens.next_token()
+                else {
+                    return None;
+                };
+                pos = skip_space(bytes, pos + key_tokens.position());
+                if bytes.get(pos) != Some(&b':') {
+                    return None;
+                }
+                let value_at = skip_space(bytes, pos + 1);
+                let name = known_key(&key, TOP_LEVEL_KEYS);
+                let whole_later = STEPPED_OVER.iter().position(|k| Some(*k) == name);
+                let (end, entries) = match whole_later {
+                    Some(slot) if bytes.get(value_at) == Some(&b'[') => {
+                        let (end, entries) = step_over_array(bytes, value_at)?;
+                        let previous = stepped.get_mut(slot)?.replace((value_at, end));
+                        if let Some((start, end)) = previous {
+                            check_span(bytes, start, end)?;
+                        }
+                        (end, entries)
+                    }
+                    _ => {
+                        if let Some(previous) = whole_later.and_then(|s| stepped.get_mut(s)?.take())
+                        {
+                            check_span(bytes, previous.0, previous.1)?;
+                        }
+                        let mut tokens = Tokenizer::new(bytes.get(value_at..)?, MAX_JSON_DEPTH);
+                        let (_, entries) = skip(&mut tokens).ok()?;
+                        (value_at + tokens.position(), entries)
+                    }
+                };
+                match name {
+                    Some("meta") => meta_at = Some(value_at),
+                    Some("resolution") => resolution_at = Some(value_at),
+                    Some("elements") => {
+                        (doc.elements, doc.entries.elements) = (Some(value_at), entries)
+                    }
+                    Some("outliner") => doc.outliner = Some(value_at),
+                    Some("groups") => (doc.groups, doc.entries.groups) = (Some(value_at), entries),
+                    Some("textures") => {
+                        (doc.textures, doc.entries.textures) = (Some(value_at), entries)
+                    }
+                    Some("animations") => doc.animations = Some(value_at),
+                    _ => {}
+                }
+                pos = skip_space(bytes, end);
+                match bytes.get(pos) {
+                    Some(b',') => pos = skip_space(bytes, pos + 1),
+                    Some(b'}') => {
+                        pos += 1;
+                        break;
+                    }
+                    _ => return None,
+                }
+            }
+        }
+        (skip_space(bytes, pos) == bytes.len()).then_some((doc, meta_at, resolution_at))
     }
 
     fn read_meta(&mut self, at: usize) -> Result<(), Error> {
@@ -281,6 +404,87 @@ impl<'a> Document<'a> {
             }
         }
         Ok(())
+    }
+}
+
+/// The top-level keys a document has parts at.
+const TOP_LEVEL_KEYS: &[&str] = &[
+    "meta",
+    "resolution",
+    "elements",
+    "outliner",
+    "groups",
+    "textures",
+    "animations",
+];
+
+/// The arrays [`Document::locate`] steps over (textures are mostly long
+/// strings, which the tokenizer scans faster than the stepper).
+const STEPPED_OVER: [&str; 4] = ["elements", "outliner", "groups", "animations"];
+
+/// The first byte at or after `i` that is no JSON whitespace.
+fn skip_space(bytes: &[u8], mut i: usize) -> usize {
+    while matches!(bytes.get(i), Some(b' ' | b'\t' | b'\n' | b'\r')) {
+        i += 1;
+    }
+    i
+}
+
+/// Checks `bytes[start..end]` as one JSON value (`None` when it is none).
+fn check_span(bytes: &[u8], start: usize, end: usize) -> Option<()> {
+    let mut tokens = Tokenizer::new(bytes.get(start..end)?, MAX_JSON_DEPTH);
+    drain(&mut tokens).ok()
+}
+
+/// What the stepper must stop at: quotes, brackets and commas (the rest of
+/// JSON is stepped over byte by byte without a look).
+const STEP_STOPS: [bool; 256] = {
+    let mut t = [false; 256];
+    t[b'"' as usize] = true;
+    t[b'\\' as usize] = true;
+    t[b'[' as usize] = true;
+    t[b']' as usize] = true;
+    t[b'{' as usize] = true;
+    t[b'}' as usize] = true;
+    t[b',' as usize] = true;
+    t
+};
+
+/// Steps over the array that starts at `start` (a `[`) by its brackets,
+/// minding strings and escapes but checking nothing else: returns where it
+/// ends and how many entries it has (its top-level commas plus one, unless
+/// empty). `None` when it does not close.
+fn step_over_array(bytes: &[u8], start: usize) -> Option<(usize, usize)> {
+    let mut depth = 0usize;
+    let mut commas = 0usize;
+    let mut in_string = false;
+    let mut i = start;
+    loop {
+        // Everything but a stop byte is skipped in this tight loop.
+        while !STEP_STOPS[usize::from(*bytes.get(i)?)] {
+            i += 1;
+        }
+        match (in_string, *bytes.get(i)?) {
+            (true, b'"') => in_string = false,
+            (true, b'\\') => i += 1,
+            (true, _) => {}
+            (false, b'"') => in_string = true,
+            (false, b'[' | b'{') => depth += 1,
+            (false, b']' | b'}') => {
+                depth = depth.checked_sub(1)?;
+                if depth == 0 {
+                    let inside = bytes.get(start + 1..i)?;
+                    let empty = commas == 0
+                        && inside
+                            .iter()
+                            .all(|b| matches!(b, b' ' | b'\t' | b'\n' | b'\r'));
+                    return Some((i + 1, if empty { 0 } else { commas + 1 }));
+                }
+            }
+            (false, b',') if depth == 1 => commas += 1,
+            (false, _) => {}
+        }
+        i += 1;
     }
 }
 
@@ -578,5 +782,81 @@ mod tests {
             code(r#"{"meta": {"format_version": "5.0"}, "resolution": {"width": 0}}"#),
             ErrorCode::InvalidField
         );
+    }
+
+    #[test]
+    fn step_over_array_minds_strings_escapes_and_nesting() {
+        for (json, entries) in [
+            ("[]", 0),
+            ("[ \n ]", 0),
+            ("[1]", 1),
+            ("[1, [2, 3], {\"a\": [4, 5]}]", 3),
+            (r#"["a,b", "c]d", "e\"],["]"#, 3),
+            (r#"[{"k": "\\"}, 2]"#, 2),
+        ] {
+            let bytes = format!("{json} , tail");
+            assert_eq!(
+                step_over_array(bytes.as_bytes(), 0),
+                Some((json.len(), entries)),
+                "{json}"
+            );
+        }
+        assert_eq!(step_over_array(b"[1, [2]", 0), None, "never closes");
+        assert_eq!(step_over_array(b"[\"]\"", 0), None, "ends in a string");
+    }
+
+    /// The parts and counts `locate` finds are those `read` finds.
+    #[test]
+    fn locate_finds_what_read_finds() {
+        let json = r#" {"meta": {"format_version": "4.10", "model_format": "free"},
+            "elements": [{"name": "a,]"}, {"faces": {"north": {}}}],
+            "outliner": ["u", {"children": ["v"]}], "groups": [],
+            "textures": [{"name": "t"}], "animations": [{}, {}],
+            "elements": [{}, {}, {}]} "#;
+        let limits = BbmodelLimits::default();
+        let (read, located) = (
+            Document::read(json.as_bytes(), &limits).unwrap(),
+            Document::locate(json.as_bytes(), &limits).unwrap(),
+        );
+        assert_eq!(located.entries, read.entries);
+        assert_eq!(located.entries.elements, 3, "the last elements wins");
+        assert_eq!(located.entries.textures, 1);
+        assert_eq!(
+            (located.elements, located.outliner, located.groups),
+            (read.elements, read.outliner, read.groups)
+        );
+        assert_eq!(
+            (located.textures, located.animations, located.version),
+            (read.textures, read.animations, read.version)
+        );
+    }
+
+    /// `locate` steps over arrays unchecked; what it cannot step over goes
+    /// to `read`, and a repeated key's earlier array is checked.
+    #[test]
+    fn locate_falls_back_to_read_and_checks_replaced_arrays() {
+        let limits = BbmodelLimits::default();
+        let locate = |json: &str| Document::locate(json.as_bytes(), &limits).map(|d| d.entries);
+        // An earlier `elements` that a later one replaces is checked here.
+        let replaced = r#"{"meta": {"format_version": "5.0"}, "elements": [1,,2], "elements": []}"#;
+        assert_eq!(locate(replaced).unwrap_err().code(), ErrorCode::NotJson);
+        // Junk between members, or after the object, goes to `read`.
+        for bad in [
+            r#"{"meta": {"format_version": "5.0"} "elements": []}"#,
+            r#"{"meta": {"format_version": "5.0"}, "elements": []} x"#,
+            r#"{"meta": {"format_version": "5.0"}, "elements": [}"#,
+        ] {
+            assert_eq!(locate(bad).unwrap_err().code(), ErrorCode::NotJson, "{bad}");
+        }
+        // A syntax error inside a stepped-over array is left to the reader
+        // of that array (and `first_error` puts it first).
+        let inside = r#"{"meta": {"format_version": "5.0"}, "elements": [{"a": 01}]}"#;
+        assert!(locate(inside).is_ok());
+        let e = Document::first_error(
+            inside.as_bytes(),
+            &limits,
+            Error::nowhere(ErrorCode::InvalidField, format_args!("later")),
+        );
+        assert_eq!(e.code(), ErrorCode::NotJson);
     }
 }

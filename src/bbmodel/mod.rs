@@ -44,8 +44,23 @@ pub struct Options<'o> {
 /// Checks `bytes` against the limits and returns the arena size
 /// [`decode_into`] needs, without allocating.
 pub fn measure(bytes: &[u8], options: &Options<'_>) -> Result<Plan, Error> {
-    let doc = Document::read(bytes, &options.limits)?;
-    Ok(reader::plan(&doc, options)?.0)
+    measure_located(bytes, options).map(|(_, plan)| plan)
+}
+
+/// [`measure`], returning the document too, for a decode of the same bytes
+/// to start from (`scenedec::load`).
+///
+/// The document pass steps over the arrays the counting pass reads whole
+/// ([`Document::locate`]); an error from either goes through
+/// [`Document::first_error`], so a syntax error anywhere still comes first.
+pub(crate) fn measure_located<'a>(
+    bytes: &'a [u8],
+    options: &Options<'_>,
+) -> Result<(Document<'a>, Plan), Error> {
+    let limits = &options.limits;
+    Document::locate(bytes, limits)
+        .and_then(|doc| Ok((doc, reader::plan(&doc, options)?.0)))
+        .map_err(|e| Document::first_error(bytes, limits, e))
 }
 
 /// Decodes `bytes` into `arena`. Needs at most [`measure`]'s plan.
