@@ -31,13 +31,16 @@ fn compare(c: &mut Criterion, group: &str, inputs: &[(String, Vec<u8>)]) {
         return;
     }
     let options = options();
-    let triangles: usize = inputs
+    let loaded: Vec<_> = inputs
         .iter()
         .filter_map(|(_, b)| scenedec::load(b, Some("bbmodel"), &options).ok())
-        .map(|l| l.scene().triangle_count())
-        .sum();
+        .collect();
+    let triangles: usize = loaded.iter().map(|l| l.scene().triangle_count()).sum();
+    // Memory: the one allocation `load` makes (the arena), beside the input.
+    let arena: usize = loaded.iter().map(|l| l.arena_bytes()).sum();
+    drop(loaded);
     eprintln!(
-        "{group}: {} files, {total} bytes, {triangles} triangles",
+        "{group}: {} files, {total} bytes, {triangles} triangles, arena {arena} bytes",
         inputs.len()
     );
     let mut g = c.benchmark_group(group);

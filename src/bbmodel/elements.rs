@@ -931,12 +931,13 @@ pub fn for_each_mesh_face<'a>(
 }
 
 /// Reads a mesh's vertex positions by key into `table` (sorted by key hash),
-/// for [`find_key`].
+/// for [`find_key`], and by key index into `positions`.
 pub fn mesh_key_table(
     doc: &Document<'_>,
     head: &MeshHead,
     element: usize,
     table: &mut [KeyEntry],
+    positions: &mut [[f32; 3]],
 ) -> Result<(), Error> {
     let Some(at) = head.vertices_at else {
         return Ok(());
@@ -957,6 +958,9 @@ pub fn mesh_key_table(
                     .unwrap_or(u32::MAX),
                 len: raw_len(&key),
             };
+        }
+        if let Some(slot) = positions.get_mut(i) {
+            *slot = position;
         }
         i += 1;
     }

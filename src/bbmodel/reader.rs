@@ -74,7 +74,8 @@ pub(crate) fn plan(doc: &Document<'_>, options: &Options<'_>) -> Result<(Plan, C
         textures: &textures,
     };
     let mut max_keys = 0usize;
-    pool += count_elements(&ctx, &mut counts, &mut max_keys)?;
+    let mut largest = MeshFaces::default();
+    pool += count_elements(&ctx, &mut counts, &mut max_keys, &mut largest)?;
     counts.text_pool = pool;
     let element_refs = census.outliner_entries - census.nodes;
     let plan = Plan::new(counts, |scratch| {
@@ -84,9 +85,13 @@ pub(crate) fn plan(doc: &Document<'_>, options: &Options<'_>) -> Result<(Plan, C
         scratch.add::<ElementEntry>(census.elements)?;
         // The outliner's element uuids, to place each element as it is read.
         scratch.add::<OutlinerRef>(element_refs)?;
-        // The largest mesh's vertex keys, and their smooth-normal sums.
+        // The largest mesh's vertex keys, their smooth-normal sums and
+        // positions, and its faces' corners and faces between two loops.
         scratch.add::<KeyEntry>(max_keys)?;
         scratch.add::<[f32; 3]>(max_keys)?;
+        scratch.add::<[f32; 3]>(max_keys)?;
+        scratch.add::<MeshCorner>(largest.corners)?;
+        scratch.add::<KeptFace>(largest.faces)?;
         // Outliner groups by uuid, to find one placed twice.
         scratch.add::<UuidEntry>(census.nodes)?;
         // Meshes are written in file order and then put in outliner order.
@@ -99,6 +104,8 @@ pub(crate) fn plan(doc: &Document<'_>, options: &Options<'_>) -> Result<(Plan, C
     notes[NOTE_MAX_KEYS] = max_keys;
     notes[NOTE_NODES] = census.nodes;
     notes[NOTE_ELEMENT_REFS] = element_refs;
+    notes[NOTE_MAX_CORNERS] = largest.corners;
+    notes[NOTE_MAX_FACES] = largest.faces;
     Ok((plan.with_notes(notes), census))
 }
 
@@ -108,6 +115,15 @@ const NOTE_ELEMENTS: usize = 1;
 const NOTE_MAX_KEYS: usize = 2;
 const NOTE_NODES: usize = 3;
 const NOTE_ELEMENT_REFS: usize = 4;
+const NOTE_MAX_CORNERS: usize = 5;
+const NOTE_MAX_FACES: usize = 6;
+
+/// The most faces of 3 or more vertices, and their corners, of any one mesh.
+#[derive(Clone, Copy, Debug, Default)]
+struct MeshFaces {
+    faces: usize,
+    corners: usize,
+}
 
 /// Counts meshes, vertices, triangles and groups of every element, checking
 /// maxTriangles and maxVertices as they grow (spec: "counted from the upper
@@ -116,6 +132,7 @@ fn count_elements(
     ctx: &ElementContext<'_, '_>,
     counts: &mut SceneCounts,
     max_keys: &mut usize,
+    largest: &mut MeshFaces,
 ) -> Result<usize, Error> {
     let (doc, limits, textures) = (ctx.doc, ctx.limits, ctx.textures);
     let mut pool = 0;
@@ -135,6 +152,7 @@ fn count_elements(
             ElementBody::Mesh(mesh) => {
                 *max_keys = (*max_keys).max(mesh.keys);
                 let mut keys = heapless::Vec::<GroupKey, MAX_GROUP_KEYS>::new();
+                let mut this = MeshFaces::default();
                 for_each_mesh_face(doc, i, &mesh, limits, textures, |face| {
                     // Upper bounds (spec): k vertices and k − 2 triangles a face.
                     let k = face.vertices.len();
@@ -142,6 +160,8 @@ fn count_elements(
                         counts.positions += k;
                         counts.indices += 3 * (k - 2);
                         counts.uv_rects += k - 2;
+                        this.faces += 1;
+                        this.corners += k;
                     }
                     let key = face_key(doc, textures, face.material);
                     if !keys.contains(&key) {
@@ -151,6 +171,8 @@ fn count_elements(
                 })?;
                 counts.meshes += 1;
                 counts.groups += keys.len();
+                largest.faces = largest.faces.max(this.faces);
+                largest.corners = largest.corners.max(this.corners);
             }
             ElementBody::Unsupported => {}
         }
@@ -530,6 +552,9 @@ pub(crate) fn fill<'a>(
     let refs = arena.slice::<OutlinerRef>(plan.note(NOTE_ELEMENT_REFS))?;
     let key_table = arena.slice::<KeyEntry>(plan.note(NOTE_MAX_KEYS))?;
     let normal_sums = arena.slice::<[f32; 3]>(plan.note(NOTE_MAX_KEYS))?;
+    let key_positions = arena.slice::<[f32; 3]>(plan.note(NOTE_MAX_KEYS))?;
+    let mesh_corners = arena.slice::<MeshCorner>(plan.note(NOTE_MAX_CORNERS))?;
+    let kept_faces = arena.slice::<KeptFace>(plan.note(NOTE_MAX_FACES))?;
     let placed_groups = arena.slice::<UuidEntry>(plan.note(NOTE_NODES))?;
     let mesh_order = arena.slice::<[u64; 2]>(counts.meshes)?;
     let mesh_copy = arena.slice::<MeshRecord>(counts.meshes)?;
@@ -649,7 +674,10 @@ pub(crate) fn fill<'a>(
             ElementBody::Mesh(mesh) => {
                 let scratch = MeshScratch {
                     keys: &mut *key_table,
+                    positions: &mut *key_positions,
                     normals: &mut *normal_sums,
+                    corners: &mut *mesh_corners,
+                    faces: &mut *kept_faces,
                 };
                 meshes.mesh(&ctx, i, &mesh, name, &head, parent, scratch)?;
             }
@@ -710,7 +738,11 @@ pub(crate) fn fill<'a>(
 /// Per-mesh scratch: the vertex key table and the smooth-normal sums.
 struct MeshScratch<'s> {
     keys: &'s mut [KeyEntry],
+    /// Vertex positions by key index.
+    positions: &'s mut [[f32; 3]],
     normals: &'s mut [[f32; 3]],
+    corners: &'s mut [MeshCorner],
+    faces: &'s mut [KeptFace],
 }
 
 /// Writes meshes, their groups and vertices into the scene's arrays.
@@ -805,6 +837,11 @@ impl MeshWriter<'_> {
     /// One mesh element (Conversion, meshes): every face its own vertices at
     /// origin + R·v, triangulated in its plane, grouped by material then
     /// single- before double-sided; flat or smooth normals (convention 11).
+    ///
+    /// The faces are read once: the first loop resolves each face's keys,
+    /// counts triangles per group and sums smooth normals, keeping what the
+    /// second loop needs (material, key indices, UVs) in scratch; the second
+    /// writes vertices and triangles from that scratch.
     #[allow(clippy::too_many_arguments)]
     fn mesh(
         &mut self,
@@ -818,18 +855,31 @@ impl MeshWriter<'_> {
     ) -> Result<(), Error> {
         let (doc, limits, textures) = (ctx.doc, ctx.limits, ctx.textures);
         let keys = scratch.keys.get_mut(..mesh.keys).ok_or_else(mismatch)?;
-        super::elements::mesh_key_table(doc, mesh, element, keys)?;
-        let keys: &[KeyEntry] = keys;
+        let key_positions = scratch
+            .positions
+            .get_mut(..mesh.keys)
+            .ok_or_else(mismatch)?;
+        super::elements::mesh_key_table(doc, mesh, element, keys, key_positions)?;
+        let (keys, key_positions): (&[KeyEntry], &[[f32; 3]]) = (keys, key_positions);
         let sums = scratch.normals.get_mut(..mesh.keys).ok_or_else(mismatch)?;
         sums.fill([0.0; 3]);
         let transform = mesh_transform(mesh.origin, mesh.rotation);
 
-        // Pass 1: triangles per group, and the smooth-normal sums.
+        // Read the faces: triangles per group, smooth-normal sums, and each
+        // face that gets triangles kept for writing.
         let mut groups = heapless::Vec::<(GroupKey, usize), MAX_GROUP_KEYS>::new();
+        let (mut kept, mut corners) = (0usize, 0usize);
         for_each_mesh_face(doc, element, mesh, limits, textures, |face| {
             let (positions, indices) = resolve(doc, keys, face, element)?;
             let mut tris = [[0u8; 3]; MAX_FACE_TRIANGLES];
             let triangulation = triangulate(&positions, &mut tris).map_err(|_| mismatch())?;
+            if mesh.smooth && positions.len() >= 3 {
+                accumulate_face_normal(sums, &indices, blockbench_face_normal(&positions))
+                    .map_err(|_| mismatch())?;
+            }
+            if triangulation.count == 0 {
+                return Ok(());
+            }
             let key = face_key(doc, textures, face.material);
             match groups.iter_mut().find(|(k, _)| *k == key) {
                 Some((_, n)) => *n += triangulation.count,
@@ -837,10 +887,16 @@ impl MeshWriter<'_> {
                     let _ = groups.push((key, triangulation.count));
                 }
             }
-            if mesh.smooth && positions.len() >= 3 {
-                accumulate_face_normal(sums, &indices, blockbench_face_normal(&positions))
-                    .map_err(|_| mismatch())?;
+            let end = corners + indices.len();
+            let slots = scratch.corners.get_mut(corners..end).ok_or_else(mismatch)?;
+            for ((slot, &key), uv) in slots.iter_mut().zip(&indices).zip(&face.uvs) {
+                *slot = MeshCorner { key, uv: *uv };
             }
+            *scratch.faces.get_mut(kept).ok_or_else(mismatch)? = KeptFace {
+                material: face.material,
+                corners: index32(indices.len())?,
+            };
+            (kept, corners) = (kept + 1, end);
             Ok(())
         })?;
         if mesh.smooth {
@@ -871,27 +927,38 @@ impl MeshWriter<'_> {
         }
         let end_index = at;
 
-        // Pass 2: vertices in face order, triangles at their group's cursor.
-        for_each_mesh_face(doc, element, mesh, limits, textures, |face| {
-            let (positions, indices) = resolve(doc, keys, face, element)?;
+        // Write: vertices in face order, triangles at their group's cursor.
+        let mut first_corner = 0usize;
+        for face in scratch.faces.get(..kept).ok_or_else(mismatch)? {
+            let end = first_corner + face.corners as usize;
+            let face_corners = scratch
+                .corners
+                .get(first_corner..end)
+                .ok_or_else(mismatch)?;
+            first_corner = end;
+            let mut positions =
+                heapless::Vec::<[f32; 3], { super::mesh::MAX_FACE_VERTICES }>::new();
+            for corner in face_corners {
+                let p = key_positions
+                    .get(corner.key as usize)
+                    .ok_or_else(mismatch)?;
+                positions.push(*p).map_err(|_| mismatch())?;
+            }
             let mut tris = [[0u8; 3]; MAX_FACE_TRIANGLES];
             let triangulation = triangulate(&positions, &mut tris).map_err(|_| mismatch())?;
-            if triangulation.count == 0 {
-                return Ok(());
-            }
             let local = index32(self.vertex - first_vertex)?;
             let flat = transform.turn(triangulation.normal);
             let size = uv_size(doc, textures, face.material);
-            for (k, p) in positions.iter().enumerate() {
+            for (k, (p, corner)) in positions.iter().zip(face_corners).enumerate() {
                 let v = self.vertex + k;
                 *self.positions.get_mut(v).ok_or_else(mismatch)? = transform.place(*p);
-                let smooth = indices.get(k).and_then(|&i| sums.get(i as usize)).copied();
+                let smooth = sums.get(corner.key as usize).copied();
                 *self.normals.get_mut(v).ok_or_else(mismatch)? = match smooth {
                     Some(n) if mesh.smooth && n != [0.0; 3] => n,
                     _ => flat,
                 };
-                let uv = face.uvs.get(k).copied().unwrap_or_default();
-                *self.uvs.get_mut(v).ok_or_else(mismatch)? = [uv[0] / size[0], uv[1] / size[1]];
+                let [u, v_] = corner.uv;
+                *self.uvs.get_mut(v).ok_or_else(mismatch)? = [u / size[0], v_ / size[1]];
             }
             let face_uvs = self
                 .uvs
@@ -915,11 +982,46 @@ impl MeshWriter<'_> {
                     .ok_or_else(mismatch)? = rect;
             }
             self.vertex += positions.len();
-            Ok(())
-        })?;
+        }
         self.index = end_index;
         self.finish(name, head, parent, first_vertex, first_index, first_group)
     }
+}
+
+/// A face corner kept between the two loops of [`MeshWriter::mesh`]: its
+/// vertex key's index among the mesh's keys and its UV in texels.
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    Default,
+    zerocopy::FromBytes,
+    zerocopy::IntoBytes,
+    zerocopy::KnownLayout,
+    zerocopy::Immutable,
+)]
+#[repr(C)]
+pub(crate) struct MeshCorner {
+    key: u32,
+    uv: [f32; 2],
+}
+
+/// A face kept between the two loops of [`MeshWriter::mesh`]: its material
+/// and how many corners it has.
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    Default,
+    zerocopy::FromBytes,
+    zerocopy::IntoBytes,
+    zerocopy::KnownLayout,
+    zerocopy::Immutable,
+)]
+#[repr(C)]
+pub(crate) struct KeptFace {
+    material: i32,
+    corners: u32,
 }
 
 /// A face's vertex positions and key indices, each key looked up in the
