@@ -436,19 +436,25 @@ fn check_span(bytes: &[u8], start: usize, end: usize) -> Option<()> {
     drain(&mut tokens).ok()
 }
 
-/// What the stepper must stop at: quotes, brackets and commas (the rest of
-/// JSON is stepped over byte by byte without a look).
-const STEP_STOPS: [bool; 256] = {
+/// The bytes the stepper stops at, by where it is: in a string (quote and
+/// backslash), in a nested value (also brackets), right inside the array it
+/// steps over (also commas, which count its entries).
+const fn stops(brackets: bool, comma: bool) -> [bool; 256] {
     let mut t = [false; 256];
     t[b'"' as usize] = true;
     t[b'\\' as usize] = true;
-    t[b'[' as usize] = true;
-    t[b']' as usize] = true;
-    t[b'{' as usize] = true;
-    t[b'}' as usize] = true;
-    t[b',' as usize] = true;
+    if brackets {
+        t[b'[' as usize] = true;
+        t[b']' as usize] = true;
+        t[b'{' as usize] = true;
+        t[b'}' as usize] = true;
+    }
+    t[b',' as usize] = comma;
     t
-};
+}
+const IN_STRING: [bool; 256] = stops(false, false);
+const NESTED: [bool; 256] = stops(true, false);
+const TOP: [bool; 256] = stops(true, true);
 
 /// Steps over the array that starts at `start` (a `[`) by its brackets,
 /// minding strings and escapes but checking nothing else: returns where it
@@ -461,7 +467,12 @@ fn step_over_array(bytes: &[u8], start: usize) -> Option<(usize, usize)> {
     let mut i = start;
     loop {
         // Everything but a stop byte is skipped in this tight loop.
-        while !STEP_STOPS[usize::from(*bytes.get(i)?)] {
+        let stop = match (in_string, depth) {
+            (true, _) => &IN_STRING,
+            (false, 1) => &TOP,
+            (false, _) => &NESTED,
+        };
+        while !stop[usize::from(*bytes.get(i)?)] {
             i += 1;
         }
         match (in_string, *bytes.get(i)?) {

@@ -463,16 +463,6 @@ impl LowerArray for [u8] {
 /// the end) and decodes its first bytes into `out`; returns the total
 /// decoded length, or `None` for invalid base64.
 fn base64_decode(data: &[u8], out: &mut [u8]) -> Option<usize> {
-    let value = |b: u8| -> Option<u32> {
-        Some(u32::from(match b {
-            b'A'..=b'Z' => b - b'A',
-            b'a'..=b'z' => b - b'a' + 26,
-            b'0'..=b'9' => b - b'0' + 52,
-            b'+' => 62,
-            b'/' => 63,
-            _ => return None,
-        }))
-    };
     let body = data
         .strip_suffix(b"==")
         .or_else(|| data.strip_suffix(b"="))
@@ -481,11 +471,20 @@ fn base64_decode(data: &[u8], out: &mut [u8]) -> Option<usize> {
     if !(body.len() + padding).is_multiple_of(4) || (padding > 0 && body.len() % 4 == 1) {
         return None;
     }
+    // Every character checked without a branch (textures run to megabytes);
+    // only the prefix `out` holds is decoded.
+    let invalid = body.iter().fold(0u8, |bad, &b| {
+        bad | u8::from(BASE64[usize::from(b)] == NOT_BASE64)
+    });
+    if invalid != 0 {
+        return None;
+    }
+    let take = (out.len() * 4).div_ceil(3).min(body.len());
     let mut written = 0usize;
     let mut acc = 0u32;
     let mut bits = 0u32;
-    for &b in body {
-        acc = (acc << 6) | value(b)?;
+    for &b in body.get(..take)? {
+        acc = (acc << 6) | u32::from(BASE64[usize::from(b)]);
         bits += 6;
         if bits >= 8 {
             bits -= 8;
@@ -496,8 +495,30 @@ fn base64_decode(data: &[u8], out: &mut [u8]) -> Option<usize> {
             acc &= (1 << bits) - 1;
         }
     }
-    Some(written)
+    Some(body.len() * 6 / 8)
 }
+
+/// [`BASE64`]'s mark for a byte outside the alphabet.
+const NOT_BASE64: u8 = 0xFF;
+
+/// Each byte's 6-bit value in the standard base64 alphabet, or [`NOT_BASE64`].
+const BASE64: [u8; 256] = {
+    let mut t = [NOT_BASE64; 256];
+    let mut i = 0u8;
+    while i < 26 {
+        t[(b'A' + i) as usize] = i;
+        t[(b'a' + i) as usize] = i + 26;
+        i += 1;
+    }
+    let mut d = 0u8;
+    while d < 10 {
+        t[(b'0' + d) as usize] = d + 52;
+        d += 1;
+    }
+    t[b'+' as usize] = 62;
+    t[b'/' as usize] = 63;
+    t
+};
 
 #[cfg(test)]
 mod tests {
