@@ -1007,6 +1007,39 @@ fn element_type_written_last_the_first_error_of_its_fields_counts() {
 }
 
 #[test]
+fn element_type_written_last_faces_with_other_keys_are_still_read_right() {
+    // A key that is no cube face makes the reader leave `faces` for later;
+    // a cube is then read again, in file order with its other fields.
+    let cube = |faces: &str, after: &str| {
+        let json = format!(r#"{{"from": [0, 0, 0], "to": [1, 1, 1], "faces": {faces}{after}}}"#);
+        one_element(Model::free(), Raw(json))
+    };
+    let extra_first = r#"{"extra": {"a": [1, "}"]}, "north": {"uv": [0, 0, 1, 1]}}"#;
+    let loaded = cube(extra_first, "");
+    assert_eq!(load(&loaded).scene().triangle_count(), 2, "north drawn");
+    let bad_uv = r#"{"extra": 1, "north": {"uv": [1]}}"#;
+    let e = error(&cube(bad_uv, r#", "inflate": "bad""#));
+    assert_eq!(
+        e.at().to_string(),
+        "$.elements[0].faces.north.uv",
+        "faces first"
+    );
+    let e = error(&one_element(
+        Model::free(),
+        Raw(format!(
+            r#"{{"from": "bad", "to": [1, 1, 1], "faces": {bad_uv}}}"#
+        )),
+    ));
+    assert_eq!(e.at().to_string(), "$.elements[0].from", "from first");
+    // Faces left unread are still checked as JSON, whatever the type.
+    for t in ["locator", "mesh", "cube"] {
+        let json = format!(r#"{{"faces": {{"x": 1, "y": [1,,2]}}, "type": "{t}"}}"#);
+        let e = error(&one_element(Model::free(), Raw(json)));
+        assert_eq!(e.code(), ErrorCode::NotJson, "{t}");
+    }
+}
+
+#[test]
 fn meshes_in_outliner_order_keep_their_own_vertices() {
     // Written in file order, listed in outliner order: each mesh's vertex
     // range must still be its own cube's.

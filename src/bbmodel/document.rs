@@ -10,7 +10,7 @@
 //! `meta` / `meta.format_version`; UNSUPPORTED_VERSION outside 3.x–5.x.
 
 use super::formats::ModelFormat;
-use super::value::{Cursor, Path, invalid, known_key};
+use super::value::{Cursor, Path, closing_bracket, invalid, known_key};
 use crate::error::{Error, ErrorCode, JsonPath, Location, PathSegment, Quote};
 use crate::json::{JsonError, Token, TokenKind, Tokenizer};
 use crate::limits::BbmodelLimits;
@@ -436,67 +436,22 @@ fn check_span(bytes: &[u8], start: usize, end: usize) -> Option<()> {
     drain(&mut tokens).ok()
 }
 
-/// The bytes the stepper stops at, by where it is: in a string (quote and
-/// backslash), in a nested value (also brackets), right inside the array it
-/// steps over (also commas, which count its entries).
-const fn stops(brackets: bool, comma: bool) -> [bool; 256] {
-    let mut t = [false; 256];
-    t[b'"' as usize] = true;
-    t[b'\\' as usize] = true;
-    if brackets {
-        t[b'[' as usize] = true;
-        t[b']' as usize] = true;
-        t[b'{' as usize] = true;
-        t[b'}' as usize] = true;
-    }
-    t[b',' as usize] = comma;
-    t
-}
-const IN_STRING: [bool; 256] = stops(false, false);
-const NESTED: [bool; 256] = stops(true, false);
-const TOP: [bool; 256] = stops(true, true);
-
 /// Steps over the array that starts at `start` (a `[`) by its brackets,
 /// minding strings and escapes but checking nothing else: returns where it
 /// ends and how many entries it has (its top-level commas plus one, unless
 /// empty). `None` when it does not close.
 fn step_over_array(bytes: &[u8], start: usize) -> Option<(usize, usize)> {
-    let mut depth = 0usize;
-    let mut commas = 0usize;
-    let mut in_string = false;
-    let mut i = start;
-    loop {
-        // Everything but a stop byte is skipped in this tight loop.
-        let stop = match (in_string, depth) {
-            (true, _) => &IN_STRING,
-            (false, 1) => &TOP,
-            (false, _) => &NESTED,
-        };
-        while !stop[usize::from(*bytes.get(i)?)] {
-            i += 1;
-        }
-        match (in_string, *bytes.get(i)?) {
-            (true, b'"') => in_string = false,
-            (true, b'\\') => i += 1,
-            (true, _) => {}
-            (false, b'"') => in_string = true,
-            (false, b'[' | b'{') => depth += 1,
-            (false, b']' | b'}') => {
-                depth = depth.checked_sub(1)?;
-                if depth == 0 {
-                    let inside = bytes.get(start + 1..i)?;
-                    let empty = commas == 0
-                        && inside
-                            .iter()
-                            .all(|b| matches!(b, b' ' | b'\t' | b'\n' | b'\r'));
-                    return Some((i + 1, if empty { 0 } else { commas + 1 }));
-                }
-            }
-            (false, b',') if depth == 1 => commas += 1,
-            (false, _) => {}
-        }
-        i += 1;
+    if bytes.get(start) != Some(&b'[') {
+        return None;
     }
+    let mut commas = 0;
+    let close = closing_bracket(bytes, start + 1, 1, &mut commas)?;
+    let inside = bytes.get(start + 1..close)?;
+    let empty = commas == 0
+        && inside
+            .iter()
+            .all(|b| matches!(b, b' ' | b'\t' | b'\n' | b'\r'));
+    Some((close + 1, if empty { 0 } else { commas + 1 }))
 }
 
 /// True when the outliner whose key starts at `key_at` opens with a group

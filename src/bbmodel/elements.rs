@@ -352,6 +352,9 @@ pub fn read_element<'a>(
     };
     let mut unknown_shading = None;
     let mut errors = Deferred::default();
+    // Faces left unread as cube faces, and whether a cube error came first.
+    let mut pending_faces: Option<bool> = None;
+    let mut type_seen = false;
     while let Some(key) = c.next_key()? {
         let Some(k) = known_key(&key, ELEMENT_KEYS) else {
             c.skip_value()?;
@@ -360,6 +363,7 @@ pub fn read_element<'a>(
         let at = path.with_key(k);
         match k {
             "type" | "name" | "uuid" | "visibility" | "render_order" => {
+                type_seen |= k == "type";
                 let v = c.next()?;
                 read_common(&mut head, k, &v, c, &at, &path, ctx, &mut warnings)?;
                 c.skip_rest(&v)?;
@@ -454,12 +458,27 @@ pub fn read_element<'a>(
                     continue;
                 }
                 mesh.faces_at = Some(c.offset_of(&v));
-                // Read as cube faces; a mesh's face keys are none of the six
-                // names, so they are skipped (and read later, as mesh faces).
+                // Read as cube faces (most elements are cubes). A key that
+                // is none of the six names is a mesh's face: the rest is
+                // left unread here, and read whole where the type says.
+                let before = errors.cube.is_some();
                 let slot = &mut [&mut errors.cube];
-                deferred(c, inside, slot, |c| {
-                    read_faces(c, pass, &at, ctx.textures, &mut faces, &mut face_textures)
+                let speculative = !type_seen;
+                let read = deferred(c, inside, slot, |c| {
+                    let textures = ctx.textures;
+                    read_faces(
+                        c,
+                        pass,
+                        speculative,
+                        &at,
+                        textures,
+                        &mut faces,
+                        &mut face_textures,
+                    )
                 })?;
+                if read == Some(FacesRead::NotCube) {
+                    pending_faces = Some(before);
+                }
             }
             _ => {
                 c.skip_value()?;
@@ -468,6 +487,26 @@ pub fn read_element<'a>(
     }
     let body = match head.kind {
         ElementKind::Cube => {
+            if let (Some(error_before), Some(at)) = (pending_faces, mesh.faces_at)
+                && !error_before
+            {
+                // A cube after all: its faces are read now, and their error
+                // comes before those of fields after them.
+                faces = [None; 6];
+                face_textures = [FaceTexture::Removed; 6];
+                let faces_path = path.with_key("faces");
+                let mut again = doc.cursor(at);
+                again.next()?;
+                read_faces(
+                    &mut again,
+                    pass,
+                    false,
+                    &faces_path,
+                    ctx.textures,
+                    &mut faces,
+                    &mut face_textures,
+                )?;
+            }
             if let Some(e) = errors.cube {
                 return Err(e);
             }
@@ -494,7 +533,13 @@ pub fn read_element<'a>(
             }
             ElementBody::Mesh(mesh)
         }
-        ElementKind::Unsupported => ElementBody::Unsupported,
+        ElementKind::Unsupported => {
+            // Faces left unread are still checked as JSON when counting.
+            if let (Some(_), Some(at), Pass::Count) = (pending_faces, mesh.faces_at, pass) {
+                doc.cursor(at).skip_value()?;
+            }
+            ElementBody::Unsupported
+        }
     };
     Ok(Element { head, body })
 }
@@ -626,7 +671,19 @@ fn count_vertex_keys(
     Ok((start, n))
 }
 
-/// Reads a cube's `faces` object, whose `{` was just read, to its end.
+/// How far [`read_faces`] read a `faces` object.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum FacesRead {
+    /// To its end, as a cube's.
+    Cube,
+    /// Up to a key that is no cube face (when reading speculatively): the
+    /// rest was left unread.
+    NotCube,
+}
+
+/// Reads a cube's `faces` object, whose `{` was just read, to its end; when
+/// `speculative` (the element's type is not known yet), stops at the first
+/// key that is none of the six names and leaves the object unread.
 ///
 /// Conversion, Faces: `texture: null` removes the face and its other fields
 /// are not read, wherever `texture` stands in the face object; so a face's
@@ -634,14 +691,21 @@ fn count_vertex_keys(
 fn read_faces(
     c: &mut Cursor<'_>,
     pass: Pass,
+    speculative: bool,
     path: &Path<'_>,
     textures: &[TextureMeta<'_>],
     faces: &mut [Option<FaceInput>; 6],
     face_textures: &mut [FaceTexture; 6],
-) -> Result<(), Error> {
+) -> Result<FacesRead, Error> {
     let inside = c.depth();
     while let Some(key) = c.next_key()? {
         let Some(name) = known_key(&key, &FACE_KEYS).and_then(FaceName::from_key) else {
+            if speculative {
+                // Blockbench writes only the six names on a cube: these are
+                // most likely a mesh's faces, left for the mesh reader.
+                c.leave_unchecked()?;
+                return Ok(FacesRead::NotCube);
+            }
             c.skip_value()?;
             continue;
         };
@@ -715,7 +779,7 @@ fn read_faces(
             *t = texture;
         }
     }
-    Ok(())
+    Ok(FacesRead::Cube)
 }
 
 /// The group a cube face of `texture` joins (convention 9 and "Conversion,

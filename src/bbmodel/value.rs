@@ -234,6 +234,19 @@ impl<'a> Cursor<'a> {
         Ok(())
     }
 
+    /// Leaves the object or array the cursor is in without reading the rest
+    /// of it: its closing bracket is found by [`closing_bracket`], nothing
+    /// before it is checked. Only for JSON that is checked in another read.
+    pub(crate) fn leave_unchecked(&mut self) -> Result<(), Error> {
+        let input = self.tokens.input();
+        let mut commas = 0;
+        let close = closing_bracket(input, self.tokens.position(), 1, &mut commas)
+            .ok_or_else(|| not_json(None))?;
+        self.tokens.leave_container_at(close);
+        self.depth = self.depth.saturating_sub(1);
+        Ok(())
+    }
+
     /// Skips the next value whole (the tokenizer checks it without
     /// producing its tokens).
     #[inline]
@@ -384,6 +397,67 @@ impl<'a> Cursor<'a> {
     pub(crate) fn string(&mut self, path: &Path<'_>, max_chars: u64) -> Result<JsonStr<'a>, Error> {
         let t = self.next()?;
         self.string_of(&t, path, max_chars)
+    }
+}
+
+/// The bytes [`closing_bracket`] stops at, by where it is: in a string
+/// (quote and backslash), in a nested value (also brackets), right inside
+/// the container it walks (also commas, which it counts).
+const fn stops(brackets: bool, comma: bool) -> [bool; 256] {
+    let mut t = [false; 256];
+    t[b'"' as usize] = true;
+    t[b'\\' as usize] = true;
+    if brackets {
+        t[b'[' as usize] = true;
+        t[b']' as usize] = true;
+        t[b'{' as usize] = true;
+        t[b'}' as usize] = true;
+    }
+    t[b',' as usize] = comma;
+    t
+}
+const IN_STRING: [bool; 256] = stops(false, false);
+const NESTED: [bool; 256] = stops(true, false);
+const TOP: [bool; 256] = stops(true, true);
+
+/// Where the container that `from` lies `depth` levels inside closes: the
+/// index of its closing bracket, found by brackets alone (strings and
+/// escapes minded, nothing checked); `commas` counts the commas right
+/// inside it. `None` when it does not close.
+pub(crate) fn closing_bracket(
+    bytes: &[u8],
+    from: usize,
+    mut depth: usize,
+    commas: &mut usize,
+) -> Option<usize> {
+    let mut in_string = false;
+    let mut i = from;
+    loop {
+        // Everything but a stop byte is skipped in this tight loop.
+        let stop = match (in_string, depth) {
+            (true, _) => &IN_STRING,
+            (false, 1) => &TOP,
+            (false, _) => &NESTED,
+        };
+        while !stop[usize::from(*bytes.get(i)?)] {
+            i += 1;
+        }
+        match (in_string, *bytes.get(i)?) {
+            (true, b'"') => in_string = false,
+            (true, b'\\') => i += 1,
+            (true, _) => {}
+            (false, b'"') => in_string = true,
+            (false, b'[' | b'{') => depth += 1,
+            (false, b']' | b'}') => {
+                depth = depth.checked_sub(1)?;
+                if depth == 0 {
+                    return Some(i);
+                }
+            }
+            (false, b',') if depth == 1 => *commas += 1,
+            (false, _) => {}
+        }
+        i += 1;
     }
 }
 

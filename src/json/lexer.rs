@@ -1347,6 +1347,17 @@ impl Core {
         };
     }
 
+    /// Closes the current container at `i`, where the caller has found its
+    /// closing bracket, as if every token up to it had been read: the state is
+    /// then the one after that bracket. Returns the new position.
+    pub(crate) fn close_at(&mut self, buf: &[u8], i: usize) -> usize {
+        if self.state == State::Failed || self.depth == 0 {
+            return i;
+        }
+        self.pop();
+        self.after_value(buf, i + 1)
+    }
+
     /// Closes the current container with `b` at `i`, or fails if `b` does not close it
     /// (`CHECK`: `b` was not yet checked; the caller is in [`State::Comma`]).
     #[inline(always)]

@@ -1412,3 +1412,40 @@ fn fast_path_edges_match_general_path() {
         assert_same(doc.as_bytes(), doc);
     }
 }
+
+/// `leave_container_at`: the tokens after the closing bracket the caller
+/// names are those a full read gives, at every depth and in either context.
+#[test]
+fn leave_container_at_resumes_after_the_bracket() {
+    let doc = br#"{"a": {"x": [1, 2], "y": 3}, "b": [[4], 5], "c": 6}"#;
+    let kinds = |t: &mut Tokenizer<'_>| {
+        let mut out = Vec::new();
+        while let Some(token) = t.next_token().unwrap() {
+            out.push((token.offset, format!("{:?}", token.kind)));
+        }
+        out
+    };
+    let full = kinds(&mut Tokenizer::new(doc, 8));
+    // Leave the inner object right after its first key.
+    let mut t = Tokenizer::new(doc, 8);
+    for _ in 0..4 {
+        t.next_token().unwrap();
+    }
+    let close = doc.iter().position(|&b| b == b'}').unwrap();
+    t.leave_container_at(close);
+    let rest = kinds(&mut t);
+    let after = full.iter().position(|(o, _)| *o as usize == close).unwrap();
+    assert_eq!(rest, full[after + 1..]);
+    // Leave a nested array from inside it.
+    let mut t = Tokenizer::new(doc, 8);
+    while !t
+        .next_token()
+        .unwrap()
+        .is_some_and(|k| matches!(k.kind, TokenKind::Number(n) if n.raw() == "4"))
+    {}
+    let close = doc.windows(2).position(|w| w == b"4]").unwrap() + 1;
+    t.leave_container_at(close);
+    let rest = kinds(&mut t);
+    let after = full.iter().position(|(o, _)| *o as usize == close).unwrap();
+    assert_eq!(rest, full[after + 1..]);
+}

@@ -91,6 +91,21 @@ impl<'a> Tokenizer<'a> {
         self.pos
     }
 
+    /// Leaves the innermost open container, whose closing bracket the caller
+    /// found at byte `close`, without reading what lies before it: the next
+    /// token is the one after that bracket.
+    ///
+    /// Nothing between here and `close` is checked, so this is only for JSON
+    /// the caller checks some other way (the .bbmodel reader uses it for
+    /// parts it reads whole in another pass). A `close` that is no closing
+    /// bracket of this container gives wrong tokens or a syntax error later,
+    /// never a panic.
+    pub(crate) fn leave_container_at(&mut self, close: usize) {
+        if close >= self.pos && close < self.input.len() {
+            self.pos = self.core.close_at(self.input, close);
+        }
+    }
+
     /// Number of currently open arrays/objects.
     pub const fn depth(&self) -> usize {
         self.core.depth()
