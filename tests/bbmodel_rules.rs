@@ -1033,9 +1033,12 @@ fn element_type_written_last_faces_with_other_keys_are_still_read_right() {
     assert_eq!(e.at().to_string(), "$.elements[0].from", "from first");
     // Faces left unread are still checked as JSON, whatever the type.
     for t in ["locator", "mesh", "cube"] {
-        let json = format!(r#"{{"faces": {{"x": 1, "y": [1,,2]}}, "type": "{t}"}}"#);
-        let e = error(&one_element(Model::free(), Raw(json)));
-        assert_eq!(e.code(), ErrorCode::NotJson, "{t}");
+        let last = format!(r#"{{"faces": {{"x": 1, "y": [1,,2]}}, "type": "{t}"}}"#);
+        let first = format!(r#"{{"type": "{t}", "faces": {{"x": 1, "y": [1,,2]}}}}"#);
+        for json in [last, first] {
+            let e = error(&one_element(Model::free(), Raw(json.clone())));
+            assert_eq!(e.code(), ErrorCode::NotJson, "{json}");
+        }
     }
 }
 

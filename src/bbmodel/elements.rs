@@ -463,6 +463,12 @@ pub fn read_element<'a>(
                 // left unread here, and read whole where the type says.
                 let before = errors.cube.is_some();
                 let slot = &mut [&mut errors.cube];
+                if type_seen && head.kind != ElementKind::Cube {
+                    // Known to be no cube: left whole for its own reader.
+                    c.leave_unchecked()?;
+                    pending_faces = Some(before);
+                    continue;
+                }
                 let speculative = !type_seen;
                 let read = deferred(c, inside, slot, |c| {
                     let textures = ctx.textures;
