@@ -1043,6 +1043,24 @@ fn element_type_written_last_faces_with_other_keys_are_still_read_right() {
 }
 
 #[test]
+fn faces_written_twice_the_last_wins_and_the_first_is_still_json() {
+    // JSON.parse keeps the last of two equal keys.
+    let cube = r#"{"from": [0, 0, 0], "to": [1, 1, 1],
+        "faces": {"north": {"uv": [0, 0, 1, 1]}, "south": {"uv": [0, 0, 1, 1]}},
+        "faces": {"up": {"uv": [0, 0, 1, 1]}}}"#;
+    let bytes = one_element(Model::free(), Raw(cube.into()));
+    assert_eq!(load(&bytes).scene().triangle_count(), 2, "only up");
+    // An earlier faces object that is no cube's, with a raw control
+    // character in a string, is still not JSON (a fuzz regression).
+    for t in ["mesh", "locator"] {
+        let json =
+            format!("{{\"type\": \"{t}\", \"faces\": {{\"x\": \"a\u{1}b\"}}, \"faces\": {{}}}}");
+        let e = error(&one_element(Model::free(), Raw(json)));
+        assert_eq!(e.code(), ErrorCode::NotJson, "{t}");
+    }
+}
+
+#[test]
 fn meshes_in_outliner_order_keep_their_own_vertices() {
     // Written in file order, listed in outliner order: each mesh's vertex
     // range must still be its own cube's.

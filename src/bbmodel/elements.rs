@@ -442,6 +442,16 @@ pub fn read_element<'a>(
                 }
             }
             "faces" => {
+                // JSON allows a key twice and the last one wins: faces an
+                // earlier `faces` left unread are checked as JSON now, as no
+                // other reader will see them.
+                if let (Some(_), Some(earlier), Pass::Count) = (pending_faces, mesh.faces_at, pass)
+                {
+                    doc.cursor(earlier).skip_value()?;
+                }
+                (pending_faces, mesh.faces_at) = (None, None);
+                faces = [None; 6];
+                face_textures = [FaceTexture::Removed; 6];
                 let v = c.next()?;
                 if v.kind != TokenKind::BeginObject {
                     let got = type_name(&v);
