@@ -9,7 +9,8 @@ use super::Options;
 use super::document::Document;
 use super::elements::{
     DrawnFace, Element, ElementBody, ElementContext, ElementHead, GroupKey, KeyEntry, MeshHead,
-    Pass, duplicate, face_key, find_key, for_each_mesh_face, read_element, string_at, uv_size,
+    Pass, duplicate, face_key, find_key, for_each_mesh_face, read_element, string_at, text_hash,
+    uv_size,
 };
 use super::mesh::{
     MAX_FACE_TRIANGLES, accumulate_face_normal, blockbench_face_normal, finish_smooth_normals,
@@ -17,7 +18,7 @@ use super::mesh::{
 };
 use super::structure::{Census, OutlinerEvent, census, for_each_value, walk_outliner};
 use super::textures::{TextureMeta, read_textures};
-use super::value::{Cursor, Path};
+use super::value::{Cursor, Path, same_text};
 use crate::arena::{Arena, Plan};
 use crate::error::{Error, ErrorCode, Location, Quote, Warning, WarningCode, Warnings};
 use crate::json::{JsonStr, TokenKind};
@@ -234,26 +235,6 @@ fn escaped_len(name: &Option<JsonStr<'_>>) -> usize {
         .map_or(0, |n| n.decoded_len())
 }
 
-/// FNV-1a of a uuid's decoded text (escaped uuids are rare; they hash their
-/// decoded bytes so that equal strings always hash equal).
-fn uuid_hash(s: &JsonStr<'_>) -> u64 {
-    let fnv = |bytes: &[u8]| {
-        bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
-            (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-        })
-    };
-    match s.as_str() {
-        Some(text) => fnv(text.as_bytes()),
-        None => {
-            let mut buffer = [0u8; 4096];
-            match s.decode_into(&mut buffer) {
-                Ok(text) => fnv(text.as_bytes()),
-                Err(_) => fnv(s.raw_bytes()),
-            }
-        }
-    }
-}
-
 /// The 5.x `groups` entries by uuid hash, sorted; duplicates are
 /// DUPLICATE_REFERENCE (spec: "the same uuid twice: … two groups entries").
 fn group_table(doc: &Document<'_>, table: &mut [UuidEntry], max_chars: u64) -> Result<(), Error> {
@@ -264,7 +245,7 @@ fn group_table(doc: &Document<'_>, table: &mut [UuidEntry], max_chars: u64) -> R
             let path = entry.with_key("uuid");
             super::value::check_string_length(u, &path, max_chars)?;
         }
-        let hash = uuid.map_or(0, |u| uuid_hash(&u));
+        let hash = uuid.map_or(0, |u| text_hash(&u));
         if let Some(slot) = table.get_mut(i) {
             *slot = UuidEntry {
                 hash,
@@ -284,7 +265,7 @@ fn group_table(doc: &Document<'_>, table: &mut [UuidEntry], max_chars: u64) -> R
                 entry_uuid(doc, offset(b.at))?,
             );
             if let (Some(x), Some(y)) = (x, y)
-                && same(&x, &y)
+                && same_text(&x, &y)
             {
                 return Err(super::value::error_at(
                     ErrorCode::DuplicateReference,
@@ -336,7 +317,7 @@ fn elements_unique(doc: &Document<'_>, table: &mut [ElementEntry]) -> Result<(),
                 entry_uuid(doc, offset(a.at))?,
                 entry_uuid(doc, offset(b.at))?,
             )
-            && same(&x, &y)
+            && same_text(&x, &y)
         {
             // The error names the later of the two.
             let later = offset(a.index.max(b.index));
@@ -382,7 +363,7 @@ fn place(
     uuid: &JsonStr<'_>,
     element: usize,
 ) -> Result<Option<(i32, u64)>, Error> {
-    let hash = uuid_hash(uuid);
+    let hash = text_hash(uuid);
     let first = refs.partition_point(|r| r.hash < hash);
     let mut found: Option<usize> = None;
     for i in first..refs.len() {
@@ -390,7 +371,7 @@ fn place(
         if r.hash != hash {
             break;
         }
-        if string_at(doc, offset(r.at)).is_some_and(|s| same(&s, uuid)) {
+        if string_at(doc, offset(r.at)).is_some_and(|s| same_text(&s, uuid)) {
             if found.is_some() {
                 return Err(duplicate(&Path::key("outliner"), uuid));
             }
@@ -421,7 +402,7 @@ fn groups_placed_once(doc: &Document<'_>, table: &mut [UuidEntry]) -> Result<(),
         if let [a, b] = pair
             && a.hash == b.hash
             && let (Some(x), Some(y)) = (string_at(doc, offset(a.at)), string_at(doc, offset(b.at)))
-            && same(&x, &y)
+            && same_text(&x, &y)
         {
             return Err(super::value::error_at(
                 ErrorCode::DuplicateReference,
@@ -449,7 +430,7 @@ fn group_data_at(
     let Some(uuid) = uuid else {
         return Ok(outliner_at);
     };
-    let hash = uuid_hash(&uuid);
+    let hash = text_hash(&uuid);
     let first = table.partition_point(|e| e.hash < hash);
     for entry in table
         .get(first..)
@@ -457,7 +438,7 @@ fn group_data_at(
         .iter()
         .take_while(|e| e.hash == hash)
     {
-        if entry_uuid(doc, offset(entry.at))?.is_some_and(|u| same(&u, &uuid)) {
+        if entry_uuid(doc, offset(entry.at))?.is_some_and(|u| same_text(&u, &uuid)) {
             return Ok(offset(entry.at));
         }
     }
@@ -480,10 +461,6 @@ fn entry_uuid<'a>(doc: &Document<'a>, at: usize) -> Result<Option<JsonStr<'a>>, 
         c.skip_rest(&v)?;
     }
     Ok(None)
-}
-
-fn same(a: &JsonStr<'_>, b: &JsonStr<'_>) -> bool {
-    super::value::same_text(a, b)
 }
 
 /// Reads a group object's name, origin, rotation and visibility.
@@ -569,7 +546,7 @@ pub(crate) fn fill<'a>(
                 uuid: Some(uuid), ..
             } => {
                 *placed_groups.get_mut(placed).ok_or_else(mismatch)? = UuidEntry {
-                    hash: uuid_hash(&uuid),
+                    hash: text_hash(&uuid),
                     at: body_offset(doc, &uuid),
                 };
                 placed += 1;
@@ -577,7 +554,7 @@ pub(crate) fn fill<'a>(
             OutlinerEvent::Group { uuid: None, .. } => {}
             OutlinerEvent::Element { uuid, parent } => {
                 *refs.get_mut(named).ok_or_else(mismatch)? = OutlinerRef {
-                    hash: uuid_hash(&uuid),
+                    hash: text_hash(&uuid),
                     seq: named as u64,
                     at: body_offset(doc, &uuid),
                     parent,
@@ -651,7 +628,7 @@ pub(crate) fn fill<'a>(
         let at = c.offset_of(&first);
         let Element { head, body } = read_element(&ctx, Pass::Fill, i, &first, c, Some(warnings))?;
         *elements_by_uuid.get_mut(i).ok_or_else(mismatch)? = ElementEntry {
-            hash: head.uuid.as_ref().map_or(0, uuid_hash),
+            hash: head.uuid.as_ref().map_or(0, text_hash),
             at: at as u64,
             index: i as u64,
         };
