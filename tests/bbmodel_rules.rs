@@ -615,6 +615,38 @@ fn nodes_follow_the_outliner_depth_first() {
     );
 }
 
+#[test]
+fn group_keys_written_after_children_are_read() {
+    // Blockbench reads a group object whole, so its name, pivot and
+    // visibility count wherever they stand; the reader jumps over the
+    // children it has already walked to reach them.
+    let bytes = br#"{"meta": {"format_version": "4.5", "model_format": "free"},
+        "elements": [],
+        "outliner": [
+            {"uuid": "ga", "children": [
+                {"children": [], "name": "inner", "uuid": "gb", "origin": [1, 2, 3]}
+            ], "name": "outer", "visibility": false, "origin": [4, 5, 6]},
+            {"name": "first", "chil\u0064ren": [{"name": "escaped key", "uuid": "gc"}],
+             "uuid": "gd", "name": "last wins"}
+        ]}"#;
+    let loaded = load(bytes);
+    let s = loaded.scene();
+    let got: Vec<(&str, i32, bool, [f32; 3])> = s
+        .nodes()
+        .iter()
+        .map(|n| (s.text(n.name), n.parent, n.visible(), n.pivot))
+        .collect();
+    assert_eq!(
+        got,
+        vec![
+            ("outer", -1, false, [4.0, 5.0, 6.0]),
+            ("inner", 0, true, [1.0, 2.0, 3.0]),
+            ("last wins", -1, true, [0.0; 3]),
+            ("escaped key", 2, true, [0.0; 3]),
+        ]
+    );
+}
+
 /// A tree with nested groups, pivots, rotations and cubes at every level.
 fn sample_tree() -> (Vec<Tree>, Model) {
     let tree = vec![

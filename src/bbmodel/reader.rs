@@ -18,7 +18,7 @@ use super::mesh::{
 };
 use super::structure::{Census, OutlinerEvent, census, for_each_value, walk_outliner};
 use super::textures::{TextureMeta, read_textures};
-use super::value::{Cursor, Path, same_text};
+use super::value::{Cursor, Path, known_key, same_text};
 use crate::arena::{Arena, Plan};
 use crate::error::{Error, ErrorCode, Location, Quote, Warning, WarningCode, Warnings};
 use crate::json::{JsonStr, TokenKind};
@@ -57,14 +57,19 @@ pub(crate) fn plan(doc: &Document<'_>, options: &Options<'_>) -> Result<(Plan, C
     // bound: a `groups` entry no outliner object names is counted too).
     let mut pool = 0usize;
     walk_outliner(doc, limits, |event| {
-        if let OutlinerEvent::Group { outliner_at, .. } = event {
-            let data = read_group(doc, outliner_at, limits.max_string_chars)?;
+        if let OutlinerEvent::GroupEnd {
+            outliner_at,
+            children_end,
+            ..
+        } = event
+        {
+            let data = read_group(doc, outliner_at, children_end, limits.max_string_chars)?;
             pool += escaped_len(&data.name);
         }
         Ok(())
     })?;
     super::structure::for_each_entry(doc, doc.groups, |_, at| {
-        let data = read_group(doc, at, limits.max_string_chars)?;
+        let data = read_group(doc, at, None, limits.max_string_chars)?;
         pool += escaped_len(&data.name);
         Ok(())
     })?;
@@ -464,7 +469,16 @@ fn entry_uuid<'a>(doc: &Document<'a>, at: usize) -> Result<Option<JsonStr<'a>>, 
 }
 
 /// Reads a group object's name, origin, rotation and visibility.
-fn read_group<'a>(doc: &Document<'a>, at: usize, max_chars: u64) -> Result<GroupData<'a>, Error> {
+///
+/// `children_end` is where the object's `children` array closes when the
+/// outliner walk already read it: the read jumps there, so a group's own
+/// keys cost the same however much lies under it.
+fn read_group<'a>(
+    doc: &Document<'a>,
+    at: usize,
+    mut children_end: Option<usize>,
+    max_chars: u64,
+) -> Result<GroupData<'a>, Error> {
     let path = Path::key("outliner");
     let mut c: Cursor<'a> = doc.cursor(at);
     let mut data = GroupData {
@@ -477,7 +491,10 @@ fn read_group<'a>(doc: &Document<'a>, at: usize, max_chars: u64) -> Result<Group
         return Ok(data);
     }
     while let Some(key) = c.next_key()? {
-        match key.as_str() {
+        match known_key(
+            &key,
+            &["name", "origin", "rotation", "visibility", "children"],
+        ) {
             Some("name") => data.name = Some(c.string(&path.with_key("name"), max_chars)?),
             Some("origin") => data.origin = c.numbers::<3>(&path.with_key("origin"))?,
             Some("rotation") => data.rotation = c.numbers::<3>(&path.with_key("rotation"))?,
@@ -488,7 +505,15 @@ fn read_group<'a>(doc: &Document<'a>, at: usize, max_chars: u64) -> Result<Group
                 c.skip_rest(&v)?;
             }
             Some("children") => {
-                c.skip_value()?;
+                let v = c.next()?;
+                match children_end {
+                    // The walk followed the first `children` that is an array.
+                    Some(end) if v.kind == TokenKind::BeginArray => {
+                        c.leave_at(end)?;
+                        children_end = None;
+                    }
+                    _ => c.skip_rest(&v)?,
+                }
             }
             _ => {
                 c.skip_value()?;
@@ -551,7 +576,7 @@ pub(crate) fn fill<'a>(
                 };
                 placed += 1;
             }
-            OutlinerEvent::Group { uuid: None, .. } => {}
+            OutlinerEvent::Group { uuid: None, .. } | OutlinerEvent::GroupEnd { .. } => {}
             OutlinerEvent::Element { uuid, parent } => {
                 *refs.get_mut(named).ok_or_else(mismatch)? = OutlinerRef {
                     hash: text_hash(&uuid),
@@ -571,17 +596,24 @@ pub(crate) fn fill<'a>(
 
     // Nodes.
     let nodes = &mut *arrays.nodes;
+    // Each node is written when its outliner object ends, so the group's
+    // own keys are read once, jumping over its children.
     walk_outliner(doc, limits, |event| {
-        if let OutlinerEvent::Group {
+        if let OutlinerEvent::GroupEnd {
             node,
             parent,
             outliner_at,
             uuid,
-            ..
+            children_end,
         } = event
         {
             let at = group_data_at(doc, group_entries, outliner_at, uuid)?;
-            let data = read_group(doc, at, limits.max_string_chars)?;
+            let children_end = if at == outliner_at {
+                children_end
+            } else {
+                None
+            };
+            let data = read_group(doc, at, children_end, limits.max_string_chars)?;
             let mut rotation = data.rotation.map(f32::to_radians);
             // Convention 13: files before 3.2 stored a group's z rotation negated.
             if doc.version.before(3, 2) {

@@ -10,7 +10,7 @@
 //! by the call stack.
 
 use super::document::Document;
-use super::value::{Cursor, Path, error_at, invalid, type_name};
+use super::value::{Cursor, Path, error_at, invalid, known_key, type_name};
 use crate::error::{Error, ErrorCode};
 use crate::json::{JsonStr, Token, TokenKind};
 use crate::limits::BbmodelLimits;
@@ -49,6 +49,23 @@ pub enum OutlinerEvent<'a> {
         uuid: Option<JsonStr<'a>>,
         /// Path of the outliner object, for errors.
         depth: usize,
+    },
+    /// The end of a group's outliner object, after [`OutlinerEvent::Group`]
+    /// and everything under it: the place to read the object's own keys,
+    /// which may follow its `children` (then `children_end` is where that
+    /// array closes, so a reader jumps over it instead of reading every
+    /// descendant again).
+    GroupEnd {
+        /// Node index, as in its [`OutlinerEvent::Group`].
+        node: usize,
+        /// Parent node, or −1.
+        parent: i32,
+        /// Offset of the outliner object.
+        outliner_at: usize,
+        /// The uuid the outliner object names before its children, if any.
+        uuid: Option<JsonStr<'a>>,
+        /// Offset of the `]` closing the `children` array the walk followed.
+        children_end: Option<usize>,
     },
     /// An element uuid placed under `parent` (−1 at the root).
     Element {
@@ -89,6 +106,7 @@ pub fn census(doc: &Document<'_>, limits: &BbmodelLimits) -> Result<Census, Erro
     walk_outliner(doc, limits, |event| {
         match event {
             OutlinerEvent::Group { .. } => census.nodes += 1,
+            OutlinerEvent::GroupEnd { .. } => return Ok(()),
             OutlinerEvent::Element { .. } => {}
         }
         census.outliner_entries += 1;
@@ -202,7 +220,8 @@ pub(crate) fn for_each_value<'a>(
 }
 
 /// Walks the outliner depth first with an explicit stack, reporting each
-/// group (numbered in order) and each element uuid with its parent node.
+/// group (numbered in order) when its object starts and again when it ends,
+/// and each element uuid with its parent node.
 ///
 /// Entries that are neither a uuid string nor an object are INVALID_FIELD;
 /// groups deeper than maxNesting are NESTING_TOO_DEEP.
@@ -229,22 +248,27 @@ pub fn walk_outliner<'a>(
     let max_nesting = usize::try_from(limits.max_nesting)
         .unwrap_or(usize::MAX)
         .min(HARD_MAX_NESTING);
-    // Per open group: its node index and how many entries its children array had so far.
-    let mut stack = heapless::Vec::<(i32, usize), HARD_MAX_NESTING>::new();
-    let mut index_in_array = 0usize;
+    let mut stack = heapless::Vec::<OpenGroup, HARD_MAX_NESTING>::new();
     let mut nodes = 0usize;
     loop {
         let t = c.next()?;
-        let parent = stack.last().map_or(-1, |&(node, _)| node);
+        let parent = stack.last().map_or(-1, |g| g.node);
         match t.kind {
             TokenKind::EndArray => {
                 // End of a children array (then of its group object) or of the outliner.
-                let Some((_, index)) = stack.pop() else {
+                let Some(group) = stack.pop() else {
                     return Ok(());
                 };
+                let children_end = c.offset_of(&t);
                 // Finish the group object: skip its remaining keys.
                 skip_object_rest(&mut c)?;
-                index_in_array = index + 1;
+                visit(OutlinerEvent::GroupEnd {
+                    node: usize::try_from(group.node).unwrap_or(usize::MAX),
+                    parent: stack.last().map_or(-1, |g| g.node),
+                    outliner_at: group.outliner_at,
+                    uuid: group.uuid(doc)?,
+                    children_end: Some(children_end),
+                })?;
             }
             TokenKind::String(uuid) => {
                 super::value::check_string_length(
@@ -253,27 +277,22 @@ pub fn walk_outliner<'a>(
                     limits.max_string_chars,
                 )?;
                 visit(OutlinerEvent::Element { uuid, parent })?;
-                index_in_array += 1;
             }
             TokenKind::BeginObject => {
                 let node = nodes;
                 nodes += 1;
-                let outliner_at = at + usize::try_from(t.offset).unwrap_or(usize::MAX);
+                let outliner_at = c.offset_of(&t);
                 // Read keys up to `children` (which may come first or last).
                 // Spec: groups nested deeper than maxNesting fail, leaf or not.
                 if stack.len() >= max_nesting {
-                    return Err(error_at(
-                        ErrorCode::NestingTooDeep,
-                        &Path::key("outliner"),
-                        "groups nested too deep",
-                        format_args!("at most maxNesting ({max_nesting}) levels"),
-                    ));
+                    return Err(too_deep(max_nesting));
                 }
                 let mut uuid = None;
+                let mut uuid_at = OpenGroup::NO_UUID;
                 let mut children = false;
                 while let Some(key) = c.next_key()? {
                     let value = c.next()?;
-                    match key.as_str() {
+                    match known_key(&key, &["uuid", "children"]) {
                         Some("uuid") => {
                             if let TokenKind::String(s) = value.kind {
                                 super::value::check_string_length(
@@ -282,6 +301,7 @@ pub fn walk_outliner<'a>(
                                     limits.max_string_chars,
                                 )?;
                                 uuid = Some(s);
+                                uuid_at = c.offset_of(&value);
                             }
                         }
                         Some("children") if value.kind == TokenKind::BeginArray => {
@@ -299,27 +319,27 @@ pub fn walk_outliner<'a>(
                     uuid,
                     depth: stack.len() + 1,
                 })?;
-                if children {
-                    if stack.len() >= max_nesting {
-                        return Err(error_at(
-                            ErrorCode::NestingTooDeep,
-                            &Path::key("outliner"),
-                            "groups nested too deep",
-                            format_args!("at most maxNesting ({max_nesting}) levels"),
-                        ));
-                    }
-                    let node = i32::try_from(node).unwrap_or(i32::MAX);
-                    if stack.push((node, index_in_array)).is_err() {
-                        return Err(error_at(
-                            ErrorCode::NestingTooDeep,
-                            &Path::key("outliner"),
-                            "groups nested too deep",
-                            format_args!("at most {HARD_MAX_NESTING} levels"),
-                        ));
-                    }
-                    index_in_array = 0;
-                } else {
-                    index_in_array += 1;
+                let node = i32::try_from(node).unwrap_or(i32::MAX);
+                if !children {
+                    visit(OutlinerEvent::GroupEnd {
+                        node: usize::try_from(node).unwrap_or(usize::MAX),
+                        parent,
+                        outliner_at,
+                        uuid,
+                        children_end: None,
+                    })?;
+                    continue;
+                }
+                if stack.len() >= max_nesting {
+                    return Err(too_deep(max_nesting));
+                }
+                let open = OpenGroup {
+                    node,
+                    outliner_at,
+                    uuid_at,
+                };
+                if stack.push(open).is_err() {
+                    return Err(too_deep(HARD_MAX_NESTING));
                 }
             }
             _ => {
@@ -334,6 +354,41 @@ pub fn walk_outliner<'a>(
             }
         }
     }
+}
+
+/// A group whose `children` array the walk is inside (24 bytes: the stack
+/// holds up to [`HARD_MAX_NESTING`] of them).
+#[derive(Clone, Copy, Debug)]
+struct OpenGroup {
+    node: i32,
+    outliner_at: usize,
+    /// Offset of its uuid string, or [`OpenGroup::NO_UUID`].
+    uuid_at: usize,
+}
+
+impl OpenGroup {
+    const NO_UUID: usize = usize::MAX;
+
+    /// The uuid string read again where the walk saw it.
+    fn uuid<'a>(&self, doc: &Document<'a>) -> Result<Option<JsonStr<'a>>, Error> {
+        if self.uuid_at == Self::NO_UUID {
+            return Ok(None);
+        }
+        Ok(match doc.cursor(self.uuid_at).next()?.kind {
+            TokenKind::String(s) => Some(s),
+            _ => None,
+        })
+    }
+}
+
+/// NESTING_TOO_DEEP for the outliner.
+fn too_deep(max: usize) -> Error {
+    error_at(
+        ErrorCode::NestingTooDeep,
+        &Path::key("outliner"),
+        "groups nested too deep",
+        format_args!("at most maxNesting ({max}) levels"),
+    )
 }
 
 /// Skips the remaining keys of an object whose `children` array just closed.

@@ -247,6 +247,16 @@ impl<'a> Cursor<'a> {
         Ok(())
     }
 
+    /// Leaves the array or object just entered at its closing bracket,
+    /// byte `close` of the document, found by an earlier read of the same
+    /// bytes; nothing before it is read again.
+    pub(crate) fn leave_at(&mut self, close: usize) -> Result<(), Error> {
+        let close = close.checked_sub(self.base).ok_or_else(|| not_json(None))?;
+        self.tokens.leave_container_at(close);
+        self.depth = self.depth.saturating_sub(1);
+        Ok(())
+    }
+
     /// Skips the next value whole (the tokenizer checks it without
     /// producing its tokens).
     #[inline]
@@ -472,7 +482,7 @@ fn number<const VALUES: bool>(t: &Token<'_>, path: &Path<'_>) -> Result<f64, Err
             format_args!("a number expected, got {}", type_name(t)),
         ));
     };
-    if !VALUES && plainly_in_range(n.raw().as_bytes()) {
+    if !VALUES && plainly_in_range(n.raw_bytes()) {
         return Ok(0.0);
     }
     let v = n.value();
