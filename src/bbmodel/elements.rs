@@ -871,6 +871,8 @@ pub struct MeshHead {
 /// The most vertices a mesh face may have here (the triangulator's bound);
 /// a maxFaceVertices override above it reads as this.
 pub const HARD_MAX_FACE_VERTICES: usize = super::mesh::MAX_FACE_VERTICES;
+// A face's found uvs are one bit per vertex in a u64.
+const _: () = assert!(HARD_MAX_FACE_VERTICES <= 64);
 
 /// One mesh face as stored: its vertex keys with their UVs, and its texture.
 #[derive(Clone, Debug)]
@@ -882,7 +884,7 @@ pub struct MeshFace<'a> {
     /// Vertex keys in stored order.
     pub vertices: heapless::Vec<JsonStr<'a>, HARD_MAX_FACE_VERTICES>,
     /// UV per vertex, in texels, aligned with `vertices`.
-    pub uvs: [[f32; 2]; HARD_MAX_FACE_VERTICES],
+    pub uvs: heapless::Vec<[f32; 2], HARD_MAX_FACE_VERTICES>,
     /// Material (texture index) or −1; `texture: null` draws untextured on
     /// a mesh (convention 8).
     pub material: i32,
@@ -920,7 +922,7 @@ pub fn for_each_mesh_face<'a>(
             index,
             key,
             vertices: heapless::Vec::new(),
-            uvs: [[0.0; 2]; HARD_MAX_FACE_VERTICES],
+            uvs: heapless::Vec::new(),
             material: -1,
         };
         // The uv object is read after the vertex list, wherever it stands.
@@ -967,8 +969,9 @@ pub fn for_each_mesh_face<'a>(
                     }
                 }
                 "uv" => {
+                    // The copy reads it whole and strictly below.
                     uv_object = Some(c.clone());
-                    c.skip_value()?;
+                    c.pass_over()?;
                 }
                 "texture" => {
                     face.material = match face_texture(&mut c, &field_path, textures)? {
@@ -982,21 +985,34 @@ pub fn for_each_mesh_face<'a>(
             }
         }
         let uv_path = face_path.with_key("uv");
-        let mut found = [false; HARD_MAX_FACE_VERTICES];
+        let _ = face.uvs.resize(face.vertices.len(), [0.0; 2]);
+        // Bit j: vertex j has its uv.
+        let mut found = 0u64;
         if let Some(mut u) = uv_object {
             u.object(&uv_path, "uv")?;
+            let mut expected = 0usize;
             while let Some(k) = u.next_key()? {
                 let uv = u.numbers::<2>(&uv_path.with_raw_key(k))?;
-                if let Some(j) = face.vertices.iter().position(|v| same_text(v, &k))
-                    && let (Some(slot), Some(seen)) = (face.uvs.get_mut(j), found.get_mut(j))
+                // Blockbench lists uvs in vertex order: try that slot first.
+                let j = match face.vertices.get(expected) {
+                    Some(v) if same_text(v, &k) => Some(expected),
+                    _ => face.vertices.iter().position(|v| same_text(v, &k)),
+                };
+                expected += 1;
+                if let Some(j) = j
+                    && let Some(slot) = face.uvs.get_mut(j)
                 {
                     *slot = uv;
-                    *seen = true;
+                    found |= 1 << j;
                 }
             }
         }
         // Convention 8: every saved file has a uv per vertex, and it is required.
-        if let Some(j) = found.iter().take(face.vertices.len()).position(|f| !f) {
+        let n = face.vertices.len();
+        let all = if n >= 64 { u64::MAX } else { (1u64 << n) - 1 };
+        let missing = all & !found;
+        if missing != 0 {
+            let j = missing.trailing_zeros() as usize;
             let key = face.vertices.get(j).map_or("", |k| k.raw_str());
             return Err(invalid(
                 &uv_path,

@@ -59,7 +59,11 @@ pub(crate) fn known_key(key: &JsonStr<'_>, names: &[&'static str]) -> Option<&'s
 /// Whether two JSON strings are equal once decoded.
 pub(crate) fn same_text(a: &JsonStr<'_>, b: &JsonStr<'_>) -> bool {
     match (a.has_escapes(), b.has_escapes()) {
-        (false, false) => a.raw_bytes() == b.raw_bytes(),
+        // The first byte settles most unequal keys without a `memcmp` call.
+        (false, false) => {
+            let (x, y) = (a.raw_bytes(), b.raw_bytes());
+            x.len() == y.len() && x.first() == y.first() && x == y
+        }
         (false, true) => a.as_str().is_some_and(|x| b.eq_str(x)),
         (true, false) => b.as_str().is_some_and(|y| a.eq_str(y)),
         (true, true) => both_escaped_equal(a, b),
@@ -257,6 +261,16 @@ impl<'a> Cursor<'a> {
         Ok(())
     }
 
+    /// Passes over the next value by its brackets, without checking it:
+    /// only for a value that a copy of this cursor reads whole and strictly.
+    pub(crate) fn pass_over(&mut self) -> Result<(), Error> {
+        let t = self.next()?;
+        if matches!(t.kind, TokenKind::BeginArray | TokenKind::BeginObject) {
+            self.leave_unchecked()?;
+        }
+        Ok(())
+    }
+
     /// Skips the next value whole (the tokenizer checks it without
     /// producing its tokens).
     #[inline]
@@ -354,6 +368,11 @@ impl<'a> Cursor<'a> {
                 "wrong type",
                 format_args!("an array of {N} numbers expected, got {}", type_name(t)),
             ));
+        }
+        // Fast path: short plain decimals in range, read straight from the bytes.
+        if let Some(values) = self.tokens.plain_number_array::<N>(MAX_BBMODEL_NUMBER) {
+            self.depth = self.depth.saturating_sub(1);
+            return Ok(if VALUES { values } else { [0.0; N] });
         }
         let mut out = [0.0f64; N];
         let mut n = 0;

@@ -291,7 +291,7 @@ fn slow_value(raw: &[u8]) -> Option<f64> {
 /// division of exact operands: the same unique result `f64::from_str` (also correctly
 /// rounded) gives for the text.
 #[inline]
-fn quick_value(raw: &[u8]) -> Option<f64> {
+pub(crate) fn quick_value(raw: &[u8]) -> Option<f64> {
     let (neg, body) = match raw.split_first() {
         Some((b'-', rest)) => (true, rest),
         _ => (false, raw),

@@ -1449,3 +1449,100 @@ fn leave_container_at_resumes_after_the_bracket() {
     let after = full.iter().position(|(o, _)| *o as usize == close).unwrap();
     assert_eq!(rest, full[after + 1..]);
 }
+
+/// Reads `doc` token by token, except that right after the key `"a"` and
+/// the `[` that follows it, it tries [`Tokenizer::plain_number_array`]: the
+/// values that returned (if any) and every token read.
+fn with_plain_array<const N: usize>(doc: &[u8], max_abs: f64) -> (Option<[f64; N]>, Outcome) {
+    let mut t = Tokenizer::new(doc, 8);
+    let mut tokens = Vec::new();
+    let mut fast = None;
+    let mut after_a = false;
+    loop {
+        match t.next_token() {
+            Ok(Some(token)) => {
+                tokens.push(own(&token));
+                if after_a && token.kind == TokenKind::BeginArray {
+                    let before = t.position();
+                    fast = t.plain_number_array::<N>(max_abs);
+                    if fast.is_none() {
+                        assert_eq!(t.position(), before, "a miss consumes nothing");
+                    }
+                }
+                after_a = matches!(token.kind, TokenKind::Key(k) if k.raw_bytes() == b"a");
+            }
+            Ok(None) => return (fast, (tokens, None)),
+            Err(e) => return (fast, (tokens, Some(e))),
+        }
+    }
+}
+
+#[test]
+fn plain_number_array_reads_what_the_tokens_say_or_nothing() {
+    let arrays = [
+        "[1,2,3]",
+        "[ 1 , -2.5 ,\n\t3 ]",
+        "[-0,0,0.125]",
+        "[9007199254740992,0.1,-7]",
+        "[9007199254740993,0,0]",
+        "[0.1000000000000000055511151231257827,1,1]",
+        "[1e2,2,3]",
+        "[1E2,2,3]",
+        "[01,2,3]",
+        "[1.,2,3]",
+        "[.5,2,3]",
+        "[-,2,3]",
+        "[1,2]",
+        "[1,2,3,4]",
+        "[]",
+        "[1,2,3}",
+        "[\"1\",2,3]",
+        "[1,2,null]",
+        "[[1],2,3]",
+        "[10000000,-10000000,0]",
+        "[10000000.5,0,0]",
+        "[1,2,3",
+        "[1 2 3]",
+    ];
+    for array in arrays {
+        let doc = format!(r#"{{"a": {array}, "b": [4, {{"c": 5}}]}}"#);
+        let (reference, reference_error) = whole(doc.as_bytes());
+        let (fast, (tokens, error)) = with_plain_array::<3>(doc.as_bytes(), 1e7);
+        assert_eq!(error, reference_error, "{array}");
+        match fast {
+            Some(values) => {
+                // `{`, `"a"`, `[`, then three numbers and `]` consumed at once.
+                assert_eq!(tokens[..3], reference[..3], "{array}");
+                for (v, (t, _)) in values.iter().zip(&reference[3..6]) {
+                    assert!(
+                        matches!(t, Ot::Num(bits, _) if *bits == v.to_bits()),
+                        "{array}"
+                    );
+                    assert!(v.abs() <= 1e7, "{array}");
+                }
+                assert_eq!(reference[6].0, Ot::EndArray, "{array}");
+                assert_eq!(tokens[3..], reference[7..], "{array}");
+            }
+            None => assert_eq!(tokens, reference, "{array}"),
+        }
+    }
+    // The plain shapes do take the fast path (its number scan wants eight
+    // bytes past each number's start, so the arrays here are not last).
+    for array in [
+        "[1,2,3]",
+        "[ 1 , -2.5 ,\n\t3 ]",
+        "[-0,0,0.125]",
+        "[10000000,-10000000,0]",
+    ] {
+        let doc = format!(r#"{{"a": {array}, "b": "padding"}}"#);
+        assert!(
+            with_plain_array::<3>(doc.as_bytes(), 1e7).0.is_some(),
+            "{array}"
+        );
+    }
+    let (fast, _) = with_plain_array::<3>(br#"{"a": [-0, 1, 2], "b": "padding"}"#, 1e7);
+    assert!(
+        fast.is_some_and(|v| v[0].is_sign_negative()),
+        "-0 keeps its sign"
+    );
+}

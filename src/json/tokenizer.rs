@@ -106,6 +106,41 @@ impl<'a> Tokenizer<'a> {
         }
     }
 
+    /// Reads the rest of an array just opened (its `[` was the last token)
+    /// when it is exactly `N` plain numbers: no exponent, at most 19 digits
+    /// whose integer is at most 2^53, the shape short decimals take, each
+    /// within ±`max_abs`. Then the array is consumed as if token by token
+    /// and their values are returned, exactly as
+    /// [`JsonNumber::value`](super::JsonNumber::value) gives them. Anything
+    /// else (other lengths, other number shapes, larger values, errors)
+    /// returns `None` and consumes nothing, so the caller reads the array
+    /// token by token and gets what it always would.
+    #[inline]
+    pub(crate) fn plain_number_array<const N: usize>(&mut self, max_abs: f64) -> Option<[f64; N]> {
+        let bytes = self.input;
+        let mut i = self.pos;
+        let mut out = [0.0f64; N];
+        let last = N.checked_sub(1)?;
+        for (k, slot) in out.iter_mut().enumerate() {
+            i = skip_whitespace(bytes, i);
+            let end = super::number::scan_plain(bytes, i)?;
+            let value = super::number::quick_value(bytes.get(i..end)?)?;
+            if value.abs() > max_abs {
+                return None;
+            }
+            *slot = value;
+            i = skip_whitespace(bytes, end);
+            let separator = if k == last { b']' } else { b',' };
+            if *bytes.get(i)? != separator {
+                return None;
+            }
+            i += 1;
+        }
+        // `i` is just past the `]`.
+        self.leave_container_at(i - 1);
+        Some(out)
+    }
+
     /// Number of currently open arrays/objects.
     pub const fn depth(&self) -> usize {
         self.core.depth()
@@ -115,4 +150,13 @@ impl<'a> Tokenizer<'a> {
     pub const fn input(&self) -> &'a [u8] {
         self.input
     }
+}
+
+/// The index of the first byte at or after `i` that is not JSON whitespace.
+#[inline(always)]
+fn skip_whitespace(bytes: &[u8], mut i: usize) -> usize {
+    while matches!(bytes.get(i), Some(b' ' | b'\n' | b'\r' | b'\t')) {
+        i += 1;
+    }
+    i
 }
