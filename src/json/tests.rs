@@ -1526,6 +1526,34 @@ fn plain_number_array_reads_what_the_tokens_say_or_nothing() {
             None => assert_eq!(tokens, reference, "{array}"),
         }
     }
+    // Every number text of the bit-exactness test, in each slot.
+    let mut fast_hits = 0;
+    for text in number_texts() {
+        for array in [
+            format!("[{text},1,2]"),
+            format!("[0, {text} ,0]"),
+            format!("[1,2,\n{text}]"),
+        ] {
+            let doc = format!(r#"{{"a": {array}, "b": "padding"}}"#);
+            let (reference, reference_error) = whole(doc.as_bytes());
+            let (fast, (tokens, error)) = with_plain_array::<3>(doc.as_bytes(), 1e7);
+            assert_eq!(error, reference_error, "{array}");
+            match fast {
+                Some(values) => {
+                    fast_hits += 1;
+                    for (v, (t, _)) in values.iter().zip(&reference[3..6]) {
+                        assert!(
+                            matches!(t, Ot::Num(bits, _) if *bits == v.to_bits()),
+                            "{array}"
+                        );
+                    }
+                    assert_eq!(tokens[3..], reference[7..], "{array}");
+                }
+                None => assert_eq!(tokens, reference, "{array}"),
+            }
+        }
+    }
+    assert!(fast_hits > 1000, "the fast path ran {fast_hits} times");
     // The plain shapes do take the fast path (its number scan wants eight
     // bytes past each number's start, so the arrays here are not last).
     for array in [
