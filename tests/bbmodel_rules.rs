@@ -647,6 +647,41 @@ fn group_keys_written_after_children_are_read() {
     );
 }
 
+#[test]
+fn group_field_errors_come_after_outliner_animation_and_texture_errors() {
+    // One walk of the outliner counts it and reads its groups' fields; a
+    // field's error still comes after the outliner's own errors and after
+    // those of the animations and textures, as when they were two walks.
+    let bad_group = r#"{"name": 5, "uuid": "g", "children": []}"#;
+    let error_at = |rest: &str| {
+        let json = format!(
+            r#"{{"meta": {{"format_version": "4.5", "model_format": "free"}}, "elements": [], {rest}}}"#
+        );
+        let e = error(json.as_bytes());
+        (e.code(), e.at().to_string())
+    };
+    assert_eq!(
+        error_at(&format!(r#""outliner": [{bad_group}]"#)),
+        (ErrorCode::InvalidField, "$.outliner.name".to_owned())
+    );
+    assert_eq!(
+        error_at(&format!(r#""outliner": [{bad_group}, 7]"#)),
+        (ErrorCode::InvalidField, "$.outliner".to_owned()),
+        "a bad outliner entry after it"
+    );
+    assert_eq!(
+        error_at(&format!(r#""outliner": [{bad_group}], "animations": [5]"#)),
+        (ErrorCode::InvalidField, "$.animations[0]".to_owned())
+    );
+    assert_eq!(
+        error_at(&format!(
+            r#""outliner": [{bad_group}], "textures": [{{"name": 1}}]"#
+        ))
+        .1,
+        "$.textures[0].name"
+    );
+}
+
 /// A tree with nested groups, pivots, rotations and cubes at every level.
 fn sample_tree() -> (Vec<Tree>, Model) {
     let tree = vec![

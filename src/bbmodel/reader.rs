@@ -16,7 +16,9 @@ use super::mesh::{
     MAX_FACE_TRIANGLES, accumulate_face_normal, blockbench_face_normal, finish_smooth_normals,
     mesh_transform, triangulate,
 };
-use super::structure::{Census, OutlinerEvent, census, for_each_value, walk_outliner};
+use super::structure::{
+    Census, GroupFields, OutlinerEvent, census_walk, for_each_value, walk_outliner,
+};
 use super::textures::{TextureMeta, read_textures};
 use super::value::{Cursor, Path, known_key, same_text};
 use crate::arena::{Arena, Plan};
@@ -29,45 +31,43 @@ use crate::scene::{
     TextureFlags, TextureRecord, Wrap,
 };
 
-/// One group's data, from its outliner object (inline) or its `groups` entry.
-#[derive(Clone, Copy, Debug)]
-struct GroupData<'a> {
-    name: Option<JsonStr<'a>>,
-    origin: [f32; 3],
-    rotation: [f32; 3],
-    visible: bool,
-}
-
 /// Counts the scene and the scratch the fill pass needs.
 pub(crate) fn plan(doc: &Document<'_>, options: &Options<'_>) -> Result<(Plan, Census), Error> {
     let limits = &options.limits;
-    let census = census(doc, limits)?;
+    // Text pool: every escaped group name, inline or in `groups` (an upper
+    // bound: a `groups` entry no outliner object names is counted too).
+    let mut pool = 0usize;
+    let (census, group_error) = census_walk(doc, limits, true, |event| {
+        match *event {
+            OutlinerEvent::Group { fields, .. } => pool += escaped_len(&fields.name),
+            // Keys after `children`: `fill` reads the object again, whole.
+            OutlinerEvent::GroupEnd {
+                outliner_at,
+                children_end,
+                keys_after_children: true,
+                ..
+            } => {
+                let data = read_group(doc, outliner_at, children_end, limits.max_string_chars)?;
+                pool += escaped_len(&data.name);
+            }
+            OutlinerEvent::GroupEnd { .. } | OutlinerEvent::Element { .. } => {}
+        }
+        Ok(())
+    })?;
     // Animations are not in the scene yet, but their limits and types are
     // the spec's errors already.
     super::animations::check_animations(doc, limits)?;
     let mut textures = heapless::Vec::new();
     read_textures(doc, limits, options.texture_files, None, &mut textures)?;
+    if let Some(e) = group_error {
+        return Err(e);
+    }
     let mut counts = SceneCounts {
         nodes: census.nodes,
         textures: census.textures,
         materials: census.textures,
         ..SceneCounts::default()
     };
-    // Text pool: every escaped group name, inline or in `groups` (an upper
-    // bound: a `groups` entry no outliner object names is counted too).
-    let mut pool = 0usize;
-    walk_outliner(doc, limits, |event| {
-        if let OutlinerEvent::GroupEnd {
-            outliner_at,
-            children_end,
-            ..
-        } = event
-        {
-            let data = read_group(doc, outliner_at, children_end, limits.max_string_chars)?;
-            pool += escaped_len(&data.name);
-        }
-        Ok(())
-    })?;
     super::structure::for_each_entry(doc, doc.groups, |_, at| {
         let data = read_group(doc, at, None, limits.max_string_chars)?;
         pool += escaped_len(&data.name);
@@ -468,7 +468,7 @@ fn entry_uuid<'a>(doc: &Document<'a>, at: usize) -> Result<Option<JsonStr<'a>>, 
     Ok(None)
 }
 
-/// Reads a group object's name, origin, rotation and visibility.
+/// Reads a group object's own fields ([`GroupFields`]).
 ///
 /// `children_end` is where the object's `children` array closes when the
 /// outliner walk already read it: the read jumps there, so a group's own
@@ -478,46 +478,32 @@ fn read_group<'a>(
     at: usize,
     mut children_end: Option<usize>,
     max_chars: u64,
-) -> Result<GroupData<'a>, Error> {
-    let path = Path::key("outliner");
+) -> Result<GroupFields<'a>, Error> {
+    const KEYS: [&str; 5] = [
+        "children",
+        GroupFields::KEYS[0],
+        GroupFields::KEYS[1],
+        GroupFields::KEYS[2],
+        GroupFields::KEYS[3],
+    ];
     let mut c: Cursor<'a> = doc.cursor(at);
-    let mut data = GroupData {
-        name: None,
-        origin: [0.0; 3],
-        rotation: [0.0; 3],
-        visible: true,
-    };
+    let mut data = GroupFields::DEFAULT;
     if c.next()?.kind != TokenKind::BeginObject {
         return Ok(data);
     }
     while let Some(key) = c.next_key()? {
-        match known_key(
-            &key,
-            &["name", "origin", "rotation", "visibility", "children"],
-        ) {
-            Some("name") => data.name = Some(c.string(&path.with_key("name"), max_chars)?),
-            Some("origin") => data.origin = c.numbers::<3>(&path.with_key("origin"))?,
-            Some("rotation") => data.rotation = c.numbers::<3>(&path.with_key("rotation"))?,
-            Some("visibility") => {
-                let v = c.next()?;
-                // A visibility that is no boolean reads as shown.
-                data.visible = !matches!(v.kind, TokenKind::Bool(false));
-                c.skip_rest(&v)?;
-            }
-            Some("children") => {
-                let v = c.next()?;
-                match children_end {
-                    // The walk followed the first `children` that is an array.
-                    Some(end) if v.kind == TokenKind::BeginArray => {
-                        c.leave_at(end)?;
-                        children_end = None;
-                    }
-                    _ => c.skip_rest(&v)?,
+        let value = c.next()?;
+        match known_key(&key, &KEYS) {
+            Some("children") => match children_end {
+                // The walk followed the first `children` that is an array.
+                Some(end) if value.kind == TokenKind::BeginArray => {
+                    c.leave_at(end)?;
+                    children_end = None;
                 }
-            }
-            _ => {
-                c.skip_value()?;
-            }
+                _ => c.skip_rest(&value)?,
+            },
+            Some(field) => data.read(field, &value, &mut c, max_chars)?,
+            None => c.skip_rest(&value)?,
         }
     }
     Ok(data)
@@ -562,21 +548,84 @@ pub(crate) fn fill<'a>(
     let mesh_copy = arena.slice::<MeshRecord>(counts.meshes)?;
     group_table(doc, group_entries, limits.max_string_chars)?;
 
-    // Where the outliner places each element uuid, and its groups' uuids,
-    // checked before anything is written.
+    // One walk of the outliner: where it places each element uuid, its
+    // groups' uuids (checked for a group placed twice afterwards), and the
+    // nodes, each written from its object's fields as the walk reads them.
+    let nodes = &mut *arrays.nodes;
     let (mut placed, mut named) = (0usize, 0usize);
-    walk_outliner(doc, limits, |event| {
+    // A group placed twice can write its name twice, past the text the
+    // plan counted: that overflow waits until "placed twice" is ruled out.
+    let mut overflow = None;
+    let mut group_error = None;
+    let mut write_node = |node: usize, parent: i32, data: &GroupFields<'a>| -> Result<(), Error> {
+        let mut rotation = data.rotation.map(f32::to_radians);
+        // Convention 13: files before 3.2 stored a group's z rotation negated.
+        if doc.version.before(3, 2) {
+            rotation[2] = -rotation[2];
+        }
+        let name = match data.name {
+            Some(name) => pool.text(doc.bytes, &name).unwrap_or_else(|e| {
+                overflow.get_or_insert(e);
+                TextRef::EMPTY
+            }),
+            None => TextRef::EMPTY,
+        };
+        *nodes.get_mut(node).ok_or_else(mismatch)? = NodeRecord {
+            name,
+            parent,
+            flags: if data.visible { NodeFlags::VISIBLE } else { 0 },
+            translation: [0.0; 3],
+            rotation,
+            scale: [1.0; 3],
+            pivot: data.origin,
+        };
+        Ok(())
+    };
+    walk_outliner(doc, limits, Some(&mut group_error), |event| {
         match event {
             OutlinerEvent::Group {
-                uuid: Some(uuid), ..
+                node,
+                parent,
+                outliner_at,
+                uuid,
+                fields,
+                ..
             } => {
-                *placed_groups.get_mut(placed).ok_or_else(mismatch)? = UuidEntry {
-                    hash: text_hash(&uuid),
-                    at: body_offset(doc, &uuid),
-                };
-                placed += 1;
+                if let Some(uuid) = uuid {
+                    *placed_groups.get_mut(placed).ok_or_else(mismatch)? = UuidEntry {
+                        hash: text_hash(&uuid),
+                        at: body_offset(doc, &uuid),
+                    };
+                    placed += 1;
+                }
+                // A 5.x group's fields are its `groups` entry's.
+                let at = group_data_at(doc, group_entries, outliner_at, uuid)?;
+                if at == outliner_at {
+                    write_node(node, parent, &fields)?;
+                } else {
+                    write_node(
+                        node,
+                        parent,
+                        &read_group(doc, at, None, limits.max_string_chars)?,
+                    )?;
+                }
             }
-            OutlinerEvent::Group { uuid: None, .. } | OutlinerEvent::GroupEnd { .. } => {}
+            OutlinerEvent::GroupEnd {
+                node,
+                parent,
+                outliner_at,
+                uuid,
+                children_end,
+                keys_after_children: true,
+            } => {
+                // Keys after `children` (never written by Blockbench): read
+                // the inline object again, whole, jumping over its children.
+                if group_data_at(doc, group_entries, outliner_at, uuid)? == outliner_at {
+                    let data = read_group(doc, outliner_at, children_end, limits.max_string_chars)?;
+                    write_node(node, parent, &data)?;
+                }
+            }
+            OutlinerEvent::GroupEnd { .. } => {}
             OutlinerEvent::Element { uuid, parent } => {
                 *refs.get_mut(named).ok_or_else(mismatch)? = OutlinerRef {
                     hash: text_hash(&uuid),
@@ -590,50 +639,15 @@ pub(crate) fn fill<'a>(
         }
         Ok(())
     })?;
+    if let Some(e) = group_error {
+        return Err(e);
+    }
     groups_placed_once(doc, placed_groups.get_mut(..placed).unwrap_or_default())?;
+    if let Some(e) = overflow {
+        return Err(e);
+    }
     let refs = refs.get_mut(..named).ok_or_else(mismatch)?;
     refs.sort_unstable();
-
-    // Nodes.
-    let nodes = &mut *arrays.nodes;
-    // Each node is written when its outliner object ends, so the group's
-    // own keys are read once, jumping over its children.
-    walk_outliner(doc, limits, |event| {
-        if let OutlinerEvent::GroupEnd {
-            node,
-            parent,
-            outliner_at,
-            uuid,
-            children_end,
-        } = event
-        {
-            let at = group_data_at(doc, group_entries, outliner_at, uuid)?;
-            let children_end = if at == outliner_at {
-                children_end
-            } else {
-                None
-            };
-            let data = read_group(doc, at, children_end, limits.max_string_chars)?;
-            let mut rotation = data.rotation.map(f32::to_radians);
-            // Convention 13: files before 3.2 stored a group's z rotation negated.
-            if doc.version.before(3, 2) {
-                rotation[2] = -rotation[2];
-            }
-            *nodes.get_mut(node).ok_or_else(mismatch)? = NodeRecord {
-                name: match data.name {
-                    Some(name) => pool.text(doc.bytes, &name)?,
-                    None => TextRef::EMPTY,
-                },
-                parent,
-                flags: if data.visible { NodeFlags::VISIBLE } else { 0 },
-                translation: [0.0; 3],
-                rotation,
-                scale: [1.0; 3],
-                pivot: data.origin,
-            };
-        }
-        Ok(())
-    })?;
 
     // Elements in file order, each read once and written where the
     // outliner places it.

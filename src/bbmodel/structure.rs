@@ -49,6 +49,9 @@ pub enum OutlinerEvent<'a> {
         uuid: Option<JsonStr<'a>>,
         /// Path of the outliner object, for errors.
         depth: usize,
+        /// The group's own fields its object gives before `children`, when
+        /// the walk reads them (else the defaults).
+        fields: GroupFields<'a>,
     },
     /// The end of a group's outliner object, after [`OutlinerEvent::Group`]
     /// and everything under it: the place to read the object's own keys,
@@ -66,6 +69,9 @@ pub enum OutlinerEvent<'a> {
         uuid: Option<JsonStr<'a>>,
         /// Offset of the `]` closing the `children` array the walk followed.
         children_end: Option<usize>,
+        /// Whether keys follow that array (Blockbench writes `children`
+        /// last): then the fields of [`OutlinerEvent::Group`] may be stale.
+        keys_after_children: bool,
     },
     /// An element uuid placed under `parent` (−1 at the root).
     Element {
@@ -76,9 +82,73 @@ pub enum OutlinerEvent<'a> {
     },
 }
 
+/// A group's own fields (its name, its origin as the pivot, its rotation in
+/// degrees and its visibility), from its outliner object or `groups` entry.
+#[derive(Clone, Copy, Debug)]
+pub struct GroupFields<'a> {
+    /// `name`, if given.
+    pub name: Option<JsonStr<'a>>,
+    /// `origin`.
+    pub origin: [f32; 3],
+    /// `rotation`, in degrees as stored.
+    pub rotation: [f32; 3],
+    /// `visibility`: anything but `false` shows the group.
+    pub visible: bool,
+}
+
+impl<'a> GroupFields<'a> {
+    /// A group object without any of the fields.
+    pub const DEFAULT: Self = Self {
+        name: None,
+        origin: [0.0; 3],
+        rotation: [0.0; 3],
+        visible: true,
+    };
+
+    /// The keys [`GroupFields::read`] reads.
+    pub(crate) const KEYS: [&'static str; 4] = ["name", "origin", "rotation", "visibility"];
+
+    /// Reads field `key` (one of [`GroupFields::KEYS`]) whose value starts
+    /// with `value`, to its end.
+    pub(crate) fn read(
+        &mut self,
+        key: &str,
+        value: &Token<'a>,
+        c: &mut Cursor<'a>,
+        max_chars: u64,
+    ) -> Result<(), Error> {
+        let path = Path::key("outliner");
+        match key {
+            "name" => self.name = Some(c.string_of(value, &path.with_key("name"), max_chars)?),
+            "origin" => self.origin = c.numbers_of::<3>(value, &path.with_key("origin"))?,
+            "rotation" => self.rotation = c.numbers_of::<3>(value, &path.with_key("rotation"))?,
+            _ => {
+                // A visibility that is no boolean reads as shown.
+                self.visible = !matches!(value.kind, TokenKind::Bool(false));
+                c.skip_rest(value)?;
+            }
+        }
+        Ok(())
+    }
+}
+
 /// Counts elements, groups, outliner entries and textures, checking each
 /// against its limit and the outliner's nesting against maxNesting.
 pub fn census(doc: &Document<'_>, limits: &BbmodelLimits) -> Result<Census, Error> {
+    census_walk(doc, limits, false, |_| Ok(())).map(|(census, _)| census)
+}
+
+/// [`census`], and in the same walk of the outliner, with `read_fields`,
+/// each group's fields: `visit` sees every event of the walk. The census's
+/// own errors end it; the first error of a group's fields (else the first
+/// of `visit`) is kept and returned beside the census, so that a caller
+/// raises it after the errors that come before it.
+pub(crate) fn census_walk<'a>(
+    doc: &Document<'a>,
+    limits: &BbmodelLimits,
+    read_fields: bool,
+    mut visit: impl FnMut(&OutlinerEvent<'a>) -> Result<(), Error>,
+) -> Result<(Census, Option<Error>), Error> {
     let mut census = Census {
         textures: array_len(doc, doc.textures, doc.entries.textures, "textures")?,
         elements: array_len(doc, doc.elements, doc.entries.elements, "elements")?,
@@ -103,7 +173,13 @@ pub fn census(doc: &Document<'_>, limits: &BbmodelLimits) -> Result<Census, Erro
         ErrorCode::TooManyElements,
         "groups",
     )?;
-    walk_outliner(doc, limits, |event| {
+    let mut held = None;
+    let mut field_error = None;
+    let fields = read_fields.then_some(&mut field_error);
+    walk_outliner(doc, limits, fields, |event| {
+        if let Err(e) = visit(&event) {
+            held.get_or_insert(e);
+        }
         match event {
             OutlinerEvent::Group { .. } => census.nodes += 1,
             OutlinerEvent::GroupEnd { .. } => return Ok(()),
@@ -131,7 +207,8 @@ pub fn census(doc: &Document<'_>, limits: &BbmodelLimits) -> Result<Census, Erro
         }
         Ok(())
     })?;
-    Ok(census)
+    // Fields the walk read come before what `visit` read after them.
+    Ok((census, field_error.or(held)))
 }
 
 fn limit(count: usize, max: u64, code: ErrorCode, what: &'static str) -> Result<(), Error> {
@@ -221,15 +298,33 @@ pub(crate) fn for_each_value<'a>(
 
 /// Walks the outliner depth first with an explicit stack, reporting each
 /// group (numbered in order) when its object starts and again when it ends,
-/// and each element uuid with its parent node.
+/// and each element uuid with its parent node. Given `fields_error`, each
+/// group's own fields before its children are read on the way and reported
+/// with it; the first of their errors goes into `fields_error` and the walk
+/// reads on.
 ///
 /// Entries that are neither a uuid string nor an object are INVALID_FIELD;
 /// groups deeper than maxNesting are NESTING_TOO_DEEP.
 pub fn walk_outliner<'a>(
     doc: &Document<'a>,
     limits: &BbmodelLimits,
+    mut fields_error: Option<&mut Option<Error>>,
     mut visit: impl FnMut(OutlinerEvent<'a>) -> Result<(), Error>,
 ) -> Result<(), Error> {
+    const STRUCTURE: &[&str] = &["uuid", "children"];
+    const WITH_FIELDS: &[&str] = &[
+        "uuid",
+        "children",
+        GroupFields::KEYS[0],
+        GroupFields::KEYS[1],
+        GroupFields::KEYS[2],
+        GroupFields::KEYS[3],
+    ];
+    let keys = if fields_error.is_some() {
+        WITH_FIELDS
+    } else {
+        STRUCTURE
+    };
     let Some(at) = doc.outliner else {
         return Ok(());
     };
@@ -261,13 +356,14 @@ pub fn walk_outliner<'a>(
                 };
                 let children_end = c.offset_of(&t);
                 // Finish the group object: skip its remaining keys.
-                skip_object_rest(&mut c)?;
+                let keys_after_children = skip_object_rest(&mut c)?;
                 visit(OutlinerEvent::GroupEnd {
                     node: usize::try_from(group.node).unwrap_or(usize::MAX),
                     parent: stack.last().map_or(-1, |g| g.node),
                     outliner_at: group.outliner_at,
                     uuid: group.uuid(doc)?,
                     children_end: Some(children_end),
+                    keys_after_children,
                 })?;
             }
             TokenKind::String(uuid) => {
@@ -290,9 +386,11 @@ pub fn walk_outliner<'a>(
                 let mut uuid = None;
                 let mut uuid_at = OpenGroup::NO_UUID;
                 let mut children = false;
+                let mut fields = GroupFields::DEFAULT;
                 while let Some(key) = c.next_key()? {
+                    let object_depth = c.depth();
                     let value = c.next()?;
-                    match known_key(&key, &["uuid", "children"]) {
+                    match known_key(&key, keys) {
                         Some("uuid") => {
                             if let TokenKind::String(s) = value.kind {
                                 super::value::check_string_length(
@@ -308,7 +406,16 @@ pub fn walk_outliner<'a>(
                             children = true;
                             break;
                         }
-                        _ => {}
+                        Some("children") | None => {}
+                        Some(field) => {
+                            let read = fields.read(field, &value, &mut c, limits.max_string_chars);
+                            if let (Err(e), Some(slot)) = (read, fields_error.as_deref_mut()) {
+                                // Kept for the caller; the walk reads on.
+                                slot.get_or_insert(e);
+                                c.recover(object_depth)?;
+                            }
+                            continue;
+                        }
                     }
                     c.skip_rest(&value)?;
                 }
@@ -318,6 +425,7 @@ pub fn walk_outliner<'a>(
                     outliner_at,
                     uuid,
                     depth: stack.len() + 1,
+                    fields,
                 })?;
                 let node = i32::try_from(node).unwrap_or(i32::MAX);
                 if !children {
@@ -327,6 +435,7 @@ pub fn walk_outliner<'a>(
                         outliner_at,
                         uuid,
                         children_end: None,
+                        keys_after_children: false,
                     })?;
                     continue;
                 }
@@ -391,10 +500,13 @@ fn too_deep(max: usize) -> Error {
     )
 }
 
-/// Skips the remaining keys of an object whose `children` array just closed.
-fn skip_object_rest(c: &mut Cursor<'_>) -> Result<(), Error> {
+/// Skips the remaining keys of an object whose `children` array just
+/// closed; whether there were any.
+fn skip_object_rest(c: &mut Cursor<'_>) -> Result<bool, Error> {
+    let mut any = false;
     while c.next_key()?.is_some() {
         c.skip_value()?;
+        any = true;
     }
-    Ok(())
+    Ok(any)
 }

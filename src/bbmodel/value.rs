@@ -421,12 +421,6 @@ impl<'a> Cursor<'a> {
             )),
         }
     }
-
-    /// Reads the next value as a string of at most `max_chars` characters.
-    pub(crate) fn string(&mut self, path: &Path<'_>, max_chars: u64) -> Result<JsonStr<'a>, Error> {
-        let t = self.next()?;
-        self.string_of(&t, path, max_chars)
-    }
 }
 
 /// The bytes [`closing_bracket`] stops at, by where it is: in a string

@@ -176,7 +176,7 @@ const fn non_ws_mask(x: u64) -> u64 {
 /// Index of the first non-whitespace byte at or after `i` (or `buf.len()`). Callers
 /// check the first byte inline: every byte above the space is non-whitespace.
 #[inline(always)]
-fn skip_ws(buf: &[u8], mut i: usize) -> usize {
+pub(super) fn skip_ws(buf: &[u8], mut i: usize) -> usize {
     // Pretty-printed JSON: a single space after `,` or `:`.
     if let Some(&[a, b]) = buf.get(i..).and_then(<[u8]>::first_chunk::<2>)
         && a == b' '

@@ -152,11 +152,13 @@ impl<'a> Tokenizer<'a> {
     }
 }
 
-/// The index of the first byte at or after `i` that is not JSON whitespace.
+/// The index of the first byte at or after `i` that is not JSON whitespace:
+/// compact JSON has none, so only a byte at or below the space calls the
+/// lexer's word-at-a-time skip.
 #[inline(always)]
-fn skip_whitespace(bytes: &[u8], mut i: usize) -> usize {
-    while matches!(bytes.get(i), Some(b' ' | b'\n' | b'\r' | b'\t')) {
-        i += 1;
+fn skip_whitespace(bytes: &[u8], i: usize) -> usize {
+    match bytes.get(i) {
+        Some(&b) if b <= b' ' => super::lexer::skip_ws(bytes, i),
+        _ => i,
     }
-    i
 }
