@@ -1,11 +1,12 @@
 //! Blockbench `.bbmodel` files (JSON), read as the loader specification in
 //! `shared/seeds/bbmodel-loader-spec.txt` says.
 //!
-//! Today this checks what makes a file a .bbmodel at all: the size limit,
-//! strict UTF-8 JSON (NOT_JSON, naming NaN and Infinity), a root object with
-//! `meta.format_version` (NOT_BBMODEL) of 3.x–5.x (UNSUPPORTED_VERSION).
-//! Elements, groups, textures and animations are read by later work and leave
-//! the scene empty until then. See docs/bbmodel.md.
+//! [`measure`] locates the document's parts and counts what the scene needs
+//! (checking every limit and field on the way); [`decode_into`] fills a
+//! caller's arena with the scene: nodes from the outliner, cubes and meshes
+//! as triangles grouped by material, textures as metadata. Animations are
+//! checked against their limits and types but not yet put in the scene.
+//! docs/bbmodel.md maps the spec's rules to the modules below.
 
 pub mod animations;
 pub mod cube;
