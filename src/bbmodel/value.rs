@@ -185,8 +185,6 @@ pub(crate) struct Cursor<'a> {
     tokens: Tokenizer<'a>,
     /// Where the tokenizer's input starts in the document.
     base: usize,
-    /// Containers open since the cursor was made.
-    depth: usize,
 }
 
 impl<'a> Cursor<'a> {
@@ -195,7 +193,6 @@ impl<'a> Cursor<'a> {
         Self {
             tokens: Tokenizer::new(document.get(start..).unwrap_or_default(), max_depth),
             base: start,
-            depth: 0,
         }
     }
 
@@ -203,16 +200,7 @@ impl<'a> Cursor<'a> {
     #[inline]
     pub(crate) fn next(&mut self) -> Result<Token<'a>, Error> {
         match self.tokens.next_token() {
-            Ok(Some(t)) => {
-                match t.kind {
-                    TokenKind::BeginArray | TokenKind::BeginObject => self.depth += 1,
-                    TokenKind::EndArray | TokenKind::EndObject => {
-                        self.depth = self.depth.saturating_sub(1);
-                    }
-                    _ => {}
-                }
-                Ok(t)
-            }
+            Ok(Some(t)) => Ok(t),
             Ok(None) => Err(not_json(None)),
             Err(e) => Err(not_json(Some(e))),
         }
@@ -226,13 +214,14 @@ impl<'a> Cursor<'a> {
 
     /// Containers open now (0 before the first token and after its value).
     pub(crate) const fn depth(&self) -> usize {
-        self.depth
+        // The tokenizer's input starts at the cursor's first value.
+        self.tokens.depth()
     }
 
     /// Reads on until `depth` containers are open: abandons what a failed
     /// read left half-read inside the object at that depth.
     pub(crate) fn recover(&mut self, depth: usize) -> Result<(), Error> {
-        while self.depth > depth {
+        while self.depth() > depth {
             self.next()?;
         }
         Ok(())
@@ -247,7 +236,6 @@ impl<'a> Cursor<'a> {
         let close = closing_bracket(input, self.tokens.position(), 1, &mut commas)
             .ok_or_else(|| not_json(None))?;
         self.tokens.leave_container_at(close);
-        self.depth = self.depth.saturating_sub(1);
         Ok(())
     }
 
@@ -257,7 +245,6 @@ impl<'a> Cursor<'a> {
     pub(crate) fn leave_at(&mut self, close: usize) -> Result<(), Error> {
         let close = close.checked_sub(self.base).ok_or_else(|| not_json(None))?;
         self.tokens.leave_container_at(close);
-        self.depth = self.depth.saturating_sub(1);
         Ok(())
     }
 
@@ -285,7 +272,7 @@ impl<'a> Cursor<'a> {
     /// Skips the rest of the value whose first token is `first`.
     pub(crate) fn skip_rest(&mut self, first: &Token<'a>) -> Result<(), Error> {
         if matches!(first.kind, TokenKind::BeginArray | TokenKind::BeginObject) {
-            self.recover(self.depth.saturating_sub(1))?;
+            self.recover(self.depth().saturating_sub(1))?;
         }
         Ok(())
     }
@@ -371,7 +358,6 @@ impl<'a> Cursor<'a> {
         }
         // Fast path: short plain decimals in range, read straight from the bytes.
         if let Some(values) = self.tokens.plain_number_array::<N>(MAX_BBMODEL_NUMBER) {
-            self.depth = self.depth.saturating_sub(1);
             return Ok(if VALUES { values } else { [0.0; N] });
         }
         let mut out = [0.0f64; N];
