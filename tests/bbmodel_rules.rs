@@ -1159,6 +1159,26 @@ fn meshes_in_outliner_order_keep_their_own_vertices() {
         .collect();
     assert_eq!(got, vec![("c", 20.0), ("a", 0.0), ("b", 10.0)]);
 }
+#[test]
+fn mesh_vertex_key_written_twice_takes_its_last_position() {
+    // JSON.parse keeps the last value of a key written twice.
+    let bytes = br#"{"meta": {"format_version": "4.5", "model_format": "free"},
+        "elements": [{"type": "mesh", "uuid": "m", "origin": [0, 0, 0],
+            "vertices": {"a": [0, 0, 0], "b": [1, 0, 0], "c": [0, 1, 0], "a": [0, 0, 5]},
+            "faces": {"f": {"vertices": ["a", "b", "c"], "uv": {"a": [0, 0], "b": [1, 0], "c": [0, 1]}}}}],
+        "outliner": ["m"]}"#;
+    let loaded = load(bytes);
+    let s = loaded.scene();
+    let used: Vec<[f32; 3]> = s
+        .indices()
+        .iter()
+        .map(|&i| s.positions()[i as usize])
+        .collect();
+    assert_eq!(used.len(), 3);
+    assert!(used.contains(&[0.0, 0.0, 5.0]), "{used:?}");
+    assert!(!used.contains(&[0.0, 0.0, 0.0]), "{used:?}");
+}
+
 // ----------------------------------------------------------------- cubes
 
 fn plain_quads() -> Vec<Quad> {

@@ -1026,15 +1026,22 @@ pub fn for_each_mesh_face<'a>(
     Ok(())
 }
 
-/// Reads a mesh's vertex positions by key into `table` (sorted by key hash),
-/// for [`find_key`], and by key index into `positions`.
+/// Reads a mesh's vertex positions, by key index, into `positions`, and
+/// indexes its keys: `table` gets one [`KeyEntry`] per key in file order,
+/// `slots` (of [`key_slots`] entries) an open-addressing hash index over them,
+/// for [`find_key`].
+///
+/// A key written twice keeps its first index and takes the last position,
+/// as an object parsed by JSON.parse does.
 pub fn mesh_key_table(
     doc: &Document<'_>,
     head: &MeshHead,
     element: usize,
     table: &mut [KeyEntry],
+    slots: &mut [u32],
     positions: &mut [[f32; 3]],
 ) -> Result<(), Error> {
+    slots.fill(EMPTY_SLOT);
     let Some(at) = head.vertices_at else {
         return Ok(());
     };
@@ -1045,29 +1052,93 @@ pub fn mesh_key_table(
     let mut i = 0usize;
     while let Some(key) = c.next_key()? {
         let position = c.numbers::<3>(&path.with_raw_key(key))?;
+        let entry = KeyEntry {
+            hash: text_hash(&key),
+            at: u32::try_from(key.raw_bytes().as_ptr() as usize - doc.bytes.as_ptr() as usize)
+                .unwrap_or(u32::MAX),
+            len: raw_len(&key),
+        };
+        let index = match probe(doc, table, slots, entry.hash, &key) {
+            Probe::Found(first) => first,
+            Probe::Free(slot) => {
+                if let Some(free) = slots.get_mut(slot) {
+                    *free = u32::try_from(i).unwrap_or(EMPTY_SLOT);
+                }
+                i
+            }
+        };
         if let Some(slot) = table.get_mut(i) {
-            *slot = KeyEntry {
-                hash: text_hash(&key),
-                index: u32::try_from(i).unwrap_or(u32::MAX),
-                position,
-                at: u32::try_from(key.raw_bytes().as_ptr() as usize - doc.bytes.as_ptr() as usize)
-                    .unwrap_or(u32::MAX),
-                len: raw_len(&key),
-            };
+            *slot = entry;
         }
-        if let Some(slot) = positions.get_mut(i) {
+        if let Some(slot) = positions.get_mut(index) {
+            *slot = position;
+        }
+        if index != i
+            && let Some(slot) = positions.get_mut(i)
+        {
+            // The later spelling's own slot, never referenced.
             *slot = position;
         }
         i += 1;
     }
-    if let Some(used) = table.get_mut(..i) {
-        used.sort_unstable_by_key(|e| e.hash);
-    }
     Ok(())
 }
 
-/// A mesh vertex key's hash, its index among the mesh's keys, its position
-/// (local space) and where its key string starts in the file.
+/// Slots of the hash index over `keys` vertex keys: a power of two at
+/// least twice as many, so probes stay short.
+pub const fn key_slots(keys: usize) -> usize {
+    if keys == 0 {
+        0
+    } else {
+        keys.saturating_mul(2).next_power_of_two()
+    }
+}
+
+/// An empty slot of the hash index.
+const EMPTY_SLOT: u32 = u32::MAX;
+
+/// Where a key's probe ended.
+enum Probe {
+    /// At the entry of the key, by its index.
+    Found(usize),
+    /// At a free slot, where it would go.
+    Free(usize),
+}
+
+/// Probes the hash index for `key` (of hash `hash`), linearly from its home
+/// slot.
+fn probe(
+    doc: &Document<'_>,
+    table: &[KeyEntry],
+    slots: &[u32],
+    hash: u64,
+    key: &JsonStr<'_>,
+) -> Probe {
+    let mask = slots.len().wrapping_sub(1);
+    // The high bits mixed in (FNV's low bits alone cluster); truncating the
+    // mix to the slot count is the point.
+    #[allow(clippy::cast_possible_truncation)]
+    let mut slot = ((hash ^ (hash >> 29)) as usize) & mask;
+    for _ in 0..slots.len() {
+        let Some(&held) = slots.get(slot) else { break };
+        if held == EMPTY_SLOT {
+            return Probe::Free(slot);
+        }
+        let index = held as usize;
+        if table
+            .get(index)
+            .is_some_and(|e| e.hash == hash && e.spells(doc, key))
+        {
+            return Probe::Found(index);
+        }
+        slot = (slot + 1) & mask;
+    }
+    // A full index (never: it has twice the slots): nothing found.
+    Probe::Free(usize::MAX)
+}
+
+/// A mesh vertex key in the hash index: its hash and where its string is
+/// in the file (its index among the mesh's keys is its place in the table).
 #[derive(
     Clone,
     Copy,
@@ -1082,37 +1153,36 @@ pub fn mesh_key_table(
 #[repr(C)]
 pub struct KeyEntry {
     hash: u64,
-    index: u32,
-    position: [f32; 3],
     at: u32,
     /// The key's raw length in the file, [`ESCAPED`] set when it has escapes.
     len: u32,
 }
 
-/// The index and position of vertex `key` in a table from [`mesh_key_table`].
+impl KeyEntry {
+    /// Whether this entry's key is `key`, once both are decoded.
+    fn spells(&self, doc: &Document<'_>, key: &JsonStr<'_>) -> bool {
+        let start = self.at as usize;
+        if self.len & ESCAPED == 0 && !key.has_escapes() {
+            // Both plain: the bytes in the file are the text.
+            let end = start.saturating_add(self.len as usize);
+            return doc.bytes.get(start..end) == Some(key.raw_bytes());
+        }
+        string_at(doc, start).is_some_and(|stored| super::value::same_text(&stored, key))
+    }
+}
+
+/// The index of vertex `key` among its mesh's keys, by the index
+/// [`mesh_key_table`] built.
 pub fn find_key(
     doc: &Document<'_>,
     table: &[KeyEntry],
+    slots: &[u32],
     key: &JsonStr<'_>,
-) -> Option<(usize, [f32; 3])> {
-    let hash = text_hash(key);
-    let first = table.partition_point(|e| e.hash < hash);
-    table
-        .get(first..)?
-        .iter()
-        .take_while(|e| e.hash == hash)
-        .find_map(|e| {
-            let start = usize::try_from(e.at).ok()?;
-            let equal = if e.len & ESCAPED == 0 && !key.has_escapes() {
-                // Both plain: the bytes in the file are the text.
-                let end = start.checked_add(e.len as usize)?;
-                doc.bytes.get(start..end)? == key.raw_bytes()
-            } else {
-                let stored = string_at(doc, start)?;
-                super::value::same_text(&stored, key)
-            };
-            equal.then_some((e.index as usize, e.position))
-        })
+) -> Option<usize> {
+    match probe(doc, table, slots, text_hash(key), key) {
+        Probe::Found(index) => Some(index),
+        Probe::Free(_) => None,
+    }
 }
 
 /// [`KeyEntry::len`]'s flag for a key with escapes.

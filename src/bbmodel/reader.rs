@@ -9,8 +9,8 @@ use super::Options;
 use super::document::Document;
 use super::elements::{
     DrawnFace, Element, ElementBody, ElementContext, ElementHead, GroupKey, KeyEntry, MeshHead,
-    Pass, duplicate, face_key, find_key, for_each_mesh_face, read_element, string_at, text_hash,
-    uv_size,
+    Pass, duplicate, face_key, find_key, for_each_mesh_face, key_slots, read_element, string_at,
+    text_hash, uv_size,
 };
 use super::mesh::{
     MAX_FACE_TRIANGLES, accumulate_face_normal, blockbench_face_normal, finish_smooth_normals,
@@ -94,6 +94,7 @@ pub(crate) fn plan(doc: &Document<'_>, options: &Options<'_>) -> Result<(Plan, C
         // The largest mesh's vertex keys, their smooth-normal sums and
         // positions, and its faces' corners and faces between two loops.
         scratch.add::<KeyEntry>(max_keys)?;
+        scratch.add::<u32>(key_slots(max_keys))?;
         scratch.add::<[f32; 3]>(max_keys)?;
         scratch.add::<[f32; 3]>(max_keys)?;
         scratch.add::<MeshCorner>(largest.corners)?;
@@ -539,6 +540,7 @@ pub(crate) fn fill<'a>(
     let elements_by_uuid = arena.slice::<ElementEntry>(plan.note(NOTE_ELEMENTS))?;
     let refs = arena.slice::<OutlinerRef>(plan.note(NOTE_ELEMENT_REFS))?;
     let key_table = arena.slice::<KeyEntry>(plan.note(NOTE_MAX_KEYS))?;
+    let key_index = arena.slice::<u32>(key_slots(plan.note(NOTE_MAX_KEYS)))?;
     let normal_sums = arena.slice::<[f32; 3]>(plan.note(NOTE_MAX_KEYS))?;
     let key_positions = arena.slice::<[f32; 3]>(plan.note(NOTE_MAX_KEYS))?;
     let mesh_corners = arena.slice::<MeshCorner>(plan.note(NOTE_MAX_CORNERS))?;
@@ -697,6 +699,7 @@ pub(crate) fn fill<'a>(
             ElementBody::Mesh(mesh) => {
                 let scratch = MeshScratch {
                     keys: &mut *key_table,
+                    slots: &mut *key_index,
                     positions: &mut *key_positions,
                     normals: &mut *normal_sums,
                     corners: &mut *mesh_corners,
@@ -758,9 +761,18 @@ pub(crate) fn fill<'a>(
     Ok(Scene::new(Format::Bbmodel, doc.bytes, arrays))
 }
 
+/// One mesh's vertex keys, looked up by [`find_key`], and their positions.
+struct KeyIndex<'k> {
+    keys: &'k [KeyEntry],
+    slots: &'k [u32],
+    positions: &'k [[f32; 3]],
+}
+
 /// Per-mesh scratch: the vertex key table and the smooth-normal sums.
 struct MeshScratch<'s> {
     keys: &'s mut [KeyEntry],
+    /// The hash index over `keys`.
+    slots: &'s mut [u32],
     /// Vertex positions by key index.
     positions: &'s mut [[f32; 3]],
     normals: &'s mut [[f32; 3]],
@@ -882,8 +894,16 @@ impl MeshWriter<'_> {
             .positions
             .get_mut(..mesh.keys)
             .ok_or_else(mismatch)?;
-        super::elements::mesh_key_table(doc, mesh, element, keys, key_positions)?;
-        let (keys, key_positions): (&[KeyEntry], &[[f32; 3]]) = (keys, key_positions);
+        let slots = scratch
+            .slots
+            .get_mut(..key_slots(mesh.keys))
+            .ok_or_else(mismatch)?;
+        super::elements::mesh_key_table(doc, mesh, element, keys, slots, key_positions)?;
+        let index = KeyIndex {
+            keys,
+            slots,
+            positions: key_positions,
+        };
         let sums = scratch.normals.get_mut(..mesh.keys).ok_or_else(mismatch)?;
         sums.fill([0.0; 3]);
         let transform = mesh_transform(mesh.origin, mesh.rotation);
@@ -893,7 +913,7 @@ impl MeshWriter<'_> {
         let mut groups = heapless::Vec::<(GroupKey, usize), MAX_GROUP_KEYS>::new();
         let (mut kept, mut corners) = (0usize, 0usize);
         for_each_mesh_face(doc, element, mesh, limits, textures, |face| {
-            let (positions, indices) = resolve(doc, keys, face, element)?;
+            let (positions, indices) = resolve(doc, &index, face, element)?;
             let mut tris = [[0u8; 3]; MAX_FACE_TRIANGLES];
             let triangulation = triangulate(&positions, &mut tris).map_err(|_| mismatch())?;
             if mesh.smooth && positions.len() >= 3 {
@@ -962,7 +982,8 @@ impl MeshWriter<'_> {
             let mut positions =
                 heapless::Vec::<[f32; 3], { super::mesh::MAX_FACE_VERTICES }>::new();
             for corner in face_corners {
-                let p = key_positions
+                let p = index
+                    .positions
                     .get(corner.key as usize)
                     .ok_or_else(mismatch)?;
                 positions.push(*p).map_err(|_| mismatch())?;
@@ -1052,7 +1073,7 @@ pub(crate) struct KeptFace {
 #[allow(clippy::type_complexity)]
 fn resolve(
     doc: &Document<'_>,
-    keys: &[KeyEntry],
+    index: &KeyIndex<'_>,
     face: &super::elements::MeshFace<'_>,
     element: usize,
 ) -> Result<
@@ -1065,7 +1086,9 @@ fn resolve(
     let mut positions = heapless::Vec::new();
     let mut indices = heapless::Vec::new();
     for (k, key) in face.vertices.iter().enumerate() {
-        let (index, position) = find_key(doc, keys, key).ok_or_else(|| {
+        let found = find_key(doc, index.keys, index.slots, key)
+            .and_then(|i| Some((i, *index.positions.get(i)?)));
+        let (index, position) = found.ok_or_else(|| {
             // $.elements[i].faces.<key>.vertices[k]
             let element = super::value::ELEMENTS.with_index(element);
             let faces = element.with_key("faces");
