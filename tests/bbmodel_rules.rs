@@ -1179,6 +1179,19 @@ fn mesh_vertex_key_written_twice_takes_its_last_position() {
     assert!(!used.contains(&[0.0, 0.0, 0.0]), "{used:?}");
 }
 
+#[test]
+fn mesh_vertex_positions_are_checked_by_measure() {
+    // Spec: numbers finite and within ±10⁷; measure finds what decode would.
+    let bytes = br#"{"meta": {"format_version": "4.5", "model_format": "free"},
+        "elements": [{"type": "mesh", "uuid": "m",
+            "vertices": {"a": [0, 0, 0], "b": [1, 0, "x"], "c": [0, 1, 0]},
+            "faces": {"f": {"vertices": ["a", "b", "c"], "uv": {"a": [0, 0], "b": [1, 0], "c": [0, 1]}}}}]}"#;
+    let e = scenedec::bbmodel::measure(bytes, &scenedec::bbmodel::Options::default()).unwrap_err();
+    assert_eq!(e.code(), ErrorCode::InvalidField);
+    assert_eq!(e.at().to_string(), "$.elements[0].vertices.b[2]");
+    assert_eq!(error(bytes).at().to_string(), "$.elements[0].vertices.b[2]");
+}
+
 // ----------------------------------------------------------------- cubes
 
 fn plain_quads() -> Vec<Quad> {

@@ -669,8 +669,9 @@ fn count_vertex_keys(
     }
     let start = c.offset_of(&v);
     let mut n = 0usize;
-    while c.next_key()?.is_some() {
-        c.skip_value()?;
+    // Each position checked here, so that the fill pass cannot fail on one.
+    while let Some(key) = c.next_key()? {
+        c.check_numbers::<3>(&at.with_raw_key(key))?;
         n += 1;
     }
     if n as u64 > limits.max_vertices {
