@@ -884,11 +884,24 @@ pub struct MeshFace<'a> {
     pub key: JsonStr<'a>,
     /// Vertex keys in stored order.
     pub vertices: heapless::Vec<JsonStr<'a>, HARD_MAX_FACE_VERTICES>,
+    /// Their [`text_hash`]es, aligned with `vertices`: keys are compared
+    /// by hash first, and looked up by it.
+    pub hashes: heapless::Vec<u64, HARD_MAX_FACE_VERTICES>,
     /// UV per vertex, in texels, aligned with `vertices`.
     pub uvs: heapless::Vec<[f32; 2], HARD_MAX_FACE_VERTICES>,
     /// Material (texture index) or −1; `texture: null` draws untextured on
     /// a mesh (convention 8).
     pub material: i32,
+}
+
+impl MeshFace<'_> {
+    /// The index of the vertex key that spells `key` (whose hash is `hash`).
+    fn same_key_as(&self, hash: u64, key: &JsonStr<'_>) -> Option<usize> {
+        self.hashes
+            .iter()
+            .zip(&self.vertices)
+            .position(|(&h, v)| h == hash && same_text(v, key))
+    }
 }
 
 /// Reads every face of a mesh in file order: vertex lists (at most
@@ -923,6 +936,7 @@ pub fn for_each_mesh_face<'a>(
             index,
             key,
             vertices: heapless::Vec::new(),
+            hashes: heapless::Vec::new(),
             uvs: heapless::Vec::new(),
             material: -1,
         };
@@ -959,7 +973,8 @@ pub fn for_each_mesh_face<'a>(
                                 format_args!("at most maxFaceVertices ({max_vertices})"),
                             ));
                         }
-                        if face.vertices.iter().any(|v| same_text(v, &s)) {
+                        let hash = text_hash(&s);
+                        if face.same_key_as(hash, &s).is_some() {
                             return Err(invalid(
                                 &item_path,
                                 "vertex key twice",
@@ -967,6 +982,7 @@ pub fn for_each_mesh_face<'a>(
                             ));
                         }
                         let _ = face.vertices.push(s);
+                        let _ = face.hashes.push(hash);
                     }
                 }
                 "uv" => {
@@ -995,9 +1011,10 @@ pub fn for_each_mesh_face<'a>(
             while let Some(k) = u.next_key()? {
                 let uv = u.numbers::<2>(&uv_path.with_raw_key(k))?;
                 // Blockbench lists uvs in vertex order: try that slot first.
-                let j = match face.vertices.get(expected) {
-                    Some(v) if same_text(v, &k) => Some(expected),
-                    _ => face.vertices.iter().position(|v| same_text(v, &k)),
+                let hash = text_hash(&k);
+                let j = match (face.hashes.get(expected), face.vertices.get(expected)) {
+                    (Some(&h), Some(v)) if h == hash && same_text(v, &k) => Some(expected),
+                    _ => face.same_key_as(hash, &k),
                 };
                 expected += 1;
                 if let Some(j) = j
@@ -1172,15 +1189,16 @@ impl KeyEntry {
     }
 }
 
-/// The index of vertex `key` among its mesh's keys, by the index
-/// [`mesh_key_table`] built.
+/// The index of vertex `key` (whose [`text_hash`] is `hash`) among its
+/// mesh's keys, by the index [`mesh_key_table`] built.
 pub fn find_key(
     doc: &Document<'_>,
     table: &[KeyEntry],
     slots: &[u32],
     key: &JsonStr<'_>,
+    hash: u64,
 ) -> Option<usize> {
-    match probe(doc, table, slots, text_hash(key), key) {
+    match probe(doc, table, slots, hash, key) {
         Probe::Found(index) => Some(index),
         Probe::Free(_) => None,
     }

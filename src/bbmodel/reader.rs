@@ -1085,8 +1085,8 @@ fn resolve(
 > {
     let mut positions = heapless::Vec::new();
     let mut indices = heapless::Vec::new();
-    for (k, key) in face.vertices.iter().enumerate() {
-        let found = find_key(doc, index.keys, index.slots, key)
+    for (k, (key, &hash)) in face.vertices.iter().zip(&face.hashes).enumerate() {
+        let found = find_key(doc, index.keys, index.slots, key, hash)
             .and_then(|i| Some((i, *index.positions.get(i)?)));
         let (index, position) = found.ok_or_else(|| {
             // $.elements[i].faces.<key>.vertices[k]
