@@ -925,6 +925,16 @@ pub fn for_each_mesh_face<'a>(
     let mut c = doc.cursor(faces_at);
     c.object(&path, "faces")?;
     let mut index = 0usize;
+    // One face record, emptied for each face: a fresh one would be zeroed
+    // whole (2.5 KiB) each time.
+    let mut face = MeshFace {
+        index,
+        key: JsonStr::plain(b""),
+        vertices: heapless::Vec::new(),
+        hashes: heapless::Vec::new(),
+        uvs: heapless::Vec::new(),
+        material: -1,
+    };
     while let Some(key) = c.next_key()? {
         let face_path = if key.has_escapes() {
             path.with_index(index)
@@ -932,14 +942,12 @@ pub fn for_each_mesh_face<'a>(
             path.with_raw_key(key)
         };
         c.object(&face_path, "face")?;
-        let mut face = MeshFace {
-            index,
-            key,
-            vertices: heapless::Vec::new(),
-            hashes: heapless::Vec::new(),
-            uvs: heapless::Vec::new(),
-            material: -1,
-        };
+        face.index = index;
+        face.key = key;
+        face.vertices.clear();
+        face.hashes.clear();
+        face.uvs.clear();
+        face.material = -1;
         // The uv object is read after the vertex list, wherever it stands.
         let mut uv_object: Option<Cursor<'a>> = None;
         while let Some(field) = c.next_key()? {
@@ -1002,7 +1010,9 @@ pub fn for_each_mesh_face<'a>(
             }
         }
         let uv_path = face_path.with_key("uv");
-        let _ = face.uvs.resize(face.vertices.len(), [0.0; 2]);
+        for _ in 0..face.vertices.len() {
+            let _ = face.uvs.push([0.0; 2]);
+        }
         // Bit j: vertex j has its uv.
         let mut found = 0u64;
         if let Some(mut u) = uv_object {
@@ -1230,14 +1240,25 @@ pub(crate) fn string_at<'a>(doc: &Document<'a>, start: usize) -> Option<JsonStr<
 /// FNV-1a over a string's decoded text (JavaScript compares decoded keys:
 /// `"a\u0062"` is `"ab"`).
 pub fn text_hash(s: &JsonStr<'_>) -> u64 {
-    let fnv = |bytes: &[u8]| {
-        bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
-            (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-        })
-    };
-    if !s.has_escapes() {
-        return fnv(s.raw_bytes());
+    if s.has_escapes() {
+        escaped_text_hash(s)
+    } else {
+        fnv(s.raw_bytes())
     }
+}
+
+/// FNV-1a over `bytes`.
+fn fnv(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+/// [`text_hash`] of a string with escapes, decoded into a stack buffer.
+/// Kept out of line: inlined, its 4 KiB buffer was zeroed on hot paths.
+#[cold]
+#[inline(never)]
+fn escaped_text_hash(s: &JsonStr<'_>) -> u64 {
     let mut buffer = [0u8; 4096];
     match s.decode_into(&mut buffer) {
         Ok(text) => fnv(text.as_bytes()),

@@ -70,7 +70,17 @@ pub(crate) fn same_text(a: &JsonStr<'_>, b: &JsonStr<'_>) -> bool {
     }
 }
 
+/// Characters of a string with escapes, when it decodes into 4 KiB. Kept
+/// out of line, so that no caller's frame holds (and zeroes) the buffer.
 #[cold]
+#[inline(never)]
+fn escaped_chars(s: &JsonStr<'_>) -> Option<usize> {
+    let mut buffer = [0u8; 4096];
+    s.decode_into(&mut buffer).ok().map(|t| t.chars().count())
+}
+
+#[cold]
+#[inline(never)]
 fn both_escaped_equal(a: &JsonStr<'_>, b: &JsonStr<'_>) -> bool {
     let (mut x, mut y) = ([0u8; 4096], [0u8; 4096]);
     match (a.decode_into(&mut x), b.decode_into(&mut y)) {
@@ -541,8 +551,7 @@ pub(crate) fn check_string_length(
     } else if let Some(text) = s.as_str() {
         Some(text.chars().count())
     } else {
-        let mut buffer = [0u8; 4096];
-        s.decode_into(&mut buffer).ok().map(|t| t.chars().count())
+        escaped_chars(s)
     };
     match chars {
         Some(n) if n as u64 <= max_chars => Ok(()),
