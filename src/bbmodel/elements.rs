@@ -435,9 +435,8 @@ pub fn read_element<'a>(
             }
             "vertices" => {
                 let slot = &mut [&mut errors.mesh];
-                if let Some((start, keys)) =
-                    deferred(c, inside, slot, |c| count_vertex_keys(c, &at, ctx.limits))?
-                {
+                let count = |c: &mut Cursor<'a>| count_vertex_keys(c, pass, &at, ctx.limits);
+                if let Some((start, keys)) = deferred(c, inside, slot, count)? {
                     (mesh.vertices_at, mesh.keys) = (Some(start), keys);
                 }
             }
@@ -653,9 +652,12 @@ fn boolean(c: &mut Cursor<'_>, at: &Path<'_>) -> Result<bool, Error> {
 
 /// Reads a mesh's `vertices` object to its end: where it starts and how many
 /// keys it has, checked against maxVertices (spec: "a mesh's vertices key
-/// count is checked before its lookup table is built").
+/// count is checked before its lookup table is built"). The counting pass
+/// checks every position; the fill pass, whose key table reads them all
+/// strictly, counts the keys by the object's commas.
 fn count_vertex_keys(
     c: &mut Cursor<'_>,
+    pass: Pass,
     at: &Path<'_>,
     limits: &BbmodelLimits,
 ) -> Result<(usize, usize), Error> {
@@ -669,10 +671,14 @@ fn count_vertex_keys(
     }
     let start = c.offset_of(&v);
     let mut n = 0usize;
-    // Each position checked here, so that the fill pass cannot fail on one.
-    while let Some(key) = c.next_key()? {
-        c.check_numbers::<3>(&at.with_raw_key(key))?;
-        n += 1;
+    if pass == Pass::Fill {
+        n = c.leave_unchecked_counting()?;
+    } else {
+        // Each position checked here, so that the fill pass cannot fail on one.
+        while let Some(key) = c.next_key()? {
+            c.check_numbers::<3>(&at.with_raw_key(key))?;
+            n += 1;
+        }
     }
     if n as u64 > limits.max_vertices {
         return Err(error_at(

@@ -241,12 +241,22 @@ impl<'a> Cursor<'a> {
     /// of it: its closing bracket is found by [`closing_bracket`], nothing
     /// before it is checked. Only for JSON that is checked in another read.
     pub(crate) fn leave_unchecked(&mut self) -> Result<(), Error> {
+        self.leave_unchecked_counting().map(|_| ())
+    }
+
+    /// [`Cursor::leave_unchecked`], returning how many entries the rest of
+    /// the container held (by its commas; none when only whitespace is left).
+    pub(crate) fn leave_unchecked_counting(&mut self) -> Result<usize, Error> {
         let input = self.tokens.input();
+        let from = self.tokens.position();
         let mut commas = 0;
-        let close = closing_bracket(input, self.tokens.position(), 1, &mut commas)
-            .ok_or_else(|| not_json(None))?;
+        let close = closing_bracket(input, from, 1, &mut commas).ok_or_else(|| not_json(None))?;
+        let empty = input.get(from..close).is_some_and(|rest| {
+            rest.iter()
+                .all(|b| matches!(b, b' ' | b'\n' | b'\r' | b'\t'))
+        });
         self.tokens.leave_container_at(close);
-        Ok(())
+        Ok(if empty { 0 } else { commas + 1 })
     }
 
     /// Leaves the array or object just entered at its closing bracket,
