@@ -1128,6 +1128,25 @@ fn faces_written_twice_the_last_wins_and_the_first_is_still_json() {
 }
 
 #[test]
+fn mesh_face_uv_written_twice_the_last_wins_and_the_first_is_still_json() {
+    let mesh = |first_uv: &str| {
+        format!(
+            r#"{{"type": "mesh", "vertices": {{"a": [0, 0, 0], "b": [1, 0, 0], "c": [0, 1, 0]}},
+            "faces": {{"f": {{"vertices": ["a", "b", "c"], "uv": {first_uv},
+                "uv": {{"a": [1, 1], "b": [2, 1], "c": [1, 2]}}}}}}}}"#
+        )
+    };
+    let bytes = one_element(Model::free(), Raw(mesh(r#"{"a": [9, 9]}"#)));
+    let loaded = load(&bytes);
+    let s = loaded.scene();
+    assert!(s.uvs().iter().all(|uv| uv[0] < 0.2), "{:?}", s.uvs());
+    // The first, passed over by its brackets, is still checked as JSON
+    // (a fuzz regression).
+    let e = error(&one_element(Model::free(), Raw(mesh("{]"))));
+    assert_eq!(e.code(), ErrorCode::NotJson);
+}
+
+#[test]
 fn meshes_in_outliner_order_keep_their_own_vertices() {
     // Written in file order, listed in outliner order: each mesh's vertex
     // range must still be its own cube's.

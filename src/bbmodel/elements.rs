@@ -1000,6 +1000,12 @@ pub fn for_each_mesh_face<'a>(
                     }
                 }
                 "uv" => {
+                    // JSON keeps the last `uv`; one written before it, passed
+                    // over by its brackets, is checked as JSON now, as no
+                    // other read will see it.
+                    if let Some(mut earlier) = uv_object.take() {
+                        earlier.skip_value()?;
+                    }
                     // The copy reads it whole and strictly below.
                     uv_object = Some(c.clone());
                     c.pass_over()?;
