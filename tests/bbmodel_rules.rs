@@ -2806,8 +2806,10 @@ fn mesh_face_missing_a_uv_entry_is_invalid_field() {
 
 #[test]
 fn mesh_face_uv_entries_beyond_its_vertices_are_ignored() {
+    // More entries than a face can have vertices (64), its own last: the
+    // reader keeps what it can and reads the object again for the rest.
     let mut uv = support::bbmodel_builder::Obj::new();
-    for i in 0..40 {
+    for i in 0..100 {
         uv.put(&format!("other{i}"), [0.0, 0.0]);
     }
     for (k, v) in [("a", [0.0, 0.0]), ("b", [16.0, 0.0]), ("c", [0.0, 16.0])] {
@@ -2816,6 +2818,28 @@ fn mesh_face_uv_entries_beyond_its_vertices_are_ignored() {
     let m = triangle_mesh().face("f0", tri_face().set("uv", uv));
     let t = mesh_tris(m);
     assert_eq!(t[0].uv, [[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]]);
+}
+
+#[test]
+fn mesh_face_uv_errors_count_after_its_vertex_list() {
+    // The uv object (written first, as Blockbench does) is read where it
+    // stands, but its errors count as if it were read after the vertices.
+    let face = |vertices: &str| {
+        format!(
+            r#"{{"type": "mesh", "vertices": {{"a": [0, 0, 0], "b": [1, 0, 0], "c": [0, 1, 0]}},
+            "faces": {{"f": {{"uv": {{"a": [0, "x"], "b": [1, 0], "c": [0, 1]}}, "vertices": {vertices}}}}}}}"#
+        )
+    };
+    let at = |vertices: &str| {
+        error(&one_element(Model::free(), Raw(face(vertices))))
+            .at()
+            .to_string()
+    };
+    assert_eq!(
+        at(r#"["a", "a", "c"]"#),
+        "$.elements[0].faces.f.vertices[1]"
+    );
+    assert_eq!(at(r#"["a", "b", "c"]"#), "$.elements[0].faces.f.uv.a[1]");
 }
 
 #[test]

@@ -908,6 +908,55 @@ impl MeshFace<'_> {
             .zip(&self.vertices)
             .position(|(&h, v)| h == hash && same_text(v, key))
     }
+
+    /// Gives the vertex `key` names its uv; the bit of that vertex, or 0
+    /// for a key the face does not list. Blockbench lists uvs in vertex
+    /// order, so vertex `expected` is tried first.
+    fn set_uv(&mut self, expected: usize, key: &JsonStr<'_>, hash: u64, uv: [f32; 2]) -> u64 {
+        let j = match (self.hashes.get(expected), self.vertices.get(expected)) {
+            (Some(&h), Some(v)) if h == hash && same_text(v, key) => Some(expected),
+            _ => self.same_key_as(hash, key),
+        };
+        match j.and_then(|j| Some((j, self.uvs.get_mut(j)?))) {
+            Some((j, slot)) => {
+                *slot = uv;
+                1 << j
+            }
+            None => 0,
+        }
+    }
+}
+
+/// A face's uv entries, read where the `uv` object stands (Blockbench
+/// writes it before the vertex list) and matched to the vertices after.
+struct UvEntries<'a> {
+    /// Key, its hash and its uv, in file order.
+    entries: heapless::Vec<(JsonStr<'a>, u64, [f32; 2]), HARD_MAX_FACE_VERTICES>,
+    /// The object, when it has more entries than `entries` holds: read
+    /// again once the vertex list is known.
+    reread: Option<Cursor<'a>>,
+    /// The first error reading it, raised after the vertex list's.
+    error: Option<Error>,
+}
+
+impl<'a> UvEntries<'a> {
+    /// Reads the `uv` object at the cursor (whose copy before it is
+    /// `start`) to its end, every entry checked.
+    fn read(
+        &mut self,
+        c: &mut Cursor<'a>,
+        path: &Path<'_>,
+        start: Cursor<'a>,
+    ) -> Result<(), Error> {
+        c.object(path, "uv")?;
+        while let Some(k) = c.next_key()? {
+            let value = c.numbers::<2>(&path.with_raw_key(k))?;
+            if self.entries.push((k, text_hash(&k), value)).is_err() && self.reread.is_none() {
+                self.reread = Some(start.clone());
+            }
+        }
+        Ok(())
+    }
 }
 
 /// Reads every face of a mesh in file order: vertex lists (at most
@@ -941,6 +990,11 @@ pub fn for_each_mesh_face<'a>(
         uvs: heapless::Vec::new(),
         material: -1,
     };
+    let mut uv = UvEntries {
+        entries: heapless::Vec::new(),
+        reread: None,
+        error: None,
+    };
     while let Some(key) = c.next_key()? {
         let face_path = if key.has_escapes() {
             path.with_index(index)
@@ -954,8 +1008,8 @@ pub fn for_each_mesh_face<'a>(
         face.hashes.clear();
         face.uvs.clear();
         face.material = -1;
-        // The uv object is read after the vertex list, wherever it stands.
-        let mut uv_object: Option<Cursor<'a>> = None;
+        uv.entries.clear();
+        (uv.reread, uv.error) = (None, None);
         while let Some(field) = c.next_key()? {
             let f = known_key(&field, &["vertices", "uv", "texture"]).unwrap_or("");
             let field_path = face_path.with_key(f);
@@ -1000,15 +1054,16 @@ pub fn for_each_mesh_face<'a>(
                     }
                 }
                 "uv" => {
-                    // JSON keeps the last `uv`; one written before it, passed
-                    // over by its brackets, is checked as JSON now, as no
-                    // other read will see it.
-                    if let Some(mut earlier) = uv_object.take() {
-                        earlier.skip_value()?;
+                    // JSON keeps the last `uv`: what an earlier one held goes.
+                    uv.entries.clear();
+                    (uv.reread, uv.error) = (None, None);
+                    let (start, depth) = (c.clone(), c.depth());
+                    if let Err(e) = uv.read(&mut c, &field_path, start) {
+                        // Its error counts after the vertex list's, as if
+                        // the object were read after it.
+                        uv.error = Some(e);
+                        c.recover(depth)?;
                     }
-                    // The copy reads it whole and strictly below.
-                    uv_object = Some(c.clone());
-                    c.pass_over()?;
                 }
                 "texture" => {
                     face.material = match face_texture(&mut c, &field_path, textures)? {
@@ -1022,29 +1077,26 @@ pub fn for_each_mesh_face<'a>(
             }
         }
         let uv_path = face_path.with_key("uv");
+        if let Some(e) = uv.error.take() {
+            return Err(e);
+        }
         for _ in 0..face.vertices.len() {
             let _ = face.uvs.push([0.0; 2]);
         }
         // Bit j: vertex j has its uv.
         let mut found = 0u64;
-        if let Some(mut u) = uv_object {
+        if let Some(mut u) = uv.reread.take() {
+            // More entries than a face has vertices: read them all again.
             u.object(&uv_path, "uv")?;
             let mut expected = 0usize;
             while let Some(k) = u.next_key()? {
-                let uv = u.numbers::<2>(&uv_path.with_raw_key(k))?;
-                // Blockbench lists uvs in vertex order: try that slot first.
-                let hash = text_hash(&k);
-                let j = match (face.hashes.get(expected), face.vertices.get(expected)) {
-                    (Some(&h), Some(v)) if h == hash && same_text(v, &k) => Some(expected),
-                    _ => face.same_key_as(hash, &k),
-                };
+                let value = u.numbers::<2>(&uv_path.with_raw_key(k))?;
+                found |= face.set_uv(expected, &k, text_hash(&k), value);
                 expected += 1;
-                if let Some(j) = j
-                    && let Some(slot) = face.uvs.get_mut(j)
-                {
-                    *slot = uv;
-                    found |= 1 << j;
-                }
+            }
+        } else {
+            for (expected, (k, hash, value)) in uv.entries.iter().enumerate() {
+                found |= face.set_uv(expected, k, *hash, *value);
             }
         }
         // Convention 8: every saved file has a uv per vertex, and it is required.

@@ -154,7 +154,11 @@ fn count_elements(
                 counts.indices += 6 * faces.len();
                 counts.uv_rects += 2 * faces.len();
                 faces.sort_unstable();
-                counts.groups += faces.len() - faces.windows(2).filter(|w| w[0] == w[1]).count();
+                let repeats = faces
+                    .windows(2)
+                    .filter(|w| matches!(w, [a, b] if a == b))
+                    .count();
+                counts.groups += faces.len() - repeats;
             }
             ElementBody::Mesh(mesh) => {
                 *max_keys = (*max_keys).max(mesh.keys);

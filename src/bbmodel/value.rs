@@ -268,16 +268,6 @@ impl<'a> Cursor<'a> {
         Ok(())
     }
 
-    /// Passes over the next value by its brackets, without checking it:
-    /// only for a value that a copy of this cursor reads whole and strictly.
-    pub(crate) fn pass_over(&mut self) -> Result<(), Error> {
-        let t = self.next()?;
-        if matches!(t.kind, TokenKind::BeginArray | TokenKind::BeginObject) {
-            self.leave_unchecked()?;
-        }
-        Ok(())
-    }
-
     /// Skips the next value whole (the tokenizer checks it without
     /// producing its tokens).
     #[inline]
