@@ -246,29 +246,15 @@ fn array_len(
     }
 }
 
-/// Calls `visit` for every entry of each element array at `at`, with the
-/// element's index and a cursor positioned at its first token.
+/// Calls `visit` for every entry of the array at `at`, with its index and
+/// the offset where it starts ([`for_each_value`], for readers that open
+/// their own cursor there).
 pub fn for_each_entry<'a>(
     doc: &Document<'a>,
     at: Option<usize>,
     mut visit: impl FnMut(usize, usize) -> Result<(), Error>,
 ) -> Result<(), Error> {
-    let Some(at) = at else { return Ok(()) };
-    let mut c = doc.cursor(at);
-    if c.next()?.kind != TokenKind::BeginArray {
-        return Ok(());
-    }
-    let mut i = 0;
-    loop {
-        let t = c.next()?;
-        if t.kind == TokenKind::EndArray {
-            return Ok(());
-        }
-        let start = at + usize::try_from(t.offset).unwrap_or(usize::MAX);
-        visit(i, start)?;
-        c.skip_rest(&t)?;
-        i += 1;
-    }
+    for_each_value(doc, at, |i, first, c| visit(i, c.offset_of(&first)))
 }
 
 /// Reads every value of the array at `at` (none when absent or no array):
