@@ -247,7 +247,7 @@ fn array_len(
 }
 
 /// Calls `visit` for every entry of the array at `at`, with its index and
-/// the offset where it starts ([`for_each_value`], for readers that open
+/// the offset where it starts (the value walk, for readers that open
 /// their own cursor there).
 pub fn for_each_entry<'a>(
     doc: &Document<'a>,
