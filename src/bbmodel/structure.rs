@@ -54,10 +54,10 @@ pub enum OutlinerEvent<'a> {
         fields: GroupFields<'a>,
     },
     /// The end of a group's outliner object, after [`OutlinerEvent::Group`]
-    /// and everything under it: the place to read the object's own keys,
-    /// which may follow its `children` (then `children_end` is where that
-    /// array closes, so a reader jumps over it instead of reading every
-    /// descendant again).
+    /// and everything under it. When keys follow its `children` (which
+    /// Blockbench never writes), this is where to read the object again:
+    /// `children_end` is where that array closes, so the read jumps over it
+    /// instead of reading every descendant again.
     GroupEnd {
         /// Node index, as in its [`OutlinerEvent::Group`].
         node: usize,
