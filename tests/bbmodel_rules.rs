@@ -682,6 +682,18 @@ fn group_field_errors_come_after_outliner_animation_and_texture_errors() {
     );
 }
 
+#[test]
+fn a_groups_entry_field_error_names_the_entry() {
+    // 5.x: the fields come from `groups`, and so does the path.
+    let bytes = br#"{"meta": {"format_version": "5.0", "model_format": "free"},
+        "elements": [],
+        "groups": [{"name": "ok", "uuid": "g1"}, {"name": "b", "uuid": "g2", "origin": [0, "x", 0]}],
+        "outliner": [{"uuid": "g1", "children": []}, {"uuid": "g2", "children": []}]}"#;
+    let e = error(bytes);
+    assert_eq!(e.code(), ErrorCode::InvalidField);
+    assert_eq!(e.at().to_string(), "$.groups[1].origin[1]");
+}
+
 /// A tree with nested groups, pivots, rotations and cubes at every level.
 fn sample_tree() -> (Vec<Tree>, Model) {
     let tree = vec![

@@ -20,7 +20,7 @@ use super::structure::{
     Census, GroupFields, OutlinerEvent, census_walk, for_each_value, walk_outliner,
 };
 use super::textures::{TextureMeta, read_textures};
-use super::value::{Cursor, Path, known_key, same_text};
+use super::value::{Cursor, GROUPS, Path, known_key, same_text};
 use crate::arena::{Arena, Plan};
 use crate::error::{Error, ErrorCode, Location, Quote, Warning, WarningCode, Warnings};
 use crate::json::{JsonStr, TokenKind};
@@ -47,7 +47,8 @@ pub(crate) fn plan(doc: &Document<'_>, options: &Options<'_>) -> Result<(Plan, C
                 keys_after_children: true,
                 ..
             } => {
-                let data = read_group(doc, outliner_at, children_end, limits.max_string_chars)?;
+                let outliner = Path::key("outliner");
+                let data = read_group(doc, outliner_at, &outliner, children_end, limits)?;
                 pool += escaped_len(&data.name);
             }
             OutlinerEvent::GroupEnd { .. } | OutlinerEvent::Element { .. } => {}
@@ -68,8 +69,8 @@ pub(crate) fn plan(doc: &Document<'_>, options: &Options<'_>) -> Result<(Plan, C
         materials: census.textures,
         ..SceneCounts::default()
     };
-    super::structure::for_each_entry(doc, doc.groups, |_, at| {
-        let data = read_group(doc, at, None, limits.max_string_chars)?;
+    super::structure::for_each_entry(doc, doc.groups, |i, at| {
+        let data = read_group(doc, at, &GROUPS.with_index(i), None, limits)?;
         pool += escaped_len(&data.name);
         Ok(())
     })?;
@@ -473,7 +474,8 @@ fn entry_uuid<'a>(doc: &Document<'a>, at: usize) -> Result<Option<JsonStr<'a>>, 
     Ok(None)
 }
 
-/// Reads a group object's own fields ([`GroupFields`]).
+/// Reads a group object's own fields ([`GroupFields`]); `path` is the
+/// object's, for errors (`$.outliner`, or `$.groups[i]`).
 ///
 /// `children_end` is where the object's `children` array closes when the
 /// outliner walk already read it: the read jumps there, so a group's own
@@ -481,8 +483,9 @@ fn entry_uuid<'a>(doc: &Document<'a>, at: usize) -> Result<Option<JsonStr<'a>>, 
 fn read_group<'a>(
     doc: &Document<'a>,
     at: usize,
+    path: &Path<'_>,
     mut children_end: Option<usize>,
-    max_chars: u64,
+    limits: &BbmodelLimits,
 ) -> Result<GroupFields<'a>, Error> {
     const KEYS: [&str; 5] = [
         "children",
@@ -507,7 +510,7 @@ fn read_group<'a>(
                 }
                 _ => c.skip_rest(&value)?,
             },
-            Some(field) => data.read(field, &value, &mut c, max_chars)?,
+            Some(field) => data.read(field, &value, &mut c, path, limits.max_string_chars)?,
             None => c.skip_rest(&value)?,
         }
     }
@@ -609,11 +612,7 @@ pub(crate) fn fill<'a>(
                 if at == outliner_at {
                     write_node(node, parent, &fields)?;
                 } else {
-                    write_node(
-                        node,
-                        parent,
-                        &read_group(doc, at, None, limits.max_string_chars)?,
-                    )?;
+                    write_node(node, parent, &read_group(doc, at, &GROUPS, None, limits)?)?;
                 }
             }
             OutlinerEvent::GroupEnd {
@@ -627,7 +626,8 @@ pub(crate) fn fill<'a>(
                 // Keys after `children` (never written by Blockbench): read
                 // the inline object again, whole, jumping over its children.
                 if group_data_at(doc, group_entries, outliner_at, uuid)? == outliner_at {
-                    let data = read_group(doc, outliner_at, children_end, limits.max_string_chars)?;
+                    let outliner = Path::key("outliner");
+                    let data = read_group(doc, outliner_at, &outliner, children_end, limits)?;
                     write_node(node, parent, &data)?;
                 }
             }

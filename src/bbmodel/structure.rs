@@ -108,16 +108,16 @@ impl<'a> GroupFields<'a> {
     /// The keys [`GroupFields::read`] reads.
     pub(crate) const KEYS: [&'static str; 4] = ["name", "origin", "rotation", "visibility"];
 
-    /// Reads field `key` (one of [`GroupFields::KEYS`]) whose value starts
-    /// with `value`, to its end.
+    /// Reads field `key` (one of [`GroupFields::KEYS`]) of the object at
+    /// `path`, whose value starts with `value`, to its end.
     pub(crate) fn read(
         &mut self,
         key: &str,
         value: &Token<'a>,
         c: &mut Cursor<'a>,
+        path: &Path<'_>,
         max_chars: u64,
     ) -> Result<(), Error> {
-        let path = Path::key("outliner");
         match key {
             "name" => self.name = Some(c.string_of(value, &path.with_key("name"), max_chars)?),
             "origin" => self.origin = c.numbers_of::<3>(value, &path.with_key("origin"))?,
@@ -394,7 +394,9 @@ pub fn walk_outliner<'a>(
                         }
                         Some("children") | None => {}
                         Some(field) => {
-                            let read = fields.read(field, &value, &mut c, limits.max_string_chars);
+                            let path = Path::key("outliner");
+                            let read =
+                                fields.read(field, &value, &mut c, &path, limits.max_string_chars);
                             if let (Err(e), Some(slot)) = (read, fields_error.as_deref_mut()) {
                                 // Kept for the caller; the walk reads on.
                                 slot.get_or_insert(e);
