@@ -132,11 +132,7 @@ fn expect_object<'a>(c: &mut Cursor<'a>, first: &Token<'a>, path: &Path<'_>) -> 
         return Ok(());
     }
     c.skip_rest(first)?;
-    Err(invalid(
-        path,
-        "animation",
-        format_args!("an object expected, got {}", type_name(first)),
-    ))
+    super::value::expect_object(first, path, "animation")
 }
 
 /// Keyframes of one animator: its `keyframes` array, an animator that is a

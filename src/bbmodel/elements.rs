@@ -321,13 +321,7 @@ pub fn read_element<'a>(
 ) -> Result<Element<'a>, Error> {
     let doc = ctx.doc;
     let path = super::value::ELEMENTS.with_index(index);
-    if first.kind != TokenKind::BeginObject {
-        return Err(invalid(
-            &path,
-            "element",
-            format_args!("an object expected, got {}", type_name(first)),
-        ));
-    }
+    super::value::expect_object(first, &path, "element")?;
     let inside = c.depth();
     let mut head = ElementHead {
         kind: ElementKind::Cube,

@@ -109,13 +109,7 @@ fn read_texture<'a>(
     mut warnings: Option<&mut Warnings>,
 ) -> Result<TextureMeta<'a>, Error> {
     let path = super::value::TEXTURES.with_index(index);
-    if first.kind != TokenKind::BeginObject {
-        return Err(invalid(
-            &path,
-            "texture",
-            format_args!("an object expected, got {}", type_name(first)),
-        ));
-    }
+    super::value::expect_object(first, &path, "texture")?;
     let mut meta = TextureMeta {
         name: None,
         uuid: None,

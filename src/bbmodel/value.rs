@@ -173,6 +173,19 @@ pub(crate) fn error_at(
     Error::json(code, path.render(), what, expected)
 }
 
+/// INVALID_FIELD at `path` (`what` names the entry) unless `first` opens
+/// an object.
+pub(crate) fn expect_object(first: &Token<'_>, path: &Path<'_>, what: &str) -> Result<(), Error> {
+    if first.kind == TokenKind::BeginObject {
+        return Ok(());
+    }
+    Err(invalid(
+        path,
+        what,
+        format_args!("an object expected, got {}", type_name(first)),
+    ))
+}
+
 /// A short description of a token's JSON type, for messages.
 pub(crate) fn type_name(token: &Token<'_>) -> &'static str {
     match token.kind {
