@@ -18,8 +18,9 @@
 //! path) and in chunks of 1 and 7 bytes (general path only).
 
 use super::MAX_DEPTH;
+use super::classify;
 use super::error::{ErrorKind, JsonError, NonFinite};
-use super::number::{JsonNumber, NumEnd, NumState, lead_digits, lex_num, scan_plain};
+use super::number::{JsonNumber, NumEnd, NumState, lex_num, scan_plain};
 use super::string::{JsonStr, StrState, find_special, lex_str};
 use super::token::{Token, TokenKind};
 
@@ -212,7 +213,8 @@ const TOKEN_START_LIMIT: usize = 32;
 /// [`STR_SCAN`] bytes, a literal) and the byte after it lie in the first 64 of them;
 /// eight-byte words are read at offsets below 64.
 const TW: usize = 72;
-/// Body bytes of a string that the fast path scans byte by byte (a UUID fits).
+/// Body bytes of a string that the fast path scans, in three blocks of sixteen (a UUID
+/// fits).
 const STR_SCAN: usize = 48;
 
 type Win = [u8; WIN];
@@ -229,15 +231,6 @@ fn token_window(win: &Win, k: usize) -> Option<&Tw> {
 #[inline(always)]
 fn byte(t: &Tw, k: usize) -> u8 {
     t.get(k % 64).copied().unwrap_or(0)
-}
-
-/// The eight bytes at offset `k` (< 64) of a token window, lowest address first.
-#[inline(always)]
-fn word(t: &Tw, k: usize) -> u64 {
-    let k = k % 64;
-    t.get(k..k + 8)
-        .and_then(<[u8]>::first_chunk::<8>)
-        .map_or(0, |c| u64::from_le_bytes(*c))
 }
 
 /// The first `n` (< 64) bytes of a token window.
@@ -274,12 +267,12 @@ fn win_ws(win: &Win, mut k: usize) -> Option<usize> {
 }
 
 /// [`scan_plain`] on a token window: the length of a plain number (no exponent, at
-/// most 7 integer digits, at most 23 fraction digits) starting at `t[0]` (a `-` if
+/// most 7 integer digits, at most 31 fraction digits) starting at `t[0]` (a `-` if
 /// `NEG`, else a digit), or `None` for anything else.
 ///
 /// Integer digits go byte by byte (short and regular in real files, so the branches
 /// predict well and the number's end is known speculatively); fraction digits, whose
-/// counts vary, go a word at a time.
+/// counts vary, sixteen at a time.
 #[inline(always)]
 fn tw_number<const NEG: bool>(t: &Tw) -> Option<usize> {
     // The first digit is at `e - 1`.
@@ -305,23 +298,24 @@ fn tw_number<const NEG: bool>(t: &Tw) -> Option<usize> {
     }
     if next == b'.' {
         e += 1;
-        let n = lead_digits(word(t, e));
+        let block = |k: usize| {
+            t.get(k..k + 16)
+                .and_then(<[u8]>::first_chunk::<16>)
+                .map_or(u32::MAX, classify::non_digit)
+        };
+        let n = block(e).trailing_zeros() as usize;
         if n == 0 {
             return None;
         }
         e += n;
-        if n == 8 {
-            let n = lead_digits(word(t, e));
-            e += n;
-            if n == 8 {
-                let n = lead_digits(word(t, e));
-                if n == 8 {
-                    return None;
-                }
-                e += n;
+        if n == 16 {
+            let n = block(e).trailing_zeros() as usize;
+            if n == 16 {
+                return None;
             }
+            e += n;
         }
-        // Not a digit: `lead_digits` stopped before it.
+        // Not a digit: the mask stopped before it.
         next = byte(t, e);
     }
     // An exponent.
@@ -356,30 +350,21 @@ enum TwStr {
     Long,
 }
 
-/// Bytes that end a plain run in a string body: `"`, `\\`, controls, non-ASCII.
-static STR_SPECIAL: [bool; 256] = {
-    let mut t = [false; 256];
-    let mut b = 0;
-    while b < 256 {
-        t[b] = b == b'"' as usize || b == b'\\' as usize || b < 0x20 || b >= 0x80;
-        b += 1;
-    }
-    t
-};
-
-/// Looks for the first special byte of the string whose quote is `t[0]`.
+/// Looks for the first special byte of the string whose quote is `t[0]`, sixteen
+/// body bytes at a time.
 #[inline(always)]
 fn tw_string(t: &Tw) -> TwStr {
-    let mut n = 0;
-    while n < STR_SCAN {
-        if STR_SPECIAL[usize::from(byte(t, n + 1))] {
+    for n in [0, 16, 32] {
+        let block = t.get(n + 1..n + 17).and_then(<[u8]>::first_chunk::<16>);
+        let m = block.map_or(1, classify::string_special);
+        if m != 0 {
+            let n = n + m.trailing_zeros() as usize;
             return if byte(t, n + 1) == b'"' {
                 TwStr::Plain(n)
             } else {
                 TwStr::Special(n + 1)
             };
         }
-        n += 1;
     }
     TwStr::Long
 }

@@ -1,5 +1,6 @@
-//! String lexing (resumable, SWAR-accelerated) and the [`JsonStr`] token payload.
+//! String lexing (resumable, sixteen bytes at a time where it can) and the [`JsonStr`] token payload.
 
+use super::classify::{self, is_string_special};
 use super::error::{ErrorKind, JsonError};
 use core::fmt;
 
@@ -44,78 +45,43 @@ impl StrState {
     }
 }
 
-const LO: u64 = 0x0101_0101_0101_0101;
-const HI: u64 = 0x8080_8080_8080_8080;
-
-/// Marks (high bit of each byte) the bytes of `w` that end a plain run: `"`, `\`,
-/// control bytes < 0x20 and non-ASCII bytes >= 0x80. Only the lowest marked byte is
-/// exact (borrows may mark bytes above it), which is all the scanner uses.
-#[inline(always)]
-const fn special_mask(w: u64) -> u64 {
-    let q = w ^ (LO * b'"' as u64);
-    let b = w ^ (LO * b'\\' as u64);
-    let zq = q.wrapping_sub(LO) & !q;
-    let zb = b.wrapping_sub(LO) & !b;
-    let ctl = w.wrapping_sub(LO * 0x20) & !w;
-    (zq | zb | ctl | w) & HI
-}
-
-#[inline(always)]
-const fn is_special(b: u8) -> bool {
-    b == b'"' || b == b'\\' || b < 0x20 || b >= 0x80
-}
-
-/// Index of the first byte at or after `i` that is `"`, `\`, < 0x20 or >= 0x80, or
-/// `buf.len()` if none. Scans 32 then 8 bytes at a time.
+/// Index of the first byte at or after `i` that is `"`, `\\`, < 0x20 or >= 0x80, or
+/// `buf.len()` if none. Tries one block of sixteen (most strings in model files are
+/// short), then scans 64 bytes per step (embedded images run to megabytes).
 #[inline(always)]
 pub(crate) fn find_special(buf: &[u8], i: usize) -> usize {
     let Some(rest) = buf.get(i..) else {
         return buf.len();
     };
-    // Most strings in model files are short: try one word first.
-    if let Some(w) = rest.first_chunk::<8>() {
-        let m = special_mask(u64::from_le_bytes(*w));
+    if let Some(b) = rest.first_chunk::<16>() {
+        let m = classify::string_special(b);
         if m != 0 {
-            return i + (m.trailing_zeros() / 8) as usize;
+            return i + m.trailing_zeros() as usize;
         }
     }
     let mut off = 0usize;
-    let (blocks, _) = rest.as_chunks::<32>();
+    let (blocks, _) = rest.as_chunks::<64>();
     for block in blocks {
-        let (words, _) = block.as_chunks::<8>();
-        if let [a, b, c, d] = words {
-            let (ma, mb, mc, md) = (
-                special_mask(u64::from_le_bytes(*a)),
-                special_mask(u64::from_le_bytes(*b)),
-                special_mask(u64::from_le_bytes(*c)),
-                special_mask(u64::from_le_bytes(*d)),
-            );
-            if (ma | mb | mc | md) != 0 {
-                let (k, m) = if ma != 0 {
-                    (0, ma)
-                } else if mb != 0 {
-                    (8, mb)
-                } else if mc != 0 {
-                    (16, mc)
-                } else {
-                    (24, md)
-                };
-                return i + off + k + (m.trailing_zeros() / 8) as usize;
-            }
+        let (quarters, _) = block.as_chunks::<16>();
+        let m = quarters.iter().enumerate().fold(0u64, |m, (q, b)| {
+            m | (u64::from(classify::string_special(b)) << (16 * q))
+        });
+        if m != 0 {
+            return i + off + m.trailing_zeros() as usize;
         }
-        off += 32;
+        off += 64;
     }
     let tail = rest.get(off..).unwrap_or(&[]);
-    let (words, last) = tail.as_chunks::<8>();
-    for w in words {
-        let m = special_mask(u64::from_le_bytes(*w));
+    let (quarters, last) = tail.as_chunks::<16>();
+    for b in quarters {
+        let m = classify::string_special(b);
         if m != 0 {
-            return i + off + (m.trailing_zeros() / 8) as usize;
+            return i + off + m.trailing_zeros() as usize;
         }
-        off += 8;
+        off += 16;
     }
     for &b in last {
-        if is_special(b) {
+        if is_string_special(b) {
             return i + off;
         }
         off += 1;
@@ -537,7 +503,7 @@ mod tests {
         buf.iter()
             .enumerate()
             .skip(i)
-            .find(|(_, b)| is_special(**b))
+            .find(|(_, b)| is_string_special(**b))
             .map_or(buf.len(), |(k, _)| k)
     }
 

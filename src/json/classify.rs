@@ -1,0 +1,153 @@
+//! Sixteen input bytes classified at once: one bit per byte, lowest address in bit 0.
+//!
+//! The lexer's fast path asks "where does this string body end?" once per string.
+//! Answered byte by byte, that is a loop whose exit branch mispredicts whenever the
+//! length differs from the last string's; answered for sixteen bytes at once, it is a
+//! handful of instructions and one well-predicted branch (most keys and uuids end within
+//! the first block). On x86-64 the masks come from SSE2, which every x86-64 CPU has,
+//! through `safe_arch`'s safe wrappers, so this crate stays free of `unsafe`; elsewhere
+//! a byte loop computes the same masks. Tests check both against the byte rules.
+
+/// Sixteen consecutive input bytes.
+pub(crate) type Block = [u8; 16];
+
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+use sse2 as chosen;
+
+#[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+use portable as chosen;
+
+/// Bit `k` is set when byte `k` ends a plain run of a string body
+/// ([`is_string_special`]).
+#[inline(always)]
+pub(crate) fn string_special(b: &Block) -> u32 {
+    chosen::string_special(b)
+}
+
+/// Bit `k` is set when byte `k` is not an ASCII digit; bits 16 to 31 are set too, so
+/// that `trailing_zeros` counts a block's leading digits.
+#[inline(always)]
+pub(crate) fn non_digit(b: &Block) -> u32 {
+    chosen::non_digit(b)
+}
+
+/// The bytes that end a plain run of a string body: `"`, `\`, a control character
+/// (< 0x20), or a byte of a multi-byte UTF-8 sequence (≥ 0x80).
+#[inline(always)]
+pub(crate) const fn is_string_special(b: u8) -> bool {
+    b == b'"' || b == b'\\' || b < 0x20 || b >= 0x80
+}
+
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+mod sse2 {
+    use super::Block;
+    use safe_arch::{
+        bitand_m128i, bitor_m128i, cmp_eq_mask_i8_m128i, cmp_gt_mask_i8_m128i,
+        cmp_lt_mask_i8_m128i, load_unaligned_m128i, m128i, move_mask_i8_m128i, set_splat_i8_m128i,
+    };
+
+    /// Every byte of the vector set to `b`.
+    #[inline(always)]
+    fn splat(b: u8) -> m128i {
+        set_splat_i8_m128i(i8::from_ne_bytes([b]))
+    }
+
+    /// One bit per byte from the high bits of a compare result.
+    #[inline(always)]
+    fn bits(v: m128i) -> u32 {
+        // `movemask` sets only the low 16 bits, so the value is never negative.
+        move_mask_i8_m128i(v).cast_unsigned()
+    }
+
+    #[inline(always)]
+    pub(super) fn string_special(b: &Block) -> u32 {
+        let v = load_unaligned_m128i(b);
+        let quote = cmp_eq_mask_i8_m128i(v, splat(b'"'));
+        let backslash = cmp_eq_mask_i8_m128i(v, splat(b'\\'));
+        // A signed compare: controls and every byte >= 0x80 (negative) are below 0x20.
+        let low = cmp_lt_mask_i8_m128i(v, splat(0x20));
+        bits(bitor_m128i(bitor_m128i(quote, backslash), low))
+    }
+
+    #[inline(always)]
+    pub(super) fn non_digit(b: &Block) -> u32 {
+        let v = load_unaligned_m128i(b);
+        // Signed compares: bytes >= 0x80 are negative, so never above `/`.
+        let digit = bitand_m128i(
+            cmp_gt_mask_i8_m128i(v, splat(b'/')),
+            cmp_lt_mask_i8_m128i(v, splat(b':')),
+        );
+        !bits(digit)
+    }
+}
+
+#[cfg(any(test, not(all(target_arch = "x86_64", target_feature = "sse2"))))]
+mod portable {
+    use super::{Block, is_string_special};
+
+    /// The mask of the bytes of `b` for which `rule` holds, one byte at a time.
+    #[inline(always)]
+    fn bytewise(b: &Block, rule: fn(u8) -> bool) -> u32 {
+        b.iter()
+            .enumerate()
+            .fold(0, |m, (k, &x)| m | (u32::from(rule(x)) << k))
+    }
+
+    #[inline(always)]
+    pub(super) fn string_special(b: &Block) -> u32 {
+        bytewise(b, is_string_special)
+    }
+
+    #[inline(always)]
+    pub(super) fn non_digit(b: &Block) -> u32 {
+        bytewise(b, |x| !x.is_ascii_digit()) | 0xFFFF_0000
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every byte value in every lane, among neighbours that are and are not marked:
+    /// the mask `classify` gives is the one `rule` gives byte by byte, plus `high`.
+    fn marks_exactly(classify: fn(&Block) -> u32, rule: fn(u8) -> bool, high: u32) {
+        for fill in [b'a', b'0', b'"', 0x00, 0xFF] {
+            for lane in 0..16 {
+                for x in 0..=255u8 {
+                    let mut b = [fill; 16];
+                    b[lane] = x;
+                    let want = b
+                        .iter()
+                        .enumerate()
+                        .fold(high, |m, (k, &y)| m | (u32::from(rule(y)) << k));
+                    assert_eq!(
+                        classify(&b),
+                        want,
+                        "byte {x:#04x} in lane {lane} among {fill:#04x}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn string_special_marks_quote_backslash_controls_and_non_ascii() {
+        marks_exactly(string_special, is_string_special, 0);
+        marks_exactly(portable::string_special, is_string_special, 0);
+    }
+
+    #[test]
+    fn non_digit_marks_all_but_0_to_9_and_sets_the_high_half() {
+        let rule = |b: u8| !b.is_ascii_digit();
+        marks_exactly(non_digit, rule, 0xFFFF_0000);
+        marks_exactly(portable::non_digit, rule, 0xFFFF_0000);
+    }
+
+    #[test]
+    fn bit_k_is_byte_k() {
+        let mut b = *b"abcdefghijklmnop";
+        b[5] = b'"';
+        b[11] = b'\\';
+        assert_eq!(string_special(&b), (1 << 5) | (1 << 11));
+    }
+}
