@@ -9,8 +9,9 @@
 //! UTF-8 or not JSON; NOT_BBMODEL for a root that is no object or lacks
 //! `meta` / `meta.format_version`; UNSUPPORTED_VERSION outside 3.x–5.x.
 
+use super::brackets::closing_bracket;
 use super::formats::ModelFormat;
-use super::value::{Cursor, Path, closing_bracket, invalid, known_key};
+use super::value::{Cursor, Path, invalid, known_key};
 use crate::error::{Error, ErrorCode, JsonPath, Location, PathSegment, Quote};
 use crate::json::{JsonError, Token, TokenKind, Tokenizer};
 use crate::limits::BbmodelLimits;

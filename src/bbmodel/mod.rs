@@ -9,6 +9,7 @@
 //! docs/bbmodel.md maps the spec's rules to the modules below.
 
 pub mod animations;
+mod brackets;
 pub mod cube;
 mod document;
 mod elements;

@@ -8,6 +8,7 @@
 
 use core::fmt;
 
+use super::brackets::closing_bracket;
 use crate::error::{Error, ErrorCode, JsonPath, Location, PathSegment, Quote};
 use crate::json::{JsonStr, Token, TokenKind, Tokenizer};
 use crate::limits::MAX_BBMODEL_NUMBER;
@@ -429,67 +430,6 @@ impl<'a> Cursor<'a> {
                 format_args!("a string expected, got {}", type_name(t)),
             )),
         }
-    }
-}
-
-/// The bytes [`closing_bracket`] stops at, by where it is: in a string
-/// (quote and backslash), in a nested value (also brackets), right inside
-/// the container it walks (also commas, which it counts).
-const fn stops(brackets: bool, comma: bool) -> [bool; 256] {
-    let mut t = [false; 256];
-    t[b'"' as usize] = true;
-    t[b'\\' as usize] = true;
-    if brackets {
-        t[b'[' as usize] = true;
-        t[b']' as usize] = true;
-        t[b'{' as usize] = true;
-        t[b'}' as usize] = true;
-    }
-    t[b',' as usize] = comma;
-    t
-}
-const IN_STRING: [bool; 256] = stops(false, false);
-const NESTED: [bool; 256] = stops(true, false);
-const TOP: [bool; 256] = stops(true, true);
-
-/// Where the container that `from` lies `depth` levels inside closes: the
-/// index of its closing bracket, found by brackets alone (strings and
-/// escapes minded, nothing checked); `commas` counts the commas right
-/// inside it. `None` when it does not close.
-pub(crate) fn closing_bracket(
-    bytes: &[u8],
-    from: usize,
-    mut depth: usize,
-    commas: &mut usize,
-) -> Option<usize> {
-    let mut in_string = false;
-    let mut i = from;
-    loop {
-        // Everything but a stop byte is skipped in this tight loop.
-        let stop = match (in_string, depth) {
-            (true, _) => &IN_STRING,
-            (false, 1) => &TOP,
-            (false, _) => &NESTED,
-        };
-        while !stop[usize::from(*bytes.get(i)?)] {
-            i += 1;
-        }
-        match (in_string, *bytes.get(i)?) {
-            (true, b'"') => in_string = false,
-            (true, b'\\') => i += 1,
-            (true, _) => {}
-            (false, b'"') => in_string = true,
-            (false, b'[' | b'{') => depth += 1,
-            (false, b']' | b'}') => {
-                depth = depth.checked_sub(1)?;
-                if depth == 0 {
-                    return Some(i);
-                }
-            }
-            (false, b',') if depth == 1 => *commas += 1,
-            (false, _) => {}
-        }
-        i += 1;
     }
 }
 

@@ -31,6 +31,51 @@ pub(crate) fn non_digit(b: &Block) -> u32 {
     chosen::non_digit(b)
 }
 
+/// The bytes of a 64-byte block that matter to a walk by brackets, one bit each.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Structure {
+    /// `"`
+    pub(crate) quote: u64,
+    /// `\`
+    pub(crate) backslash: u64,
+    /// `[` or `{`
+    pub(crate) open: u64,
+    /// `]` or `}`
+    pub(crate) close: u64,
+    /// `,`
+    pub(crate) comma: u64,
+}
+
+/// Classifies 64 bytes for a walk by brackets (four blocks of sixteen).
+#[inline(always)]
+pub(crate) fn structure(b: &[u8; 64]) -> Structure {
+    let (blocks, _) = b.as_chunks::<16>();
+    blocks
+        .iter()
+        .enumerate()
+        .fold(Structure::default(), |s, (k, block)| {
+            let q = chosen::structure16(block);
+            let at = 16 * k;
+            Structure {
+                quote: s.quote | (u64::from(q.quote) << at),
+                backslash: s.backslash | (u64::from(q.backslash) << at),
+                open: s.open | (u64::from(q.open) << at),
+                close: s.close | (u64::from(q.close) << at),
+                comma: s.comma | (u64::from(q.comma) << at),
+            }
+        })
+}
+
+/// [`Structure`] of one block of sixteen bytes, in the low 16 bits of each mask.
+#[derive(Clone, Copy)]
+struct Structure16 {
+    quote: u32,
+    backslash: u32,
+    open: u32,
+    close: u32,
+    comma: u32,
+}
+
 /// The bytes that end a plain run of a string body: `"`, `\`, a control character
 /// (< 0x20), or a byte of a multi-byte UTF-8 sequence (≥ 0x80).
 #[inline(always)]
@@ -40,7 +85,7 @@ pub(crate) const fn is_string_special(b: u8) -> bool {
 
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 mod sse2 {
-    use super::Block;
+    use super::{Block, Structure16};
     use safe_arch::{
         bitand_m128i, bitor_m128i, cmp_eq_mask_i8_m128i, cmp_gt_mask_i8_m128i,
         cmp_lt_mask_i8_m128i, load_unaligned_m128i, m128i, move_mask_i8_m128i, set_splat_i8_m128i,
@@ -79,11 +124,27 @@ mod sse2 {
         );
         !bits(digit)
     }
+
+    #[inline(always)]
+    pub(super) fn structure16(b: &Block) -> Structure16 {
+        let v = load_unaligned_m128i(b);
+        let eq = |c: u8| bits(cmp_eq_mask_i8_m128i(v, splat(c)));
+        // `[` and `{` differ only in bit 0x20, as do `]` and `}`.
+        let folded = bitor_m128i(v, splat(0x20));
+        let folded_eq = |c: u8| bits(cmp_eq_mask_i8_m128i(folded, splat(c)));
+        Structure16 {
+            quote: eq(b'"'),
+            backslash: eq(b'\\'),
+            open: folded_eq(b'{'),
+            close: folded_eq(b'}'),
+            comma: eq(b','),
+        }
+    }
 }
 
 #[cfg(any(test, not(all(target_arch = "x86_64", target_feature = "sse2"))))]
 mod portable {
-    use super::{Block, is_string_special};
+    use super::{Block, Structure16, is_string_special};
 
     /// The mask of the bytes of `b` for which `rule` holds, one byte at a time.
     #[inline(always)]
@@ -101,6 +162,17 @@ mod portable {
     #[inline(always)]
     pub(super) fn non_digit(b: &Block) -> u32 {
         bytewise(b, |x| !x.is_ascii_digit()) | 0xFFFF_0000
+    }
+
+    #[inline(always)]
+    pub(super) fn structure16(b: &Block) -> Structure16 {
+        Structure16 {
+            quote: bytewise(b, |x| x == b'"'),
+            backslash: bytewise(b, |x| x == b'\\'),
+            open: bytewise(b, |x| x == b'[' || x == b'{'),
+            close: bytewise(b, |x| x == b']' || x == b'}'),
+            comma: bytewise(b, |x| x == b','),
+        }
     }
 }
 
@@ -141,6 +213,50 @@ mod tests {
         let rule = |b: u8| !b.is_ascii_digit();
         marks_exactly(non_digit, rule, 0xFFFF_0000);
         marks_exactly(portable::non_digit, rule, 0xFFFF_0000);
+    }
+
+    #[test]
+    fn structure_marks_quotes_backslashes_brackets_and_commas() {
+        type Rule = (fn(&Structure) -> u64, fn(u8) -> bool);
+        let rules: [Rule; 5] = [
+            (|s| s.quote, |b| b == b'"'),
+            (|s| s.backslash, |b| b == b'\\'),
+            (|s| s.open, |b| b == b'[' || b == b'{'),
+            (|s| s.close, |b| b == b']' || b == b'}'),
+            (|s| s.comma, |b| b == b','),
+        ];
+        for fill in [b'a', b'"', b'{', b']', 0xFF] {
+            for lane in 0..64 {
+                for x in 0..=255u8 {
+                    let mut b = [fill; 64];
+                    b[lane] = x;
+                    let s = structure(&b);
+                    for (mask, rule) in rules {
+                        let want = b
+                            .iter()
+                            .enumerate()
+                            .fold(0u64, |m, (k, &y)| m | (u64::from(rule(y)) << k));
+                        assert_eq!(
+                            mask(&s),
+                            want,
+                            "byte {x:#04x} in lane {lane} among {fill:#04x}"
+                        );
+                    }
+                    let p = portable::structure16(b.first_chunk::<16>().unwrap());
+                    let low = |m: u64| u32::try_from(m & 0xFFFF).unwrap();
+                    assert_eq!(
+                        [p.quote, p.backslash, p.open, p.close, p.comma],
+                        [
+                            low(s.quote),
+                            low(s.backslash),
+                            low(s.open),
+                            low(s.close),
+                            low(s.comma)
+                        ]
+                    );
+                }
+            }
+        }
     }
 
     #[test]

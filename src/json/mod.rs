@@ -73,7 +73,7 @@
 #![warn(clippy::cast_possible_truncation)]
 #![cfg_attr(test, allow(clippy::cast_possible_truncation))]
 
-mod classify;
+pub(crate) mod classify;
 mod error;
 mod lexer;
 mod number;

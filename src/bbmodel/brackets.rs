@@ -1,0 +1,219 @@
+//! Walking over JSON by its brackets alone: where a container closes, and how
+//! many entries it holds, without reading its values.
+//!
+//! The reader walks this way over parts that another read checks (the
+//! top-level arrays that [`Document::locate`](super::document::Document)
+//! steps over, a mesh's faces in the cube reader, its vertex keys in the fill
+//! pass). The walk goes 64 bytes per step: the quotes, brackets and commas of
+//! a block are classified at once ([`classify::structure`]), the bytes inside
+//! strings masked out by a prefix XOR of the quotes, and only the brackets
+//! left are visited, one bit each. A block holding a backslash, and the last
+//! bytes of the input, go byte by byte ([`walk_bytes`]), which is also the
+//! reference the block walk is tested against.
+
+use crate::json::classify;
+
+/// Where the container that `from` lies `depth` levels inside closes: the
+/// index of its closing bracket, found by brackets alone (strings and
+/// escapes minded, nothing checked); `commas` counts the commas right
+/// inside it. `None` when it does not close. `from` must not lie inside a
+/// string.
+pub(crate) fn closing_bracket(
+    bytes: &[u8],
+    from: usize,
+    depth: usize,
+    commas: &mut usize,
+) -> Option<usize> {
+    let mut walk = Walk {
+        depth,
+        in_string: false,
+        commas: 0,
+    };
+    let mut i = from;
+    let found = loop {
+        let Some(block) = bytes.get(i..).and_then(<[u8]>::first_chunk::<64>) else {
+            break walk_bytes(bytes, &mut i, bytes.len(), &mut walk);
+        };
+        let s = classify::structure(block);
+        if s.backslash != 0 {
+            // Escapes: this block byte by byte (which may end one byte past it).
+            let end = i + 64;
+            match walk_bytes(bytes, &mut i, end, &mut walk) {
+                Some(close) => break Some(close),
+                None => continue,
+            }
+        }
+        if let Some(k) = walk.block(&s) {
+            break Some(i + k);
+        }
+        i += 64;
+    };
+    *commas += walk.commas;
+    found
+}
+
+/// The state of a walk between blocks.
+struct Walk {
+    /// Containers open, counting the one whose end is sought.
+    depth: usize,
+    in_string: bool,
+    /// Commas seen at depth 1.
+    commas: usize,
+}
+
+impl Walk {
+    /// Walks one block without backslashes: the offset of the closing
+    /// bracket if it lies in the block.
+    #[inline(always)]
+    fn block(&mut self, s: &classify::Structure) -> Option<usize> {
+        // Bit k set when byte k lies inside a string (from its opening quote
+        // up to, not including, its closing quote).
+        let inside = prefix_xor(s.quote) ^ if self.in_string { !0 } else { 0 };
+        self.in_string = inside >> 63 != 0;
+        let open = s.open & !inside;
+        let close = s.close & !inside;
+        let comma = s.comma & !inside;
+        // Where depth 1 starts or stops: the commas between count.
+        let mut toggles = 0u64;
+        let at_one = self.depth == 1;
+        let mut brackets = open | close;
+        while brackets != 0 {
+            let k = brackets.trailing_zeros();
+            let before = self.depth;
+            // +1 for an opening bracket, -1 for a closing one.
+            self.depth = (before + 2 * ((open >> k) & 1) as usize) - 1;
+            if self.depth == 0 {
+                let upto = (1u64 << k) - 1;
+                self.count(comma & upto, toggles, at_one);
+                return Some(k as usize);
+            }
+            // Leaving depth 1 stops the region at k; entering it starts the
+            // region after k.
+            toggles |= (u64::from(before == 1) << k) | ((u64::from(self.depth == 1) << k) << 1);
+            brackets &= brackets - 1;
+        }
+        self.count(comma, toggles, at_one);
+        None
+    }
+
+    /// Adds the commas of `comma` that lie at depth 1, given where depth 1
+    /// starts and stops in the block.
+    #[inline(always)]
+    fn count(&mut self, comma: u64, toggles: u64, at_one: bool) {
+        let region = prefix_xor(toggles) ^ if at_one { !0 } else { 0 };
+        self.commas += (comma & region).count_ones() as usize;
+    }
+}
+
+/// Bit k of the result is the XOR of bits 0 to k of `x`.
+#[inline(always)]
+const fn prefix_xor(mut x: u64) -> u64 {
+    x ^= x << 1;
+    x ^= x << 2;
+    x ^= x << 4;
+    x ^= x << 8;
+    x ^= x << 16;
+    x ^= x << 32;
+    x
+}
+
+/// Walks `bytes[*i..end]` byte by byte (an escape at its end takes the byte
+/// after it too), leaving `*i` where it stopped: the closing bracket's
+/// index if found there.
+fn walk_bytes(bytes: &[u8], i: &mut usize, end: usize, walk: &mut Walk) -> Option<usize> {
+    while *i < end {
+        let b = *bytes.get(*i)?;
+        match (walk.in_string, b) {
+            (true, b'"') => walk.in_string = false,
+            (true, b'\\') => *i += 1,
+            (true, _) => {}
+            (false, b'"') => walk.in_string = true,
+            (false, b'[' | b'{') => walk.depth += 1,
+            (false, b']' | b'}') => {
+                walk.depth = walk.depth.checked_sub(1)?;
+                if walk.depth == 0 {
+                    return Some(*i);
+                }
+            }
+            (false, b',') if walk.depth == 1 => walk.commas += 1,
+            (false, _) => {}
+        }
+        *i += 1;
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::string::String;
+    use std::vec::Vec;
+
+    /// The byte-by-byte walk over the whole input: the reference.
+    fn reference(bytes: &[u8], from: usize, depth: usize) -> (Option<usize>, usize) {
+        let mut walk = Walk {
+            depth,
+            in_string: false,
+            commas: 0,
+        };
+        let mut i = from;
+        let found = walk_bytes(bytes, &mut i, bytes.len(), &mut walk);
+        (found, walk.commas)
+    }
+
+    fn block_walk(bytes: &[u8], from: usize, depth: usize) -> (Option<usize>, usize) {
+        let mut commas = 0;
+        let found = closing_bracket(bytes, from, depth, &mut commas);
+        (found, commas)
+    }
+
+    #[test]
+    fn finds_the_close_and_counts_top_level_commas() {
+        let json = br#"1, [2, 3], {"a": [4, 5], "b,]": "\"]"}, "x" ] , 9]"#;
+        let close = json.windows(3).position(|w| w == b"\" ]").unwrap() + 2;
+        // Padded past one block so that the block path runs too.
+        let mut long = json.to_vec();
+        long.extend_from_slice(&[b' '; 200]);
+        for bytes in [&json[..], &long[..]] {
+            assert_eq!(block_walk(bytes, 0, 1), (Some(close), 3));
+        }
+    }
+
+    /// Random bracket soup, strings, escapes and commas, every start depth:
+    /// the block walk agrees with the byte walk exactly.
+    #[test]
+    fn block_walk_agrees_with_the_byte_walk() {
+        // With and without backslashes: blocks without one take the block path.
+        const ALPHABETS: [&[u8]; 2] = [b"[]{},,\"\"\\  a1:", b"[]{},,\"  a1:"];
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for round in 0..40_000 {
+            let alphabet = ALPHABETS[round % 2];
+            let len = (next() % 400) as usize;
+            // Mostly plain bytes, so that strings and nesting run long.
+            let bytes: Vec<u8> = (0..len)
+                .map(|_| {
+                    let r = next();
+                    if r % 4 == 0 {
+                        alphabet[(r >> 8) as usize % alphabet.len()]
+                    } else {
+                        b'a'
+                    }
+                })
+                .collect();
+            let from = if len == 0 { 0 } else { (next() as usize) % len };
+            let depth = 1 + (next() % 3) as usize;
+            assert_eq!(
+                block_walk(&bytes, from, depth),
+                reference(&bytes, from, depth),
+                "from {from} depth {depth} in {:?}",
+                String::from_utf8_lossy(&bytes)
+            );
+        }
+    }
+}
