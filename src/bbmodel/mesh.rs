@@ -197,9 +197,23 @@ pub fn triangulate(
     if k < 3 {
         return Ok(Triangulation::DROPPED);
     }
+    // Most faces are triangles and quads: their scratch is four points, not
+    // sixty-four (2.5 KiB to clear per face).
+    if k <= 4 {
+        split_loop::<4>(positions, out)
+    } else {
+        split_loop::<MAX_FACE_VERTICES>(positions, out)
+    }
+}
 
+/// [`triangulate`] of 3 to `N` positions, with scratch for `N`.
+fn split_loop<const N: usize>(
+    positions: &[[f32; 3]],
+    out: &mut [[u8; 3]; MAX_FACE_TRIANGLES],
+) -> Result<Triangulation, MeshError> {
+    let k = positions.len();
     // The loop: the stored order, or Blockbench's order for a quad.
-    let mut order = [0u8; MAX_FACE_VERTICES];
+    let mut order = [0u8; N];
     for (slot, i) in order.iter_mut().zip(0u8..) {
         *slot = i;
     }
@@ -208,7 +222,7 @@ pub fn triangulate(
             *slot = i;
         }
     }
-    let mut loop3 = [[0.0f64; 3]; MAX_FACE_VERTICES];
+    let mut loop3 = [[0.0f64; 3]; N];
     for (point, &i) in loop3.iter_mut().zip(order.iter()).take(k) {
         *point = widen(positions.get(usize::from(i)).copied().unwrap_or_default());
     }
@@ -217,13 +231,14 @@ pub fn triangulate(
     let Some(plane) = Plane::of(points) else {
         return Ok(Triangulation::DROPPED);
     };
-    let mut flat = [[0.0f64; 2]; MAX_FACE_VERTICES];
+    let mut flat = [[0.0f64; 2]; N];
     for (q, &p) in flat.iter_mut().zip(points) {
         *q = plane.project(p);
     }
     let tol = plane.tolerance;
 
-    let mut tris = [[0u8; 3]; MAX_FACE_TRIANGLES];
+    // k − 2 triangles at most, fewer than N.
+    let mut tris = [[0u8; 3]; N];
     let (count, split) = if k == 3 {
         tris[0] = [0, 1, 2];
         (1, Split::Triangle)
@@ -523,9 +538,8 @@ fn orient(a: V2, b: V2, c: V2) -> f64 {
     (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0])
 }
 
-/// Slot `i` of a face-sized array; every caller passes `i` below
-/// [`MAX_FACE_VERTICES`].
-fn at<T: Copy + Default>(array: &[T; MAX_FACE_VERTICES], i: usize) -> T {
+/// Slot `i` of a face-sized array; every caller passes `i` below `N`.
+fn at<T: Copy + Default, const N: usize>(array: &[T; N], i: usize) -> T {
     array.get(i).copied().unwrap_or_default()
 }
 
@@ -535,7 +549,7 @@ fn next(i: usize, len: usize) -> usize {
 
 /// Whether two non-adjacent edges of the loop of `len` points properly
 /// cross (each strictly separates the other's ends).
-fn crosses_itself(points: &[V2; MAX_FACE_VERTICES], len: usize, tol: f64) -> bool {
+fn crosses_itself<const N: usize>(points: &[V2; N], len: usize, tol: f64) -> bool {
     let separates = |a: V2, b: V2, c: V2, d: V2| {
         let (oc, od) = (orient(a, b, c), orient(a, b, d));
         (oc > tol && od < -tol) || (oc < -tol && od > tol)
@@ -558,11 +572,7 @@ fn crosses_itself(points: &[V2; MAX_FACE_VERTICES], len: usize, tol: f64) -> boo
 
 /// The fan (0, i, i + 1) of a loop that crosses itself, each triangle turned
 /// counter-clockwise about the face normal where it is clockwise.
-fn fan(
-    points: &[V2; MAX_FACE_VERTICES],
-    len: usize,
-    tris: &mut [[u8; 3]; MAX_FACE_TRIANGLES],
-) -> usize {
+fn fan<const N: usize>(points: &[V2; N], len: usize, tris: &mut [[u8; 3]; N]) -> usize {
     let mut count = 0;
     for (slot, i) in tris.iter_mut().zip(1u8..).take(len.saturating_sub(2)) {
         let j = i + 1;
@@ -578,16 +588,16 @@ fn fan(
 }
 
 /// The loop's remaining vertices as a doubly linked ring of loop indices.
-struct Ring {
-    next: [u8; MAX_FACE_VERTICES],
-    prev: [u8; MAX_FACE_VERTICES],
+struct Ring<const N: usize> {
+    next: [u8; N],
+    prev: [u8; N],
 }
 
-impl Ring {
+impl<const N: usize> Ring<N> {
     fn new(len: usize) -> Self {
         let mut ring = Self {
-            next: [0; MAX_FACE_VERTICES],
-            prev: [0; MAX_FACE_VERTICES],
+            next: [0; N],
+            prev: [0; N],
         };
         let last = len.saturating_sub(1);
         for (i, (n, p)) in (0u8..)
@@ -629,13 +639,13 @@ impl Ring {
 /// turn) without area. A convex loop gives the fan (0, i, i + 1). `None` when
 /// the loop runs out of ears, which only a loop that touches or overlaps
 /// itself does; the caller then takes the fan.
-fn ear_clip(
-    points: &[V2; MAX_FACE_VERTICES],
+fn ear_clip<const N: usize>(
+    points: &[V2; N],
     len: usize,
     tol: f64,
-    tris: &mut [[u8; 3]; MAX_FACE_TRIANGLES],
+    tris: &mut [[u8; 3]; N],
 ) -> Option<usize> {
-    let mut ring = Ring::new(len);
+    let mut ring = Ring::<N>::new(len);
     let mut remaining = len;
     let mut start = 1u8;
     let mut count = 0;
@@ -666,9 +676,9 @@ fn ear_clip(
 /// The vertex to clip next, searching from `start`: a convex vertex whose
 /// triangle holds no other remaining vertex (inside or on its edges), else a
 /// vertex without turn (its triangle has no area). O(k²).
-fn find_ear(
-    points: &[V2; MAX_FACE_VERTICES],
-    ring: &Ring,
+fn find_ear<const N: usize>(
+    points: &[V2; N],
+    ring: &Ring<N>,
     remaining: usize,
     start: u8,
     tol: f64,

@@ -916,8 +916,11 @@ impl MeshWriter<'_> {
         // face that gets triangles kept for writing.
         let mut groups = heapless::Vec::<(GroupKey, usize), MAX_GROUP_KEYS>::new();
         let (mut kept, mut corners) = (0usize, 0usize);
+        // Reused for every face: returning them would copy 1 KiB per face.
+        let mut positions = heapless::Vec::new();
+        let mut indices = heapless::Vec::new();
         for_each_mesh_face(doc, element, mesh, limits, textures, |face| {
-            let (positions, indices) = resolve(doc, &index, face, element)?;
+            resolve(doc, &index, face, element, &mut positions, &mut indices)?;
             let mut tris = [[0u8; 3]; MAX_FACE_TRIANGLES];
             let triangulation = triangulate(&positions, &mut tris).map_err(|_| mismatch())?;
             if mesh.smooth && positions.len() >= 3 {
@@ -1072,23 +1075,19 @@ pub(crate) struct KeptFace {
     corners: u32,
 }
 
-/// A face's vertex positions and key indices, each key looked up in the
-/// mesh (a key the mesh lacks is INVALID_FIELD, spec Errors).
-#[allow(clippy::type_complexity)]
+/// A face's vertex positions and key indices into `positions` and
+/// `indices`, each key looked up in the mesh (a key the mesh lacks is
+/// INVALID_FIELD, spec Errors).
 fn resolve(
     doc: &Document<'_>,
     index: &KeyIndex<'_>,
     face: &super::elements::MeshFace<'_>,
     element: usize,
-) -> Result<
-    (
-        heapless::Vec<[f32; 3], { super::mesh::MAX_FACE_VERTICES }>,
-        heapless::Vec<u32, { super::mesh::MAX_FACE_VERTICES }>,
-    ),
-    Error,
-> {
-    let mut positions = heapless::Vec::new();
-    let mut indices = heapless::Vec::new();
+    positions: &mut heapless::Vec<[f32; 3], { super::mesh::MAX_FACE_VERTICES }>,
+    indices: &mut heapless::Vec<u32, { super::mesh::MAX_FACE_VERTICES }>,
+) -> Result<(), Error> {
+    positions.clear();
+    indices.clear();
     for (k, (key, &hash)) in face.vertices.iter().zip(&face.hashes).enumerate() {
         let found = find_key(doc, index.keys, index.slots, key, hash)
             .and_then(|i| Some((i, *index.positions.get(i)?)));
@@ -1113,7 +1112,7 @@ fn resolve(
         let _ = positions.push(position);
         let _ = indices.push(u32::try_from(index).unwrap_or(u32::MAX));
     }
-    Ok((positions, indices))
+    Ok(())
 }
 
 impl MeshWriter<'_> {
