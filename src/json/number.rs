@@ -281,6 +281,86 @@ pub(crate) fn scan_plain(buf: &[u8], i: usize) -> Option<usize> {
     Some(k)
 }
 
+/// The value of the `n` (1 to 8) leading digits of the little-endian word `w`, without
+/// a loop: the digits move to the top of the word (the bytes below become leading
+/// zeros), then pairs, quads and octets are combined by three multiplications.
+#[inline(always)]
+const fn digits_value(w: u64, n: usize) -> u64 {
+    let v = (w & (LO * 0x0F)) << (8 * (8 - n));
+    let v = v.wrapping_mul(10 << 8 | 1) >> 8;
+    let v = (v & 0x00FF_00FF_00FF_00FF).wrapping_mul(100 << 16 | 1) >> 16;
+    (v & 0x0000_FFFF_0000_FFFF).wrapping_mul(10_000 << 32 | 1) >> 32
+}
+
+/// Exact powers of ten as integers, 10^0 ..= 10^8.
+const POW10_U64: [u64; 9] = [
+    1,
+    10,
+    100,
+    1_000,
+    10_000,
+    100_000,
+    1_000_000,
+    10_000_000,
+    100_000_000,
+];
+
+/// [`scan_plain`] and [`quick_value`] in one pass, without a loop, for the shape model
+/// files are made of: `-?(0|[1-9][0-9]{0,7})(\.[0-9]{1,15})?` (±10^7 has eight integer
+/// digits; at most 19 digits in all, their integer at most 2^53), followed by a byte
+/// that is neither a digit nor an exponent (and lies in `buf`). Returns the value,
+/// exactly what `f64::from_str` gives, and the index just past the number; `None` for
+/// anything else (the caller then takes the general path).
+#[inline(always)]
+pub(crate) fn plain_value(buf: &[u8], i: usize) -> Option<(f64, usize)> {
+    let neg = *buf.get(i)? == b'-';
+    let j = i + usize::from(neg);
+    let w = load8(buf, j)?;
+    let n = lead_digits(w);
+    // One to eight integer digits (±10^7 has eight), no leading zero.
+    if n == 0 || (n > 1 && w & 0xFF == u64::from(b'0')) {
+        return None;
+    }
+    let int = digits_value(w, n);
+    let mut end = j + n;
+    let mut next = if n < 8 { byte_of(w, n) } else { *buf.get(end)? };
+    if next.is_ascii_digit() {
+        return None;
+    }
+    let (mant, frac) = if next == b'.' {
+        let f = load8(buf, end + 1)?;
+        let m = lead_digits(f);
+        if m == 0 {
+            return None;
+        }
+        let head = int * *POW10_U64.get(m)? + digits_value(f, m);
+        if m < 8 {
+            end += 1 + m;
+            next = byte_of(f, m);
+            (head, m)
+        } else {
+            // Up to seven more fraction digits in the next word.
+            let g = load8(buf, end + 9)?;
+            let m2 = lead_digits(g);
+            if m2 == 8 || n + 8 + m2 > 19 {
+                return None;
+            }
+            let tail = if m2 == 0 { 0 } else { digits_value(g, m2) };
+            end += 9 + m2;
+            next = byte_of(g, m2);
+            (head * *POW10_U64.get(m2)? + tail, 8 + m2)
+        }
+    } else {
+        (int, 0)
+    };
+    // An exponent, or a mantissa past 2^53 (then the division would round twice).
+    if next | 0x20 == b'e' || mant > (1u64 << 53) {
+        return None;
+    }
+    let v = mant as f64 / *POW10.get(frac)?;
+    Some((if neg { -v } else { v }, end))
+}
+
 fn slow_value(raw: &[u8]) -> Option<f64> {
     core::str::from_utf8(raw).ok()?.parse::<f64>().ok()
 }
@@ -394,6 +474,67 @@ mod tests {
             NumEnd::Partial => panic!("partial at eof"),
             NumEnd::NegInfinity(_) => panic!("-I"),
         }
+    }
+
+    /// `plain_value` gives exactly what `f64::from_str` gives, ends where the number
+    /// ends, and reads every number of its shape whose mantissa is exact.
+    #[test]
+    fn plain_value_is_from_str_on_its_shape() {
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = |m: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % m
+        };
+        for _ in 0..200_000 {
+            let mut text = std::string::String::new();
+            if next(2) == 0 {
+                text.push('-');
+            }
+            let int = 1 + next(9) as usize;
+            for k in 0..int {
+                let d = if k == 0 && int > 1 {
+                    1 + next(9)
+                } else {
+                    next(10)
+                };
+                text.push(char::from(b'0' + d as u8));
+            }
+            let frac = next(18) as usize;
+            if frac > 0 {
+                text.push('.');
+                for _ in 0..frac {
+                    text.push(char::from(b'0' + next(10) as u8));
+                }
+            }
+            let digits = int + frac;
+            for tail in [",", "]", " ", "e5", "E-1", "x"] {
+                let padded = std::format!("{text}{tail}        ");
+                let got = plain_value(padded.as_bytes(), 0);
+                let want: f64 = text.parse().unwrap();
+                let mantissa: u64 = text.replace(['-', '.'], "").parse().unwrap_or(u64::MAX);
+                let readable = int <= 8
+                    && frac <= 15
+                    && digits <= 19
+                    && mantissa <= 1 << 53
+                    && !tail.starts_with(['e', 'E']);
+                match got {
+                    Some((v, end)) => {
+                        assert!(readable, "{padded:?} read");
+                        assert_eq!(end, text.len(), "{padded:?}");
+                        assert_eq!(v.to_bits(), want.to_bits(), "{padded:?}");
+                    }
+                    None => assert!(!readable, "{padded:?} not read"),
+                }
+            }
+        }
+        for bad in ["01", "-", "-.5", "1.", "1.e", "--1", ".5"] {
+            let padded = std::format!("{bad},        ");
+            assert_eq!(plain_value(padded.as_bytes(), 0), None, "{bad}");
+        }
+        // Too close to the end of the input to load a word: the general path.
+        assert_eq!(plain_value(b"1.5,", 0), None);
     }
 
     #[test]

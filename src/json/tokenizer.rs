@@ -123,8 +123,7 @@ impl<'a> Tokenizer<'a> {
         let last = N.checked_sub(1)?;
         for (k, slot) in out.iter_mut().enumerate() {
             i = skip_whitespace(bytes, i);
-            let end = super::number::scan_plain(bytes, i)?;
-            let value = super::number::quick_value(bytes.get(i..end)?)?;
+            let (value, end) = super::number::plain_value(bytes, i)?;
             if value.abs() > max_abs {
                 return None;
             }
