@@ -206,31 +206,79 @@ pub fn triangulate(
     }
 }
 
+/// How many triangles [`triangulate`] gives for `positions` (k − 2, or 0 for
+/// a dropped face), without splitting the face: only the loop and its plane
+/// are computed, which is all that decides the count.
+///
+/// # Errors
+///
+/// [`MeshError::TooManyVertices`] as for [`triangulate`].
+pub fn triangle_count(positions: &[[f32; 3]]) -> Result<usize, MeshError> {
+    let k = positions.len();
+    if k > MAX_FACE_VERTICES {
+        return Err(MeshError::TooManyVertices { count: k });
+    }
+    if k < 3 {
+        return Ok(0);
+    }
+    let plane = if k <= 4 {
+        FaceLoop::<4>::of(positions).plane
+    } else {
+        FaceLoop::<MAX_FACE_VERTICES>::of(positions).plane
+    };
+    Ok(if plane.is_some() { k - 2 } else { 0 })
+}
+
+/// A face's loop, widened: its vertex order (the stored one, or
+/// Blockbench's for a quad), its points in that order, and their plane
+/// (`None`: the face has no area and is dropped).
+struct FaceLoop<const N: usize> {
+    order: [u8; N],
+    points: [V3; N],
+    plane: Option<Plane>,
+}
+
+impl<const N: usize> FaceLoop<N> {
+    /// The loop of 3 to `N` positions.
+    fn of(positions: &[[f32; 3]]) -> Self {
+        let k = positions.len();
+        let mut order = [0u8; N];
+        for (slot, i) in order.iter_mut().zip(0u8..) {
+            *slot = i;
+        }
+        if let Ok(quad) = <&[[f32; 3]; 4]>::try_from(positions) {
+            for (slot, i) in order.iter_mut().zip(quad_loop(quad)) {
+                *slot = i;
+            }
+        }
+        let mut points = [[0.0f64; 3]; N];
+        for (point, &i) in points.iter_mut().zip(order.iter()).take(k) {
+            *point = widen(positions.get(usize::from(i)).copied().unwrap_or_default());
+        }
+        let plane = Plane::of(points.get(..k).unwrap_or_default());
+        Self {
+            order,
+            points,
+            plane,
+        }
+    }
+}
+
 /// [`triangulate`] of 3 to `N` positions, with scratch for `N`.
 fn split_loop<const N: usize>(
     positions: &[[f32; 3]],
     out: &mut [[u8; 3]; MAX_FACE_TRIANGLES],
 ) -> Result<Triangulation, MeshError> {
     let k = positions.len();
-    // The loop: the stored order, or Blockbench's order for a quad.
-    let mut order = [0u8; N];
-    for (slot, i) in order.iter_mut().zip(0u8..) {
-        *slot = i;
-    }
-    if let Ok(quad) = <&[[f32; 3]; 4]>::try_from(positions) {
-        for (slot, i) in order.iter_mut().zip(quad_loop(quad)) {
-            *slot = i;
-        }
-    }
-    let mut loop3 = [[0.0f64; 3]; N];
-    for (point, &i) in loop3.iter_mut().zip(order.iter()).take(k) {
-        *point = widen(positions.get(usize::from(i)).copied().unwrap_or_default());
-    }
-    let points = loop3.get(..k).unwrap_or_default();
-
-    let Some(plane) = Plane::of(points) else {
+    let FaceLoop {
+        order,
+        points,
+        plane,
+    } = FaceLoop::<N>::of(positions);
+    let Some(plane) = plane else {
         return Ok(Triangulation::DROPPED);
     };
+    let points = points.get(..k).unwrap_or_default();
     let mut flat = [[0.0f64; 2]; N];
     for (q, &p) in flat.iter_mut().zip(points) {
         *q = plane.project(p);
@@ -899,6 +947,47 @@ mod tests {
             [v[0], v[4], v[2], v[6]], // south
             [v[1], v[3], v[5], v[7]], // north
         ]
+    }
+
+    /// `triangle_count` is what `triangulate` counts, on faces of every size
+    /// and shape: random, collinear, repeated and crossing points.
+    #[test]
+    fn triangle_count_is_what_triangulate_counts() {
+        let mut seed = 0x5851_F42D_4C95_7F2Du64;
+        let mut next = |m: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % m
+        };
+        let mut dropped = 0;
+        for round in 0..20_000 {
+            let k = (next(20)) as usize;
+            let positions: Vec<P> = (0..k)
+                .map(|_| match round % 4 {
+                    // On one line: no area.
+                    0 => {
+                        let t = next(9) as f32;
+                        [t, 2.0 * t, 0.0]
+                    }
+                    // A small grid: repeats and collinear runs.
+                    1 => [next(3) as f32, next(3) as f32, 0.0],
+                    _ => [next(100) as f32, next(100) as f32, next(3) as f32],
+                })
+                .collect();
+            let count = triangle_count(&positions);
+            let mut out = [[0u8; 3]; MAX_FACE_TRIANGLES];
+            match triangulate(&positions, &mut out) {
+                Ok(t) => {
+                    assert_eq!(count, Ok(t.count), "{positions:?}");
+                    dropped += usize::from(t.count == 0 && k >= 3);
+                }
+                Err(e) => assert_eq!(count, Err(e)),
+            }
+        }
+        assert!(dropped > 100, "degenerate faces were tried ({dropped})");
+        let many = [[0.0f32; 3]; MAX_FACE_VERTICES + 1];
+        assert!(triangle_count(&many).is_err());
     }
 
     #[test]

@@ -14,7 +14,7 @@ use super::elements::{
 };
 use super::mesh::{
     MAX_FACE_TRIANGLES, accumulate_face_normal, blockbench_face_normal, finish_smooth_normals,
-    mesh_transform, triangulate,
+    mesh_transform, triangle_count, triangulate,
 };
 use super::structure::{
     Census, GroupFields, OutlinerEvent, census_walk, for_each_value, walk_outliner,
@@ -921,20 +921,21 @@ impl MeshWriter<'_> {
         let mut indices = heapless::Vec::new();
         for_each_mesh_face(doc, element, mesh, limits, textures, |face| {
             resolve(doc, &index, face, element, &mut positions, &mut indices)?;
-            let mut tris = [[0u8; 3]; MAX_FACE_TRIANGLES];
-            let triangulation = triangulate(&positions, &mut tris).map_err(|_| mismatch())?;
+            // The split itself waits for the second loop; the count is all
+            // the groups need.
+            let count = triangle_count(&positions).map_err(|_| mismatch())?;
             if mesh.smooth && positions.len() >= 3 {
                 accumulate_face_normal(sums, &indices, blockbench_face_normal(&positions))
                     .map_err(|_| mismatch())?;
             }
-            if triangulation.count == 0 {
+            if count == 0 {
                 return Ok(());
             }
             let key = face_key(doc, textures, face.material);
             match groups.iter_mut().find(|(k, _)| *k == key) {
-                Some((_, n)) => *n += triangulation.count,
+                Some((_, n)) => *n += count,
                 None => {
-                    let _ = groups.push((key, triangulation.count));
+                    let _ = groups.push((key, count));
                 }
             }
             let end = corners + indices.len();
@@ -997,6 +998,10 @@ impl MeshWriter<'_> {
             }
             let mut tris = [[0u8; 3]; MAX_FACE_TRIANGLES];
             let triangulation = triangulate(&positions, &mut tris).map_err(|_| mismatch())?;
+            // Kept faces were counted k − 2 triangles by `triangle_count`.
+            if triangulation.count + 2 != positions.len() {
+                return Err(mismatch());
+            }
             let local = index32(self.vertex - first_vertex)?;
             let flat = transform.turn(triangulation.normal);
             let size = uv_size(doc, textures, face.material);
