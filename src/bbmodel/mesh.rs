@@ -198,9 +198,11 @@ pub fn triangulate(
         return Ok(Triangulation::DROPPED);
     }
     // Most faces are triangles and quads: their scratch is four points, not
-    // sixty-four (2.5 KiB to clear per face).
+    // sixty-four (2.5 KiB to clear per face); n-gons rarely pass sixteen.
     if k <= 4 {
         split_loop::<4>(positions, out)
+    } else if k <= 16 {
+        split_loop::<16>(positions, out)
     } else {
         split_loop::<MAX_FACE_VERTICES>(positions, out)
     }
@@ -223,6 +225,8 @@ pub fn triangle_count(positions: &[[f32; 3]]) -> Result<usize, MeshError> {
     }
     let plane = if k <= 4 {
         FaceLoop::<4>::of(positions).plane
+    } else if k <= 16 {
+        FaceLoop::<16>::of(positions).plane
     } else {
         FaceLoop::<MAX_FACE_VERTICES>::of(positions).plane
     };
