@@ -24,6 +24,20 @@ pub(crate) fn closing_bracket(
     depth: usize,
     commas: &mut usize,
 ) -> Option<usize> {
+    let (found, counted) = walk::<true>(bytes, from, depth);
+    *commas += counted;
+    found
+}
+
+/// [`closing_bracket`] without counting commas, which spares the block walk
+/// the mask of where depth 1 holds.
+pub(crate) fn closing_bracket_uncounted(bytes: &[u8], from: usize, depth: usize) -> Option<usize> {
+    walk::<false>(bytes, from, depth).0
+}
+
+/// The walk behind both: the closing bracket, and (when `COUNT`) the commas
+/// at depth 1 before it.
+fn walk<const COUNT: bool>(bytes: &[u8], from: usize, depth: usize) -> (Option<usize>, usize) {
     let mut walk = Walk {
         depth,
         in_string: false,
@@ -43,13 +57,12 @@ pub(crate) fn closing_bracket(
                 None => continue,
             }
         }
-        if let Some(k) = walk.block(&s) {
+        if let Some(k) = walk.block::<COUNT>(&s) {
             break Some(i + k);
         }
         i += 64;
     };
-    *commas += walk.commas;
-    found
+    (found, walk.commas)
 }
 
 /// The state of a walk between blocks.
@@ -65,13 +78,18 @@ impl Walk {
     /// Walks one block without backslashes: the offset of the closing
     /// bracket if it lies in the block.
     #[inline(always)]
-    fn block(&mut self, s: &classify::Structure) -> Option<usize> {
+    fn block<const COUNT: bool>(&mut self, s: &classify::Structure) -> Option<usize> {
         // Bit k set when byte k lies inside a string (from its opening quote
         // up to, not including, its closing quote).
         let inside = prefix_xor(s.quote) ^ if self.in_string { !0 } else { 0 };
         self.in_string = inside >> 63 != 0;
         let open = s.open & !inside;
         let close = s.close & !inside;
+        if !COUNT && (close.count_ones() as usize) < self.depth {
+            // Too few closing brackets to reach depth 0 here.
+            self.depth = self.depth + open.count_ones() as usize - close.count_ones() as usize;
+            return None;
+        }
         let comma = s.comma & !inside;
         // Where depth 1 starts or stops: the commas between count.
         let mut toggles = 0u64;
@@ -83,16 +101,22 @@ impl Walk {
             // +1 for an opening bracket, -1 for a closing one.
             self.depth = (before + 2 * ((open >> k) & 1) as usize) - 1;
             if self.depth == 0 {
-                let upto = (1u64 << k) - 1;
-                self.count(comma & upto, toggles, at_one);
+                if COUNT {
+                    let upto = (1u64 << k) - 1;
+                    self.count(comma & upto, toggles, at_one);
+                }
                 return Some(k as usize);
             }
-            // Leaving depth 1 stops the region at k; entering it starts the
-            // region after k.
-            toggles |= (u64::from(before == 1) << k) | ((u64::from(self.depth == 1) << k) << 1);
+            if COUNT {
+                // Leaving depth 1 stops the region at k; entering it starts
+                // the region after k.
+                toggles |= (u64::from(before == 1) << k) | ((u64::from(self.depth == 1) << k) << 1);
+            }
             brackets &= brackets - 1;
         }
-        self.count(comma, toggles, at_one);
+        if COUNT {
+            self.count(comma, toggles, at_one);
+        }
         None
     }
 
@@ -164,6 +188,7 @@ mod tests {
     fn block_walk(bytes: &[u8], from: usize, depth: usize) -> (Option<usize>, usize) {
         let mut commas = 0;
         let found = closing_bracket(bytes, from, depth, &mut commas);
+        assert_eq!(closing_bracket_uncounted(bytes, from, depth), found);
         (found, commas)
     }
 

@@ -8,7 +8,7 @@
 
 use core::fmt;
 
-use super::brackets::closing_bracket;
+use super::brackets::{closing_bracket, closing_bracket_uncounted};
 use crate::error::{Error, ErrorCode, JsonPath, Location, PathSegment, Quote};
 use crate::json::{JsonStr, Token, TokenKind, Tokenizer};
 use crate::limits::MAX_BBMODEL_NUMBER;
@@ -255,7 +255,11 @@ impl<'a> Cursor<'a> {
     /// of it: its closing bracket is found by [`closing_bracket`], nothing
     /// before it is checked. Only for JSON that is checked in another read.
     pub(crate) fn leave_unchecked(&mut self) -> Result<(), Error> {
-        self.leave_unchecked_counting().map(|_| ())
+        let input = self.tokens.input();
+        let from = self.tokens.position();
+        let close = closing_bracket_uncounted(input, from, 1).ok_or_else(|| not_json(None))?;
+        self.tokens.leave_container_at(close);
+        Ok(())
     }
 
     /// [`Cursor::leave_unchecked`], returning how many entries the rest of
