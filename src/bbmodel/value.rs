@@ -384,9 +384,14 @@ impl<'a> Cursor<'a> {
                 format_args!("an array of {N} numbers expected, got {}", type_name(t)),
             ));
         }
-        // Fast path: short plain decimals in range, read straight from the bytes.
-        if let Some(values) = self.tokens.plain_number_array::<N>(MAX_BBMODEL_NUMBER) {
-            return Ok(if VALUES { values } else { [0.0; N] });
+        // Fast path: short plain decimals in range, read straight from the
+        // bytes (only scanned when no value is wanted).
+        if VALUES {
+            if let Some(values) = self.tokens.plain_number_array::<N>(MAX_BBMODEL_NUMBER) {
+                return Ok(values);
+            }
+        } else if self.tokens.plain_number_array_within_1e7::<N>() {
+            return Ok([0.0; N]);
         }
         let mut out = [0.0f64; N];
         let mut n = 0;

@@ -361,6 +361,31 @@ pub(crate) fn plain_value(buf: &[u8], i: usize) -> Option<(f64, usize)> {
     Some((if neg { -v } else { v }, end))
 }
 
+/// The end of a plain number (no exponent) of at most seven integer digits,
+/// so within ±10^7, starting at `i` and followed by a byte in `buf`: what a
+/// reader that only checks a number needs, without its value. `None` for
+/// anything else.
+#[inline(always)]
+pub(crate) fn plain_small_end(buf: &[u8], i: usize) -> Option<usize> {
+    let j = i + usize::from(*buf.get(i)? == b'-');
+    let w = load8(buf, j)?;
+    let n = lead_digits(w);
+    if n == 0 || n > 7 || (n > 1 && w & 0xFF == u64::from(b'0')) {
+        return None;
+    }
+    let mut end = j + n;
+    let mut next = byte_of(w, n);
+    if next == b'.' {
+        let fraction = digit_run(buf, end + 1);
+        if fraction == end + 1 {
+            return None;
+        }
+        end = fraction;
+        next = *buf.get(end)?;
+    }
+    (next | 0x20 != b'e').then_some(end)
+}
+
 fn slow_value(raw: &[u8]) -> Option<f64> {
     core::str::from_utf8(raw).ok()?.parse::<f64>().ok()
 }

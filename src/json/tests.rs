@@ -1454,6 +1454,21 @@ fn leave_container_at_resumes_after_the_bracket() {
 /// the `[` that follows it, it tries [`Tokenizer::plain_number_array`]: the
 /// values that returned (if any) and every token read.
 fn with_plain_array<const N: usize>(doc: &[u8], max_abs: f64) -> (Option<[f64; N]>, Outcome) {
+    with_fast_array(doc, |t| t.plain_number_array::<N>(max_abs))
+}
+
+/// [`with_plain_array`] for [`Tokenizer::plain_number_array_within_1e7`]
+/// (zeros when it took the array).
+fn with_checked_array<const N: usize>(doc: &[u8]) -> (Option<[f64; N]>, Outcome) {
+    with_fast_array(doc, |t| {
+        t.plain_number_array_within_1e7::<N>().then_some([0.0; N])
+    })
+}
+
+fn with_fast_array<const N: usize>(
+    doc: &[u8],
+    fast_path: impl Fn(&mut Tokenizer<'_>) -> Option<[f64; N]>,
+) -> (Option<[f64; N]>, Outcome) {
     let mut t = Tokenizer::new(doc, 8);
     let mut tokens = Vec::new();
     let mut fast = None;
@@ -1464,7 +1479,7 @@ fn with_plain_array<const N: usize>(doc: &[u8], max_abs: f64) -> (Option<[f64; N
                 tokens.push(own(&token));
                 if after_a && token.kind == TokenKind::BeginArray {
                     let before = t.position();
-                    fast = t.plain_number_array::<N>(max_abs);
+                    fast = fast_path(&mut t);
                     if fast.is_none() {
                         assert_eq!(t.position(), before, "a miss consumes nothing");
                     }
@@ -1482,6 +1497,24 @@ fn with_plain_array<const N: usize>(doc: &[u8], max_abs: f64) -> (Option<[f64; N
 /// exact values and the tokens after the array. The values, if taken.
 fn plain_array_agrees(doc: &str, array: &str) -> Option<[f64; 3]> {
     let (reference, reference_error) = whole(doc.as_bytes());
+    // The checking variant: when it takes the array, the token path reads
+    // three numbers below 10^7 there, and the same tokens after it.
+    let (checked, (tokens, error)) = with_checked_array::<3>(doc.as_bytes());
+    assert_eq!(error, reference_error, "{array}");
+    match checked {
+        Some(_) => {
+            assert_eq!(tokens[..3], reference[..3], "{array}");
+            for (t, _) in &reference[3..6] {
+                assert!(
+                    matches!(t, Ot::Num(bits, _) if f64::from_bits(*bits).abs() < 1e7),
+                    "{array}"
+                );
+            }
+            assert_eq!(reference[6].0, Ot::EndArray, "{array}");
+            assert_eq!(tokens[3..], reference[7..], "{array}");
+        }
+        None => assert_eq!(tokens, reference, "{array}"),
+    }
     let (fast, (tokens, error)) = with_plain_array::<3>(doc.as_bytes(), 1e7);
     assert_eq!(error, reference_error, "{array}");
     match fast {
@@ -1559,6 +1592,23 @@ fn plain_number_array_reads_what_the_tokens_say_or_nothing() {
         let doc = format!(r#"{{"a": {array}, "b": "padding"}}"#);
         assert!(
             with_plain_array::<3>(doc.as_bytes(), 1e7).0.is_some(),
+            "{array}"
+        );
+    }
+    // The checking variant takes the same shapes with at most seven integer
+    // digits, and leaves ±10^7 itself to the token path.
+    for (array, taken) in [
+        ("[1,2,3]", true),
+        ("[ 1 , -2.5 ,\n\t3 ]", true),
+        ("[-0,0,0.125]", true),
+        ("[9999999.999,0,0]", true),
+        ("[10000000,-10000000,0]", false),
+        ("[1e2,2,3]", false),
+    ] {
+        let doc = format!(r#"{{"a": {array}, "b": "padding"}}"#);
+        assert_eq!(
+            with_checked_array::<3>(doc.as_bytes()).0.is_some(),
+            taken,
             "{array}"
         );
     }

@@ -117,16 +117,34 @@ impl<'a> Tokenizer<'a> {
     /// token by token and gets what it always would.
     #[inline]
     pub(crate) fn plain_number_array<const N: usize>(&mut self, max_abs: f64) -> Option<[f64; N]> {
+        self.plain_numbers::<N>(|bytes, i| {
+            super::number::plain_value(bytes, i).filter(|(value, _)| value.abs() <= max_abs)
+        })
+    }
+
+    /// [`Tokenizer::plain_number_array`] for a reader that only checks:
+    /// consumes the array and returns `true` when it is exactly `N` plain
+    /// numbers of at most seven integer digits (so within ±10^7), without
+    /// computing their values; else consumes nothing.
+    #[inline]
+    pub(crate) fn plain_number_array_within_1e7<const N: usize>(&mut self) -> bool {
+        self.plain_numbers::<N>(|bytes, i| Some((0.0, super::number::plain_small_end(bytes, i)?)))
+            .is_some()
+    }
+
+    /// The walk of both: `read` gives a number's value and end at an index.
+    #[inline(always)]
+    fn plain_numbers<const N: usize>(
+        &mut self,
+        read: impl Fn(&[u8], usize) -> Option<(f64, usize)>,
+    ) -> Option<[f64; N]> {
         let bytes = self.input;
         let mut i = self.pos;
         let mut out = [0.0f64; N];
         let last = N.checked_sub(1)?;
         for (k, slot) in out.iter_mut().enumerate() {
             i = skip_whitespace(bytes, i);
-            let (value, end) = super::number::plain_value(bytes, i)?;
-            if value.abs() > max_abs {
-                return None;
-            }
+            let (value, end) = read(bytes, i)?;
             *slot = value;
             i = skip_whitespace(bytes, end);
             let separator = if k == last { b']' } else { b',' };
