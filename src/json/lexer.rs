@@ -428,6 +428,16 @@ impl Core {
         self.depth
     }
 
+    /// True when the grammar wants a value (or a member) next, so the next
+    /// token is no closing bracket and not the end: at the start, after a
+    /// key or its `:`, after a comma.
+    pub(crate) const fn value_must_follow(&self) -> bool {
+        matches!(
+            self.state,
+            State::Start | State::Value | State::ArrNext | State::ObjNext | State::Colon
+        )
+    }
+
     /// Records `e` as the sticky error and returns it.
     #[cold]
     pub(crate) fn fail(&mut self, e: JsonError) -> JsonError {

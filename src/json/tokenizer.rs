@@ -55,15 +55,21 @@ impl<'a> Tokenizer<'a> {
     /// same offsets, number range included); it is cheaper only because no tokens are
     /// built and numbers that cannot overflow are not converted.
     pub fn skip_value(&mut self) -> Result<bool, JsonError> {
-        let saved = (self.core, self.pos);
+        // Where a value must follow (the usual case: right after a key) there
+        // is nothing to undo, and the state (a few hundred bytes) is not copied.
+        let saved = (!self.core.value_must_follow()).then_some((self.core, self.pos));
         let level = self.core.depth();
         let Some(first) = self.core.advance::<true>(self.window(), &mut self.pos)? else {
-            (self.core, self.pos) = saved;
+            if let Some(saved) = saved {
+                (self.core, self.pos) = saved;
+            }
             return Ok(false);
         };
         match first.kind {
             TokenKind::EndArray | TokenKind::EndObject => {
-                (self.core, self.pos) = saved;
+                if let Some(saved) = saved {
+                    (self.core, self.pos) = saved;
+                }
                 return Ok(false);
             }
             TokenKind::Key(_) => {
