@@ -209,9 +209,9 @@ const WIN: usize = TOKEN_START_LIMIT + TW;
 /// A token start found further into the window than this goes to the general path.
 const TOKEN_START_LIMIT: usize = 32;
 /// Bytes of the token window. A token that the fast path handles (a number of at
-/// most 32 bytes, a string whose body's first special byte is among its first
+/// most 40 bytes, a string whose body's first special byte is among its first
 /// [`STR_SCAN`] bytes, a literal) and the byte after it lie in the first 64 of them;
-/// eight-byte words are read at offsets below 64.
+/// sixteen-byte blocks are read at offsets below 64.
 const TW: usize = 72;
 /// Body bytes of a string that the fast path scans, in three blocks of sixteen (a UUID
 /// fits).
