@@ -45,7 +45,7 @@ impl StrState {
     }
 }
 
-/// Index of the first byte at or after `i` that is `"`, `\\`, < 0x20 or >= 0x80, or
+/// Index of the first byte at or after `i` that is `"`, `\`, < 0x20 or >= 0x80, or
 /// `buf.len()` if none. Tries one block of sixteen (most strings in model files are
 /// short), then scans 64 bytes per step (embedded images run to megabytes).
 #[inline(always)]
