@@ -77,6 +77,9 @@ pub mod scene;
 pub mod sniff;
 pub mod yaz0;
 
+#[cfg(test)]
+mod test_rng;
+
 pub use arena::{Arena, Plan};
 pub use error::{Error, ErrorCode, Location, Warning, WarningCode, Warnings};
 pub use limits::{BbmodelLimits, J3dLimits};

@@ -210,13 +210,8 @@ mod tests {
     fn block_walk_agrees_with_the_byte_walk() {
         // With and without backslashes: blocks without one take the block path.
         const ALPHABETS: [&[u8]; 2] = [b"[]{},,\"\"\\  a1:", b"[]{},,\"  a1:"];
-        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
-        let mut next = || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut rng = crate::test_rng::XorShift(0x9E37_79B9_7F4A_7C15);
+        let mut next = || rng.next();
         for round in 0..40_000 {
             let alphabet = ALPHABETS[round % 2];
             let len = (next() % 400) as usize;

@@ -957,13 +957,8 @@ mod tests {
     /// and shape: random, collinear, repeated and crossing points.
     #[test]
     fn triangle_count_is_what_triangulate_counts() {
-        let mut seed = 0x5851_F42D_4C95_7F2Du64;
-        let mut next = |m: u64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed % m
-        };
+        let mut rng = crate::test_rng::XorShift(0x5851_F42D_4C95_7F2Du64);
+        let mut next = |m: u64| rng.below(m);
         let mut dropped = 0;
         for round in 0..20_000 {
             let k = (next(20)) as usize;

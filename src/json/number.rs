@@ -505,13 +505,8 @@ mod tests {
     /// ends, and reads every number of its shape whose mantissa is exact.
     #[test]
     fn plain_value_is_from_str_on_its_shape() {
-        let mut seed = 0x2545_F491_4F6C_DD1Du64;
-        let mut next = |m: u64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed % m
-        };
+        let mut rng = crate::test_rng::XorShift(0x2545_F491_4F6C_DD1Du64);
+        let mut next = |m: u64| rng.below(m);
         for _ in 0..200_000 {
             let mut text = std::string::String::new();
             if next(2) == 0 {

@@ -509,16 +509,13 @@ mod tests {
 
     #[test]
     fn find_special_matches_naive() {
-        let mut seed = 0x1234_5678_9abc_def0u64;
+        let mut rng = crate::test_rng::XorShift(0x1234_5678_9abc_def0);
         for len in 0..200usize {
             for _ in 0..20 {
                 let mut v = Vec::with_capacity(len);
                 for _ in 0..len {
-                    seed ^= seed << 13;
-                    seed ^= seed >> 7;
-                    seed ^= seed << 17;
                     // Mostly plain ASCII with occasional specials.
-                    let r = (seed >> 32) as u32;
+                    let r = (rng.next() >> 32) as u32;
                     let b = if r.is_multiple_of(61) {
                         [b'"', b'\\', 0x1F, 0x00, 0x80, 0xFF, 0x20, 0x7F][(r as usize / 61) % 8]
                     } else {
