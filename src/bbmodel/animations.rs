@@ -8,7 +8,8 @@
 //! negative; a wrong JSON type, a negative time or a value beyond ±10⁶ is
 //! INVALID_FIELD (Compatibility, MS-21). Data points are numbers or strings
 //! (a string that is no decimal literal is Molang, played later as a
-//! warning, never an error).
+//! warning, never an error); only a keyframe's first two data points are
+//! read (Limits).
 //!
 //! The clips themselves are not in the scene yet.
 
@@ -324,6 +325,12 @@ fn check_keyframe(c: &mut Cursor<'_>, path: &Path<'_>) -> Result<(), Error> {
                     if point.kind == TokenKind::EndArray {
                         break;
                     }
+                    if i >= READ_DATA_POINTS {
+                        // Spec (Limits): "Only the first two data points of
+                        // a keyframe are read."
+                        c.skip_rest(&point)?;
+                        continue;
+                    }
                     let point_path = at.with_index(i);
                     if point.kind != TokenKind::BeginObject {
                         return Err(invalid(
@@ -346,6 +353,10 @@ fn check_keyframe(c: &mut Cursor<'_>, path: &Path<'_>) -> Result<(), Error> {
     }
     Ok(())
 }
+
+/// How many of a keyframe's data points are read (two: a keyframe's value,
+/// and the second value of a step on it); the rest are passed over.
+const READ_DATA_POINTS: usize = 2;
 
 /// The keyframe keys that are checked.
 const KEYFRAME_KEYS: &[&str] = &["time", "channel", "interpolation", "data_points"];
@@ -515,6 +526,37 @@ mod tests {
             check(&json, BbmodelLimits::default()).unwrap_err().code(),
             ErrorCode::InvalidField
         );
+    }
+
+    #[test]
+    fn only_the_first_two_data_points_of_a_keyframe_are_read() {
+        // Spec (Limits): "Only the first two data points of a keyframe are
+        // read": a third is not checked (only as JSON), the first two are.
+        let point = |bad: &str, at: usize| {
+            let mut points = [r#"{"x": 0}"#; 3];
+            points[at] = bad;
+            file(&format!(
+                r#"{{"animators": {{"g": {{"keyframes": [{{"data_points": [{}]}}]}}}}}}"#,
+                points.join(", ")
+            ))
+        };
+        for bad in [r#"{"x": true}"#, r#"{"x": 2000000}"#, "7"] {
+            assert!(
+                check(&point(bad, 2), BbmodelLimits::default()).is_ok(),
+                "{bad}"
+            );
+            let e = check(&point(bad, 1), BbmodelLimits::default()).unwrap_err();
+            assert_eq!(e.code(), ErrorCode::InvalidField, "{bad}: {e}");
+            assert!(
+                e.at()
+                    .to_string()
+                    .starts_with("$.animations[0].animators.g.keyframes[0].data_points[1]"),
+                "{}",
+                e.at()
+            );
+        }
+        let e = check(&point("[1,]", 2), BbmodelLimits::default()).unwrap_err();
+        assert_eq!(e.code(), ErrorCode::NotJson);
     }
 
     #[test]
