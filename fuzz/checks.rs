@@ -385,6 +385,19 @@ pub fn bbmodel(data: &[u8]) {
         }
     };
     let measured = scenedec::bbmodel::measure(data, &options);
+    // `load` counts without checking what its fill pass checks, yet must
+    // end exactly as measure and then decode would.
+    let loaded = scenedec::load(
+        data,
+        Some("bbmodel"),
+        &scenedec::Options {
+            bbmodel: options,
+            ..scenedec::Options::default()
+        },
+    );
+    if let Err(e) = &measured {
+        assert_eq!(loaded.as_ref().err(), Some(e), "load fails as measure does");
+    }
     if !json_ok {
         let code = match &measured {
             Ok(_) => panic!("input that is no JSON measured"),
@@ -401,7 +414,14 @@ pub fn bbmodel(data: &[u8]) {
     let mut memory = vec![0u64; plan.arena_words()];
     let mut arena = Arena::from_words(&mut memory);
     let mut warnings = Warnings::new();
-    match scenedec::bbmodel::decode_with_plan(data, &options, &plan, &mut arena, &mut warnings) {
+    let decoded =
+        scenedec::bbmodel::decode_with_plan(data, &options, &plan, &mut arena, &mut warnings);
+    match (&decoded, &loaded) {
+        (Ok(scene), Ok(l)) => assert_eq!(scene.counts(), l.scene().counts(), "load decodes alike"),
+        (Err(e), Err(l)) => assert_eq!(e, l, "load fails as decode does"),
+        _ => panic!("load and measure + decode disagree"),
+    }
+    match decoded {
         Ok(scene) => {
             for mesh in scene.meshes() {
                 let start = mesh.first_index as usize;

@@ -209,10 +209,14 @@ mod owned {
         };
         let model = model_bytes(&input);
         let format = format_of(model, hint)?;
-        // A .bbmodel is read as a document once, for both passes.
+        // A .bbmodel is read as a document once, for both passes, and its
+        // values are checked once, by the fill pass; an error is still the
+        // one `measure` reports (`bbmodel::measured_error`).
+        let bbmodel_error = |e| bbmodel::measured_error(model, &options.bbmodel, e);
         let (document, plan) = match format {
             Format::Bbmodel => {
-                let (doc, plan) = bbmodel::measure_located(model, &options.bbmodel)?;
+                let (doc, plan) =
+                    bbmodel::count_located(model, &options.bbmodel).map_err(bbmodel_error)?;
                 (Some(doc), plan)
             }
             Format::J3d => (None, measure(model, hint, options)?),
@@ -222,7 +226,8 @@ mod owned {
         let mut carved = Arena::from_words(&mut arena);
         let scene = match &document {
             Some(doc) => {
-                bbmodel::decode_document(doc, &options.bbmodel, &plan, &mut carved, &mut warnings)?
+                bbmodel::decode_document(doc, &options.bbmodel, &plan, &mut carved, &mut warnings)
+                    .map_err(bbmodel_error)?
             }
             None => decode_with_plan(model, hint, options, &plan, &mut carved, &mut warnings)?,
         };

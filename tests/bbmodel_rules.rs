@@ -503,6 +503,160 @@ fn error_messages_name_the_json_path() {
     );
 }
 
+/// `decode_into` with room to spare: its triangles, or its error.
+fn decode_into(bytes: &[u8]) -> Result<usize, scenedec::Error> {
+    let mut memory = vec![0u64; 1 << 16];
+    let mut arena = scenedec::Arena::from_words(&mut memory);
+    let mut warnings = scenedec::Warnings::new();
+    let options = Options::default();
+    scenedec::decode_into(bytes, Some("bbmodel"), &options, &mut arena, &mut warnings)
+        .map(|scene| scene.triangle_count())
+}
+
+/// A mesh triangle whose uv object is `uv`.
+fn triangle_mesh_with_uv(uv: serde_json::Value) -> Mesh {
+    Mesh::new()
+        .vertex("a", [0.0, 0.0, 0.0])
+        .vertex("b", [1.0, 0.0, 0.0])
+        .vertex("c", [0.0, 1.0, 0.0])
+        .face(
+            "f",
+            MeshFace::new(&[("a", [0.0, 0.0]), ("b", [1.0, 0.0]), ("c", [0.0, 1.0])]).set("uv", uv),
+        )
+}
+
+#[test]
+fn load_and_decode_into_check_each_value_once_yet_fail_as_measure_does() {
+    use support::bbmodel_builder::Json;
+    // `load` and `decode_into` count without checking the values their fill
+    // pass reads and checks anyway (UVs, origins, rotations, uv_offset,
+    // mesh positions). A file with an error in one of those still fails
+    // with the error `measure` reports, even when a later element has an
+    // error the counting pass does see.
+    let good_uv = json!({"a": [0, 0], "b": [1, 0], "c": [0, 1]});
+    let mut seventeen = Mesh::new();
+    let mut corners = Vec::new();
+    for i in 0..17 {
+        let key = format!("v{i}");
+        let turn = f64::from(i) / 17.0 * std::f64::consts::TAU;
+        seventeen = seventeen.vertex(&key, [turn.cos(), turn.sin(), 0.0]);
+        corners.push((key, [0.0, 0.0]));
+    }
+    let corners: Vec<(&str, [f64; 2])> = corners.iter().map(|(k, uv)| (k.as_str(), *uv)).collect();
+    let seventeen = seventeen.face("big", MeshFace::new(&corners));
+    let bad_from = Cube::new([0.0; 3], [1.0; 3]).set("from", json!("bad"));
+    let twice = triangle_mesh_with_uv(good_uv.clone()).json().replacen(
+        r#""vertices": {"#,
+        r#""vertices": {"a": [0, 0, 1e9]}, "vertices": {"#,
+        1,
+    );
+    let cases: Vec<(&str, Vec<u8>, &str)> = vec![
+        (
+            "mesh uv out of range, then a face over maxFaceVertices",
+            Model::free()
+                .element(triangle_mesh_with_uv(
+                    json!({"a": [0, 0], "b": [1, 0], "c": [0, 1e8]}),
+                ))
+                .element(seventeen.clone())
+                .bytes(),
+            "$.elements[0].faces.f.uv.c[1]",
+        ),
+        (
+            "mesh uv entry missing, nothing else wrong",
+            one_element(
+                Model::free(),
+                triangle_mesh_with_uv(json!({"a": [0, 0], "b": [1, 0]})),
+            ),
+            "$.elements[0].faces.f.uv",
+        ),
+        (
+            "mesh vertices written twice, the first with a position out of range",
+            Model::free().element(Raw(twice)).bytes(),
+            "$.elements[0].vertices.a[2]",
+        ),
+        (
+            "cube face uv of strings, then a bad from",
+            Model::free()
+                .element(
+                    Cube::new([0.0; 3], [1.0; 3])
+                        .face("up", Face::uv([0.0; 4]).set("uv", json!(["0", 0, 1, 1]))),
+                )
+                .element(bad_from.clone())
+                .bytes(),
+            "$.elements[0].faces.up.uv[0]",
+        ),
+        (
+            "cube origin out of range, then a bad from",
+            Model::free()
+                .element(Cube::new([0.0; 3], [1.0; 3]).origin([0.0, 0.0, 1e9]))
+                .element(bad_from.clone())
+                .bytes(),
+            "$.elements[0].origin[2]",
+        ),
+        (
+            "cube uv_offset of three numbers, then a bad from",
+            Model::free()
+                .element(Cube::new([0.0; 3], [1.0; 3]).set("uv_offset", json!([0, 0, 0])))
+                .element(bad_from)
+                .bytes(),
+            "$.elements[0].uv_offset[2]",
+        ),
+        (
+            "a syntax error inside a cube face uv, then a face over maxFaceVertices",
+            Model::free()
+                .element(Cube::new([0.0; 3], [1.0; 3]).face(
+                    "up",
+                    Face::uv([0.0; 4]).set("uv", Raw("[0, 0, 1, tru]".into())),
+                ))
+                .element(seventeen)
+                .bytes(),
+            "",
+        ),
+    ];
+    for (what, bytes, at) in cases {
+        let measured =
+            scenedec::measure(&bytes, Some("bbmodel"), &Options::default()).expect_err(what);
+        if !at.is_empty() {
+            assert_eq!(measured.at().to_string(), at, "{what}: {measured}");
+        }
+        assert_eq!(error(&bytes), measured, "load: {what}");
+        assert_eq!(
+            decode_into(&bytes).unwrap_err(),
+            measured,
+            "decode_into: {what}"
+        );
+    }
+
+    // A mesh-only field on a cube is checked (its syntax) but its errors do
+    // not count, in every pass: written once or twice, these load.
+    let cube = Cube::new([0.0; 3], [1.0; 3]).all_faces(Face::uv([0.0, 0.0, 1.0, 1.0]));
+    let once = cube
+        .clone()
+        .set("vertices", json!({"a": "x", "b": [1e9, 0, 0]}));
+    let twice = once.json().replacen(
+        r#""vertices": {"#,
+        r#""vertices": {"z": [[]]}, "vertices": {"#,
+        1,
+    );
+    for bytes in [one_cube(once), Model::free().element(Raw(twice)).bytes()] {
+        scenedec::measure(&bytes, Some("bbmodel"), &Options::default()).expect("measure");
+        assert_eq!(load(&bytes).scene().triangle_count(), 12);
+        assert_eq!(decode_into(&bytes).expect("decode_into"), 12);
+    }
+    // ... and a syntax error in one is NOT_JSON everywhere.
+    let broken = Model::free()
+        .element(Raw(cube.json().replacen(
+            '{',
+            r#"{"vertices": {"z": [1,]}, "#,
+            1,
+        )))
+        .bytes();
+    let measured = scenedec::measure(&broken, Some("bbmodel"), &Options::default()).unwrap_err();
+    assert_eq!(measured.code(), ErrorCode::NotJson);
+    assert_eq!(error(&broken), measured);
+    assert_eq!(decode_into(&broken).unwrap_err(), measured);
+}
+
 #[test]
 fn at_most_100_warnings_are_kept() {
     let mut model = Model::free();

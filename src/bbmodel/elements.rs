@@ -11,7 +11,7 @@
 //! over the shown texture's UV size (the resolution when untextured).
 
 use super::cube::{CubeInput, CubeShape, FaceInput, FaceName, FaceRotation, cube_faces};
-use super::document::Document;
+use super::document::{Document, MAX_JSON_DEPTH};
 use super::textures::{RenderSides, TextureMeta};
 use super::value::{Cursor, Path, error_at, invalid, known_key, same_text, type_name};
 use crate::error::{Error, ErrorCode, Location, Quote, Warning, WarningCode, Warnings};
@@ -226,14 +226,31 @@ impl CubeRead {
     }
 }
 
-/// Which pass reads an element: counting checks every number but converts
-/// only those that decide how many triangles there are.
+/// Which pass reads an element. Both counting passes convert only the
+/// numbers that decide how many triangles there are; they differ in what
+/// they check.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Pass {
-    /// `measure`: counts.
+    /// `measure`: counts, and checks every value, so that a decode of the
+    /// same bytes cannot fail on one.
+    Measure,
+    /// The counting pass of a decode (`load`, `decode_into`): counts, and
+    /// passes over by their brackets the values the fill pass after it
+    /// reads and checks anyway (UVs, origins, rotations). Its plan is
+    /// `Measure`'s; its caller reports `Measure`'s error whenever either
+    /// pass fails ([`super::measured_error`]), so the values are checked
+    /// once and the errors stay `measure`'s.
     Count,
     /// `decode_into`: every value.
     Fill,
+}
+
+impl Pass {
+    /// A counting pass: it checks the JSON no other pass reads (faces left
+    /// unread by a type that turned out not to read them).
+    const fn counts(self) -> bool {
+        !matches!(self, Self::Fill)
+    }
 }
 
 /// What reading an element needs besides its bytes.
@@ -362,11 +379,12 @@ pub fn read_element<'a>(
                 read_common(&mut head, k, &v, c, &at, &path, ctx, &mut warnings)?;
                 c.skip_rest(&v)?;
             }
-            "origin" | "rotation" if pass == Pass::Count => {
+            "origin" | "rotation" if pass == Pass::Measure => {
                 // Neither moves a face in or out of the count.
                 let both = &mut [&mut errors.cube, &mut errors.mesh];
                 deferred(c, inside, both, |c| c.check_numbers::<3>(&at))?;
             }
+            "origin" | "rotation" | "uv_offset" if pass == Pass::Count => c.pass_over()?,
             "origin" | "rotation" => {
                 let both = &mut [&mut errors.cube, &mut errors.mesh];
                 if let Some(v) = deferred(c, inside, both, |c| c.numbers64::<3>(&at))? {
@@ -392,7 +410,7 @@ pub fn read_element<'a>(
             }
             "uv_offset" => {
                 let slot = &mut [&mut errors.cube];
-                if pass == Pass::Count {
+                if pass == Pass::Measure {
                     deferred(c, inside, slot, |c| c.check_numbers::<2>(&at))?;
                 } else if let Some(v) = deferred(c, inside, slot, |c| c.numbers64::<2>(&at))? {
                     cube.uv_offset = v;
@@ -428,6 +446,10 @@ pub fn read_element<'a>(
                 }
             }
             "vertices" => {
+                if let (Pass::Count, Some(earlier)) = (pass, mesh.vertices_at) {
+                    // Written twice: the fill pass reads only the last one.
+                    check_unread_vertices(ctx, earlier, inside, &at, &mut errors.mesh)?;
+                }
                 let slot = &mut [&mut errors.mesh];
                 let count = |c: &mut Cursor<'a>| count_vertex_keys(c, pass, &at, ctx.limits);
                 if let Some((start, keys)) = deferred(c, inside, slot, count)? {
@@ -438,7 +460,8 @@ pub fn read_element<'a>(
                 // JSON allows a key twice and the last one wins: faces an
                 // earlier `faces` left unread are checked as JSON now, as no
                 // other reader will see them.
-                if let (Some(_), Some(earlier), Pass::Count) = (pending_faces, mesh.faces_at, pass)
+                if let (Some(_), Some(earlier), true) =
+                    (pending_faces, mesh.faces_at, pass.counts())
                 {
                     doc.cursor(earlier).skip_value()?;
                 }
@@ -494,6 +517,12 @@ pub fn read_element<'a>(
             }
         }
     }
+    if let (Pass::Count, Some(at)) = (pass, mesh.vertices_at)
+        && head.kind != ElementKind::Mesh
+    {
+        let at_path = path.with_key("vertices");
+        check_unread_vertices(ctx, at, inside, &at_path, &mut errors.mesh)?;
+    }
     let body = match head.kind {
         ElementKind::Cube => {
             if let (Some(error_before), Some(at)) = (pending_faces, mesh.faces_at)
@@ -544,7 +573,7 @@ pub fn read_element<'a>(
         }
         ElementKind::Unsupported => {
             // Faces left unread are still checked as JSON when counting.
-            if let (Some(_), Some(at), Pass::Count) = (pending_faces, mesh.faces_at, pass) {
+            if let (Some(_), Some(at), true) = (pending_faces, mesh.faces_at, pass.counts()) {
                 doc.cursor(at).skip_value()?;
             }
             ElementBody::Unsupported
@@ -646,9 +675,9 @@ fn boolean(c: &mut Cursor<'_>, at: &Path<'_>) -> Result<bool, Error> {
 
 /// Reads a mesh's `vertices` object to its end: where it starts and how many
 /// keys it has, checked against maxVertices (spec: "a mesh's vertices key
-/// count is checked before its lookup table is built"). The counting pass
-/// checks every position; the fill pass, whose key table reads them all
-/// strictly, counts the keys by the object's commas.
+/// count is checked before its lookup table is built"). `measure` checks
+/// every position; a decode, whose fill pass reads them all strictly into
+/// the key table, counts the keys by the object's commas.
 fn count_vertex_keys(
     c: &mut Cursor<'_>,
     pass: Pass,
@@ -665,7 +694,7 @@ fn count_vertex_keys(
     }
     let start = c.offset_of(&v);
     let mut n = 0usize;
-    if pass == Pass::Fill {
+    if pass != Pass::Measure {
         n = c.leave_unchecked_counting()?;
     } else {
         // Each position checked here, so that the fill pass cannot fail on one.
@@ -686,6 +715,23 @@ fn count_vertex_keys(
         ));
     }
     Ok((start, n))
+}
+
+/// In a decode's counting pass ([`Pass::Count`]), which counts a `vertices`
+/// object by its commas: checks one at byte `at` that the fill pass will
+/// not read (an element's that is no mesh, or one written again) as
+/// `measure` does, from a cursor allowed the nesting left below the
+/// element's `depth`, and keeps its error in `slot` as `measure` would.
+fn check_unread_vertices(
+    ctx: &ElementContext<'_, '_>,
+    at: usize,
+    depth: usize,
+    path: &Path<'_>,
+    slot: &mut Option<Error>,
+) -> Result<(), Error> {
+    let mut c = Cursor::at(ctx.doc.bytes, at, MAX_JSON_DEPTH.saturating_sub(depth));
+    let check = |c: &mut Cursor<'_>| count_vertex_keys(c, Pass::Measure, path, ctx.limits);
+    deferred(&mut c, 0, &mut [slot], check).map(|_| ())
 }
 
 /// How far [`read_faces`] read a `faces` object.
@@ -751,6 +797,11 @@ fn read_faces(
                     }
                 }
                 "uv" if pass == Pass::Count => {
+                    // Read and checked by the fill pass.
+                    c.pass_over()?;
+                    face.uv = Some([0.0; 4]);
+                }
+                "uv" if pass == Pass::Measure => {
                     // Where a face's UVs lie never changes the count.
                     let checked =
                         deferred(c, inside + 1, slot, |c| c.check_numbers::<4>(&field_at))?;
@@ -954,13 +1005,16 @@ impl<'a> UvEntries<'a> {
 }
 
 /// Reads every face of a mesh in file order: vertex lists (at most
-/// maxFaceVertices, no key twice), a uv entry for every vertex, the texture.
+/// maxFaceVertices, no key twice), a uv entry for every vertex, the texture
+/// (a decode's counting pass passes over the uv objects: `MeshFace::uvs`
+/// is empty).
 pub fn for_each_mesh_face<'a>(
     doc: &Document<'a>,
     element: usize,
     head: &MeshHead,
     limits: &BbmodelLimits,
     textures: &[TextureMeta<'_>],
+    pass: Pass,
     mut visit: impl FnMut(&MeshFace<'a>) -> Result<(), Error>,
 ) -> Result<(), Error> {
     let Some(faces_at) = head.faces_at else {
@@ -1047,6 +1101,8 @@ pub fn for_each_mesh_face<'a>(
                         let _ = face.hashes.push(hash);
                     }
                 }
+                // Read and checked by the fill pass; no uv changes a count.
+                "uv" if pass == Pass::Count => c.pass_over()?,
                 "uv" => {
                     // JSON keeps the last `uv`: what an earlier one held goes.
                     uv.entries.clear();
@@ -1096,7 +1152,7 @@ pub fn for_each_mesh_face<'a>(
         // Convention 8: every saved file has a uv per vertex, and it is required.
         let n = face.vertices.len();
         let all = if n >= 64 { u64::MAX } else { (1u64 << n) - 1 };
-        let missing = all & !found;
+        let missing = if pass == Pass::Count { 0 } else { all & !found };
         if missing != 0 {
             let j = missing.trailing_zeros() as usize;
             let key = face.vertices.get(j).map_or("", |k| k.raw_str());

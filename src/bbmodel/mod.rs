@@ -29,6 +29,7 @@ use crate::arena::{Arena, Plan};
 use crate::error::{Error, Warnings};
 use crate::limits::BbmodelLimits;
 use crate::scene::Scene;
+use elements::Pass;
 
 /// A texture file the caller picked next to the model: its file name and bytes
 /// (the spec's `options.textureFiles`).
@@ -59,10 +60,44 @@ pub(crate) fn measure_located<'a>(
     bytes: &'a [u8],
     options: &Options<'_>,
 ) -> Result<(Document<'a>, Plan), Error> {
+    locate_and_plan(bytes, options, Pass::Measure)
+}
+
+/// [`measure_located`] for a decode that fills right after: the plan is the
+/// same, but values the fill pass reads and checks anyway (UVs, origins,
+/// rotations, mesh positions) are passed over by their brackets instead of
+/// checked twice ([`Pass::Count`]). An error from this or from the fill
+/// pass goes through [`measured_error`].
+pub(crate) fn count_located<'a>(
+    bytes: &'a [u8],
+    options: &Options<'_>,
+) -> Result<(Document<'a>, Plan), Error> {
+    locate_and_plan(bytes, options, Pass::Count)
+}
+
+fn locate_and_plan<'a>(
+    bytes: &'a [u8],
+    options: &Options<'_>,
+    pass: Pass,
+) -> Result<(Document<'a>, Plan), Error> {
     let limits = &options.limits;
     Document::locate(bytes, limits)
-        .and_then(|doc| Ok((doc, reader::plan(&doc, options)?.0)))
+        .and_then(|doc| Ok((doc, reader::plan(&doc, options, pass)?.0)))
         .map_err(|e| Document::first_error(bytes, limits, e))
+}
+
+/// The error [`measure`] reports for `bytes`, else `e`: what a decode
+/// whose passes failed with `e` after counting with [`Pass::Count`]
+/// reports, so that it fails exactly as measuring first would have. (The
+/// checks [`Pass::Count`] leaves out are all in the fill pass, so a file
+/// `measure` rejects never decodes; the error is found again on this cold
+/// path, at most one more counting pass.)
+#[cold]
+pub(crate) fn measured_error(bytes: &[u8], options: &Options<'_>, e: Error) -> Error {
+    match measure(bytes, options) {
+        Err(first) => first,
+        Ok(_) => e,
+    }
 }
 
 /// Decodes `bytes` into `arena`. Needs at most [`measure`]'s plan.
@@ -73,8 +108,9 @@ pub fn decode_into<'a>(
     warnings: &mut Warnings,
 ) -> Result<Scene<'a>, Error> {
     let doc = Document::read(bytes, &options.limits)?;
-    let (plan, _) = reader::plan(&doc, options)?;
-    reader::fill(&doc, options, &plan, arena, warnings)
+    reader::plan(&doc, options, Pass::Count)
+        .and_then(|(plan, _)| reader::fill(&doc, options, &plan, arena, warnings))
+        .map_err(|e| measured_error(bytes, options, e))
 }
 
 /// Reads a file once (size check, strict UTF-8 JSON, meta) for
@@ -95,7 +131,7 @@ pub fn read_document(bytes: &[u8], max_file_bytes: u64) -> Result<Document<'_>, 
 /// against these options' maxFileBytes again, as loadBbmodel does).
 pub fn measure_document(doc: &Document<'_>, options: &Options<'_>) -> Result<Plan, Error> {
     check_size(doc, &options.limits)?;
-    Ok(reader::plan(doc, options)?.0)
+    Ok(reader::plan(doc, options, Pass::Measure)?.0)
 }
 
 /// [`decode_with_plan`] for a document [`read_document`] read.

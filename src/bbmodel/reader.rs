@@ -31,8 +31,14 @@ use crate::scene::{
     TextureFlags, TextureRecord, Wrap,
 };
 
-/// Counts the scene and the scratch the fill pass needs.
-pub(crate) fn plan(doc: &Document<'_>, options: &Options<'_>) -> Result<(Plan, Census), Error> {
+/// Counts the scene and the scratch the fill pass needs, checking every
+/// value (`pass` [`Pass::Measure`]) or leaving to the fill pass what it
+/// checks itself ([`Pass::Count`]); the plan is the same.
+pub(crate) fn plan(
+    doc: &Document<'_>,
+    options: &Options<'_>,
+    pass: Pass,
+) -> Result<(Plan, Census), Error> {
     let limits = &options.limits;
     // Text pool: every escaped group name, inline or in `groups` (an upper
     // bound: a `groups` entry no outliner object names is counted too).
@@ -82,7 +88,7 @@ pub(crate) fn plan(doc: &Document<'_>, options: &Options<'_>) -> Result<(Plan, C
     };
     let mut max_keys = 0usize;
     let mut largest = MeshFaces::default();
-    pool += count_elements(&ctx, &mut counts, &mut max_keys, &mut largest)?;
+    pool += count_elements(&ctx, pass, &mut counts, &mut max_keys, &mut largest)?;
     counts.text_pool = pool;
     let element_refs = census.outliner_entries - census.nodes;
     let plan = Plan::new(counts, |scratch| {
@@ -138,6 +144,7 @@ struct MeshFaces {
 /// bounds first"); returns the text-pool bytes of escaped element names.
 fn count_elements(
     ctx: &ElementContext<'_, '_>,
+    pass: Pass,
     counts: &mut SceneCounts,
     max_keys: &mut usize,
     largest: &mut MeshFaces,
@@ -145,7 +152,7 @@ fn count_elements(
     let (doc, limits, textures) = (ctx.doc, ctx.limits, ctx.textures);
     let mut pool = 0;
     for_each_value(doc, doc.elements, |i, first, c| {
-        let element = read_element(ctx, Pass::Count, i, &first, c, None)?;
+        let element = read_element(ctx, pass, i, &first, c, None)?;
         pool += escaped_len(&element.head.name);
         match element.body {
             ElementBody::Cube(cube) => {
@@ -165,7 +172,7 @@ fn count_elements(
                 *max_keys = (*max_keys).max(mesh.keys);
                 let mut keys = heapless::Vec::<GroupKey, MAX_GROUP_KEYS>::new();
                 let mut this = MeshFaces::default();
-                for_each_mesh_face(doc, i, &mesh, limits, textures, |face| {
+                for_each_mesh_face(doc, i, &mesh, limits, textures, pass, |face| {
                     // Upper bounds (spec): k vertices and k − 2 triangles a face.
                     let k = face.vertices.len();
                     if k >= 3 {
@@ -919,7 +926,7 @@ impl MeshWriter<'_> {
         // Reused for every face: returning them would copy 1 KiB per face.
         let mut positions = heapless::Vec::new();
         let mut indices = heapless::Vec::new();
-        for_each_mesh_face(doc, element, mesh, limits, textures, |face| {
+        for_each_mesh_face(doc, element, mesh, limits, textures, Pass::Fill, |face| {
             resolve(doc, &index, face, element, &mut positions, &mut indices)?;
             // The split itself waits for the second loop; the count is all
             // the groups need.

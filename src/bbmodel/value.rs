@@ -262,6 +262,17 @@ impl<'a> Cursor<'a> {
         Ok(())
     }
 
+    /// Passes over the next value: a scalar is read as a token, a container
+    /// left by [`Cursor::leave_unchecked`]. Only for a value another read
+    /// checks.
+    pub(crate) fn pass_over(&mut self) -> Result<(), Error> {
+        let t = self.next()?;
+        if matches!(t.kind, TokenKind::BeginArray | TokenKind::BeginObject) {
+            self.leave_unchecked()?;
+        }
+        Ok(())
+    }
+
     /// [`Cursor::leave_unchecked`], returning how many entries the rest of
     /// the container held (by its commas; none when only whitespace is left).
     pub(crate) fn leave_unchecked_counting(&mut self) -> Result<usize, Error> {
