@@ -676,8 +676,9 @@ fn boolean(c: &mut Cursor<'_>, at: &Path<'_>) -> Result<bool, Error> {
 /// Reads a mesh's `vertices` object to its end: where it starts and how many
 /// keys it has, checked against maxVertices (spec: "a mesh's vertices key
 /// count is checked before its lookup table is built"). `measure` checks
-/// every position; a decode, whose fill pass reads them all strictly into
-/// the key table, counts the keys by the object's commas.
+/// every position; a decode's counting pass counts the keys by the object's
+/// commas, and its fill pass leaves the object to [`mesh_key_table`], which
+/// reads (and counts) them all strictly.
 fn count_vertex_keys(
     c: &mut Cursor<'_>,
     pass: Pass,
@@ -694,14 +695,17 @@ fn count_vertex_keys(
     }
     let start = c.offset_of(&v);
     let mut n = 0usize;
-    if pass != Pass::Measure {
-        n = c.leave_unchecked_counting()?;
-    } else {
-        // Each position checked here, so that the fill pass cannot fail on one.
-        while let Some(key) = c.next_key()? {
-            c.check_numbers::<3>(&at.with_raw_key(key))?;
-            n += 1;
+    match pass {
+        Pass::Measure => {
+            // Each position checked here, so that the fill pass cannot fail on one.
+            while let Some(key) = c.next_key()? {
+                c.check_numbers::<3>(&at.with_raw_key(key))?;
+                n += 1;
+            }
         }
+        Pass::Count => n = c.leave_unchecked_counting()?,
+        // The key table counts them as it reads them all.
+        Pass::Fill => c.leave_unchecked()?,
     }
     if n as u64 > limits.max_vertices {
         return Err(error_at(
@@ -916,7 +920,8 @@ pub struct MeshHead {
     pub vertices_at: Option<usize>,
     /// Where the `faces` object starts.
     pub faces_at: Option<usize>,
-    /// Vertex keys of the mesh.
+    /// Vertex keys of the mesh (counted by the counting passes; 0 in the
+    /// fill pass, whose key table counts them).
     pub keys: usize,
 }
 
@@ -1170,8 +1175,10 @@ pub fn for_each_mesh_face<'a>(
 
 /// Reads a mesh's vertex positions, by key index, into `positions`, and
 /// indexes its keys: `table` gets one [`KeyEntry`] per key in file order,
-/// `slots` (of [`key_slots`] entries) an open-addressing hash index over them,
-/// for [`find_key`].
+/// then the first [`key_slots`] of `slots` an open-addressing hash index
+/// over them, for [`find_key`]. Returns how many keys there were (the
+/// fill pass counts them here, not beforehand); `None` when there were
+/// more than `table` holds.
 ///
 /// A key written twice keeps its first index and takes the last position,
 /// as an object parsed by JSON.parse does.
@@ -1182,48 +1189,52 @@ pub fn mesh_key_table(
     table: &mut [KeyEntry],
     slots: &mut [u32],
     positions: &mut [[f32; 3]],
-) -> Result<(), Error> {
-    slots.fill(EMPTY_SLOT);
+) -> Result<Option<usize>, Error> {
     let Some(at) = head.vertices_at else {
-        return Ok(());
+        return Ok(Some(0));
     };
     let element_path = super::value::ELEMENTS.with_index(element);
     let path = element_path.with_key("vertices");
     let mut c = doc.cursor(at);
     c.object(&path, "vertices")?;
-    let mut i = 0usize;
+    let mut n = 0usize;
     while let Some(key) = c.next_key()? {
         let position = c.numbers::<3>(&path.with_raw_key(key))?;
-        let entry = KeyEntry {
+        let (Some(entry), Some(slot)) = (table.get_mut(n), positions.get_mut(n)) else {
+            return Ok(None);
+        };
+        *entry = KeyEntry {
             hash: text_hash(&key),
             at: u32::try_from(key.raw_bytes().as_ptr() as usize - doc.bytes.as_ptr() as usize)
                 .unwrap_or(u32::MAX),
             len: raw_len(&key),
         };
-        let index = match probe(doc, table, slots, entry.hash, &key) {
-            Probe::Found(first) => first,
-            Probe::Free(slot) => {
-                if let Some(free) = slots.get_mut(slot) {
-                    *free = u32::try_from(i).unwrap_or(EMPTY_SLOT);
-                }
-                i
-            }
-        };
-        if let Some(slot) = table.get_mut(i) {
-            *slot = entry;
-        }
-        if let Some(slot) = positions.get_mut(index) {
-            *slot = position;
-        }
-        if index != i
-            && let Some(slot) = positions.get_mut(i)
-        {
-            // The later spelling's own slot, never referenced.
-            *slot = position;
-        }
-        i += 1;
+        *slot = position;
+        n += 1;
     }
-    Ok(())
+    let (Some(table), Some(slots)) = (table.get(..n), slots.get_mut(..key_slots(n))) else {
+        return Ok(None);
+    };
+    slots.fill(EMPTY_SLOT);
+    for (i, entry) in table.iter().enumerate() {
+        match probe(table, slots, entry.hash, |held| held.same_key(doc, entry)) {
+            Probe::Found(first) => {
+                // The later spelling's position goes to the first's index
+                // (its own slot keeps it too, never referenced).
+                if let Some(&p) = positions.get(i)
+                    && let Some(slot) = positions.get_mut(first)
+                {
+                    *slot = p;
+                }
+            }
+            Probe::Free(free) => {
+                if let Some(slot) = slots.get_mut(free) {
+                    *slot = u32::try_from(i).unwrap_or(EMPTY_SLOT);
+                }
+            }
+        }
+    }
+    Ok(Some(n))
 }
 
 /// Slots of the hash index over `keys` vertex keys: a power of two at
@@ -1247,14 +1258,13 @@ enum Probe {
     Free(usize),
 }
 
-/// Probes the hash index for `key` (of hash `hash`), linearly from its home
-/// slot.
+/// Probes the hash index for the key of hash `hash` that `is_key` tells
+/// (given an entry of that hash), linearly from its home slot.
 fn probe(
-    doc: &Document<'_>,
     table: &[KeyEntry],
     slots: &[u32],
     hash: u64,
-    key: &JsonStr<'_>,
+    is_key: impl Fn(&KeyEntry) -> bool,
 ) -> Probe {
     let mask = slots.len().wrapping_sub(1);
     // The high bits mixed in (FNV's low bits alone cluster); truncating the
@@ -1267,10 +1277,7 @@ fn probe(
             return Probe::Free(slot);
         }
         let index = held as usize;
-        if table
-            .get(index)
-            .is_some_and(|e| e.hash == hash && e.spells(doc, key))
-        {
+        if table.get(index).is_some_and(|e| e.hash == hash && is_key(e)) {
             return Probe::Found(index);
         }
         slot = (slot + 1) & mask;
@@ -1311,6 +1318,19 @@ impl KeyEntry {
         }
         string_at(doc, start).is_some_and(|stored| super::value::same_text(&stored, key))
     }
+
+    /// Whether this entry's key is `other`'s, once both are decoded.
+    fn same_key(&self, doc: &Document<'_>, other: &KeyEntry) -> bool {
+        if (self.len | other.len) & ESCAPED == 0 {
+            // Both plain: the bytes in the file are the text.
+            let span = |e: &KeyEntry| {
+                let start = e.at as usize;
+                doc.bytes.get(start..start.saturating_add(e.len as usize))
+            };
+            return span(self) == span(other);
+        }
+        string_at(doc, other.at as usize).is_some_and(|key| self.spells(doc, &key))
+    }
 }
 
 /// The index of vertex `key` (whose [`text_hash`] is `hash`) among its
@@ -1322,7 +1342,7 @@ pub fn find_key(
     key: &JsonStr<'_>,
     hash: u64,
 ) -> Option<usize> {
-    match probe(doc, table, slots, hash, key) {
+    match probe(table, slots, hash, |e| e.spells(doc, key)) {
         Probe::Found(index) => Some(index),
         Probe::Free(_) => None,
     }

@@ -900,22 +900,24 @@ impl MeshWriter<'_> {
         scratch: MeshScratch<'_>,
     ) -> Result<(), Error> {
         let (doc, limits, textures) = (ctx.doc, ctx.limits, ctx.textures);
-        let keys = scratch.keys.get_mut(..mesh.keys).ok_or_else(mismatch)?;
-        let key_positions = scratch
-            .positions
-            .get_mut(..mesh.keys)
-            .ok_or_else(mismatch)?;
-        let slots = scratch
-            .slots
-            .get_mut(..key_slots(mesh.keys))
-            .ok_or_else(mismatch)?;
-        super::elements::mesh_key_table(doc, mesh, element, keys, slots, key_positions)?;
+        let n = super::elements::mesh_key_table(
+            doc,
+            mesh,
+            element,
+            scratch.keys,
+            scratch.slots,
+            scratch.positions,
+        )?
+        .ok_or_else(mismatch)?;
+        let keys = scratch.keys.get_mut(..n).ok_or_else(mismatch)?;
+        let key_positions = scratch.positions.get_mut(..n).ok_or_else(mismatch)?;
+        let slots = scratch.slots.get_mut(..key_slots(n)).ok_or_else(mismatch)?;
         let index = KeyIndex {
             keys,
             slots,
             positions: key_positions,
         };
-        let sums = scratch.normals.get_mut(..mesh.keys).ok_or_else(mismatch)?;
+        let sums = scratch.normals.get_mut(..n).ok_or_else(mismatch)?;
         sums.fill([0.0; 3]);
         let transform = mesh_transform(mesh.origin, mesh.rotation);
 
