@@ -1313,6 +1313,27 @@ fn mesh_face_uv_written_twice_the_last_wins_and_the_first_is_still_json() {
 }
 
 #[test]
+fn mesh_face_vertices_written_twice_the_last_list_wins() {
+    // JSON.parse keeps the last `vertices`: a triangle, not the six keys
+    // of both lists, and a key in both lists is not written twice.
+    let bytes = br#"{"meta": {"format_version": "4.5", "model_format": "free"},
+        "elements": [{"type": "mesh", "uuid": "m",
+            "vertices": {"a": [0, 0, 0], "b": [1, 0, 0], "c": [0, 1, 0], "d": [0, 0, 1]},
+            "faces": {"f": {"vertices": ["a", "b", "d"], "vertices": ["a", "b", "c"],
+                "uv": {"a": [0, 0], "b": [1, 0], "c": [0, 1]}}}}]}"#;
+    let loaded = load(bytes);
+    let s = loaded.scene();
+    assert_eq!(s.triangle_count(), 1);
+    let used: Vec<[f32; 3]> = s
+        .indices()
+        .iter()
+        .map(|&i| s.positions()[i as usize])
+        .collect();
+    assert!(used.contains(&[0.0, 1.0, 0.0]), "{used:?}");
+    assert!(!used.contains(&[0.0, 0.0, 1.0]), "{used:?}");
+}
+
+#[test]
 fn meshes_in_outliner_order_keep_their_own_vertices() {
     // Written in file order, listed in outliner order: each mesh's vertex
     // range must still be its own cube's.

@@ -1068,6 +1068,9 @@ pub fn for_each_mesh_face<'a>(
             let field_path = face_path.with_key(f);
             match f {
                 "vertices" => {
+                    // JSON keeps the last `vertices`: an earlier list goes.
+                    face.vertices.clear();
+                    face.hashes.clear();
                     let open = c.next()?;
                     if open.kind != TokenKind::BeginArray {
                         return Err(invalid(
@@ -1277,7 +1280,10 @@ fn probe(
             return Probe::Free(slot);
         }
         let index = held as usize;
-        if table.get(index).is_some_and(|e| e.hash == hash && is_key(e)) {
+        if table
+            .get(index)
+            .is_some_and(|e| e.hash == hash && is_key(e))
+        {
             return Probe::Found(index);
         }
         slot = (slot + 1) & mask;
