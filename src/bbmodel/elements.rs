@@ -721,6 +721,15 @@ fn count_vertex_keys(
     Ok((start, n))
 }
 
+fn too_many_face_vertices(face: &Path<'_>, max_vertices: usize) -> Error {
+    error_at(
+        ErrorCode::TooManyVertices,
+        face,
+        "mesh face has too many vertices",
+        format_args!("at most maxFaceVertices ({max_vertices})"),
+    )
+}
+
 /// In a decode's counting pass ([`Pass::Count`]), which counts a `vertices`
 /// object by its commas: checks one at byte `at` that the fill pass will
 /// not read (an element's that is no mesh, or one written again) as
@@ -948,6 +957,10 @@ pub struct MeshFace<'a> {
     /// Material (texture index) or −1; `texture: null` draws untextured on
     /// a mesh (convention 8).
     pub material: i32,
+    /// How many vertex keys the face lists: `vertices.len()`, except in a
+    /// decode's counting pass, which counts them without reading them
+    /// (`vertices` and `hashes` stay empty).
+    pub corners: usize,
 }
 
 impl MeshFace<'_> {
@@ -1011,8 +1024,8 @@ impl<'a> UvEntries<'a> {
 
 /// Reads every face of a mesh in file order: vertex lists (at most
 /// maxFaceVertices, no key twice), a uv entry for every vertex, the texture
-/// (a decode's counting pass passes over the uv objects: `MeshFace::uvs`
-/// is empty).
+/// (a decode's counting pass counts the vertex keys and passes over the
+/// uv objects: only `MeshFace::corners` and `material` are set).
 pub fn for_each_mesh_face<'a>(
     doc: &Document<'a>,
     element: usize,
@@ -1042,6 +1055,7 @@ pub fn for_each_mesh_face<'a>(
         hashes: heapless::Vec::new(),
         uvs: heapless::Vec::new(),
         material: -1,
+        corners: 0,
     };
     let mut uv = UvEntries {
         entries: heapless::Vec::new(),
@@ -1061,6 +1075,7 @@ pub fn for_each_mesh_face<'a>(
         face.hashes.clear();
         face.uvs.clear();
         face.material = -1;
+        face.corners = 0;
         uv.entries.clear();
         (uv.reread, uv.error) = (None, None);
         while let Some(field) = c.next_key()? {
@@ -1082,6 +1097,15 @@ pub fn for_each_mesh_face<'a>(
                             ),
                         ));
                     }
+                    if pass == Pass::Count {
+                        // Counted by their commas; the fill pass reads and
+                        // checks the keys.
+                        face.corners = c.leave_unchecked_counting()?;
+                        if face.corners > max_vertices {
+                            return Err(too_many_face_vertices(&face_path, max_vertices));
+                        }
+                        continue;
+                    }
                     loop {
                         let t = c.next()?;
                         if t.kind == TokenKind::EndArray {
@@ -1090,12 +1114,7 @@ pub fn for_each_mesh_face<'a>(
                         let item_path = field_path.with_index(face.vertices.len());
                         let s = c.string_of(&t, &item_path, limits.max_string_chars)?;
                         if face.vertices.len() >= max_vertices {
-                            return Err(error_at(
-                                ErrorCode::TooManyVertices,
-                                &face_path,
-                                "mesh face has too many vertices",
-                                format_args!("at most maxFaceVertices ({max_vertices})"),
-                            ));
+                            return Err(too_many_face_vertices(&face_path, max_vertices));
                         }
                         let hash = text_hash(&s);
                         if face.same_key_as(hash, &s).is_some() {
@@ -1108,6 +1127,7 @@ pub fn for_each_mesh_face<'a>(
                         let _ = face.vertices.push(s);
                         let _ = face.hashes.push(hash);
                     }
+                    face.corners = face.vertices.len();
                 }
                 // Read and checked by the fill pass; no uv changes a count.
                 "uv" if pass == Pass::Count => c.pass_over()?,

@@ -174,7 +174,7 @@ fn count_elements(
                 let mut this = MeshFaces::default();
                 for_each_mesh_face(doc, i, &mesh, limits, textures, pass, |face| {
                     // Upper bounds (spec): k vertices and k − 2 triangles a face.
-                    let k = face.vertices.len();
+                    let k = face.corners;
                     if k >= 3 {
                         counts.positions += k;
                         counts.indices += 3 * (k - 2);
