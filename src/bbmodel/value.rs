@@ -53,7 +53,11 @@ pub(crate) fn known_key(key: &JsonStr<'_>, names: &[&'static str]) -> Option<&'s
         names.iter().copied().find(|n| key.eq_str(n))
     } else {
         let raw = key.raw_bytes();
-        names.iter().copied().find(|n| n.as_bytes() == raw)
+        // Length and first byte settle most names without a `memcmp` call.
+        names.iter().copied().find(|n| {
+            let n = n.as_bytes();
+            n.len() == raw.len() && n.first() == raw.first() && n == raw
+        })
     }
 }
 
@@ -222,11 +226,11 @@ impl<'a> Cursor<'a> {
 
     /// The next token.
     #[inline]
-    pub(crate) fn next(&mut self) -> Result<Token<'a>, Error> {
-        match self.tokens.next_token() {
-            Ok(Some(t)) => Ok(t),
-            Ok(None) => Err(not_json(None)),
-            Err(e) => Err(not_json(Some(e))),
+    pub(crate) fn next(&mut self) -> Result<Token<'a>, SyntaxError> {
+        // The two paths apart, as in `next_key`.
+        match self.tokens.next_token_fast() {
+            Some(next) => token_of(next),
+            None => token_of(self.tokens.next_token_general()),
         }
     }
 
@@ -244,7 +248,7 @@ impl<'a> Cursor<'a> {
 
     /// Reads on until `depth` containers are open: abandons what a failed
     /// read left half-read inside the object at that depth.
-    pub(crate) fn recover(&mut self, depth: usize) -> Result<(), Error> {
+    pub(crate) fn recover(&mut self, depth: usize) -> Result<(), SyntaxError> {
         while self.depth() > depth {
             self.next()?;
         }
@@ -254,10 +258,10 @@ impl<'a> Cursor<'a> {
     /// Leaves the object or array the cursor is in without reading the rest
     /// of it: its closing bracket is found by [`closing_bracket`], nothing
     /// before it is checked. Only for JSON that is checked in another read.
-    pub(crate) fn leave_unchecked(&mut self) -> Result<(), Error> {
+    pub(crate) fn leave_unchecked(&mut self) -> Result<(), SyntaxError> {
         let input = self.tokens.input();
         let from = self.tokens.position();
-        let close = closing_bracket_uncounted(input, from, 1).ok_or_else(|| not_json(None))?;
+        let close = closing_bracket_uncounted(input, from, 1).ok_or(SyntaxError(None))?;
         self.tokens.leave_container_at(close);
         Ok(())
     }
@@ -265,7 +269,7 @@ impl<'a> Cursor<'a> {
     /// Passes over the next value: a scalar is read as a token, a container
     /// left by [`Cursor::leave_unchecked`]. Only for a value another read
     /// checks.
-    pub(crate) fn pass_over(&mut self) -> Result<(), Error> {
+    pub(crate) fn pass_over(&mut self) -> Result<(), SyntaxError> {
         let t = self.next()?;
         if matches!(t.kind, TokenKind::BeginArray | TokenKind::BeginObject) {
             self.leave_unchecked()?;
@@ -275,11 +279,11 @@ impl<'a> Cursor<'a> {
 
     /// [`Cursor::leave_unchecked`], returning how many entries the rest of
     /// the container held (by its commas; none when only whitespace is left).
-    pub(crate) fn leave_unchecked_counting(&mut self) -> Result<usize, Error> {
+    pub(crate) fn leave_unchecked_counting(&mut self) -> Result<usize, SyntaxError> {
         let input = self.tokens.input();
         let from = self.tokens.position();
         let mut commas = 0;
-        let close = closing_bracket(input, from, 1, &mut commas).ok_or_else(|| not_json(None))?;
+        let close = closing_bracket(input, from, 1, &mut commas).ok_or(SyntaxError(None))?;
         let empty = input.get(from..close).is_some_and(|rest| {
             rest.iter()
                 .all(|b| matches!(b, b' ' | b'\n' | b'\r' | b'\t'))
@@ -291,8 +295,8 @@ impl<'a> Cursor<'a> {
     /// Leaves the array or object just entered at its closing bracket,
     /// byte `close` of the document, found by an earlier read of the same
     /// bytes; nothing before it is read again.
-    pub(crate) fn leave_at(&mut self, close: usize) -> Result<(), Error> {
-        let close = close.checked_sub(self.base).ok_or_else(|| not_json(None))?;
+    pub(crate) fn leave_at(&mut self, close: usize) -> Result<(), SyntaxError> {
+        let close = close.checked_sub(self.base).ok_or(SyntaxError(None))?;
         self.tokens.leave_container_at(close);
         Ok(())
     }
@@ -300,16 +304,16 @@ impl<'a> Cursor<'a> {
     /// Skips the next value whole (the tokenizer checks it without
     /// producing its tokens).
     #[inline]
-    pub(crate) fn skip_value(&mut self) -> Result<(), Error> {
+    pub(crate) fn skip_value(&mut self) -> Result<(), SyntaxError> {
         match self.tokens.skip_value() {
             Ok(true) => Ok(()),
-            Ok(false) => Err(not_json(None)),
-            Err(e) => Err(not_json(Some(e))),
+            Ok(false) => Err(SyntaxError(None)),
+            Err(e) => Err(SyntaxError(Some(e))),
         }
     }
 
     /// Skips the rest of the value whose first token is `first`.
-    pub(crate) fn skip_rest(&mut self, first: &Token<'a>) -> Result<(), Error> {
+    pub(crate) fn skip_rest(&mut self, first: &Token<'a>) -> Result<(), SyntaxError> {
         if matches!(first.kind, TokenKind::BeginArray | TokenKind::BeginObject) {
             self.recover(self.depth().saturating_sub(1))?;
         }
@@ -317,10 +321,13 @@ impl<'a> Cursor<'a> {
     }
 
     /// The next key of the object being read, or `None` at its end.
-    pub(crate) fn next_key(&mut self) -> Result<Option<JsonStr<'a>>, Error> {
-        match self.next()?.kind {
-            TokenKind::Key(k) => Ok(Some(k)),
-            _ => Ok(None),
+    pub(crate) fn next_key(&mut self) -> Result<Option<JsonStr<'a>>, SyntaxError> {
+        // The fast path's key is returned from where it was lexed; merged
+        // with the general path's, it would go through memory (and a
+        // store-forwarding stall) on every key.
+        match self.tokens.next_token_fast() {
+            Some(next) => key_of(next),
+            None => key_of(self.tokens.next_token_general()),
         }
     }
 
@@ -488,6 +495,49 @@ fn plainly_in_range(raw: &[u8]) -> bool {
         .position(|b| !b.is_ascii_digit())
         .unwrap_or(digits.len());
     integer <= 7 && !digits.iter().any(|&b| b == b'e' || b == b'E')
+}
+
+/// The token a token read gave, or the syntax error (the end of the input
+/// is one: a cursor reads inside a value).
+#[inline(always)]
+fn token_of<'a>(
+    next: Result<Option<Token<'a>>, crate::json::JsonError>,
+) -> Result<Token<'a>, SyntaxError> {
+    match next {
+        Ok(Some(t)) => Ok(t),
+        Ok(None) => Err(SyntaxError(None)),
+        Err(e) => Err(SyntaxError(Some(e))),
+    }
+}
+
+/// The key a token read gave, `None` for anything else (the end of the
+/// object), or the syntax error.
+#[inline(always)]
+fn key_of<'a>(
+    next: Result<Option<Token<'a>>, crate::json::JsonError>,
+) -> Result<Option<JsonStr<'a>>, SyntaxError> {
+    match next {
+        Ok(Some(Token {
+            kind: TokenKind::Key(k),
+            ..
+        })) => Ok(Some(k)),
+        Ok(Some(_)) => Ok(None),
+        Ok(None) => Err(SyntaxError(None)),
+        Err(e) => Err(SyntaxError(Some(e))),
+    }
+}
+
+/// A syntax error a cursor met (`None`: the input ended inside a value),
+/// made into NOT_JSON only where it is returned: a token read returns 40
+/// bytes this way, not the size of an [`Error`] with its message.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct SyntaxError(Option<crate::json::JsonError>);
+
+impl From<SyntaxError> for Error {
+    #[cold]
+    fn from(e: SyntaxError) -> Self {
+        not_json(e.0)
+    }
 }
 
 /// NOT_JSON for a syntax error met while reading a part of the document

@@ -490,7 +490,25 @@ impl Core {
         w: Window<'b>,
         pos: &mut usize,
     ) -> Next<'b> {
-        self.step::<SKIP>(w, pos)
+        match self.step::<SKIP, false>(w, pos) {
+            Some(next) => next,
+            None => self.general::<SKIP>(w.buf, w.base, w.eof, pos),
+        }
+    }
+
+    /// [`advance`](Self::advance)'s fast path alone: `None` where it declines
+    /// (with `pos` at the token start), for [`Core::advance_general`] to
+    /// finish. A reader that handles both outcomes apart keeps the fast
+    /// path's token in registers (merged with the general path's, it went
+    /// through memory, and a 16-byte reload of two 8-byte stores stalls).
+    #[inline(always)]
+    pub(crate) fn advance_fast<'b>(&mut self, w: Window<'b>, pos: &mut usize) -> Option<Next<'b>> {
+        self.step::<false, true>(w, pos)
+    }
+
+    /// The general path, after [`Core::advance_fast`] declined.
+    pub(crate) fn advance_general<'b>(&mut self, w: Window<'b>, pos: &mut usize) -> Next<'b> {
+        self.general::<false>(w.buf, w.base, w.eof, pos)
     }
 
     /// The general path between tokens: any position, any state, any window.
@@ -555,18 +573,26 @@ impl Core {
     /// valid cases are handled here: plain strings and keys, plain numbers, literals,
     /// brackets, `,` and `:`. For anything else (including every error) the general
     /// path takes over at the token start, with the separators consumed so far
-    /// committed, so results never depend on which path ran.
+    /// committed, so results never depend on which path ran: `None` hands it
+    /// over. `PURE` also hands over the strings and states the fast path
+    /// would finish with a call of its own (escapes, long bodies, a key apart
+    /// from its colon, a pending scalar), so that every token it returns is
+    /// built in registers ([`Core::advance_fast`]).
     #[inline(always)]
-    fn step<'b, const SKIP: bool>(&mut self, w: Window<'b>, pos: &mut usize) -> Next<'b> {
+    fn step<'b, const SKIP: bool, const PURE: bool>(
+        &mut self,
+        w: Window<'b>,
+        pos: &mut usize,
+    ) -> Option<Next<'b>> {
         let i = *pos;
         let Some(win) = w.buf.get(i..).and_then(<[u8]>::first_chunk::<WIN>) else {
-            return self.decline::<SKIP>(w, i, pos);
+            return Self::decline(i, pos);
         };
         let mut k = 0usize;
         let mut b = win[0];
         if b <= b' ' {
             let Some(t) = win_ws(win, 0) else {
-                return self.decline::<SKIP>(w, i, pos);
+                return Self::decline(i, pos);
             };
             k = t;
             b = win.get(k % 64).copied().unwrap_or(0);
@@ -584,34 +610,37 @@ impl Core {
             } else if st == State::Colon && b == b':' {
                 st = State::Value;
             } else if st >= State::Scalar {
-                return self.resume::<SKIP>(w.buf, w.base, w.eof, pos);
+                if PURE {
+                    return Self::decline(i, pos);
+                }
+                return Some(self.resume::<SKIP>(w.buf, w.base, w.eof, pos));
             } else {
-                return self.decline::<SKIP>(w, i + k, pos);
+                return Self::decline(i + k, pos);
             }
             self.state = st;
             k += 1;
             b = win.get(k % 64).copied().unwrap_or(0);
             if b <= b' ' {
                 let Some(t) = win_ws(win, k) else {
-                    return self.decline::<SKIP>(w, i + k, pos);
+                    return Self::decline(i + k, pos);
                 };
                 k = t;
                 b = win.get(k % 64).copied().unwrap_or(0);
             }
         }
         let Some(t) = token_window(win, k).filter(|_| k < TOKEN_START_LIMIT) else {
-            return self.decline::<SKIP>(w, i + k, pos);
+            return Self::decline(i + k, pos);
         };
         let at = w.at(i + k);
         if st >= State::ObjFirst {
             // `ObjFirst` or `ObjNext`.
             if b == b'"' {
-                return self.tw_string::<SKIP>(true, w, t, i + k, pos);
+                return self.tw_string::<SKIP, PURE>(true, w, t, i + k, pos);
             }
             if b == b'}' && st == State::ObjFirst {
                 return self.win_close::<SKIP>(win, w, i, k, pos);
             }
-            return self.decline::<SKIP>(w, i + k, pos);
+            return Self::decline(i + k, pos);
         }
         // Conditional branches ordered by frequency rather than one jump table: they
         // are predicted from the branch history, where one indirect jump on the value's
@@ -626,15 +655,15 @@ impl Core {
         };
         let (kind, len) = if b.wrapping_sub(b'0') < 10 {
             let Some(len) = tw_number::<false>(t) else {
-                return self.decline::<SKIP>(w, i + k, pos);
+                return Self::decline(i + k, pos);
             };
             (number(len), len)
         } else if b == b'"' {
-            return self.tw_string::<SKIP>(false, w, t, i + k, pos);
+            return self.tw_string::<SKIP, PURE>(false, w, t, i + k, pos);
         } else if b | 0x20 == b'{' {
             // `{` or `[` (0x7B, 0x5B).
             if self.depth >= self.max_depth || self.depth >= 64 {
-                return self.decline::<SKIP>(w, i + k, pos);
+                return Self::decline(i + k, pos);
             }
             let obj = b == b'{';
             self.push_low(obj);
@@ -646,10 +675,10 @@ impl Core {
                 self.state = State::ArrFirst;
                 TokenKind::BeginArray
             };
-            return Ok(Some(Token { kind, offset: at }));
+            return Some(Ok(Some(Token { kind, offset: at })));
         } else if b == b'-' {
             let Some(len) = tw_number::<true>(t) else {
-                return self.decline::<SKIP>(w, i + k, pos);
+                return Self::decline(i + k, pos);
             };
             (number(len), len)
         } else if let Some(lit) = tw_literal(t) {
@@ -657,23 +686,18 @@ impl Core {
         } else if b == b']' && st == State::ArrFirst {
             return self.win_close::<SKIP>(win, w, i, k, pos);
         } else {
-            return self.decline::<SKIP>(w, i + k, pos);
+            return Self::decline(i + k, pos);
         };
         *pos = i + k + self.tw_after_value(t, len);
-        Ok(Some(Token { kind, offset: at }))
+        Some(Ok(Some(Token { kind, offset: at })))
     }
 
-    /// The fast path declined at `at` (a token start, with what precedes it consumed):
-    /// the general path redoes the token, or finds the error.
+    /// The fast path declines at `at` (a token start, with what precedes it
+    /// consumed): the general path redoes the token, or finds the error.
     #[inline(always)]
-    fn decline<'b, const SKIP: bool>(
-        &mut self,
-        w: Window<'b>,
-        at: usize,
-        pos: &mut usize,
-    ) -> Next<'b> {
+    fn decline<'b>(at: usize, pos: &mut usize) -> Option<Next<'b>> {
         *pos = at;
-        self.general::<SKIP>(w.buf, w.base, w.eof, pos)
+        None
     }
 
     /// The byte closing the current container.
@@ -707,9 +731,9 @@ impl Core {
         i: usize,
         k: usize,
         pos: &mut usize,
-    ) -> Next<'b> {
+    ) -> Option<Next<'b>> {
         if self.depth > 64 {
-            return self.decline::<SKIP>(w, i + k, pos);
+            return Self::decline(i + k, pos);
         }
         let base = w.at(i);
         let kind = if self.ctx == Ctx::Object {
@@ -730,29 +754,38 @@ impl Core {
             self.state = State::Comma;
             end
         };
-        Ok(Some(Token {
+        Some(Ok(Some(Token {
             kind,
             offset: offset(base, k),
-        }))
+        })))
     }
 
     /// A string or key whose opening quote is `t[0]`, at `i` in the window.
     #[inline(always)]
-    fn tw_string<'b, const SKIP: bool>(
+    fn tw_string<'b, const SKIP: bool, const PURE: bool>(
         &mut self,
         key: bool,
         w: Window<'b>,
         t: &'b Tw,
         i: usize,
         pos: &mut usize,
-    ) -> Next<'b> {
+    ) -> Option<Next<'b>> {
         let n = match tw_string(t) {
             TwStr::Plain(n) => n,
+            TwStr::Special(_) | TwStr::Long if PURE => return Self::decline(i, pos),
             TwStr::Special(j) => {
-                return self.str_slow::<SKIP>(w.buf, w.base, w.eof, i, i + j, key, pos);
+                return Some(self.str_slow::<SKIP>(w.buf, w.base, w.eof, i, i + j, key, pos));
             }
             TwStr::Long => {
-                return self.str_long::<SKIP>(w.buf, w.base, w.eof, i, i + 1 + STR_SCAN, key, pos);
+                return Some(self.str_long::<SKIP>(
+                    w.buf,
+                    w.base,
+                    w.eof,
+                    i,
+                    i + 1 + STR_SCAN,
+                    key,
+                    pos,
+                ));
             }
         };
         // The body is t[1..=n], the closing quote t[n + 1].
@@ -761,7 +794,10 @@ impl Core {
             if byte(t, end) != b':' {
                 // Whitespace before the colon, or an error: rare enough for a call,
                 // which keeps the next position off a data dependency on this byte.
-                return self.key_apart::<SKIP>(w.buf, w.base, w.eof, i, end, pos);
+                if PURE {
+                    return Self::decline(i, pos);
+                }
+                return Some(self.key_apart::<SKIP>(w.buf, w.base, w.eof, i, end, pos));
             }
             self.state = State::Value;
             end + 1
@@ -770,11 +806,11 @@ impl Core {
         };
         *pos = i + len;
         let body = head(t, n + 1).split_first().map_or(&[][..], |(_, b)| b);
-        Ok(Some(string_token::<SKIP>(
+        Some(Ok(Some(string_token::<SKIP>(
             key,
             JsonStr::plain(body),
             w.at(i),
-        )))
+        ))))
     }
 
     /// A plain key at `i` in the window, `end` bytes long (quotes included), not

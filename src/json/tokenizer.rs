@@ -36,6 +36,22 @@ impl<'a> Tokenizer<'a> {
         self.core.advance::<false>(self.window(), &mut self.pos)
     }
 
+    /// [`next_token`](Self::next_token)'s fast path alone: `None` where it
+    /// declines (nothing consumed but separators), for
+    /// [`next_token_general`](Self::next_token_general) to finish. A reader
+    /// that handles the two outcomes apart keeps the fast path's token in
+    /// registers.
+    #[inline(always)]
+    pub(crate) fn next_token_fast(&mut self) -> Option<Result<Option<Token<'a>>, JsonError>> {
+        self.core.advance_fast(self.window(), &mut self.pos)
+    }
+
+    /// The general path, after [`next_token_fast`](Self::next_token_fast)
+    /// declined.
+    pub(crate) fn next_token_general(&mut self) -> Result<Option<Token<'a>>, JsonError> {
+        self.core.advance_general(self.window(), &mut self.pos)
+    }
+
     #[inline(always)]
     const fn window(&self) -> Window<'a> {
         Window {
