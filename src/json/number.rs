@@ -357,7 +357,7 @@ pub(crate) fn plain_value(buf: &[u8], i: usize) -> Option<(f64, usize)> {
     if next | 0x20 == b'e' || mant > (1u64 << 53) {
         return None;
     }
-    let v = mant as f64 / *POW10.get(frac)?;
+    let v = exact_ratio(mant, frac)?;
     Some((if neg { -v } else { v }, end))
 }
 
@@ -384,6 +384,21 @@ pub(crate) fn plain_small_end(buf: &[u8], i: usize) -> Option<usize> {
         next = *buf.get(end)?;
     }
     (next | 0x20 != b'e').then_some(end)
+}
+
+/// `mant / 10^frac`, correctly rounded, for `mant <= 2^53` and `frac <= 22`
+/// (both exact as `f64`, so the one division rounds once). An integer needs
+/// no division: a dozen cycles of latency before a caller can check its
+/// range.
+#[inline(always)]
+fn exact_ratio(mant: u64, frac: usize) -> Option<f64> {
+    // Exact: the callers have checked mant <= 2^53.
+    let m = mant as f64;
+    if frac == 0 {
+        Some(m)
+    } else {
+        Some(m / *POW10.get(frac)?)
+    }
 }
 
 fn slow_value(raw: &[u8]) -> Option<f64> {
@@ -423,7 +438,7 @@ pub(crate) fn quick_value(raw: &[u8]) -> Option<f64> {
     if body.len() - usize::from(dot) > 19 || mant > (1u64 << 53) {
         return None;
     }
-    let v = mant as f64 / *POW10.get(frac)?;
+    let v = exact_ratio(mant, frac)?;
     Some(if neg { -v } else { v })
 }
 
