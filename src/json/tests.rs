@@ -182,7 +182,11 @@ fn assert_same(doc: &[u8], what: &str) -> Outcome {
 fn assert_same_unpadded(doc: &[u8], what: &str) -> Outcome {
     let w = whole(doc);
     assert_eq!(skip_outcome(doc), w.1, "{what}: skip_value error differs");
-    assert_eq!(split(doc), w, "{what}: the fast path alone, then the general path, differs");
+    assert_eq!(
+        split(doc),
+        w,
+        "{what}: the fast path alone, then the general path, differs"
+    );
     for size in CHUNKS {
         let c = chunked(doc, size);
         if c != w {
