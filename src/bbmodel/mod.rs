@@ -68,6 +68,7 @@ pub(crate) fn measure_located<'a>(
 /// rotations, mesh positions) are passed over by their brackets instead of
 /// checked twice ([`Pass::Count`]). An error from this or from the fill
 /// pass goes through [`measured_error`].
+#[cfg(feature = "alloc")]
 pub(crate) fn count_located<'a>(
     bytes: &'a [u8],
     options: &Options<'_>,
