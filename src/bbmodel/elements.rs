@@ -236,12 +236,13 @@ pub enum Pass {
     Measure,
     /// The counting pass of a decode (`load`, `decode_into`): counts, and
     /// passes over by their brackets the values the fill pass after it
-    /// reads and checks anyway (UVs, origins, rotations). Its plan is
-    /// `Measure`'s; its caller reports `Measure`'s error whenever either
-    /// pass fails ([`super::measured_error`]), so the values are checked
-    /// once and the errors stay `measure`'s.
+    /// reads and checks anyway (UVs, origins, rotations, `uv_offset`), and
+    /// counts mesh vertex keys and a face's vertex list by their commas.
+    /// Its plan is `Measure`'s; its caller reports `Measure`'s error
+    /// whenever either pass fails ([`super::measured_error`]), so the
+    /// values are checked once and the errors stay `measure`'s.
     Count,
-    /// `decode_into`: every value.
+    /// The fill pass of a decode: every value.
     Fill,
 }
 
