@@ -722,6 +722,8 @@ fn count_vertex_keys(
     Ok((start, n))
 }
 
+/// TOO_MANY_VERTICES for a mesh face over maxFaceVertices (both the read
+/// that counts a face's keys by commas and the one that reads them).
 fn too_many_face_vertices(face: &Path<'_>, max_vertices: usize) -> Error {
     error_at(
         ErrorCode::TooManyVertices,
