@@ -227,7 +227,9 @@ impl<'a> Cursor<'a> {
     /// The next token.
     #[inline]
     pub(crate) fn next(&mut self) -> Result<Token<'a>, SyntaxError> {
-        // The two paths apart, as in `next_key`.
+        // The fast path's token is returned from where it was lexed; merged
+        // with the general path's, it would go through memory (and a
+        // store-forwarding stall) on every token.
         match self.tokens.next_token_fast() {
             Some(next) => token_of(next),
             None => token_of(self.tokens.next_token_general()),
@@ -322,9 +324,7 @@ impl<'a> Cursor<'a> {
 
     /// The next key of the object being read, or `None` at its end.
     pub(crate) fn next_key(&mut self) -> Result<Option<JsonStr<'a>>, SyntaxError> {
-        // The fast path's key is returned from where it was lexed; merged
-        // with the general path's, it would go through memory (and a
-        // store-forwarding stall) on every key.
+        // The two paths apart, as in `next`.
         match self.tokens.next_token_fast() {
             Some(next) => key_of(next),
             None => key_of(self.tokens.next_token_general()),
