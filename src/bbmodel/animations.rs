@@ -416,6 +416,13 @@ mod tests {
         format!(r#"{{"meta": {{"format_version": "4.10"}}, "animations": [{animations}]}}"#)
     }
 
+    /// Asserts that `json` fails with INVALID_FIELD at a path under `prefix`.
+    fn invalid_under(json: &str, prefix: &str) {
+        let e = check(json, BbmodelLimits::default()).unwrap_err();
+        assert_eq!(e.code(), ErrorCode::InvalidField, "{json}: {e}");
+        assert!(e.at().to_string().starts_with(prefix), "{}", e.at());
+    }
+
     const KEYFRAME: &str = r#"{"channel": "rotation", "time": 0.5, "data_points": [{"x": "1.5", "y": 0, "z": "math.sin(q.anim_time)"}]}"#;
 
     #[test]
@@ -511,15 +518,7 @@ mod tests {
             let json = file(&format!(
                 r#"{{"animators": {{"g": {{"keyframes": [{bad}]}}}}}}"#
             ));
-            let e = check(&json, BbmodelLimits::default()).unwrap_err();
-            assert_eq!(e.code(), ErrorCode::InvalidField, "{bad}: {e}");
-            assert!(
-                e.at()
-                    .to_string()
-                    .starts_with("$.animations[0].animators.g.keyframes[0]"),
-                "{}",
-                e.at()
-            );
+            invalid_under(&json, "$.animations[0].animators.g.keyframes[0]");
         }
         let json = file(r#"{"length": -2000000}"#);
         assert_eq!(
@@ -545,14 +544,9 @@ mod tests {
                 check(&point(bad, 2), BbmodelLimits::default()).is_ok(),
                 "{bad}"
             );
-            let e = check(&point(bad, 1), BbmodelLimits::default()).unwrap_err();
-            assert_eq!(e.code(), ErrorCode::InvalidField, "{bad}: {e}");
-            assert!(
-                e.at()
-                    .to_string()
-                    .starts_with("$.animations[0].animators.g.keyframes[0].data_points[1]"),
-                "{}",
-                e.at()
+            invalid_under(
+                &point(bad, 1),
+                "$.animations[0].animators.g.keyframes[0].data_points[1]",
             );
         }
         let e = check(&point("[1,]", 2), BbmodelLimits::default()).unwrap_err();
