@@ -53,11 +53,7 @@ pub(crate) fn known_key(key: &JsonStr<'_>, names: &[&'static str]) -> Option<&'s
         names.iter().copied().find(|n| key.eq_str(n))
     } else {
         let raw = key.raw_bytes();
-        // Length and first byte settle most names without a `memcmp` call.
-        names.iter().copied().find(|n| {
-            let n = n.as_bytes();
-            n.len() == raw.len() && n.first() == raw.first() && n == raw
-        })
+        names.iter().copied().find(|n| n.as_bytes() == raw)
     }
 }
 
