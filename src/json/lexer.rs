@@ -24,8 +24,11 @@ use super::number::{JsonNumber, NumEnd, NumState, lex_num, scan_plain};
 use super::string::{JsonStr, StrState, find_special, lex_str};
 use super::token::{Token, TokenKind};
 
-/// Where we are in the grammar, between tokens. The order matters: the value-expecting
-/// states come first, then the key-expecting ones, and the two special states last (see
+/// Where we are in the grammar, between tokens. The state alone says which container
+/// is open (a value after `:` is always an object's, one in `ArrFirst` or `ArrNext` an
+/// array's), so reading a token needs no second field to know what may follow it. The
+/// order matters: the value-expecting states come first, then the key-expecting ones,
+/// then those expecting punctuation, and the two special states last (see
 /// [`Core::step`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 enum State {
@@ -43,8 +46,10 @@ enum State {
     ObjNext,
     /// After a key: `:`.
     Colon,
-    /// After a value inside a container: `,` or the closing bracket.
-    Comma,
+    /// After a value in an array: `,` or `]`.
+    ArrComma,
+    /// After a value in an object: `,` or `}`.
+    ObjComma,
     /// After the top-level value: whitespace only.
     Done,
     /// Inside a string, number or literal cut off by the end of a window (`Core::pending`).
@@ -53,12 +58,45 @@ enum State {
     Failed,
 }
 
-/// The innermost open container.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Ctx {
-    Top,
-    Array,
-    Object,
+impl State {
+    /// The state after a value read in `self` (a value-expecting state), `comma` when
+    /// a `,` directly follows the value and is consumed with it (never at the top
+    /// level).
+    #[inline(always)]
+    const fn after_value(self, comma: bool) -> Self {
+        match (self, comma) {
+            (Self::Start, _) => Self::Done,
+            (Self::Value, true) => Self::ObjNext,
+            (Self::Value, false) => Self::ObjComma,
+            (_, true) => Self::ArrNext,
+            (_, false) => Self::ArrComma,
+        }
+    }
+
+    /// Whether the innermost open container is an object (`false` at the top level).
+    #[inline(always)]
+    const fn in_object(self) -> bool {
+        matches!(
+            self,
+            Self::Value | Self::ObjFirst | Self::ObjNext | Self::Colon | Self::ObjComma
+        )
+    }
+
+    /// Where a `,` after a value in a container (`ArrComma`, `ObjComma`) leads.
+    #[inline(always)]
+    const fn after_comma(self) -> Self {
+        if self.in_object() {
+            Self::ObjNext
+        } else {
+            Self::ArrNext
+        }
+    }
+
+    /// The byte closing the innermost container (in a state that has one).
+    #[inline(always)]
+    const fn close_byte(self) -> u8 {
+        if self.in_object() { b'}' } else { b']' }
+    }
 }
 
 /// Literals matched byte by byte (resumably).
@@ -376,10 +414,9 @@ const STACK_WORDS: usize = MAX_DEPTH / 64;
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Core {
     state: State,
-    /// The innermost open container (cached top of `stack`).
-    ctx: Ctx,
-    /// The state after a `,` in the innermost container (`ArrNext` or `ObjNext`).
-    comma_state: State,
+    /// The state a pending scalar began in (valid in [`State::Scalar`]), restored
+    /// when it resumes.
+    outer: State,
     /// Valid in [`State::Scalar`].
     pending: Pending,
     /// Valid in [`State::Failed`].
@@ -403,8 +440,7 @@ impl Core {
     pub(crate) const fn new(max_depth: usize) -> Self {
         Self {
             state: State::Start,
-            ctx: Ctx::Top,
-            comma_state: State::Done,
+            outer: State::Start,
             pending: Pending::Lit {
                 lit: Lit::Null,
                 matched: 0,
@@ -549,11 +585,11 @@ impl Core {
                 return self.not_key(b, w.buf, w.base, i, pos);
             }
             match self.state {
-                State::Comma => {
+                State::ArrComma | State::ObjComma => {
                     if b != b',' {
                         return self.close::<true>(b, w, i, pos);
                     }
-                    self.state = self.after_comma();
+                    self.state = self.state.after_comma();
                 }
                 State::Colon => {
                     if b != b':' {
@@ -601,12 +637,13 @@ impl Core {
         if st >= State::Colon {
             // A separator, a closing bracket, or (after the top-level value) nothing;
             // or a pending token or error (`Scalar`, `Failed`).
-            // Commas and colons directly after a token were consumed with it, so in
-            // `Comma` a closing bracket is the most frequent byte.
-            if st == State::Comma && b == self.close_byte() {
-                return self.win_close::<SKIP>(win, w, i, k, pos);
-            } else if st == State::Comma && b == b',' {
-                st = self.comma_state;
+            // Commas and colons directly after a token were consumed with it, so
+            // after a value a closing bracket is the most frequent byte.
+            let after_value = matches!(st, State::ArrComma | State::ObjComma);
+            if after_value && b == st.close_byte() {
+                return self.win_close::<SKIP>(st, win, w, i, k, pos);
+            } else if after_value && b == b',' {
+                st = st.after_comma();
             } else if st == State::Colon && b == b':' {
                 st = State::Value;
             } else if st >= State::Scalar {
@@ -635,10 +672,10 @@ impl Core {
         if st >= State::ObjFirst {
             // `ObjFirst` or `ObjNext`.
             if b == b'"' {
-                return self.tw_string::<SKIP, PURE>(true, w, t, i + k, pos);
+                return self.tw_string::<SKIP, PURE>(true, st, w, t, i + k, pos);
             }
             if b == b'}' && st == State::ObjFirst {
-                return self.win_close::<SKIP>(win, w, i, k, pos);
+                return self.win_close::<SKIP>(st, win, w, i, k, pos);
             }
             return Self::decline(i + k, pos);
         }
@@ -659,7 +696,7 @@ impl Core {
             };
             (number(len), len)
         } else if b == b'"' {
-            return self.tw_string::<SKIP, PURE>(false, w, t, i + k, pos);
+            return self.tw_string::<SKIP, PURE>(false, st, w, t, i + k, pos);
         } else if b | 0x20 == b'{' {
             // `{` or `[` (0x7B, 0x5B).
             if self.depth >= self.max_depth || self.depth >= 64 {
@@ -669,10 +706,8 @@ impl Core {
             self.push_low(obj);
             *pos = i + k + 1;
             let kind = if obj {
-                self.state = State::ObjFirst;
                 TokenKind::BeginObject
             } else {
-                self.state = State::ArrFirst;
                 TokenKind::BeginArray
             };
             return Some(Ok(Some(Token { kind, offset: at })));
@@ -684,11 +719,11 @@ impl Core {
         } else if let Some(lit) = tw_literal(t) {
             lit
         } else if b == b']' && st == State::ArrFirst {
-            return self.win_close::<SKIP>(win, w, i, k, pos);
+            return self.win_close::<SKIP>(st, win, w, i, k, pos);
         } else {
             return Self::decline(i + k, pos);
         };
-        *pos = i + k + self.tw_after_value(t, len);
+        *pos = i + k + self.tw_after_value(st, t, len);
         Some(Ok(Some(Token { kind, offset: at })))
     }
 
@@ -700,32 +735,29 @@ impl Core {
         None
     }
 
-    /// The byte closing the current container.
+    /// [`after_value`](Self::after_value) on a token window: the value, read in
+    /// state `from`, ends before `end` (< 64).
     #[inline(always)]
-    fn close_byte(&self) -> u8 {
-        if self.ctx == Ctx::Object { b'}' } else { b']' }
-    }
-
-    /// [`after_value`](Self::after_value) on a token window: the value ends before
-    /// `end` (< 32).
-    #[inline(always)]
-    fn tw_after_value(&mut self, t: &Tw, end: usize) -> usize {
-        if self.ctx == Ctx::Top {
+    fn tw_after_value(&mut self, from: State, t: &Tw, end: usize) -> usize {
+        if from == State::Start {
             self.state = State::Done;
             return end;
         }
         if byte(t, end) == b',' {
-            self.state = self.comma_state;
+            self.state = from.after_value(true);
             return end + 1;
         }
-        self.state = State::Comma;
+        self.state = from.after_value(false);
         end
     }
 
-    /// Closes the current container with the bracket at window offset `k`.
+    /// Closes the current container, whose state is `st`, with the bracket at window
+    /// offset `k`.
     #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
     fn win_close<'b, const SKIP: bool>(
         &mut self,
+        st: State,
         win: &'b Win,
         w: Window<'b>,
         i: usize,
@@ -736,22 +768,22 @@ impl Core {
             return Self::decline(i + k, pos);
         }
         let base = w.at(i);
-        let kind = if self.ctx == Ctx::Object {
+        let kind = if st.in_object() {
             TokenKind::EndObject
         } else {
             TokenKind::EndArray
         };
-        self.pop_low();
+        let from = self.pop_low();
         let end = k + 1;
         let next = win.get(end % 64).copied().unwrap_or(0);
-        *pos = i + if self.ctx == Ctx::Top {
+        *pos = i + if from == State::Start {
             self.state = State::Done;
             end
         } else if next == b',' {
-            self.state = self.comma_state;
+            self.state = from.after_value(true);
             end + 1
         } else {
-            self.state = State::Comma;
+            self.state = from.after_value(false);
             end
         };
         Some(Ok(Some(Token {
@@ -760,11 +792,14 @@ impl Core {
         })))
     }
 
-    /// A string or key whose opening quote is `t[0]`, at `i` in the window.
+    /// A string or key whose opening quote is `t[0]`, at `i` in the window, read in
+    /// state `from`.
     #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
     fn tw_string<'b, const SKIP: bool, const PURE: bool>(
         &mut self,
         key: bool,
+        from: State,
         w: Window<'b>,
         t: &'b Tw,
         i: usize,
@@ -802,7 +837,7 @@ impl Core {
             self.state = State::Value;
             end + 1
         } else {
-            self.tw_after_value(t, end)
+            self.tw_after_value(from, t, end)
         };
         *pos = i + len;
         let body = head(t, n + 1).split_first().map_or(&[][..], |(_, b)| b);
@@ -946,10 +981,8 @@ impl Core {
                 self.push(obj);
                 *pos = i + 1;
                 let kind = if obj {
-                    self.state = State::ObjFirst;
                     TokenKind::BeginObject
                 } else {
-                    self.state = State::ArrFirst;
                     TokenKind::BeginArray
                 };
                 Ok(Some(Token {
@@ -1047,6 +1080,7 @@ impl Core {
         }
         let w = Window { buf, base, eof };
         let i = *pos;
+        self.state = self.outer;
         match self.pending {
             Pending::Str { key, st } => self.run_str::<SKIP>(w, pos, i, None, key, st),
             Pending::Num(st) => self.run_num::<SKIP>(w, pos, i, None, st),
@@ -1054,26 +1088,29 @@ impl Core {
         }
     }
 
-    /// The state after a `,` in the current container.
-    #[inline(always)]
-    const fn after_comma(&self) -> State {
-        self.comma_state
-    }
-
-    /// Grammar transition after a value ending just before `end`; returns the new
-    /// position. A `,` directly following is consumed right away (the same transition
-    /// [`State::Comma`] makes, without another round through [`Core::step`]).
+    /// Grammar transition after a value ending just before `end`, read in the
+    /// current state; returns the new position.
     #[inline(always)]
     fn after_value(&mut self, buf: &[u8], end: usize) -> usize {
-        if self.ctx == Ctx::Top {
+        self.after_value_in(self.state, buf, end)
+    }
+
+    /// Grammar transition after a value read in state `from` (for a container just
+    /// closed, the state its parent read it in) and ending just before `end`; returns
+    /// the new position. A `,` directly following is consumed right away (the
+    /// transition [`State::ArrComma`] and [`State::ObjComma`] make, without another
+    /// round through [`Core::step`]).
+    #[inline(always)]
+    fn after_value_in(&mut self, from: State, buf: &[u8], end: usize) -> usize {
+        if from == State::Start {
             self.state = State::Done;
             return end;
         }
         if buf.get(end) == Some(&b',') {
-            self.state = self.after_comma();
+            self.state = from.after_value(true);
             return end + 1;
         }
-        self.state = State::Comma;
+        self.state = from.after_value(false);
         end
     }
 
@@ -1102,6 +1139,7 @@ impl Core {
         start: Option<usize>,
     ) -> Next<'b> {
         self.pending = pending;
+        self.outer = self.state;
         self.state = State::Scalar;
         *pos = w.buf.len();
         self.none(Signal::Partial(match start {
@@ -1270,6 +1308,7 @@ impl Core {
                         lit,
                         matched: u8::try_from(m).unwrap_or(u8::MAX),
                     };
+                    self.outer = self.state;
                     self.state = State::Scalar;
                     *pos = w.buf.len();
                     return self.none(Signal::Partial(Save::Nothing));
@@ -1344,38 +1383,40 @@ impl Core {
     #[inline(always)]
     fn entered(&mut self, obj: bool) {
         self.depth += 1;
-        (self.ctx, self.comma_state) = if obj {
-            (Ctx::Object, State::ObjNext)
+        self.state = if obj {
+            State::ObjFirst
         } else {
-            (Ctx::Array, State::ArrNext)
+            State::ArrFirst
         };
     }
 
-    /// Leaves the current container.
+    /// Leaves the current container; returns the state its parent read it in (for
+    /// [`after_value_in`](Self::after_value_in)).
     #[inline(always)]
-    fn pop(&mut self) {
+    fn pop(&mut self) -> State {
         let d = self.depth.saturating_sub(1);
         self.depth = d;
         // The parent container (if any) is at level d - 1.
-        self.left(d.checked_sub(1).map(|p| self.level_is_object(p)));
+        Self::value_state(d.checked_sub(1).map(|p| self.level_is_object(p)))
     }
 
     /// [`pop`](Self::pop) for the fast path: only up to depth 64.
     #[inline(always)]
-    fn pop_low(&mut self) {
+    fn pop_low(&mut self) -> State {
         let d = self.depth.saturating_sub(1);
         self.depth = d;
-        self.left(d.checked_sub(1).map(|p| self.low & (1u64 << (p % 64)) != 0));
+        Self::value_state(d.checked_sub(1).map(|p| self.low & (1u64 << (p % 64)) != 0))
     }
 
-    /// The context after leaving a container; `parent_obj` is `None` at top level.
+    /// The state in which a value is read in a container (`Some(true)` for an object)
+    /// or at the top level (`None`), as far as what follows the value goes.
     #[inline(always)]
-    fn left(&mut self, parent_obj: Option<bool>) {
-        (self.ctx, self.comma_state) = match parent_obj {
-            None => (Ctx::Top, State::Done),
-            Some(true) => (Ctx::Object, State::ObjNext),
-            Some(false) => (Ctx::Array, State::ArrNext),
-        };
+    const fn value_state(parent_obj: Option<bool>) -> State {
+        match parent_obj {
+            None => State::Start,
+            Some(true) => State::Value,
+            Some(false) => State::ArrNext,
+        }
     }
 
     /// Closes the current container at `i`, where the caller has found its
@@ -1385,8 +1426,8 @@ impl Core {
         if self.state == State::Failed || self.depth == 0 {
             return i;
         }
-        self.pop();
-        self.after_value(buf, i + 1)
+        let from = self.pop();
+        self.after_value_in(from, buf, i + 1)
     }
 
     /// Closes the current container with `b` at `i`, or fails if `b` does not close it
@@ -1399,7 +1440,7 @@ impl Core {
         i: usize,
         pos: &mut usize,
     ) -> Next<'b> {
-        let obj = self.ctx == Ctx::Object;
+        let obj = self.state.in_object();
         if CHECK && b != if obj { b'}' } else { b']' } {
             let kind = if obj {
                 ErrorKind::ExpectedCommaOrObjectEnd
@@ -1408,8 +1449,8 @@ impl Core {
             };
             return self.error(w.err(kind, i));
         }
-        self.pop();
-        *pos = self.after_value(w.buf, i + 1);
+        let from = self.pop();
+        *pos = self.after_value_in(from, w.buf, i + 1);
         let kind = if obj {
             TokenKind::EndObject
         } else {
