@@ -89,6 +89,7 @@ impl<'s> StreamTokenizer<'s> {
     /// to the next token. Returns [`Step::NeedMoreInput`] once `chunk` is empty and more
     /// input is needed, [`Step::End`] after [`finish`](Self::finish) when the document is
     /// complete, or the first error (sticky, like [`Tokenizer`](super::Tokenizer)).
+    #[inline]
     pub fn next<'t, 'c: 't>(&'t mut self, chunk: &mut &'c [u8]) -> Result<Step<'t>, JsonError> {
         let buf: &'c [u8] = chunk;
         let w = Window {
@@ -97,10 +98,36 @@ impl<'s> StreamTokenizer<'s> {
             eof: self.finished,
         };
         let mut pos = 0usize;
-        let res = self.core.advance::<false>(w, &mut pos);
+        // The fast path's token goes back in registers; merged with the general
+        // path's result first, it went through memory (stored in pieces and reloaded
+        // whole, a store-forwarding stall on every token).
+        if let Some(res) = self.core.advance_fast(w, &mut pos) {
+            self.consume(chunk, buf, pos);
+            return match res? {
+                Some(t) => Ok(Step::Token(t)),
+                None => self.after_none(buf),
+            };
+        }
+        let res = self.core.advance_general(w, &mut pos);
+        self.consume(chunk, buf, pos);
+        match res? {
+            Some(t) => Ok(Step::Token(t)),
+            None => self.after_none(buf),
+        }
+    }
+
+    /// Moves `chunk` (whose bytes are `buf`) past the `pos` bytes consumed.
+    #[inline(always)]
+    fn consume<'c>(&mut self, chunk: &mut &'c [u8], buf: &'c [u8], pos: usize) {
         let used = pos.min(buf.len());
         *chunk = buf.get(used..).unwrap_or_default();
         self.base = self.base.saturating_add(used as u64);
+    }
+
+    /// A step over `buf` gave no token: the document ended, the chunk ran out (a cut
+    /// token is saved in scratch), or a cut token is complete (built from scratch).
+    #[inline(never)]
+    fn after_none<'t>(&'t mut self, buf: &[u8]) -> Result<Step<'t>, JsonError> {
         let Self {
             core,
             scratch,
@@ -111,9 +138,6 @@ impl<'s> StreamTokenizer<'s> {
             let at = core.token_start();
             core.fail(JsonError::new(ErrorKind::TokenTooLong, at))
         };
-        if let Some(t) = res? {
-            return Ok(Step::Token(t));
-        }
         match core.signal() {
             Signal::End => Ok(Step::End),
             Signal::Partial(save) => {
