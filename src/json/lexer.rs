@@ -378,33 +378,22 @@ fn tw_literal(t: &Tw) -> Option<(TokenKind<'static>, usize)> {
     }
 }
 
-/// What the fast path found in a string on a token window.
-enum TwStr {
-    /// A plain body of this length, followed by the closing quote.
-    Plain(usize),
-    /// A special byte other than the closing quote at this offset.
-    Special(usize),
-    /// No special byte in the first [`STR_SCAN`] bytes of the body.
-    Long,
-}
-
-/// Looks for the first special byte of the string whose quote is `t[0]`, sixteen
-/// body bytes at a time.
+/// The body length of the plain string whose quote is `t[0]` (its first special
+/// byte, looked for sixteen body bytes at a time, is the closing quote among the
+/// first [`STR_SCAN`] bytes), or `None` (an escape, a control or non-ASCII byte, or a
+/// longer body).
 #[inline(always)]
-fn tw_string(t: &Tw) -> TwStr {
-    for n in [0, 16, 32] {
+fn tw_string(t: &Tw) -> Option<usize> {
+    const BLOCKS: [usize; STR_SCAN / 16] = [0, 16, 32];
+    for n in BLOCKS {
         let block = t.get(n + 1..n + 17).and_then(<[u8]>::first_chunk::<16>);
         let m = block.map_or(1, classify::string_special);
         if m != 0 {
             let n = n + m.trailing_zeros() as usize;
-            return if byte(t, n + 1) == b'"' {
-                TwStr::Plain(n)
-            } else {
-                TwStr::Special(n + 1)
-            };
+            return (byte(t, n + 1) == b'"').then_some(n);
         }
     }
-    TwStr::Long
+    None
 }
 
 const STACK_WORDS: usize = MAX_DEPTH / 64;
@@ -514,19 +503,24 @@ impl Core {
     ///
     /// Structure: the inlined part handles complete tokens lying inside the window (all
     /// of them in whole-input mode, nearly all when streaming) with the fast scanners;
-    /// everything else (escapes, non-ASCII, unusual numbers, literals cut by the window,
-    /// resuming a cut token, every error) goes to out-of-line functions that implement
-    /// the complete resumable grammar. The fast scanners only ever *accept* (a prefix of
-    /// what the general lexers accept, with the same result); when they decline, the
-    /// general lexer redoes the token from its start, so errors and their offsets come
-    /// from one place.
+    /// everything else (escapes, non-ASCII, long strings, unusual numbers, literals cut
+    /// by the window, resuming a cut token, every error) goes to out-of-line functions
+    /// that implement the complete resumable grammar. The fast scanners only ever
+    /// *accept* (a prefix of what the general lexers accept, with the same result);
+    /// when they decline, the general lexer redoes the token from its start, so errors
+    /// and their offsets come from one place.
+    ///
+    /// A reader that uses the tokens calls the two halves apart
+    /// ([`advance_fast`](Self::advance_fast), then
+    /// [`advance_general`](Self::advance_general) where it declines) and returns
+    /// each outcome on its own, which keeps the fast path's token in registers.
     #[inline(always)]
     pub(crate) fn advance<'b, const SKIP: bool>(
         &mut self,
         w: Window<'b>,
         pos: &mut usize,
     ) -> Next<'b> {
-        match self.step::<SKIP, false>(w, pos) {
+        match self.step::<SKIP>(w, pos) {
             Some(next) => next,
             None => self.general::<SKIP>(w.buf, w.base, w.eof, pos),
         }
@@ -534,12 +528,10 @@ impl Core {
 
     /// [`advance`](Self::advance)'s fast path alone: `None` where it declines
     /// (with `pos` at the token start), for [`Core::advance_general`] to
-    /// finish. A reader that handles both outcomes apart keeps the fast
-    /// path's token in registers (merged with the general path's, it went
-    /// through memory, and a 16-byte reload of two 8-byte stores stalls).
+    /// finish.
     #[inline(always)]
     pub(crate) fn advance_fast<'b>(&mut self, w: Window<'b>, pos: &mut usize) -> Option<Next<'b>> {
-        self.step::<false, true>(w, pos)
+        self.step::<false>(w, pos)
     }
 
     /// The general path, after [`Core::advance_fast`] declined.
@@ -610,16 +602,14 @@ impl Core {
     /// brackets, `,` and `:`. For anything else (including every error) the general
     /// path takes over at the token start, with the separators consumed so far
     /// committed, so results never depend on which path ran: `None` hands it
-    /// over. `PURE` also hands over the strings and states the fast path
-    /// would finish with a call of its own (escapes, long bodies, a key apart
-    /// from its colon, a pending scalar), so that every token it returns is
-    /// built in registers ([`Core::advance_fast`]).
+    /// over. That includes the strings and states the fast path could finish only
+    /// with a call (escapes, bodies longer than [`STR_SCAN`], a key apart from its
+    /// colon, a pending scalar), so that every token it returns is built in
+    /// registers: a call's result comes back through memory, and merged with it
+    /// the fast path's token would too (stored in pieces and reloaded whole, a
+    /// store-forwarding stall on every token).
     #[inline(always)]
-    fn step<'b, const SKIP: bool, const PURE: bool>(
-        &mut self,
-        w: Window<'b>,
-        pos: &mut usize,
-    ) -> Option<Next<'b>> {
+    fn step<'b, const SKIP: bool>(&mut self, w: Window<'b>, pos: &mut usize) -> Option<Next<'b>> {
         let i = *pos;
         let Some(win) = w.buf.get(i..).and_then(<[u8]>::first_chunk::<WIN>) else {
             return Self::decline(i, pos);
@@ -647,10 +637,7 @@ impl Core {
             } else if st == State::Colon && b == b':' {
                 st = State::Value;
             } else if st >= State::Scalar {
-                if PURE {
-                    return Self::decline(i, pos);
-                }
-                return Some(self.resume::<SKIP>(w.buf, w.base, w.eof, pos));
+                return Self::decline(i, pos);
             } else {
                 return Self::decline(i + k, pos);
             }
@@ -672,7 +659,7 @@ impl Core {
         if st >= State::ObjFirst {
             // `ObjFirst` or `ObjNext`.
             if b == b'"' {
-                return self.tw_string::<SKIP, PURE>(true, st, w, t, i + k, pos);
+                return self.tw_string::<SKIP>(true, st, w, t, i + k, pos);
             }
             if b == b'}' && st == State::ObjFirst {
                 return self.win_close::<SKIP>(st, win, w, i, k, pos);
@@ -696,7 +683,7 @@ impl Core {
             };
             (number(len), len)
         } else if b == b'"' {
-            return self.tw_string::<SKIP, PURE>(false, st, w, t, i + k, pos);
+            return self.tw_string::<SKIP>(false, st, w, t, i + k, pos);
         } else if b | 0x20 == b'{' {
             // `{` or `[` (0x7B, 0x5B).
             if self.depth >= self.max_depth || self.depth >= 64 {
@@ -796,7 +783,7 @@ impl Core {
     /// state `from`.
     #[inline(always)]
     #[allow(clippy::too_many_arguments)]
-    fn tw_string<'b, const SKIP: bool, const PURE: bool>(
+    fn tw_string<'b, const SKIP: bool>(
         &mut self,
         key: bool,
         from: State,
@@ -805,34 +792,17 @@ impl Core {
         i: usize,
         pos: &mut usize,
     ) -> Option<Next<'b>> {
-        let n = match tw_string(t) {
-            TwStr::Plain(n) => n,
-            TwStr::Special(_) | TwStr::Long if PURE => return Self::decline(i, pos),
-            TwStr::Special(j) => {
-                return Some(self.str_slow::<SKIP>(w.buf, w.base, w.eof, i, i + j, key, pos));
-            }
-            TwStr::Long => {
-                return Some(self.str_long::<SKIP>(
-                    w.buf,
-                    w.base,
-                    w.eof,
-                    i,
-                    i + 1 + STR_SCAN,
-                    key,
-                    pos,
-                ));
-            }
+        let Some(n) = tw_string(t) else {
+            return Self::decline(i, pos);
         };
         // The body is t[1..=n], the closing quote t[n + 1].
         let end = n + 2;
         let len = if key {
             if byte(t, end) != b':' {
-                // Whitespace before the colon, or an error: rare enough for a call,
-                // which keeps the next position off a data dependency on this byte.
-                if PURE {
-                    return Self::decline(i, pos);
-                }
-                return Some(self.key_apart::<SKIP>(w.buf, w.base, w.eof, i, end, pos));
+                // Whitespace before the colon, or an error: rare enough for the
+                // general path, which keeps the next position off a data dependency
+                // on this byte.
+                return Self::decline(i, pos);
             }
             self.state = State::Value;
             end + 1
@@ -846,58 +816,6 @@ impl Core {
             JsonStr::plain(body),
             w.at(i),
         ))))
-    }
-
-    /// A plain key at `i` in the window, `end` bytes long (quotes included), not
-    /// directly followed by `:`.
-    #[cold]
-    #[inline(never)]
-    fn key_apart<'b, const SKIP: bool>(
-        &mut self,
-        buf: &'b [u8],
-        base: u64,
-        eof: bool,
-        i: usize,
-        end: usize,
-        pos: &mut usize,
-    ) -> Next<'b> {
-        let w = Window { buf, base, eof };
-        self.state = State::Colon;
-        *pos = i + end;
-        let body = buf.get(i + 1..i + end - 1).unwrap_or_default();
-        Ok(Some(string_token::<SKIP>(
-            true,
-            JsonStr::plain(body),
-            w.at(i),
-        )))
-    }
-
-    /// A string starting at `i` with no special byte in `i + 1..j`: scans on for long
-    /// bodies (embedded textures and the like).
-    #[inline(never)]
-    #[allow(clippy::too_many_arguments)]
-    fn str_long<'b, const SKIP: bool>(
-        &mut self,
-        buf: &'b [u8],
-        base: u64,
-        eof: bool,
-        i: usize,
-        j: usize,
-        key: bool,
-        pos: &mut usize,
-    ) -> Next<'b> {
-        let w = Window { buf, base, eof };
-        let j = find_special(buf, j);
-        if buf.get(j) != Some(&b'"') {
-            return self.str_slow::<SKIP>(buf, base, eof, i, j, key, pos);
-        }
-        *pos = self.after_string(key, buf, j + 1);
-        let body = buf.get(i + 1..j).unwrap_or_default();
-        Ok(Some(string_token::<SKIP>(
-            key,
-            JsonStr::plain(body),
-            w.at(i),
-        )))
     }
 
     /// The window is exhausted between tokens.

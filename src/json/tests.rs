@@ -87,25 +87,6 @@ fn whole(doc: &[u8]) -> Outcome {
     whole_depth(doc, 128)
 }
 
-/// The tokens of `doc` read the way the .bbmodel cursor reads them: the
-/// fast path alone (which hands escapes, long strings and keys apart from
-/// their colon to the general path), else the general path.
-fn split(doc: &[u8]) -> Outcome {
-    let mut t = Tokenizer::new(doc, 128);
-    let mut v = Vec::new();
-    loop {
-        let next = match t.next_token_fast() {
-            Some(next) => next,
-            None => t.next_token_general(),
-        };
-        match next {
-            Ok(Some(tok)) => v.push(own(&tok)),
-            Ok(None) => return (v, None),
-            Err(e) => return (v, Some(e)),
-        }
-    }
-}
-
 fn chunked_depth(doc: &[u8], size: usize, max_depth: usize) -> Outcome {
     let mut scratch = vec![0u8; doc.len() + 2];
     let mut t = StreamTokenizer::new(&mut scratch, max_depth);
@@ -182,11 +163,6 @@ fn assert_same(doc: &[u8], what: &str) -> Outcome {
 fn assert_same_unpadded(doc: &[u8], what: &str) -> Outcome {
     let w = whole(doc);
     assert_eq!(skip_outcome(doc), w.1, "{what}: skip_value error differs");
-    assert_eq!(
-        split(doc),
-        w,
-        "{what}: the fast path alone, then the general path, differs"
-    );
     for size in CHUNKS {
         let c = chunked(doc, size);
         if c != w {

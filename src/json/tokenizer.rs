@@ -33,7 +33,13 @@ impl<'a> Tokenizer<'a> {
     #[inline]
     pub fn next_token(&mut self) -> Result<Option<Token<'a>>, JsonError> {
         // With `eof` set, `Ok(None)` always means the end of the document.
-        self.core.advance::<false>(self.window(), &mut self.pos)
+        // The two paths' results are returned apart, so that the fast path's token
+        // stays in registers (merged, it went through memory and stalled a caller
+        // reading it).
+        if let Some(next) = self.next_token_fast() {
+            return next;
+        }
+        self.next_token_general()
     }
 
     /// [`next_token`](Self::next_token)'s fast path alone: `None` where it
