@@ -53,7 +53,11 @@ impl<'a> Tokenizer<'a> {
     }
 
     /// The general path, after [`next_token_fast`](Self::next_token_fast)
-    /// declined.
+    /// declined. Inlined so that only the core and the position go to the
+    /// out-of-line general lexer: called with the whole tokenizer, the caller's
+    /// loop kept the input and the position in memory and reloaded them for
+    /// every token.
+    #[inline(always)]
     pub(crate) fn next_token_general(&mut self) -> Result<Option<Token<'a>>, JsonError> {
         self.core.advance_general(self.window(), &mut self.pos)
     }
