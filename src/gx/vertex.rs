@@ -221,34 +221,43 @@ impl ArrayFormat {
         }
     }
 
-    /// Reads up to 9 numeric components of the element at the start of
-    /// `bytes` (which holds at least [`ArrayFormat::stride`] bytes).
-    pub fn read_numeric(self, bytes: &[u8], out: &mut [f32; 9]) -> usize {
+    /// Reads the first `N` numeric components of the element at the start of
+    /// `bytes` (which holds at least [`ArrayFormat::stride`] bytes), fixed
+    /// point divided out; components the element does not have read as 0.
+    ///
+    /// Returned by value and inlined: a decoder reads several per vertex, and
+    /// components stored one by one into an array the caller then loads in
+    /// pairs stall on store forwarding.
+    #[inline(always)]
+    pub fn read_numeric<const N: usize>(self, bytes: &[u8]) -> [f32; N] {
+        let mut out = [0.0; N];
         let Self::Numeric { count, ty, shift } = self else {
-            return 0;
+            return out;
         };
         let scale = 1.0 / (1u64 << shift) as f32;
-        let size = component_size(ty);
-        let mut n = 0;
-        for (slot, c) in out
-            .iter_mut()
-            .zip(bytes.chunks_exact(size).take(usize::from(count)))
-        {
-            *slot = match (ty, c) {
-                (ComponentType::U8, [a]) => f32::from(*a) * scale,
-                (ComponentType::S8, [a]) => f32::from(i8::from_be_bytes([*a])) * scale,
-                (ComponentType::U16, [a, b]) => f32::from(u16::from_be_bytes([*a, *b])) * scale,
-                (ComponentType::S16, [a, b]) => f32::from(i16::from_be_bytes([*a, *b])) * scale,
-                (ComponentType::F32, [a, b, c, d]) => f32::from_be_bytes([*a, *b, *c, *d]),
-                _ => 0.0,
-            };
-            n += 1;
+        let word = |k: usize, width: usize| bytes.get(k * width..k * width + width);
+        for (k, o) in out.iter_mut().enumerate().take(usize::from(count)) {
+            *o =
+                match ty {
+                    ComponentType::U8 => bytes.get(k).map_or(0.0, |&a| f32::from(a) * scale),
+                    ComponentType::S8 => bytes
+                        .get(k)
+                        .map_or(0.0, |&a| f32::from(i8::from_be_bytes([a])) * scale),
+                    ComponentType::U16 => word(k, 2)
+                        .map_or(0.0, |c| f32::from(u16::from_be_bytes([c[0], c[1]])) * scale),
+                    ComponentType::S16 => word(k, 2)
+                        .map_or(0.0, |c| f32::from(i16::from_be_bytes([c[0], c[1]])) * scale),
+                    ComponentType::F32 => {
+                        word(k, 4).map_or(0.0, |c| f32::from_be_bytes([c[0], c[1], c[2], c[3]]))
+                    }
+                };
         }
-        n
+        out
     }
 
     /// Reads the colour at the start of `bytes` as RGBA8 (bit replication for
     /// 4- and 6-bit channels, as GX expands them).
+    #[inline]
     pub fn read_color(self, bytes: &[u8]) -> [u8; 4] {
         let Self::Color(format) = self else {
             return [0; 4];
@@ -342,29 +351,41 @@ mod tests {
                 shift: 6
             }
         );
-        let mut out = [0.0; 9];
-        ArrayFormat::from_vtx1(VertexAttribute::Normal, 0, 3, 15)
+        let out: [f32; 3] = ArrayFormat::from_vtx1(VertexAttribute::Normal, 0, 3, 15)
             .unwrap()
-            .read_numeric(&[0x40, 0, 0xC0, 0, 0, 0], &mut out);
-        assert_eq!(&out[..3], &[1.0, -1.0, 0.0]);
+            .read_numeric(&[0x40, 0, 0xC0, 0, 0, 0]);
+        assert_eq!(out, [1.0, -1.0, 0.0]);
     }
 
     #[test]
     fn fixed_point_positions_divide_by_two_to_the_shift() {
         let f = ArrayFormat::from_vtx1(VertexAttribute::Position, 1, 3, 8).unwrap();
-        let mut out = [0.0; 9];
-        assert_eq!(
-            f.read_numeric(&[0x01, 0x80, 0xFF, 0x00, 0x00, 0x40], &mut out),
-            3
-        );
-        assert_eq!(&out[..3], &[1.5, -1.0, 0.25]);
+        let bytes = [0x01, 0x80, 0xFF, 0x00, 0x00, 0x40];
+        assert_eq!(f.read_numeric(&bytes), [1.5, -1.0, 0.25]);
+        // Fewer components asked for than stored: the first ones; more: zeros.
+        assert_eq!(f.read_numeric(&bytes), [1.5]);
+        assert_eq!(f.read_numeric(&bytes), [1.5, -1.0, 0.25, 0.0]);
         let f = ArrayFormat::from_vtx1(VertexAttribute::TexCoord(0), 1, 0, 7).unwrap();
-        f.read_numeric(&[0x80, 0x40], &mut out);
-        assert_eq!(&out[..2], &[1.0, 0.5]);
+        assert_eq!(f.read_numeric(&[0x80, 0x40]), [1.0, 0.5, 0.0]);
         let f = ArrayFormat::from_vtx1(VertexAttribute::Position, 0, 4, 9).unwrap();
         assert_eq!(f.stride(), 8);
-        f.read_numeric(&1.25f32.to_be_bytes().repeat(2), &mut out);
-        assert_eq!(&out[..2], &[1.25, 1.25]);
+        assert_eq!(
+            f.read_numeric(&1.25f32.to_be_bytes().repeat(2)),
+            [1.25, 1.25, 0.0]
+        );
+        let unsigned = ArrayFormat::from_vtx1(VertexAttribute::TexCoord(1), 1, 2, 8).unwrap();
+        assert_eq!(
+            unsigned.read_numeric(&[0x01, 0x80, 0xFF, 0x00]),
+            [1.5, 255.0]
+        );
+        let bytes = ArrayFormat::from_vtx1(VertexAttribute::TexCoord(1), 1, 0, 1).unwrap();
+        assert_eq!(bytes.read_numeric(&[0x03, 0xFF]), [1.5, 127.5]);
+        let signed = ArrayFormat::from_vtx1(VertexAttribute::TexCoord(1), 1, 1, 1).unwrap();
+        assert_eq!(signed.read_numeric(&[0x03, 0xFF]), [1.5, -0.5]);
+        assert_eq!(
+            ArrayFormat::Color(ColorFormat::Rgb8).read_numeric(&[1, 2]),
+            [0.0; 2]
+        );
     }
 
     #[test]

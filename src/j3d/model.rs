@@ -118,25 +118,120 @@ pub(crate) struct Model<'a> {
 }
 
 /// Array indices one display-list vertex names, resolved to its draw matrix.
-#[derive(Clone, Copy, Debug, Default)]
+/// Every field is a whole four-byte word, written and read whole: built in
+/// memory field by field and then read in wider pieces, the struct stalled
+/// every vertex on store forwarding.
+#[derive(Clone, Copy, Debug)]
 struct VertexRefs {
-    draw: u16,
-    position: Option<usize>,
-    /// The normal's array (NRM, or the NBT array) and index.
-    normal: Option<(VertexAttribute, usize)>,
-    colors: [Option<usize>; MAX_COLOR_SETS],
-    uvs: [Option<usize>; MAX_UV_SETS],
+    draw: u32,
+    position: ArrayIndex,
+    /// The normal's index; `normal_array` says which array (NRM, or NBT).
+    normal: ArrayIndex,
+    normal_array: VertexAttribute,
+    colors: [ArrayIndex; MAX_COLOR_SETS],
+    uvs: [ArrayIndex; MAX_UV_SETS],
 }
 
-/// One attribute of a shape's vertices, resolved for reading.
+impl Default for VertexRefs {
+    fn default() -> Self {
+        Self {
+            draw: 0,
+            position: ArrayIndex::NONE,
+            normal: ArrayIndex::NONE,
+            normal_array: VertexAttribute::Normal,
+            colors: [ArrayIndex::NONE; MAX_COLOR_SETS],
+            uvs: [ArrayIndex::NONE; MAX_UV_SETS],
+        }
+    }
+}
+
+/// A display-list index into a VTX1 array (8 or 16 bits wide), or none.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct ArrayIndex(u32);
+
+impl ArrayIndex {
+    /// The attribute is absent from the vertex.
+    const NONE: Self = Self(u32::MAX);
+
+    fn get(self) -> Option<usize> {
+        (self != Self::NONE).then_some(self.0 as usize)
+    }
+}
+
+/// Why a display-list vertex cannot be read; made into an [`Error`] (with the
+/// vertex's file offset) only when it happens, so that the per-vertex result
+/// stays small.
 #[derive(Clone, Copy, Debug)]
-struct Field {
+enum VertexFault {
+    /// Direct (not indexed) attribute data.
+    Direct(VertexAttribute),
+    /// An index past the end of its VTX1 array.
+    OutOfRange {
+        attribute: VertexAttribute,
+        index: u16,
+        limit: usize,
+    },
+    /// A matrix slot that no packet set.
+    NoSlot(usize),
+}
+
+/// An indexed attribute of a shape's vertices, resolved for reading.
+#[derive(Clone, Copy, Debug)]
+struct IndexField {
     attribute: VertexAttribute,
-    input: AttributeInput,
-    /// Byte offset in a display-list vertex.
+    /// Byte offset of the index in a display-list vertex.
     offset: usize,
+    /// A 16-bit index (else 8-bit).
+    wide: bool,
     /// Elements the attribute's array holds (0 without one).
     limit: usize,
+}
+
+/// Where each attribute sits in a shape's display-list vertices, resolved
+/// once per shape, so that a vertex is read field by known field rather
+/// than by a loop over the descriptor.
+#[derive(Clone, Copy, Debug, Default)]
+struct VertexLayout {
+    /// Byte offset of the position/normal matrix index (a direct u8).
+    matrix: Option<usize>,
+    /// An attribute other than a matrix index sent directly: not supported.
+    direct: Option<VertexAttribute>,
+    position: Option<IndexField>,
+    normal: Option<IndexField>,
+    colors: [Option<IndexField>; MAX_COLOR_SETS],
+    uvs: [Option<IndexField>; MAX_UV_SETS],
+    /// One past the highest colour set present.
+    color_sets: usize,
+    /// One past the highest UV set present.
+    uv_sets: usize,
+}
+
+impl IndexField {
+    /// This field's index in `vertex`, checked against its array.
+    #[inline(always)]
+    fn read(field: Option<Self>, vertex: &[u8]) -> Result<ArrayIndex, VertexFault> {
+        let Some(f) = field else {
+            return Ok(ArrayIndex::NONE);
+        };
+        let index = if f.wide {
+            vertex
+                .get(f.offset..f.offset + 2)
+                .map(|b| u16::from_be_bytes([b[0], b[1]]))
+        } else {
+            vertex.get(f.offset).map(|&b| u16::from(b))
+        };
+        let Some(index) = index else {
+            return Ok(ArrayIndex::NONE);
+        };
+        if usize::from(index) >= f.limit {
+            return Err(VertexFault::OutOfRange {
+                attribute: f.attribute,
+                index,
+                limit: f.limit,
+            });
+        }
+        Ok(ArrayIndex(index.into()))
+    }
 }
 
 /// Receives the vertices and primitives of one shape, in display-list order.
@@ -272,6 +367,7 @@ impl<'a> Model<'a> {
             shape_color_sets: 0,
             primitives: PrimitiveCounts::default(),
             bbox: None,
+            last_draw: None,
         };
         for s in 0..self.shp1.len() {
             let shape = self.shp1.shape(s)?;
@@ -408,11 +504,11 @@ impl<'a> Model<'a> {
 
     /// Walks one shape's packets: updates the matrix slots, decodes every
     /// vertex's indices and checks them, and hands vertices and primitives to `sink`.
-    fn walk_shape(
+    fn walk_shape<S: ShapeSink>(
         &self,
         shape: &Shape<'_>,
         desc: &VertexDescriptor,
-        sink: &mut dyn ShapeSink,
+        sink: &mut S,
     ) -> Result<(), Error> {
         let mut slots: [Option<u16>; SLOTS] = [None; SLOTS];
         let layout = self.layout(desc);
@@ -440,9 +536,13 @@ impl<'a> Model<'a> {
                     .take(primitive.vertex_count)
                     .enumerate()
                 {
-                    let at =
-                        packet.display_list_offset + primitive.offset + 3 + i * desc.vertex_size;
-                    let refs = self.vertex_refs(&layout, vertex, &slots, at)?;
+                    let refs = Self::vertex_refs(&layout, vertex, &slots).map_err(|fault| {
+                        let at = packet.display_list_offset
+                            + primitive.offset
+                            + 3
+                            + i * desc.vertex_size;
+                        self.vertex_error(at, fault)
+                    })?;
                     sink.vertex(&refs)?;
                 }
                 sink.primitive(primitive.kind, primitive.vertex_count)?;
@@ -509,88 +609,119 @@ impl<'a> Model<'a> {
         }
     }
 
-    /// Reads one display-list vertex's indices and checks each against its array.
     /// How each attribute of `desc` is read from a display-list vertex,
     /// resolved once per shape: its byte offset, width and array bound.
-    fn layout(&self, desc: &VertexDescriptor) -> heapless::Vec<Field, 24> {
-        desc.attributes
-            .iter()
-            .map(|&(attribute, input, offset)| Field {
-                attribute,
-                input,
-                offset,
-                limit: self.vtx1.array(attribute).map_or(0, |a| a.count()),
-            })
-            .collect()
-    }
-
-    /// Reads one display-list vertex's indices and checks each against its array.
-    fn vertex_refs(
-        &self,
-        layout: &[Field],
-        vertex: &[u8],
-        slots: &[Option<u16>; SLOTS],
-        at: usize,
-    ) -> Result<VertexRefs, Error> {
-        let mut refs = VertexRefs::default();
-        let mut slot = 0usize;
-        for field in layout {
-            let attribute = field.attribute;
-            let index = match field.input {
-                AttributeInput::Index8 => vertex.get(field.offset).map(|&b| usize::from(b)),
-                AttributeInput::Index16 => vertex
-                    .get(field.offset..field.offset + 2)
-                    .map(|b| usize::from(u16::from_be_bytes([b[0], b[1]]))),
-                AttributeInput::Direct | AttributeInput::None => None,
-            };
-            match attribute {
-                VertexAttribute::PositionMatrixIndex => {
-                    slot = usize::from(vertex.get(field.offset).copied().unwrap_or(0)) / 3;
+    fn layout(&self, desc: &VertexDescriptor) -> VertexLayout {
+        let mut layout = VertexLayout::default();
+        for &(attribute, input, offset) in &desc.attributes {
+            let wide = match input {
+                AttributeInput::Index8 => false,
+                AttributeInput::Index16 => true,
+                AttributeInput::Direct => {
+                    match attribute {
+                        VertexAttribute::PositionMatrixIndex => layout.matrix = Some(offset),
+                        VertexAttribute::TexMatrixIndex(_) => {}
+                        _ => {
+                            layout.direct.get_or_insert(attribute);
+                        }
+                    }
                     continue;
                 }
-                VertexAttribute::TexMatrixIndex(_) => continue,
-                _ => {}
-            }
-            if field.input == AttributeInput::Direct {
-                return Err(self.shp1_error(
-                    at,
-                    format_args!("direct {attribute} data in a display list is not supported; indexed expected"),
-                ));
-            }
-            let Some(index) = index else { continue };
-            if index >= field.limit {
-                return Err(Error::binary(
-                    ErrorCode::BadOffset,
-                    at as u64,
-                    Some(SectionId(*b"SHP1")),
-                    format_args!("{attribute} index {index} but VTX1 holds {}", field.limit),
-                ));
-            }
+                AttributeInput::None => continue,
+            };
+            let field = Some(IndexField {
+                attribute,
+                offset,
+                wide,
+                limit: self.vtx1.array(attribute).map_or(0, |a| a.count()),
+            });
             match attribute {
-                VertexAttribute::Position => refs.position = Some(index),
+                // Matrix indices are direct u8 in any descriptor.
+                VertexAttribute::PositionMatrixIndex => layout.matrix = Some(offset),
+                VertexAttribute::TexMatrixIndex(_) => {}
+                VertexAttribute::Position => layout.position = field,
                 VertexAttribute::Normal | VertexAttribute::NormalBinormalTangent => {
-                    refs.normal = Some((attribute, index));
+                    layout.normal = field;
                 }
                 VertexAttribute::Color(c) => {
-                    if let Some(r) = refs.colors.get_mut(usize::from(c)) {
-                        *r = Some(index);
+                    if let Some(slot) = layout.colors.get_mut(usize::from(c)) {
+                        *slot = field;
+                        layout.color_sets = layout.color_sets.max(usize::from(c) + 1);
                     }
                 }
                 VertexAttribute::TexCoord(t) => {
-                    if let Some(r) = refs.uvs.get_mut(usize::from(t)) {
-                        *r = Some(index);
+                    if let Some(slot) = layout.uvs.get_mut(usize::from(t)) {
+                        *slot = field;
+                        layout.uv_sets = layout.uv_sets.max(usize::from(t) + 1);
                     }
                 }
-                _ => {}
             }
         }
-        refs.draw = slots.get(slot).copied().flatten().ok_or_else(|| {
-            self.shp1_error(
+        layout
+    }
+
+    /// Reads one display-list vertex's indices and checks each against its array.
+    #[inline(always)]
+    fn vertex_refs(
+        layout: &VertexLayout,
+        vertex: &[u8],
+        slots: &[Option<u16>; SLOTS],
+    ) -> Result<VertexRefs, VertexFault> {
+        if let Some(attribute) = layout.direct {
+            return Err(VertexFault::Direct(attribute));
+        }
+        let slot = layout.matrix.map_or(0, |at| {
+            usize::from(vertex.get(at).copied().unwrap_or(0)) / 3
+        });
+        let mut refs = VertexRefs {
+            position: IndexField::read(layout.position, vertex)?,
+            normal: IndexField::read(layout.normal, vertex)?,
+            normal_array: layout
+                .normal
+                .map_or(VertexAttribute::Normal, |f| f.attribute),
+            ..VertexRefs::default()
+        };
+        for (out, field) in refs.colors.iter_mut().zip(layout.colors) {
+            *out = IndexField::read(field, vertex)?;
+        }
+        for (out, &field) in refs.uvs.iter_mut().zip(&layout.uvs).take(layout.uv_sets) {
+            *out = IndexField::read(field, vertex)?;
+        }
+        refs.draw = slots
+            .get(slot)
+            .copied()
+            .flatten()
+            .ok_or(VertexFault::NoSlot(slot))?
+            .into();
+        Ok(refs)
+    }
+
+    /// The error for the display-list vertex at file offset `at`.
+    #[cold]
+    #[inline(never)]
+    fn vertex_error(&self, at: usize, fault: VertexFault) -> Error {
+        match fault {
+            VertexFault::Direct(attribute) => self.shp1_error(
+                at,
+                format_args!(
+                    "direct {attribute} data in a display list is not supported; indexed expected"
+                ),
+            ),
+            VertexFault::OutOfRange {
+                attribute,
+                index,
+                limit,
+            } => Error::binary(
+                ErrorCode::BadOffset,
+                at as u64,
+                Some(SectionId(*b"SHP1")),
+                format_args!("{attribute} index {index} but VTX1 holds {limit}"),
+            ),
+            VertexFault::NoSlot(slot) => self.shp1_error(
                 at,
                 format_args!("vertex uses matrix slot {slot}, which no packet set"),
-            )
-        })?;
-        Ok(refs)
+            ),
+        }
     }
 
     /// Fills `arena` with the scene; `counts` and `scratch` come from [`Model::count`].
@@ -903,9 +1034,13 @@ struct Counter<'m, 'a> {
     shape_color_sets: usize,
     primitives: PrimitiveCounts,
     bbox: Option<Aabb>,
+    /// The last draw matrix seen, with its influence count (consecutive
+    /// vertices mostly share one).
+    last_draw: Option<(u32, usize)>,
 }
 
 impl ShapeSink for Counter<'_, '_> {
+    #[inline]
     fn vertex(&mut self, v: &VertexRefs) -> Result<(), Error> {
         self.vertices += 1;
         check(
@@ -915,8 +1050,16 @@ impl ShapeSink for Counter<'_, '_> {
             "vertices",
             Location::Nowhere,
         )?;
-        self.influences += self.model.influence_count(usize::from(v.draw))?;
-        if let Some(p) = v.position.and_then(|i| self.model.position(i)) {
+        let influences = match self.last_draw {
+            Some((draw, n)) if draw == v.draw => n,
+            _ => {
+                let n = self.model.influence_count(v.draw as usize)?;
+                self.last_draw = Some((v.draw, n));
+                n
+            }
+        };
+        self.influences += influences;
+        if let Some(p) = v.position.get().and_then(|i| self.model.position(i)) {
             self.bbox = Some(self.bbox.map_or(Aabb::point(p), |b| b.with(p)));
         }
         Ok(())
@@ -941,11 +1084,10 @@ impl ShapeSink for Counter<'_, '_> {
 
 impl Model<'_> {
     /// Position `i` as stored (fixed point divided out), or `None` out of range.
+    #[inline(always)]
     fn position(&self, i: usize) -> Option<[f32; 3]> {
         let array = self.vtx1.array(VertexAttribute::Position)?;
-        let mut c = [0.0; 9];
-        array.format.read_numeric(array.element(i)?, &mut c);
-        Some([c[0], c[1], c[2]])
+        Some(array.format.read_numeric(array.element(i)?))
     }
 }
 
@@ -972,45 +1114,51 @@ struct Filler<'f, 'm, 'a> {
     color_sets: usize,
     /// Vertices of the current shape written so far.
     mesh_vertices: usize,
-    /// The last draw matrix used, with its normal matrix.
-    cached: Option<(u16, Mat4, NormalMatrix)>,
+    /// The last draw matrix used, with its normal matrix and (when the scene
+    /// is skinned) what DRW1 says it is.
+    cached: Option<(u32, Mat4, NormalMatrix, Option<DrawMatrix>)>,
 }
 
 impl ShapeSink for Filler<'_, '_, '_> {
+    #[inline]
     fn vertex(&mut self, v: &VertexRefs) -> Result<(), Error> {
         // Consecutive vertices mostly share a draw matrix: turn it into a
         // normal matrix once per run.
-        if self.cached.map(|(d, _, _)| d) != Some(v.draw) {
+        if self.cached.map(|(d, ..)| d) != Some(v.draw) {
             let draw = Mat4(
                 self.draws
-                    .get(usize::from(v.draw))
+                    .get(v.draw as usize)
                     .copied()
                     .ok_or_else(arena_mismatch)?,
             );
-            self.cached = Some((v.draw, draw, draw.normal_matrix()));
+            let skin = if self.spans.is_empty() {
+                None
+            } else {
+                Some(self.model.drw1.matrix(v.draw as usize)?)
+            };
+            self.cached = Some((v.draw, draw, draw.normal_matrix(), skin));
         }
-        let (draw, normal_matrix) = match self.cached {
-            Some((_, d, n)) => (d, n),
+        let (draw, normal_matrix, skin) = match self.cached {
+            Some((_, d, n, skin)) => (d, n, skin),
             None => return Err(arena_mismatch()),
         };
 
         let vtx1 = &self.model.vtx1;
-        let mut c = [0.0f32; 9];
         let position = v
             .position
+            .get()
             .and_then(|i| self.model.position(i))
             .unwrap_or([0.0; 3]);
         *self
             .positions
             .get_mut(self.vertex)
             .ok_or_else(arena_mismatch)? = draw.transform_point(position);
-        let normal = match v.normal.and_then(|(a, i)| Some((i, vtx1.array(a)?))) {
-            Some((i, array)) => {
+        let normal = match v.normal.get().zip(vtx1.array(v.normal_array)) {
+            Some((i, array)) => normal_matrix.apply(
                 array
                     .format
-                    .read_numeric(array.element(i).unwrap_or_default(), &mut c);
-                normal_matrix.apply([c[0], c[1], c[2]])
-            }
+                    .read_numeric(array.element(i).unwrap_or_default()),
+            ),
             None => [0.0; 3],
         };
         *self
@@ -1018,32 +1166,31 @@ impl ShapeSink for Filler<'_, '_, '_> {
             .get_mut(self.vertex)
             .ok_or_else(arena_mismatch)? = normal;
         for (set, index) in v.uvs.iter().enumerate().take(self.uv_sets) {
-            let uv = match (index, vtx1.array(VertexAttribute::TexCoord(small(set)))) {
-                (Some(i), Some(array)) => {
-                    c = [0.0; 9];
-                    array
-                        .format
-                        .read_numeric(array.element(*i).unwrap_or_default(), &mut c);
-                    [c[0], c[1]]
-                }
+            let uv = match (
+                index.get(),
+                vtx1.array(VertexAttribute::TexCoord(small(set))),
+            ) {
+                (Some(i), Some(array)) => array
+                    .format
+                    .read_numeric(array.element(i).unwrap_or_default()),
                 _ => [0.0; 2],
             };
             let at = self.uv + self.mesh_vertices * self.uv_sets + set;
             *self.uvs.get_mut(at).ok_or_else(arena_mismatch)? = uv;
         }
         for (set, index) in v.colors.iter().enumerate().take(self.color_sets) {
-            let color = match (index, vtx1.array(VertexAttribute::Color(small(set)))) {
+            let color = match (index.get(), vtx1.array(VertexAttribute::Color(small(set)))) {
                 (Some(i), Some(array)) => array
                     .format
-                    .read_color(array.element(*i).unwrap_or_default()),
+                    .read_color(array.element(i).unwrap_or_default()),
                 _ => [255; 4],
             };
             let at = self.color + self.mesh_vertices * self.color_sets + set;
             *self.colors.get_mut(at).ok_or_else(arena_mismatch)? = color;
         }
-        if !self.spans.is_empty() {
+        if let Some(skin) = skin {
             let first = self.influence;
-            match self.model.drw1.matrix(usize::from(v.draw))? {
+            match skin {
                 DrawMatrix::Joint(j) => self.push_influence(u32::from(j), 1.0)?,
                 DrawMatrix::Envelope(e) => {
                     let e = usize::from(e);
