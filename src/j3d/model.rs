@@ -512,6 +512,9 @@ impl<'a> Model<'a> {
     ) -> Result<(), Error> {
         let mut slots: [Option<u16>; SLOTS] = [None; SLOTS];
         let layout = self.layout(desc);
+        // Filled in place for each vertex: returned by value, it was copied
+        // out of its Result in wider pieces than it was written in.
+        let mut refs = VertexRefs::default();
         for j in 0..shape.packet_count() {
             let packet = self.shp1.packet(shape, j)?;
             self.set_slots(&mut slots, &packet)?;
@@ -536,7 +539,7 @@ impl<'a> Model<'a> {
                     .take(primitive.vertex_count)
                     .enumerate()
                 {
-                    let refs = Self::vertex_refs(&layout, vertex, &slots).map_err(|fault| {
+                    Self::vertex_refs(&layout, vertex, &slots, &mut refs).map_err(|fault| {
                         let at = packet.display_list_offset
                             + primitive.offset
                             + 3
@@ -660,27 +663,26 @@ impl<'a> Model<'a> {
         layout
     }
 
-    /// Reads one display-list vertex's indices and checks each against its array.
+    /// Reads one display-list vertex's indices into `refs` and checks each
+    /// against its array.
     #[inline(always)]
     fn vertex_refs(
         layout: &VertexLayout,
         vertex: &[u8],
         slots: &[Option<u16>; SLOTS],
-    ) -> Result<VertexRefs, VertexFault> {
+        refs: &mut VertexRefs,
+    ) -> Result<(), VertexFault> {
         if let Some(attribute) = layout.direct {
             return Err(VertexFault::Direct(attribute));
         }
         let slot = layout.matrix.map_or(0, |at| {
             usize::from(vertex.get(at).copied().unwrap_or(0)) / 3
         });
-        let mut refs = VertexRefs {
-            position: IndexField::read(layout.position, vertex)?,
-            normal: IndexField::read(layout.normal, vertex)?,
-            normal_array: layout
-                .normal
-                .map_or(VertexAttribute::Normal, |f| f.attribute),
-            ..VertexRefs::default()
-        };
+        refs.position = IndexField::read(layout.position, vertex)?;
+        refs.normal = IndexField::read(layout.normal, vertex)?;
+        refs.normal_array = layout
+            .normal
+            .map_or(VertexAttribute::Normal, |f| f.attribute);
         for (out, field) in refs.colors.iter_mut().zip(layout.colors) {
             *out = IndexField::read(field, vertex)?;
         }
@@ -693,7 +695,7 @@ impl<'a> Model<'a> {
             .flatten()
             .ok_or(VertexFault::NoSlot(slot))?
             .into();
-        Ok(refs)
+        Ok(())
     }
 
     /// The error for the display-list vertex at file offset `at`.
