@@ -230,29 +230,24 @@ impl ArrayFormat {
     /// pairs stall on store forwarding.
     #[inline(always)]
     pub fn read_numeric<const N: usize>(self, bytes: &[u8]) -> [f32; N] {
-        let mut out = [0.0; N];
         let Self::Numeric { count, ty, shift } = self else {
-            return out;
+            return [0.0; N];
         };
         let scale = 1.0 / (1u64 << shift) as f32;
-        let word = |k: usize, width: usize| bytes.get(k * width..k * width + width);
-        for (k, o) in out.iter_mut().enumerate().take(usize::from(count)) {
-            *o =
-                match ty {
-                    ComponentType::U8 => bytes.get(k).map_or(0.0, |&a| f32::from(a) * scale),
-                    ComponentType::S8 => bytes
-                        .get(k)
-                        .map_or(0.0, |&a| f32::from(i8::from_be_bytes([a])) * scale),
-                    ComponentType::U16 => word(k, 2)
-                        .map_or(0.0, |c| f32::from(u16::from_be_bytes([c[0], c[1]])) * scale),
-                    ComponentType::S16 => word(k, 2)
-                        .map_or(0.0, |c| f32::from(i16::from_be_bytes([c[0], c[1]])) * scale),
-                    ComponentType::F32 => {
-                        word(k, 4).map_or(0.0, |c| f32::from_be_bytes([c[0], c[1], c[2], c[3]]))
-                    }
-                };
+        let n = usize::from(count);
+        match ty {
+            ComponentType::U8 => components::<N, 1>(bytes, n, |[a]| f32::from(a) * scale),
+            ComponentType::S8 => {
+                components::<N, 1>(bytes, n, |c| f32::from(i8::from_be_bytes(c)) * scale)
+            }
+            ComponentType::U16 => {
+                components::<N, 2>(bytes, n, |c| f32::from(u16::from_be_bytes(c)) * scale)
+            }
+            ComponentType::S16 => {
+                components::<N, 2>(bytes, n, |c| f32::from(i16::from_be_bytes(c)) * scale)
+            }
+            ComponentType::F32 => components::<N, 4>(bytes, n, f32::from_be_bytes),
         }
-        out
     }
 
     /// Reads the colour at the start of `bytes` as RGBA8 (bit replication for
@@ -295,6 +290,26 @@ impl ArrayFormat {
             ColorFormat::Rgba8 => [b(0), b(1), b(2), b(3)],
         }
     }
+}
+
+/// The first `N` of `n` components of `W` bytes each at the start of
+/// `bytes`, each converted by `f`; missing ones are 0. One loop per component
+/// type, fully unrolled for the small `N` a vertex attribute has.
+#[inline(always)]
+fn components<const N: usize, const W: usize>(
+    bytes: &[u8],
+    n: usize,
+    f: impl Fn([u8; W]) -> f32,
+) -> [f32; N] {
+    core::array::from_fn(|k| {
+        if k >= n {
+            return 0.0;
+        }
+        bytes
+            .get(k * W..)
+            .and_then(<[u8]>::first_chunk::<W>)
+            .map_or(0.0, |c| f(*c))
+    })
 }
 
 fn component_size(ty: ComponentType) -> usize {
