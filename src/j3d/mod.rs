@@ -47,14 +47,14 @@ fn parse<'a>(bytes: &'a [u8], options: &Options) -> Result<model::Model<'a>, Err
 /// arena size [`decode_into`] needs, without allocating.
 pub fn measure(bytes: &[u8], options: &Options) -> Result<Plan, Error> {
     let model = parse(bytes, options)?;
-    Ok(model::plan(&model, &options.limits)?.0)
+    Ok(model::plan(&model, &options.limits, false)?.0)
 }
 
 /// What `inspect` reports of a J3D file beyond its scene: sections, scaling
 /// rule, array and primitive counts, the raw position bbox.
 pub fn summary(bytes: &[u8], options: &Options) -> Result<Summary, Error> {
     let model = parse(bytes, options)?;
-    Ok(model::plan(&model, &options.limits)?.1)
+    Ok(model::plan(&model, &options.limits, true)?.1)
 }
 
 /// Decodes `bytes` into `arena`. Needs at most [`measure`]'s plan.
@@ -65,7 +65,7 @@ pub fn decode_into<'a>(
     warnings: &mut Warnings,
 ) -> Result<Scene<'a>, Error> {
     let model = parse(bytes, options)?;
-    let (plan, _) = model::plan(&model, &options.limits)?;
+    let (plan, _) = model::plan(&model, &options.limits, false)?;
     model.fill(plan.counts(), arena, warnings, &options.limits)
 }
 

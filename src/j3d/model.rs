@@ -299,8 +299,13 @@ impl<'a> Model<'a> {
         )
     }
 
-    /// Checks every count and index against `limits` and counts the scene.
-    pub(crate) fn count(&self, limits: &J3dLimits) -> Result<(SceneCounts, Summary), Error> {
+    /// Checks every count and index against `limits` and counts the scene (with
+    /// `raw_bbox`, also the raw position bbox the summary reports).
+    pub(crate) fn count(
+        &self,
+        limits: &J3dLimits,
+        raw_bbox: bool,
+    ) -> Result<(SceneCounts, Summary), Error> {
         let at = |section: &[u8; 4]| Location::Binary {
             offset: self.file.section(section).map_or(0, |s| s.offset) as u64,
             section: Some(SectionId(*section)),
@@ -367,6 +372,7 @@ impl<'a> Model<'a> {
             shape_color_sets: 0,
             primitives: PrimitiveCounts::default(),
             bbox: None,
+            raw_bbox,
             last_draw: None,
         };
         for s in 0..self.shp1.len() {
@@ -1036,6 +1042,9 @@ struct Counter<'m, 'a> {
     shape_color_sets: usize,
     primitives: PrimitiveCounts,
     bbox: Option<Aabb>,
+    /// Whether to gather `bbox` (only the summary reports it, and it costs a
+    /// position read per vertex).
+    raw_bbox: bool,
     /// The last draw matrix seen, with its influence count (consecutive
     /// vertices mostly share one).
     last_draw: Option<(u32, usize)>,
@@ -1061,7 +1070,12 @@ impl ShapeSink for Counter<'_, '_> {
             }
         };
         self.influences += influences;
-        if let Some(p) = v.position.get().and_then(|i| self.model.position(i)) {
+        if let Some(p) = v
+            .position
+            .get()
+            .filter(|_| self.raw_bbox)
+            .and_then(|i| self.model.position(i))
+        {
             self.bbox = Some(self.bbox.map_or(Aabb::point(p), |b| b.with(p)));
         }
         Ok(())
@@ -1540,9 +1554,14 @@ fn material_record(m: &Material<'_>, name: TextRef) -> Result<MaterialRecord, Er
 
 /// Plans a model: the scene's counts, then the scratch [`Model::fill`]
 /// carves after the scene: joint world matrices, draw matrices, where each
-/// envelope's influences start, and each shape's material.
-pub(crate) fn plan(model: &Model<'_>, limits: &J3dLimits) -> Result<(Plan, Summary), Error> {
-    let (counts, summary) = model.count(limits)?;
+/// envelope's influences start, and each shape's material. The summary's
+/// raw position bbox is gathered only with `raw_bbox`.
+pub(crate) fn plan(
+    model: &Model<'_>,
+    limits: &J3dLimits,
+    raw_bbox: bool,
+) -> Result<(Plan, Summary), Error> {
+    let (counts, summary) = model.count(limits, raw_bbox)?;
     let plan = Plan::new(counts, |scratch| {
         scratch.add::<[f32; 16]>(model.jnt1.len())?;
         scratch.add::<[f32; 16]>(model.drw1.len())?;
