@@ -233,7 +233,10 @@ impl ArrayFormat {
         let Self::Numeric { count, ty, shift } = self else {
             return [0.0; N];
         };
-        let scale = 1.0 / (1u64 << shift) as f32;
+        // 2^-shift, built from its exponent: no division per read (from_vtx1
+        // keeps shifts at most 31; a larger one written by hand gives a scale
+        // of 0 rather than a panic).
+        let scale = f32::from_bits(127u32.saturating_sub(u32::from(shift)) << 23);
         let n = usize::from(count);
         match ty {
             ComponentType::U8 => components::<N, 1>(bytes, n, |[a]| f32::from(a) * scale),
@@ -401,6 +404,15 @@ mod tests {
             ArrayFormat::Color(ColorFormat::Rgb8).read_numeric(&[1, 2]),
             [0.0; 2]
         );
+        // Shifts only from_vtx1 bounds, written by hand: scaled, no panic.
+        let by = |shift| ArrayFormat::Numeric {
+            count: 1,
+            ty: ComponentType::U8,
+            shift,
+        };
+        assert_eq!(by(31).read_numeric(&[128]), [2f32.powi(-24)]);
+        assert_eq!(by(126).read_numeric(&[2]), [2f32.powi(-125)]);
+        assert_eq!(by(200).read_numeric(&[255]), [0.0]);
     }
 
     #[test]
