@@ -102,26 +102,30 @@ impl<'s> StreamTokenizer<'s> {
         // path's result first, it went through memory (stored in pieces and reloaded
         // whole, a store-forwarding stall on every token).
         if let Some(res) = self.core.advance_fast(w, &mut pos) {
-            self.consume(chunk, buf, pos);
-            return match res? {
-                Some(t) => Ok(Step::Token(t)),
-                None => self.after_none(buf),
-            };
+            return self.step(chunk, buf, pos, res);
         }
         let res = self.core.advance_general(w, &mut pos);
-        self.consume(chunk, buf, pos);
+        self.step(chunk, buf, pos, res)
+    }
+
+    /// Moves `chunk` (whose bytes are `buf`) past the `pos` bytes consumed and
+    /// turns the lexer's result into a step. Inlined into each path's branch
+    /// of [`next`](Self::next), so the two results are never merged.
+    #[inline(always)]
+    fn step<'t, 'c: 't>(
+        &'t mut self,
+        chunk: &mut &'c [u8],
+        buf: &'c [u8],
+        pos: usize,
+        res: Result<Option<Token<'c>>, JsonError>,
+    ) -> Result<Step<'t>, JsonError> {
+        let used = pos.min(buf.len());
+        *chunk = buf.get(used..).unwrap_or_default();
+        self.base = self.base.saturating_add(used as u64);
         match res? {
             Some(t) => Ok(Step::Token(t)),
             None => self.after_none(buf),
         }
-    }
-
-    /// Moves `chunk` (whose bytes are `buf`) past the `pos` bytes consumed.
-    #[inline(always)]
-    fn consume<'c>(&mut self, chunk: &mut &'c [u8], buf: &'c [u8], pos: usize) {
-        let used = pos.min(buf.len());
-        *chunk = buf.get(used..).unwrap_or_default();
-        self.base = self.base.saturating_add(used as u64);
     }
 
     /// A step over `buf` gave no token: the document ended, the chunk ran out (a cut
