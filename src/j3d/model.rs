@@ -200,9 +200,9 @@ struct VertexLayout {
     normal: Option<IndexField>,
     colors: [Option<IndexField>; MAX_COLOR_SETS],
     uvs: [Option<IndexField>; MAX_UV_SETS],
-    /// One past the highest colour set present.
+    /// Colour sets present ([`color_sets`]).
     color_sets: usize,
-    /// One past the highest UV set present.
+    /// UV sets present ([`uv_sets`]).
     uv_sets: usize,
 }
 
@@ -655,17 +655,17 @@ impl<'a> Model<'a> {
                 VertexAttribute::Color(c) => {
                     if let Some(slot) = layout.colors.get_mut(usize::from(c)) {
                         *slot = field;
-                        layout.color_sets = layout.color_sets.max(usize::from(c) + 1);
                     }
                 }
                 VertexAttribute::TexCoord(t) => {
                     if let Some(slot) = layout.uvs.get_mut(usize::from(t)) {
                         *slot = field;
-                        layout.uv_sets = layout.uv_sets.max(usize::from(t) + 1);
                     }
                 }
             }
         }
+        layout.color_sets = color_sets(desc);
+        layout.uv_sets = uv_sets(desc);
         layout
     }
 
@@ -689,7 +689,12 @@ impl<'a> Model<'a> {
         refs.normal_array = layout
             .normal
             .map_or(VertexAttribute::Normal, |f| f.attribute);
-        for (out, field) in refs.colors.iter_mut().zip(layout.colors) {
+        for (out, &field) in refs
+            .colors
+            .iter_mut()
+            .zip(&layout.colors)
+            .take(layout.color_sets)
+        {
             *out = IndexField::read(field, vertex)?;
         }
         for (out, &field) in refs.uvs.iter_mut().zip(&layout.uvs).take(layout.uv_sets) {
