@@ -710,7 +710,7 @@ impl Core {
         } else {
             return Self::decline(i + k, pos);
         };
-        *pos = i + k + self.tw_after_value(st, t, len);
+        *pos = i + k + self.end_value(st, byte(t, len) == b',', len);
         Some(Ok(Some(Token { kind, offset: at })))
     }
 
@@ -720,22 +720,6 @@ impl Core {
     fn decline<'b>(at: usize, pos: &mut usize) -> Option<Next<'b>> {
         *pos = at;
         None
-    }
-
-    /// [`after_value`](Self::after_value) on a token window: the value, read in
-    /// state `from`, ends before `end` (< 64).
-    #[inline(always)]
-    fn tw_after_value(&mut self, from: State, t: &Tw, end: usize) -> usize {
-        if from == State::Start {
-            self.state = State::Done;
-            return end;
-        }
-        if byte(t, end) == b',' {
-            self.state = from.after_value(true);
-            return end + 1;
-        }
-        self.state = from.after_value(false);
-        end
     }
 
     /// Closes the current container, whose state is `st`, with the bracket at window
@@ -763,16 +747,7 @@ impl Core {
         let from = self.pop_low();
         let end = k + 1;
         let next = win.get(end % 64).copied().unwrap_or(0);
-        *pos = i + if from == State::Start {
-            self.state = State::Done;
-            end
-        } else if next == b',' {
-            self.state = from.after_value(true);
-            end + 1
-        } else {
-            self.state = from.after_value(false);
-            end
-        };
+        *pos = i + self.end_value(from, next == b',', end);
         Some(Ok(Some(Token {
             kind,
             offset: offset(base, k),
@@ -807,7 +782,7 @@ impl Core {
             self.state = State::Value;
             end + 1
         } else {
-            self.tw_after_value(from, t, end)
+            self.end_value(from, byte(t, end) == b',', end)
         };
         *pos = i + len;
         let body = head(t, n + 1).split_first().map_or(&[][..], |(_, b)| b);
@@ -1013,23 +988,26 @@ impl Core {
         self.after_value_in(self.state, buf, end)
     }
 
-    /// Grammar transition after a value read in state `from` (for a container just
-    /// closed, the state its parent read it in) and ending just before `end`; returns
-    /// the new position. A `,` directly following is consumed right away (the
-    /// transition [`State::ArrComma`] and [`State::ObjComma`] make, without another
-    /// round through [`Core::step`]).
+    /// [`end_value`](Self::end_value) with the byte at `end` read from `buf`.
     #[inline(always)]
     fn after_value_in(&mut self, from: State, buf: &[u8], end: usize) -> usize {
+        self.end_value(from, buf.get(end) == Some(&b','), end)
+    }
+
+    /// Grammar transition after a value read in state `from` (for a container just
+    /// closed, the state its parent read it in) and ending just before `end`, where
+    /// `comma` says the byte at `end` is a `,`; returns the new position. The comma
+    /// is consumed right away (the transition [`State::ArrComma`] and
+    /// [`State::ObjComma`] make, without another round through [`Core::step`]),
+    /// except at the top level, where it is an error for the next step to find.
+    #[inline(always)]
+    fn end_value(&mut self, from: State, comma: bool, end: usize) -> usize {
         if from == State::Start {
             self.state = State::Done;
             return end;
         }
-        if buf.get(end) == Some(&b',') {
-            self.state = from.after_value(true);
-            return end + 1;
-        }
-        self.state = from.after_value(false);
-        end
+        self.state = from.after_value(comma);
+        if comma { end + 1 } else { end }
     }
 
     /// Transition after a string ending just before `end`; a key's directly following
