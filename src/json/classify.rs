@@ -24,6 +24,15 @@ pub(crate) fn string_special(b: &Block) -> u32 {
     chosen::string_special(b)
 }
 
+/// The quotes of a block, and its [`string_special`] bytes (quotes included), from
+/// one load: a string's end is found from the quotes alone, the short
+/// dependency chain that the next token's position waits for, while the other
+/// special bytes are only checked.
+#[inline(always)]
+pub(crate) fn quote_and_special(b: &Block) -> (u32, u32) {
+    chosen::quote_and_special(b)
+}
+
 /// Bit `k` is set when byte `k` is not an ASCII digit; bits 16 to 31 are set too, so
 /// that `trailing_zeros` counts a block's leading digits.
 #[inline(always)]
@@ -105,6 +114,18 @@ mod sse2 {
     }
 
     #[inline(always)]
+    pub(super) fn quote_and_special(b: &Block) -> (u32, u32) {
+        let v = load_unaligned_m128i(b);
+        let quote = cmp_eq_mask_i8_m128i(v, splat(b'"'));
+        let backslash = cmp_eq_mask_i8_m128i(v, splat(b'\\'));
+        let low = cmp_lt_mask_i8_m128i(v, splat(0x20));
+        (
+            bits(quote),
+            bits(bitor_m128i(bitor_m128i(quote, backslash), low)),
+        )
+    }
+
+    #[inline(always)]
     pub(super) fn string_special(b: &Block) -> u32 {
         let v = load_unaligned_m128i(b);
         let quote = cmp_eq_mask_i8_m128i(v, splat(b'"'));
@@ -152,6 +173,11 @@ mod portable {
         b.iter()
             .enumerate()
             .fold(0, |m, (k, &x)| m | (u32::from(rule(x)) << k))
+    }
+
+    #[inline(always)]
+    pub(super) fn quote_and_special(b: &Block) -> (u32, u32) {
+        (bytewise(b, |x| x == b'"'), string_special(b))
     }
 
     #[inline(always)]
@@ -206,6 +232,15 @@ mod tests {
     fn string_special_marks_quote_backslash_controls_and_non_ascii() {
         marks_exactly(string_special, is_string_special, 0);
         marks_exactly(portable::string_special, is_string_special, 0);
+    }
+
+    #[test]
+    fn quote_and_special_marks_quotes_and_the_string_specials() {
+        let quote = |b: u8| b == b'"';
+        marks_exactly(|b| quote_and_special(b).0, quote, 0);
+        marks_exactly(|b| portable::quote_and_special(b).0, quote, 0);
+        marks_exactly(|b| quote_and_special(b).1, is_string_special, 0);
+        marks_exactly(|b| portable::quote_and_special(b).1, is_string_special, 0);
     }
 
     #[test]

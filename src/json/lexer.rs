@@ -99,6 +99,15 @@ impl State {
     }
 }
 
+/// Marks the path that calls it as rare, so that the compiler lays the common
+/// path out as straight-line code: the fast path runs about a dozen conditional
+/// branches per token, and every one taken the wrong way round ends a fetch
+/// block (measured in docs/performance.md). The same as `core::hint::cold_path`,
+/// which is newer than the crate's minimum Rust.
+#[cold]
+#[inline(never)]
+const fn cold_path() {}
+
 /// Literals matched byte by byte (resumably).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Lit {
@@ -320,19 +329,15 @@ fn tw_number<const NEG: bool>(t: &Tw) -> Option<usize> {
         return None;
     }
     let mut next = byte(t, e);
-    if first != b'0' {
-        // Up to six more integer digits; every exit leaves a non-digit in `next`.
-        let mut left = 6;
-        while next.is_ascii_digit() {
-            if left == 0 {
-                return None;
-            }
-            left -= 1;
-            e += 1;
-            next = byte(t, e);
+    // Up to six more integer digits; every exit leaves a non-digit in `next`.
+    let mut left = 6;
+    while next.is_ascii_digit() {
+        if left == 0 || first == b'0' {
+            return None;
         }
-    } else if next.is_ascii_digit() {
-        return None;
+        left -= 1;
+        e += 1;
+        next = byte(t, e);
     }
     if next == b'.' {
         e += 1;
@@ -378,22 +383,39 @@ fn tw_literal(t: &Tw) -> Option<(TokenKind<'static>, usize)> {
     }
 }
 
-/// The body length of the plain string whose quote is `t[0]` (its first special
-/// byte, looked for sixteen body bytes at a time, is the closing quote among the
-/// first [`STR_SCAN`] bytes), or `None` (an escape, a control or non-ASCII byte, or a
-/// longer body).
+/// For the string whose opening quote is `t[0]`: the offset `n` in its body of
+/// the first special byte (looked for sixteen body bytes at a time among the
+/// first [`STR_SCAN`]), or `None` when there is none. The body is plain and
+/// `n` bytes long when `t[n + 1]` is a quote, which the caller checks together
+/// with the byte after it. In the first block the end comes from the quotes
+/// alone, the short dependency chain that the next token's position waits for.
 #[inline(always)]
 fn tw_string(t: &Tw) -> Option<usize> {
-    const BLOCKS: [usize; STR_SCAN / 16] = [0, 16, 32];
+    // The first block: its first quote, with no other special byte before it.
+    let first = t.get(1..17).and_then(<[u8]>::first_chunk::<16>);
+    let (quote, special) = first.map_or((0, 1), classify::quote_and_special);
+    if quote != 0 {
+        let n = quote.trailing_zeros();
+        return (special & ((1 << n) - 1) == 0).then_some(n as usize);
+    }
+    if special != 0 {
+        return None;
+    }
+    const BLOCKS: [usize; STR_SCAN / 16 - 1] = [16, 32];
     for n in BLOCKS {
         let block = t.get(n + 1..n + 17).and_then(<[u8]>::first_chunk::<16>);
         let m = block.map_or(1, classify::string_special);
         if m != 0 {
-            let n = n + m.trailing_zeros() as usize;
-            return (byte(t, n + 1) == b'"').then_some(n);
+            return Some(n + m.trailing_zeros() as usize);
         }
     }
     None
+}
+
+/// The two bytes at offset `k` (< 64) of a token window, the first in the low byte.
+#[inline(always)]
+fn pair(t: &Tw, k: usize) -> u16 {
+    u16::from_le_bytes([byte(t, k), byte(t, k + 1)])
 }
 
 const STACK_WORDS: usize = MAX_DEPTH / 64;
@@ -655,17 +677,35 @@ impl Core {
         let Some(t) = token_window(win, k).filter(|_| k < TOKEN_START_LIMIT) else {
             return Self::decline(i + k, pos);
         };
-        let at = w.at(i + k);
-        if st >= State::ObjFirst {
-            // `ObjFirst` or `ObjNext`.
-            if b == b'"' {
-                return self.tw_string::<SKIP>(true, st, w, t, i + k, pos);
-            }
-            if b == b'}' && st == State::ObjFirst {
-                return self.win_close::<SKIP>(st, win, w, i, k, pos);
-            }
-            return Self::decline(i + k, pos);
+        if st < State::ObjFirst {
+            return self.win_value::<SKIP>(st, b, win, w, t, i, k, pos);
         }
+        // `ObjFirst` or `ObjNext`.
+        if b == b'"' {
+            return self.tw_string::<SKIP>(true, st, w, t, i + k, pos);
+        }
+        if b == b'}' && st == State::ObjFirst {
+            return self.win_close::<SKIP>(st, win, w, i, k, pos);
+        }
+        Self::decline(i + k, pos)
+    }
+
+    /// A value (or the `]` of an empty array) whose first byte `b` is at window
+    /// offset `k`, read in state `st`.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn win_value<'b, const SKIP: bool>(
+        &mut self,
+        st: State,
+        b: u8,
+        win: &'b Win,
+        w: Window<'b>,
+        t: &'b Tw,
+        i: usize,
+        k: usize,
+        pos: &mut usize,
+    ) -> Option<Next<'b>> {
+        let at = w.at(i + k);
         // Conditional branches ordered by frequency rather than one jump table: they
         // are predicted from the branch history, where one indirect jump on the value's
         // first byte mispredicted badly (numbers, strings, brackets and literals follow
@@ -718,6 +758,7 @@ impl Core {
     /// consumed): the general path redoes the token, or finds the error.
     #[inline(always)]
     fn decline<'b>(at: usize, pos: &mut usize) -> Option<Next<'b>> {
+        cold_path();
         *pos = at;
         None
     }
@@ -770,18 +811,22 @@ impl Core {
         let Some(n) = tw_string(t) else {
             return Self::decline(i, pos);
         };
-        // The body is t[1..=n], the closing quote t[n + 1].
+        // The body is t[1..=n] when the special byte t[n + 1] is the closing quote.
         let end = n + 2;
         let len = if key {
-            if byte(t, end) != b':' {
-                // Whitespace before the colon, or an error: rare enough for the
-                // general path, which keeps the next position off a data dependency
-                // on this byte.
+            // The quote and a directly following colon, in one test: whitespace
+            // before the colon (or an escape, or an error) is rare enough for the
+            // general path, which keeps the next position off a data dependency on
+            // these bytes.
+            if pair(t, n + 1) != u16::from_le_bytes(*b"\":") {
                 return Self::decline(i, pos);
             }
             self.state = State::Value;
             end + 1
         } else {
+            if byte(t, n + 1) != b'"' {
+                return Self::decline(i, pos);
+            }
             self.end_value(from, byte(t, end) == b',', end)
         };
         *pos = i + len;
@@ -1003,6 +1048,7 @@ impl Core {
     #[inline(always)]
     fn end_value(&mut self, from: State, comma: bool, end: usize) -> usize {
         if from == State::Start {
+            cold_path();
             self.state = State::Done;
             return end;
         }

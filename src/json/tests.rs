@@ -1397,6 +1397,30 @@ fn fast_path_edges_match_general_path() {
             assert_same(doc.as_bytes(), &doc);
         }
     }
+    // String bodies whose first special byte (the closing quote, an escape, a
+    // control or a non-ASCII byte) lies anywhere in or past the three blocks the
+    // fast path scans, as values and as keys.
+    for len in (0..=18).chain(30..=34).chain(46..=50) {
+        let plain = "x".repeat(len);
+        let mut bodies = vec![plain.clone()];
+        for at in [0, len / 2, len.saturating_sub(1)] {
+            let (head, tail) = plain.split_at(at.min(len));
+            for special in ["\\\"", "\\n", "\u{1}", "\u{e9}", "\t"] {
+                bodies.push(format!("{head}{special}{tail}"));
+            }
+        }
+        for body in &bodies {
+            for doc in [
+                format!("[\"{body}\",\"{body}\"]"),
+                format!("[\"{body}\"]"),
+                format!("{{\"{body}\":\"{body}\"}}"),
+                format!("{{\"{body}\" :1}}"),
+                format!("{{\"{body}\"1}}"),
+            ] {
+                assert_same(doc.as_bytes(), &doc);
+            }
+        }
+    }
     // Closing brackets in every context, with and without separators around them.
     for doc in [
         "[[],[[]],{},{\"a\":[]}]",
