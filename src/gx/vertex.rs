@@ -233,23 +233,25 @@ impl ArrayFormat {
         let Self::Numeric { count, ty, shift } = self else {
             return [0.0; N];
         };
-        // 2^-shift, built from its exponent: no division per read (from_vtx1
-        // keeps shifts at most 31; a larger one written by hand gives a scale
-        // of 0 rather than a panic).
-        let scale = f32::from_bits(127u32.saturating_sub(u32::from(shift)) << 23);
-        let n = usize::from(count);
-        match ty {
-            ComponentType::U8 => components::<N, 1>(bytes, n, |[a]| f32::from(a) * scale),
-            ComponentType::S8 => {
-                components::<N, 1>(bytes, n, |c| f32::from(i8::from_be_bytes(c)) * scale)
+        read_components(ty, usize::from(count), fixed_point_scale(shift), bytes)
+    }
+
+    /// A reader of elements by index from `data`, an array in this format:
+    /// see [`NumericReader`].
+    pub(crate) fn numeric_reader(self, data: &[u8]) -> NumericReader<'_> {
+        let (components, ty, scale) = match self {
+            Self::Numeric { count, ty, shift } => {
+                (usize::from(count), ty, fixed_point_scale(shift))
             }
-            ComponentType::U16 => {
-                components::<N, 2>(bytes, n, |c| f32::from(u16::from_be_bytes(c)) * scale)
-            }
-            ComponentType::S16 => {
-                components::<N, 2>(bytes, n, |c| f32::from(i16::from_be_bytes(c)) * scale)
-            }
-            ComponentType::F32 => components::<N, 4>(bytes, n, f32::from_be_bytes),
+            // Colours read as numbers are all zeros, as in `read_numeric`.
+            Self::Color(_) => (0, ComponentType::U8, 1.0),
+        };
+        NumericReader {
+            data,
+            stride: self.stride(),
+            components,
+            ty,
+            scale,
         }
     }
 
@@ -292,6 +294,64 @@ impl ArrayFormat {
             }
             ColorFormat::Rgba8 => [b(0), b(1), b(2), b(3)],
         }
+    }
+}
+
+/// A numeric vertex array resolved for reading elements by index: the
+/// format's variant, stride and fixed-point scale are worked out once per
+/// shape rather than once per vertex. Reads give exactly what
+/// [`ArrayFormat::read_numeric`] gives on the element's bytes (zeros past the
+/// array's end).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct NumericReader<'a> {
+    data: &'a [u8],
+    stride: usize,
+    components: usize,
+    ty: ComponentType,
+    scale: f32,
+}
+
+impl NumericReader<'_> {
+    /// The first `N` components of element `i`.
+    #[inline(always)]
+    pub(crate) fn read<const N: usize>(&self, i: usize) -> [f32; N] {
+        let bytes = i
+            .checked_mul(self.stride)
+            .and_then(|start| self.data.get(start..)?.get(..self.stride))
+            .unwrap_or_default();
+        read_components(self.ty, self.components, self.scale, bytes)
+    }
+}
+
+/// 2^-shift, built from its exponent: no division per read (from_vtx1 keeps
+/// shifts at most 31; a larger one written by hand gives a scale of 0 rather
+/// than a panic).
+#[inline(always)]
+fn fixed_point_scale(shift: u8) -> f32 {
+    f32::from_bits(127u32.saturating_sub(u32::from(shift)) << 23)
+}
+
+/// The first `N` of the `n` components of type `ty` at the start of `bytes`,
+/// each times `scale` (a fixed-point divisor; 1 for floats).
+#[inline(always)]
+fn read_components<const N: usize>(
+    ty: ComponentType,
+    n: usize,
+    scale: f32,
+    bytes: &[u8],
+) -> [f32; N] {
+    match ty {
+        ComponentType::U8 => components::<N, 1>(bytes, n, |[a]| f32::from(a) * scale),
+        ComponentType::S8 => {
+            components::<N, 1>(bytes, n, |c| f32::from(i8::from_be_bytes(c)) * scale)
+        }
+        ComponentType::U16 => {
+            components::<N, 2>(bytes, n, |c| f32::from(u16::from_be_bytes(c)) * scale)
+        }
+        ComponentType::S16 => {
+            components::<N, 2>(bytes, n, |c| f32::from(i16::from_be_bytes(c)) * scale)
+        }
+        ComponentType::F32 => components::<N, 4>(bytes, n, f32::from_be_bytes),
     }
 }
 
@@ -348,6 +408,44 @@ fn expand6u(v: u32) -> u8 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The per-shape reader gives, for every element index (past the end
+    /// too), exactly what `read_numeric` gives on that element's bytes.
+    #[test]
+    fn numeric_reader_reads_what_read_numeric_reads() {
+        let data: [u8; 37] = core::array::from_fn(|i| (i as u8).wrapping_mul(29).wrapping_add(3));
+        let check = |format: ArrayFormat| {
+            let reader = format.numeric_reader(&data);
+            let stride = format.stride();
+            for i in [0, 1, 2, 5, 36, 37, usize::MAX / 2, usize::MAX] {
+                let element = i
+                    .checked_mul(stride)
+                    .and_then(|s| data.get(s..)?.get(..stride))
+                    .unwrap_or_default();
+                let bits = |v: [f32; 3]| v.map(f32::to_bits);
+                assert_eq!(
+                    bits(reader.read::<3>(i)),
+                    bits(format.read_numeric::<3>(element)),
+                    "{format:?} element {i}"
+                );
+            }
+        };
+        check(ArrayFormat::Color(ColorFormat::Rgba8));
+        check(ArrayFormat::Color(ColorFormat::Rgb565));
+        for ty in [
+            ComponentType::U8,
+            ComponentType::S8,
+            ComponentType::U16,
+            ComponentType::S16,
+            ComponentType::F32,
+        ] {
+            for count in [0, 1, 2, 3, 9] {
+                for shift in [0, 6, 14, 31, 64] {
+                    check(ArrayFormat::Numeric { count, ty, shift });
+                }
+            }
+        }
+    }
 
     #[test]
     fn vtx1_normal_shift_ignores_stored_15() {

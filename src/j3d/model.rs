@@ -29,7 +29,7 @@ use crate::arena::{Arena, Plan};
 use crate::error::{Error, ErrorCode, Location, SectionId, Warning, WarningCode, Warnings};
 use crate::gx::display_list::{DisplayList, DisplayListError, Primitive};
 use crate::gx::texture;
-use crate::gx::vertex::{AttributeInput, VertexAttribute};
+use crate::gx::vertex::{AttributeInput, NumericReader, VertexAttribute};
 use crate::limits::{J3dLimits, check};
 use crate::scene::{
     Aabb, AlphaMode, Blending, CullMode, Format, GroupFlags, Influence, InfluenceSpan,
@@ -929,6 +929,7 @@ impl<'a> Model<'a> {
             color_sets: 0,
             mesh_vertices: 0,
             cached: None,
+            readers: ArrayReaders::new(&self.vtx1),
         };
         for s in 0..self.shp1.len() {
             let shape = self.shp1.shape(s)?;
@@ -1138,6 +1139,33 @@ struct Filler<'f, 'm, 'a> {
     /// The last draw matrix used, with its normal matrix and (when the scene
     /// is skinned) what DRW1 says it is.
     cached: Option<(u32, Mat4, NormalMatrix, Option<DrawMatrix>)>,
+    /// The numeric arrays, resolved for reading by index.
+    readers: ArrayReaders<'a>,
+}
+
+/// VTX1's numeric arrays resolved for reading by index ([`NumericReader`]):
+/// once per decode, not once per vertex.
+#[derive(Clone, Copy, Debug, Default)]
+struct ArrayReaders<'a> {
+    position: Option<NumericReader<'a>>,
+    normal: Option<NumericReader<'a>>,
+    normal_binormal_tangent: Option<NumericReader<'a>>,
+    uvs: [Option<NumericReader<'a>>; MAX_UV_SETS],
+}
+
+impl<'a> ArrayReaders<'a> {
+    fn new(vtx1: &Vtx1<'a>) -> Self {
+        let reader = |attribute| {
+            vtx1.array(attribute)
+                .map(|a| a.format.numeric_reader(a.data))
+        };
+        Self {
+            position: reader(VertexAttribute::Position),
+            normal: reader(VertexAttribute::Normal),
+            normal_binormal_tangent: reader(VertexAttribute::NormalBinormalTangent),
+            uvs: core::array::from_fn(|t| reader(VertexAttribute::TexCoord(small(t)))),
+        }
+    }
 }
 
 impl ShapeSink for Filler<'_, '_, '_> {
@@ -1164,41 +1192,42 @@ impl ShapeSink for Filler<'_, '_, '_> {
             None => return Err(arena_mismatch()),
         };
 
-        let vtx1 = &self.model.vtx1;
-        let position = v
-            .position
-            .get()
-            .and_then(|i| self.model.position(i))
-            .unwrap_or([0.0; 3]);
+        let readers = &self.readers;
+        let position = match (v.position.get(), readers.position) {
+            (Some(i), Some(array)) => array.read(i),
+            _ => [0.0; 3],
+        };
         *self
             .positions
             .get_mut(self.vertex)
             .ok_or_else(arena_mismatch)? = draw.transform_point(position);
-        let normal = match v.normal.get().zip(vtx1.array(v.normal_array)) {
-            Some((i, array)) => normal_matrix.apply(
-                array
-                    .format
-                    .read_numeric(array.element(i).unwrap_or_default()),
-            ),
+        let normal_array = match v.normal_array {
+            VertexAttribute::NormalBinormalTangent => readers.normal_binormal_tangent,
+            _ => readers.normal,
+        };
+        let normal = match v.normal.get().zip(normal_array) {
+            Some((i, array)) => normal_matrix.apply(array.read(i)),
             None => [0.0; 3],
         };
         *self
             .normals
             .get_mut(self.vertex)
             .ok_or_else(arena_mismatch)? = normal;
-        for (set, index) in v.uvs.iter().enumerate().take(self.uv_sets) {
-            let uv = match (
-                index.get(),
-                vtx1.array(VertexAttribute::TexCoord(small(set))),
-            ) {
-                (Some(i), Some(array)) => array
-                    .format
-                    .read_numeric(array.element(i).unwrap_or_default()),
+        for (set, (index, array)) in v
+            .uvs
+            .iter()
+            .zip(&readers.uvs)
+            .enumerate()
+            .take(self.uv_sets)
+        {
+            let uv = match (index.get(), array) {
+                (Some(i), Some(array)) => array.read(i),
                 _ => [0.0; 2],
             };
             let at = self.uv + self.mesh_vertices * self.uv_sets + set;
             *self.uvs.get_mut(at).ok_or_else(arena_mismatch)? = uv;
         }
+        let vtx1 = &self.model.vtx1;
         for (set, index) in v.colors.iter().enumerate().take(self.color_sets) {
             let color = match (index.get(), vtx1.array(VertexAttribute::Color(small(set)))) {
                 (Some(i), Some(array)) => array
