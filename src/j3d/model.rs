@@ -1187,8 +1187,9 @@ impl ShapeSink for Filler<'_, '_, '_> {
             };
             self.cached = Some((v.draw, draw, draw.normal_matrix(), skin));
         }
-        let (draw, normal_matrix, skin) = match self.cached {
-            Some((_, d, n, skin)) => (d, n, skin),
+        // Borrowed, not copied: the two matrices are about a hundred bytes.
+        let (draw, normal_matrix, skin) = match &self.cached {
+            Some((_, d, n, skin)) => (d, n, *skin),
             None => return Err(arena_mismatch()),
         };
 
