@@ -298,8 +298,8 @@ impl ArrayFormat {
 }
 
 /// A numeric vertex array resolved for reading elements by index: the
-/// format's variant, stride and fixed-point scale are worked out once per
-/// shape rather than once per vertex. Reads give exactly what
+/// format's variant, stride and fixed-point scale are worked out once, not
+/// for every vertex. Reads give exactly what
 /// [`ArrayFormat::read_numeric`] gives on the element's bytes (zeros past the
 /// array's end).
 #[derive(Clone, Copy, Debug)]
@@ -315,12 +315,16 @@ impl NumericReader<'_> {
     /// The first `N` components of element `i`.
     #[inline(always)]
     pub(crate) fn read<const N: usize>(&self, i: usize) -> [f32; N] {
-        let bytes = i
-            .checked_mul(self.stride)
-            .and_then(|start| self.data.get(start..)?.get(..self.stride))
-            .unwrap_or_default();
+        let bytes = element(self.data, self.stride, i).unwrap_or_default();
         read_components(self.ty, self.components, self.scale, bytes)
     }
+}
+
+/// The bytes of element `i` of an array of `stride`-byte elements, if `data`
+/// holds it whole.
+#[inline(always)]
+pub(crate) fn element(data: &[u8], stride: usize, i: usize) -> Option<&[u8]> {
+    data.get(i.checked_mul(stride)?..)?.get(..stride)
 }
 
 /// 2^-shift, built from its exponent: no division per read (from_vtx1 keeps
@@ -409,7 +413,7 @@ fn expand6u(v: u32) -> u8 {
 mod tests {
     use super::*;
 
-    /// The per-shape reader gives, for every element index (past the end
+    /// The resolved reader gives, for every element index (past the end
     /// too), exactly what `read_numeric` gives on that element's bytes.
     #[test]
     fn numeric_reader_reads_what_read_numeric_reads() {
@@ -418,14 +422,11 @@ mod tests {
             let reader = format.numeric_reader(&data);
             let stride = format.stride();
             for i in [0, 1, 2, 5, 36, 37, usize::MAX / 2, usize::MAX] {
-                let element = i
-                    .checked_mul(stride)
-                    .and_then(|s| data.get(s..)?.get(..stride))
-                    .unwrap_or_default();
+                let bytes = element(&data, stride, i).unwrap_or_default();
                 let bits = |v: [f32; 3]| v.map(f32::to_bits);
                 assert_eq!(
                     bits(reader.read::<3>(i)),
-                    bits(format.read_numeric::<3>(element)),
+                    bits(format.read_numeric::<3>(bytes)),
                     "{format:?} element {i}"
                 );
             }

@@ -51,8 +51,7 @@ impl<'a> VertexArray<'a> {
 
     /// The bytes of element `i`, if the array holds it.
     pub fn element(&self, i: usize) -> Option<&'a [u8]> {
-        let stride = self.format.stride();
-        self.data.get(i.checked_mul(stride)?..)?.get(..stride)
+        crate::gx::vertex::element(self.data, self.format.stride(), i)
     }
 }
 
