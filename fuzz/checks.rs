@@ -197,7 +197,23 @@ pub fn j3d(data: &[u8]) {
     limits.max_vertices = 1 << 16;
     limits.max_triangles = 1 << 16;
     limits.max_display_list_bytes = 1 << 16;
-    let Ok(plan) = scenedec::j3d::measure(data, &options.j3d) else {
+    let measured = scenedec::j3d::measure(data, &options.j3d);
+    // `load` counts without checking the attribute indices (its fill pass
+    // does), yet must end exactly as measure and then decode would, where it
+    // reads the bytes as J3D (it unwraps Yaz0 and sends JSON elsewhere).
+    let as_j3d = matches!(
+        scenedec::format_of(data, None),
+        Ok(scenedec::scene::Format::J3d)
+    );
+    let loaded = if as_j3d {
+        Some(scenedec::load(data, None, &options))
+    } else {
+        None
+    };
+    let Ok(plan) = measured else {
+        if let (Err(e), Some(loaded)) = (&measured, &loaded) {
+            assert_eq!(loaded.as_ref().err(), Some(e), "load fails as measure does");
+        }
         return;
     };
     let mut memory = vec![0u64; plan.arena_words()];
@@ -205,6 +221,14 @@ pub fn j3d(data: &[u8]) {
     let mut warnings = Warnings::new();
     let scene = scenedec::j3d::decode_into(data, &options.j3d, &mut arena, &mut warnings)
         .expect("decode_into succeeds with the arena measure planned");
+    if let Some(loaded) = &loaded {
+        let loaded = loaded.as_ref().expect("load succeeds where measure does");
+        assert_eq!(
+            loaded.scene().counts(),
+            scene.counts(),
+            "load decodes what decode_into does"
+        );
+    }
     assert!(arena.used() <= plan.arena_bytes());
     // Every index points inside its mesh.
     for mesh in scene.meshes() {

@@ -212,14 +212,21 @@ mod owned {
         // A .bbmodel is read as a document once, for both passes, and its
         // values are checked once, by the fill pass; an error is still the
         // one `measure` reports (`bbmodel::measured_error`).
+        // A J3D file's count pass reads only what the arena's size needs,
+        // and its indices are checked by the fill pass; an error is still
+        // the one `measure` reports (`j3d::measured_error`).
         let bbmodel_error = |e| bbmodel::measured_error(model, &options.bbmodel, e);
+        let j3d_error = |e| j3d::measured_error(model, &options.j3d, e);
         let (document, plan) = match format {
             Format::Bbmodel => {
                 let (doc, plan) =
                     bbmodel::count_located(model, &options.bbmodel).map_err(bbmodel_error)?;
                 (Some(doc), plan)
             }
-            Format::J3d => (None, measure(model, hint, options)?),
+            Format::J3d => (
+                None,
+                j3d::count_for_load(model, &options.j3d).map_err(j3d_error)?,
+            ),
         };
         let mut arena = vec![0u64; plan.arena_words()];
         let mut warnings = Warnings::new();
@@ -229,7 +236,8 @@ mod owned {
                 bbmodel::decode_document(doc, &options.bbmodel, &plan, &mut carved, &mut warnings)
                     .map_err(bbmodel_error)?
             }
-            None => decode_with_plan(model, hint, options, &plan, &mut carved, &mut warnings)?,
+            None => decode_with_plan(model, hint, options, &plan, &mut carved, &mut warnings)
+                .map_err(j3d_error)?,
         };
         let used = scene.counts();
         let loaded = Loaded {

@@ -278,19 +278,32 @@ fn survive(bytes: &[u8], what: &str) -> Result<(), Error> {
     }
 }
 
-/// `measure` accepts exactly what `decode_into` (through `load`) accepts:
-/// the plan promises that decoding succeeds.
+/// `measure` accepts exactly what `decode_into` and `load` accept (the plan
+/// promises that decoding succeeds), and where it rejects, `load` (whose
+/// count pass leaves the attribute indices to its fill pass) fails with the
+/// same error.
 fn agree(bytes: &[u8], what: &str) {
-    let measured = scenedec::measure(bytes, None, &Options::default());
+    let options = Options::default();
+    let measured = scenedec::measure(bytes, None, &options);
     let loaded = try_load(bytes);
     if let (Ok(_), Err(e)) = (&measured, &loaded) {
         panic!(
-            "{what}: measure accepts what decode rejects: {e} (at {})",
+            "{what}: measure accepts what load rejects: {e} (at {})",
             e.at()
         );
     }
-    if let (Err(e), Ok(_)) = (&measured, &loaded) {
-        panic!("{what}: decode accepts what measure rejects: {e}");
+    if let Ok(plan) = &measured {
+        let mut memory = vec![0u64; plan.arena_words()];
+        let mut arena = scenedec::Arena::from_words(&mut memory);
+        let mut warnings = scenedec::Warnings::new();
+        if let Err(e) = scenedec::decode_into(bytes, None, &options, &mut arena, &mut warnings) {
+            panic!("{what}: measure accepts what decode_into rejects: {e}");
+        }
+    }
+    match (&measured, &loaded) {
+        (Err(e), Ok(_)) => panic!("{what}: load accepts what measure rejects: {e}"),
+        (Err(m), Err(l)) => assert_eq!(m, l, "{what}: load fails otherwise than measure"),
+        _ => {}
     }
 }
 
@@ -851,6 +864,35 @@ fn vertex_index_past_the_end_of_its_array() {
         assert_eq!(*e.at(), binary(list + 3 + 2 * 2, b"SHP1"), "{e}");
         assert!(e.message().contains("POS index"), "{}", e.message());
     }
+}
+
+/// `load` counts without checking attribute indices (its fill pass checks
+/// them), so on its own it would meet a later limit first; it reports what
+/// `measure` reports: the index error of the first vertex.
+#[test]
+fn load_reports_the_index_error_measure_finds_before_a_later_limit() {
+    let bytes = counted_model().build();
+    let list = display_list_offset(&bytes, 0);
+    let mut b = bytes.clone();
+    // The first vertex's POS index (after the primitive header and the
+    // matrix index byte) points past the four positions.
+    b.set_u16(list + 3 + 1, 0xFFFF);
+    let options = options(J3dLimits {
+        max_vertices: 10,
+        ..J3dLimits::default()
+    });
+    let measured = scenedec::measure(&b, None, &options).expect_err("measure rejects");
+    assert_eq!(measured.code(), ErrorCode::BadOffset, "{measured}");
+    assert!(measured.message().contains("POS index"), "{measured}");
+    let loaded = match scenedec::load(&b, None, &options) {
+        Ok(_) => panic!("load accepts what measure rejects"),
+        Err(e) => e,
+    };
+    assert_eq!(loaded, measured);
+    // Without the bad index, the limit is what both report.
+    let e = scenedec::measure(&bytes, None, &options).expect_err("11 vertices");
+    assert_eq!(e.code(), ErrorCode::TooManyVertices);
+    assert_eq!(scenedec::load(&bytes, None, &options).err(), Some(e));
 }
 
 #[test]

@@ -47,14 +47,33 @@ fn parse<'a>(bytes: &'a [u8], options: &Options) -> Result<model::Model<'a>, Err
 /// arena size [`decode_into`] needs, without allocating.
 pub fn measure(bytes: &[u8], options: &Options) -> Result<Plan, Error> {
     let model = parse(bytes, options)?;
-    Ok(model::plan(&model, &options.limits, false)?.0)
+    Ok(model::plan(&model, &options.limits, model::CountPass::Checked)?.0)
+}
+
+/// [`measure`] for a decode that follows at once (`load`): the count pass
+/// reads only each vertex's draw matrix, leaving the attribute indices to
+/// the fill pass, which checks each of them anyway. Errors from this or from
+/// the decode go through [`measured_error`], so that the caller sees exactly
+/// what measuring first would have reported.
+#[cfg(feature = "alloc")]
+pub(crate) fn count_for_load(bytes: &[u8], options: &Options) -> Result<Plan, Error> {
+    let model = parse(bytes, options)?;
+    Ok(model::plan(&model, &options.limits, model::CountPass::DrawOnly)?.0)
+}
+
+/// The error [`measure`] reports for `bytes`, or `e` when it reports none
+/// (an error only a decode can meet). On the error path of `load` only.
+#[cfg(feature = "alloc")]
+#[cold]
+pub(crate) fn measured_error(bytes: &[u8], options: &Options, e: Error) -> Error {
+    measure(bytes, options).err().unwrap_or(e)
 }
 
 /// What `inspect` reports of a J3D file beyond its scene: sections, scaling
 /// rule, array and primitive counts, the raw position bbox.
 pub fn summary(bytes: &[u8], options: &Options) -> Result<Summary, Error> {
     let model = parse(bytes, options)?;
-    Ok(model::plan(&model, &options.limits, true)?.1)
+    Ok(model::plan(&model, &options.limits, model::CountPass::Summary)?.1)
 }
 
 /// Decodes `bytes` into `arena`. Needs at most [`measure`]'s plan.
@@ -65,7 +84,7 @@ pub fn decode_into<'a>(
     warnings: &mut Warnings,
 ) -> Result<Scene<'a>, Error> {
     let model = parse(bytes, options)?;
-    let (plan, _) = model::plan(&model, &options.limits, false)?;
+    let (plan, _) = model::plan(&model, &options.limits, model::CountPass::Checked)?;
     model.fill(plan.counts(), arena, warnings, &options.limits)
 }
 

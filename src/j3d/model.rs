@@ -234,8 +234,30 @@ impl IndexField {
     }
 }
 
+/// What the count pass reads of each display-list vertex.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum CountPass {
+    /// Every attribute index, checked against its array: what `measure`
+    /// promises, so that a decode of the same bytes cannot fail.
+    Checked,
+    /// As [`CountPass::Checked`], and every position for the raw bbox that
+    /// the summary reports.
+    Summary,
+    /// Only the draw matrix (for the vertex's influences): for `load`, whose
+    /// fill pass right after reads and checks every index anyway. An error
+    /// from either pass is replaced by `measure`'s
+    /// ([`super::measured_error`]), so `load` fails exactly as measuring
+    /// first would.
+    DrawOnly,
+}
+
 /// Receives the vertices and primitives of one shape, in display-list order.
 trait ShapeSink {
+    /// Whether the walk reads and checks every attribute index of a vertex
+    /// (else only its draw matrix, [`VertexRefs::draw`]).
+    fn reads_indices(&self) -> bool {
+        true
+    }
     /// One vertex of a primitive that makes triangles.
     fn vertex(&mut self, v: &VertexRefs) -> Result<(), Error>;
     /// A primitive whose `count` vertices were just passed.
@@ -299,12 +321,12 @@ impl<'a> Model<'a> {
         )
     }
 
-    /// Checks every count and index against `limits` and counts the scene (with
-    /// `raw_bbox`, also the raw position bbox the summary reports).
+    /// Checks every count against `limits` and counts the scene; `pass` says
+    /// what it reads of each vertex.
     pub(crate) fn count(
         &self,
         limits: &J3dLimits,
-        raw_bbox: bool,
+        pass: CountPass,
     ) -> Result<(SceneCounts, Summary), Error> {
         let at = |section: &[u8; 4]| Location::Binary {
             offset: self.file.section(section).map_or(0, |s| s.offset) as u64,
@@ -372,7 +394,7 @@ impl<'a> Model<'a> {
             shape_color_sets: 0,
             primitives: PrimitiveCounts::default(),
             bbox: None,
-            raw_bbox,
+            pass,
             last_draw: None,
         };
         for s in 0..self.shp1.len() {
@@ -521,6 +543,7 @@ impl<'a> Model<'a> {
         // Filled in place for each vertex: returned by value, it was copied
         // out of its Result in wider pieces than it was written in.
         let mut refs = VertexRefs::default();
+        let reads_indices = sink.reads_indices();
         for j in 0..shape.packet_count() {
             let packet = self.shp1.packet(shape, j)?;
             self.set_slots(&mut slots, &packet)?;
@@ -545,7 +568,12 @@ impl<'a> Model<'a> {
                     .take(primitive.vertex_count)
                     .enumerate()
                 {
-                    Self::vertex_refs(&layout, vertex, &slots, &mut refs).map_err(|fault| {
+                    let read = if reads_indices {
+                        Self::vertex_refs(&layout, vertex, &slots, &mut refs)
+                    } else {
+                        Self::vertex_draw(&layout, vertex, &slots, &mut refs)
+                    };
+                    read.map_err(|fault| {
                         let at = packet.display_list_offset
                             + primitive.offset
                             + 3
@@ -681,9 +709,6 @@ impl<'a> Model<'a> {
         if let Some(attribute) = layout.direct {
             return Err(VertexFault::Direct(attribute));
         }
-        let slot = layout.matrix.map_or(0, |at| {
-            usize::from(vertex.get(at).copied().unwrap_or(0)) / 3
-        });
         refs.position = IndexField::read(layout.position, vertex)?;
         refs.normal = IndexField::read(layout.normal, vertex)?;
         refs.normal_array = layout
@@ -700,13 +725,42 @@ impl<'a> Model<'a> {
         for (out, &field) in refs.uvs.iter_mut().zip(&layout.uvs).take(layout.uv_sets) {
             *out = IndexField::read(field, vertex)?;
         }
-        refs.draw = slots
+        refs.draw = Self::draw_matrix(layout, vertex, slots)?;
+        Ok(())
+    }
+
+    /// [`Model::vertex_refs`] for a walk that needs only the draw matrix
+    /// ([`CountPass::DrawOnly`]): the other indices are left as they are.
+    #[inline(always)]
+    fn vertex_draw(
+        layout: &VertexLayout,
+        vertex: &[u8],
+        slots: &[Option<u16>; SLOTS],
+        refs: &mut VertexRefs,
+    ) -> Result<(), VertexFault> {
+        if let Some(attribute) = layout.direct {
+            return Err(VertexFault::Direct(attribute));
+        }
+        refs.draw = Self::draw_matrix(layout, vertex, slots)?;
+        Ok(())
+    }
+
+    /// The DRW1 entry a vertex's matrix slot names.
+    #[inline(always)]
+    fn draw_matrix(
+        layout: &VertexLayout,
+        vertex: &[u8],
+        slots: &[Option<u16>; SLOTS],
+    ) -> Result<u32, VertexFault> {
+        let slot = layout.matrix.map_or(0, |at| {
+            usize::from(vertex.get(at).copied().unwrap_or(0)) / 3
+        });
+        Ok(slots
             .get(slot)
             .copied()
             .flatten()
             .ok_or(VertexFault::NoSlot(slot))?
-            .into();
-        Ok(())
+            .into())
     }
 
     /// The error for the display-list vertex at file offset `at`.
@@ -1048,15 +1102,19 @@ struct Counter<'m, 'a> {
     shape_color_sets: usize,
     primitives: PrimitiveCounts,
     bbox: Option<Aabb>,
-    /// Whether to gather `bbox` (only the summary reports it, and it costs a
-    /// position read per vertex).
-    raw_bbox: bool,
+    /// What to read of each vertex; `bbox` is gathered only for the summary
+    /// (it costs a position read per vertex).
+    pass: CountPass,
     /// The last draw matrix seen, with its influence count (consecutive
     /// vertices mostly share one).
     last_draw: Option<(u32, usize)>,
 }
 
 impl ShapeSink for Counter<'_, '_> {
+    fn reads_indices(&self) -> bool {
+        self.pass != CountPass::DrawOnly
+    }
+
     #[inline]
     fn vertex(&mut self, v: &VertexRefs) -> Result<(), Error> {
         self.vertices += 1;
@@ -1079,7 +1137,7 @@ impl ShapeSink for Counter<'_, '_> {
         if let Some(p) = v
             .position
             .get()
-            .filter(|_| self.raw_bbox)
+            .filter(|_| self.pass == CountPass::Summary)
             .and_then(|i| self.model.position(i))
         {
             self.bbox = Some(self.bbox.map_or(Aabb::point(p), |b| b.with(p)));
@@ -1589,14 +1647,13 @@ fn material_record(m: &Material<'_>, name: TextRef) -> Result<MaterialRecord, Er
 
 /// Plans a model: the scene's counts, then the scratch [`Model::fill`]
 /// carves after the scene: joint world matrices, draw matrices, where each
-/// envelope's influences start, and each shape's material. The summary's
-/// raw position bbox is gathered only with `raw_bbox`.
+/// envelope's influences start, and each shape's material.
 pub(crate) fn plan(
     model: &Model<'_>,
     limits: &J3dLimits,
-    raw_bbox: bool,
+    pass: CountPass,
 ) -> Result<(Plan, Summary), Error> {
-    let (counts, summary) = model.count(limits, raw_bbox)?;
+    let (counts, summary) = model.count(limits, pass)?;
     let plan = Plan::new(counts, |scratch| {
         scratch.add::<[f32; 16]>(model.jnt1.len())?;
         scratch.add::<[f32; 16]>(model.drw1.len())?;
