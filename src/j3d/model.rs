@@ -568,18 +568,15 @@ impl<'a> Model<'a> {
                     .take(primitive.vertex_count)
                     .enumerate()
                 {
-                    let read = if reads_indices {
-                        Self::vertex_refs(&layout, vertex, &slots, &mut refs)
-                    } else {
-                        Self::vertex_draw(&layout, vertex, &slots, &mut refs)
-                    };
-                    read.map_err(|fault| {
-                        let at = packet.display_list_offset
-                            + primitive.offset
-                            + 3
-                            + i * desc.vertex_size;
-                        self.vertex_error(at, fault)
-                    })?;
+                    Self::vertex_refs(&layout, vertex, &slots, &mut refs, reads_indices).map_err(
+                        |fault| {
+                            let at = packet.display_list_offset
+                                + primitive.offset
+                                + 3
+                                + i * desc.vertex_size;
+                            self.vertex_error(at, fault)
+                        },
+                    )?;
                     sink.vertex(&refs)?;
                 }
                 sink.primitive(primitive.kind, primitive.vertex_count)?;
@@ -697,70 +694,49 @@ impl<'a> Model<'a> {
         layout
     }
 
-    /// Reads one display-list vertex's indices into `refs` and checks each
-    /// against its array.
+    /// Reads one display-list vertex's draw matrix into `refs` and, with
+    /// `indices`, its attribute indices, each checked against its array
+    /// (without, for [`CountPass::DrawOnly`], the others are left as they
+    /// are).
     #[inline(always)]
     fn vertex_refs(
         layout: &VertexLayout,
         vertex: &[u8],
         slots: &[Option<u16>; SLOTS],
         refs: &mut VertexRefs,
+        indices: bool,
     ) -> Result<(), VertexFault> {
         if let Some(attribute) = layout.direct {
             return Err(VertexFault::Direct(attribute));
         }
-        refs.position = IndexField::read(layout.position, vertex)?;
-        refs.normal = IndexField::read(layout.normal, vertex)?;
-        refs.normal_array = layout
-            .normal
-            .map_or(VertexAttribute::Normal, |f| f.attribute);
-        for (out, &field) in refs
-            .colors
-            .iter_mut()
-            .zip(&layout.colors)
-            .take(layout.color_sets)
-        {
-            *out = IndexField::read(field, vertex)?;
-        }
-        for (out, &field) in refs.uvs.iter_mut().zip(&layout.uvs).take(layout.uv_sets) {
-            *out = IndexField::read(field, vertex)?;
-        }
-        refs.draw = Self::draw_matrix(layout, vertex, slots)?;
-        Ok(())
-    }
-
-    /// [`Model::vertex_refs`] for a walk that needs only the draw matrix
-    /// ([`CountPass::DrawOnly`]): the other indices are left as they are.
-    #[inline(always)]
-    fn vertex_draw(
-        layout: &VertexLayout,
-        vertex: &[u8],
-        slots: &[Option<u16>; SLOTS],
-        refs: &mut VertexRefs,
-    ) -> Result<(), VertexFault> {
-        if let Some(attribute) = layout.direct {
-            return Err(VertexFault::Direct(attribute));
-        }
-        refs.draw = Self::draw_matrix(layout, vertex, slots)?;
-        Ok(())
-    }
-
-    /// The DRW1 entry a vertex's matrix slot names.
-    #[inline(always)]
-    fn draw_matrix(
-        layout: &VertexLayout,
-        vertex: &[u8],
-        slots: &[Option<u16>; SLOTS],
-    ) -> Result<u32, VertexFault> {
         let slot = layout.matrix.map_or(0, |at| {
             usize::from(vertex.get(at).copied().unwrap_or(0)) / 3
         });
-        Ok(slots
+        if indices {
+            refs.position = IndexField::read(layout.position, vertex)?;
+            refs.normal = IndexField::read(layout.normal, vertex)?;
+            refs.normal_array = layout
+                .normal
+                .map_or(VertexAttribute::Normal, |f| f.attribute);
+            for (out, &field) in refs
+                .colors
+                .iter_mut()
+                .zip(&layout.colors)
+                .take(layout.color_sets)
+            {
+                *out = IndexField::read(field, vertex)?;
+            }
+            for (out, &field) in refs.uvs.iter_mut().zip(&layout.uvs).take(layout.uv_sets) {
+                *out = IndexField::read(field, vertex)?;
+            }
+        }
+        refs.draw = slots
             .get(slot)
             .copied()
             .flatten()
             .ok_or(VertexFault::NoSlot(slot))?
-            .into())
+            .into();
+        Ok(())
     }
 
     /// The error for the display-list vertex at file offset `at`.
