@@ -77,6 +77,29 @@ fn version_in_name(name: &str) -> Option<(u32, u32)> {
     Some((parts.next()?.parse().ok()?, parts.next()?.parse().ok()?))
 }
 
+/// Spec, Limits: a file past a default limit fails with that limit's code,
+/// and loads once its user raises the limit (the options `--limit` gives).
+#[test]
+fn corpus_files_past_a_default_limit_fail_as_the_spec_says_and_load_when_raised() {
+    let mut checked = 0;
+    for &(file, limit, _, code) in support::CORPUS_PAST_DEFAULT_LIMITS {
+        let Some(dir) = support::corpus_dir() else {
+            eprintln!("SKIPPED: no corpus");
+            return;
+        };
+        let Ok(bytes) = std::fs::read(dir.join("bbmodel").join(file)) else {
+            continue;
+        };
+        let e = scenedec::load(&bytes, Some("bbmodel"), &Options::default()).unwrap_err();
+        assert_eq!(e.code(), code, "{file}: {e}");
+        assert!(e.to_string().contains(limit), "{file}: {e}");
+        scenedec::load(&bytes, Some("bbmodel"), &support::corpus_options(file))
+            .unwrap_or_else(|e| panic!("{file} with {limit} raised: {e}"));
+        checked += 1;
+    }
+    eprintln!("checked {checked} corpus files past a default limit");
+}
+
 #[test]
 fn every_bbmodel_reads_as_json_with_its_version() {
     let files = support::corpus_files("bbmodel", &[".bbmodel"]);
@@ -94,7 +117,8 @@ fn every_bbmodel_reads_as_json_with_its_version() {
         if let Some((major, minor)) = version_in_name(name) {
             assert_eq!((version.major, version.minor), (major, minor), "{name}");
         }
-        let loaded = scenedec::load(&bytes, Some("bbmodel"), &Options::default()).unwrap();
+        let loaded = scenedec::load(&bytes, Some("bbmodel"), &support::corpus_options(name))
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
         assert_eq!(loaded.scene().format(), scenedec::scene::Format::Bbmodel);
     }
     eprintln!("checked {} .bbmodel corpus files", files.len());
@@ -375,7 +399,7 @@ fn bbmodel_nodes_are_the_outliner_groups_depth_first() {
         let Ok(doc) = serde_json::from_slice::<serde_json::Value>(&bytes) else {
             continue;
         };
-        let loaded = scenedec::load(&bytes, Some("bbmodel"), &Options::default())
+        let loaded = scenedec::load(&bytes, Some("bbmodel"), &support::corpus_options(name))
             .unwrap_or_else(|e| panic!("{name}: {e}"));
         let scene = loaded.scene();
         let got: Vec<(String, i64)> = scene
@@ -567,7 +591,7 @@ fn bbmodel_meshes_triangles_and_warnings_match_an_independent_reading() {
         let Ok(doc) = serde_json::from_slice::<serde_json::Value>(&bytes) else {
             continue;
         };
-        let loaded = scenedec::load(&bytes, Some("bbmodel"), &Options::default())
+        let loaded = scenedec::load(&bytes, Some("bbmodel"), &support::corpus_options(name))
             .unwrap_or_else(|e| panic!("{name}: {e}"));
         let scene = loaded.scene();
         let elements = doc["elements"].as_array().cloned().unwrap_or_default();

@@ -32,3 +32,30 @@ pub fn corpus_files(sub: &str, extensions: &[&str]) -> Vec<std::path::PathBuf> {
     files.sort();
     files
 }
+
+/// Corpus files that the spec's default limits refuse, with the limit their
+/// user raises to read them and the error the defaults give: (file name,
+/// limit name, raised value, error code).
+pub const CORPUS_PAST_DEFAULT_LIMITS: &[(&str, &str, f64, scenedec::ErrorCode)] = &[(
+    // A 32-vertex face: "TOO_MANY_VERTICES … a mesh face over maxFaceVertices (16)".
+    "figura_boat_car_free_v4_0_mesh_32gon.bbmodel",
+    "maxFaceVertices",
+    32.0,
+    scenedec::ErrorCode::TooManyVertices,
+)];
+
+/// The options a corpus file loads with: the defaults, with any limit its
+/// user must raise ([`CORPUS_PAST_DEFAULT_LIMITS`]) raised.
+pub fn corpus_options(file_name: &str) -> scenedec::Options<'static> {
+    let mut options = scenedec::Options::default();
+    for &(name, limit, value, _) in CORPUS_PAST_DEFAULT_LIMITS {
+        if name == file_name {
+            options.bbmodel.limits = options
+                .bbmodel
+                .limits
+                .with_override(limit, value)
+                .expect("a valid override");
+        }
+    }
+    options
+}
