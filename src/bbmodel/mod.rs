@@ -15,6 +15,8 @@ mod document;
 mod elements;
 pub mod formats;
 pub mod mesh;
+mod mesh_faces;
+mod mesh_keys;
 mod reader;
 pub mod references;
 pub mod structure;

@@ -8,14 +8,15 @@
 use super::Options;
 use super::document::Document;
 use super::elements::{
-    DrawnFace, Element, ElementBody, ElementContext, ElementHead, GroupKey, KeyEntry, MeshHead,
-    Pass, duplicate, face_key, find_key, for_each_mesh_face, key_slots, read_element, string_at,
-    text_hash, uv_size,
+    DrawnFace, Element, ElementBody, ElementContext, ElementHead, GroupKey, Pass, duplicate,
+    face_key, read_element, uv_size,
 };
 use super::mesh::{
     MAX_FACE_TRIANGLES, accumulate_face_normal, blockbench_face_normal, finish_smooth_normals,
     mesh_transform, triangle_count, triangulate,
 };
+use super::mesh_faces::{MeshFace, MeshHead, for_each_mesh_face};
+use super::mesh_keys::{KeyEntry, find_key, key_slots, mesh_key_table, string_at, text_hash};
 use super::structure::{
     Census, GroupFields, OutlinerEvent, census_walk, for_each_value, walk_outliner,
 };
@@ -900,7 +901,7 @@ impl MeshWriter<'_> {
         scratch: MeshScratch<'_>,
     ) -> Result<(), Error> {
         let (doc, limits, textures) = (ctx.doc, ctx.limits, ctx.textures);
-        let n = super::elements::mesh_key_table(
+        let n = mesh_key_table(
             doc,
             mesh,
             element,
@@ -1095,7 +1096,7 @@ pub(crate) struct KeptFace {
 fn resolve(
     doc: &Document<'_>,
     index: &KeyIndex<'_>,
-    face: &super::elements::MeshFace<'_>,
+    face: &MeshFace<'_>,
     element: usize,
     positions: &mut heapless::Vec<[f32; 3], { super::mesh::MAX_FACE_VERTICES }>,
     indices: &mut heapless::Vec<u32, { super::mesh::MAX_FACE_VERTICES }>,

@@ -1,0 +1,237 @@
+//! A mesh's vertex keys: the open-addressing hash index over them, and the
+//! hashing that compares keys as JavaScript compares decoded text.
+
+use super::document::Document;
+use super::mesh_faces::MeshHead;
+use crate::error::Error;
+use crate::json::{JsonStr, TokenKind};
+
+/// Reads a mesh's vertex positions, by key index, into `positions`, and
+/// indexes its keys: `table` gets one [`KeyEntry`] per key in file order,
+/// then the first [`key_slots`] of `slots` an open-addressing hash index
+/// over them, for [`find_key`]. Returns how many keys there were (the
+/// fill pass counts them here, not beforehand); `None` when there were
+/// more than `table` holds.
+///
+/// A key written twice keeps its first index and takes the last position,
+/// as an object parsed by JSON.parse does.
+pub fn mesh_key_table(
+    doc: &Document<'_>,
+    head: &MeshHead,
+    element: usize,
+    table: &mut [KeyEntry],
+    slots: &mut [u32],
+    positions: &mut [[f32; 3]],
+) -> Result<Option<usize>, Error> {
+    let Some(at) = head.vertices_at else {
+        return Ok(Some(0));
+    };
+    let element_path = super::value::ELEMENTS.with_index(element);
+    let path = element_path.with_key("vertices");
+    let mut c = doc.cursor(at);
+    c.object(&path, "vertices")?;
+    let mut n = 0usize;
+    while let Some(key) = c.next_key()? {
+        let position = c.numbers::<3>(&path.with_raw_key(key))?;
+        let (Some(entry), Some(slot)) = (table.get_mut(n), positions.get_mut(n)) else {
+            return Ok(None);
+        };
+        *entry = KeyEntry {
+            hash: text_hash(&key),
+            at: u32::try_from(key.raw_bytes().as_ptr() as usize - doc.bytes.as_ptr() as usize)
+                .unwrap_or(u32::MAX),
+            len: raw_len(&key),
+        };
+        *slot = position;
+        n += 1;
+    }
+    let (Some(table), Some(slots)) = (table.get(..n), slots.get_mut(..key_slots(n))) else {
+        return Ok(None);
+    };
+    slots.fill(EMPTY_SLOT);
+    for (i, entry) in table.iter().enumerate() {
+        match probe(table, slots, entry.hash, |held| held.same_key(doc, entry)) {
+            Probe::Found(first) => {
+                // The later spelling's position goes to the first's index
+                // (its own slot keeps it too, never referenced).
+                if let Some(&p) = positions.get(i)
+                    && let Some(slot) = positions.get_mut(first)
+                {
+                    *slot = p;
+                }
+            }
+            Probe::Free(free) => {
+                if let Some(slot) = slots.get_mut(free) {
+                    *slot = u32::try_from(i).unwrap_or(EMPTY_SLOT);
+                }
+            }
+        }
+    }
+    Ok(Some(n))
+}
+
+/// Slots of the hash index over `keys` vertex keys: a power of two at
+/// least twice as many, so probes stay short.
+pub const fn key_slots(keys: usize) -> usize {
+    if keys == 0 {
+        0
+    } else {
+        keys.saturating_mul(2).next_power_of_two()
+    }
+}
+
+/// An empty slot of the hash index.
+const EMPTY_SLOT: u32 = u32::MAX;
+
+/// Where a key's probe ended.
+enum Probe {
+    /// At the entry of the key, by its index.
+    Found(usize),
+    /// At a free slot, where it would go.
+    Free(usize),
+}
+
+/// Probes the hash index for the key of hash `hash` that `is_key` tells
+/// (given an entry of that hash), linearly from its home slot.
+fn probe(
+    table: &[KeyEntry],
+    slots: &[u32],
+    hash: u64,
+    is_key: impl Fn(&KeyEntry) -> bool,
+) -> Probe {
+    let mask = slots.len().wrapping_sub(1);
+    // The high bits mixed in (FNV's low bits alone cluster); truncating the
+    // mix to the slot count is the point.
+    #[allow(clippy::cast_possible_truncation)]
+    let mut slot = ((hash ^ (hash >> 29)) as usize) & mask;
+    for _ in 0..slots.len() {
+        let Some(&held) = slots.get(slot) else { break };
+        if held == EMPTY_SLOT {
+            return Probe::Free(slot);
+        }
+        let index = held as usize;
+        if table
+            .get(index)
+            .is_some_and(|e| e.hash == hash && is_key(e))
+        {
+            return Probe::Found(index);
+        }
+        slot = (slot + 1) & mask;
+    }
+    // A full index (never: it has twice the slots): nothing found.
+    Probe::Free(usize::MAX)
+}
+
+/// A mesh vertex key in the hash index: its hash and where its string is
+/// in the file (its index among the mesh's keys is its place in the table).
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    Default,
+    PartialEq,
+    zerocopy::FromBytes,
+    zerocopy::IntoBytes,
+    zerocopy::KnownLayout,
+    zerocopy::Immutable,
+)]
+#[repr(C)]
+pub struct KeyEntry {
+    hash: u64,
+    at: u32,
+    /// The key's raw length in the file, [`ESCAPED`] set when it has escapes.
+    len: u32,
+}
+
+impl KeyEntry {
+    /// Whether this entry's key is `key`, once both are decoded.
+    fn spells(&self, doc: &Document<'_>, key: &JsonStr<'_>) -> bool {
+        let start = self.at as usize;
+        if self.len & ESCAPED == 0 && !key.has_escapes() {
+            // Both plain: the bytes in the file are the text.
+            let end = start.saturating_add(self.len as usize);
+            return doc.bytes.get(start..end) == Some(key.raw_bytes());
+        }
+        string_at(doc, start).is_some_and(|stored| super::value::same_text(&stored, key))
+    }
+
+    /// Whether this entry's key is `other`'s, once both are decoded.
+    fn same_key(&self, doc: &Document<'_>, other: &KeyEntry) -> bool {
+        if (self.len | other.len) & ESCAPED == 0 {
+            // Both plain: the bytes in the file are the text.
+            let span = |e: &KeyEntry| {
+                let start = e.at as usize;
+                doc.bytes.get(start..start.saturating_add(e.len as usize))
+            };
+            return span(self) == span(other);
+        }
+        string_at(doc, other.at as usize).is_some_and(|key| self.spells(doc, &key))
+    }
+}
+
+/// The index of vertex `key` (whose [`text_hash`] is `hash`) among its
+/// mesh's keys, by the index [`mesh_key_table`] built.
+pub fn find_key(
+    doc: &Document<'_>,
+    table: &[KeyEntry],
+    slots: &[u32],
+    key: &JsonStr<'_>,
+    hash: u64,
+) -> Option<usize> {
+    match probe(table, slots, hash, |e| e.spells(doc, key)) {
+        Probe::Found(index) => Some(index),
+        Probe::Free(_) => None,
+    }
+}
+
+/// [`KeyEntry::len`]'s flag for a key with escapes.
+const ESCAPED: u32 = 1 << 31;
+
+/// A key's raw length for [`KeyEntry::len`].
+fn raw_len(key: &JsonStr<'_>) -> u32 {
+    let len = u32::try_from(key.raw_bytes().len()).unwrap_or(ESCAPED - 1) & !ESCAPED;
+    if key.has_escapes() {
+        len | ESCAPED
+    } else {
+        len
+    }
+}
+
+/// The JSON string whose body starts at byte `start` (after its quote).
+pub(crate) fn string_at<'a>(doc: &Document<'a>, start: usize) -> Option<JsonStr<'a>> {
+    let from = start.checked_sub(1)?;
+    let mut t = crate::json::Tokenizer::new(doc.bytes.get(from..)?, 1);
+    match t.next_token().ok()??.kind {
+        TokenKind::String(s) | TokenKind::Key(s) => Some(s),
+        _ => None,
+    }
+}
+
+/// FNV-1a over a string's decoded text (JavaScript compares decoded keys:
+/// `"a\u0062"` is `"ab"`).
+pub fn text_hash(s: &JsonStr<'_>) -> u64 {
+    if s.has_escapes() {
+        escaped_text_hash(s)
+    } else {
+        fnv(s.raw_bytes())
+    }
+}
+
+/// FNV-1a over `bytes`.
+fn fnv(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+/// [`text_hash`] of a string with escapes, decoded into a stack buffer.
+/// Kept out of line: inlined, its 4 KiB buffer was zeroed on hot paths.
+#[cold]
+#[inline(never)]
+fn escaped_text_hash(s: &JsonStr<'_>) -> u64 {
+    let mut buffer = [0u8; 4096];
+    match s.decode_into(&mut buffer) {
+        Ok(text) => fnv(text.as_bytes()),
+        Err(_) => fnv(s.raw_bytes()),
+    }
+}
