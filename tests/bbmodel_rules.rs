@@ -2378,7 +2378,8 @@ fn pre_4_5_box_uv_shade_false_mirrors() {
 fn per_texture_uv_size_in_free_but_not_in_bedrock() {
     let uvs = |format: &str| {
         let bytes = Model::format(format)
-            .texture(Texture::png("t", 32, 64).uv_size(32.0, 64.0))
+            // A square image, so that no UV space makes it a frame strip.
+            .texture(Texture::png("t", 32, 32).uv_size(32.0, 64.0))
             .element(
                 Cube::new([0.0; 3], [2.0, 3.0, 4.0])
                     .face("north", Face::uv([0.0, 0.0, 16.0, 16.0]).texture(json!(0))),
@@ -2387,6 +2388,7 @@ fn per_texture_uv_size_in_free_but_not_in_bedrock() {
         let loaded = load(&bytes);
         let s = loaded.scene();
         let t = s.textures()[0];
+        assert_eq!(t.frame_count, 1, "{format}");
         (quads(&s, 0)[0].rect, [t.uv_width, t.uv_height])
     };
     for format in ["free", "figura", "hytale_prop"] {

@@ -74,6 +74,8 @@ pub struct Document<'a> {
     pub textures: Option<usize>,
     /// The animations array.
     pub animations: Option<usize>,
+    /// The collections array (Hytale formats read it, convention 15).
+    pub collections: Option<usize>,
     /// Entries of `elements`, `groups` and `textures` (0 unless arrays),
     /// counted while the document was read.
     pub entries: PartEntries,
@@ -89,9 +91,17 @@ pub struct PartEntries {
     pub groups: usize,
     /// Entries of `textures`.
     pub textures: usize,
+    /// Entries of `collections`.
+    pub collections: usize,
 }
 
 impl<'a> Document<'a> {
+    /// Whether the file has a non-empty `collections` array, which turns
+    /// the Hytale formats' single_texture off (convention 15).
+    pub fn has_collections(&self) -> bool {
+        self.entries.collections > 0
+    }
+
     /// A cursor at the value that starts at `start`.
     pub(crate) fn cursor(&self, start: usize) -> Cursor<'a> {
         Cursor::at(self.bytes, start, MAX_JSON_DEPTH)
@@ -138,6 +148,7 @@ impl<'a> Document<'a> {
                         Some("elements") => &mut doc.entries.elements,
                         Some("groups") => &mut doc.entries.groups,
                         Some("textures") => &mut doc.entries.textures,
+                        Some("collections") => &mut doc.entries.collections,
                         _ => &mut 0,
                     };
                     *counted = entries;
@@ -168,6 +179,7 @@ impl<'a> Document<'a> {
                 Some("groups") => &mut doc.groups,
                 Some("textures") => &mut doc.textures,
                 Some("animations") => &mut doc.animations,
+                Some("collections") => &mut doc.collections,
                 _ => continue,
             };
             // JSON allows repeated keys; the last one wins, as in JavaScript.
@@ -191,6 +203,7 @@ impl<'a> Document<'a> {
             groups: None,
             textures: None,
             animations: None,
+            collections: None,
             entries: PartEntries::default(),
         }
     }
@@ -304,6 +317,9 @@ impl<'a> Document<'a> {
                         (doc.textures, doc.entries.textures) = (Some(value_at), entries)
                     }
                     Some("animations") => doc.animations = Some(value_at),
+                    Some("collections") => {
+                        (doc.collections, doc.entries.collections) = (Some(value_at), entries)
+                    }
                     _ => {}
                 }
                 pos = skip_space(bytes, end);
@@ -417,6 +433,7 @@ const TOP_LEVEL_KEYS: &[&str] = &[
     "groups",
     "textures",
     "animations",
+    "collections",
 ];
 
 /// The arrays [`Document::locate`] steps over (textures are mostly long

@@ -13,7 +13,8 @@
 use super::cube::{CubeInput, CubeShape, FaceInput, FaceName, FaceRotation, cube_faces};
 use super::document::{Document, MAX_JSON_DEPTH};
 use super::mesh_faces::MeshHead;
-use super::textures::{RenderSides, TextureMeta};
+use super::shown_texture::{Shown, TextureRules};
+use super::textures::{RenderSides, TextureMeta, UvSpace};
 use super::value::{Cursor, Path, error_at, invalid, known_key, same_text, type_name};
 use crate::error::{Error, ErrorCode, Location, Quote, Warning, WarningCode, Warnings};
 use crate::json::{JsonStr, Token, TokenKind};
@@ -179,13 +180,7 @@ impl CubeRead {
         let mut keys = heapless::Vec::new();
         for (name, &texture) in FaceName::ALL.iter().zip(&self.textures) {
             if let Some(coincides) = shape.face(*name, &self.faces) {
-                let (key, _) = cube_face_group(
-                    ctx.doc,
-                    ctx.textures,
-                    texture,
-                    shape.outline_hull,
-                    coincides,
-                );
+                let (key, _) = cube_face_group(ctx, texture, shape.outline_hull, coincides);
                 let _ = keys.push(key);
             }
         }
@@ -202,20 +197,13 @@ impl CubeRead {
                 .get(face.name.index())
                 .copied()
                 .unwrap_or(FaceTexture::Blank);
-            let (key, uv_size) = cube_face_group(
-                ctx.doc,
-                ctx.textures,
+            let (key, uv_space) = cube_face_group(
+                ctx,
                 texture,
                 geometry.outline_hull,
                 face.coincides_with_opposite,
             );
-            let uvs = face.uvs.map(|[u, v]| {
-                #[allow(clippy::cast_possible_truncation)]
-                [
-                    (u / f64::from(uv_size[0])) as f32,
-                    (v / f64::from(uv_size[1])) as f32,
-                ]
-            });
+            let uvs = face.uvs.map(|uv| uv_space.normalise(uv));
             let _ = drawn.push(DrawnFace {
                 key,
                 corners: face.corners,
@@ -264,6 +252,8 @@ pub struct ElementContext<'c, 'a> {
     pub limits: &'c BbmodelLimits,
     /// The textures' metadata, by index.
     pub textures: &'c [TextureMeta<'a>],
+    /// Which texture each face shows (convention 15).
+    pub rules: &'c TextureRules,
 }
 
 /// The element keys this reader knows (others are skipped).
@@ -868,43 +858,32 @@ fn read_faces(
 }
 
 /// The group a cube face of `texture` joins (convention 9 and "Conversion,
-/// cube box"), and the UV size its UVs are divided by.
+/// cube box"), and the UV space its UVs are divided by: those of the
+/// texture it shows (convention 15).
 fn cube_face_group(
-    doc: &Document<'_>,
-    textures: &[TextureMeta<'_>],
+    ctx: &ElementContext<'_, '_>,
     texture: FaceTexture,
     outline_hull: bool,
     coincides_with_opposite: bool,
-) -> (GroupKey, [f32; 2]) {
-    let (material, meta) = match texture {
-        FaceTexture::Index(i) => (i32::try_from(i).unwrap_or(-1), textures.get(i)),
-        _ => (-1, None),
+) -> (GroupKey, UvSpace) {
+    let stored = match texture {
+        FaceTexture::Index(i) => i32::try_from(i).unwrap_or(-1),
+        _ => -1,
     };
-    let sides = meta.map_or(RenderSides::Auto, |m| m.render_sides);
-    // Convention 9: front and double win; auto (and untextured) is
-    // single-sided in java_block only.
-    let mut double_sided = match sides {
-        RenderSides::Double => true,
-        RenderSides::Front => false,
-        RenderSides::Auto => !doc.format.auto_is_single_sided(),
-    };
+    let shown = ctx.rules.cube_face(ctx.textures, stored);
+    let mut key = group_key(ctx.doc, &shown);
     // Cube box: an outline hull's auto-sided and untextured faces are
     // single-sided in every format, and camera-only.
-    if outline_hull && sides == RenderSides::Auto {
-        double_sided = false;
+    if outline_hull && shown.sides == RenderSides::Auto {
+        key.double_sided = false;
     }
     // MS-50: "its single-sided faces cameraOnly" (front-sided ones too).
-    let camera_only = outline_hull && !double_sided;
+    key.camera_only = outline_hull && !key.double_sided;
     // Sidedness: a flat cube's face whose opposite is drawn too is single-sided.
     if coincides_with_opposite {
-        double_sided = false;
+        key.double_sided = false;
     }
-    let key = GroupKey {
-        material,
-        double_sided,
-        camera_only,
-    };
-    (key, meta.map_or(doc.resolution, |m| m.uv_size))
+    (key, shown.uv)
 }
 
 /// An error for elements placed twice or uuids repeated.
@@ -920,28 +899,17 @@ pub fn duplicate(path: &Path<'_>, uuid: &JsonStr<'_>) -> Error {
     )
 }
 
-/// The sidedness of a face on texture `material` (convention 9).
-pub fn face_key(doc: &Document<'_>, textures: &[TextureMeta<'_>], material: i32) -> GroupKey {
-    let sides = usize::try_from(material)
-        .ok()
-        .and_then(|i| textures.get(i))
-        .map_or(RenderSides::Auto, |m| m.render_sides);
-    let double_sided = match sides {
+/// The group of a face drawn as `shown` (convention 9: front and double
+/// win; auto, and untextured, is single-sided in java_block only).
+pub fn group_key(doc: &Document<'_>, shown: &Shown) -> GroupKey {
+    let double_sided = match shown.sides {
         RenderSides::Double => true,
         RenderSides::Front => false,
         RenderSides::Auto => !doc.format.auto_is_single_sided(),
     };
     GroupKey {
-        material,
+        material: shown.material,
         double_sided,
         camera_only: false,
     }
-}
-
-/// A texture's UV space, or the resolution for an untextured face.
-pub fn uv_size(doc: &Document<'_>, textures: &[TextureMeta<'_>], material: i32) -> [f32; 2] {
-    usize::try_from(material)
-        .ok()
-        .and_then(|i| textures.get(i))
-        .map_or(doc.resolution, |m| m.uv_size)
 }

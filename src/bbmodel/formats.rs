@@ -145,6 +145,60 @@ impl ModelFormat {
         )
     }
 
+    /// Blockbench `Format.texture_mcmeta` (convention 14): a strip's frame
+    /// time is `frame_time` ticks, not `fps`.
+    pub fn texture_mcmeta(self) -> bool {
+        matches!(
+            self,
+            Self::JavaBlock | Self::GeckolibModel | Self::FreeRotation | Self::JavaBlockSequence
+        )
+    }
+
+    /// Blockbench `Format.single_texture` (convention 15): every face shows
+    /// the default texture. The Hytale formats hold it only while the file
+    /// has no non-empty `collections` array (`has_collections`).
+    pub fn single_texture(self, has_collections: bool) -> bool {
+        match self {
+            Self::Bedrock
+            | Self::BedrockOld
+            | Self::ModdedEntity
+            | Self::Skin
+            | Self::Image
+            | Self::GeckolibModel
+            | Self::AnimatedEntityModel
+            | Self::AzureModel
+            | Self::CosmicReachEntityModel
+            | Self::OptifinePlayerModel => true,
+            Self::HytaleCharacter | Self::HytaleProp => !has_collections,
+            _ => false,
+        }
+    }
+
+    /// Blockbench `Format.single_texture_default` (convention 15): blank
+    /// faces show the default texture, and `use_as_default` picks it.
+    pub fn single_texture_default(self) -> bool {
+        matches!(
+            self,
+            Self::BedrockBlock
+                | Self::OptifineEntity
+                | Self::OptifinePart
+                | Self::HytaleCharacter
+                | Self::HytaleProp
+        )
+    }
+
+    /// Blockbench `Format.per_group_texture` (convention 15): a face shows
+    /// its parent group's texture.
+    pub fn per_group_texture(self) -> bool {
+        matches!(self, Self::OptifineEntity | Self::OptifinePart)
+    }
+
+    /// The layer composite's formats (Conversion, "Layer composite"): the
+    /// single-texture ones, with or without collections.
+    pub fn composites_layers(self) -> bool {
+        self.single_texture(false) || self.single_texture_default()
+    }
+
     /// Blockbench `Format.texture_wrap_default` (convention 16): clamp in the
     /// Hytale formats, limited (drawn clamped) elsewhere.
     pub fn wrap_default_is_clamp(self) -> bool {

@@ -48,8 +48,11 @@ pub struct MeshFace<'a> {
     pub hashes: heapless::Vec<u64, HARD_MAX_FACE_VERTICES>,
     /// UV per vertex, in texels, aligned with `vertices`.
     pub uvs: heapless::Vec<[f32; 2], HARD_MAX_FACE_VERTICES>,
-    /// Material (texture index) or −1; `texture: null` draws untextured on
-    /// a mesh (convention 8).
+    /// The stored texture: an index, −1 blank, or
+    /// [`NULL_FACE`](super::shown_texture::NULL_FACE) for `texture: null`,
+    /// which a mesh still draws (convention 8);
+    /// [`TextureRules::mesh_face`](super::shown_texture::TextureRules::mesh_face)
+    /// says what it shows.
     pub material: i32,
     /// How many vertex keys the face lists: `vertices.len()`, except in a
     /// decode's counting pass, which counts them without reading them
@@ -240,7 +243,8 @@ pub fn for_each_mesh_face<'a>(
                 "texture" => {
                     face.material = match face_texture(&mut c, &field_path, textures)? {
                         FaceTexture::Index(i) => i32::try_from(i).unwrap_or(-1),
-                        FaceTexture::Blank | FaceTexture::Removed => -1,
+                        FaceTexture::Blank => -1,
+                        FaceTexture::Removed => super::shown_texture::NULL_FACE,
                     };
                 }
                 _ => {

@@ -9,7 +9,7 @@ use super::Options;
 use super::document::Document;
 use super::elements::{
     DrawnFace, Element, ElementBody, ElementContext, ElementHead, GroupKey, Pass, duplicate,
-    face_key, read_element, uv_size,
+    group_key, read_element,
 };
 use super::mesh::{
     MAX_FACE_TRIANGLES, accumulate_face_normal, blockbench_face_normal, finish_smooth_normals,
@@ -17,19 +17,20 @@ use super::mesh::{
 };
 use super::mesh_faces::{MeshFace, MeshHead, for_each_mesh_face};
 use super::mesh_keys::{KeyEntry, find_key, key_slots, mesh_key_table, string_at, text_hash};
+use super::scene_textures::{COMPOSITE_NAME, frame_step_count, write_textures};
+use super::shown_texture::TextureRules;
 use super::structure::{
     Census, GroupFields, OutlinerEvent, census_walk, for_each_value, walk_outliner,
 };
-use super::textures::{TextureMeta, read_textures};
+use super::textures::read_textures;
 use super::value::{Cursor, GROUPS, Path, known_key, same_text};
 use crate::arena::{Arena, Plan};
 use crate::error::{Error, ErrorCode, Location, Quote, Warning, WarningCode, Warnings};
 use crate::json::{JsonStr, TokenKind};
 use crate::limits::BbmodelLimits;
 use crate::scene::{
-    AlphaMode, Format, GroupFlags, MaterialRecord, MeshFlags, MeshGroupRecord, MeshRecord,
-    NodeFlags, NodeRecord, Scene, SceneArrays, SceneCounts, SourceFormat, TextRef, TextSource,
-    TextureFlags, TextureRecord, Wrap,
+    Format, GroupFlags, MeshFlags, MeshGroupRecord, MeshRecord, NodeFlags, NodeRecord, Scene,
+    SceneArrays, SceneCounts, TextRef, TextSource,
 };
 
 /// Counts the scene and the scratch the fill pass needs, checking every
@@ -70,12 +71,17 @@ pub(crate) fn plan(
     if let Some(e) = group_error {
         return Err(e);
     }
+    let rules = TextureRules::new(doc, &textures);
     let mut counts = SceneCounts {
         nodes: census.nodes,
         textures: census.textures,
-        materials: census.textures,
+        materials: rules.material_count(census.textures),
+        frame_steps: frame_step_count(&textures),
         ..SceneCounts::default()
     };
+    if rules.composite().is_some() {
+        pool += COMPOSITE_NAME.len();
+    }
     super::structure::for_each_entry(doc, doc.groups, |i, at| {
         let data = read_group(doc, at, &GROUPS.with_index(i), None, limits)?;
         pool += escaped_len(&data.name);
@@ -86,6 +92,7 @@ pub(crate) fn plan(
         doc,
         limits,
         textures: &textures,
+        rules: &rules,
     };
     let mut max_keys = 0usize;
     let mut largest = MeshFaces::default();
@@ -183,7 +190,7 @@ fn count_elements(
                         this.faces += 1;
                         this.corners += k;
                     }
-                    let key = face_key(doc, textures, face.material);
+                    let key = group_key(doc, &ctx.rules.mesh_face(textures, face.material));
                     if !keys.contains(&key) {
                         let _ = keys.push(key);
                     }
@@ -549,7 +556,25 @@ pub(crate) fn fill<'a>(
         Some(warnings),
         &mut textures,
     )?;
-    write_textures(doc, &textures, arrays.textures, arrays.materials, &mut pool)?;
+    let rules = TextureRules::new(doc, &textures);
+    let composite_name = if rules.composite().is_some() {
+        pool.literal(COMPOSITE_NAME)?
+    } else {
+        TextRef::EMPTY
+    };
+    write_textures(
+        &textures,
+        &rules,
+        arrays.textures,
+        arrays.materials,
+        arrays.frame_steps,
+        |meta| match &meta.name {
+            Some(n) => pool.text(doc.bytes, n),
+            None => Ok(TextRef::EMPTY),
+        },
+        composite_name,
+        mismatch,
+    )?;
     // Scratch, in the order `plan` sized it.
     let group_entries = arena.slice::<UuidEntry>(plan.note(NOTE_GROUP_ENTRIES))?;
     let elements_by_uuid = arena.slice::<ElementEntry>(plan.note(NOTE_ELEMENTS))?;
@@ -682,6 +707,7 @@ pub(crate) fn fill<'a>(
         doc,
         limits,
         textures: &textures,
+        rules: &rules,
     };
     let mut elements = 0usize;
     for_each_value(doc, doc.elements, |i, first, c| {
@@ -941,7 +967,7 @@ impl MeshWriter<'_> {
             if count == 0 {
                 return Ok(());
             }
-            let key = face_key(doc, textures, face.material);
+            let key = group_key(doc, &ctx.rules.mesh_face(textures, face.material));
             match groups.iter_mut().find(|(k, _)| *k == key) {
                 Some((_, n)) => *n += count,
                 None => {
@@ -1014,7 +1040,7 @@ impl MeshWriter<'_> {
             }
             let local = index32(self.vertex - first_vertex)?;
             let flat = transform.turn(triangulation.normal);
-            let size = uv_size(doc, textures, face.material);
+            let uv_space = ctx.rules.mesh_face(textures, face.material).uv;
             for (k, (p, corner)) in positions.iter().zip(face_corners).enumerate() {
                 let v = self.vertex + k;
                 *self.positions.get_mut(v).ok_or_else(mismatch)? = transform.place(*p);
@@ -1024,14 +1050,15 @@ impl MeshWriter<'_> {
                     _ => flat,
                 };
                 let [u, v_] = corner.uv;
-                *self.uvs.get_mut(v).ok_or_else(mismatch)? = [u / size[0], v_ / size[1]];
+                *self.uvs.get_mut(v).ok_or_else(mismatch)? =
+                    uv_space.normalise([f64::from(u), f64::from(v_)]);
             }
             let face_uvs = self
                 .uvs
                 .get(self.vertex..self.vertex + positions.len())
                 .ok_or_else(mismatch)?;
             let rect = uv_rect(face_uvs);
-            let key = face_key(doc, textures, face.material);
+            let key = group_key(doc, &ctx.rules.mesh_face(textures, face.material));
             let cursor = cursors
                 .iter_mut()
                 .find(|(k, _)| *k == key)
@@ -1188,63 +1215,6 @@ fn index32(n: usize) -> Result<u32, Error> {
     u32::try_from(n).map_err(|_| mismatch())
 }
 
-/// One scene texture (metadata; pixels come with PNG decoding) and one
-/// material per texture, same index: alphaMode blend, alphaCutoff 0.01
-/// (spec, Supported: "every texture material is alphaMode: \"blend\" with
-/// alphaCutoff: 0.01, as Blockbench draws textures").
-fn write_textures(
-    doc: &Document<'_>,
-    metas: &[TextureMeta<'_>],
-    textures: &mut [TextureRecord],
-    materials: &mut [MaterialRecord],
-    pool: &mut Pool<'_>,
-) -> Result<(), Error> {
-    for (i, ((meta, texture), material)) in metas
-        .iter()
-        .zip(textures.iter_mut())
-        .zip(materials.iter_mut())
-        .enumerate()
-    {
-        let name = match &meta.name {
-            Some(n) => pool.text(doc.bytes, n)?,
-            None => TextRef::EMPTY,
-        };
-        let [width, height] = meta.png_size.unwrap_or([0, 0]);
-        let wrap = if meta.repeat {
-            Wrap::Repeat
-        } else {
-            Wrap::Clamp
-        } as u8;
-        *texture = TextureRecord {
-            name,
-            width,
-            height,
-            flags: if meta.missing {
-                TextureFlags::MISSING
-            } else {
-                0
-            },
-            source_format: SourceFormat::PNG,
-            wrap_u: wrap,
-            wrap_v: wrap,
-            uv_width: meta.uv_size[0],
-            uv_height: meta.uv_size[1],
-            frame_count: 1,
-            ..TextureRecord::default()
-        };
-        *material = MaterialRecord {
-            name,
-            texture: i32::try_from(i).map_err(|_| mismatch())?,
-            alpha_mode: AlphaMode::Blend as u8,
-            alpha_cutoff: 0.01,
-            cull: 0,
-            base_color: [1.0; 4],
-            ..MaterialRecord::default()
-        };
-    }
-    Ok(())
-}
-
 fn mismatch() -> Error {
     Error::nowhere(
         ErrorCode::ArenaTooSmall,
@@ -1260,6 +1230,16 @@ struct Pool<'p> {
 }
 
 impl Pool<'_> {
+    /// `text` copied into the pool (names the file does not spell).
+    fn literal(&mut self, text: &str) -> Result<TextRef, Error> {
+        let end = self.len + text.len();
+        let out = self.bytes.get_mut(self.len..end).ok_or_else(mismatch)?;
+        out.copy_from_slice(text.as_bytes());
+        let start = self.len;
+        self.len = end;
+        TextRef::new(TextSource::Pool, start, text.len()).ok_or_else(mismatch)
+    }
+
     fn text(&mut self, document: &[u8], s: &JsonStr<'_>) -> Result<TextRef, Error> {
         if !s.has_escapes() {
             let start = (s.raw_bytes().as_ptr() as usize).wrapping_sub(document.as_ptr() as usize);

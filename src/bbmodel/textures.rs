@@ -14,10 +14,12 @@
 //! `free` file, warns elsewhere; the resolution is used).
 
 use super::document::Document;
+use super::frames::{FrameFields, FrameStrip, StripNotes, frame_count, strip};
 use super::value::{Cursor, Path, error_at, invalid, type_name};
 use crate::error::{Error, ErrorCode, Quote, Warning, WarningCode, Warnings};
 use crate::json::{JsonStr, Token, TokenKind};
 use crate::limits::BbmodelLimits;
+use crate::scene::FrameOrder;
 
 /// Most textures whose metadata is held at once (on the stack, about 20 KiB).
 /// A `maxTextures` override above this reads as this.
@@ -32,6 +34,19 @@ pub enum RenderSides {
     Front,
     /// Both sides.
     Double,
+}
+
+/// A texture's `render_mode` (MS-29; the material table in Conversion).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RenderMode {
+    /// `default`, absent, or any value that is no known mode.
+    Default,
+    /// `emissive`: alpha is an inverted emission mask.
+    Emissive,
+    /// `additive`: blended additively.
+    Additive,
+    /// `layered`: composited in the single-texture formats.
+    Layered,
 }
 
 /// What the loader keeps of one texture entry.
@@ -52,6 +67,62 @@ pub struct TextureMeta<'a> {
     pub repeat: bool,
     /// No embedded image and no matching picked file.
     pub missing: bool,
+    /// `render_mode`.
+    pub render_mode: RenderMode,
+    /// `visible` (default true).
+    pub visible: bool,
+    /// `use_as_default` (default false).
+    pub use_as_default: bool,
+    /// The frame fields as stored (read in the animating formats only).
+    pub frame_fields: FrameFields<'a>,
+    /// How the image splits into frames (convention 14).
+    pub strip: FrameStrip,
+    /// The embedded `data:` source, when there is one.
+    pub data_uri: Option<JsonStr<'a>>,
+    /// Index of the matching picked file, when the texture is not embedded.
+    pub picked: Option<usize>,
+}
+
+impl TextureMeta<'_> {
+    /// The texture's UV space with its frame division (convention 14).
+    pub fn uv_space(&self) -> UvSpace {
+        UvSpace {
+            size: self.uv_size,
+            frames: self.strip.count,
+        }
+    }
+}
+
+/// What face UVs are divided by: a texture's UV space, then its frame count
+/// (Conversion, "Frame strips": v is divided by n after normalising, so
+/// frame 0 spans v in [0, 1/n]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct UvSpace {
+    /// Width and height in UV units (texels of the UV space).
+    pub size: [f32; 2],
+    /// Frames of the strip (1 for a still image or an untextured face).
+    pub frames: u32,
+}
+
+impl UvSpace {
+    /// The project resolution, for untextured faces.
+    pub fn resolution(resolution: [f32; 2]) -> Self {
+        Self {
+            size: resolution,
+            frames: 1,
+        }
+    }
+
+    /// A face UV in texels, normalised to 0..1 over the UV space (V down),
+    /// then V divided by the frame count.
+    pub fn normalise(&self, [u, v]: [f64; 2]) -> [f32; 2] {
+        let frames = f64::from(self.frames.max(1));
+        #[allow(clippy::cast_possible_truncation)]
+        [
+            (u / f64::from(self.size[0])) as f32,
+            (v / f64::from(self.size[1]) / frames) as f32,
+        ]
+    }
 }
 
 /// Reads every texture entry's metadata, raising the spec's errors and
@@ -118,7 +189,15 @@ fn read_texture<'a>(
         png_size: None,
         repeat: false,
         missing: false,
+        render_mode: RenderMode::Default,
+        visible: true,
+        use_as_default: false,
+        frame_fields: FrameFields::default(),
+        strip: FrameStrip::STILL,
+        data_uri: None,
+        picked: None,
     };
+    let animated = doc.format.animated_textures();
     let mut paths: [Option<JsonStr<'a>>; 2] = [None, None];
     let mut source: Option<JsonStr<'a>> = None;
     let mut uv = [None, None];
@@ -180,14 +259,26 @@ fn read_texture<'a>(
                     }
                 };
             }
-            "render_mode" if !matches!(v.kind, TokenKind::String(s) if matches!(s.as_str(), Some("default" | "emissive" | "additive" | "layered"))) =>
-            {
-                warn(
-                    &mut warnings,
-                    WarningCode::UnsupportedValue,
-                    &at,
-                    format_args!("unknown render_mode: default used"),
-                );
+            "render_mode" => {
+                let mode = match v.kind {
+                    TokenKind::String(s) => s.as_str(),
+                    _ => None,
+                };
+                meta.render_mode = match mode {
+                    Some("default") => RenderMode::Default,
+                    Some("emissive") => RenderMode::Emissive,
+                    Some("additive") => RenderMode::Additive,
+                    Some("layered") => RenderMode::Layered,
+                    _ => {
+                        warn(
+                            &mut warnings,
+                            WarningCode::UnsupportedValue,
+                            &at,
+                            format_args!("unknown render_mode: default used"),
+                        );
+                        RenderMode::Default
+                    }
+                };
             }
             "wrap_mode" => {
                 let mode = match v.kind {
@@ -205,27 +296,40 @@ fn read_texture<'a>(
                     ),
                 }
             }
-            "visible" | "use_as_default" if !matches!(v.kind, TokenKind::Bool(_)) => {
-                warn(
+            "visible" | "use_as_default" => match v.kind {
+                TokenKind::Bool(b) if k == "visible" => meta.visible = b,
+                TokenKind::Bool(b) => meta.use_as_default = b,
+                _ => warn(
                     &mut warnings,
                     WarningCode::UnsupportedValue,
                     &at,
                     format_args!("{k} is no boolean: ignored"),
-                );
-            }
+                ),
+            },
             // Frame fields (Warnings): in an animating format a wrong type or
             // range warns and the default is used; elsewhere they are ignored.
-            "frame_time" | "fps" if doc.format.animated_textures() && !is_positive_number(&v) => {
-                warn(
+            "frame_time" | "fps" if animated => match positive_number(&v) {
+                Some(x) if k == "fps" => meta.frame_fields.fps = Some(x),
+                Some(x) => meta.frame_fields.frame_time = Some(x),
+                None => warn(
                     &mut warnings,
                     WarningCode::UnsupportedValue,
                     &at,
                     format_args!("{k} is no positive number: the default is used"),
-                );
-            }
-            "frame_order_type" if doc.format.animated_textures() => {
-                let known = matches!(v.kind, TokenKind::String(s) if matches!(s.as_str(), Some("loop" | "backwards" | "back_and_forth" | "custom")));
-                if !known {
+                ),
+            },
+            "frame_order_type" if animated => {
+                let order = match v.kind {
+                    TokenKind::String(s) => match s.as_str() {
+                        Some("loop") => Some(FrameOrder::Loop),
+                        Some("backwards") => Some(FrameOrder::Backwards),
+                        Some("back_and_forth") => Some(FrameOrder::BackAndForth),
+                        Some("custom") => Some(FrameOrder::Custom),
+                        _ => None,
+                    },
+                    _ => None,
+                };
+                if order.is_none() {
                     warn(
                         &mut warnings,
                         WarningCode::UnsupportedValue,
@@ -233,8 +337,9 @@ fn read_texture<'a>(
                         format_args!("unknown frame_order_type: loop used"),
                     );
                 }
+                meta.frame_fields.order_type = order;
             }
-            "frame_order" if doc.format.animated_textures() => match v.kind {
+            "frame_order" if animated => match v.kind {
                 TokenKind::String(s)
                     if s.decoded_len() as u64 > crate::limits::MAX_FRAME_ORDER_CHARS =>
                 {
@@ -248,7 +353,7 @@ fn read_texture<'a>(
                         ),
                     )
                 }
-                TokenKind::String(_) => {}
+                TokenKind::String(s) => meta.frame_fields.frame_order = Some(s),
                 _ => warn(
                     &mut warnings,
                     WarningCode::UnsupportedValue,
@@ -256,16 +361,15 @@ fn read_texture<'a>(
                     format_args!("frame_order is no string: plain order used"),
                 ),
             },
-            "frame_interpolate"
-                if doc.format.animated_textures() && !matches!(v.kind, TokenKind::Bool(_)) =>
-            {
-                warn(
+            "frame_interpolate" if animated => match v.kind {
+                TokenKind::Bool(b) => meta.frame_fields.interpolate = b,
+                _ => warn(
                     &mut warnings,
                     WarningCode::UnsupportedValue,
                     &at,
                     format_args!("frame_interpolate is no boolean: false used"),
-                );
-            }
+                ),
+            },
             "uv_width" => uv[0] = Some((v, at)),
             "uv_height" => uv[1] = Some((v, at)),
             _ => {}
@@ -302,6 +406,7 @@ fn read_texture<'a>(
             let size = png_size_of_data_uri(&s, &path.with_key("source"))?;
             check_png_size(size, limits, &path.with_key("source"))?;
             meta.png_size = Some(size);
+            meta.data_uri = Some(s);
         }
         other => {
             if other.is_some_and(|s| s.decoded_len() > 0) {
@@ -321,8 +426,9 @@ fn read_texture<'a>(
                     let text = p.decode_into(&mut buffer).ok()?;
                     find_picked(picked, text)
                 });
-            match picked_file {
-                Some(bytes) => {
+            match picked_file.and_then(|i| Some((i, picked.get(i)?.1))) {
+                Some((i, bytes)) => {
+                    meta.picked = Some(i);
                     let size = png_size(bytes).ok_or_else(|| {
                         error_at(
                             ErrorCode::BadTexture,
@@ -346,11 +452,53 @@ fn read_texture<'a>(
             }
         }
     }
+    if let Some(png) = meta.png_size {
+        let mut notes = StripNotes::default();
+        let (count, under_one_pixel) = frame_count(doc.format, png, meta.uv_size);
+        notes.under_one_pixel = under_one_pixel;
+        meta.strip = strip(doc.format, count, &meta.frame_fields, &mut notes);
+        strip_warnings(&notes, &path, &mut warnings);
+    }
     Ok(meta)
 }
 
-fn is_positive_number(v: &Token<'_>) -> bool {
-    matches!(v.kind, TokenKind::Number(n) if n.value() > 0.0 && n.value().is_finite())
+/// The frame-strip warnings of the spec's Warnings section.
+fn strip_warnings(notes: &StripNotes, path: &Path<'_>, warnings: &mut Option<&mut Warnings>) {
+    if notes.under_one_pixel {
+        warn(
+            warnings,
+            WarningCode::UnsupportedValue,
+            path,
+            format_args!("more frames than image rows: drawn as one image"),
+        );
+    }
+    let order = path.with_key("frame_order");
+    if notes.bad_tokens {
+        warn(
+            warnings,
+            WarningCode::UnsupportedValue,
+            &order,
+            format_args!("frame_order tokens that are negative or too large: frame 0 plays there"),
+        );
+    }
+    if notes.too_long {
+        warn(
+            warnings,
+            WarningCode::UnsupportedValue,
+            &order,
+            format_args!(
+                "frame_order words repeat over more than {} steps: they are dropped",
+                crate::limits::MAX_FRAME_ORDER_LENGTH
+            ),
+        );
+    }
+}
+
+fn positive_number(v: &Token<'_>) -> Option<f64> {
+    match v.kind {
+        TokenKind::Number(n) if n.value() > 0.0 && n.value().is_finite() => Some(n.value()),
+        _ => None,
+    }
 }
 
 fn positive(v: &Token<'_>) -> Option<f32> {
@@ -365,16 +513,14 @@ fn positive(v: &Token<'_>) -> Option<f32> {
     }
 }
 
-/// The picked file whose name equals the base name of `path`, ignoring case.
-fn find_picked<'p>(picked: &[(&str, &'p [u8])], path: &str) -> Option<&'p [u8]> {
+/// The index of the picked file whose name equals the base name of
+/// `path`, ignoring case.
+fn find_picked(picked: &[(&str, &[u8])], path: &str) -> Option<usize> {
     let base = path.rsplit(['/', '\\']).next().unwrap_or(path);
-    picked
-        .iter()
-        .find(|(name, _)| {
-            let name_base = name.rsplit(['/', '\\']).next().unwrap_or(name);
-            name_base.eq_ignore_ascii_case(base)
-        })
-        .map(|(_, bytes)| *bytes)
+    picked.iter().position(|(name, _)| {
+        let name_base = name.rsplit(['/', '\\']).next().unwrap_or(name);
+        name_base.eq_ignore_ascii_case(base)
+    })
 }
 
 fn check_png_size(size: [u32; 2], limits: &BbmodelLimits, path: &Path<'_>) -> Result<(), Error> {
@@ -584,7 +730,7 @@ mod tests {
     #[test]
     fn picked_files_match_by_case_insensitive_base_name() {
         let files: [(&str, &[u8]); 1] = [("Skin.PNG", b"x")];
-        assert!(find_picked(&files, "textures/entity/skin.png").is_some());
+        assert_eq!(find_picked(&files, "textures/entity/skin.png"), Some(0));
         assert!(find_picked(&files, "..\\tex\\SKIN.png").is_some());
         assert!(find_picked(&files, "other.png").is_none());
     }

@@ -404,6 +404,15 @@ impl<'a> JsonStr<'a> {
         }
     }
 
+    /// Calls `f` with the decoded text in pieces (the runs between escapes,
+    /// then each escape's character), without a buffer; stops early, and
+    /// returns false, when `f` does. A piece never splits a character.
+    pub fn for_each_decoded(&self, mut f: impl FnMut(&str) -> bool) -> bool {
+        for_each_piece(self.raw, |piece| {
+            core::str::from_utf8(piece).is_ok_and(&mut f)
+        })
+    }
+
     /// Whether the decoded text equals `s`, without needing a buffer (for matching keys).
     #[inline]
     pub fn eq_str(&self, s: &str) -> bool {

@@ -1,0 +1,222 @@
+//! Which texture a face shows, and with which material (Conversion,
+//! "Default texture" and "Layer composite"; Blockbench conventions 15).
+//!
+//! Blockbench draws a face with `Face.getTexture()`, which in the
+//! single-texture formats is the project's default texture rather than the
+//! one the face stores, and gives every face one layered material when a
+//! single-texture format has a layered texture. Both are decided here,
+//! once per file ([`TextureRules::new`]), and asked per face.
+//!
+//! Not read yet: OptiFine group textures (`per_group_texture`: faces show
+//! the default texture, as for a group without one) and Hytale collections
+//! (a cube in a collection shows the default texture instead of the
+//! collection's).
+
+use super::document::Document;
+use super::formats::ModelFormat;
+use super::textures::{RenderMode, RenderSides, TextureMeta, UvSpace};
+
+/// A mesh face's stored `texture: null` in [`MeshFace::material`]
+/// (convention 8: the face is drawn, unlike a cube face).
+///
+/// [`MeshFace::material`]: super::mesh_faces::MeshFace::material
+pub const NULL_FACE: i32 = -2;
+
+/// How a format picks a face's texture (convention 15, Face.getTexture).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum FaceRule {
+    /// Each face shows the texture it stores.
+    Own,
+    /// Every face (except a removed cube face) shows the default texture
+    /// (Format.single_texture).
+    EveryFace,
+    /// Blank faces show the default texture, the others their own
+    /// (Format.single_texture_default).
+    BlankFaces,
+    /// The parent group's texture, else the default one; a null mesh face
+    /// has none (Format.per_group_texture; group textures are not read
+    /// yet, so every group reads as one without a texture).
+    GroupTexture,
+}
+
+/// What a face is drawn with.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Shown {
+    /// The material: a texture's (same index), the layer composite's, or −1.
+    pub material: i32,
+    /// How the face is sided (the composite's faces: the format's default).
+    pub sides: RenderSides,
+    /// What the face's UVs are divided by.
+    pub uv: UvSpace,
+}
+
+/// The per-file answers of convention 15.
+#[derive(Clone, Copy, Debug)]
+pub struct TextureRules {
+    cube_rule: FaceRule,
+    mesh_rule: FaceRule,
+    /// Texture.getDefault(), or −1.
+    default: i32,
+    /// The layer composite's material index, or −1.
+    composite: i32,
+    /// Textures in the composite, bottom first (−1 past `layer_count`).
+    layers: [i32; 3],
+    layer_count: u8,
+    resolution: [f32; 2],
+}
+
+impl TextureRules {
+    /// The rules of `doc`'s format for its textures `metas`.
+    pub fn new(doc: &Document<'_>, metas: &[TextureMeta<'_>]) -> Self {
+        let format = doc.format;
+        let collections = doc.has_collections();
+        let (cube_rule, mesh_rule) = if format.single_texture(collections) {
+            (FaceRule::EveryFace, FaceRule::EveryFace)
+        } else if format.per_group_texture() {
+            (FaceRule::GroupTexture, FaceRule::GroupTexture)
+        } else if matches!(
+            format,
+            ModelFormat::HytaleCharacter | ModelFormat::HytaleProp
+        ) {
+            // With collections: cubes the default texture (or their
+            // collection's, not read yet), meshes bedrock_block's rule.
+            (FaceRule::EveryFace, FaceRule::BlankFaces)
+        } else if format.single_texture_default() {
+            (FaceRule::BlankFaces, FaceRule::BlankFaces)
+        } else {
+            (FaceRule::Own, FaceRule::Own)
+        };
+        let mut rules = Self {
+            cube_rule,
+            mesh_rule,
+            default: default_texture(format, metas),
+            composite: -1,
+            layers: [-1; 3],
+            layer_count: 0,
+            resolution: doc.resolution,
+        };
+        if let Some((layers, count)) = composite_layers(format, metas) {
+            rules.composite = i32::try_from(metas.len()).unwrap_or(-1);
+            rules.layers = layers;
+            rules.layer_count = count;
+        }
+        rules
+    }
+
+    /// Materials the scene gets: one per texture, and the composite's.
+    pub fn material_count(&self, textures: usize) -> usize {
+        textures + usize::from(self.composite >= 0)
+    }
+
+    /// The layer composite: its textures bottom first and how many, when
+    /// the file has one.
+    pub fn composite(&self) -> Option<([i32; 3], u8)> {
+        (self.composite >= 0).then_some((self.layers, self.layer_count))
+    }
+
+    /// A drawn cube face storing `stored` (a texture index, or −1 blank).
+    pub fn cube_face(&self, metas: &[TextureMeta<'_>], stored: i32) -> Shown {
+        let texture = self.pick(self.cube_rule, stored);
+        self.shown(metas, texture, texture)
+    }
+
+    /// A mesh face storing `stored` (a texture index, −1 blank, or
+    /// [`NULL_FACE`]). A null face in the formats where every face shows
+    /// the default texture gets that texture's material, its UVs still
+    /// over the project resolution (convention 15: the mesh controller
+    /// gives the whole mesh the default material; updateUV sizes null
+    /// faces by getTexture(), which is none).
+    pub fn mesh_face(&self, metas: &[TextureMeta<'_>], stored: i32) -> Shown {
+        if stored == NULL_FACE {
+            let material = match self.mesh_rule {
+                FaceRule::EveryFace => self.default,
+                FaceRule::BlankFaces | FaceRule::GroupTexture | FaceRule::Own => -1,
+            };
+            return self.shown(metas, material, -1);
+        }
+        let texture = self.pick(self.mesh_rule, stored);
+        self.shown(metas, texture, texture)
+    }
+
+    fn pick(&self, rule: FaceRule, stored: i32) -> i32 {
+        match rule {
+            FaceRule::Own => stored,
+            FaceRule::EveryFace | FaceRule::GroupTexture => self.default,
+            FaceRule::BlankFaces if stored < 0 => self.default,
+            FaceRule::BlankFaces => stored,
+        }
+    }
+
+    /// A face drawn with texture `material`'s material and UVs over
+    /// texture `uv_texture` (either −1 for none); the composite, when the
+    /// file has one, replaces the material and sides as the format does.
+    fn shown(&self, metas: &[TextureMeta<'_>], material: i32, uv_texture: i32) -> Shown {
+        let meta = |i: i32| usize::try_from(i).ok().and_then(|i| metas.get(i));
+        let uv = meta(uv_texture).map_or(UvSpace::resolution(self.resolution), |m| m.uv_space());
+        if self.composite >= 0 {
+            return Shown {
+                material: self.composite,
+                sides: RenderSides::Auto,
+                uv,
+            };
+        }
+        Shown {
+            material: if meta(material).is_some() {
+                material
+            } else {
+                -1
+            },
+            sides: meta(material).map_or(RenderSides::Auto, |m| m.render_sides),
+            uv,
+        }
+    }
+}
+
+/// Texture.getDefault() (convention 15): the first `use_as_default`
+/// texture where the format reads the flag (Format.single_texture_default),
+/// else the last visible texture when there are two or more and one is
+/// layered, else the first; −1 without textures.
+fn default_texture(format: ModelFormat, metas: &[TextureMeta<'_>]) -> i32 {
+    let index = |i: usize| i32::try_from(i).unwrap_or(-1);
+    if format.single_texture_default()
+        && let Some(i) = metas.iter().position(|m| m.use_as_default)
+    {
+        return index(i);
+    }
+    if metas.len() >= 2
+        && metas.iter().any(|m| m.render_mode == RenderMode::Layered)
+        && let Some(i) = metas.iter().rposition(|m| m.visible)
+    {
+        return index(i);
+    }
+    if metas.is_empty() { -1 } else { 0 }
+}
+
+/// The layer composite (Conversion, "Layer composite"): in a format that
+/// composites, with two or more textures, one layered and one visible, the
+/// last three visible textures in file order, bottom first.
+fn composite_layers(format: ModelFormat, metas: &[TextureMeta<'_>]) -> Option<([i32; 3], u8)> {
+    if !format.composites_layers()
+        || metas.len() < 2
+        || !metas.iter().any(|m| m.render_mode == RenderMode::Layered)
+    {
+        return None;
+    }
+    let mut top_down = [-1i32; 3];
+    let mut count = 0usize;
+    for (i, _) in metas.iter().enumerate().rev().filter(|(_, m)| m.visible) {
+        match top_down.get_mut(count) {
+            Some(slot) => *slot = i32::try_from(i).ok()?,
+            None => break,
+        }
+        count += 1;
+    }
+    if count == 0 {
+        return None;
+    }
+    let mut layers = [-1i32; 3];
+    for (slot, &t) in layers.iter_mut().zip(top_down.iter().take(count).rev()) {
+        *slot = t;
+    }
+    Some((layers, u8::try_from(count).ok()?))
+}
