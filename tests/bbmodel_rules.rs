@@ -5,10 +5,10 @@
 //! normalised UVs, counter-clockwise triangles about the outward normal,
 //! normals, group flags, render order, and nodes.
 //!
-//! Out of scope today (not tested here): PNG pixel decoding, the per-format
-//! default-texture and layer rules (convention 15), frame strips
-//! (convention 14), render-mode material fields beyond blend / 0.01,
-//! animations and `listBbmodelReferences`.
+//! The texture rules (render modes, the default texture and layer
+//! composite, frame strips) are pinned in `bbmodel_texture_rules.rs`.
+//! Out of scope today (not tested here): PNG pixel decoding, animations and
+//! `listBbmodelReferences`.
 
 mod support;
 
