@@ -197,10 +197,7 @@ fn convention_15_use_as_default_where_single_texture_default_reads_it() {
             .bytes()
     };
     // bedrock_block reads it (Format.single_texture_default) ...
-    assert_eq!(
-        groups_in(&model("bedrock_block")),
-        [(1, true)]
-    );
+    assert_eq!(groups_in(&model("bedrock_block")), [(1, true)]);
     assert_eq!(groups_in(&model("hytale_prop")), [(1, true)]);
     // ... bedrock does not: the first texture.
     assert_eq!(groups_in(&model("bedrock")), [(0, true)]);

@@ -5,10 +5,10 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use scenedec::scene::Format;
+use scenedec::scene::{AlphaMode, Blending, Format, MaterialFlags, Wrap};
 use scenedec::{Error, Options, Scene, Warnings};
 
-use crate::json_out::{key, number, string, vec3};
+use crate::json_out::{key, number, number32, string, vec3};
 use crate::samples::SAMPLES;
 
 /// Inspects `files` (the bundled samples when empty); exit 0 when all loaded, else 1.
@@ -161,14 +161,35 @@ fn json_ok(name: &str, scene: &Scene<'_>, warnings: &Warnings) -> String {
     key(&mut out, &mut first, "triangles");
     out.push_str(&scene.triangle_count().to_string());
     key(&mut out, &mut first, "materials");
-    list(&mut out, scene.materials(), |out, m| {
-        object(out, |out, f| {
-            key(out, f, "name");
-            string(out, scene.text(m.name));
-            key(out, f, "texture");
-            out.push_str(&m.texture.to_string());
-        })
-    });
+    let triangles = triangles_per_material(scene);
+    let materials = scene.materials().iter().zip(&triangles);
+    list(
+        &mut out,
+        &materials.collect::<Vec<_>>(),
+        |out, (m, tris)| {
+            object(out, |out, f| {
+                key(out, f, "name");
+                string(out, scene.text(m.name));
+                key(out, f, "texture");
+                out.push_str(&m.texture.to_string());
+                key(out, f, "alpha_mode");
+                string(out, alpha_mode_name(m.alpha_mode()));
+                key(out, f, "alpha_cutoff");
+                number32(out, m.alpha_cutoff);
+                key(out, f, "blending");
+                string(out, blending_name(m.blending()));
+                key(out, f, "alpha_emission");
+                out.push_str(bool_str(m.flags & MaterialFlags::ALPHA_EMISSION != 0));
+                key(out, f, "layers");
+                let layers = m.layers.iter().take(usize::from(m.layer_count));
+                list(out, &layers.collect::<Vec<_>>(), |out, l| {
+                    out.push_str(&l.to_string())
+                });
+                key(out, f, "triangles");
+                out.push_str(&tris.to_string());
+            })
+        },
+    );
     key(&mut out, &mut first, "textures");
     list(&mut out, scene.textures(), |out, t| {
         object(out, |out, f| {
@@ -181,7 +202,17 @@ fn json_ok(name: &str, scene: &Scene<'_>, warnings: &Warnings) -> String {
             key(out, f, "format");
             string(out, texture_format_name(t.source_format));
             key(out, f, "missing");
-            out.push_str(if t.missing() { "true" } else { "false" });
+            out.push_str(bool_str(t.missing()));
+            key(out, f, "frames");
+            out.push_str(&t.frame_count.max(1).to_string());
+            key(out, f, "wrap");
+            string(out, wrap_name(t.wrap_u()));
+            key(out, f, "uv_size");
+            out.push('[');
+            number32(out, t.uv_width);
+            out.push_str(", ");
+            number32(out, t.uv_height);
+            out.push(']');
             key(out, f, "rgba_sha256");
             match mip0_sha256(scene, t) {
                 Some(hash) => string(out, &hash),
@@ -219,6 +250,49 @@ fn json_ok(name: &str, scene: &Scene<'_>, warnings: &Warnings) -> String {
     }
     out.push('}');
     out
+}
+
+/// How many triangles of the scene each material draws (untextured ones,
+/// material −1, are the scene's triangles minus their sum).
+fn triangles_per_material(scene: &Scene<'_>) -> Vec<u64> {
+    let mut out = vec![0u64; scene.materials().len()];
+    for g in scene.groups() {
+        if let Some(n) = usize::try_from(g.material)
+            .ok()
+            .and_then(|i| out.get_mut(i))
+        {
+            *n += u64::from(g.index_count / 3);
+        }
+    }
+    out
+}
+
+fn bool_str(b: bool) -> &'static str {
+    if b { "true" } else { "false" }
+}
+
+fn alpha_mode_name(mode: AlphaMode) -> &'static str {
+    match mode {
+        AlphaMode::Opaque => "opaque",
+        AlphaMode::Mask => "mask",
+        AlphaMode::Blend => "blend",
+    }
+}
+
+fn blending_name(blending: Blending) -> &'static str {
+    match blending {
+        Blending::Normal => "normal",
+        Blending::Additive => "additive",
+    }
+}
+
+/// A texture's wrap on U ("repeat" or "clamp"; J3D also "mirror").
+fn wrap_name(wrap: Wrap) -> &'static str {
+    match wrap {
+        Wrap::Clamp => "clamp",
+        Wrap::Repeat => "repeat",
+        Wrap::Mirror => "mirror",
+    }
 }
 
 /// The `j3d` block of design.md, from [`scenedec::j3d::summary`].

@@ -30,6 +30,15 @@ pub fn number(out: &mut String, x: f64) {
     }
 }
 
+/// Appends an `f32` as JSON in its shortest form (0.01, not 0.009999999776…).
+pub fn number32(out: &mut String, x: f32) {
+    if x.is_finite() {
+        let _ = write!(out, "{x}");
+    } else {
+        out.push_str("null");
+    }
+}
+
 /// Appends `[x, y, z]`.
 pub fn vec3(out: &mut String, v: [f32; 3]) {
     out.push('[');
