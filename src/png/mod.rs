@@ -48,6 +48,8 @@ pub mod error;
 pub mod expand;
 mod header;
 mod image;
+#[cfg(test)]
+mod test_png;
 mod unfilter;
 
 pub use decoder::{Decoder, Output, Window};
