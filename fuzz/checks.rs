@@ -473,3 +473,44 @@ pub fn bbmodel(data: &[u8]) {
         ),
     }
 }
+
+#[path = "../tests/support/png.rs"]
+mod png_support;
+
+/// Largest side the `png` target decodes (bigger headers are refused
+/// before anything is fed, as a caller's limits would).
+const PNG_FUZZ_SIDE: u32 = 512;
+
+/// The PNG decoder: no panic; validation's verdict is the decode's; pieces
+/// of a size taken from the input give the same result as one feed; where
+/// the png crate also decodes, the same RGBA8.
+pub fn png(data: &[u8]) {
+    // The IHDR's size fields as stored, CRC or not, so the png crate
+    // never allocates for a header only it would read.
+    let side = |at: usize| {
+        data.get(at..at + 4)
+            .map_or(0, |b| u32::from_be_bytes([b[0], b[1], b[2], b[3]]))
+    };
+    if side(16) > PNG_FUZZ_SIDE || side(20) > PNG_FUZZ_SIDE {
+        return;
+    }
+    let whole = png_support::decode(data, 0);
+    let verdict = whole.as_ref().map(|(h, _)| *h).map_err(|e| *e);
+    assert_eq!(
+        png_support::validate(data, 0),
+        verdict,
+        "validate disagrees with decode"
+    );
+    let piece = data.iter().fold(0usize, |a, &b| {
+        a.wrapping_mul(31).wrapping_add(usize::from(b))
+    }) % 97
+        + 1;
+    assert_eq!(
+        png_support::decode(data, piece),
+        whole,
+        "pieces of {piece} disagree"
+    );
+    if let (Ok((_, ours)), Ok((_, _, theirs))) = (&whole, png_support::png_crate_rgba8(data)) {
+        assert!(*ours == theirs, "RGBA8 differs from the png crate's");
+    }
+}

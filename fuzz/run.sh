@@ -17,6 +17,9 @@ for target in $(cargo +nightly fuzz list); do
   if { [ "$target" = load ] || [ "$target" = j3d ] || [ "$target" = j3d_textures ]; } && [ -d ../../shared/corpus/j3d ]; then
     find ../../shared/corpus/j3d -maxdepth 1 -name '*.b[md][dl]' -size -100k -exec cp -n {} "corpus/$target/" \;
   fi
+  if [ "$target" = png ] && [ -d ../../shared/corpus/pngsuite ]; then
+    cp -n ../../shared/corpus/pngsuite/*.png "corpus/$target/"
+  fi
   echo "== fuzzing $target for ${SECONDS_PER_TARGET}s =="
   cargo +nightly fuzz run "$target" "corpus/$target" -- \
     -max_total_time="$SECONDS_PER_TARGET" -max_len=65536 -rss_limit_mb=2048 -print_final_stats=1

@@ -49,3 +49,8 @@ fn j3d_textures_regressions() {
 fn bbmodel_regressions() {
     assert!(replay("bbmodel", checks::bbmodel) > 0);
 }
+
+#[test]
+fn png_regressions() {
+    assert!(replay("png", checks::png) > 0);
+}

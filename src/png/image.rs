@@ -1,0 +1,289 @@
+//! The image data: the zlib stream of the IDAT run inflated through a 32 KiB
+//! ring, cut into rows (pass by pass when Adam7), each row unfiltered and
+//! expanded to RGBA8 as soon as its last byte arrives.
+//!
+//! Inflate never writes past the ring and every byte it yields is counted
+//! against the rows the header declares, so a stream holding more than the
+//! image fails within one ring's worth of output: an inflate bomb costs
+//! nothing.
+
+use miniz_oxide::inflate::TINFLStatus;
+use miniz_oxide::inflate::core::{DecompressorOxide, decompress, inflate_flags};
+
+use super::error::PngErrorKind;
+use super::expand::Expander;
+use super::header::{ADAM7, Header, WINDOW_LEN};
+use super::unfilter::{MAX_FILTER, unfilter};
+
+/// Where rows go: nowhere (validation), or RGBA8 pixels with row buffers.
+pub enum Sink<'a> {
+    /// Rows are checked (filter type, count) and dropped.
+    Validate,
+    /// Rows are unfiltered and expanded into `pixels`.
+    Rgba8 {
+        /// The image, `Header::rgba8_len` bytes.
+        pixels: &'a mut [u8],
+        /// Scratch after the ring: two sample rows, then one RGBA8 row when
+        /// interlaced (see `Header::scratch_len`).
+        rows: &'a mut [u8],
+        /// Stored samples to RGBA8.
+        expander: &'a Expander,
+    },
+}
+
+/// The zlib stream's state and the position of the next byte in the rows.
+pub struct ImageData {
+    inflater: DecompressorOxide,
+    ring_pos: usize,
+    /// The zlib stream ended and its Adler-32 matched.
+    done: bool,
+    rows: RowCursor,
+}
+
+/// Which row of which pass the next byte belongs to.
+#[derive(Clone, Copy, Debug, Default)]
+struct RowCursor {
+    pass: usize,
+    width: u32,
+    height: u32,
+    /// Sample bytes of one row of this pass.
+    row_bytes: u64,
+    y: u32,
+    /// Bytes of the current row received, its filter byte included.
+    filled: u64,
+    filter: u8,
+    /// The current row lives in the second row buffer.
+    flip: bool,
+    /// Every row of every pass is in.
+    complete: bool,
+}
+
+impl Default for ImageData {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl ImageData {
+    /// State before the first IDAT byte.
+    pub fn new() -> Self {
+        Self {
+            inflater: DecompressorOxide::new(),
+            ring_pos: 0,
+            done: false,
+            rows: RowCursor::default(),
+        }
+    }
+
+    /// Starts the rows of the image `header` declares.
+    pub fn start(&mut self, header: &Header) {
+        self.rows = RowCursor::default();
+        self.rows.enter_pass(header, 0);
+    }
+
+    /// True once the zlib stream has ended with every row in.
+    pub fn is_done(&self) -> bool {
+        self.done
+    }
+
+    /// Inflates one piece of IDAT data through `ring` into `sink`. Data
+    /// after the end of the zlib stream is ignored (as libpng and the png
+    /// crate do).
+    pub fn inflate(
+        &mut self,
+        header: &Header,
+        mut input: &[u8],
+        ring: &mut [u8],
+        sink: &mut Sink<'_>,
+    ) -> Result<(), PngErrorKind> {
+        use inflate_flags::*;
+        let flags =
+            TINFL_FLAG_PARSE_ZLIB_HEADER | TINFL_FLAG_COMPUTE_ADLER32 | TINFL_FLAG_HAS_MORE_INPUT;
+        while !self.done {
+            let (status, used, written) =
+                decompress(&mut self.inflater, input, ring, self.ring_pos, flags);
+            let end = self.ring_pos.saturating_add(written);
+            let fresh = ring.get(self.ring_pos..end).unwrap_or_default();
+            self.rows.take(header, fresh, sink)?;
+            self.ring_pos = end & (WINDOW_LEN - 1);
+            input = input.get(used..).unwrap_or_default();
+            match status {
+                TINFLStatus::Done => {
+                    self.done = true;
+                    if !self.rows.complete {
+                        return Err(PngErrorKind::TooLittleImageData);
+                    }
+                }
+                TINFLStatus::NeedsMoreInput => {
+                    if input.is_empty() || (used == 0 && written == 0) {
+                        return Ok(());
+                    }
+                }
+                TINFLStatus::HasMoreOutput => {}
+                TINFLStatus::Adler32Mismatch => return Err(PngErrorKind::Adler32),
+                _ => return Err(PngErrorKind::BadZlib),
+            }
+        }
+        Ok(())
+    }
+}
+
+impl RowCursor {
+    /// Moves to `pass`, or past the last pass when every later one is empty.
+    fn enter_pass(&mut self, header: &Header, mut pass: usize) {
+        while pass < ADAM7.len() {
+            let (w, h) = header.pass_size(pass);
+            if w > 0 && h > 0 {
+                *self = RowCursor {
+                    pass,
+                    width: w,
+                    height: h,
+                    row_bytes: header.row_bytes(w),
+                    ..RowCursor::default()
+                };
+                return;
+            }
+            pass += 1;
+        }
+        self.complete = true;
+    }
+
+    /// Takes freshly inflated bytes: filter bytes, then sample bytes copied
+    /// into the row they belong to; each finished row goes to the sink.
+    fn take(
+        &mut self,
+        header: &Header,
+        mut src: &[u8],
+        sink: &mut Sink<'_>,
+    ) -> Result<(), PngErrorKind> {
+        while let Some((&first, rest)) = src.split_first() {
+            if self.complete {
+                return Err(PngErrorKind::TooMuchImageData);
+            }
+            if self.filled == 0 {
+                if first > MAX_FILTER {
+                    return Err(PngErrorKind::BadFilterType);
+                }
+                self.filter = first;
+                self.filled = 1;
+                src = rest;
+                continue;
+            }
+            let have = self.filled - 1;
+            let want = self.row_bytes - have;
+            let take = usize::try_from(want).map_or(src.len(), |w| w.min(src.len()));
+            let (piece, rest) = src.split_at(take);
+            if let Sink::Rgba8 { pixels, rows, .. } = sink {
+                let at = usize::try_from(have).map_err(|_| PngErrorKind::ScratchTooShort)?;
+                let row = self
+                    .row_mut(header, pixels, rows)
+                    .ok_or(PngErrorKind::ScratchTooShort)?;
+                row.get_mut(at..at + take)
+                    .ok_or(PngErrorKind::ScratchTooShort)?
+                    .copy_from_slice(piece);
+            }
+            self.filled += take as u64;
+            src = rest;
+            if self.filled - 1 == self.row_bytes {
+                if let Sink::Rgba8 {
+                    pixels,
+                    rows,
+                    expander,
+                } = sink
+                {
+                    self.finish_row(header, pixels, rows, expander)
+                        .ok_or(PngErrorKind::ScratchTooShort)?;
+                }
+                self.next_row(header);
+            }
+        }
+        Ok(())
+    }
+
+    fn next_row(&mut self, header: &Header) {
+        self.filled = 0;
+        self.flip = !self.flip;
+        self.y += 1;
+        if self.y == self.height {
+            self.enter_pass(header, self.pass + 1);
+        }
+    }
+
+    /// Bytes of the current row as stored (before expansion).
+    fn row_len(&self) -> Option<usize> {
+        usize::try_from(self.row_bytes).ok()
+    }
+
+    /// Where the current row's samples are assembled: its place in the
+    /// output when rows unfilter in place, else a row buffer.
+    fn row_mut<'b>(
+        &self,
+        header: &Header,
+        pixels: &'b mut [u8],
+        rows: &'b mut [u8],
+    ) -> Option<&'b mut [u8]> {
+        let len = self.row_len()?;
+        if header.rows_in_place() {
+            let start = usize::try_from(self.y).ok()?.checked_mul(len)?;
+            pixels.get_mut(start..start.checked_add(len)?)
+        } else {
+            let full = usize::try_from(header.row_bytes(header.width)).ok()?;
+            let start = if self.flip { full } else { 0 };
+            rows.get_mut(start..start.checked_add(len)?)
+        }
+    }
+
+    /// Unfilters the finished row and writes its pixels.
+    fn finish_row(
+        &self,
+        header: &Header,
+        pixels: &mut [u8],
+        rows: &mut [u8],
+        expander: &Expander,
+    ) -> Option<()> {
+        let len = self.row_len()?;
+        let bpp = header.filter_bpp();
+        let y = usize::try_from(self.y).ok()?;
+        if header.rows_in_place() {
+            let start = y.checked_mul(len)?;
+            let (above, from_here) = pixels.split_at_mut_checked(start)?;
+            let prev = if y > 0 {
+                above.get(start - len..)
+            } else {
+                None
+            };
+            unfilter(self.filter, bpp, from_here.get_mut(..len)?, prev);
+            return Some(());
+        }
+        let full = usize::try_from(header.row_bytes(header.width)).ok()?;
+        let (a, rest) = rows.split_at_mut_checked(full)?;
+        let (b, spread) = rest.split_at_mut_checked(full)?;
+        let (cur, prev) = if self.flip { (b, &*a) } else { (a, &*b) };
+        let cur = cur.get_mut(..len)?;
+        let prev = if y > 0 { Some(prev.get(..len)?) } else { None };
+        unfilter(self.filter, bpp, cur, prev);
+        let stride = usize::try_from(header.width).ok()?.checked_mul(4)?;
+        if !header.interlaced {
+            let start = y.checked_mul(stride)?;
+            expander.expand(cur, pixels.get_mut(start..start.checked_add(stride)?)?);
+            return Some(());
+        }
+        // Adam7: expand the pass row, then spread its pixels over the image.
+        let [x0, y0, dx, dy] = *ADAM7.get(self.pass)?;
+        let pass_row = spread.get_mut(..usize::try_from(self.width).ok()?.checked_mul(4)?)?;
+        expander.expand(cur, pass_row);
+        let image_y = usize::try_from(y0 + self.y * dy).ok()?;
+        let start = image_y.checked_mul(stride)?;
+        let out = pixels.get_mut(start..start.checked_add(stride)?)?;
+        let targets = out.as_chunks_mut::<4>().0.iter_mut();
+        let step = usize::try_from(dx).ok()?;
+        for (dst, src) in targets
+            .skip(usize::try_from(x0).ok()?)
+            .step_by(step)
+            .zip(pass_row.as_chunks::<4>().0)
+        {
+            *dst = *src;
+        }
+        Some(())
+    }
+}
