@@ -44,6 +44,12 @@ pub struct BbmodelLimits {
     pub max_texture_pixels: u64,
     /// Characters of one texture `source` (24 Mi). TEXTURE_TOO_LARGE.
     pub max_data_uri_chars: u64,
+    /// RGBA8 bytes of all decoded textures together, from their PNG headers
+    /// (256 MiB, four full-size textures). TEXTURE_TOO_LARGE. Not in the
+    /// spec's table: its texture limits are per texture, so 64 blank
+    /// 4096² PNGs in a 5 MB file would ask for 4 GiB. Same name, meaning
+    /// and default as [`J3dLimits::max_texture_bytes`].
+    pub max_texture_bytes: u64,
     /// Characters of a name, uuid or path (1024). INVALID_FIELD.
     pub max_string_chars: u64,
     /// Entries of `animations` (1024). TOO_MANY_KEYFRAMES.
@@ -69,13 +75,14 @@ impl BbmodelLimits {
         max_texture_side: 4096,
         max_texture_pixels: 16_777_216,
         max_data_uri_chars: 24 * 1024 * 1024,
+        max_texture_bytes: 256 * 1024 * 1024,
         max_string_chars: 1024,
         max_animations: 1024,
         max_keyframes: 200_000,
     };
 
     /// The spec's names for each limit, with the field they set.
-    const NAMES: [(&'static str, LimitField); 14] = [
+    const NAMES: [(&'static str, LimitField); 15] = [
         ("maxFileBytes", |l| &mut l.max_file_bytes),
         ("maxElements", |l| &mut l.max_elements),
         ("maxGroups", |l| &mut l.max_groups),
@@ -87,6 +94,7 @@ impl BbmodelLimits {
         ("maxTextureSide", |l| &mut l.max_texture_side),
         ("maxTexturePixels", |l| &mut l.max_texture_pixels),
         ("maxDataUriChars", |l| &mut l.max_data_uri_chars),
+        ("maxTextureBytes", |l| &mut l.max_texture_bytes),
         ("maxStringChars", |l| &mut l.max_string_chars),
         ("maxAnimations", |l| &mut l.max_animations),
         ("maxKeyframes", |l| &mut l.max_keyframes),

@@ -23,6 +23,7 @@ pub mod references;
 mod scene_textures;
 mod shown_texture;
 pub mod structure;
+mod texture_pixels;
 pub mod textures;
 mod value;
 

@@ -22,6 +22,7 @@ use super::shown_texture::TextureRules;
 use super::structure::{
     Census, GroupFields, OutlinerEvent, census_walk, for_each_value, walk_outliner,
 };
+use super::texture_pixels::{decode_images, plan_images, validate_images};
 use super::textures::read_textures;
 use super::value::{Cursor, GROUPS, Path, known_key, same_text};
 use crate::arena::{Arena, Plan};
@@ -68,6 +69,10 @@ pub(crate) fn plan(
     super::animations::check_animations(doc, limits)?;
     let mut textures = heapless::Vec::new();
     read_textures(doc, limits, options.texture_files, None, &mut textures)?;
+    let images = plan_images(&textures, limits)?;
+    if pass == Pass::Measure {
+        validate_images(&textures, options.texture_files)?;
+    }
     if let Some(e) = group_error {
         return Err(e);
     }
@@ -77,6 +82,8 @@ pub(crate) fn plan(
         textures: census.textures,
         materials: rules.material_count(census.textures),
         frame_steps: frame_step_count(&textures),
+        mips: images.images,
+        pixels: images.pixels,
         ..SceneCounts::default()
     };
     if rules.composite().is_some() {
@@ -118,7 +125,9 @@ pub(crate) fn plan(
         scratch.add::<UuidEntry>(census.nodes)?;
         // Meshes are written in file order and then put in outliner order.
         scratch.add::<[u64; 2]>(counts.meshes)?;
-        scratch.add::<MeshRecord>(counts.meshes)
+        scratch.add::<MeshRecord>(counts.meshes)?;
+        // The PNG decoder's window and rows, for the largest image.
+        scratch.add::<u8>(images.scratch)
     })?;
     let mut notes = [0; crate::arena::NOTES];
     notes[NOTE_GROUP_ENTRIES] = census.group_entries;
@@ -128,6 +137,7 @@ pub(crate) fn plan(
     notes[NOTE_ELEMENT_REFS] = element_refs;
     notes[NOTE_MAX_CORNERS] = largest.corners;
     notes[NOTE_MAX_FACES] = largest.faces;
+    notes[NOTE_PNG_SCRATCH] = images.scratch;
     Ok((plan.with_notes(notes), census))
 }
 
@@ -139,6 +149,7 @@ const NOTE_NODES: usize = 3;
 const NOTE_ELEMENT_REFS: usize = 4;
 const NOTE_MAX_CORNERS: usize = 5;
 const NOTE_MAX_FACES: usize = 6;
+const NOTE_PNG_SCRATCH: usize = 7;
 
 /// The most faces of 3 or more vertices, and their corners, of any one mesh.
 #[derive(Clone, Copy, Debug, Default)]
@@ -588,6 +599,16 @@ pub(crate) fn fill<'a>(
     let placed_groups = arena.slice::<UuidEntry>(plan.note(NOTE_NODES))?;
     let mesh_order = arena.slice::<[u64; 2]>(counts.meshes)?;
     let mesh_copy = arena.slice::<MeshRecord>(counts.meshes)?;
+    let png_scratch = arena.slice::<u8>(plan.note(NOTE_PNG_SCRATCH))?;
+    decode_images(
+        &textures,
+        options.texture_files,
+        arrays.textures,
+        arrays.mips,
+        arrays.pixels,
+        png_scratch,
+        mismatch,
+    )?;
     group_table(doc, group_entries, limits.max_string_chars)?;
 
     // One walk of the outliner: where it places each element uuid, its

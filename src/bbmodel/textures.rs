@@ -15,10 +15,13 @@
 
 use super::document::Document;
 use super::frames::{FrameFields, FrameStrip, StripNotes, frame_count, strip};
+use super::texture_pixels::ImageSource;
 use super::value::{Cursor, Path, error_at, invalid, type_name};
+use crate::data_url::DataUrl;
 use crate::error::{Error, ErrorCode, Quote, Warning, WarningCode, Warnings};
 use crate::json::{JsonStr, Token, TokenKind};
 use crate::limits::BbmodelLimits;
+use crate::png::Header;
 use crate::scene::FrameOrder;
 
 /// Most textures whose metadata is held at once (on the stack, about 20 KiB).
@@ -77,8 +80,10 @@ pub struct TextureMeta<'a> {
     pub frame_fields: FrameFields<'a>,
     /// How the image splits into frames (convention 14).
     pub strip: FrameStrip,
+    /// The PNG header of the embedded image or picked file.
+    pub png: Option<Header>,
     /// The embedded `data:` source, when there is one.
-    pub data_uri: Option<JsonStr<'a>>,
+    pub data_url: Option<DataUrl<'a>>,
     /// Index of the matching picked file, when the texture is not embedded.
     pub picked: Option<usize>,
 }
@@ -194,7 +199,8 @@ fn read_texture<'a>(
         use_as_default: false,
         frame_fields: FrameFields::default(),
         strip: FrameStrip::STILL,
-        data_uri: None,
+        png: None,
+        data_url: None,
         picked: None,
     };
     let animated = doc.format.animated_textures();
@@ -403,10 +409,20 @@ fn read_texture<'a>(
     }
     match source {
         Some(s) if s.raw_bytes().starts_with(b"data:") => {
-            let size = png_size_of_data_uri(&s, &path.with_key("source"))?;
-            check_png_size(size, limits, &path.with_key("source"))?;
-            meta.png_size = Some(size);
-            meta.data_uri = Some(s);
+            let at = path.with_key("source");
+            // Blockbench writes data URLs unescaped; an escaped one is read
+            // raw, so its backslashes make it bad base64.
+            let url = DataUrl::parse_png(s.raw_bytes()).map_err(|e| {
+                error_at(
+                    ErrorCode::BadTexture,
+                    &at,
+                    "bad texture",
+                    format_args!("a base64 PNG data URI expected ({e})"),
+                )
+            })?;
+            let header = ImageSource::DataUrl(url).header(limits, &at)?;
+            meta.png = Some(header);
+            meta.data_url = Some(url);
         }
         other => {
             if other.is_some_and(|s| s.decoded_len() > 0) {
@@ -429,16 +445,8 @@ fn read_texture<'a>(
             match picked_file.and_then(|i| Some((i, picked.get(i)?.1))) {
                 Some((i, bytes)) => {
                     meta.picked = Some(i);
-                    let size = png_size(bytes).ok_or_else(|| {
-                        error_at(
-                            ErrorCode::BadTexture,
-                            &path,
-                            "picked texture file",
-                            format_args!("a PNG file expected"),
-                        )
-                    })?;
-                    check_png_size(size, limits, &path)?;
-                    meta.png_size = Some(size);
+                    let header = ImageSource::File(bytes).header(limits, &path)?;
+                    meta.png = Some(header);
                 }
                 None => {
                     meta.missing = true;
@@ -452,6 +460,7 @@ fn read_texture<'a>(
             }
         }
     }
+    meta.png_size = meta.png.map(|h| [h.width, h.height]);
     if let Some(png) = meta.png_size {
         let mut notes = StripNotes::default();
         let (count, under_one_pixel) = frame_count(doc.format, png, meta.uv_size);
@@ -523,142 +532,6 @@ fn find_picked(picked: &[(&str, &[u8])], path: &str) -> Option<usize> {
     })
 }
 
-fn check_png_size(size: [u32; 2], limits: &BbmodelLimits, path: &Path<'_>) -> Result<(), Error> {
-    let [w, h] = size;
-    if u64::from(w.max(h)) > limits.max_texture_side
-        || u64::from(w) * u64::from(h) > limits.max_texture_pixels
-    {
-        return Err(error_at(
-            ErrorCode::TextureTooLarge,
-            path,
-            "texture too large",
-            format_args!(
-                "at most {} pixels a side and {} pixels, got {w}×{h}",
-                limits.max_texture_side, limits.max_texture_pixels
-            ),
-        ));
-    }
-    Ok(())
-}
-
-/// The width and height in a PNG's IHDR, or `None` when the bytes are no
-/// PNG, have no IHDR first, or declare a zero size.
-pub fn png_size(bytes: &[u8]) -> Option<[u32; 2]> {
-    const SIGNATURE: &[u8; 8] = b"\x89PNG\r\n\x1a\n";
-    let header = bytes.get(..24)?;
-    if header.get(..8)? != SIGNATURE || header.get(12..16)? != b"IHDR" {
-        return None;
-    }
-    let w = u32::from_be_bytes(header.get(16..20)?.try_into().ok()?);
-    let h = u32::from_be_bytes(header.get(20..24)?.try_into().ok()?);
-    (w > 0 && h > 0).then_some([w, h])
-}
-
-/// Checks a `data:` URI is base64 PNG with valid base64 throughout and
-/// returns the size in its header (BAD_TEXTURE otherwise).
-fn png_size_of_data_uri(s: &JsonStr<'_>, path: &Path<'_>) -> Result<[u32; 2], Error> {
-    let bad = |what: &str| {
-        error_at(
-            ErrorCode::BadTexture,
-            path,
-            "bad texture",
-            format_args!("{what}"),
-        )
-    };
-    // Data URIs never need escapes; an escaped one is read raw and fails below.
-    let raw = s.raw_bytes();
-    let comma = raw
-        .iter()
-        .position(|&b| b == b',')
-        .ok_or_else(|| bad("a base64 PNG data URI expected"))?;
-    let (head, data) = raw.split_at(comma);
-    let data = data.get(1..).unwrap_or_default();
-    let head = head.to_ascii_lowercase_array();
-    if !head.starts_with(b"data:image/png") || !head.ends_with(b";base64") {
-        return Err(bad(
-            "a base64 PNG data URI (data:image/png;base64,…) expected",
-        ));
-    }
-    let mut prefix = [0u8; 24];
-    let decoded = base64_decode(data, &mut prefix).ok_or_else(|| bad("invalid base64"))?;
-    if decoded < 24 {
-        return Err(bad("bytes that are not a PNG (too short for an IHDR)"));
-    }
-    png_size(&prefix).ok_or_else(|| bad("bytes that are not a PNG (no IHDR, or zero size)"))
-}
-
-/// Lower-cases a short ASCII header into a fixed buffer (a data URI head
-/// longer than 64 bytes is no PNG URI).
-trait LowerArray {
-    fn to_ascii_lowercase_array(&self) -> heapless::Vec<u8, 64>;
-}
-
-impl LowerArray for [u8] {
-    fn to_ascii_lowercase_array(&self) -> heapless::Vec<u8, 64> {
-        self.iter().take(64).map(u8::to_ascii_lowercase).collect()
-    }
-}
-
-/// Checks all of `data` is base64 (standard alphabet, `=` padding only at
-/// the end) and decodes its first bytes into `out`; returns the total
-/// decoded length, or `None` for invalid base64.
-fn base64_decode(data: &[u8], out: &mut [u8]) -> Option<usize> {
-    let body = data
-        .strip_suffix(b"==")
-        .or_else(|| data.strip_suffix(b"="))
-        .unwrap_or(data);
-    let padding = data.len() - body.len();
-    if !(body.len() + padding).is_multiple_of(4) || (padding > 0 && body.len() % 4 == 1) {
-        return None;
-    }
-    // Every character checked without a branch (textures run to megabytes);
-    // only the prefix `out` holds is decoded.
-    let invalid = body.iter().fold(0u8, |bad, &b| {
-        bad | u8::from(BASE64[usize::from(b)] == NOT_BASE64)
-    });
-    if invalid != 0 {
-        return None;
-    }
-    let take = (out.len() * 4).div_ceil(3).min(body.len());
-    let mut written = 0usize;
-    let mut acc = 0u32;
-    let mut bits = 0u32;
-    for &b in body.get(..take)? {
-        acc = (acc << 6) | u32::from(BASE64[usize::from(b)]);
-        bits += 6;
-        if bits >= 8 {
-            bits -= 8;
-            if let Some(slot) = out.get_mut(written) {
-                *slot = (acc >> bits).to_le_bytes()[0];
-            }
-            written += 1;
-            acc &= (1 << bits) - 1;
-        }
-    }
-    Some(body.len() * 6 / 8)
-}
-
-/// [`BASE64`]'s mark for a byte outside the alphabet.
-const NOT_BASE64: u8 = 0xFF;
-
-/// Each byte's 6-bit value in the standard base64 alphabet, or [`NOT_BASE64`].
-const BASE64: [u8; 256] = {
-    let mut t = [NOT_BASE64; 256];
-    let mut i = 0u8;
-    while i < 26 {
-        t[(b'A' + i) as usize] = i;
-        t[(b'a' + i) as usize] = i + 26;
-        i += 1;
-    }
-    let mut d = 0u8;
-    while d < 10 {
-        t[(b'0' + d) as usize] = d + 52;
-        d += 1;
-    }
-    t[b'+' as usize] = 62;
-    t[b'/' as usize] = 63;
-    t
-};
 
 #[cfg(test)]
 mod tests {
@@ -702,29 +575,6 @@ mod tests {
         // modded_entity does not animate textures: the fields are ignored.
         let modded = free.replace("\"free\"", "\"modded_entity\"");
         assert!(warnings_of(&modded).is_empty());
-    }
-
-    #[test]
-    fn base64_validates_everything_and_decodes_the_prefix() {
-        let mut out = [0u8; 3];
-        assert_eq!(base64_decode(b"TWFu", &mut out), Some(3));
-        assert_eq!(&out, b"Man");
-        assert_eq!(base64_decode(b"TWE=", &mut out), Some(2));
-        assert_eq!(base64_decode(b"TQ==", &mut out), Some(1));
-        assert_eq!(base64_decode(b"TWF", &mut out), None);
-        assert_eq!(base64_decode(b"TW!u", &mut out), None);
-        assert_eq!(base64_decode(b"T===", &mut out), None);
-    }
-
-    #[test]
-    fn png_size_reads_ihdr_and_refuses_zero_sizes() {
-        let mut png = b"\x89PNG\r\n\x1a\n\0\0\0\x0dIHDR".to_vec();
-        png.extend_from_slice(&16u32.to_be_bytes());
-        png.extend_from_slice(&32u32.to_be_bytes());
-        assert_eq!(png_size(&png), Some([16, 32]));
-        png[16..20].copy_from_slice(&0u32.to_be_bytes());
-        assert_eq!(png_size(&png), None);
-        assert_eq!(png_size(b"GIF89a"), None);
     }
 
     #[test]

@@ -733,10 +733,22 @@ fn chunk(out: &mut Vec<u8>, kind: &[u8; 4], data: &[u8]) {
     out.extend_from_slice(&crc.to_be_bytes());
 }
 
-/// A PNG of `width` × `height` RGBA8: signature, IHDR, an empty IDAT and
-/// IEND, each with its CRC. Enough for a header check; its pixels are not
-/// decodable (the loader does not decode pixels yet).
+/// A valid PNG of `width` × `height` transparent black RGBA8 pixels:
+/// signature, IHDR, one IDAT holding [`zlib_zeros`] of every row (filter
+/// byte 0 and zero samples), IEND, each with its CRC. Its stream stays small
+/// at any size, so a 4096² texture fits a data URI. Past 2²⁸ pixels (which
+/// every default limit refuses from the header alone) the IDAT is empty.
 pub fn png(width: u32, height: u32) -> Vec<u8> {
+    let pixels = u64::from(width) * u64::from(height);
+    if pixels > 1 << 28 {
+        return png_with_idat(width, height, &[]);
+    }
+    let raw = u64::from(height) * (1 + 4 * u64::from(width));
+    png_with_idat(width, height, &zlib_zeros(raw))
+}
+
+/// A PNG of `width` × `height` RGBA8 whose one IDAT chunk holds `idat`.
+pub fn png_with_idat(width: u32, height: u32, idat: &[u8]) -> Vec<u8> {
     let mut out = b"\x89PNG\r\n\x1a\n".to_vec();
     let mut ihdr = Vec::new();
     ihdr.extend_from_slice(&width.to_be_bytes());
@@ -744,9 +756,66 @@ pub fn png(width: u32, height: u32) -> Vec<u8> {
     // Bit depth 8, colour type 6 (RGBA), deflate, adaptive filtering, no interlace.
     ihdr.extend_from_slice(&[8, 6, 0, 0, 0]);
     chunk(&mut out, b"IHDR", &ihdr);
-    chunk(&mut out, b"IDAT", &[]);
+    chunk(&mut out, b"IDAT", idat);
     chunk(&mut out, b"IEND", &[]);
     out
+}
+
+/// A zlib stream of `n` zero bytes: one fixed-Huffman block of a literal 0
+/// and copies of 258 bytes at distance 1, then literals, and its Adler-32.
+pub fn zlib_zeros(n: u64) -> Vec<u8> {
+    struct Bits {
+        out: Vec<u8>,
+        acc: u32,
+        used: u32,
+    }
+    impl Bits {
+        fn put(&mut self, value: u32, count: u32) {
+            for i in 0..count {
+                self.acc |= ((value >> i) & 1) << self.used;
+                self.used += 1;
+                if self.used == 8 {
+                    self.out.push(self.acc as u8);
+                    (self.acc, self.used) = (0, 0);
+                }
+            }
+        }
+        /// A Huffman code, most significant bit first.
+        fn code(&mut self, code: u32, len: u32) {
+            for i in (0..len).rev() {
+                self.put((code >> i) & 1, 1);
+            }
+        }
+    }
+    let mut bits = Bits {
+        out: vec![0x78, 0x01],
+        acc: 0,
+        used: 0,
+    };
+    bits.put(1, 1); // the final block
+    bits.put(1, 2); // fixed Huffman codes
+    let literal_zero = |b: &mut Bits| b.code(0x30, 8);
+    let mut left = n;
+    if left > 0 {
+        literal_zero(&mut bits);
+        left -= 1;
+    }
+    while left >= 258 {
+        bits.code(0xC5, 8); // length 258 (symbol 285)
+        bits.code(0, 5); // distance 1
+        left -= 258;
+    }
+    for _ in 0..left {
+        literal_zero(&mut bits);
+    }
+    bits.code(0, 7); // end of block
+    if bits.used > 0 {
+        bits.out.push(bits.acc as u8);
+    }
+    // Adler-32 of n zeros: a = 1, b = n · 1.
+    let adler = (((n % 65_521) as u32) << 16) | 1;
+    bits.out.extend_from_slice(&adler.to_be_bytes());
+    bits.out
 }
 
 /// Standard base64 with `=` padding.

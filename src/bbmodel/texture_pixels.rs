@@ -1,0 +1,232 @@
+//! A texture's image: where its PNG bytes come from (an embedded data URL
+//! or a picked file), its header, and its pixels (Supported, "Textures:
+//! PNG only").
+//!
+//! `measure` reads each header and validates each image through a 32 KiB
+//! window ([`png::Output::Validate`]), so that a file `measure` accepts
+//! never fails to decode; the fill pass decodes straight into the scene's
+//! pixel array, feeding the decoder the data URL's base64 in pieces, so the
+//! PNG file itself is never held.
+
+use super::TextureFile;
+use super::textures::TextureMeta;
+use super::value::{Path, TEXTURES, error_at};
+use crate::data_url::DataUrl;
+use crate::error::{Error, ErrorCode};
+use crate::limits::BbmodelLimits;
+use crate::png::{self, Decoder, Header, Output, PngError, Window};
+use crate::scene::{MipRecord, TextureRecord};
+
+/// Where a texture's PNG bytes are.
+#[derive(Clone, Copy, Debug)]
+pub enum ImageSource<'a, 'p> {
+    /// An embedded `data:image/png;base64,` source.
+    DataUrl(DataUrl<'a>),
+    /// A file the caller picked.
+    File(&'p [u8]),
+}
+
+impl ImageSource<'_, '_> {
+    /// The image's header, its size checked against the limits first.
+    ///
+    /// The spec's side and pixel limits are TEXTURE_TOO_LARGE "from the PNG
+    /// header", so IHDR's width and height are compared as stored, before
+    /// the rest of IHDR is validated (a side past 2³¹ − 1 is too large, not
+    /// a bad PNG); then [`Header::read`] checks the signature, every field
+    /// and the CRC (BAD_TEXTURE).
+    pub fn header(&self, limits: &BbmodelLimits, path: &Path<'_>) -> Result<Header, Error> {
+        let mut prefix = [0u8; png::HEADER_LEN];
+        let n = match self {
+            Self::DataUrl(url) => url.decode_prefix(&mut prefix),
+            Self::File(bytes) => {
+                let n = bytes.len().min(png::HEADER_LEN);
+                if let (Some(dst), Some(src)) = (prefix.get_mut(..n), bytes.get(..n)) {
+                    dst.copy_from_slice(src);
+                }
+                n
+            }
+        };
+        let prefix = prefix.get(..n).unwrap_or_default();
+        if let Some(size) = stored_size(prefix) {
+            check_size(size, limits, path)?;
+        }
+        Header::read(prefix).map_err(|e| bad_png(path, &e))
+    }
+
+    /// Feeds the whole image to a decoder writing `out`.
+    fn decode(&self, out: &mut Output<'_>) -> Result<Header, PngError> {
+        let mut decoder = Decoder::new();
+        match self {
+            Self::DataUrl(url) => url.for_each_piece(|piece| decoder.feed(piece, out))?,
+            Self::File(bytes) => decoder.feed(bytes, out)?,
+        }
+        decoder.finish(out)
+    }
+
+    /// Every check of a decode, without output memory.
+    pub fn validate(&self) -> Result<Header, PngError> {
+        let mut window = Window::new();
+        self.decode(&mut Output::Validate(&mut window))
+    }
+
+    /// Decodes to RGBA8 rows, top first, into `pixels` (exactly
+    /// [`Header::rgba8_len`] bytes) with `scratch` (at least
+    /// [`Header::scratch_len`]).
+    pub fn decode_rgba8(&self, pixels: &mut [u8], scratch: &mut [u8]) -> Result<Header, PngError> {
+        self.decode(&mut Output::Rgba8 { pixels, scratch })
+    }
+}
+
+/// IHDR's width and height as stored, when `prefix` starts with a PNG
+/// signature and an IHDR chunk.
+fn stored_size(prefix: &[u8]) -> Option<[u32; 2]> {
+    if prefix.get(..8)? != b"\x89PNG\r\n\x1a\n" || prefix.get(12..16)? != b"IHDR" {
+        return None;
+    }
+    let w = u32::from_be_bytes(prefix.get(16..20)?.try_into().ok()?);
+    let h = u32::from_be_bytes(prefix.get(20..24)?.try_into().ok()?);
+    Some([w, h])
+}
+
+/// maxTextureSide and maxTexturePixels (TEXTURE_TOO_LARGE).
+fn check_size(size: [u32; 2], limits: &BbmodelLimits, path: &Path<'_>) -> Result<(), Error> {
+    let [w, h] = size;
+    if u64::from(w.max(h)) > limits.max_texture_side
+        || u64::from(w) * u64::from(h) > limits.max_texture_pixels
+    {
+        return Err(error_at(
+            ErrorCode::TextureTooLarge,
+            path,
+            "texture too large",
+            format_args!(
+                "at most {} pixels a side and {} pixels, got {w}×{h}",
+                limits.max_texture_side, limits.max_texture_pixels
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// BAD_TEXTURE for a PNG refused at `path`.
+pub fn bad_png(path: &Path<'_>, e: &PngError) -> Error {
+    error_at(
+        ErrorCode::BadTexture,
+        path,
+        "bad texture",
+        format_args!("a valid PNG expected ({e})"),
+    )
+}
+
+/// What the decoded images need: the scene's pixel bytes and mip records,
+/// and the decoder's scratch (the largest any one image needs).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ImagePlan {
+    /// RGBA8 bytes of every image together.
+    pub pixels: usize,
+    /// Images decoded (one mip level each).
+    pub images: usize,
+    /// Scratch bytes of the largest decode.
+    pub scratch: usize,
+}
+
+/// Sizes the images from their headers, before anything is inflated, and
+/// checks maxTextureBytes (scenedec's bound on all textures together; the
+/// spec's limits are per texture).
+pub fn plan_images(metas: &[TextureMeta<'_>], limits: &BbmodelLimits) -> Result<ImagePlan, Error> {
+    let mut total = 0u64;
+    let mut plan = ImagePlan::default();
+    for header in metas.iter().filter_map(|m| m.png) {
+        total = total.saturating_add(header.rgba8_len());
+        plan.images += 1;
+        let scratch = usize::try_from(header.scratch_len()).unwrap_or(usize::MAX);
+        plan.scratch = plan.scratch.max(scratch);
+    }
+    // Mip offsets are 32-bit, so no override reaches past 4 GiB.
+    let bound = limits.max_texture_bytes.min(u64::from(u32::MAX));
+    if total > bound {
+        return Err(error_at(
+            ErrorCode::TextureTooLarge,
+            &Path::key("textures"),
+            "textures too large",
+            format_args!(
+                "at most maxTextureBytes ({bound}) RGBA8 bytes of all textures together, got {total}"
+            ),
+        ));
+    }
+    plan.pixels = usize::try_from(total).map_err(|_| {
+        error_at(
+            ErrorCode::TextureTooLarge,
+            &Path::key("textures"),
+            "textures too large",
+            format_args!("{total} RGBA8 bytes do not fit this machine's memory"),
+        )
+    })?;
+    Ok(plan)
+}
+
+/// Where texture `meta`'s image is.
+fn source<'a, 'p>(
+    meta: &TextureMeta<'a>,
+    picked: &[TextureFile<'p>],
+) -> Option<ImageSource<'a, 'p>> {
+    match (meta.data_url, meta.picked) {
+        (Some(url), _) => Some(ImageSource::DataUrl(url)),
+        (None, Some(i)) => Some(ImageSource::File(picked.get(i)?.1)),
+        (None, None) => None,
+    }
+}
+
+/// BAD_TEXTURE for texture `index`'s image: at its `source` when embedded,
+/// at the texture when it is a picked file.
+fn bad_image(index: usize, image: &ImageSource<'_, '_>, e: &PngError) -> Error {
+    let texture = TEXTURES.with_index(index);
+    match image {
+        ImageSource::DataUrl(_) => bad_png(&texture.with_key("source"), e),
+        ImageSource::File(_) => bad_png(&texture, e),
+    }
+}
+
+/// Checks every image as its decode will (`measure`: no memory but a
+/// 32 KiB window).
+pub fn validate_images(metas: &[TextureMeta<'_>], picked: &[TextureFile<'_>]) -> Result<(), Error> {
+    for (i, meta) in metas.iter().enumerate() {
+        if let Some(image) = source(meta, picked) {
+            image.validate().map_err(|e| bad_image(i, &image, &e))?;
+        }
+    }
+    Ok(())
+}
+
+/// Decodes every image into `pixels`, one mip record each, in texture
+/// order, and points each texture record at its level.
+pub fn decode_images(
+    metas: &[TextureMeta<'_>],
+    picked: &[TextureFile<'_>],
+    textures: &mut [TextureRecord],
+    mips: &mut [MipRecord],
+    pixels: &mut [u8],
+    scratch: &mut [u8],
+    mismatch: fn() -> Error,
+) -> Result<(), Error> {
+    let (mut offset, mut mip) = (0usize, 0usize);
+    for (i, (meta, record)) in metas.iter().zip(textures.iter_mut()).enumerate() {
+        let (Some(image), Some(header)) = (source(meta, picked), meta.png) else {
+            continue;
+        };
+        let len = usize::try_from(header.rgba8_len()).map_err(|_| mismatch())?;
+        let end = offset.checked_add(len).ok_or_else(mismatch)?;
+        let out = pixels.get_mut(offset..end).ok_or_else(mismatch)?;
+        image
+            .decode_rgba8(out, scratch)
+            .map_err(|e| bad_image(i, &image, &e))?;
+        *mips.get_mut(mip).ok_or_else(mismatch)? = MipRecord {
+            offset: u32::try_from(offset).map_err(|_| mismatch())?,
+            width: header.width,
+            height: header.height,
+        };
+        record.first_mip = u32::try_from(mip).map_err(|_| mismatch())?;
+        record.mip_count = 1;
+        (offset, mip) = (end, mip + 1);
+    }
+    Ok(())
+}
