@@ -512,6 +512,44 @@ fn max_data_uri_chars_is_texture_too_large() {
     );
 }
 
+/// scenedec's own limit beyond the spec's table: the RGBA8 bytes of all
+/// textures together, from their headers, before anything is inflated.
+#[test]
+fn max_texture_bytes_is_texture_too_large_for_all_textures_together() {
+    // 8 × 8 and 4 × 2 RGBA8: 256 + 32 bytes.
+    let bytes = Model::free()
+        .texture(Texture::png("a", 8, 8))
+        .texture(Texture::png("b", 4, 2))
+        .bytes();
+    pin(
+        &bytes,
+        |l, v| l.max_texture_bytes = v,
+        288,
+        ErrorCode::TextureTooLarge,
+    );
+    // A texture without an image counts nothing.
+    let bytes = Model::free()
+        .texture(Texture::png("a", 8, 8))
+        .texture(Texture::named("linked"))
+        .bytes();
+    pin(
+        &bytes,
+        |l, v| l.max_texture_bytes = v,
+        256,
+        ErrorCode::TextureTooLarge,
+    );
+    assert_eq!(BbmodelLimits::default().max_texture_bytes, 256 << 20);
+    let raised = BbmodelLimits::default()
+        .with_override("maxTextureBytes", 1024.0)
+        .unwrap();
+    assert_eq!(raised.max_texture_bytes, 1024);
+    assert!(
+        BbmodelLimits::default()
+            .with_override("maxTextureBytes", 0.5)
+            .is_err()
+    );
+}
+
 #[test]
 fn max_string_chars_is_invalid_field_for_names_uuids_and_paths() {
     let n = 16usize;

@@ -156,3 +156,23 @@ fn load_allocates_the_planned_arena_once() {
         assert_eq!(loaded.arena_bytes(), plan.arena_words() * 8, "{name}");
     }
 }
+
+/// A 64-texture file whose pixels would need 4 GiB is refused by
+/// maxTextureBytes in `load`'s measuring, before its one allocation.
+#[test]
+fn load_refuses_too_many_texture_bytes_without_allocating() {
+    use support::bbmodel_builder::{Model, Texture};
+    let mut model = Model::free();
+    for i in 0..64 {
+        model = model.texture(Texture::png(&format!("t{i}"), 4096, 4096));
+    }
+    let bytes = model.bytes();
+    let options = Options::default();
+    let (result, sizes) = allocations(|| {
+        scenedec::load(&bytes, Some("bbmodel"), &options)
+            .err()
+            .map(|e| e.code())
+    });
+    assert_eq!(result, Some(scenedec::ErrorCode::TextureTooLarge));
+    assert_eq!(sizes, Vec::<usize>::new(), "nothing allocated");
+}

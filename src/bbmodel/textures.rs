@@ -532,7 +532,6 @@ fn find_picked(picked: &[(&str, &[u8])], path: &str) -> Option<usize> {
     })
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;
