@@ -59,8 +59,15 @@ pub fn level_pixels<'a>(
 }
 
 /// A texture name made safe as part of a file name: path separators,
-/// control characters and characters Windows forbids become `_`.
+/// control characters and characters Windows forbids become `_`; a
+/// trailing `.png` (Blockbench names textures after their file) is dropped.
 pub fn file_stem(index: usize, name: &str) -> String {
+    let name = match name.len().checked_sub(4) {
+        Some(cut) if name.is_char_boundary(cut) && name[cut..].eq_ignore_ascii_case(".png") => {
+            &name[..cut]
+        }
+        _ => name,
+    };
     let clean: String = name
         .chars()
         .map(|c| match c {
@@ -135,5 +142,7 @@ mod tests {
         assert_eq!(file_stem(3, "body"), "3_body");
         assert_eq!(file_stem(0, "a/b\\c:d"), "0_a_b_c_d");
         assert_eq!(file_stem(7, ""), "7");
+        assert_eq!(file_stem(1, "skin.PNG"), "1_skin");
+        assert_eq!(file_stem(2, ".png"), "2");
     }
 }
