@@ -149,6 +149,8 @@ pub fn load(data: &[u8]) {
     let mut options = Options::default();
     options.j3d.limits.max_file_bytes = 1 << 20;
     options.bbmodel.limits.max_file_bytes = 1 << 20;
+    // Decoded .bbmodel images: a few MiB at most per input.
+    options.bbmodel.limits.max_texture_bytes = 4 << 20;
     let Ok(len) = scenedec::unwrapped_len(data, &options) else {
         return;
     };
@@ -391,6 +393,10 @@ pub fn bbmodel(data: &[u8]) {
         max_vertices: 1 << 15,
         max_textures: 16,
         max_keyframes: 1024,
+        // Images are decoded now: keep each run's pixels small.
+        max_texture_side: 256,
+        max_texture_pixels: 1 << 16,
+        max_texture_bytes: 1 << 20,
         ..BbmodelLimits::default()
     };
     let options = scenedec::bbmodel::Options {
