@@ -20,6 +20,8 @@ fn options() -> Options<'static> {
         max_vertices: 8_000_000,
         max_elements: 1_000_000,
         max_groups: 1_000_000,
+        // The corpus's 32-vertex mesh face.
+        max_face_vertices: 64,
         ..BbmodelLimits::default()
     };
     o
