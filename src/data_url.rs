@@ -182,7 +182,7 @@ impl<'a> DataUrl<'a> {
             before_last = last;
             last = b;
         }
-        let padding = if total % 4 == 0 {
+        let padding = if total.is_multiple_of(4) {
             usize::from(last == b'=') + usize::from(last == b'=' && before_last == b'=')
         } else {
             0
@@ -312,7 +312,7 @@ fn trim_end(body: &[u8]) -> &[u8] {
 /// Forgiving-base64's padding rule: when `len` (the length without
 /// whitespace) is a multiple of 4, one or two trailing `=` go.
 fn strip_padding(body: &[u8], len: usize) -> &[u8] {
-    if len % 4 != 0 {
+    if !len.is_multiple_of(4) {
         return body;
     }
     let body = body.strip_suffix(b"=").unwrap_or(body);
