@@ -18,7 +18,7 @@
 //! refused rather than parsed, so that it can be checked on the stack.
 //!
 //! [`DataUrl::parse_png`] validates the whole body in one branch-free pass
-//! over its bytes when it holds no `%` and no whitespace (every data URL
+//! over its bytes when it holds no `%`, `#` or whitespace (every data URL
 //! Blockbench writes), and byte by byte otherwise; decoding then runs in
 //! pieces through a stack buffer, so a texture never needs its file in
 //! memory.
@@ -105,7 +105,7 @@ const NOT_SYMBOL: u8 = 0x80;
 const SKIPPED: u8 = 0x40;
 
 /// Each byte's base64 value, or NOT_SYMBOL, with SKIPPED added for the
-/// bytes the slow path handles (`%` and ASCII whitespace).
+/// bytes the slow path handles (`%`, `#` and ASCII whitespace).
 const CLASS: [u8; 256] = {
     let mut t = [NOT_SYMBOL; 256];
     let mut i = 0u8;
@@ -121,7 +121,7 @@ const CLASS: [u8; 256] = {
     }
     t[b'+' as usize] = 62;
     t[b'/' as usize] = 63;
-    let skipped = [b'%', b'\t', b'\n', 0x0C, b'\r', b' '];
+    let skipped = [b'%', b'#', b'\t', b'\n', 0x0C, b'\r', b' '];
     let mut k = 0;
     while k < skipped.len() {
         t[skipped[k] as usize] = NOT_SYMBOL | SKIPPED;
@@ -153,10 +153,7 @@ impl<'a> DataUrl<'a> {
         let (head, rest) = raw.split_at(comma);
         check_head(head).map_err(|k| err(k, lead))?;
         let body_start = lead + comma + 1;
-        let body = rest.get(1..).unwrap_or_default();
-        let body = body.split(|&b| b == b'#').next().unwrap_or_default();
-        let trail = body.iter().rev().take_while(|&&b| b <= b' ').count();
-        let body = body.get(..body.len() - trail).unwrap_or_default();
+        let body = trim_end(rest.get(1..).unwrap_or_default());
         // The fast path, one pass: the body is the symbols and its padding.
         let stripped = strip_padding(body, body.len());
         let marks = stripped.iter().fold(0u8, |acc, &b| acc | class(b));
@@ -177,14 +174,15 @@ impl<'a> DataUrl<'a> {
                 symbols: stripped.len(),
             });
         }
-        // The slow path: percent-decoding and whitespace, byte by byte.
+        // The slow path: a fragment, percent-decoding and whitespace, byte by byte.
+        let body = trim_end(body.split(|&b| b == b'#').next().unwrap_or_default());
         let total = effective(body).count();
         let (mut last, mut before_last) = (0u8, 0u8);
         for (_, b) in effective(body) {
             before_last = last;
             last = b;
         }
-        let padding = if total % 4 == 0 {
+        let padding = if total.is_multiple_of(4) {
             usize::from(last == b'=') + usize::from(last == b'=' && before_last == b'=')
         } else {
             0
@@ -305,10 +303,16 @@ fn check_head(head: &[u8]) -> Result<(), DataUrlErrorKind> {
     Ok(())
 }
 
+/// Without the trailing spaces and control characters the URL parser trims.
+fn trim_end(body: &[u8]) -> &[u8] {
+    let trail = body.iter().rev().take_while(|&&b| b <= b' ').count();
+    body.get(..body.len() - trail).unwrap_or_default()
+}
+
 /// Forgiving-base64's padding rule: when `len` (the length without
 /// whitespace) is a multiple of 4, one or two trailing `=` go.
 fn strip_padding(body: &[u8], len: usize) -> &[u8] {
-    if len % 4 != 0 {
+    if !len.is_multiple_of(4) {
         return body;
     }
     let body = body.strip_suffix(b"=").unwrap_or(body);

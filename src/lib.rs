@@ -65,7 +65,7 @@ extern crate std;
 
 pub mod arena;
 pub mod bbmodel;
-/// `data:image/png;base64,` texture sources decoded as a browser decodes them.
+// `data:image/png;base64,` texture sources decoded as a browser decodes them.
 pub mod data_url;
 pub mod error;
 #[cfg(feature = "std")]
@@ -75,7 +75,7 @@ pub mod j3d;
 pub mod json;
 pub mod limits;
 mod model;
-/// Streaming PNG decoding to RGBA8 in caller memory (no heap).
+// Streaming PNG decoding to RGBA8 in caller memory (no heap).
 pub mod png;
 pub mod scene;
 pub mod sniff;

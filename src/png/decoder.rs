@@ -263,7 +263,7 @@ impl Decoder {
                     return Err(self.fail(K::ChunkOutOfOrder));
                 }
                 let grey = matches!(header.color_type, ColorType::Grey | ColorType::GreyAlpha);
-                if grey || len == 0 || len % 3 != 0 || len > self.palette.len() {
+                if grey || len == 0 || !len.is_multiple_of(3) || len > self.palette.len() {
                     return Err(self.fail(K::BadPalette));
                 }
             }
