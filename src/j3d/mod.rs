@@ -2,8 +2,9 @@
 //!
 //! One module per section, each owning its records and checks: [`header`]
 //! (nom: file header and section walk), [`inf1`], [`vtx1`], [`evp1`],
-//! [`drw1`], [`jnt1`], [`shp1`], [`mat3`], [`tex1`]. [`model`] turns them into a scene
-//! in two passes (count, then fill). See docs/j3d.md.
+//! [`drw1`], [`jnt1`], [`shp1`], [`mat3`], [`tex1`]. [`model`] (a folder,
+//! one file per concern) turns them into a scene in two passes (count, then
+//! fill). See docs/j3d.md.
 
 pub mod drw1;
 pub mod evp1;
