@@ -29,13 +29,14 @@ pub(crate) enum CountPass {
 }
 
 impl Model<'_> {
-    /// Checks every count against `limits` and counts the scene; `pass` says
-    /// what it reads of each vertex.
+    /// Checks every count against the limits and counts the scene; `pass`
+    /// says what it reads of each vertex.
     pub(crate) fn count(
         &self,
-        limits: &J3dLimits,
+        options: &crate::j3d::Options,
         pass: CountPass,
     ) -> Result<(SceneCounts, Summary), Error> {
+        let limits = &options.limits;
         let at = |section: &[u8; 4]| Location::Binary {
             offset: self.file.section(section).map_or(0, |s| s.offset) as u64,
             section: Some(SectionId(*section)),
@@ -62,7 +63,7 @@ impl Model<'_> {
             "materials",
             at(b"MAT3"),
         )?;
-        let (textures, mips, pixels) = self.count_textures(limits)?;
+        let (textures, mips, pixels) = self.count_textures(limits, options.skip_texels)?;
         if let Some(mat3) = &self.mat3 {
             mat3.check(textures)?;
         }

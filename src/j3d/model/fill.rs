@@ -8,7 +8,6 @@ use super::{Model, arena_mismatch, color_sets, index32, uv_sets};
 use crate::arena::Arena;
 use crate::error::{Error, Warnings};
 use crate::gx::vertex::VertexAttribute;
-use crate::limits::J3dLimits;
 use crate::scene::{
     Format, GroupFlags, MeshFlags, MeshGroupRecord, MeshRecord, Scene, SceneArrays, SceneCounts,
     TextRef,
@@ -21,8 +20,9 @@ impl<'a> Model<'a> {
         counts: &SceneCounts,
         arena: &mut Arena<'a>,
         warnings: &mut Warnings,
-        limits: &J3dLimits,
+        options: &crate::j3d::Options,
     ) -> Result<Scene<'a>, Error> {
+        let limits = &options.limits;
         let arrays = SceneArrays::carve(counts, arena)?;
         let joints = self.jnt1.len();
         let worlds = arena.slice::<[f32; 16]>(joints)?;
@@ -56,6 +56,7 @@ impl<'a> Model<'a> {
             &mut *arrays.pixels,
             &mut pool,
             warnings,
+            options.skip_texels,
         )?;
 
         // Meshes: one per shape, vertices in display-list order.

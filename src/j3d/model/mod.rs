@@ -57,7 +57,6 @@ use super::vtx1::Vtx1;
 use crate::arena::Plan;
 use crate::error::{Error, ErrorCode, SectionId};
 use crate::gx::vertex::VertexAttribute;
-use crate::limits::J3dLimits;
 use crate::scene::{MAX_COLOR_SETS, MAX_UV_SETS};
 
 /// The sections of a model, parsed.
@@ -179,10 +178,10 @@ fn color_sets(desc: &VertexDescriptor) -> usize {
 /// envelope's influences start, and each shape's material.
 pub(crate) fn plan(
     model: &Model<'_>,
-    limits: &J3dLimits,
+    options: &super::Options,
     pass: CountPass,
 ) -> Result<(Plan, Summary), Error> {
-    let (counts, summary) = model.count(limits, pass)?;
+    let (counts, summary) = model.count(options, pass)?;
     let plan = Plan::new(counts, |scratch| {
         scratch.add::<[f32; 16]>(model.jnt1.len())?;
         scratch.add::<[f32; 16]>(model.drw1.len())?;

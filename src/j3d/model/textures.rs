@@ -14,10 +14,13 @@ impl<'a> Model<'a> {
     /// Checks TEX1 against the limits (count, side, texels per texture,
     /// RGBA8 bytes of all decoded data) and every palette index, before
     /// anything is decoded; returns the scene's texture, mip and pixel-byte
-    /// counts. Data shared by several headers is counted once.
+    /// counts. Data shared by several headers is counted once. With
+    /// `skip_texels` only the headers are checked and no mip or pixel byte
+    /// is counted.
     pub(super) fn count_textures(
         &self,
         limits: &J3dLimits,
+        skip_texels: bool,
     ) -> Result<(usize, usize, usize), Error> {
         let Some(tex1) = &self.tex1 else {
             return Ok((0, 0, 0));
@@ -50,6 +53,10 @@ impl<'a> Model<'a> {
             let Some((_, data_at)) = t.data else {
                 continue;
             };
+            if skip_texels {
+                // Headers only: no level is decoded, so no data is checked.
+                continue;
+            }
             mips += usize::from(t.levels());
             if shared_with_earlier(tex1, &t)?.is_some() {
                 continue;
@@ -88,7 +95,8 @@ impl<'a> Model<'a> {
     }
 
     /// Writes every TEX1 texture: its record, its mip records, and (once per
-    /// shared image) its decoded RGBA8 levels.
+    /// shared image) its decoded RGBA8 levels; with `skip_texels`, only the
+    /// records, flagged [`TextureFlags::TEXELS_LEFT_OUT`].
     pub(super) fn fill_textures(
         &self,
         textures: &mut [TextureRecord],
@@ -96,6 +104,7 @@ impl<'a> Model<'a> {
         pixels: &mut [u8],
         pool: &mut Pool<'_>,
         warnings: &mut Warnings,
+        skip_texels: bool,
     ) -> Result<(), Error> {
         let Some(tex1) = &self.tex1 else {
             return Ok(());
@@ -129,6 +138,7 @@ impl<'a> Model<'a> {
                         format_args!("texture {i} has no image data (data offset 0)"),
                     ));
                 }
+                Some(_) if skip_texels => record.flags = TextureFlags::TEXELS_LEFT_OUT,
                 Some((data, _)) => {
                     let levels = usize::from(t.levels());
                     if let Some(j) = shared_with_earlier(tex1, &t)? {
