@@ -9,6 +9,14 @@
 //! Everything is safe code: alignment comes from `align_offset`, typed views
 //! from zerocopy's `FromBytes::mut_from_bytes`, and each slice is split off the
 //! front of the remaining buffer, so no two slices alias.
+//!
+//! **Every slice [`Arena::slice`] hands out is zeroed**, whatever the buffer
+//! held, so a decoder may leave a value at zero by not writing it. The
+//! buffer is zeroed once per decode: an arena over caller memory zeroes each
+//! slice as it carves it; an arena that `load` builds over the allocation it
+//! has just made zeroed (`vec![0u64; n]`) knows the bytes are zero already
+//! and does not write them again (`Arena::from_zeroed_words`). Either way a
+//! byte is handed out at most once, so it is still zero when handed out.
 
 use core::mem::{align_of, size_of};
 
@@ -121,6 +129,9 @@ impl Footprint {
 pub struct Arena<'a> {
     rest: &'a mut [u8],
     capacity: usize,
+    /// `rest` is known to hold only zeros (a fresh zeroed allocation), so
+    /// slices need not be zeroed again.
+    zeroed: bool,
 }
 
 impl<'a> Arena<'a> {
@@ -131,6 +142,21 @@ impl<'a> Arena<'a> {
         Self {
             rest: buffer,
             capacity,
+            zeroed: false,
+        }
+    }
+
+    /// An arena over `words` that the caller has just allocated zeroed and
+    /// not written since (`load`'s `vec![0u64; n]`): its slices are handed
+    /// out without zeroing them a second time. Crate-private, because the
+    /// promise cannot be checked without the very pass it saves; debug
+    /// builds (the tests) do check it.
+    #[cfg(feature = "alloc")]
+    pub(crate) fn from_zeroed_words(words: &'a mut [u64]) -> Self {
+        debug_assert!(words.iter().all(|&w| w == 0), "arena words not zeroed");
+        Self {
+            zeroed: true,
+            ..Self::from_words(words)
         }
     }
 
@@ -149,7 +175,8 @@ impl<'a> Arena<'a> {
         self.rest.len()
     }
 
-    /// `len` zeroed values of `T`, aligned for `T`.
+    /// `len` zeroed values of `T`, aligned for `T` (zeroed here, or known
+    /// zero already: see the module docs).
     ///
     /// Fails with [`ErrorCode::ArenaTooSmall`] (leaving the arena as it was)
     /// when the buffer cannot hold them.
@@ -168,7 +195,9 @@ impl<'a> Arena<'a> {
                 let (_, aligned) = buffer.split_at_mut(pad);
                 let (mine, rest) = aligned.split_at_mut(needed - pad);
                 self.rest = rest;
-                mine.fill(0);
+                if !self.zeroed {
+                    mine.fill(0);
+                }
                 <[T]>::mut_from_bytes(mine).map_err(|_| self.too_small(needed))
             }
             _ => {
@@ -272,6 +301,27 @@ mod tests {
         b[1] = 2;
         c[0] = 3.0;
         assert_eq!(arena.used(), 24);
+    }
+
+    #[test]
+    fn a_zeroed_arena_hands_out_zeroed_disjoint_slices() {
+        let mut words = vec![0u64; 4];
+        let mut arena = Arena::from_zeroed_words(&mut words);
+        let a = arena.slice::<u32>(3).unwrap();
+        assert_eq!(a, &[0, 0, 0]);
+        a.fill(7);
+        let b = arena.slice::<u64>(2).unwrap();
+        assert_eq!(b, &[0, 0]);
+        assert_eq!(arena.used(), 32);
+        assert_eq!(&words[..2], &[0x0000_0007_0000_0007, 0x0000_0000_0000_0007]);
+    }
+
+    #[test]
+    #[cfg(debug_assertions)]
+    #[should_panic(expected = "arena words not zeroed")]
+    fn a_zeroed_arena_over_dirty_words_is_caught_in_debug_builds() {
+        let mut words = [0u64, 1];
+        let _ = Arena::from_zeroed_words(&mut words);
     }
 
     #[test]

@@ -228,9 +228,11 @@ mod owned {
                 j3d::count_for_load(model, &options.j3d).map_err(j3d_error)?,
             ),
         };
+        // Zeroed once, by the allocation: the arena knows and does not zero
+        // its slices again (src/arena.rs).
         let mut arena = vec![0u64; plan.arena_words()];
         let mut warnings = Warnings::new();
-        let mut carved = Arena::from_words(&mut arena);
+        let mut carved = Arena::from_zeroed_words(&mut arena);
         let scene = match &document {
             Some(doc) => {
                 bbmodel::decode_document(doc, &options.bbmodel, &plan, &mut carved, &mut warnings)

@@ -725,3 +725,66 @@ fn bbmodel_linked_texture_is_found_among_picked_files() {
         .count();
     assert_eq!(missing, scene.textures().len() - 1);
 }
+
+#[test]
+fn j3d_skip_texels_leaves_out_exactly_the_pixels_and_mip_records() {
+    let files = support::corpus_files("j3d", &[".bmd", ".bdl"]);
+    if files.is_empty() {
+        eprintln!("SKIPPED: ../shared/corpus/j3d is absent");
+        return;
+    }
+    let full = Options::default();
+    let mut headers_only = Options::default();
+    headers_only.j3d.skip_texels = true;
+    let mut pixel_bytes = 0;
+    for path in &files {
+        let name = path.display();
+        let bytes = std::fs::read(path).unwrap();
+        let plan = scenedec::measure(&bytes, None, &full).unwrap();
+        let lean = scenedec::measure(&bytes, None, &headers_only).unwrap();
+        let (counts, lean_counts) = (plan.counts(), lean.counts());
+        assert_eq!(lean_counts.pixels, 0, "{name}");
+        assert_eq!(lean_counts.mips, 0, "{name}");
+        assert_eq!(lean_counts.textures, counts.textures, "{name}");
+        let left_out =
+            counts.pixels + counts.mips * std::mem::size_of::<scenedec::scene::MipRecord>();
+        assert_eq!(plan.arena_bytes() - lean.arena_bytes(), left_out, "{name}");
+        pixel_bytes += counts.pixels;
+
+        let a = scenedec::load(&bytes, None, &full).unwrap();
+        let b = scenedec::load(&bytes, None, &headers_only).unwrap();
+        let (a, b) = (a.scene(), b.scene());
+        assert_eq!(b.pixels().len(), 0, "{name}");
+        assert_eq!(b.mips().len(), 0, "{name}");
+        // Geometry and materials are the same, bit for bit.
+        assert_eq!(a.positions(), b.positions(), "{name}");
+        assert_eq!(a.normals(), b.normals(), "{name}");
+        assert_eq!(a.uvs(), b.uvs(), "{name}");
+        assert_eq!(a.indices(), b.indices(), "{name}");
+        assert_eq!(a.materials(), b.materials(), "{name}");
+        assert_eq!(a.textures().len(), b.textures().len(), "{name}");
+        for (t, u) in a.textures().iter().zip(b.textures()) {
+            assert_eq!(a.text(t.name), b.text(u.name), "{name}");
+            assert_eq!(
+                (t.width, t.height, t.source_format, t.wrap_u, t.wrap_v),
+                (u.width, u.height, u.source_format, u.wrap_u, u.wrap_v),
+                "{name}"
+            );
+            assert_eq!(u.mip_count, 0, "{name}");
+            if t.missing() {
+                assert!(u.missing(), "{name}");
+            } else {
+                assert_eq!(
+                    u.flags,
+                    scenedec::scene::TextureFlags::TEXELS_LEFT_OUT,
+                    "{name}"
+                );
+            }
+        }
+    }
+    assert!(pixel_bytes > 0, "the corpus has textures to leave out");
+    eprintln!(
+        "checked {} J3D corpus files; {pixel_bytes} pixel bytes left out",
+        files.len()
+    );
+}

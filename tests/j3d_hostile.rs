@@ -22,7 +22,10 @@ use support::j3d_writer::{
 
 fn options(limits: J3dLimits) -> Options<'static> {
     Options {
-        j3d: scenedec::j3d::Options { limits },
+        j3d: scenedec::j3d::Options {
+            limits,
+            ..Default::default()
+        },
         ..Default::default()
     }
 }

@@ -184,6 +184,28 @@ fn palette_index_past_the_palette_fails_in_measure_as_bad_texture() {
 }
 
 #[test]
+fn skip_texels_reads_headers_only_so_texel_data_is_not_checked() {
+    // The same bad C8 texture: with texels left out its data is never read.
+    let mut c8 = TextureDef::new("c8", 0x9, 8, 4, vec![0; 32]);
+    c8.palette = vec![0xFF00, 0x80FF];
+    c8.data[5] = 2;
+    let bytes = model(vec![c8]).build();
+    let mut options = Options::default();
+    options.j3d.skip_texels = true;
+    let plan = scenedec::measure(&bytes, None, &options).unwrap();
+    assert_eq!((plan.counts().mips, plan.counts().pixels), (0, 0));
+    let loaded = scenedec::load(&bytes, None, &options).unwrap();
+    let scene = loaded.scene();
+    let t = scene.textures()[0];
+    assert_eq!(scene.text(t.name), "c8");
+    assert_eq!((t.width, t.height, t.mip_count), (8, 4, 0));
+    assert_eq!(t.source_format, 0x9);
+    assert_eq!(t.flags, scenedec::scene::TextureFlags::TEXELS_LEFT_OUT);
+    assert!(!t.missing());
+    assert!(scene.pixels().is_empty() && scene.mips().is_empty());
+}
+
+#[test]
 fn palette_indices_in_block_padding_are_never_read() {
     // A 4x4 C4 image in one 8x8 block: index 15 only outside the image.
     let mut data = vec![0u8; 32];

@@ -2,8 +2,9 @@
 //!
 //! One module per section, each owning its records and checks: [`header`]
 //! (nom: file header and section walk), [`inf1`], [`vtx1`], [`evp1`],
-//! [`drw1`], [`jnt1`], [`shp1`], [`mat3`], [`tex1`]. [`model`] turns them into a scene
-//! in two passes (count, then fill). See docs/j3d.md.
+//! [`drw1`], [`jnt1`], [`shp1`], [`mat3`], [`tex1`]. [`model`] (a folder,
+//! one file per concern) turns them into a scene in two passes (count, then
+//! fill). See docs/j3d.md.
 
 pub mod drw1;
 pub mod evp1;
@@ -30,6 +31,12 @@ use crate::scene::Scene;
 pub struct Options {
     /// The bounds every count and size is checked against.
     pub limits: J3dLimits,
+    /// Leave texels out: every TEX1 header still becomes a texture record
+    /// (name, size, format, wrap, filters), but no level is decoded, so the
+    /// plan holds no mip records and no pixel bytes, and the texture data's
+    /// size limit and palette indices are not checked. For geometry-only
+    /// users; docs/scene-format.md says what such a record looks like.
+    pub skip_texels: bool,
 }
 
 fn parse<'a>(bytes: &'a [u8], options: &Options) -> Result<model::Model<'a>, Error> {
@@ -47,7 +54,7 @@ fn parse<'a>(bytes: &'a [u8], options: &Options) -> Result<model::Model<'a>, Err
 /// arena size [`decode_into`] needs, without allocating.
 pub fn measure(bytes: &[u8], options: &Options) -> Result<Plan, Error> {
     let model = parse(bytes, options)?;
-    Ok(model::plan(&model, &options.limits, model::CountPass::Checked)?.0)
+    Ok(model::plan(&model, options, model::CountPass::Checked)?.0)
 }
 
 /// [`measure`] for a decode that follows at once (`load`): the count pass
@@ -58,7 +65,7 @@ pub fn measure(bytes: &[u8], options: &Options) -> Result<Plan, Error> {
 #[cfg(feature = "alloc")]
 pub(crate) fn count_for_load(bytes: &[u8], options: &Options) -> Result<Plan, Error> {
     let model = parse(bytes, options)?;
-    Ok(model::plan(&model, &options.limits, model::CountPass::DrawOnly)?.0)
+    Ok(model::plan(&model, options, model::CountPass::DrawOnly)?.0)
 }
 
 /// The error [`measure`] reports for `bytes`, or `e` when it reports none
@@ -73,7 +80,7 @@ pub(crate) fn measured_error(bytes: &[u8], options: &Options, e: Error) -> Error
 /// rule, array and primitive counts, the raw position bbox.
 pub fn summary(bytes: &[u8], options: &Options) -> Result<Summary, Error> {
     let model = parse(bytes, options)?;
-    Ok(model::plan(&model, &options.limits, model::CountPass::Summary)?.1)
+    Ok(model::plan(&model, options, model::CountPass::Summary)?.1)
 }
 
 /// Decodes `bytes` into `arena`. Needs at most [`measure`]'s plan.
@@ -84,8 +91,8 @@ pub fn decode_into<'a>(
     warnings: &mut Warnings,
 ) -> Result<Scene<'a>, Error> {
     let model = parse(bytes, options)?;
-    let (plan, _) = model::plan(&model, &options.limits, model::CountPass::Checked)?;
-    model.fill(plan.counts(), arena, warnings, &options.limits)
+    let (plan, _) = model::plan(&model, options, model::CountPass::Checked)?;
+    model.fill(plan.counts(), arena, warnings, options)
 }
 
 /// Decodes `bytes` with the `plan` that [`measure`] returned for the same
@@ -99,5 +106,5 @@ pub fn decode_with_plan<'a>(
     warnings: &mut Warnings,
 ) -> Result<Scene<'a>, Error> {
     let model = parse(bytes, options)?;
-    model.fill(plan.counts(), arena, warnings, &options.limits)
+    model.fill(plan.counts(), arena, warnings, options)
 }

@@ -93,6 +93,9 @@ pub struct TextureFlags;
 impl TextureFlags {
     /// No pixels could be had (no embedded image, no matching picked file).
     pub const MISSING: u32 = 1;
+    /// The file has the pixels, but the decode was asked to leave texels
+    /// out (J3D `Options::skip_texels`): `mip_count` is 0.
+    pub const TEXELS_LEFT_OUT: u32 = 2;
 }
 
 /// Source pixel formats recorded in [`TextureRecord::source_format`].

@@ -1,8 +1,23 @@
 //! Intensity formats: I4, I8, IA4, IA8.
 
 use super::TextureError;
-use super::color::{expand4, ia8};
+use super::color::ia8;
 use super::tiles::{BlockDecoder, Tile};
+
+/// A block's encoded bytes as an array, so that its loop has a constant
+/// trip count (the caller hands over exactly `B` bytes; anything else reads
+/// as zeros).
+#[inline(always)]
+fn block<const B: usize>(src: &[u8]) -> [u8; B] {
+    src.first_chunk::<B>().copied().unwrap_or([0; B])
+}
+
+/// A 4-bit intensity as an RGBA8 grey whose alpha is the intensity too
+/// (`v * 0x11` in every channel).
+#[inline(always)]
+const fn grey(v: u32) -> u32 {
+    (v & 0xF) * 0x1111_1111
+}
 
 /// I4: 8x8 texels, two per byte, high nibble first; alpha = intensity.
 pub(super) struct I4;
@@ -20,13 +35,10 @@ impl BlockDecoder for I4 {
         _: usize,
         _: usize,
     ) -> Result<(), TextureError> {
-        for (pair, &b) in tile.chunks_exact_mut(2).zip(src) {
-            if let [left, right] = pair {
-                let hi = expand4(u16::from(b >> 4));
-                let lo = expand4(u16::from(b));
-                *left = [hi; 4];
-                *right = [lo; 4];
-            }
+        // Fixed trip counts and whole-texel arithmetic: the loop vectorises.
+        let (pairs, _) = tile.as_chunks_mut::<2>();
+        for (pair, &b) in pairs.iter_mut().zip(&block::<32>(src)) {
+            *pair = [grey(u32::from(b >> 4)), grey(u32::from(b & 0xF))].map(|g| g.to_le_bytes());
         }
         Ok(())
     }
@@ -48,8 +60,8 @@ impl BlockDecoder for I8 {
         _: usize,
         _: usize,
     ) -> Result<(), TextureError> {
-        for (texel, &i) in tile.iter_mut().zip(src) {
-            *texel = [i; 4];
+        for (texel, &i) in tile.iter_mut().zip(&block::<32>(src)) {
+            *texel = (u32::from(i) * 0x0101_0101).to_le_bytes();
         }
         Ok(())
     }
@@ -71,10 +83,10 @@ impl BlockDecoder for Ia4 {
         _: usize,
         _: usize,
     ) -> Result<(), TextureError> {
-        for (texel, &b) in tile.iter_mut().zip(src) {
-            let a = expand4(u16::from(b >> 4));
-            let i = expand4(u16::from(b));
-            *texel = [i, i, i, a];
+        for (texel, &b) in tile.iter_mut().zip(&block::<32>(src)) {
+            let i = u32::from(b & 0xF) * 0x0011_1111;
+            let a = u32::from(b >> 4) * 0x1100_0000;
+            *texel = (i | a).to_le_bytes();
         }
         Ok(())
     }

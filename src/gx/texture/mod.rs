@@ -475,7 +475,7 @@ pub fn decode(
             tiles::decode_tiled(&color::U16Texels(color::rgb565), w, h, data, out)
         }
         (GxFormat::RGB5A3, _) => {
-            tiles::decode_tiled(&color::U16Texels(color::rgb5a3), w, h, data, out)
+            tiles::decode_tiled(&color::U16Texels(color::rgb5a3_lookup), w, h, data, out)
         }
         (GxFormat::RGBA8, _) => tiles::decode_tiled(&color::Rgba8, w, h, data, out),
         (GxFormat::CMPR, _) => tiles::decode_tiled(&cmpr::Cmpr, w, h, data, out),

@@ -1,6 +1,6 @@
 //! Paletted formats: C4, C8, C14X2, with IA8, RGB565 or RGB5A3 palettes.
 
-use super::color::{ia8, rgb5a3, rgb565};
+use super::color::{ia8, rgb5a3, rgb5a3_lookup, rgb565};
 use super::tiles::{BlockDecoder, Texel, Tile};
 use super::{PaletteFormat, TextureError};
 
@@ -217,7 +217,7 @@ impl BlockDecoder for C14x2<'_> {
                 visible_w,
                 visible_h,
                 entries,
-                |i| self.get(i, rgb5a3),
+                |i| self.get(i, rgb5a3_lookup),
             ),
         }
     }

@@ -559,7 +559,10 @@ fn format_codes_and_metadata() {
         (GxFormat::IA4, dims(&intensity::Ia4)),
         (GxFormat::IA8, dims(&intensity::Ia8)),
         (GxFormat::RGB565, dims(&color::U16Texels(color::rgb565))),
-        (GxFormat::RGB5A3, dims(&color::U16Texels(color::rgb5a3))),
+        (
+            GxFormat::RGB5A3,
+            dims(&color::U16Texels(color::rgb5a3_lookup)),
+        ),
         (GxFormat::RGBA8, dims(&color::Rgba8)),
         (GxFormat::C4, dims(&palette::C4::new(pal.0, pal.1))),
         (GxFormat::C8, dims(&palette::C8::new(pal.0, pal.1))),
@@ -979,4 +982,12 @@ fn throughput() {
         }
     }
     std::eprintln!("throughput (MB/s of RGBA8 out, {w}x{h}):{report}");
+}
+
+#[test]
+fn rgb5a3_byte_tables_decode_every_16_bit_colour_as_the_formula_does() {
+    for p in 0..=u16::MAX {
+        assert_eq!(color::rgb5a3_lookup(p), color::rgb5a3(p), "{p:#06x}");
+        assert_eq!(color::rgb5a3(p), ref_5a3(u32::from(p)), "{p:#06x}");
+    }
 }

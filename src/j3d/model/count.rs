@@ -1,0 +1,295 @@
+//! The count pass: every count checked against the limits, the scene's
+//! [`SceneCounts`], and the [`Summary`] `inspect` prints.
+
+use super::summary::{PrimitiveCounts, Summary};
+use super::walk::{ShapeSink, VertexRefs};
+use super::{Model, color_sets, uv_sets};
+use crate::error::{Error, ErrorCode, Location, SectionId};
+use crate::gx::display_list::Primitive;
+use crate::gx::vertex::VertexAttribute;
+use crate::j3d::drw1::DrawMatrix;
+use crate::limits::{J3dLimits, check};
+use crate::scene::{Aabb, SceneCounts};
+
+/// What the count pass reads of each display-list vertex.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum CountPass {
+    /// Every attribute index, checked against its array: what `measure`
+    /// promises, so that a decode of the same bytes cannot fail.
+    Checked,
+    /// As [`CountPass::Checked`], and every position for the raw bbox that
+    /// the summary reports.
+    Summary,
+    /// Only the draw matrix (for the vertex's influences): for `load`, whose
+    /// fill pass right after reads and checks every index anyway. An error
+    /// from either pass is replaced by `measure`'s
+    /// ([`super::measured_error`]), so `load` fails exactly as measuring
+    /// first would.
+    DrawOnly,
+}
+
+impl Model<'_> {
+    /// Checks every count against the limits and counts the scene; `pass`
+    /// says what it reads of each vertex.
+    pub(crate) fn count(
+        &self,
+        options: &crate::j3d::Options,
+        pass: CountPass,
+    ) -> Result<(SceneCounts, Summary), Error> {
+        let limits = &options.limits;
+        let at = |section: &[u8; 4]| Location::Binary {
+            offset: self.file.section(section).map_or(0, |s| s.offset) as u64,
+            section: Some(SectionId(*section)),
+        };
+        check(
+            self.jnt1.len() as u64,
+            limits.max_joints,
+            ErrorCode::TooManyJoints,
+            "joints",
+            at(b"JNT1"),
+        )?;
+        check(
+            self.shp1.len() as u64,
+            limits.max_shapes,
+            ErrorCode::TooManyShapes,
+            "shapes",
+            at(b"SHP1"),
+        )?;
+        let materials = self.mat3.map_or(0, |m| m.len());
+        check(
+            materials as u64,
+            limits.max_materials,
+            ErrorCode::TooManyMaterials,
+            "materials",
+            at(b"MAT3"),
+        )?;
+        let (textures, mips, pixels) = self.count_textures(limits, options.skip_texels)?;
+        if let Some(mat3) = &self.mat3 {
+            mat3.check(textures)?;
+        }
+        self.inf1
+            .walk(self.hierarchy_counts(), limits.max_depth, |_| Ok(()))?;
+        self.check_envelopes()?;
+        for d in 0..self.drw1.len() {
+            self.influence_count(d)?;
+        }
+
+        let mut summary = Summary {
+            sections: self.file.sections().map(|s| s.id).collect(),
+            scaling_rule: Some(self.inf1.scaling_rule),
+            shapes: self.shp1.len(),
+            joints: self.jnt1.len(),
+            envelopes: self.evp1.len(),
+            draw_matrices: self.drw1.len(),
+            ..Summary::default()
+        };
+        for (slot, array) in self.vtx1.arrays().iter().enumerate() {
+            summary.vertex_arrays[slot] = match (slot, array) {
+                (0, Some(_)) => self.inf1.vertex_count as usize,
+                (_, Some(a)) => a.count(),
+                (_, None) => 0,
+            };
+        }
+
+        let mut counter = Counter {
+            model: self,
+            limits,
+            vertices: 0,
+            triangles: 0,
+            influences: 0,
+            uvs: 0,
+            colors: 0,
+            shape_uv_sets: 0,
+            shape_color_sets: 0,
+            primitives: PrimitiveCounts::default(),
+            bbox: None,
+            pass,
+            last_draw: None,
+        };
+        for s in 0..self.shp1.len() {
+            let shape = self.shp1.shape(s)?;
+            let desc = self.shp1.descriptor(&shape, &self.vtx1)?;
+            let before = counter.vertices;
+            counter.shape_uv_sets = uv_sets(&desc);
+            counter.shape_color_sets = color_sets(&desc);
+            summary.packets += shape.packet_count();
+            check(
+                summary.packets as u64,
+                limits.max_packets,
+                ErrorCode::TooManyPackets,
+                "packets",
+                at(b"SHP1"),
+            )?;
+            let mut dl_bytes = 0u64;
+            for j in 0..shape.packet_count() {
+                dl_bytes += self.shp1.packet(&shape, j)?.display_list.len() as u64;
+            }
+            check(
+                dl_bytes,
+                limits.max_display_list_bytes,
+                ErrorCode::DisplayListTooLarge,
+                "display-list bytes of one shape",
+                at(b"SHP1"),
+            )?;
+            self.walk_shape(&shape, &desc, &mut counter)?;
+            let shape_vertices = counter.vertices - before;
+            counter.uvs += shape_vertices * counter.shape_uv_sets;
+            counter.colors += shape_vertices * counter.shape_color_sets;
+        }
+        summary.primitives = counter.primitives;
+        summary.raw_position_bbox = counter.bbox;
+
+        let joints = self.jnt1.len();
+        let skinned = joints > 0;
+        let mut counts = SceneCounts {
+            nodes: joints,
+            meshes: self.shp1.len(),
+            groups: self.shp1.len(),
+            positions: counter.vertices,
+            normals: counter.vertices,
+            uvs: counter.uvs,
+            colors: counter.colors,
+            indices: counter.triangles * 3,
+            materials,
+            textures,
+            mips,
+            pixels,
+            skins: usize::from(skinned),
+            skin_joints: joints,
+            inverse_binds: joints,
+            influence_spans: if skinned { counter.vertices } else { 0 },
+            influences: counter.influences,
+            ..SceneCounts::default()
+        };
+        counts.text_pool = self.pool_bytes()?;
+        Ok((counts, summary))
+    }
+
+    /// Checks every envelope's joints and weights, in one pass.
+    fn check_envelopes(&self) -> Result<(), Error> {
+        let mut first = 0;
+        for e in 0..self.evp1.len() {
+            let n = self.evp1.joint_count(e)?;
+            for k in 0..n {
+                let (joint, weight) = self.evp1.influence(first, k)?;
+                if usize::from(joint) >= self.jnt1.len() || !weight.is_finite() {
+                    return Err(self.section_error(
+                        b"EVP1",
+                        ErrorCode::BadOffset,
+                        format_args!(
+                            "envelope {e} names joint {joint} of {} (weight {weight})",
+                            self.jnt1.len()
+                        ),
+                    ));
+                }
+                // The decode reads this joint's inverse bind: it must exist.
+                self.evp1.inverse_bind(usize::from(joint))?;
+            }
+            first += n;
+        }
+        Ok(())
+    }
+
+    /// Joints the draw matrix `d` names: 1 for rigid, the envelope's count
+    /// for weighted. O(1), checking the indices.
+    fn influence_count(&self, d: usize) -> Result<usize, Error> {
+        match self.drw1.matrix(d)? {
+            DrawMatrix::Joint(j) if usize::from(j) < self.jnt1.len() => Ok(1),
+            DrawMatrix::Envelope(e) if usize::from(e) < self.evp1.len() => {
+                self.evp1.joint_count(usize::from(e))
+            }
+            other => Err(self.section_error(
+                b"DRW1",
+                ErrorCode::BadOffset,
+                format_args!(
+                    "draw matrix {d} is {other:?}, but the model has {} joints and {} envelopes",
+                    self.jnt1.len(),
+                    self.evp1.len()
+                ),
+            )),
+        }
+    }
+}
+
+/// Counts vertices and triangles, checks the limits as they grow, and
+/// gathers the summary's primitive counts and raw position bbox.
+struct Counter<'m, 'a> {
+    model: &'m Model<'a>,
+    limits: &'m J3dLimits,
+    vertices: usize,
+    triangles: usize,
+    influences: usize,
+    uvs: usize,
+    colors: usize,
+    shape_uv_sets: usize,
+    shape_color_sets: usize,
+    primitives: PrimitiveCounts,
+    bbox: Option<Aabb>,
+    /// What to read of each vertex; `bbox` is gathered only for the summary
+    /// (it costs a position read per vertex).
+    pass: CountPass,
+    /// The last draw matrix seen, with its influence count (consecutive
+    /// vertices mostly share one).
+    last_draw: Option<(u32, usize)>,
+}
+
+impl ShapeSink for Counter<'_, '_> {
+    fn reads_indices(&self) -> bool {
+        self.pass != CountPass::DrawOnly
+    }
+
+    #[inline]
+    fn vertex(&mut self, v: &VertexRefs) -> Result<(), Error> {
+        self.vertices += 1;
+        check(
+            self.vertices as u64,
+            self.limits.max_vertices,
+            ErrorCode::TooManyVertices,
+            "vertices",
+            Location::Nowhere,
+        )?;
+        let influences = match self.last_draw {
+            Some((draw, n)) if draw == v.draw => n,
+            _ => {
+                let n = self.model.influence_count(v.draw as usize)?;
+                self.last_draw = Some((v.draw, n));
+                n
+            }
+        };
+        self.influences += influences;
+        if let Some(p) = v
+            .position
+            .get()
+            .filter(|_| self.pass == CountPass::Summary)
+            .and_then(|i| self.model.position(i))
+        {
+            self.bbox = Some(self.bbox.map_or(Aabb::point(p), |b| b.with(p)));
+        }
+        Ok(())
+    }
+
+    fn primitive(&mut self, kind: Primitive, count: usize) -> Result<(), Error> {
+        self.primitives.add(kind);
+        self.triangles += kind.triangle_count(count);
+        check(
+            self.triangles as u64,
+            self.limits.max_triangles,
+            ErrorCode::TooManyTriangles,
+            "triangles",
+            Location::Nowhere,
+        )
+    }
+
+    fn skipped(&mut self, kind: Primitive, _offset: usize) {
+        self.primitives.add(kind);
+    }
+}
+
+impl Model<'_> {
+    /// Position `i` as stored (fixed point divided out), or `None` out of range.
+    #[inline(always)]
+    fn position(&self, i: usize) -> Option<[f32; 3]> {
+        let array = self.vtx1.array(VertexAttribute::Position)?;
+        Some(array.format.read_numeric(array.element(i)?))
+    }
+}

@@ -1,0 +1,154 @@
+//! The fill pass: carves the scene and the decode's scratch from the arena,
+//! then writes every part in order (bind pose, skin, materials, textures,
+//! then one mesh per shape, its vertices written by [`Filler`]).
+
+use super::names::Pool;
+use super::vertices::{ArrayReaders, Filler};
+use super::{Model, arena_mismatch, color_sets, index32, uv_sets};
+use crate::arena::Arena;
+use crate::error::{Error, Warnings};
+use crate::gx::vertex::VertexAttribute;
+use crate::scene::{
+    Format, GroupFlags, MeshFlags, MeshGroupRecord, MeshRecord, Scene, SceneArrays, SceneCounts,
+    TextRef,
+};
+
+impl<'a> Model<'a> {
+    /// Fills `arena` with the scene; `counts` and `scratch` come from [`Model::count`].
+    pub(crate) fn fill(
+        &self,
+        counts: &SceneCounts,
+        arena: &mut Arena<'a>,
+        warnings: &mut Warnings,
+        options: &crate::j3d::Options,
+    ) -> Result<Scene<'a>, Error> {
+        let limits = &options.limits;
+        let arrays = SceneArrays::carve(counts, arena)?;
+        let joints = self.jnt1.len();
+        let worlds = arena.slice::<[f32; 16]>(joints)?;
+        let draws = arena.slice::<[f32; 16]>(self.drw1.len())?;
+        let envelope_firsts = arena.slice::<u32>(self.evp1.len())?;
+        // Shape -> material + 1 (0: none), from INF1.
+        let shape_materials = arena.slice::<u32>(self.shp1.len())?;
+        let mut pool = Pool {
+            bytes: &mut *arrays.text_pool,
+            len: 0,
+        };
+
+        self.fill_hierarchy(
+            &mut *arrays.nodes,
+            &mut *worlds,
+            &mut *shape_materials,
+            &mut pool,
+            limits,
+        )?;
+        self.fill_draw_matrices(worlds, &mut *draws, &mut *envelope_firsts)?;
+        self.fill_skin(
+            worlds,
+            &mut *arrays.skins,
+            &mut *arrays.skin_joints,
+            &mut *arrays.inverse_binds,
+        )?;
+        self.fill_materials(&mut *arrays.materials, &mut pool, warnings)?;
+        self.fill_textures(
+            &mut *arrays.textures,
+            &mut *arrays.mips,
+            &mut *arrays.pixels,
+            &mut pool,
+            warnings,
+            options.skip_texels,
+        )?;
+
+        // Meshes: one per shape, vertices in display-list order.
+        let mut filler = Filler {
+            model: self,
+            draws,
+            envelope_firsts,
+            positions: &mut *arrays.positions,
+            normals: &mut *arrays.normals,
+            uvs: &mut *arrays.uvs,
+            colors: &mut *arrays.colors,
+            indices: &mut *arrays.indices,
+            spans: &mut *arrays.influence_spans,
+            influences: &mut *arrays.influences,
+            warnings,
+            vertex: 0,
+            index: 0,
+            influence: 0,
+            uv: 0,
+            color: 0,
+            mesh_first_vertex: 0,
+            uv_sets: 0,
+            color_sets: 0,
+            mesh_vertices: 0,
+            cached: None,
+            readers: ArrayReaders::new(&self.vtx1),
+        };
+        for s in 0..self.shp1.len() {
+            let shape = self.shp1.shape(s)?;
+            let desc = self.shp1.descriptor(&shape, &self.vtx1)?;
+            let (first_vertex, first_index) = (filler.vertex, filler.index);
+            let (first_uv, first_color) = (filler.uv, filler.color);
+            filler.mesh_first_vertex = first_vertex;
+            filler.uv_sets = uv_sets(&desc);
+            filler.color_sets = color_sets(&desc);
+            filler.mesh_vertices = 0;
+            self.walk_shape(&shape, &desc, &mut filler)?;
+            let shape_vertices = filler.vertex - first_vertex;
+            filler.uv += filler.uv_sets * shape_vertices;
+            filler.color += filler.color_sets * shape_vertices;
+            let material = shape_materials
+                .get(s)
+                .and_then(|&m| m.checked_sub(1))
+                .map(|m| m as usize);
+            let double_sided = material
+                .and_then(|m| arrays.materials.get(m))
+                .is_some_and(|m| m.cull == 0);
+            let group = arrays.groups.get_mut(s).ok_or_else(arena_mismatch)?;
+            *group = MeshGroupRecord {
+                material: material
+                    .map_or(Ok(-1), |m| i32::try_from(m).map_err(|_| arena_mismatch()))?,
+                flags: if double_sided {
+                    GroupFlags::DOUBLE_SIDED
+                } else {
+                    0
+                },
+                render_order: 0,
+                first_index: index32(first_index)?,
+                index_count: index32(filler.index - first_index)?,
+            };
+            let mesh = arrays.meshes.get_mut(s).ok_or_else(arena_mismatch)?;
+            *mesh = MeshRecord {
+                name: TextRef::EMPTY,
+                node: -1,
+                flags: MeshFlags::VISIBLE
+                    | if desc.get(VertexAttribute::Normal).is_some()
+                        || desc.get(VertexAttribute::NormalBinormalTangent).is_some()
+                    {
+                        MeshFlags::HAS_NORMALS
+                    } else {
+                        0
+                    },
+                first_vertex: index32(first_vertex)?,
+                vertex_count: index32(filler.vertex - first_vertex)?,
+                first_index: index32(first_index)?,
+                index_count: index32(filler.index - first_index)?,
+                first_group: index32(s)?,
+                group_count: 1,
+                uv_sets: index32(filler.uv_sets)?,
+                first_uv: index32(first_uv)?,
+                color_sets: index32(filler.color_sets)?,
+                first_color: index32(first_color)?,
+                skin: if joints > 0 { 0 } else { -1 },
+                first_influence_span: index32(first_vertex)?,
+            };
+        }
+        if filler.vertex != counts.positions
+            || filler.index != counts.indices
+            || filler.influence != counts.influences
+        {
+            return Err(arena_mismatch());
+        }
+        Ok(Scene::new(Format::J3d, self.file.bytes(), arrays))
+    }
+}

@@ -1,0 +1,384 @@
+//! The display-list walk both passes share: each packet's matrix slots, and
+//! each vertex's array indices read from its known offsets, checked against
+//! their arrays, and resolved to its draw matrix.
+
+use super::{Model, color_sets, uv_sets};
+use crate::error::{Error, ErrorCode, SectionId};
+use crate::gx::display_list::{DisplayList, DisplayListError, Primitive};
+use crate::gx::vertex::{AttributeInput, VertexAttribute};
+use crate::j3d::shp1::{Packet, Shape, VertexDescriptor};
+use crate::scene::{MAX_COLOR_SETS, MAX_UV_SETS};
+
+/// Matrix slots a shape has (PNMTXIDX / 3 is 0..=9).
+const SLOTS: usize = 10;
+
+/// Array indices one display-list vertex names, resolved to its draw matrix.
+/// Every field is a whole four-byte word, written and read whole: built in
+/// memory field by field and then read in wider pieces, the struct stalled
+/// every vertex on store forwarding.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct VertexRefs {
+    pub(super) draw: u32,
+    pub(super) position: ArrayIndex,
+    /// The normal's index; `normal_array` says which array (NRM, or NBT).
+    pub(super) normal: ArrayIndex,
+    pub(super) normal_array: VertexAttribute,
+    pub(super) colors: [ArrayIndex; MAX_COLOR_SETS],
+    pub(super) uvs: [ArrayIndex; MAX_UV_SETS],
+}
+
+impl Default for VertexRefs {
+    fn default() -> Self {
+        Self {
+            draw: 0,
+            position: ArrayIndex::NONE,
+            normal: ArrayIndex::NONE,
+            normal_array: VertexAttribute::Normal,
+            colors: [ArrayIndex::NONE; MAX_COLOR_SETS],
+            uvs: [ArrayIndex::NONE; MAX_UV_SETS],
+        }
+    }
+}
+
+/// A display-list index into a VTX1 array (8 or 16 bits wide), or none.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct ArrayIndex(u32);
+
+impl ArrayIndex {
+    /// The attribute is absent from the vertex.
+    const NONE: Self = Self(u32::MAX);
+
+    pub(super) fn get(self) -> Option<usize> {
+        (self != Self::NONE).then_some(self.0 as usize)
+    }
+}
+
+/// Why a display-list vertex cannot be read; made into an [`Error`] (with the
+/// vertex's file offset) only when it happens, so that the per-vertex result
+/// stays small.
+#[derive(Clone, Copy, Debug)]
+enum VertexFault {
+    /// Direct (not indexed) attribute data.
+    Direct(VertexAttribute),
+    /// An index past the end of its VTX1 array.
+    OutOfRange {
+        attribute: VertexAttribute,
+        index: u16,
+        limit: usize,
+    },
+    /// A matrix slot that no packet set.
+    NoSlot(usize),
+}
+
+/// An indexed attribute of a shape's vertices, resolved for reading.
+#[derive(Clone, Copy, Debug)]
+struct IndexField {
+    attribute: VertexAttribute,
+    /// Byte offset of the index in a display-list vertex.
+    offset: usize,
+    /// A 16-bit index (else 8-bit).
+    wide: bool,
+    /// Elements the attribute's array holds (0 without one).
+    limit: usize,
+}
+
+/// Where each attribute sits in a shape's display-list vertices, resolved
+/// once per shape, so that a vertex is read field by known field rather
+/// than by a loop over the descriptor.
+#[derive(Clone, Copy, Debug, Default)]
+struct VertexLayout {
+    /// Byte offset of the position/normal matrix index (a direct u8).
+    matrix: Option<usize>,
+    /// An attribute other than a matrix index sent directly: not supported.
+    direct: Option<VertexAttribute>,
+    position: Option<IndexField>,
+    normal: Option<IndexField>,
+    colors: [Option<IndexField>; MAX_COLOR_SETS],
+    uvs: [Option<IndexField>; MAX_UV_SETS],
+    /// Colour sets present ([`color_sets`]).
+    color_sets: usize,
+    /// UV sets present ([`uv_sets`]).
+    uv_sets: usize,
+}
+
+impl IndexField {
+    /// This field's index in `vertex`, checked against its array.
+    #[inline(always)]
+    fn read(field: Option<Self>, vertex: &[u8]) -> Result<ArrayIndex, VertexFault> {
+        let Some(f) = field else {
+            return Ok(ArrayIndex::NONE);
+        };
+        let index = if f.wide {
+            vertex
+                .get(f.offset..f.offset + 2)
+                .map(|b| u16::from_be_bytes([b[0], b[1]]))
+        } else {
+            vertex.get(f.offset).map(|&b| u16::from(b))
+        };
+        let Some(index) = index else {
+            return Ok(ArrayIndex::NONE);
+        };
+        if usize::from(index) >= f.limit {
+            return Err(VertexFault::OutOfRange {
+                attribute: f.attribute,
+                index,
+                limit: f.limit,
+            });
+        }
+        Ok(ArrayIndex(index.into()))
+    }
+}
+
+/// Receives the vertices and primitives of one shape, in display-list order.
+pub(super) trait ShapeSink {
+    /// Whether the walk reads and checks every attribute index of a vertex
+    /// (else only its draw matrix, [`VertexRefs::draw`]).
+    fn reads_indices(&self) -> bool {
+        true
+    }
+    /// One vertex of a primitive that makes triangles.
+    fn vertex(&mut self, v: &VertexRefs) -> Result<(), Error>;
+    /// A primitive whose `count` vertices were just passed.
+    fn primitive(&mut self, kind: Primitive, count: usize) -> Result<(), Error>;
+    /// A primitive that makes no triangles (lines, points), at a file offset.
+    fn skipped(&mut self, kind: Primitive, offset: usize);
+}
+
+impl Model<'_> {
+    /// Walks one shape's packets: updates the matrix slots, decodes every
+    /// vertex's indices and checks them, and hands vertices and primitives to `sink`.
+    pub(super) fn walk_shape<S: ShapeSink>(
+        &self,
+        shape: &Shape<'_>,
+        desc: &VertexDescriptor,
+        sink: &mut S,
+    ) -> Result<(), Error> {
+        let mut slots: [Option<u16>; SLOTS] = [None; SLOTS];
+        let layout = self.layout(desc);
+        // Filled in place for each vertex: returned by value, it was copied
+        // out of its Result in wider pieces than it was written in.
+        let mut refs = VertexRefs::default();
+        let reads_indices = sink.reads_indices();
+        for j in 0..shape.packet_count() {
+            let packet = self.shp1.packet(shape, j)?;
+            self.set_slots(&mut slots, &packet)?;
+            for primitive in DisplayList::new(packet.display_list, desc.vertex_size) {
+                let primitive = primitive.map_err(|e| self.display_list_error(&packet, e))?;
+                if desc.vertex_size == 0 && primitive.vertex_count > 0 {
+                    return Err(self.shp1_error(
+                        packet.display_list_offset + primitive.offset,
+                        format_args!("a draw of {} vertices, but the shape's vertex descriptor has no attributes", primitive.vertex_count),
+                    ));
+                }
+                if !primitive.kind.is_triangles() {
+                    sink.skipped(
+                        primitive.kind,
+                        packet.display_list_offset + primitive.offset,
+                    );
+                    continue;
+                }
+                for (i, vertex) in primitive
+                    .vertices
+                    .chunks_exact(desc.vertex_size.max(1))
+                    .take(primitive.vertex_count)
+                    .enumerate()
+                {
+                    Self::vertex_refs(&layout, vertex, &slots, &mut refs, reads_indices).map_err(
+                        |fault| {
+                            let at = packet.display_list_offset
+                                + primitive.offset
+                                + 3
+                                + i * desc.vertex_size;
+                            self.vertex_error(at, fault)
+                        },
+                    )?;
+                    sink.vertex(&refs)?;
+                }
+                sink.primitive(primitive.kind, primitive.vertex_count)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn set_slots(
+        &self,
+        slots: &mut [Option<u16>; SLOTS],
+        packet: &Packet<'_>,
+    ) -> Result<(), Error> {
+        for (k, value) in packet.slots() {
+            let Some(d) = value else { continue };
+            let slot = slots.get_mut(k).ok_or_else(|| {
+                self.shp1_error(
+                    packet.display_list_offset,
+                    format_args!(
+                        "matrix table of {} slots: at most {SLOTS}",
+                        packet.matrix_table.len() / 2
+                    ),
+                )
+            })?;
+            if usize::from(d) >= self.drw1.len() {
+                return Err(Error::binary(
+                    ErrorCode::BadOffset,
+                    packet.display_list_offset as u64,
+                    Some(SectionId(*b"SHP1")),
+                    format_args!(
+                        "matrix slot {k} names draw matrix {d} of {}",
+                        self.drw1.len()
+                    ),
+                ));
+            }
+            *slot = Some(d);
+        }
+        Ok(())
+    }
+
+    fn display_list_error(&self, packet: &Packet<'_>, e: DisplayListError) -> Error {
+        let (offset, code, what) = match e {
+            DisplayListError::UnknownOpcode { offset, opcode } => {
+                (offset, ErrorCode::BadValue, opcode)
+            }
+            DisplayListError::Truncated { offset } => (offset, ErrorCode::Truncated, 0),
+        };
+        let at = packet.display_list_offset + offset;
+        match code {
+            ErrorCode::BadValue => Error::binary(
+                code,
+                at as u64,
+                Some(SectionId(*b"SHP1")),
+                format_args!(
+                    "display-list opcode {what:#04x}: a draw, a matrix load or padding expected"
+                ),
+            ),
+            _ => Error::binary(
+                code,
+                at as u64,
+                Some(SectionId(*b"SHP1")),
+                format_args!("display-list command runs past the end of its packet"),
+            ),
+        }
+    }
+
+    /// How each attribute of `desc` is read from a display-list vertex,
+    /// resolved once per shape: its byte offset, width and array bound.
+    fn layout(&self, desc: &VertexDescriptor) -> VertexLayout {
+        let mut layout = VertexLayout::default();
+        for &(attribute, input, offset) in &desc.attributes {
+            let wide = match input {
+                AttributeInput::Index8 => false,
+                AttributeInput::Index16 => true,
+                AttributeInput::Direct => {
+                    match attribute {
+                        VertexAttribute::PositionMatrixIndex => layout.matrix = Some(offset),
+                        VertexAttribute::TexMatrixIndex(_) => {}
+                        _ => {
+                            layout.direct.get_or_insert(attribute);
+                        }
+                    }
+                    continue;
+                }
+                AttributeInput::None => continue,
+            };
+            let field = Some(IndexField {
+                attribute,
+                offset,
+                wide,
+                limit: self.vtx1.array(attribute).map_or(0, |a| a.count()),
+            });
+            match attribute {
+                // Matrix indices are direct u8 in any descriptor.
+                VertexAttribute::PositionMatrixIndex => layout.matrix = Some(offset),
+                VertexAttribute::TexMatrixIndex(_) => {}
+                VertexAttribute::Position => layout.position = field,
+                VertexAttribute::Normal | VertexAttribute::NormalBinormalTangent => {
+                    layout.normal = field;
+                }
+                VertexAttribute::Color(c) => {
+                    if let Some(slot) = layout.colors.get_mut(usize::from(c)) {
+                        *slot = field;
+                    }
+                }
+                VertexAttribute::TexCoord(t) => {
+                    if let Some(slot) = layout.uvs.get_mut(usize::from(t)) {
+                        *slot = field;
+                    }
+                }
+            }
+        }
+        layout.color_sets = color_sets(desc);
+        layout.uv_sets = uv_sets(desc);
+        layout
+    }
+
+    /// Reads one display-list vertex's draw matrix into `refs` and, with
+    /// `indices`, its attribute indices, each checked against its array
+    /// (without, for [`CountPass::DrawOnly`], the others are left as they
+    /// are).
+    #[inline(always)]
+    fn vertex_refs(
+        layout: &VertexLayout,
+        vertex: &[u8],
+        slots: &[Option<u16>; SLOTS],
+        refs: &mut VertexRefs,
+        indices: bool,
+    ) -> Result<(), VertexFault> {
+        if let Some(attribute) = layout.direct {
+            return Err(VertexFault::Direct(attribute));
+        }
+        let slot = layout.matrix.map_or(0, |at| {
+            usize::from(vertex.get(at).copied().unwrap_or(0)) / 3
+        });
+        if indices {
+            refs.position = IndexField::read(layout.position, vertex)?;
+            refs.normal = IndexField::read(layout.normal, vertex)?;
+            refs.normal_array = layout
+                .normal
+                .map_or(VertexAttribute::Normal, |f| f.attribute);
+            for (out, &field) in refs
+                .colors
+                .iter_mut()
+                .zip(&layout.colors)
+                .take(layout.color_sets)
+            {
+                *out = IndexField::read(field, vertex)?;
+            }
+            for (out, &field) in refs.uvs.iter_mut().zip(&layout.uvs).take(layout.uv_sets) {
+                *out = IndexField::read(field, vertex)?;
+            }
+        }
+        refs.draw = slots
+            .get(slot)
+            .copied()
+            .flatten()
+            .ok_or(VertexFault::NoSlot(slot))?
+            .into();
+        Ok(())
+    }
+
+    /// The error for the display-list vertex at file offset `at`.
+    #[cold]
+    #[inline(never)]
+    fn vertex_error(&self, at: usize, fault: VertexFault) -> Error {
+        match fault {
+            VertexFault::Direct(attribute) => self.shp1_error(
+                at,
+                format_args!(
+                    "direct {attribute} data in a display list is not supported; indexed expected"
+                ),
+            ),
+            VertexFault::OutOfRange {
+                attribute,
+                index,
+                limit,
+            } => Error::binary(
+                ErrorCode::BadOffset,
+                at as u64,
+                Some(SectionId(*b"SHP1")),
+                format_args!("{attribute} index {index} but VTX1 holds {limit}"),
+            ),
+            VertexFault::NoSlot(slot) => self.shp1_error(
+                at,
+                format_args!("vertex uses matrix slot {slot}, which no packet set"),
+            ),
+        }
+    }
+}
