@@ -6,17 +6,18 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use scenedec::scene::Format;
-use scenedec::{Error, Options, Scene, Warnings};
+use scenedec::{Error, Scene, Warnings};
 
+use crate::input::{Input, LoadSettings};
 use crate::json_out::{key, number, string, vec3};
 use crate::samples::SAMPLES;
 
 /// Inspects `files` (the bundled samples when empty); exit 0 when all loaded, else 1.
-pub fn run(files: &[PathBuf], json: bool) -> ExitCode {
+pub fn run(files: &[PathBuf], json: bool, settings: &LoadSettings) -> ExitCode {
     let mut all_ok = true;
-    let mut report = |name: &str, bytes: Result<Vec<u8>, String>| {
-        let ok = match bytes {
-            Ok(bytes) => inspect_bytes(name, &bytes, json),
+    let mut report = |name: &str, input: Result<Input, String>| {
+        let ok = match input {
+            Ok(input) => inspect_bytes(name, &input, json, settings),
             Err(io) => {
                 print_io_error(name, &io, json);
                 false
@@ -26,12 +27,19 @@ pub fn run(files: &[PathBuf], json: bool) -> ExitCode {
     };
     if files.is_empty() {
         for (name, bytes) in SAMPLES {
-            report(name, Ok(bytes.to_vec()));
+            let input = Input {
+                bytes: bytes.to_vec(),
+                picked: Vec::new(),
+            };
+            report(name, Ok(input));
         }
     } else {
         for path in files {
             let name = path.display().to_string();
-            report(&name, std::fs::read(path).map_err(|e| e.to_string()));
+            report(
+                &name,
+                Input::read(path, settings).map_err(|e| e.to_string()),
+            );
         }
     }
     if all_ok {
@@ -41,17 +49,16 @@ pub fn run(files: &[PathBuf], json: bool) -> ExitCode {
     }
 }
 
-fn extension(name: &str) -> Option<&str> {
-    Path::new(name).extension().and_then(|e| e.to_str())
-}
-
 /// The format a file claims by content, else by extension, for the report.
-fn claimed_format(bytes: &[u8], name: &str) -> &'static str {
+pub fn claimed_format(bytes: &[u8], name: &str) -> &'static str {
     use scenedec::sniff::{Kind, sniff};
     match sniff(bytes) {
         Kind::J3dBmd | Kind::J3dBdl | Kind::Yaz0 => "j3d",
         Kind::Bbmodel | Kind::CompressedBbmodel => "bbmodel",
-        Kind::Unknown => match extension(name).map(str::to_ascii_lowercase).as_deref() {
+        Kind::Unknown => match crate::input::extension(Path::new(name))
+            .map(str::to_ascii_lowercase)
+            .as_deref()
+        {
             Some("bbmodel") => "bbmodel",
             Some("bmd" | "bdl" | "szs" | "arc") => "j3d",
             _ => "unknown",
@@ -59,10 +66,10 @@ fn claimed_format(bytes: &[u8], name: &str) -> &'static str {
     }
 }
 
-fn inspect_bytes(name: &str, bytes: &[u8], json: bool) -> bool {
-    let options = Options::default();
+fn inspect_bytes(name: &str, input: &Input, json: bool, settings: &LoadSettings) -> bool {
+    let bytes = &input.bytes[..];
     let start = Instant::now();
-    let loaded = scenedec::load(bytes, extension(name), &options);
+    let loaded = crate::input::load(name, bytes, &input.picked, settings);
     let elapsed = start.elapsed();
     match &loaded {
         Ok(l) => {
@@ -89,7 +96,8 @@ fn inspect_bytes(name: &str, bytes: &[u8], json: bool) -> bool {
     }
 }
 
-fn print_io_error(name: &str, io: &str, json: bool) {
+/// Prints the report of a file that could not be read.
+pub fn print_io_error(name: &str, io: &str, json: bool) {
     if json {
         let mut out = String::from("{");
         let mut first = true;
