@@ -180,14 +180,18 @@ pub fn export(scene: &Scene<'_>, stem: &str, options: &Options) -> Result<Output
     for (i, mesh) in scene.meshes().iter().enumerate() {
         meshes::write_mesh(&mut w, &mut cx, i, mesh)?;
     }
-    let scene_node = json::Scene {
-        extensions: None,
-        extras: None,
-        name: None,
-        nodes: core::mem::take(&mut cx.nodes.roots),
-    };
-    let index = w.root.push(scene_node);
-    w.root.scene = Some(index);
+    // A model with nothing in it gets no scene: a glTF scene lists at least
+    // one node.
+    if !cx.nodes.roots.is_empty() {
+        let scene_node = json::Scene {
+            extensions: None,
+            extras: None,
+            name: None,
+            nodes: core::mem::take(&mut cx.nodes.roots),
+        };
+        let index = w.root.push(scene_node);
+        w.root.scene = Some(index);
+    }
 
     let bin_name = std::format!("{stem}.bin");
     w.finish_buffer(match options.container {

@@ -74,6 +74,13 @@ fn add_child(
     }
 }
 
+/// The name of a chain's helper node: the scene node's name and its role,
+/// `"<name> (pivot)"` or `"<name> (rotation)"`, so a reader can tell helpers
+/// from scene nodes.
+pub fn helper_name(name: Option<&str>, role: &str) -> String {
+    std::format!("{} ({role})", name.unwrap_or_default())
+}
+
 /// The unit quaternion `[x, y, z, w]` of `Rz · Ry · Rx` (X applied first).
 pub fn quaternion_xyz(r: [f32; 3]) -> [f32; 4] {
     let half = |a: f32| f64::from(a) * 0.5;
@@ -139,7 +146,7 @@ pub fn write_nodes(w: &mut Writer, scene: &Scene<'_>, scale: f32) -> NodeMap {
             outer.extras = extras::visibility(visible);
             let outer = w.root.push(outer);
             let inner = w.root.push(trs_node(
-                name.map(|n| n + " (rotation)"),
+                Some(helper_name(name.as_deref(), "rotation")),
                 [0.0; 3],
                 rotation,
                 n.scale,
@@ -155,7 +162,7 @@ pub fn write_nodes(w: &mut Writer, scene: &Scene<'_>, scale: f32) -> NodeMap {
                 (main, main, main)
             } else {
                 let back = w.root.push(trs_node(
-                    name.map(|n| n + " (pivot)"),
+                    Some(helper_name(name.as_deref(), "pivot")),
                     p.map(|x| -x),
                     [0.0, 0.0, 0.0, 1.0],
                     [1.0; 3],
