@@ -5,6 +5,8 @@
 //!
 //! `cargo bench --bench gltf_convert`
 
+mod support;
+
 use std::hint::black_box;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
@@ -13,32 +15,14 @@ use scenedec::{BbmodelLimits, Options};
 
 /// The corpus files of `sub` with one of `extensions` that load.
 fn corpus(sub: &str, extensions: &[&str], options: &Options<'_>) -> Vec<(String, Vec<u8>)> {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/corpus")
-        .join(sub);
-    let Ok(entries) = std::fs::read_dir(&dir) else {
-        eprintln!("SKIPPED: {} is absent; no input for it", dir.display());
-        return Vec::new();
-    };
-    let mut files: Vec<_> = entries
-        .filter_map(|e| e.ok())
-        .map(|e| e.path())
-        .filter(|p| {
-            p.extension()
-                .and_then(|x| x.to_str())
-                .is_some_and(|x| extensions.contains(&x))
-        })
-        .collect();
-    files.sort();
+    let mut files = support::corpus(sub, extensions);
+    files.retain(|(name, bytes)| {
+        let ext = std::path::Path::new(name)
+            .extension()
+            .and_then(|e| e.to_str());
+        scenedec::load(bytes, ext, options).is_ok()
+    });
     files
-        .into_iter()
-        .filter_map(|p| {
-            let bytes = std::fs::read(&p).ok()?;
-            let ext = p.extension().and_then(|e| e.to_str());
-            scenedec::load(&bytes, ext, options).ok()?;
-            Some((p.file_name()?.to_string_lossy().into_owned(), bytes))
-        })
-        .collect()
 }
 
 fn benches(c: &mut Criterion) {

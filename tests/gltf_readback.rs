@@ -9,9 +9,6 @@ use scenedec::export::gltf::{Container, Options as ExportOptions, export};
 use scenedec::scene::{MaterialFlags, Scene};
 use scenedec::{BbmodelLimits, Options};
 use support::bbmodel_builder::{Cube, Face, Group, Model};
-use support::j3d_writer::{
-    ArrayDef, JointDef, ModelBuilder, PacketDef, attr, draw, input, padded, prim,
-};
 
 type M = [[f64; 4]; 4]; // column-major: m[column][row]
 
@@ -387,12 +384,10 @@ fn check_round_trip(scene: &Scene<'_>, what: &str) -> Checked {
 }
 
 fn non_metallic_and_rough(material: &gltf::Material<'_>) -> bool {
-    {
-        let pbr = material.pbr_metallic_roughness();
-        pbr.metallic_roughness_texture().is_none()
-            && pbr.metallic_factor() == 0.0
-            && pbr.roughness_factor() == 1.0
-    }
+    let pbr = material.pbr_metallic_roughness();
+    pbr.metallic_roughness_texture().is_none()
+        && pbr.metallic_factor() == 0.0
+        && pbr.roughness_factor() == 1.0
 }
 
 fn corpus_options() -> Options<'static> {
@@ -437,52 +432,9 @@ fn every_corpus_model_reads_back_as_its_scene() {
 
 // ---------------------------------------------------------------- fixtures
 
-fn f32s(values: &[f32]) -> Vec<u8> {
-    values.iter().flat_map(|v| v.to_be_bytes()).collect()
-}
-
-/// Two joints with turns and a scale, one vertex weighed 0.25 / 0.75
-/// between them and two rigid ones: a J3D skin.
+/// The J3D fixture with two joints and an envelope (tests/support).
 fn skinned_j3d() -> Vec<u8> {
-    let mut a = JointDef::new("hip", None);
-    a.translation = [1.0, 2.0, 3.0];
-    a.rotation = [0, 0x2000, 0];
-    let mut b = JointDef::new("knee", Some(0));
-    b.translation = [0.0, 10.0, 0.0];
-    b.rotation = [0x1000, 0, -0x2000];
-    b.scale = [1.0, 2.0, 1.0];
-    let mut m = ModelBuilder::single_shape(
-        &[[1.0, 2.0, 3.0], [-1.0, 0.5, 0.0], [4.0, -2.0, 1.0]],
-        Vec::new(),
-    );
-    m.joints = vec![a, b];
-    m.envelopes = vec![vec![(0, 0.25), (1, 0.75)]];
-    m.inverse_binds = vec![
-        [
-            1.0, 0.0, 0.0, -1.0, 0.0, 1.0, 0.0, -2.0, 0.0, 0.0, 1.0, -3.0,
-        ],
-        [0.5, 0.0, 0.0, 4.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 2.0, -1.0],
-    ];
-    m.draw_matrices = vec![(0, 0), (0, 1), (1, 0)];
-    m.arrays.push(ArrayDef::new(
-        attr::NRM,
-        0,
-        4,
-        0,
-        f32s(&[0.0, 0.0, 1.0, 0.6, 0.8, 0.0]),
-    ));
-    m.shapes[0].display_flags = 3;
-    m.shapes[0].attributes = vec![
-        (attr::PNMTXIDX, input::DIRECT),
-        (attr::POS, input::INDEX16),
-        (attr::NRM, input::INDEX8),
-    ];
-    let v = |slot: u8, p: u16, n: u8| [vec![3 * slot], p.to_be_bytes().to_vec(), vec![n]].concat();
-    m.shapes[0].packets = vec![PacketDef {
-        slots: vec![2, 0, 1],
-        display_list: padded(draw(prim::TRIANGLES, &[v(0, 0, 1), v(1, 1, 0), v(2, 2, 1)])),
-    }];
-    m.build()
+    support::j3d_writer::enveloped().0.build()
 }
 
 #[test]

@@ -11,7 +11,7 @@ use std::time::Instant;
 use scenedec::export::gltf::{self, Container, Summary};
 
 use crate::input::{Input, LoadSettings};
-use crate::json_out::{key, number, string};
+use crate::json_out::{counts, error_object, key, number, string};
 
 /// What `convert` was asked to do.
 pub struct Request {
@@ -247,21 +247,22 @@ impl Report<'_> {
         out.push_str("true");
         key(&mut out, &mut first, "error");
         out.push_str("null");
-        for (name, n) in [
-            ("nodes", s.nodes),
-            ("meshes", s.meshes),
-            ("primitives", s.primitives),
-            ("triangles", self.triangles),
-            ("materials", s.materials),
-            ("images", s.images),
-            ("skins", s.skins),
-            ("replaced_normals", s.replaced_normals),
-            ("bytes", s.bytes),
-            ("warnings", self.warnings),
-        ] {
-            key(&mut out, &mut first, name);
-            out.push_str(&n.to_string());
-        }
+        counts(
+            &mut out,
+            &mut first,
+            &[
+                ("nodes", s.nodes),
+                ("meshes", s.meshes),
+                ("primitives", s.primitives),
+                ("triangles", self.triangles),
+                ("materials", s.materials),
+                ("images", s.images),
+                ("skins", s.skins),
+                ("replaced_normals", s.replaced_normals),
+                ("bytes", s.bytes),
+                ("warnings", self.warnings),
+            ],
+        );
         key(&mut out, &mut first, "ms");
         number(&mut out, self.millis);
         out.push('}');
@@ -285,15 +286,8 @@ fn failure(name: &str, format: &str, code: &str, at: &str, message: &str, json: 
     key(&mut out, &mut first, "ok");
     out.push_str("false");
     key(&mut out, &mut first, "error");
-    out.push('{');
-    let mut f = true;
-    key(&mut out, &mut f, "code");
-    string(&mut out, code);
-    key(&mut out, &mut f, "at");
-    string(&mut out, at);
-    key(&mut out, &mut f, "message");
-    string(&mut out, message);
-    out.push_str("}}");
+    error_object(&mut out, code, at, message);
+    out.push('}');
     out
 }
 

@@ -9,7 +9,7 @@ use scenedec::scene::Format;
 use scenedec::{Error, Scene, Warnings};
 
 use crate::input::{Input, LoadSettings};
-use crate::json_out::{key, number, string, vec3};
+use crate::json_out::{counts, error_object, key, number, string, vec3};
 use crate::samples::SAMPLES;
 
 /// Inspects `files` (the bundled samples when empty); exit 0 when all loaded, else 1.
@@ -108,9 +108,8 @@ pub fn print_io_error(name: &str, io: &str, json: bool) {
         key(&mut out, &mut first, "ok");
         out.push_str("false");
         key(&mut out, &mut first, "error");
-        out.push_str("{\"code\": \"IO\", \"at\": \"\", \"message\": ");
-        string(&mut out, io);
-        out.push_str("}}");
+        error_object(&mut out, "IO", "", io);
+        out.push('}');
         println!("{out}");
     } else {
         println!("{name}: FAILED to read: {io}");
@@ -128,15 +127,12 @@ fn json_error(name: &str, format: &str, e: &Error) -> String {
     key(&mut out, &mut first, "ok");
     out.push_str("false");
     key(&mut out, &mut first, "error");
-    out.push('{');
-    let mut f = true;
-    key(&mut out, &mut f, "code");
-    string(&mut out, e.code().as_str());
-    key(&mut out, &mut f, "at");
-    string(&mut out, &e.at().to_string());
-    key(&mut out, &mut f, "message");
-    string(&mut out, e.message());
-    out.push('}');
+    error_object(
+        &mut out,
+        e.code().as_str(),
+        &e.at().to_string(),
+        e.message(),
+    );
     out.push_str(", \"nodes\": [], \"meshes\": 0, \"vertices\": 0, \"triangles\": 0, \"materials\": [], \"textures\": [], \"animations\": [], \"warnings\": [], \"bbox\": null}");
     out
 }
@@ -252,31 +248,33 @@ fn j3d_block(out: &mut String, scene: &Scene<'_>) {
                 out.push_str(&n.to_string());
             }
         });
-        for (name, n) in [
-            ("shapes", summary.shapes),
-            ("joints", summary.joints),
-            ("envelopes", summary.envelopes),
-            ("draw_matrices", summary.draw_matrices),
-            ("packets", summary.packets),
-        ] {
-            key(out, f, name);
-            out.push_str(&n.to_string());
-        }
+        counts(
+            out,
+            f,
+            &[
+                ("shapes", summary.shapes),
+                ("joints", summary.joints),
+                ("envelopes", summary.envelopes),
+                ("draw_matrices", summary.draw_matrices),
+                ("packets", summary.packets),
+            ],
+        );
         key(out, f, "primitives");
         let p = summary.primitives;
         object(out, |out, g| {
-            for (name, n) in [
-                ("triangles", p.triangles),
-                ("triangle_strip", p.triangle_strip),
-                ("triangle_fan", p.triangle_fan),
-                ("quads", p.quads),
-                ("lines", p.lines),
-                ("line_strip", p.line_strip),
-                ("points", p.points),
-            ] {
-                key(out, g, name);
-                out.push_str(&n.to_string());
-            }
+            counts(
+                out,
+                g,
+                &[
+                    ("triangles", p.triangles),
+                    ("triangle_strip", p.triangle_strip),
+                    ("triangle_fan", p.triangle_fan),
+                    ("quads", p.quads),
+                    ("lines", p.lines),
+                    ("line_strip", p.line_strip),
+                    ("points", p.points),
+                ],
+            );
         });
         key(out, f, "raw_position_bbox");
         bbox(out, summary.raw_position_bbox);

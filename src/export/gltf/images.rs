@@ -30,6 +30,16 @@ pub enum Pixels {
     Layers([usize; 3], usize),
 }
 
+impl Pixels {
+    /// The texture whose name and sampler the image takes (the bottom layer).
+    pub const fn first(&self) -> usize {
+        match self {
+            Self::Texture(t) => *t,
+            Self::Layers(l, _) => l[0],
+        }
+    }
+}
+
 /// Which part of the pixels an image shows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Part {
@@ -94,10 +104,7 @@ impl Images {
         if let Some(t) = self.textures.get(&key) {
             return Ok(*t);
         }
-        let first = match key.pixels {
-            Pixels::Texture(t) => t,
-            Pixels::Layers(l, _) => l[0],
-        };
+        let first = key.pixels.first();
         let texture = match (self.image(w, scene, key)?, scene.textures().get(first)) {
             (Some(image), Some(record)) => {
                 let sampler = self.sampler(w, record);
@@ -129,13 +136,9 @@ impl Images {
             Some((width, height, rgba)) => {
                 let mut png = Vec::new();
                 crate::export::png::write_rgba8(&mut png, width, height, &rgba)?;
-                let first = match key.pixels {
-                    Pixels::Texture(t) => t,
-                    Pixels::Layers(l, _) => l[0],
-                };
                 let texture_name = scene
                     .textures()
-                    .get(first)
+                    .get(key.pixels.first())
                     .map(|t| scene.text(t.name))
                     .unwrap_or_default();
                 let name = super::name(texture_name);
