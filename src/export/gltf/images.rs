@@ -5,7 +5,7 @@
 //!
 //! Two kinds of image are derived rather than copied, because glTF cannot
 //! combine textures: a Blockbench layered material's layers composited with
-//! the over operator (when they are all the same size), and an emissive
+//! the over operator (each sampled nearest at the largest layer's size), and an emissive
 //! material's two halves (lit `c·a`, glowing `c·(1−a)`, in linear light).
 
 use std::collections::HashMap;
@@ -255,7 +255,7 @@ fn level0<'a>(scene: &Scene<'a>, texture: usize) -> Option<(u32, u32, &'a [u8])>
 }
 
 /// The RGBA8 pixels of an image key: width, height, bytes; none when a
-/// texture has no pixels or layers differ in size.
+/// texture has no pixels.
 pub fn image_pixels(scene: &Scene<'_>, key: ImageKey) -> Option<(u32, u32, Vec<u8>)> {
     let (width, height, mut rgba) = match key.pixels {
         Pixels::Texture(t) => {
@@ -263,20 +263,23 @@ pub fn image_pixels(scene: &Scene<'_>, key: ImageKey) -> Option<(u32, u32, Vec<u
             (w, h, p.to_vec())
         }
         Pixels::Layers(layers, count) => {
-            let mut out: Option<(u32, u32, Vec<u8>)> = None;
+            let mut images = Vec::with_capacity(count);
             for &t in layers.get(..count)? {
-                let (w, h, p) = level0(scene, t)?;
-                match &mut out {
-                    None => out = Some((w, h, p.to_vec())),
-                    Some((ow, oh, below)) => {
-                        if (*ow, *oh) != (w, h) {
-                            return None;
-                        }
-                        over(below, p);
-                    }
+                images.push(level0(scene, t)?);
+            }
+            // Layers share normalised UVs, so each is sampled (nearest) at
+            // the size of the largest.
+            let width = images.iter().map(|i| i.0).max()?;
+            let height = images.iter().map(|i| i.1).max()?;
+            let mut below = std::vec![0u8; rgba_len(width, height)?];
+            for (w, h, p) in images {
+                if (w, h) == (width, height) {
+                    over(&mut below, p);
+                } else {
+                    over(&mut below, &resized(w, h, p, width, height)?);
                 }
             }
-            out?
+            (width, height, below)
         }
     };
     match key.part {
@@ -285,6 +288,26 @@ pub fn image_pixels(scene: &Scene<'_>, key: ImageKey) -> Option<(u32, u32, Vec<u
         Part::Glow => split_emission(&mut rgba, true),
     }
     Some((width, height, rgba))
+}
+
+fn rgba_len(width: u32, height: u32) -> Option<usize> {
+    (width as usize)
+        .checked_mul(height as usize)?
+        .checked_mul(4)
+}
+
+/// `rgba` (`w` × `h`) sampled nearest at `width` × `height`.
+fn resized(w: u32, h: u32, rgba: &[u8], width: u32, height: u32) -> Option<Vec<u8>> {
+    let mut out = Vec::with_capacity(rgba_len(width, height)?);
+    for y in 0..u64::from(height) {
+        let sy = y * u64::from(h) / u64::from(height);
+        for x in 0..u64::from(width) {
+            let sx = x * u64::from(w) / u64::from(width);
+            let at = usize::try_from((sy * u64::from(w) + sx) * 4).ok()?;
+            out.extend_from_slice(rgba.get(at..at.checked_add(4)?)?);
+        }
+    }
+    Some(out)
 }
 
 /// Composites `top` over `below` (straight alpha, in place).
@@ -356,6 +379,20 @@ mod tests {
         let mut below = std::vec![10, 20, 30, 255, 10, 20, 30, 255];
         over(&mut below, &[200, 100, 50, 255, 1, 2, 3, 0]);
         assert_eq!(below, [200, 100, 50, 255, 10, 20, 30, 255]);
+    }
+
+    #[test]
+    fn a_smaller_layer_is_sampled_nearest_at_the_larger_size() {
+        let small = [1, 2, 3, 4, 5, 6, 7, 8];
+        let big = resized(2, 1, &small, 4, 2).unwrap();
+        assert_eq!(
+            big,
+            [
+                1, 2, 3, 4, 1, 2, 3, 4, 5, 6, 7, 8, 5, 6, 7, 8, //
+                1, 2, 3, 4, 1, 2, 3, 4, 5, 6, 7, 8, 5, 6, 7, 8
+            ]
+        );
+        assert!(resized(2, 1, &small[..4], 4, 2).is_none());
     }
 
     #[test]
