@@ -440,8 +440,8 @@ fn every_corpus_model_reads_back_as_its_scene() {
     if !files.is_empty() {
         assert_eq!(checked, files.len() - 1, "only the zero-byte file fails");
         assert!(
-            images > 50 && joints > 100,
-            "{images} images, {joints} joints"
+            primitives > 50 && joints > 100,
+            "{primitives} primitives, {joints} joints"
         );
     }
 }
