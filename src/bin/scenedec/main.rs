@@ -96,6 +96,7 @@ fn convert_command() -> Command {
                     .value_name("FILE")
                     .required(true)
                     .num_args(1..)
+                    .help("Models to convert: .bmd, .bdl (plain or Yaz0), .bbmodel")
                     .value_parser(clap::value_parser!(std::path::PathBuf)),
             )
             .arg(
