@@ -124,3 +124,138 @@ fn usage_errors_exit_2() {
     assert_eq!(scenedec(&["no-such-command"]).0, 2);
     assert_eq!(scenedec(&[]).0, 2);
 }
+
+fn temp_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("scenedec-cli-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn convert_one_file_writes_a_glb_and_one_summary_line() {
+    let dir = temp_dir("one");
+    let out = dir.join("pyramid.glb");
+    let (code, stdout) = scenedec(&[
+        "convert",
+        "samples/pyramid.bmd.szs",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{stdout}");
+    assert_eq!(stdout.lines().count(), 1, "{stdout}");
+    assert!(
+        stdout.contains("pyramid.glb") && stdout.contains("triangles"),
+        "{stdout}"
+    );
+    assert_eq!(&std::fs::read(&out).unwrap()[..4], b"glTF");
+}
+
+#[test]
+fn convert_several_files_fills_a_folder_and_reports_json_lines() {
+    let dir = temp_dir("batch");
+    let (code, stdout) = scenedec(&[
+        "convert",
+        "--json",
+        "--format",
+        "gltf",
+        "samples/cube.bbmodel",
+        "samples/pyramid.bmd",
+        "-o",
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{stdout}");
+    let objects = lines(&stdout);
+    assert_eq!(objects.len(), 2);
+    for o in &objects {
+        assert_eq!(o["ok"], true, "{o}");
+        assert!(o["triangles"].as_u64().unwrap() > 0, "{o}");
+    }
+    assert!(dir.join("cube.bbmodel.gltf").is_file());
+    assert!(dir.join("pyramid.bmd.gltf").is_file());
+    assert!(dir.join("pyramid.bmd.bin").is_file());
+}
+
+#[test]
+fn convert_exits_1_when_a_file_fails_and_2_on_usage_errors() {
+    let dir = temp_dir("fail");
+    let missing = dir.join("missing.bmd");
+    let (code, stdout) = scenedec(&[
+        "convert",
+        "samples/cube.bbmodel",
+        missing.to_str().unwrap(),
+        "-o",
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 1, "{stdout}");
+    assert_eq!(stdout.lines().count(), 2, "{stdout}");
+    assert!(stdout.contains("FAILED"), "{stdout}");
+    let out = dir.join("x.obj");
+    let (code, _) = scenedec(&[
+        "convert",
+        "samples/cube.bbmodel",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 2, "an output that is neither .glb nor .gltf");
+    let (code, _) = scenedec(&["convert", "samples/cube.bbmodel"]);
+    assert_eq!(code, 2, "no -o");
+    let (code, _) = scenedec(&[
+        "convert",
+        "--limit",
+        "maxBananas=3",
+        "samples/cube.bbmodel",
+        "-o",
+        "x.glb",
+    ]);
+    assert_eq!(code, 2, "an unknown limit");
+    let (code, _) = scenedec(&[
+        "convert",
+        "--scale",
+        "0",
+        "samples/cube.bbmodel",
+        "-o",
+        "x.glb",
+    ]);
+    assert_eq!(code, 2, "a zero scale");
+}
+
+#[test]
+fn limit_overrides_apply_to_inspect_too() {
+    let (code, stdout) = scenedec(&[
+        "inspect",
+        "--limit",
+        "maxTriangles=1",
+        "samples/cube.bbmodel",
+    ]);
+    assert_eq!(code, 1, "{stdout}");
+    assert!(stdout.contains("TOO_MANY_TRIANGLES"), "{stdout}");
+    let (code, stdout) = scenedec(&[
+        "inspect",
+        "--limit",
+        "maxTriangles=inf",
+        "samples/cube.bbmodel",
+    ]);
+    assert_eq!(code, 0, "{stdout}");
+}
+
+#[test]
+fn png_files_in_a_folder_named_after_the_model_are_offered_as_its_textures() {
+    let model = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/corpus/bbmodel/create_wrench_java_block_v3_0_linked_textures.bbmodel");
+    if !model.is_file() {
+        eprintln!("SKIPPED: ../shared/corpus is absent; linked texture folder not tested");
+        return;
+    }
+    let (code, stdout) = scenedec(&["inspect", "--json", model.to_str().unwrap()]);
+    assert_eq!(code, 0, "{stdout}");
+    let objects = lines(&stdout);
+    let found: Vec<&str> = objects[0]["textures"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|t| t["missing"] == false)
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(found, ["brass_casing.png"]);
+}

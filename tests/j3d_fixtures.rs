@@ -9,7 +9,7 @@ use scenedec::scene::{CullMode, GroupFlags, MeshFlags, NodeFlags, Scene};
 use scenedec::{ErrorCode, Loaded, Location, Options, WarningCode};
 use support::j3d_writer::{
     ArrayDef, JointDef, MaterialDef, ModelBuilder, PacketDef, ShapeDef, attr, display_list_offset,
-    draw, input, padded, prim,
+    draw, enveloped, input, padded, prim,
 };
 
 // ---------------------------------------------------------------------------
@@ -1310,52 +1310,6 @@ fn vertex_without_pnmtxidx_uses_slot_0() {
     let bytes = m.build();
     let loaded = load(&bytes);
     assert_eq!(mesh_positions(&loaded.scene(), 0), [[101.0, 2.0, 3.0]; 3]);
-}
-
-/// Two joints with turns and scales, an envelope weighing them 0.25 / 0.75,
-/// EVP1 inverse binds that are NOT the bind inverses (so the test sees which
-/// matrices the reader uses), and a shape with one weighted and two rigid
-/// vertices that carry normals.
-fn enveloped() -> (ModelBuilder, Vec<JointDef>, [[f32; 12]; 2]) {
-    let mut a = JointDef::new("a", None);
-    a.translation = [1.0, 2.0, 3.0];
-    a.rotation = [0, 0x2000, 0];
-    let mut b = JointDef::new("b", Some(0));
-    b.translation = [0.0, 10.0, 0.0];
-    b.rotation = [0x1000, 0, -0x2000];
-    b.scale = [1.0, 2.0, 1.0];
-    let joints = vec![a, b];
-    let binds = [
-        [
-            1.0, 0.0, 0.0, -1.0, 0.0, 1.0, 0.0, -2.0, 0.0, 0.0, 1.0, -3.0,
-        ],
-        [0.5, 0.0, 0.0, 4.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 2.0, -1.0],
-    ];
-    let mut m = ModelBuilder::single_shape(&[[1.0, 2.0, 3.0], [-1.0, 0.5, 0.0]], Vec::new());
-    m.joints = joints.clone();
-    m.envelopes = vec![vec![(0, 0.25), (1, 0.75)]];
-    m.inverse_binds = binds.to_vec();
-    // Draw 0: joint 0; draw 1: joint 1; draw 2: envelope 0.
-    m.draw_matrices = vec![(0, 0), (0, 1), (1, 0)];
-    m.arrays.push(ArrayDef::new(
-        attr::NRM,
-        0,
-        4,
-        0,
-        f32s(&[0.0, 0.0, 1.0, 0.6, 0.8, 0.0]),
-    ));
-    m.shapes[0].display_flags = 3;
-    m.shapes[0].attributes = vec![
-        (attr::PNMTXIDX, input::DIRECT),
-        (attr::POS, input::INDEX16),
-        (attr::NRM, input::INDEX8),
-    ];
-    let v = |slot: u8, p: u16, n: u8| vx(&[&[3 * slot], &u16be(p), &[n]]);
-    m.shapes[0].packets = vec![PacketDef {
-        slots: vec![2, 0, 1],
-        display_list: padded(draw(prim::TRIANGLES, &[v(0, 0, 1), v(1, 1, 0), v(2, 0, 1)])),
-    }];
-    (m, joints, binds)
 }
 
 #[test]

@@ -6,7 +6,15 @@ use std::fmt::Write;
 
 /// Every .bbmodel of `../shared/corpus/bbmodel`, or none (with a note) when absent.
 pub fn corpus_bbmodels() -> Vec<(String, Vec<u8>)> {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/bbmodel");
+    corpus("bbmodel", &["bbmodel"])
+}
+
+/// Every file of `../shared/corpus/<sub>` with one of `extensions`, sorted,
+/// or none (with a note) when absent.
+pub fn corpus(sub: &str, extensions: &[&str]) -> Vec<(String, Vec<u8>)> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/corpus")
+        .join(sub);
     let Ok(entries) = std::fs::read_dir(&dir) else {
         eprintln!(
             "SKIPPED: {} is absent; corpus benches have no input",
@@ -17,7 +25,11 @@ pub fn corpus_bbmodels() -> Vec<(String, Vec<u8>)> {
     let mut files: Vec<_> = entries
         .filter_map(|e| e.ok())
         .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|x| x == "bbmodel"))
+        .filter(|p| {
+            p.extension()
+                .and_then(|x| x.to_str())
+                .is_some_and(|x| extensions.contains(&x))
+        })
         .collect();
     files.sort();
     files

@@ -6,17 +6,18 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use scenedec::scene::{AlphaMode, Blending, Format, MaterialFlags, Wrap};
-use scenedec::{Error, Options, Scene, Warnings};
+use scenedec::{Error, Scene, Warnings};
 
-use crate::json_out::{key, number, number32, string, vec3};
+use crate::input::{Input, LoadSettings};
+use crate::json_out::{counts, error_object, key, number, number32, string, vec3};
 use crate::samples::SAMPLES;
 
 /// Inspects `files` (the bundled samples when empty); exit 0 when all loaded, else 1.
-pub fn run(files: &[PathBuf], json: bool) -> ExitCode {
+pub fn run(files: &[PathBuf], json: bool, settings: &LoadSettings) -> ExitCode {
     let mut all_ok = true;
-    let mut report = |name: &str, bytes: Result<Vec<u8>, String>| {
-        let ok = match bytes {
-            Ok(bytes) => inspect_bytes(name, &bytes, json),
+    let mut report = |name: &str, input: Result<Input, String>| {
+        let ok = match input {
+            Ok(input) => inspect_bytes(name, &input, json, settings),
             Err(io) => {
                 print_io_error(name, &io, json);
                 false
@@ -26,12 +27,19 @@ pub fn run(files: &[PathBuf], json: bool) -> ExitCode {
     };
     if files.is_empty() {
         for (name, bytes) in SAMPLES {
-            report(name, Ok(bytes.to_vec()));
+            let input = Input {
+                bytes: bytes.to_vec(),
+                picked: Vec::new(),
+            };
+            report(name, Ok(input));
         }
     } else {
         for path in files {
             let name = path.display().to_string();
-            report(&name, std::fs::read(path).map_err(|e| e.to_string()));
+            report(
+                &name,
+                Input::read(path, settings).map_err(|e| e.to_string()),
+            );
         }
     }
     if all_ok {
@@ -41,17 +49,16 @@ pub fn run(files: &[PathBuf], json: bool) -> ExitCode {
     }
 }
 
-fn extension(name: &str) -> Option<&str> {
-    Path::new(name).extension().and_then(|e| e.to_str())
-}
-
 /// The format a file claims by content, else by extension, for the report.
-fn claimed_format(bytes: &[u8], name: &str) -> &'static str {
+pub fn claimed_format(bytes: &[u8], name: &str) -> &'static str {
     use scenedec::sniff::{Kind, sniff};
     match sniff(bytes) {
         Kind::J3dBmd | Kind::J3dBdl | Kind::Yaz0 => "j3d",
         Kind::Bbmodel | Kind::CompressedBbmodel => "bbmodel",
-        Kind::Unknown => match extension(name).map(str::to_ascii_lowercase).as_deref() {
+        Kind::Unknown => match crate::input::extension(Path::new(name))
+            .map(str::to_ascii_lowercase)
+            .as_deref()
+        {
             Some("bbmodel") => "bbmodel",
             Some("bmd" | "bdl" | "szs" | "arc") => "j3d",
             _ => "unknown",
@@ -59,10 +66,10 @@ fn claimed_format(bytes: &[u8], name: &str) -> &'static str {
     }
 }
 
-fn inspect_bytes(name: &str, bytes: &[u8], json: bool) -> bool {
-    let options = Options::default();
+fn inspect_bytes(name: &str, input: &Input, json: bool, settings: &LoadSettings) -> bool {
+    let bytes = &input.bytes[..];
     let start = Instant::now();
-    let loaded = scenedec::load(bytes, extension(name), &options);
+    let loaded = crate::input::load(name, bytes, &input.picked, settings);
     let elapsed = start.elapsed();
     match &loaded {
         Ok(l) => {
@@ -89,7 +96,8 @@ fn inspect_bytes(name: &str, bytes: &[u8], json: bool) -> bool {
     }
 }
 
-fn print_io_error(name: &str, io: &str, json: bool) {
+/// Prints the report of a file that could not be read.
+pub fn print_io_error(name: &str, io: &str, json: bool) {
     if json {
         let mut out = String::from("{");
         let mut first = true;
@@ -100,9 +108,8 @@ fn print_io_error(name: &str, io: &str, json: bool) {
         key(&mut out, &mut first, "ok");
         out.push_str("false");
         key(&mut out, &mut first, "error");
-        out.push_str("{\"code\": \"IO\", \"at\": \"\", \"message\": ");
-        string(&mut out, io);
-        out.push_str("}}");
+        error_object(&mut out, "IO", "", io);
+        out.push('}');
         println!("{out}");
     } else {
         println!("{name}: FAILED to read: {io}");
@@ -120,15 +127,12 @@ fn json_error(name: &str, format: &str, e: &Error) -> String {
     key(&mut out, &mut first, "ok");
     out.push_str("false");
     key(&mut out, &mut first, "error");
-    out.push('{');
-    let mut f = true;
-    key(&mut out, &mut f, "code");
-    string(&mut out, e.code().as_str());
-    key(&mut out, &mut f, "at");
-    string(&mut out, &e.at().to_string());
-    key(&mut out, &mut f, "message");
-    string(&mut out, e.message());
-    out.push('}');
+    error_object(
+        &mut out,
+        e.code().as_str(),
+        &e.at().to_string(),
+        e.message(),
+    );
     out.push_str(", \"nodes\": [], \"meshes\": 0, \"vertices\": 0, \"triangles\": 0, \"materials\": [], \"textures\": [], \"animations\": [], \"warnings\": [], \"bbox\": null}");
     out
 }
@@ -318,31 +322,33 @@ fn j3d_block(out: &mut String, scene: &Scene<'_>) {
                 out.push_str(&n.to_string());
             }
         });
-        for (name, n) in [
-            ("shapes", summary.shapes),
-            ("joints", summary.joints),
-            ("envelopes", summary.envelopes),
-            ("draw_matrices", summary.draw_matrices),
-            ("packets", summary.packets),
-        ] {
-            key(out, f, name);
-            out.push_str(&n.to_string());
-        }
+        counts(
+            out,
+            f,
+            &[
+                ("shapes", summary.shapes),
+                ("joints", summary.joints),
+                ("envelopes", summary.envelopes),
+                ("draw_matrices", summary.draw_matrices),
+                ("packets", summary.packets),
+            ],
+        );
         key(out, f, "primitives");
         let p = summary.primitives;
         object(out, |out, g| {
-            for (name, n) in [
-                ("triangles", p.triangles),
-                ("triangle_strip", p.triangle_strip),
-                ("triangle_fan", p.triangle_fan),
-                ("quads", p.quads),
-                ("lines", p.lines),
-                ("line_strip", p.line_strip),
-                ("points", p.points),
-            ] {
-                key(out, g, name);
-                out.push_str(&n.to_string());
-            }
+            counts(
+                out,
+                g,
+                &[
+                    ("triangles", p.triangles),
+                    ("triangle_strip", p.triangle_strip),
+                    ("triangle_fan", p.triangle_fan),
+                    ("quads", p.quads),
+                    ("lines", p.lines),
+                    ("line_strip", p.line_strip),
+                    ("points", p.points),
+                ],
+            );
         });
         key(out, f, "raw_position_bbox");
         bbox(out, summary.raw_position_bbox);

@@ -61,6 +61,27 @@ pub fn key(out: &mut String, first: &mut bool, k: &str) {
     out.push_str(": ");
 }
 
+/// Appends `{"code": …, "at": …, "message": …}`, the error of a report line.
+pub fn error_object(out: &mut String, code: &str, at: &str, message: &str) {
+    out.push('{');
+    let mut first = true;
+    key(out, &mut first, "code");
+    string(out, code);
+    key(out, &mut first, "at");
+    string(out, at);
+    key(out, &mut first, "message");
+    string(out, message);
+    out.push('}');
+}
+
+/// Appends `"name": n` for each pair.
+pub fn counts(out: &mut String, first: &mut bool, pairs: &[(&str, usize)]) {
+    for (name, n) in pairs {
+        key(out, first, name);
+        out.push_str(&n.to_string());
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

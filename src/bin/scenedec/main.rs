@@ -1,11 +1,13 @@
-//! `scenedec`: inspect J3D and .bbmodel models from the command line.
+//! `scenedec`: inspect and convert J3D and .bbmodel models from the command line.
 //!
 //! `scenedec inspect [--json] [FILE...]` prints what each model holds; with no
-//! FILE it inspects the bundled samples. `scenedec textures FILE -o DIR
-//! [--mips]` writes each decoded texture as PNG. Exit status: 0 when every
-//! file loaded (and every PNG was written), 1 when any failed, 2 on usage
-//! errors.
+//! FILE it inspects the bundled samples. `scenedec convert FILE... -o OUT`
+//! writes each model as glTF 2.0. `scenedec textures FILE -o DIR [--mips]`
+//! writes each decoded texture as PNG. Exit status: 0 when every file loaded
+//! (and every output was written), 1 when any failed, 2 on usage errors.
 
+mod convert;
+mod input;
 mod inspect;
 mod json_out;
 mod samples;
@@ -13,15 +15,34 @@ mod textures;
 
 use std::process::ExitCode;
 
-use clap::{Arg, ArgAction, Command};
+use clap::{Arg, ArgAction, ArgMatches, Command};
+use scenedec::export::gltf::Container;
 
+use crate::input::{LoadSettings, load_args};
+
+const CONVERT_ABOUT: &str = "Write each model as glTF 2.0 (.glb, or .gltf with .bin and PNG files)";
+
+const CONVERT_LONG_ABOUT: &str = "\
+Write each model as glTF 2.0: the node tree (Blockbench pivots as extra
+nodes, so the rest pose is exact), one mesh per scene mesh, materials with
+their textures as PNG, samplers, and J3D skins. docs/export.md says what maps
+to what and what glTF cannot hold.
+
+With one FILE, OUT is the file to write; its extension (.glb or .gltf)
+chooses the container unless --format does. With several, OUT is a folder
+(created if needed) and each model goes to OUT/<file name>.glb (or .gltf).
+Yaz0-compressed J3D (.szs) is read directly.
+
+One line per file: where it went and what it holds, or why it failed
+(--json: one JSON object per line). Exit status: 0 all written, 1 any
+failed, 2 usage error.";
 fn cli() -> Command {
     Command::new("scenedec")
         .about("Decode J3D (.bmd/.bdl) and Blockbench (.bbmodel) models")
         .version(env!("CARGO_PKG_VERSION"))
         .subcommand_required(true)
         .arg_required_else_help(true)
-        .subcommand(
+        .subcommand(load_args(
             Command::new("inspect")
                 .about("Print what each model holds (the bundled samples when no FILE is given)")
                 .arg(
@@ -36,8 +57,9 @@ fn cli() -> Command {
                         .num_args(0..)
                         .value_parser(clap::value_parser!(std::path::PathBuf)),
                 ),
-        )
-        .subcommand(
+        ))
+        .subcommand(convert_command())
+        .subcommand(load_args(
             Command::new("textures")
                 .about("Write each decoded texture as PNG: DIR/<index>_<name>.png")
                 .arg(
@@ -61,7 +83,61 @@ fn cli() -> Command {
                         .action(ArgAction::SetTrue)
                         .help("Also write each further mip level k as <index>_<name>_mip<k>.png"),
                 ),
-        )
+        ))
+}
+
+fn convert_command() -> Command {
+    load_args(
+        Command::new("convert")
+            .about(CONVERT_ABOUT)
+            .long_about(CONVERT_LONG_ABOUT)
+            .arg(
+                Arg::new("files")
+                    .value_name("FILE")
+                    .required(true)
+                    .num_args(1..)
+                    .help("Models to convert: .bmd, .bdl (plain or Yaz0), .bbmodel")
+                    .value_parser(clap::value_parser!(std::path::PathBuf)),
+            )
+            .arg(
+                Arg::new("output")
+                    .short('o')
+                    .long("output")
+                    .value_name("OUT")
+                    .required(true)
+                    .value_parser(clap::value_parser!(std::path::PathBuf))
+                    .help("The file to write (one FILE) or the folder to write into (several)"),
+            )
+            .arg(
+                Arg::new("format")
+                    .long("format")
+                    .value_name("FORMAT")
+                    .value_parser(["glb", "gltf"])
+                    .help("glb (one binary file) or gltf (JSON, .bin and PNG files); default: OUT's extension, else glb"),
+            )
+            .arg(
+                Arg::new("scale")
+                    .long("scale")
+                    .value_name("FACTOR")
+                    .default_value("1")
+                    .value_parser(clap::value_parser!(f32))
+                    .help("Multiply every length (0.0625 turns Blockbench pixels into blocks of one metre)"),
+            )
+            .arg(
+                Arg::new("json")
+                    .long("json")
+                    .action(ArgAction::SetTrue)
+                    .help("One JSON object per file, one per line"),
+            ),
+    )
+}
+
+/// The load settings of a subcommand, or exit 2 with the reason.
+fn settings(m: &ArgMatches) -> Result<LoadSettings, ExitCode> {
+    LoadSettings::from_matches(m).map_err(|e| {
+        eprintln!("scenedec: {e}");
+        ExitCode::from(2)
+    })
 }
 
 fn main() -> ExitCode {
@@ -79,7 +155,41 @@ fn main() -> ExitCode {
                 .get_many::<std::path::PathBuf>("files")
                 .map(|f| f.cloned().collect())
                 .unwrap_or_default();
-            inspect::run(&files, json)
+            match settings(m) {
+                Ok(s) => inspect::run(&files, json, &s),
+                Err(code) => code,
+            }
+        }
+        Some(("convert", m)) => {
+            let settings = match settings(m) {
+                Ok(s) => s,
+                Err(code) => return code,
+            };
+            let scale = m.get_one::<f32>("scale").copied().unwrap_or(1.0);
+            if !(scale.is_finite() && scale > 0.0) {
+                eprintln!("scenedec convert: --scale must be finite and positive");
+                return ExitCode::from(2);
+            }
+            let (Some(files), Some(output)) = (
+                m.get_many::<std::path::PathBuf>("files"),
+                m.get_one::<std::path::PathBuf>("output"),
+            ) else {
+                return ExitCode::from(2);
+            };
+            let request = convert::Request {
+                files: files.cloned().collect(),
+                output: output.clone(),
+                format: m.get_one::<String>("format").map(|f| {
+                    if f == "gltf" {
+                        Container::Gltf
+                    } else {
+                        Container::Glb
+                    }
+                }),
+                scale,
+                json: m.get_flag("json"),
+            };
+            convert::run(&request, &settings)
         }
         Some(("textures", m)) => {
             let (Some(file), Some(dir)) = (
@@ -88,7 +198,10 @@ fn main() -> ExitCode {
             ) else {
                 return ExitCode::from(2);
             };
-            textures::run(file, dir, m.get_flag("mips"))
+            match settings(m) {
+                Ok(s) => textures::run(file, dir, m.get_flag("mips"), &s),
+                Err(code) => code,
+            }
         }
         _ => ExitCode::from(2),
     }

@@ -4,20 +4,20 @@
 use std::path::Path;
 use std::process::ExitCode;
 
-use scenedec::Options;
+use crate::input::{Input, LoadSettings};
 
 /// Writes the textures of `file` into `dir`; exit 0 on success, else 1.
-pub fn run(file: &Path, dir: &Path, mips: bool) -> ExitCode {
+pub fn run(file: &Path, dir: &Path, mips: bool, settings: &LoadSettings) -> ExitCode {
     let name = file.display();
-    let bytes = match std::fs::read(file) {
-        Ok(b) => b,
+    let input = match Input::read(file, settings) {
+        Ok(input) => input,
         Err(e) => {
             eprintln!("{name}: FAILED to read: {e}");
             return ExitCode::FAILURE;
         }
     };
-    let extension = file.extension().and_then(|e| e.to_str());
-    let loaded = match scenedec::load(&bytes, extension, &Options::default()) {
+    let loaded = match crate::input::load(&name.to_string(), &input.bytes, &input.picked, settings)
+    {
         Ok(l) => l,
         Err(e) => {
             eprintln!("{name}: FAILED {e} (at {})", e.at());

@@ -1,0 +1,325 @@
+//! `scenedec convert FILE... -o OUT`: load each model and write it as glTF
+//! 2.0 (see `scenedec::export::gltf`); one summary line per file, or one
+//! JSON object per line with `--json`; a progress bar on batches when
+//! stderr is a terminal.
+
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Instant;
+
+use scenedec::export::gltf::{self, Container, Summary};
+
+use crate::input::{Input, LoadSettings};
+use crate::json_out::{counts, error_object, key, number, string};
+
+/// What `convert` was asked to do.
+pub struct Request {
+    /// Input models.
+    pub files: Vec<PathBuf>,
+    /// `-o`: a file for one input, a folder for several.
+    pub output: PathBuf,
+    /// `--format`, when given.
+    pub format: Option<Container>,
+    /// `--scale`.
+    pub scale: f32,
+    /// `--json`.
+    pub json: bool,
+}
+
+/// Where each input goes and in which container; a usage error as text.
+pub fn plan(request: &Request) -> Result<Vec<(PathBuf, PathBuf, Container)>, String> {
+    let by_extension = Container::from_path(&request.output);
+    let folder = request.files.len() > 1 || request.output.is_dir();
+    if folder {
+        if by_extension.is_some() && !request.output.is_dir() {
+            return Err(format!(
+                "-o {}: several inputs need a folder, not a file",
+                request.output.display()
+            ));
+        }
+        let container = request.format.unwrap_or(Container::Glb);
+        return Ok(request
+            .files
+            .iter()
+            .map(|f| {
+                let name = f.file_name().map_or_else(
+                    || String::from("model"),
+                    |n| n.to_string_lossy().into_owned(),
+                );
+                let out = request
+                    .output
+                    .join(format!("{name}.{}", container.extension()));
+                (f.clone(), out, container)
+            })
+            .collect());
+    }
+    let container = match (by_extension, request.format) {
+        (Some(e), Some(f)) if e != f => {
+            return Err(format!(
+                "-o {} says .{} but --format says {}",
+                request.output.display(),
+                e.extension(),
+                f.extension()
+            ));
+        }
+        (Some(c), _) | (None, Some(c)) => c,
+        (None, None) => {
+            return Err(format!(
+                "-o {}: name a .glb or .gltf file, or give --format",
+                request.output.display()
+            ));
+        }
+    };
+    Ok(request
+        .files
+        .iter()
+        .map(|f| (f.clone(), request.output.clone(), container))
+        .collect())
+}
+
+/// Converts every file; exit 0 when all were written, 1 when any failed.
+pub fn run(request: &Request, settings: &LoadSettings) -> ExitCode {
+    let jobs = match plan(request) {
+        Ok(jobs) => jobs,
+        Err(e) => {
+            eprintln!("scenedec convert: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    if jobs.len() > 1
+        && let Err(e) = std::fs::create_dir_all(&request.output)
+    {
+        eprintln!(
+            "scenedec convert: cannot create {}: {e}",
+            request.output.display()
+        );
+        return ExitCode::FAILURE;
+    }
+    let bar = (jobs.len() > 1 && std::io::stderr().is_terminal()).then(|| {
+        let bar = indicatif::ProgressBar::new(jobs.len() as u64);
+        if let Ok(style) =
+            indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} {elapsed} {msg}")
+        {
+            bar.set_style(style);
+        }
+        bar
+    });
+    let mut all_ok = true;
+    for (input, output, container) in &jobs {
+        if let Some(bar) = &bar {
+            bar.set_message(input.display().to_string());
+        }
+        let line = convert_one(input, output, *container, request, settings);
+        all_ok &= line.is_ok();
+        let text = match &line {
+            Ok(l) | Err(l) => l,
+        };
+        match &bar {
+            Some(bar) => bar.suspend(|| println!("{text}")),
+            None => println!("{text}"),
+        }
+        if let Some(bar) = &bar {
+            bar.inc(1);
+        }
+    }
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
+    if all_ok {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
+}
+
+/// Converts one file; its report line, `Ok` when written.
+fn convert_one(
+    input: &Path,
+    output: &Path,
+    container: Container,
+    request: &Request,
+    settings: &LoadSettings,
+) -> Result<String, String> {
+    let name = input.display().to_string();
+    let start = Instant::now();
+    let read = match Input::read(input, settings) {
+        Ok(read) => read,
+        Err(e) => {
+            return Err(failure(
+                &name,
+                "unknown",
+                "IO",
+                "",
+                &e.to_string(),
+                request.json,
+            ));
+        }
+    };
+    let loaded = match crate::input::load(&name, &read.bytes, &read.picked, settings) {
+        Ok(l) => l,
+        Err(e) => {
+            let format = crate::inspect::claimed_format(&read.bytes, &name);
+            return Err(failure(
+                &name,
+                format,
+                e.code().as_str(),
+                &e.at().to_string(),
+                e.message(),
+                request.json,
+            ));
+        }
+    };
+    let scene = loaded.scene();
+    let options = gltf::Options {
+        container,
+        scale: request.scale,
+    };
+    match gltf::write(&scene, output, &options) {
+        Ok((summary, _paths)) => {
+            let report = Report {
+                file: &name,
+                output,
+                format: scene.format().as_str(),
+                summary: &summary,
+                triangles: scene.triangle_count(),
+                warnings: loaded.warnings().as_slice().len() + loaded.warnings().dropped(),
+                millis: start.elapsed().as_secs_f64() * 1e3,
+            };
+            Ok(if request.json {
+                report.json()
+            } else {
+                report.human()
+            })
+        }
+        Err(e) => Err(failure(
+            &name,
+            scene.format().as_str(),
+            "EXPORT",
+            &output.display().to_string(),
+            &e.to_string(),
+            request.json,
+        )),
+    }
+}
+
+struct Report<'r> {
+    file: &'r str,
+    output: &'r Path,
+    format: &'r str,
+    summary: &'r Summary,
+    triangles: usize,
+    warnings: usize,
+    millis: f64,
+}
+
+impl Report<'_> {
+    fn human(&self) -> String {
+        let s = self.summary;
+        format!(
+            "{} -> {}: {} ok, {} nodes, {} meshes, {} triangles, {} materials, {} images, {} skins, {} bytes, {} warnings, {:.1} ms",
+            self.file,
+            self.output.display(),
+            self.format,
+            s.nodes,
+            s.meshes,
+            self.triangles,
+            s.materials,
+            s.images,
+            s.skins,
+            s.bytes,
+            self.warnings,
+            self.millis
+        )
+    }
+
+    fn json(&self) -> String {
+        let s = self.summary;
+        let mut out = String::from("{");
+        let mut first = true;
+        key(&mut out, &mut first, "file");
+        string(&mut out, self.file);
+        key(&mut out, &mut first, "output");
+        string(&mut out, &self.output.display().to_string());
+        key(&mut out, &mut first, "format");
+        string(&mut out, self.format);
+        key(&mut out, &mut first, "ok");
+        out.push_str("true");
+        key(&mut out, &mut first, "error");
+        out.push_str("null");
+        counts(
+            &mut out,
+            &mut first,
+            &[
+                ("nodes", s.nodes),
+                ("meshes", s.meshes),
+                ("primitives", s.primitives),
+                ("triangles", self.triangles),
+                ("materials", s.materials),
+                ("images", s.images),
+                ("skins", s.skins),
+                ("replaced_normals", s.replaced_normals),
+                ("bytes", s.bytes),
+                ("warnings", self.warnings),
+            ],
+        );
+        key(&mut out, &mut first, "ms");
+        number(&mut out, self.millis);
+        out.push('}');
+        out
+    }
+}
+
+/// The report line of a file that failed.
+fn failure(name: &str, format: &str, code: &str, at: &str, message: &str, json: bool) -> String {
+    if !json {
+        return format!("{name}: {format}: FAILED {code}: {message} (at {at})");
+    }
+    let mut out = String::from("{");
+    let mut first = true;
+    key(&mut out, &mut first, "file");
+    string(&mut out, name);
+    key(&mut out, &mut first, "output");
+    out.push_str("null");
+    key(&mut out, &mut first, "format");
+    string(&mut out, format);
+    key(&mut out, &mut first, "ok");
+    out.push_str("false");
+    key(&mut out, &mut first, "error");
+    error_object(&mut out, code, at, message);
+    out.push('}');
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn request(files: &[&str], output: &str, format: Option<Container>) -> Request {
+        Request {
+            files: files.iter().map(PathBuf::from).collect(),
+            output: PathBuf::from(output),
+            format,
+            scale: 1.0,
+            json: false,
+        }
+    }
+
+    #[test]
+    fn one_input_takes_the_container_from_the_output_name() {
+        let jobs = plan(&request(&["a.bmd"], "out/a.gltf", None)).unwrap();
+        assert_eq!(jobs[0].2, Container::Gltf);
+        let jobs = plan(&request(&["a.bmd"], "out/a", Some(Container::Glb))).unwrap();
+        assert_eq!(jobs[0].2, Container::Glb);
+        assert!(plan(&request(&["a.bmd"], "out/a", None)).is_err());
+        assert!(plan(&request(&["a.bmd"], "a.glb", Some(Container::Gltf))).is_err());
+    }
+
+    #[test]
+    fn several_inputs_go_into_a_folder_by_file_name() {
+        let jobs = plan(&request(&["x/a.bmd", "y/a.bdl"], "out", None)).unwrap();
+        assert_eq!(jobs[0].1, PathBuf::from("out/a.bmd.glb"));
+        assert_eq!(jobs[1].1, PathBuf::from("out/a.bdl.glb"));
+        assert!(plan(&request(&["a.bmd", "b.bmd"], "out.glb", None)).is_err());
+    }
+}

@@ -1,0 +1,304 @@
+//! Meshes: one glTF mesh per scene mesh, one primitive per triangle group,
+//! sharing the mesh's vertex accessors: POSITION (with min/max), NORMAL,
+//! TEXCOORD_n per UV set, COLOR_n per colour set (linear, normalised u16),
+//! JOINTS_n / WEIGHTS_n when skinned. A mesh hangs under its scene node; a
+//! skinned one sits at the root with its skin (glTF ignores a skinned mesh
+//! node's own transform, and the validator asks for it at the root).
+
+use std::collections::BTreeMap;
+use std::string::String;
+use std::vec::Vec;
+
+use gltf_json as json;
+use json::accessor::{ComponentType, Type};
+use json::buffer::Target;
+use json::mesh::{Mode, Semantic};
+use json::validation::Checked;
+use serde_json::{Map, Value};
+
+use crate::scene::{GroupFlags, MaterialFlags, MeshFlags, MeshRecord, Scene};
+
+use super::ExportError;
+use super::buffers::{Layout, Writer};
+use super::extras;
+use super::images::{Images, srgb_to_linear};
+use super::materials::{MaterialKey, Materials};
+use super::nodes::NodeMap;
+use super::skins::{Skins, joint_sets};
+
+/// Everything a mesh writer shares across meshes.
+pub struct Context<'s, 'a> {
+    /// The scene.
+    pub scene: &'s Scene<'a>,
+    /// Length multiplier.
+    pub scale: f32,
+    /// Node chains.
+    pub nodes: NodeMap,
+    /// Materials written so far.
+    pub materials: Materials,
+    /// Images written so far.
+    pub images: Images,
+    /// Skins written so far.
+    pub skins: Skins,
+    /// Normals that were zero or not finite, written as +Y.
+    pub replaced_normals: usize,
+}
+
+fn bad(what: String) -> ExportError {
+    ExportError::Scene(what)
+}
+
+fn range(first: u32, count: u32, per: u32) -> Option<core::ops::Range<usize>> {
+    let start = first as usize;
+    let len = (count as usize).checked_mul(per as usize)?;
+    Some(start..start.checked_add(len)?)
+}
+
+/// Writes mesh `index` and the node that places it.
+pub fn write_mesh(
+    w: &mut Writer,
+    cx: &mut Context<'_, '_>,
+    index: usize,
+    mesh: &MeshRecord,
+) -> Result<(), ExportError> {
+    let scene = cx.scene;
+    let at = |what: &str| bad(std::format!("mesh {index}: {what} out of range"));
+    let groups = scene
+        .groups()
+        .get(range(mesh.first_group, mesh.group_count, 1).ok_or_else(|| at("groups"))?)
+        .ok_or_else(|| at("groups"))?;
+    if groups.iter().all(|g| g.index_count == 0) {
+        return Ok(());
+    }
+    let vertices = range(mesh.first_vertex, mesh.vertex_count, 1).ok_or_else(|| at("vertices"))?;
+    let positions = scene
+        .positions()
+        .get(vertices.clone())
+        .ok_or_else(|| at("positions"))?;
+    let mut attributes: Vec<(Semantic, json::Index<json::Accessor>)> = Vec::new();
+    let scaled: Vec<[f32; 3]> = positions.iter().map(|p| p.map(|x| x * cx.scale)).collect();
+    let target = Some(Target::ArrayBuffer);
+    attributes.push((
+        Semantic::Positions,
+        w.floats(&scaled, Layout::VEC3_F32, target, true)?,
+    ));
+    if mesh.flags & MeshFlags::HAS_NORMALS != 0 {
+        let normals = scene.normals().get(vertices).ok_or_else(|| at("normals"))?;
+        let unit: Vec<[f32; 3]> = normals
+            .iter()
+            .map(|n| {
+                unit_normal(*n).unwrap_or_else(|| {
+                    cx.replaced_normals += 1;
+                    [0.0, 1.0, 0.0]
+                })
+            })
+            .collect();
+        attributes.push((
+            Semantic::Normals,
+            w.floats(&unit, Layout::VEC3_F32, target, false)?,
+        ));
+    }
+    let uv_sets = mesh.uv_sets;
+    let uvs = scene
+        .uvs()
+        .get(range(mesh.first_uv, mesh.vertex_count, mesh.uv_sets).ok_or_else(|| at("uvs"))?)
+        .ok_or_else(|| at("uvs"))?;
+    for set in 0..uv_sets {
+        let values: Vec<[f32; 2]> = uvs
+            .iter()
+            .skip(set as usize)
+            .step_by(mesh.uv_sets as usize)
+            .copied()
+            .collect();
+        attributes.push((
+            Semantic::TexCoords(set),
+            w.floats(&values, Layout::VEC2_F32, target, false)?,
+        ));
+    }
+    let color_sets = mesh.color_sets;
+    let colors = scene
+        .colors()
+        .get(
+            range(mesh.first_color, mesh.vertex_count, mesh.color_sets)
+                .ok_or_else(|| at("colours"))?,
+        )
+        .ok_or_else(|| at("colours"))?;
+    let mut color_accessors = Vec::new();
+    for set in 0..color_sets {
+        let linear: Vec<[u16; 4]> = colors
+            .iter()
+            .skip(set as usize)
+            .step_by(mesh.color_sets as usize)
+            .map(|c| linear_color(*c))
+            .collect();
+        let layout = Layout::new(ComponentType::U16, Type::Vec4).normalized();
+        color_accessors.push(w.accessor(
+            bytemuck::cast_slice(&linear),
+            linear.len(),
+            layout,
+            target,
+            None,
+        )?);
+    }
+    let skin = match usize::try_from(mesh.skin) {
+        Ok(skin) => {
+            let gltf_skin = cx.skins.get(w, scene, &cx.nodes, skin, cx.scale)?;
+            let joint_count = scene
+                .skins()
+                .get(skin)
+                .map_or(0, |s| s.joint_count as usize);
+            let sets = joint_sets(scene, mesh, joint_count)?;
+            for (k, (joints, weights)) in sets.joints.iter().zip(&sets.weights).enumerate() {
+                let k = u32::try_from(k).map_err(|_| at("joint sets"))?;
+                let joints = if joint_count <= 256 {
+                    let narrow: Vec<[u8; 4]> = joints
+                        .iter()
+                        .map(|j| j.map(|x| u8::try_from(x).unwrap_or(0)))
+                        .collect();
+                    let layout = Layout::new(ComponentType::U8, Type::Vec4);
+                    w.accessor(
+                        bytemuck::cast_slice(&narrow),
+                        narrow.len(),
+                        layout,
+                        target,
+                        None,
+                    )?
+                } else {
+                    let layout = Layout::new(ComponentType::U16, Type::Vec4);
+                    w.accessor(
+                        bytemuck::cast_slice(joints),
+                        joints.len(),
+                        layout,
+                        target,
+                        None,
+                    )?
+                };
+                attributes.push((Semantic::Joints(k), joints));
+                attributes.push((
+                    Semantic::Weights(k),
+                    w.floats(weights, Layout::VEC4_F32, target, false)?,
+                ));
+            }
+            Some(gltf_skin)
+        }
+        Err(_) => None,
+    };
+
+    let mut primitives = Vec::new();
+    for group in groups.iter().filter(|g| g.index_count > 0) {
+        let indices = scene
+            .indices()
+            .get(range(group.first_index, group.index_count, 1).ok_or_else(|| at("indices"))?)
+            .ok_or_else(|| at("indices"))?;
+        if let Some(i) = indices.iter().find(|&&i| i >= mesh.vertex_count) {
+            return Err(bad(std::format!(
+                "mesh {index}: index {i} past its vertices"
+            )));
+        }
+        let record = usize::try_from(group.material)
+            .ok()
+            .and_then(|m| scene.materials().get(m));
+        let key = MaterialKey {
+            material: if record.is_some() { group.material } else { -1 },
+            textured: uv_sets > 0,
+            double_sided: group.flags & GroupFlags::DOUBLE_SIDED != 0,
+        };
+        let material = cx.materials.get(w, scene, &mut cx.images, key)?;
+        let vertex_colors = record.is_some_and(|r| r.flags & MaterialFlags::VERTEX_COLORS != 0);
+        let mut map: BTreeMap<Checked<Semantic>, json::Index<json::Accessor>> = attributes
+            .iter()
+            .map(|(s, a)| (Checked::Valid(s.clone()), *a))
+            .collect();
+        for (set, accessor) in color_accessors.iter().enumerate() {
+            // glTF multiplies by COLOR_0 always: a material that does not use
+            // vertex colours gets them under an application name instead.
+            let semantic = if set == 0 && !vertex_colors {
+                Semantic::Extras(String::from("_COLOR_0"))
+            } else {
+                Semantic::Colors(u32::try_from(set).unwrap_or(0))
+            };
+            map.insert(Checked::Valid(semantic), *accessor);
+        }
+        let mut lost = Map::new();
+        if group.flags & GroupFlags::CAMERA_ONLY != 0 {
+            lost.insert(String::from("camera_only"), Value::Bool(true));
+        }
+        if group.render_order != 0 {
+            lost.insert(
+                String::from("render_order"),
+                Value::from(group.render_order),
+            );
+        }
+        primitives.push(json::mesh::Primitive {
+            attributes: map,
+            extensions: None,
+            extras: extras::object(lost),
+            indices: Some(w.indices(indices)?),
+            material: Some(material),
+            mode: Checked::Valid(Mode::Triangles),
+            targets: None,
+        });
+    }
+    let name = super::name(scene.text(mesh.name));
+    let gltf_mesh = w.root.push(json::Mesh {
+        extensions: None,
+        extras: extras::visibility(mesh.flags & MeshFlags::VISIBLE != 0),
+        name: name.clone(),
+        primitives,
+        weights: None,
+    });
+    let node = w.root.push(json::Node {
+        mesh: Some(gltf_mesh),
+        name,
+        skin,
+        ..json::Node::default()
+    });
+    if skin.is_some() {
+        cx.nodes.roots.push(node);
+    } else {
+        cx.nodes.hang(&mut w.root, mesh.node, node);
+    }
+    Ok(())
+}
+
+/// `n` normalised, or none when it has no direction.
+fn unit_normal(n: [f32; 3]) -> Option<[f32; 3]> {
+    let len = libm::sqrtf(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+    (len.is_finite() && len > 1e-12).then(|| n.map(|x| x / len))
+}
+
+/// An sRGB-encoded RGBA8 colour as linear normalised u16 (glTF COLOR_n is
+/// linear; u16 keeps the dark values u8 would merge).
+pub fn linear_color(c: [u8; 4]) -> [u16; 4] {
+    let q = |v: f32| {
+        #[allow(clippy::cast_possible_truncation)] // clamped to 0..=65535 first
+        let x = (v * 65535.0).round().clamp(0.0, 65535.0) as u16;
+        x
+    };
+    [
+        q(srgb_to_linear(c[0])),
+        q(srgb_to_linear(c[1])),
+        q(srgb_to_linear(c[2])),
+        q(f32::from(c[3]) / 255.0),
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn colours_become_linear_keeping_alpha_and_the_ends() {
+        assert_eq!(linear_color([0, 255, 0, 255]), [0, 65535, 0, 65535]);
+        let mid = linear_color([128, 128, 128, 128]);
+        assert!((14_100..=14_200).contains(&mid[0]), "{mid:?}");
+        assert_eq!(mid[3], 32896);
+    }
+
+    #[test]
+    fn zero_normals_have_no_direction() {
+        assert_eq!(unit_normal([0.0; 3]), None);
+        assert_eq!(unit_normal([0.0, 2.0, 0.0]), Some([0.0, 1.0, 0.0]));
+        assert_eq!(unit_normal([f32::NAN, 0.0, 0.0]), None);
+    }
+}

@@ -1,0 +1,272 @@
+//! glTF 2.0 export: a [`Scene`] as a binary `.glb` (images in buffer views)
+//! or a `.gltf` with its `.bin` and PNG files beside it.
+//!
+//! The JSON is built with `gltf-json` and the GLB container written with
+//! `gltf::binary::Glb`; one concern per module:
+//!
+//! - [`buffers`]: the binary buffer, views and accessors (min/max);
+//! - [`nodes`]: the node tree, pivots and segment-scale compensation as TRS chains;
+//! - [`meshes`]: meshes, primitives and vertex attributes;
+//! - [`materials`]: materials (what glTF cannot hold goes to `extras`);
+//! - [`images`]: images, samplers and textures;
+//! - [`skins`]: skins, JOINTS_n and WEIGHTS_n.
+//!
+//! Clips are not written yet (the scene holds no .bbmodel animations); a
+//! clip exporter animates [`nodes::NodeMap::main`], whose TRS is exactly the
+//! scene node's translation, rotation and scale. docs/export.md says what
+//! maps to what and what is lost.
+
+pub mod buffers;
+mod extras;
+pub mod images;
+pub mod materials;
+pub mod meshes;
+pub mod nodes;
+pub mod skins;
+
+use std::borrow::Cow;
+use std::fmt;
+use std::io;
+use std::path::{Path, PathBuf};
+use std::string::{String, ToString};
+use std::vec::Vec;
+
+use gltf_json as json;
+
+use crate::scene::Scene;
+
+/// Which glTF container to write.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Container {
+    /// One `.glb` file: JSON and binary chunk, images in buffer views.
+    Glb,
+    /// A `.gltf` JSON file with a `.bin` buffer and PNG images beside it.
+    Gltf,
+}
+
+impl Container {
+    /// The container a path's extension names (`.glb`, `.gltf`), if any.
+    pub fn from_path(path: &Path) -> Option<Self> {
+        let ext = path.extension()?.to_str()?;
+        if ext.eq_ignore_ascii_case("glb") {
+            Some(Self::Glb)
+        } else if ext.eq_ignore_ascii_case("gltf") {
+            Some(Self::Gltf)
+        } else {
+            None
+        }
+    }
+
+    /// The file extension, without the dot.
+    pub const fn extension(self) -> &'static str {
+        match self {
+            Self::Glb => "glb",
+            Self::Gltf => "gltf",
+        }
+    }
+}
+
+/// How to export.
+#[derive(Clone, Copy, Debug)]
+pub struct Options {
+    /// The container.
+    pub container: Container,
+    /// Multiplies every length (positions, translations, pivots, inverse
+    /// bind translations); 1 keeps model units (Blockbench's own exporter
+    /// uses 1/16, one block per metre).
+    pub scale: f32,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Self {
+            container: Container::Glb,
+            scale: 1.0,
+        }
+    }
+}
+
+/// Why an export failed.
+#[derive(Debug)]
+pub enum ExportError {
+    /// Writing a file (or encoding a PNG) failed.
+    Io(io::Error),
+    /// The JSON or GLB could not be serialised.
+    Encode(String),
+    /// The output would pass a glTF size field (4 GiB).
+    TooLarge(String),
+    /// The scene's ranges do not hold together.
+    Scene(String),
+    /// An option is out of range (a scale that is not finite and positive).
+    Options(String),
+}
+
+impl fmt::Display for ExportError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Io(e) => write!(f, "{e}"),
+            Self::Encode(e) => write!(f, "encoding failed: {e}"),
+            Self::TooLarge(e) => write!(f, "too large for glTF: {e}"),
+            Self::Scene(e) => write!(f, "inconsistent scene: {e}"),
+            Self::Options(e) => write!(f, "bad option: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for ExportError {}
+
+impl From<io::Error> for ExportError {
+    fn from(e: io::Error) -> Self {
+        Self::Io(e)
+    }
+}
+
+/// What an export wrote, for the command's summary.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Summary {
+    /// glTF nodes (scene nodes, their pivot or compensation nodes, mesh nodes).
+    pub nodes: usize,
+    /// glTF meshes.
+    pub meshes: usize,
+    /// Primitives of all meshes.
+    pub primitives: usize,
+    /// Materials.
+    pub materials: usize,
+    /// Images.
+    pub images: usize,
+    /// Skins.
+    pub skins: usize,
+    /// Normals without direction, written as +Y.
+    pub replaced_normals: usize,
+    /// Bytes of every file written.
+    pub bytes: usize,
+}
+
+/// An exported scene: the main file's bytes and the files beside it.
+pub struct Output {
+    /// The `.glb` or `.gltf` bytes.
+    pub main: Vec<u8>,
+    /// Files beside a `.gltf` (the `.bin`, PNG images): name and bytes.
+    pub beside: Vec<(String, Vec<u8>)>,
+    /// What was written.
+    pub summary: Summary,
+}
+
+/// A glTF name: `None` for empty text (glTF names are optional).
+fn name(text: &str) -> Option<String> {
+    (!text.is_empty()).then(|| String::from(text))
+}
+
+/// Builds the glTF document of `scene`; `stem` names the files beside a
+/// `.gltf` (`stem.bin`, `stem_<n>_<texture>.png`).
+pub fn export(scene: &Scene<'_>, stem: &str, options: &Options) -> Result<Output, ExportError> {
+    if !(options.scale.is_finite() && options.scale > 0.0) {
+        return Err(ExportError::Options(std::format!(
+            "scale must be finite and positive, got {}",
+            options.scale
+        )));
+    }
+    let mut w = buffers::Writer::new();
+    let nodes = nodes::write_nodes(&mut w, scene, options.scale);
+    let mut cx = meshes::Context {
+        scene,
+        scale: options.scale,
+        nodes,
+        materials: materials::Materials::default(),
+        images: images::Images::new(options.container, stem),
+        skins: skins::Skins::default(),
+        replaced_normals: 0,
+    };
+    for (i, mesh) in scene.meshes().iter().enumerate() {
+        meshes::write_mesh(&mut w, &mut cx, i, mesh)?;
+    }
+    // A model with nothing in it gets no scene: a glTF scene lists at least
+    // one node.
+    if !cx.nodes.roots.is_empty() {
+        let scene_node = json::Scene {
+            extensions: None,
+            extras: None,
+            name: None,
+            nodes: core::mem::take(&mut cx.nodes.roots),
+        };
+        let index = w.root.push(scene_node);
+        w.root.scene = Some(index);
+    }
+
+    let bin_name = std::format!("{stem}.bin");
+    w.finish_buffer(match options.container {
+        Container::Glb => None,
+        Container::Gltf => Some(bin_name.clone()),
+    });
+    let mut summary = Summary {
+        nodes: w.root.nodes.len(),
+        meshes: w.root.meshes.len(),
+        primitives: w.root.meshes.iter().map(|m| m.primitives.len()).sum(),
+        materials: w.root.materials.len(),
+        images: w.root.images.len(),
+        skins: w.root.skins.len(),
+        replaced_normals: cx.replaced_normals,
+        bytes: 0,
+    };
+    let json_bytes = match options.container {
+        Container::Glb => json::serialize::to_vec(&w.root),
+        Container::Gltf => json::serialize::to_vec_pretty(&w.root),
+    }
+    .map_err(|e| ExportError::Encode(e.to_string()))?;
+    let mut beside = Vec::new();
+    let main = match options.container {
+        Container::Glb => {
+            let length = json_bytes
+                .len()
+                .checked_add(w.bin.len())
+                .and_then(|n| n.checked_add(28))
+                .and_then(|n| u32::try_from(n).ok())
+                .ok_or_else(|| ExportError::TooLarge(String::from("GLB over 4 GiB")))?;
+            let glb = gltf::binary::Glb {
+                header: gltf::binary::Header {
+                    magic: *b"glTF",
+                    version: 2,
+                    length,
+                },
+                json: Cow::Owned(json_bytes),
+                bin: (!w.bin.is_empty()).then_some(Cow::Borrowed(&w.bin[..])),
+            };
+            glb.to_vec()
+                .map_err(|e| ExportError::Encode(e.to_string()))?
+        }
+        Container::Gltf => {
+            if !w.bin.is_empty() {
+                beside.push((bin_name, core::mem::take(&mut w.bin)));
+            }
+            beside.append(&mut cx.images.files);
+            json_bytes
+        }
+    };
+    summary.bytes = main.len() + beside.iter().map(|(_, b)| b.len()).sum::<usize>();
+    Ok(Output {
+        main,
+        beside,
+        summary,
+    })
+}
+
+/// Exports `scene` to `path` (the container from `options`) and the files
+/// beside it; returns what was written and every path.
+pub fn write(
+    scene: &Scene<'_>,
+    path: &Path,
+    options: &Options,
+) -> Result<(Summary, Vec<PathBuf>), ExportError> {
+    let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("model");
+    let out = export(scene, stem, options)?;
+    let dir = path.parent().unwrap_or(Path::new(""));
+    let mut paths = Vec::with_capacity(1 + out.beside.len());
+    std::fs::write(path, &out.main)?;
+    paths.push(path.to_path_buf());
+    for (name, bytes) in &out.beside {
+        let p = dir.join(name);
+        std::fs::write(&p, bytes)?;
+        paths.push(p);
+    }
+    Ok((out.summary, paths))
+}

@@ -1,0 +1,605 @@
+//! glTF export read back with an independent reader (the `gltf` crate):
+//! the node tree, triangles, rest-pose bounding box, every texture's
+//! pixels, and skins (joints and inverse binds) against the scene, on every
+//! corpus model and on fixtures with a skin and with pivots and rotations.
+
+mod support;
+
+use scenedec::export::gltf::{Container, Options as ExportOptions, export};
+use scenedec::scene::{MaterialFlags, Scene};
+use scenedec::{BbmodelLimits, Options};
+use support::bbmodel_builder::{Cube, Face, Group, Model};
+
+type M = [[f64; 4]; 4]; // column-major: m[column][row]
+
+fn mul(a: &M, b: &M) -> M {
+    let mut out = [[0.0; 4]; 4];
+    for c in 0..4 {
+        for r in 0..4 {
+            out[c][r] = (0..4).map(|k| a[k][r] * b[c][k]).sum();
+        }
+    }
+    out
+}
+
+fn apply(m: &M, p: [f32; 3]) -> [f64; 3] {
+    let p = p.map(f64::from);
+    [0, 1, 2].map(|r| m[0][r] * p[0] + m[1][r] * p[1] + m[2][r] * p[2] + m[3][r])
+}
+
+fn of_f32(m: [[f32; 4]; 4]) -> M {
+    m.map(|c| c.map(f64::from))
+}
+
+fn of_scene(m: scenedec::scene::Mat4) -> M {
+    let mut out = [[0.0; 4]; 4];
+    for (i, v) in m.0.iter().enumerate() {
+        out[i / 4][i % 4] = f64::from(*v);
+    }
+    out
+}
+
+const IDENTITY: M = [
+    [1.0, 0.0, 0.0, 0.0],
+    [0.0, 1.0, 0.0, 0.0],
+    [0.0, 0.0, 1.0, 0.0],
+    [0.0, 0.0, 0.0, 1.0],
+];
+
+/// A written document read back: world matrices and parents of its nodes.
+struct ReadBack {
+    doc: gltf::Document,
+    blob: Vec<u8>,
+    world: Vec<M>,
+    parent: Vec<Option<usize>>,
+}
+
+impl ReadBack {
+    fn new(glb: &[u8]) -> Self {
+        let gltf = gltf::Gltf::from_slice(glb).expect("the gltf crate reads the GLB");
+        let doc = gltf.document;
+        let blob = gltf.blob.unwrap_or_default();
+        let n = doc.nodes().len();
+        let mut parent = vec![None; n];
+        for node in doc.nodes() {
+            for child in node.children() {
+                assert_eq!(
+                    parent[child.index()],
+                    None,
+                    "node {} has two parents",
+                    child.index()
+                );
+                parent[child.index()] = Some(node.index());
+            }
+        }
+        // An empty model has no scene (a glTF scene lists at least one node).
+        let roots: Vec<usize> = match doc.default_scene() {
+            Some(scene) => scene.nodes().map(|r| r.index()).collect(),
+            None => {
+                assert_eq!(n, 0, "nodes without a scene");
+                Vec::new()
+            }
+        };
+        let mut world = vec![None; n];
+        let mut stack: Vec<(usize, M)> = roots.iter().map(|&r| (r, IDENTITY)).collect();
+        while let Some((i, above)) = stack.pop() {
+            let node = doc.nodes().nth(i).unwrap();
+            let local = match node.transform() {
+                gltf::scene::Transform::Matrix { .. } => panic!("node {i} uses a matrix"),
+                t => of_f32(t.matrix()),
+            };
+            let m = mul(&above, &local);
+            assert!(world[i].is_none(), "node {i} reached twice");
+            world[i] = Some(m);
+            stack.extend(node.children().map(|c| (c.index(), m)));
+        }
+        for (i, p) in parent.iter().enumerate() {
+            assert!(
+                p.is_some() || roots.contains(&i),
+                "node {i} is not in the scene"
+            );
+        }
+        Self {
+            doc,
+            blob,
+            world: world
+                .into_iter()
+                .map(|w| w.expect("every node reached"))
+                .collect(),
+            parent,
+        }
+    }
+
+    fn is_helper(&self, i: usize) -> bool {
+        let name = self.doc.nodes().nth(i).and_then(|n| n.name()).unwrap_or("");
+        name.ends_with(" (pivot)") || name.ends_with(" (rotation)")
+    }
+
+    /// The names of node `i` and its scene-node ancestors, root first.
+    fn path(&self, mut i: usize) -> Vec<String> {
+        let mut out = Vec::new();
+        loop {
+            if !self.is_helper(i) {
+                let name = self.doc.nodes().nth(i).and_then(|n| n.name()).unwrap_or("");
+                out.push(name.to_owned());
+            }
+            match self.parent[i] {
+                Some(p) => i = p,
+                None => break,
+            }
+        }
+        out.reverse();
+        out
+    }
+}
+
+fn scene_path(scene: &Scene<'_>, mut i: usize) -> Vec<String> {
+    let mut out = Vec::new();
+    for _ in 0..=scene.nodes().len() {
+        let n = scene.nodes()[i];
+        out.push(scene.text(n.name).to_owned());
+        match usize::try_from(n.parent) {
+            Ok(p) => i = p,
+            Err(_) => break,
+        }
+    }
+    out.reverse();
+    out
+}
+
+fn close(a: f64, b: f64, scale: f64) -> bool {
+    (a - b).abs() <= 1e-4 * scale.max(1.0)
+}
+
+fn assert_close_matrix(a: &M, b: &M, what: &str) {
+    let scale = a
+        .iter()
+        .chain(b)
+        .flatten()
+        .fold(1.0f64, |m, x| m.max(x.abs()));
+    for c in 0..4 {
+        for r in 0..4 {
+            assert!(
+                close(a[c][r], b[c][r], scale),
+                "{what}: [{c}][{r}] {a:?} vs {b:?}"
+            );
+        }
+    }
+}
+
+fn decode_png(bytes: &[u8]) -> (u32, u32, Vec<u8>) {
+    let mut reader = png::Decoder::new(std::io::Cursor::new(bytes))
+        .read_info()
+        .unwrap();
+    let mut buf = vec![0; reader.output_buffer_size().unwrap()];
+    let info = reader.next_frame(&mut buf).unwrap();
+    assert_eq!(info.color_type, png::ColorType::Rgba);
+    buf.truncate(info.buffer_size());
+    (info.width, info.height, buf)
+}
+
+/// What a read-back checked, for the caller's own assertions.
+#[derive(Debug, Default)]
+struct Checked {
+    triangles: usize,
+    images_compared: usize,
+    joints: usize,
+}
+
+/// Exports `scene` as GLB, reads it back and checks it against the scene.
+fn check_round_trip(scene: &Scene<'_>, what: &str) -> Checked {
+    let out = export(scene, "model", &ExportOptions::default()).unwrap();
+    let rb = ReadBack::new(&out.main);
+    let mut checked = Checked::default();
+
+    // The node tree: every scene node once, under the same ancestors.
+    let mut expected: Vec<Vec<String>> = (0..scene.nodes().len())
+        .map(|i| scene_path(scene, i))
+        .collect();
+    let mut got: Vec<Vec<String>> = rb
+        .doc
+        .nodes()
+        .filter(|n| n.mesh().is_none() && !rb.is_helper(n.index()))
+        .map(|n| rb.path(n.index()))
+        .collect();
+    expected.sort();
+    got.sort();
+    assert_eq!(got, expected, "{what}: node tree");
+
+    // Meshes in scene order (those with triangles), primitives in group order.
+    let mut gltf_meshes = rb.doc.meshes();
+    let mut mesh_nodes: Vec<Option<gltf::Node>> = vec![None; rb.doc.meshes().len()];
+    for node in rb.doc.nodes() {
+        if let Some(m) = node.mesh() {
+            mesh_nodes[m.index()] = Some(node);
+        }
+    }
+    let mut bbox: Option<([f64; 3], [f64; 3])> = None;
+    let mut expected_bbox: Option<([f64; 3], [f64; 3])> = None;
+    let grow = |b: &mut Option<([f64; 3], [f64; 3])>, p: [f64; 3]| {
+        let (lo, hi) = b.get_or_insert((p, p));
+        for k in 0..3 {
+            lo[k] = lo[k].min(p[k]);
+            hi[k] = hi[k].max(p[k]);
+        }
+    };
+    for mesh in scene.meshes() {
+        let groups = &scene.groups()[mesh.first_group as usize..][..mesh.group_count as usize];
+        if groups.iter().all(|g| g.index_count == 0) {
+            continue;
+        }
+        let world =
+            usize::try_from(mesh.node).map_or(IDENTITY, |n| of_scene(scene.world_matrix(n)));
+        let positions =
+            &scene.positions()[mesh.first_vertex as usize..][..mesh.vertex_count as usize];
+        for p in positions {
+            grow(&mut expected_bbox, apply(&world, *p));
+        }
+        let gm = gltf_meshes
+            .next()
+            .unwrap_or_else(|| panic!("{what}: a mesh is missing"));
+        let node = mesh_nodes[gm.index()]
+            .clone()
+            .expect("every mesh has a node");
+        let node_world = rb.world[node.index()];
+        let skin = node.skin();
+        let joint_worlds: Vec<M> = skin.as_ref().map_or_else(Vec::new, |s| {
+            let binds: Vec<_> = s
+                .reader(|_| Some(&rb.blob))
+                .read_inverse_bind_matrices()
+                .unwrap()
+                .collect();
+            s.joints()
+                .zip(binds)
+                .map(|(j, b)| mul(&rb.world[j.index()], &of_f32(b)))
+                .collect()
+        });
+        let mut prims = gm.primitives();
+        for group in groups.iter().filter(|g| g.index_count > 0) {
+            let prim = prims
+                .next()
+                .unwrap_or_else(|| panic!("{what}: a primitive is missing"));
+            let reader = prim.reader(|_| Some(&rb.blob));
+            let read: Vec<[f32; 3]> = reader.read_positions().unwrap().collect();
+            assert_eq!(read.len(), positions.len(), "{what}: vertex count");
+            let indices: Vec<u32> = reader.read_indices().unwrap().into_u32().collect();
+            let scene_indices =
+                &scene.indices()[group.first_index as usize..][..group.index_count as usize];
+            assert_eq!(indices, scene_indices, "{what}: indices");
+            checked.triangles += indices.len() / 3;
+            // Rest pose: rigid meshes by their node, skinned ones by joints · inverse binds.
+            let joints: Vec<Vec<[u16; 4]>> = (0..)
+                .map_while(|k| reader.read_joints(k).map(|j| j.into_u16().collect()))
+                .collect();
+            let weights: Vec<Vec<[f32; 4]>> = (0..)
+                .map_while(|k| reader.read_weights(k).map(|w| w.into_f32().collect()))
+                .collect();
+            for (v, p) in read.iter().enumerate() {
+                let q = if skin.is_some() {
+                    let mut sum = [0.0; 3];
+                    let mut total = 0.0;
+                    for (js, ws) in joints.iter().zip(&weights) {
+                        for (j, w) in js[v].iter().zip(ws[v]) {
+                            let moved = apply(&joint_worlds[usize::from(*j)], *p);
+                            for k in 0..3 {
+                                sum[k] += f64::from(w) * moved[k];
+                            }
+                            total += f64::from(w);
+                        }
+                    }
+                    assert!((total - 1.0).abs() < 1e-5, "{what}: weights sum to {total}");
+                    sum
+                } else {
+                    apply(&node_world, *p)
+                };
+                grow(&mut bbox, q);
+            }
+            // The texture: bound when the material has pixels and the mesh
+            // UVs; pixels equal to the scene's for a plain texture (layered
+            // and emissive images are derived: images.rs tests them).
+            let material = usize::try_from(group.material)
+                .ok()
+                .map(|m| scene.materials()[m]);
+            let with_pixels = |t: i32| {
+                usize::try_from(t).ok().filter(|&t| {
+                    !scene.textures()[t].missing() && scene.textures()[t].mip_count > 0
+                })
+            };
+            let shown = material
+                .and_then(|m| {
+                    let layered = m.layers().len() > 1
+                        && m.layers().iter().all(|&l| with_pixels(l).is_some());
+                    if layered {
+                        usize::try_from(m.layers()[0]).ok()
+                    } else {
+                        with_pixels(m.texture)
+                    }
+                })
+                .filter(|_| mesh.uv_sets > 0);
+            let plain = material.is_some_and(|m| {
+                m.layers().len() <= 1 && m.flags & MaterialFlags::ALPHA_EMISSION == 0
+            });
+            let bound = prim
+                .material()
+                .pbr_metallic_roughness()
+                .base_color_texture();
+            assert_eq!(bound.is_some(), shown.is_some(), "{what}: texture bound");
+            if let (Some(t), Some(info)) = (shown, bound) {
+                assert_eq!(info.tex_coord(), 0);
+                let gltf::image::Source::View { view, mime_type } =
+                    info.texture().source().source()
+                else {
+                    panic!("{what}: an image by URI inside a GLB");
+                };
+                assert_eq!(mime_type, "image/png");
+                let bytes = &rb.blob[view.offset()..][..view.length()];
+                let (w, h, pixels) = decode_png(bytes);
+                let (mip, expected) = scenedec::export::png::level_pixels(scene, t, 0).unwrap();
+                if plain {
+                    assert_eq!((w, h), (mip.width, mip.height), "{what}: texture size");
+                    assert!(pixels == expected, "{what}: texture {t} pixels differ");
+                    checked.images_compared += 1;
+                }
+            }
+            assert!(
+                non_metallic_and_rough(&prim.material()),
+                "{what}: metallic 0, roughness 1, no metal texture"
+            );
+        }
+        if let (Some(skin), Ok(s)) = (skin, usize::try_from(mesh.skin)) {
+            let record = scene.skins()[s];
+            let scene_joints =
+                &scene.skin_joints()[record.first_joint as usize..][..record.joint_count as usize];
+            let binds = &scene.inverse_binds()[record.first_joint as usize..]
+                [..record.joint_count as usize];
+            let read: Vec<[[f32; 4]; 4]> = skin
+                .reader(|_| Some(&rb.blob))
+                .read_inverse_bind_matrices()
+                .unwrap()
+                .collect();
+            assert_eq!(skin.joints().count(), scene_joints.len(), "{what}: joints");
+            for ((joint, &scene_joint), (bind, scene_bind)) in
+                skin.joints().zip(scene_joints).zip(read.iter().zip(binds))
+            {
+                let flat: Vec<f32> = bind.iter().flatten().copied().collect();
+                assert_eq!(flat, scene_bind, "{what}: inverse bind");
+                let scene_world = of_scene(scene.world_matrix(scene_joint as usize));
+                assert_close_matrix(&rb.world[joint.index()], &scene_world, what);
+                let name = scene.text(scene.nodes()[scene_joint as usize].name);
+                let path = rb.path(joint.index());
+                assert_eq!(
+                    path.last().map(String::as_str),
+                    Some(name),
+                    "{what}: joint name"
+                );
+                checked.joints += 1;
+            }
+        }
+    }
+    assert_eq!(
+        checked.triangles,
+        scene.triangle_count(),
+        "{what}: triangles"
+    );
+    match (bbox, expected_bbox) {
+        (Some((lo, hi)), Some((elo, ehi))) => {
+            let extent = (0..3).map(|k| ehi[k] - elo[k]).fold(1.0f64, f64::max);
+            for k in 0..3 {
+                assert!(
+                    close(lo[k], elo[k], extent) && close(hi[k], ehi[k], extent),
+                    "{what}: bbox {lo:?}..{hi:?} vs {elo:?}..{ehi:?}"
+                );
+            }
+        }
+        (None, None) => {}
+        other => panic!("{what}: bbox {other:?}"),
+    }
+    checked
+}
+
+fn non_metallic_and_rough(material: &gltf::Material<'_>) -> bool {
+    let pbr = material.pbr_metallic_roughness();
+    pbr.metallic_roughness_texture().is_none()
+        && pbr.metallic_factor() == 0.0
+        && pbr.roughness_factor() == 1.0
+}
+
+fn corpus_options() -> Options<'static> {
+    let mut options = Options::default();
+    // The Figura boat's 32-vertex face, read as its user would ask.
+    options.bbmodel.limits = BbmodelLimits::default()
+        .with_override("maxFaceVertices", 32.0)
+        .unwrap();
+    options
+}
+
+#[test]
+fn every_corpus_model_reads_back_as_its_scene() {
+    let mut files = support::corpus_files("j3d", &[".bmd", ".bdl"]);
+    files.extend(support::corpus_files("bbmodel", &[".bbmodel"]));
+    let options = corpus_options();
+    let mut checked = 0;
+    let mut primitives = 0;
+    let mut joints = 0;
+    for path in &files {
+        let bytes = std::fs::read(path).unwrap();
+        let ext = path.extension().and_then(|e| e.to_str());
+        let Ok(loaded) = scenedec::load(&bytes, ext, &options) else {
+            assert!(bytes.is_empty(), "{} failed to load", path.display());
+            eprintln!("skipped (load error, as expected): {}", path.display());
+            continue;
+        };
+        let c = check_round_trip(&loaded.scene(), &path.display().to_string());
+        primitives += c.images_compared;
+        joints += c.joints;
+        checked += 1;
+    }
+    eprintln!(
+        "read back {checked} corpus models: {primitives} textured primitives compared, {joints} joints"
+    );
+    if !files.is_empty() {
+        assert_eq!(checked, files.len() - 1, "only the zero-byte file fails");
+        assert!(
+            primitives > 50 && joints > 100,
+            "{primitives} primitives, {joints} joints"
+        );
+    }
+}
+
+// ---------------------------------------------------------------- fixtures
+
+/// The J3D fixture with two joints and an envelope (tests/support).
+fn skinned_j3d() -> Vec<u8> {
+    support::j3d_writer::enveloped().0.build()
+}
+
+#[test]
+fn skinned_j3d_fixture_reads_back_at_its_bind_pose() {
+    let bytes = skinned_j3d();
+    let loaded = scenedec::load(&bytes, Some("bmd"), &Options::default()).unwrap();
+    let scene = loaded.scene();
+    assert_eq!(scene.skins().len(), 1);
+    let c = check_round_trip(&scene, "skinned fixture");
+    assert_eq!((c.triangles, c.joints), (1, 2));
+    // The weighted vertex carries both joints, heaviest first.
+    let out = export(&scene, "model", &ExportOptions::default()).unwrap();
+    let rb = ReadBack::new(&out.main);
+    let prim = rb.doc.meshes().next().unwrap().primitives().next().unwrap();
+    let reader = prim.reader(|_| Some(&rb.blob));
+    let joints: Vec<[u16; 4]> = reader.read_joints(0).unwrap().into_u16().collect();
+    let weights: Vec<[f32; 4]> = reader.read_weights(0).unwrap().into_f32().collect();
+    let weighted = joints
+        .iter()
+        .zip(&weights)
+        .find(|(_, w)| w[1] > 0.0)
+        .expect("a weighted vertex");
+    assert_eq!(weighted.0[..2], [1, 0]);
+    assert_eq!(weighted.1[..2], [0.75, 0.25]);
+    // Skinned meshes sit at the root, untransformed; joints are TRS.
+    let mesh_node = rb.doc.nodes().find(|n| n.mesh().is_some()).unwrap();
+    assert!(rb.parent[mesh_node.index()].is_none());
+    assert_eq!(rb.world[mesh_node.index()], IDENTITY);
+}
+
+/// Nested groups with pivots and rotations, a cube turned about its own
+/// origin inside them, and a hidden group.
+fn pivoted_bbmodel() -> Vec<u8> {
+    let faces = |c: Cube| {
+        ["north", "east", "south", "west", "up", "down"]
+            .iter()
+            .fold(c, |c, f| c.face(f, Face::uv([0.0, 0.0, 4.0, 4.0])))
+    };
+    Model::free()
+        .element(faces(
+            Cube::new([0.0, 0.0, 0.0], [4.0, 6.0, 2.0])
+                .uuid("c1")
+                .origin([2.0, 3.0, 1.0])
+                .rotation([0.0, 22.5, 0.0]),
+        ))
+        .element(faces(
+            Cube::new([-3.0, 8.0, -1.0], [1.0, 9.0, 5.0]).uuid("c2"),
+        ))
+        .outliner(vec![
+            Group::new("body", "g1")
+                .origin([1.0, 2.0, 3.0])
+                .rotation([10.0, -20.0, 30.0])
+                .child(
+                    Group::new("arm", "g2")
+                        .origin([-4.0, 6.0, 0.5])
+                        .rotation([0.0, 45.0, -15.0])
+                        .child(support::bbmodel_builder::el("c1"))
+                        .inline(),
+                )
+                .child(support::bbmodel_builder::el("c2"))
+                .inline(),
+            Group::new("hidden", "g3").visibility(false).inline(),
+        ])
+        .bytes()
+}
+
+#[test]
+fn bbmodel_fixture_with_pivots_and_rotations_reads_back_exactly() {
+    let bytes = pivoted_bbmodel();
+    let loaded = scenedec::load(&bytes, Some("bbmodel"), &Options::default()).unwrap();
+    let scene = loaded.scene();
+    assert_eq!(scene.nodes().len(), 3);
+    assert!(
+        scene
+            .nodes()
+            .iter()
+            .any(|n| n.pivot != [0.0; 3] && n.rotation != [0.0; 3])
+    );
+    let c = check_round_trip(&scene, "pivot fixture");
+    assert_eq!(c.triangles, 24);
+    // Each mesh node's world matrix is its scene node's.
+    let out = export(&scene, "model", &ExportOptions::default()).unwrap();
+    let rb = ReadBack::new(&out.main);
+    for (gm, mesh) in rb.doc.meshes().zip(scene.meshes()) {
+        let node = rb
+            .doc
+            .nodes()
+            .find(|n| n.mesh().map(|m| m.index()) == Some(gm.index()))
+            .unwrap();
+        let scene_world = of_scene(scene.world_matrix(mesh.node as usize));
+        assert_close_matrix(&rb.world[node.index()], &scene_world, "mesh node");
+    }
+    // The hidden group says so in extras.
+    let hidden = rb.doc.nodes().find(|n| n.name() == Some("hidden")).unwrap();
+    assert!(
+        hidden
+            .extras()
+            .as_ref()
+            .unwrap()
+            .get()
+            .contains("\"visible\":false")
+    );
+}
+
+#[test]
+fn gltf_container_writes_its_buffer_and_images_beside_it() {
+    let files = support::corpus_files("j3d", &["smgo_kuribomini.bdl"]);
+    let bytes = match files.first() {
+        Some(p) => std::fs::read(p).unwrap(),
+        None => skinned_j3d(),
+    };
+    let loaded = scenedec::load(&bytes, Some("bdl"), &Options::default()).unwrap();
+    let scene = loaded.scene();
+    let options = ExportOptions {
+        container: Container::Gltf,
+        scale: 1.0,
+    };
+    let out = export(&scene, "kuribo", &options).unwrap();
+    let gltf = gltf::Gltf::from_slice(&out.main).unwrap();
+    let names: Vec<&str> = out.beside.iter().map(|(n, _)| n.as_str()).collect();
+    let buffer = gltf.buffers().next().unwrap();
+    let gltf::buffer::Source::Uri(uri) = buffer.source() else {
+        panic!("the buffer has a URI")
+    };
+    assert_eq!(uri, "kuribo.bin");
+    assert_eq!(out.beside[0].1.len(), buffer.length());
+    for image in gltf.images() {
+        let gltf::image::Source::Uri { uri, .. } = image.source() else {
+            panic!("images by URI")
+        };
+        assert!(names.contains(&uri), "{uri} written");
+    }
+    assert_eq!(names.len(), 1 + gltf.images().count());
+}
+
+#[test]
+fn scale_multiplies_positions_and_translations() {
+    let bytes = pivoted_bbmodel();
+    let loaded = scenedec::load(&bytes, Some("bbmodel"), &Options::default()).unwrap();
+    let scene = loaded.scene();
+    let one = ReadBack::new(&export(&scene, "m", &ExportOptions::default()).unwrap().main);
+    let sixteenth = ExportOptions {
+        container: Container::Glb,
+        scale: 1.0 / 16.0,
+    };
+    let small = ReadBack::new(&export(&scene, "m", &sixteenth).unwrap().main);
+    for (a, b) in one.world.iter().zip(&small.world) {
+        for k in 0..3 {
+            assert!((a[3][k] / 16.0 - b[3][k]).abs() < 1e-5);
+        }
+    }
+}
