@@ -516,7 +516,11 @@ pub fn png(data: &[u8]) {
         whole,
         "pieces of {piece} disagree"
     );
-    if let (Ok((_, ours)), Ok((_, _, theirs))) = (&whole, png_support::png_crate_rgba8(data)) {
-        assert!(*ours == theirs, "RGBA8 differs from the png crate's");
+    // The oracle runs only on files scenedec accepts: the png crate itself
+    // panics on some malformed palettes that scenedec refuses.
+    if let Ok((_, ours)) = &whole {
+        if let Ok((_, _, theirs)) = png_support::png_crate_rgba8(data) {
+            assert!(*ours == theirs, "RGBA8 differs from the png crate's");
+        }
     }
 }
