@@ -518,9 +518,9 @@ pub fn png(data: &[u8]) {
     );
     // The oracle runs only on files scenedec accepts: the png crate itself
     // panics on some malformed palettes that scenedec refuses.
-    if let Ok((_, ours)) = &whole {
-        if let Ok((_, _, theirs)) = png_support::png_crate_rgba8(data) {
-            assert!(*ours == theirs, "RGBA8 differs from the png crate's");
-        }
+    if let Ok((_, ours)) = &whole
+        && let Ok((_, _, theirs)) = png_support::png_crate_rgba8(data)
+    {
+        assert!(*ours == theirs, "RGBA8 differs from the png crate's");
     }
 }
