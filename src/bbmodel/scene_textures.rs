@@ -70,7 +70,7 @@ pub fn composite_material(name: TextRef, layers: [i32; 3], count: u8) -> Materia
 /// The scene's record of texture `meta` (named `name`), its frame strip
 /// starting at custom step `first_step`; pixels are added by the decoder.
 pub fn texture_record(meta: &TextureMeta<'_>, name: TextRef, first_step: usize) -> TextureRecord {
-    let [width, height] = meta.png_size.unwrap_or([0, 0]);
+    let [width, height] = meta.png.map_or([0, 0], |h| [h.width, h.height]);
     // Convention 16: only repeat repeats; limited and clamp draw clamped.
     let wrap = if meta.repeat {
         Wrap::Repeat

@@ -64,8 +64,6 @@ pub struct TextureMeta<'a> {
     /// The texture's UV space in texels: uv_width × uv_height in the
     /// per-texture-UV formats, else the project resolution.
     pub uv_size: [f32; 2],
-    /// Pixel size from the embedded PNG's header, when there is one.
-    pub png_size: Option<[u32; 2]>,
     /// `wrap_mode: "repeat"`.
     pub repeat: bool,
     /// No embedded image and no matching picked file.
@@ -191,7 +189,6 @@ fn read_texture<'a>(
         uuid: None,
         render_sides: RenderSides::Auto,
         uv_size: doc.resolution,
-        png_size: None,
         repeat: false,
         missing: false,
         render_mode: RenderMode::Default,
@@ -460,8 +457,7 @@ fn read_texture<'a>(
             }
         }
     }
-    meta.png_size = meta.png.map(|h| [h.width, h.height]);
-    if let Some(png) = meta.png_size {
+    if let Some(png) = meta.png.map(|h| [h.width, h.height]) {
         let mut notes = StripNotes::default();
         let (count, under_one_pixel) = frame_count(doc.format, png, meta.uv_size);
         notes.under_one_pixel = under_one_pixel;
