@@ -1211,12 +1211,7 @@ fn chunked_equals_whole_random_docs_and_serde_agrees() {
 
 #[test]
 fn corpus_bbmodel_chunked_equals_whole() {
-    let dirs = [
-        concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/corpus/bbmodel"),
-        "/work/shared/corpus/bbmodel",
-    ];
-    let Some(dir) = dirs.iter().find(|d| std::path::Path::new(d).is_dir()) else {
-        std::println!("corpus skipped: none of {dirs:?} exists");
+    let Some(dir) = crate::test_corpus::dir("bbmodel") else {
         return;
     };
     let mut files: Vec<_> = std::fs::read_dir(dir)
