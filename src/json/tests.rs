@@ -1214,7 +1214,7 @@ fn corpus_bbmodel_chunked_equals_whole() {
     let Some(dir) = crate::test_corpus::dir("bbmodel") else {
         return;
     };
-    let mut files: Vec<_> = std::fs::read_dir(dir)
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
         .unwrap()
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.extension().is_some_and(|x| x == "bbmodel"))
@@ -1239,7 +1239,7 @@ fn corpus_bbmodel_chunked_equals_whole() {
         assert_eq!(e.is_none(), serde_accepts(&doc), "{name}");
     }
     assert_eq!(empty, 1, "expected exactly one zero-byte corpus file");
-    std::println!("corpus: {} files from {dir}", files.len());
+    std::println!("corpus: {} files from {}", files.len(), dir.display());
 }
 
 #[test]
