@@ -1089,3 +1089,80 @@ fn corpus_files_with_animations_list_every_clip_by_name() {
     assert!(checked > 0);
     eprintln!("checked the clips of {checked} animated .bbmodel corpus files");
 }
+
+#[test]
+fn every_keyframe_is_checked_played_or_not_so_load_fails_as_measure_does() {
+    // "A decode checks each value once" (docs/architecture.md): the fill
+    // checks what it does not play as the count pass of `measure` does, so
+    // `load` (which counts without checking) fails with measure's error.
+    let bad = || bone(vec![position(-1.0, 0.0, 0.0, 0.0)]);
+    let good = || bone(vec![position(0.0, 1.0, 0.0, 0.0)]);
+    let cases = vec![
+        // Replaced by a later animator for the same group.
+        rig5(vec![
+            Animation::new("a")
+                .animator(HEAD, bad())
+                .animator("head", good()),
+        ]),
+        rig5(vec![Animation::new("a").animator("effects", bad())]),
+        rig5(vec![
+            Animation::new("a").animator("x", bad().set("type", "cube")),
+        ]),
+        rig5(vec![Animation::new("a").animator(NOBODY, bad())]),
+        // `bones` is not played when `animators` is there; nor is an
+        // `animators` that is an array.
+        rig5(vec![
+            Animation::new("a")
+                .animator(HEAD, good())
+                .set("bones", Obj::new().set("head", bad())),
+        ]),
+        rig5(vec![
+            Animation::new("a")
+                .set("bones", Obj::new().set("head", bad()))
+                .set("animators", Raw("[]".into())),
+        ]),
+        // A repeated `keyframes` key: the earlier array is not played.
+        rig5(vec![Animation::new("a").animator(
+            HEAD,
+            Raw(format!(
+                r#"{{"keyframes": {}, "keyframes": {}}}"#,
+                bad().get("keyframes").unwrap(),
+                good().get("keyframes").unwrap()
+            )),
+        )]),
+        // JSON errors inside what is counted, not played.
+        rig5(vec![Animation::new("a").animator(
+            HEAD,
+            Raw(format!(
+                r#"{{"rotation": {{"0": [1,]}}, "keyframes": {}}}"#,
+                good().get("keyframes").unwrap()
+            )),
+        )]),
+        rig5(vec![Animation::new("a").animator(
+            HEAD,
+            Raw(r#"{"keyframes": [{"time": 0,}]}"#.into()),
+        )]),
+    ];
+    for model in cases {
+        let bytes = model.bytes();
+        let options = Options::default();
+        let measured =
+            scenedec::measure(&bytes, Some("bbmodel"), &options).expect_err(&model.text());
+        let loaded = scenedec::load(&bytes, Some("bbmodel"), &options)
+            .err()
+            .expect(&model.text());
+        assert_eq!(
+            (loaded.code(), loaded.at().to_string()),
+            (measured.code(), measured.at().to_string()),
+            "{}",
+            model.text()
+        );
+        let mut words = vec![0u64; 1 << 16];
+        let mut arena = scenedec::Arena::from_words(&mut words);
+        let mut w = scenedec::Warnings::new();
+        let decoded = scenedec::decode_into(&bytes, Some("bbmodel"), &options, &mut arena, &mut w)
+            .err()
+            .expect(&model.text());
+        assert_eq!(decoded.code(), measured.code(), "{}", model.text());
+    }
+}

@@ -68,7 +68,7 @@ pub(crate) fn plan(
         }
         Ok(())
     })?;
-    let animations = super::animations::check_animations(doc, limits)?;
+    let animations = super::animations::count_animations(doc, limits, pass == Pass::Measure)?;
     let mut textures = heapless::Vec::new();
     read_textures(doc, limits, options.texture_files, None, &mut textures)?;
     let images = plan_images(&textures, limits)?;

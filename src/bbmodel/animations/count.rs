@@ -46,6 +46,18 @@ pub fn check_animations(
     doc: &Document<'_>,
     limits: &BbmodelLimits,
 ) -> Result<AnimationCounts, Error> {
+    count_animations(doc, limits, true)
+}
+
+/// [`check_animations`] when `check`; else only counts (the keyframe
+/// arrays by their commas), for a decode whose fill pass reads and checks
+/// every animation anyway (docs/bbmodel.md, "Each value checked once on a
+/// decode"). The counts are the same.
+pub(in crate::bbmodel) fn count_animations(
+    doc: &Document<'_>,
+    limits: &BbmodelLimits,
+    check: bool,
+) -> Result<AnimationCounts, Error> {
     let mut counts = AnimationCounts::default();
     let max_animators = limits
         .max_groups
@@ -62,8 +74,8 @@ pub fn check_animations(
             ));
         }
         let path = crate::bbmodel::value::ANIMATIONS.with_index(i);
-        let (animators, keyframes) = if held.is_some() {
-            count_animation(c, &first, &path)?
+        let (animators, keyframes) = if held.is_some() || !check {
+            count_animation(c, &first, &path, &mut counts)?
         } else {
             match check_animation(c, &first, &path, limits.max_string_chars, &mut counts) {
                 Ok(counted) => counted,
@@ -74,7 +86,7 @@ pub fn check_animations(
                     c.recover(1)?;
                     let mut again = doc.cursor(c.offset_of(&first));
                     let first = again.next()?;
-                    count_animation(&mut again, &first, &path)?
+                    count_animation(&mut again, &first, &path, &mut counts)?
                 }
             }
         };
@@ -113,25 +125,33 @@ fn too_many(path: &Path<'_>, what: &str, max: u64) -> Error {
 }
 
 /// Animators and keyframes of one animation (`animators`, or the pre-3.7
-/// `bones`) whose first token, `first`, the cursor just read.
+/// `bones`) whose first token, `first`, the cursor just read; the largest
+/// animator and the escaped name's bytes go into `counts`.
 fn count_animation<'a>(
     c: &mut Cursor<'a>,
     first: &Token<'a>,
     path: &Path<'_>,
+    counts: &mut AnimationCounts,
 ) -> Result<(usize, usize), Error> {
     expect_object(c, first, path)?;
     let (mut animators, mut keyframes) = (0, 0);
     while let Some(key) = c.next_key()? {
         let v = c.next()?;
-        if known_key(&key, &["animators", "bones"]).is_some() && v.kind == TokenKind::BeginObject {
-            while c.next_key()?.is_some() {
-                animators += 1;
-                let animator = c.next()?;
-                keyframes += count_keyframes(c, &animator)?;
+        match (known_key(&key, &["name", "animators", "bones"]), v.kind) {
+            (Some("name"), TokenKind::String(name)) if name.has_escapes() => {
+                counts.text += name.decoded_len();
             }
-            continue;
+            (Some("animators" | "bones"), TokenKind::BeginObject) => {
+                while c.next_key()?.is_some() {
+                    animators += 1;
+                    let animator = c.next()?;
+                    let n = count_keyframes(c, &animator)?;
+                    counts.max_animator_keyframes = counts.max_animator_keyframes.max(n);
+                    keyframes += n;
+                }
+            }
+            _ => c.skip_rest(&v)?,
         }
-        c.skip_rest(&v)?;
     }
     Ok((animators, keyframes))
 }
@@ -157,7 +177,7 @@ fn count_keyframes<'a>(c: &mut Cursor<'a>, animator: &Token<'a>) -> Result<usize
                 let v = c.next()?;
                 match (known_key(&key, CHANNEL_KEYS), v.kind) {
                     (Some("keyframes"), TokenKind::BeginArray) => n += count_items(c)?,
-                    (Some(_), TokenKind::BeginObject) => n += count_members(c)?,
+                    (Some(_), TokenKind::BeginObject) => n += count_members(c, false)?,
                     _ => c.skip_rest(&v)?,
                 }
             }
@@ -170,17 +190,10 @@ fn count_keyframes<'a>(c: &mut Cursor<'a>, animator: &Token<'a>) -> Result<usize
     }
 }
 
-/// Items left in an array whose `[` was just read (skipping them).
+/// Items left in an array whose `[` was just read, counted by their
+/// commas (the array is read strictly by another pass).
 fn count_items(c: &mut Cursor<'_>) -> Result<usize, Error> {
-    let mut n = 0;
-    loop {
-        let t = c.next()?;
-        if t.kind == TokenKind::EndArray {
-            return Ok(n);
-        }
-        c.skip_rest(&t)?;
-        n += 1;
-    }
+    Ok(c.leave_unchecked_counting()?)
 }
 
 /// Checks an animation's name, length and every keyframe of its animators,
@@ -215,7 +228,7 @@ fn check_animation<'a>(
                     animators += 1;
                     let animator = c.next()?;
                     let animator_path = at.with_raw_key(animator_key);
-                    let n = check_animator(c, &animator, &animator_path)?.keyframes;
+                    let n = check_animator(c, &animator, &animator_path, true)?.keyframes;
                     counts.max_animator_keyframes = counts.max_animator_keyframes.max(n);
                     keyframes += n;
                 }
@@ -248,17 +261,20 @@ pub(super) struct AnimatorScan {
 }
 
 /// Checks one animator and returns what it holds; its keyframes are
-/// counted as [`count_keyframes`] counts them.
+/// counted as [`count_keyframes`] counts them. Unless `deep`, keyframe
+/// arrays are counted by their commas and not read (a later read checks
+/// them).
 pub(super) fn check_animator<'a>(
     c: &mut Cursor<'a>,
     animator: &Token<'a>,
     path: &Path<'_>,
+    deep: bool,
 ) -> Result<AnimatorScan, Error> {
     let mut scan = AnimatorScan::default();
     match animator.kind {
         TokenKind::BeginArray => {
             scan.keyframes_at = Some(c.offset_of(animator));
-            scan.keyframes = check_keyframe_array(c, path)?;
+            scan.keyframes = keyframe_array(c, path, deep)?;
             scan.played = scan.keyframes;
         }
         TokenKind::BeginObject => {
@@ -267,7 +283,7 @@ pub(super) fn check_animator<'a>(
                 match (known_key(&key, ANIMATOR_KEYS), v.kind) {
                     (Some("keyframes"), TokenKind::BeginArray) => {
                         let at = c.offset_of(&v);
-                        let n = check_keyframe_array(c, &path.with_key("keyframes"))?;
+                        let n = keyframe_array(c, &path.with_key("keyframes"), deep)?;
                         scan.keyframes += n;
                         scan.keyframes_at = Some(at);
                         scan.played = n;
@@ -292,7 +308,9 @@ pub(super) fn check_animator<'a>(
                         scan.quaternion = truthy(&v);
                         c.skip_rest(&v)?;
                     }
-                    (Some(_), TokenKind::BeginObject) => scan.keyframes += count_members(c)?,
+                    (Some(_), TokenKind::BeginObject) => {
+                        scan.keyframes += count_members(c, deep)?;
+                    }
                     _ => c.skip_rest(&v)?,
                 }
             }
@@ -306,6 +324,16 @@ pub(super) fn check_animator<'a>(
         }
     }
     Ok(scan)
+}
+
+/// The keyframes left in an array whose `[` was just read: checked when
+/// `deep`, else counted by commas.
+fn keyframe_array(c: &mut Cursor<'_>, path: &Path<'_>, deep: bool) -> Result<usize, Error> {
+    if deep {
+        check_keyframe_array(c, path)
+    } else {
+        count_items(c)
+    }
 }
 
 /// Whether JavaScript reads a value as true: not false, null, 0 or "".
@@ -335,7 +363,10 @@ const ANIMATOR_KEYS: &[&str] = &[
 const CHANNEL_KEYS: &[&str] = &["keyframes", "rotation", "position", "scale"];
 
 /// Members left in an object whose `{` was just read (skipping them).
-fn count_members(c: &mut Cursor<'_>) -> Result<usize, Error> {
+fn count_members(c: &mut Cursor<'_>, deep: bool) -> Result<usize, Error> {
+    if !deep {
+        return Ok(c.leave_unchecked_counting()?);
+    }
     let mut n = 0;
     while c.next_key()?.is_some() {
         c.skip_value()?;

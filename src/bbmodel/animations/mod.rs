@@ -17,6 +17,7 @@ mod keyframes;
 mod lookup;
 mod read;
 
+pub(in crate::bbmodel) use count::count_animations;
 pub use count::{AnimationCounts, check_animations};
 pub(in crate::bbmodel) use lookup::{NodeKey, uuid_key};
 pub(in crate::bbmodel) use read::{AnimationArrays, AnimationScratch, Context, fill_animations};

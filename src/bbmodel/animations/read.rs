@@ -104,6 +104,8 @@ pub(in crate::bbmodel) struct Claim {
 pub(in crate::bbmodel) struct AnimatorSlot {
     /// Where the key's string body starts.
     key_at: u64,
+    /// Where the animator's value starts.
+    value_at: u64,
     /// Where the keyframe array it plays starts.
     keyframes_at: u64,
     /// The node, for [`Kind::Bone`].
@@ -112,7 +114,8 @@ pub(in crate::bbmodel) struct AnimatorSlot {
     kind: u32,
     /// Keyframes in that array.
     played: u32,
-    /// [`ROTATION_GLOBAL`], [`QUATERNION`], [`ARRAY`].
+    /// [`ROTATION_GLOBAL`], [`QUATERNION`], [`ARRAY`], [`HAS_KEYFRAMES`],
+    /// [`MORE_ARRAYS`].
     flags: u32,
 }
 
@@ -120,6 +123,11 @@ const ROTATION_GLOBAL: u32 = 1;
 const QUATERNION: u32 = 2;
 /// The animator is a keyframe array itself (before 3.7).
 const ARRAY: u32 = 4;
+/// It holds keyframes somewhere (counted as the limits count them).
+const HAS_KEYFRAMES: u32 = 8;
+/// It holds more than the array it plays (a repeated `keyframes` key, or
+/// pre-3.7 channel objects): that is checked too.
+const MORE_ARRAYS: u32 = 16;
 
 /// `bit` when `on`, else 0.
 const fn flag(on: bool, bit: u32) -> u32 {
@@ -268,6 +276,9 @@ struct Fields<'a> {
     loop_mode: LoopMode,
     /// Where the `animators` object starts, or the pre-3.7 `bones`.
     animators: Option<(usize, &'static str)>,
+    /// `animators` and `bones` objects seen (those not played are checked
+    /// apart).
+    objects: usize,
 }
 
 impl<'a> Fill<'_, '_, 'a> {
@@ -329,6 +340,7 @@ impl<'a> Fill<'_, '_, 'a> {
             length: 0.0,
             loop_mode: LoopMode::Once,
             animators: None,
+            objects: 0,
         };
         // `bones` is read only when `animators` is absent or falsy.
         let (mut animators, mut bones) = (None, None);
@@ -347,12 +359,20 @@ impl<'a> Fill<'_, '_, 'a> {
                     fields.length = length;
                 }
                 Some("loop") => fields.loop_mode = self.loop_mode(&v, &at),
-                Some("animators") => {
-                    animators_truthy = truthy(&v);
-                    animators = (v.kind == TokenKind::BeginObject).then(|| c.offset_of(&v));
-                }
-                Some("bones") => {
-                    bones = (v.kind == TokenKind::BeginObject).then(|| c.offset_of(&v));
+                Some(k @ ("animators" | "bones")) => {
+                    let object = (v.kind == TokenKind::BeginObject).then(|| c.offset_of(&v));
+                    if k == "animators" {
+                        animators_truthy = truthy(&v);
+                        animators = object;
+                    } else {
+                        bones = object;
+                    }
+                    if object.is_some() {
+                        fields.objects += 1;
+                        // Read whole (and checked) by the steps below.
+                        c.leave_unchecked()?;
+                        continue;
+                    }
                 }
                 Some(name) => {
                     // anim_time_update, start_delay, loop_delay, blend_weight:
@@ -379,6 +399,9 @@ impl<'a> Fill<'_, '_, 'a> {
         } else {
             bones.map(|at| (at, "bones"))
         };
+        if fields.objects > usize::from(fields.animators.is_some()) {
+            check_unplayed(self.ctx.doc, c.offset_of(first), fields.animators, path)?;
+        }
         Ok(fields)
     }
 
@@ -419,14 +442,19 @@ impl<'a> Fill<'_, '_, 'a> {
         let mut seq = 0usize;
         while let Some(key) = c.next_key()? {
             let v = c.next()?;
-            let scan: AnimatorScan = check_animator(&mut c, &v, &path.with_raw_key(key))?;
+            let value_at = c.offset_of(&v);
+            // Keyframe arrays are counted here and read once, below.
+            let scan: AnimatorScan = check_animator(&mut c, &v, &path.with_raw_key(key), false)?;
             let mut slot = AnimatorSlot {
                 key_at: body_offset(doc, &key),
+                value_at: value_at as u64,
                 keyframes_at: scan.keyframes_at.unwrap_or(0) as u64,
                 played: index32(scan.played)?,
                 flags: flag(scan.rotation_global, ROTATION_GLOBAL)
                     | flag(scan.quaternion, QUATERNION)
-                    | flag(v.kind == TokenKind::BeginArray, ARRAY),
+                    | flag(v.kind == TokenKind::BeginArray, ARRAY)
+                    | flag(scan.keyframes > 0, HAS_KEYFRAMES)
+                    | flag(scan.keyframes > scan.played, MORE_ARRAYS),
                 ..AnimatorSlot::default()
             };
             let kind = if key.eq_str("effects") {
@@ -469,6 +497,20 @@ impl<'a> Fill<'_, '_, 'a> {
         let doc = self.ctx.doc;
         let key = string_at(doc, offset(slot.key_at)).ok_or_else(mismatch)?;
         let path = animators.with_raw_key(key);
+        let mine = Claim {
+            animation: index32(index + 1)?,
+            animator: index32(seq)?,
+        };
+        let kept = slot.kind == Kind::Bone as u32
+            && self.claims.get(offset(u64::from(slot.node))).copied() == Some(mine);
+        // Every keyframe is checked once: a kept animator's played array
+        // as it is staged, everything else here.
+        let unread = if kept { MORE_ARRAYS } else { HAS_KEYFRAMES };
+        if slot.flags & unread != 0 {
+            let mut c = doc.cursor(offset(slot.value_at));
+            let first = c.next()?;
+            check_animator(&mut c, &first, &path, true)?;
+        }
         let has_keyframes = slot.played > 0;
         match slot.kind {
             k if k == Kind::Effect as u32 && has_keyframes => {
@@ -498,17 +540,10 @@ impl<'a> Fill<'_, '_, 'a> {
                 );
                 return Ok(0.0);
             }
-            k if k == Kind::Bone as u32 => {}
+            _ if kept => {}
+            // Skipped (no keyframes), or replaced by a later animator for
+            // the same group.
             _ => return Ok(0.0),
-        }
-        let held = self.claims.get(offset(u64::from(slot.node))).copied();
-        let mine = Claim {
-            animation: index32(index + 1)?,
-            animator: index32(seq)?,
-        };
-        if held != Some(mine) {
-            // A later animator for the same group replaces this one.
-            return Ok(0.0);
         }
         if slot.flags & ROTATION_GLOBAL != 0 {
             self.warn(
@@ -665,6 +700,37 @@ impl<'a> Fill<'_, '_, 'a> {
         self.warnings
             .push(Warning::new(code, Location::Json(at.render()), args));
     }
+}
+
+/// Checks the `animators` and `bones` objects of the animation at `at`
+/// that are not `played` (a repeated key, or both keys), as the count pass
+/// checks them: every keyframe is checked, played or not.
+#[cold]
+fn check_unplayed(
+    doc: &Document<'_>,
+    at: usize,
+    played: Option<(usize, &'static str)>,
+    path: &Path<'_>,
+) -> Result<(), Error> {
+    let mut c = doc.cursor(at);
+    c.next()?;
+    while let Some(key) = c.next_key()? {
+        let v = c.next()?;
+        let k = known_key(&key, &["animators", "bones"]);
+        if let Some(k) = k
+            && v.kind == TokenKind::BeginObject
+            && played.is_none_or(|(p, _)| p != c.offset_of(&v))
+        {
+            let at = path.with_key(k);
+            while let Some(animator_key) = c.next_key()? {
+                let animator = c.next()?;
+                check_animator(&mut c, &animator, &at.with_raw_key(animator_key), true)?;
+            }
+            continue;
+        }
+        c.skip_rest(&v)?;
+    }
+    Ok(())
 }
 
 /// Whether warning `which` for `target` is new (and marks it told).
