@@ -1146,11 +1146,12 @@ fn every_keyframe_is_checked_played_or_not_so_load_fails_as_measure_does() {
     for model in cases {
         let bytes = model.bytes();
         let options = Options::default();
-        let measured =
-            scenedec::measure(&bytes, Some("bbmodel"), &options).expect_err(&model.text());
-        let loaded = scenedec::load(&bytes, Some("bbmodel"), &options)
-            .err()
-            .expect(&model.text());
+        let Err(measured) = scenedec::measure(&bytes, Some("bbmodel"), &options) else {
+            panic!("measured: {}", model.text());
+        };
+        let Err(loaded) = scenedec::load(&bytes, Some("bbmodel"), &options) else {
+            panic!("loaded: {}", model.text());
+        };
         assert_eq!(
             (loaded.code(), loaded.at().to_string()),
             (measured.code(), measured.at().to_string()),
@@ -1160,9 +1161,60 @@ fn every_keyframe_is_checked_played_or_not_so_load_fails_as_measure_does() {
         let mut words = vec![0u64; 1 << 16];
         let mut arena = scenedec::Arena::from_words(&mut words);
         let mut w = scenedec::Warnings::new();
-        let decoded = scenedec::decode_into(&bytes, Some("bbmodel"), &options, &mut arena, &mut w)
-            .err()
-            .expect(&model.text());
+        let Err(decoded) =
+            scenedec::decode_into(&bytes, Some("bbmodel"), &options, &mut arena, &mut w)
+        else {
+            panic!("decoded: {}", model.text());
+        };
         assert_eq!(decoded.code(), measured.code(), "{}", model.text());
+    }
+}
+
+#[test]
+fn the_last_truthy_animators_is_played_else_the_last_bones() {
+    // Blockbench's Animation.extend: `if (data.bones && !data.animators)
+    // data.animators = data.bones`, over JSON.parse's last-of-each-key.
+    let head = || Obj::new().set("head", bone(vec![position(0.0, 1.0, 0.0, 0.0)]));
+    let arm = || Obj::new().set("arm", bone(vec![position(0.0, 2.0, 0.0, 0.0)]));
+    let with = |fields: Vec<(&str, Raw)>| {
+        let mut text = String::from("{\"name\": \"a\"");
+        for (k, v) in fields {
+            text.push_str(&format!(", \"{k}\": {}", v.0));
+        }
+        text.push('}');
+        rig5(vec![]).set("animations", Raw(format!("[{text}]")))
+    };
+    let raw = |o: Obj| Raw(support::bbmodel_builder::Json::json(&o));
+    for (fields, node) in [
+        (
+            vec![("animators", Raw("null".into())), ("bones", raw(arm()))],
+            Some(N_ARM),
+        ),
+        (
+            vec![("bones", raw(arm())), ("animators", raw(head()))],
+            Some(N_HEAD),
+        ),
+        (
+            vec![("animators", raw(head())), ("animators", raw(arm()))],
+            Some(N_ARM),
+        ),
+        (
+            vec![
+                ("animators", raw(head())),
+                ("animators", Raw("[]".into())),
+                ("bones", raw(arm())),
+            ],
+            None,
+        ),
+    ] {
+        let model = with(fields);
+        let (clip, _) = only_clip(&model);
+        let nodes: Vec<u32> = clip.channels.iter().map(|c| c.node).collect();
+        assert_eq!(
+            nodes,
+            node.into_iter().collect::<Vec<_>>(),
+            "{}",
+            model.text()
+        );
     }
 }

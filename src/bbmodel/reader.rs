@@ -149,7 +149,6 @@ pub(crate) fn plan(
     notes[NOTE_MAX_FACES] = largest.faces;
     notes[NOTE_PNG_SCRATCH] = images.scratch;
     notes[NOTE_ANIMATION_NODES] = animation_scratch.nodes;
-    notes[NOTE_MAX_ANIMATORS] = animation_scratch.animators;
     notes[NOTE_MAX_ANIMATOR_KEYFRAMES] = animation_scratch.keyframes;
     Ok((plan.with_notes(notes), census))
 }
@@ -164,8 +163,7 @@ const NOTE_MAX_CORNERS: usize = 5;
 const NOTE_MAX_FACES: usize = 6;
 const NOTE_PNG_SCRATCH: usize = 7;
 const NOTE_ANIMATION_NODES: usize = 8;
-const NOTE_MAX_ANIMATORS: usize = 9;
-const NOTE_MAX_ANIMATOR_KEYFRAMES: usize = 10;
+const NOTE_MAX_ANIMATOR_KEYFRAMES: usize = 9;
 
 /// The most faces of 3 or more vertices, and their corners, of any one mesh.
 #[derive(Clone, Copy, Debug, Default)]
@@ -369,7 +367,6 @@ pub(crate) fn fill<'a>(
     let png_scratch = arena.slice::<u8>(plan.note(NOTE_PNG_SCRATCH))?;
     let animation_scratch = ScratchSizes {
         nodes: plan.note(NOTE_ANIMATION_NODES),
-        animators: plan.note(NOTE_MAX_ANIMATORS),
         keyframes: plan.note(NOTE_MAX_ANIMATOR_KEYFRAMES),
     }
     .carve(arena)?;

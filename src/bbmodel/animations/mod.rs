@@ -9,9 +9,13 @@
 //!   decimal strings; Molang skipped), units and sign migration;
 //! - `lookup.rs`, which group an animator key names (uuid, or name
 //!   ignoring case), by binary search in sorted scratch tables;
-//! - `read.rs`, the fill pass: clips, the claim that lets a later
-//!   animator replace an earlier one, stable time order, warnings.
+//! - `read.rs`, the fill pass over clips: which `animators` object plays,
+//!   loop, length, compaction of replaced channels;
+//! - `animator.rs`, one animator read once: its group, its staged
+//!   keyframes in stable time order, the claim that lets a later animator
+//!   replace an earlier one, its warnings.
 
+mod animator;
 mod count;
 mod keyframes;
 mod lookup;
@@ -25,15 +29,13 @@ pub(in crate::bbmodel) use read::{AnimationArrays, AnimationScratch, Context, fi
 use crate::arena::{Arena, Footprint};
 use crate::error::Error;
 use crate::scene::KeyframeRecord;
-use read::{AnimatorSlot, Claim, SortKey};
+use animator::{Claim, SortKey};
 
 /// The sizes the fill pass carves its scratch by.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(in crate::bbmodel) struct ScratchSizes {
     /// Nodes the group tables hold (0 without animations).
     pub(in crate::bbmodel) nodes: usize,
-    /// The most animators of one animation.
-    pub(in crate::bbmodel) animators: usize,
     /// The most keyframes of one animator.
     pub(in crate::bbmodel) keyframes: usize,
 }
@@ -43,7 +45,6 @@ impl ScratchSizes {
     pub(in crate::bbmodel) fn new(nodes: usize, counts: &AnimationCounts) -> Self {
         Self {
             nodes: if counts.animations == 0 { 0 } else { nodes },
-            animators: counts.max_animators,
             keyframes: counts.max_animator_keyframes,
         }
     }
@@ -54,7 +55,6 @@ impl ScratchSizes {
         scratch.add::<NodeKey>(self.nodes)?;
         scratch.add::<NodeKey>(self.nodes)?;
         scratch.add::<Claim>(self.nodes)?;
-        scratch.add::<AnimatorSlot>(self.animators)?;
         scratch.add::<KeyframeRecord>(self.keyframes)?;
         scratch.add::<SortKey>(self.keyframes)
     }
@@ -68,7 +68,6 @@ impl ScratchSizes {
             uuids: arena.slice::<NodeKey>(self.nodes)?,
             names: arena.slice::<NodeKey>(self.nodes)?,
             claims: arena.slice::<Claim>(self.nodes)?,
-            animators: arena.slice::<AnimatorSlot>(self.animators)?,
             staged: arena.slice::<KeyframeRecord>(self.keyframes)?,
             order: arena.slice::<SortKey>(self.keyframes)?,
         })

@@ -2,37 +2,33 @@
 //! bone animator that names a group its channels (spec Features:
 //! Animations; Conventions 12 and 13).
 //!
-//! Per animation, two steps over its animators:
-//! 1. each animator is checked whole (as the count pass checks it) and
-//!    its group found ([`Groups::find`]); a bone animator with keyframes
-//!    claims its group, so a later one for the same group takes the claim
-//!    (spec: "a later animator for the same group replaces an earlier
-//!    one"; one without keyframes is skipped and claims nothing);
-//! 2. each animator holding its claim has its keyframe array read again
-//!    into scratch, sorted by channel and time (stably: equal times keep
-//!    file order) and written as one channel per target. Every other
-//!    animator only warns, as the spec's Warnings say.
+//! Each animator is read once (`animator.rs`): its group is found from its
+//! key, its keyframes are read, checked and staged as they come, and once
+//! its object ends (Blockbench may write `type` after `keyframes`) it is
+//! written as channels or only warns. A bone animator with keyframes
+//! claims its group; a later one for the same group marks the earlier
+//! one's channels dead (spec: "a later animator for the same group
+//! replaces an earlier one"), and the clip is compacted at its end.
 //!
-//! Warnings come once per animation, animator or channel: the first
-//! keyframe that shows the problem names the path.
+//! Blockbench plays the last `animators` when it is truthy, else the last
+//! `bones`. The common file has one of them and is read in one pass; a file
+//! with more (or a falsy `animators` before `bones`) is read again on a cold
+//! path that checks every object and plays the chosen one.
 
-use super::count::{AnimatorScan, check_animator, truthy};
-use super::keyframes::{Played, read_keyframe, within};
+use super::animator::{Claim, Staging};
+use super::count::{check_animator, truthy};
+use super::keyframes::within;
 use super::lookup::{Groups, NodeKey, sort_tables};
 use crate::bbmodel::document::Document;
-use crate::bbmodel::formats::ModelFormat;
-use crate::bbmodel::mesh_keys::string_at;
-use crate::bbmodel::reader::{index32, mismatch, offset};
+use crate::bbmodel::reader::{index32, mismatch};
 use crate::bbmodel::structure::for_each_value;
 use crate::bbmodel::text_pool::Pool;
-use crate::bbmodel::uuid_tables::body_offset;
 use crate::bbmodel::value::{ANIMATIONS, Cursor, Path, expect_object, known_key};
-use crate::error::{Error, Location, Quote, Warning, WarningCode, Warnings};
+use crate::error::{Error, Location, Warning, WarningCode, Warnings};
 use crate::json::{JsonStr, Token, TokenKind};
 use crate::limits::BbmodelLimits;
 use crate::scene::{
-    AnimationRecord, ChannelRecord, ChannelTarget, KeyframeRecord, LoopMode, NodeRecord, TextRef,
-    TextSource,
+    AnimationRecord, ChannelRecord, KeyframeRecord, LoopMode, NodeRecord, TextRef, TextSource,
 };
 
 /// The scene's animation arrays, as carved.
@@ -50,7 +46,7 @@ pub(in crate::bbmodel) struct Written {
     pub(in crate::bbmodel) keyframes: usize,
 }
 
-/// The scratch the fill pass uses, in the order [`super::plan_scratch`]
+/// The scratch the fill pass uses, in the order [`super::ScratchSizes`]
 /// sizes it.
 pub(in crate::bbmodel) struct AnimationScratch<'s> {
     /// Group uuids by hash (filled by the outliner walk).
@@ -59,120 +55,9 @@ pub(in crate::bbmodel) struct AnimationScratch<'s> {
     pub(in crate::bbmodel) names: &'s mut [NodeKey],
     /// Per node, the animator holding its claim.
     pub(in crate::bbmodel) claims: &'s mut [Claim],
-    /// Per animator of one animation, what step 1 found.
-    pub(in crate::bbmodel) animators: &'s mut [AnimatorSlot],
     /// One animator's keyframes in file order, and their sort keys.
     pub(in crate::bbmodel) staged: &'s mut [KeyframeRecord],
-    pub(in crate::bbmodel) order: &'s mut [SortKey],
-}
-
-/// Which animator claims a node: animation index + 1 (0: none yet; a
-/// claim of an earlier animation is stale, so the table is never reset)
-/// and the animator's place in its animation.
-#[derive(
-    Clone,
-    Copy,
-    Debug,
-    Default,
-    PartialEq,
-    Eq,
-    zerocopy::FromBytes,
-    zerocopy::IntoBytes,
-    zerocopy::KnownLayout,
-    zerocopy::Immutable,
-)]
-#[repr(C)]
-pub(in crate::bbmodel) struct Claim {
-    animation: u32,
-    animator: u32,
-}
-
-/// What step 1 found about one animator.
-#[derive(
-    Clone,
-    Copy,
-    Debug,
-    Default,
-    PartialEq,
-    Eq,
-    zerocopy::FromBytes,
-    zerocopy::IntoBytes,
-    zerocopy::KnownLayout,
-    zerocopy::Immutable,
-)]
-#[repr(C)]
-pub(in crate::bbmodel) struct AnimatorSlot {
-    /// Where the key's string body starts.
-    key_at: u64,
-    /// Where the animator's value starts.
-    value_at: u64,
-    /// Where the keyframe array it plays starts.
-    keyframes_at: u64,
-    /// The node, for [`Kind::Bone`].
-    node: u32,
-    /// A [`Kind`].
-    kind: u32,
-    /// Keyframes in that array.
-    played: u32,
-    /// [`ROTATION_GLOBAL`], [`QUATERNION`], [`ARRAY`], [`HAS_KEYFRAMES`],
-    /// [`MORE_ARRAYS`].
-    flags: u32,
-}
-
-const ROTATION_GLOBAL: u32 = 1;
-const QUATERNION: u32 = 2;
-/// The animator is a keyframe array itself (before 3.7).
-const ARRAY: u32 = 4;
-/// It holds keyframes somewhere (counted as the limits count them).
-const HAS_KEYFRAMES: u32 = 8;
-/// It holds more than the array it plays (a repeated `keyframes` key, or
-/// pre-3.7 channel objects): that is checked too.
-const MORE_ARRAYS: u32 = 16;
-
-/// `bit` when `on`, else 0.
-const fn flag(on: bool, bit: u32) -> u32 {
-    if on { bit } else { 0 }
-}
-
-/// What an animator is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[repr(u32)]
-enum Kind {
-    /// A bone animator without keyframes: skipped.
-    Empty = 0,
-    /// A bone animator naming a group.
-    Bone = 1,
-    /// A bone animator naming no group.
-    Unknown = 2,
-    /// The `effects` animator (sound, particle, timeline).
-    Effect = 3,
-    /// An animator of another element (null object, cube, mesh, …).
-    Element = 4,
-}
-
-/// A staged keyframe's sort key: channel, time, then file order, so an
-/// unstable sort gives the stable order (no two keys are equal).
-#[derive(
-    Clone,
-    Copy,
-    Debug,
-    Default,
-    PartialEq,
-    Eq,
-    PartialOrd,
-    Ord,
-    zerocopy::FromBytes,
-    zerocopy::IntoBytes,
-    zerocopy::KnownLayout,
-    zerocopy::Immutable,
-)]
-#[repr(C)]
-pub(in crate::bbmodel) struct SortKey {
-    target: u32,
-    /// The time's f32 bits: times are never negative, so they order as
-    /// the times do.
-    time: u32,
-    seq: u32,
+    pub(in crate::bbmodel) order: &'s mut [super::animator::SortKey],
 }
 
 /// Everything one animation's read needs besides its own bytes.
@@ -197,7 +82,6 @@ pub(in crate::bbmodel) fn fill_animations<'a>(
         uuids,
         names,
         claims,
-        animators,
         staged,
         order,
     } = scratch;
@@ -209,15 +93,16 @@ pub(in crate::bbmodel) fn fill_animations<'a>(
         let name_of = |n: &NodeRecord| node_name(doc, bytes, n.name);
         sort_tables(ctx.nodes, name_of, uuids, names);
     }
-    let mut written = Written::default();
     let mut fill = Fill {
         ctx,
         out,
-        claims,
-        animators,
-        staged,
-        order,
-        written: &mut written,
+        staging: Staging {
+            claims,
+            staged,
+            order,
+            generation: 0,
+        },
+        written: Written::default(),
         warnings,
     };
     for_each_value(doc, doc.animations, |i, first, c| {
@@ -226,27 +111,21 @@ pub(in crate::bbmodel) fn fill_animations<'a>(
             uuids: &*uuids,
             names: &*names,
         };
-        fill.animation(i, &first, c, &path, &groups, &*pool.bytes)
-            .and_then(|(record, name)| {
-                let name = match name {
-                    Some(n) => pool.text(doc.bytes, &n)?,
-                    None => TextRef::EMPTY,
-                };
-                let slot = fill
-                    .out
-                    .animations
-                    .get_mut(fill.written.animations)
-                    .ok_or_else(mismatch)?;
-                *slot = AnimationRecord { name, ..record };
-                fill.written.animations += 1;
-                Ok(())
-            })
+        let (record, name) = fill.animation(&first, c, &path, &groups, &*pool.bytes)?;
+        let name = match name {
+            Some(n) => pool.text(doc.bytes, &n)?,
+            None => TextRef::EMPTY,
+        };
+        let slot = fill.out.animations.get_mut(fill.written.animations);
+        *slot.ok_or_else(mismatch)? = AnimationRecord { name, ..record };
+        fill.written.animations += 1;
+        Ok(())
     })?;
-    Ok(written)
+    Ok(fill.written)
 }
 
 /// A node's name as text.
-fn node_name<'t>(doc: &Document<'t>, pool: &'t [u8], name: TextRef) -> &'t str {
+pub(super) fn node_name<'t>(doc: &Document<'t>, pool: &'t [u8], name: TextRef) -> &'t str {
     let bytes = match name.source() {
         TextSource::Input => doc.bytes,
         TextSource::Pool => pool,
@@ -258,151 +137,150 @@ fn node_name<'t>(doc: &Document<'t>, pool: &'t [u8], name: TextRef) -> &'t str {
 }
 
 /// The fill's state across animations.
-struct Fill<'f, 'c, 'a> {
-    ctx: &'f Context<'c, 'a>,
-    out: AnimationArrays<'f>,
-    claims: &'f mut [Claim],
-    animators: &'f mut [AnimatorSlot],
-    staged: &'f mut [KeyframeRecord],
-    order: &'f mut [SortKey],
-    written: &'f mut Written,
-    warnings: &'f mut Warnings,
+pub(super) struct Fill<'f, 'c, 'a> {
+    pub(super) ctx: &'f Context<'c, 'a>,
+    pub(super) out: AnimationArrays<'f>,
+    pub(super) staging: Staging<'f>,
+    pub(super) written: Written,
+    pub(super) warnings: &'f mut Warnings,
 }
 
-/// An animation's own fields (the last of a repeated key, as JSON.parse).
-struct Fields<'a> {
-    name: Option<JsonStr<'a>>,
-    length: f64,
-    loop_mode: LoopMode,
-    /// Where the `animators` object starts, or the pre-3.7 `bones`.
-    animators: Option<(usize, &'static str)>,
-    /// `animators` and `bones` objects seen (those not played are checked
-    /// apart).
-    objects: usize,
+/// Which `animators` or `bones` object a clip plays.
+#[derive(Clone, Copy, Debug, Default)]
+struct Choice {
+    /// The last `animators` value was truthy (then it is played, if an
+    /// object).
+    animators_truthy: bool,
+    /// Where the last `animators` and `bones` objects start.
+    animators: Option<usize>,
+    bones: Option<usize>,
+    /// `animators` or `bones` keys seen.
+    keys: usize,
+    /// The object read on the way (the first, when it was one to play).
+    read: Option<usize>,
+}
+
+impl Choice {
+    /// The object Blockbench plays: `data.bones && !data.animators`.
+    fn played(&self) -> Option<(usize, &'static str)> {
+        if self.animators_truthy {
+            self.animators.map(|at| (at, "animators"))
+        } else {
+            self.bones.map(|at| (at, "bones"))
+        }
+    }
 }
 
 impl<'a> Fill<'_, '_, 'a> {
-    /// Reads animation `index` (first token `first`): its record, without
-    /// the name placed, and the name.
+    /// Reads one animation (first token `first`): its record, without the
+    /// name placed, and the name.
     fn animation(
         &mut self,
-        index: usize,
         first: &Token<'a>,
         c: &mut Cursor<'a>,
         path: &Path<'_>,
         groups: &Groups<'_>,
         pool: &[u8],
     ) -> Result<(AnimationRecord, Option<JsonStr<'a>>), Error> {
-        let fields = self.fields(first, c, path)?;
-        let first_channel = self.written.channels;
-        let mut last_time = 0.0f32;
-        if let Some((at, key)) = fields.animators {
-            let animators_path = path.with_key(key);
-            let count = self.claim(index, at, &animators_path, groups, pool)?;
-            for seq in 0..count {
-                let slot = *self.animators.get(seq).ok_or_else(mismatch)?;
-                last_time = last_time.max(self.play(index, seq, &slot, &animators_path)?);
-            }
-        }
-        let channel_count = self.written.channels - first_channel;
-        // Spec: "length is the file's length when it is above 0, even with
-        // keyframes past it …, else the time of the last keyframe".
-        let length = if fields.length > 0.0 {
-            #[allow(clippy::cast_possible_truncation)]
-            let length = fields.length as f32;
-            length
-        } else {
-            last_time
-        };
-        let record = AnimationRecord {
-            name: TextRef::EMPTY,
-            length,
-            loop_mode: fields.loop_mode as u32,
-            first_channel: index32(first_channel)?,
-            channel_count: index32(channel_count)?,
-        };
-        Ok((record, fields.name))
-    }
-
-    /// An animation object's own fields, checked, with their warnings.
-    fn fields(
-        &mut self,
-        first: &Token<'a>,
-        c: &mut Cursor<'a>,
-        path: &Path<'_>,
-    ) -> Result<Fields<'a>, Error> {
         if first.kind != TokenKind::BeginObject {
             c.skip_rest(first)?;
             expect_object(first, path, "animation")?;
         }
-        let mut fields = Fields {
-            name: None,
-            length: 0.0,
-            loop_mode: LoopMode::Once,
-            animators: None,
-            objects: 0,
-        };
-        // `bones` is read only when `animators` is absent or falsy.
-        let (mut animators, mut bones) = (None, None);
-        let mut animators_truthy = false;
+        let first_channel = self.written.channels;
+        let first_keyframe = self.written.keyframes;
+        self.staging.generation += 1;
+        let (mut name, mut length, mut loop_mode) = (None, 0.0f64, LoopMode::Once);
+        let mut choice = Choice::default();
         while let Some(key) = c.next_key()? {
             let k = known_key(&key, ANIMATION_KEYS);
             let v = c.next()?;
             let at = path.with_key(k.unwrap_or(""));
             match k {
                 Some("name") => {
-                    fields.name = Some(c.string_of(&v, &at, self.ctx.limits.max_string_chars)?);
+                    name = Some(c.string_of(&v, &at, self.ctx.limits.max_string_chars)?);
                 }
                 Some("length") => {
-                    let length = c.number_of(&v, &at)?;
+                    length = c.number_of(&v, &at)?;
                     within(length, &at)?;
-                    fields.length = length;
                 }
-                Some("loop") => fields.loop_mode = self.loop_mode(&v, &at),
+                Some("loop") => loop_mode = self.loop_mode(&v, &at),
                 Some(k @ ("animators" | "bones")) => {
+                    choice.keys += 1;
                     let object = (v.kind == TokenKind::BeginObject).then(|| c.offset_of(&v));
-                    if k == "animators" {
-                        animators_truthy = truthy(&v);
-                        animators = object;
+                    let animators = k == "animators";
+                    if animators {
+                        choice.animators_truthy = truthy(&v);
+                        choice.animators = object;
                     } else {
-                        bones = object;
+                        choice.bones = object;
                     }
-                    if object.is_some() {
-                        fields.objects += 1;
-                        // Read whole (and checked) by the steps below.
-                        c.leave_unchecked()?;
+                    // The first key, an object: read it now (the common
+                    // file has nothing else).
+                    if let Some(start) = object
+                        && choice.keys == 1
+                    {
+                        self.animators(c, &at, groups, pool)?;
+                        choice.read = Some(start);
                         continue;
                     }
                 }
-                Some(name) => {
-                    // anim_time_update, start_delay, loop_delay, blend_weight:
-                    // Molang fields whose default is "".
-                    let set = match v.kind {
-                        TokenKind::String(s) => s.decoded_len() > 0,
-                        TokenKind::Number(_) => true,
-                        _ => false,
-                    };
-                    if set {
-                        self.warn(
-                            WarningCode::UnsupportedValue,
-                            &at,
-                            format_args!("{name} is not supported: played as if unset"),
-                        );
-                    }
-                }
+                Some(field) => self.molang_field(field, &v, &at),
                 None => {}
             }
             c.skip_rest(&v)?;
         }
-        fields.animators = if animators_truthy {
-            animators.map(|at| (at, "animators"))
-        } else {
-            bones.map(|at| (at, "bones"))
-        };
-        if fields.objects > usize::from(fields.animators.is_some()) {
-            check_unplayed(self.ctx.doc, c.offset_of(first), fields.animators, path)?;
+        let played = choice.played();
+        if choice.keys > 1 || played.map(|(at, _)| at) != choice.read {
+            // Cold: drop what was read, check every object, play the chosen.
+            self.written.channels = first_channel;
+            self.written.keyframes = first_keyframe;
+            self.staging.generation += 1;
+            check_all_animators(self.ctx.doc, c.offset_of(first), path)?;
+            if let Some((at, key)) = played {
+                let mut again = self.ctx.doc.cursor(at);
+                again.next()?;
+                self.animators(&mut again, &path.with_key(key), groups, pool)?;
+            }
         }
-        Ok(fields)
+        self.compact(first_channel, first_keyframe)?;
+        let channel_count = self.written.channels - first_channel;
+        // Spec: "length is the file's length when it is above 0, even with
+        // keyframes past it …, else the time of the last keyframe".
+        let length = if length > 0.0 {
+            #[allow(clippy::cast_possible_truncation)]
+            let length = length as f32;
+            length
+        } else {
+            self.out
+                .keyframes
+                .get(first_keyframe..self.written.keyframes)
+                .unwrap_or_default()
+                .iter()
+                .fold(0.0f32, |last, k| last.max(k.time))
+        };
+        let record = AnimationRecord {
+            name: TextRef::EMPTY,
+            length,
+            loop_mode: loop_mode as u32,
+            first_channel: index32(first_channel)?,
+            channel_count: index32(channel_count)?,
+        };
+        Ok((record, name))
+    }
+
+    /// Reads every animator of an object whose `{` was just read.
+    fn animators(
+        &mut self,
+        c: &mut Cursor<'a>,
+        path: &Path<'_>,
+        groups: &Groups<'_>,
+        pool: &[u8],
+    ) -> Result<(), Error> {
+        while let Some(key) = c.next_key()? {
+            let v = c.next()?;
+            self.animator(c, &key, &v, path, groups, pool)?;
+        }
+        Ok(())
     }
 
     /// `loop`: once, hold or loop; anything else plays once and warns
@@ -424,302 +302,84 @@ impl<'a> Fill<'_, '_, 'a> {
         }
     }
 
-    /// Step 1: checks every animator of the object at `at`, finds its
-    /// group and records what it is; returns how many there were.
-    fn claim(
-        &mut self,
-        index: usize,
-        at: usize,
-        path: &Path<'_>,
-        groups: &Groups<'_>,
-        pool: &[u8],
-    ) -> Result<usize, Error> {
-        let doc = self.ctx.doc;
-        let nodes = self.ctx.nodes;
-        let animation = index32(index + 1)?;
-        let mut c = doc.cursor(at);
-        c.next()?;
-        let mut seq = 0usize;
-        while let Some(key) = c.next_key()? {
-            let v = c.next()?;
-            let value_at = c.offset_of(&v);
-            // Keyframe arrays are counted here and read once, below.
-            let scan: AnimatorScan = check_animator(&mut c, &v, &path.with_raw_key(key), false)?;
-            let mut slot = AnimatorSlot {
-                key_at: body_offset(doc, &key),
-                value_at: value_at as u64,
-                keyframes_at: scan.keyframes_at.unwrap_or(0) as u64,
-                played: index32(scan.played)?,
-                flags: flag(scan.rotation_global, ROTATION_GLOBAL)
-                    | flag(scan.quaternion, QUATERNION)
-                    | flag(v.kind == TokenKind::BeginArray, ARRAY)
-                    | flag(scan.keyframes > 0, HAS_KEYFRAMES)
-                    | flag(scan.keyframes > scan.played, MORE_ARRAYS),
-                ..AnimatorSlot::default()
-            };
-            let kind = if key.eq_str("effects") {
-                Kind::Effect
-            } else if scan.other_element {
-                Kind::Element
-            } else if scan.played == 0 {
-                Kind::Empty
-            } else {
-                let name_of = |n: &NodeRecord| node_name(doc, pool, n.name);
-                match groups.find(doc, nodes, name_of, &key) {
-                    Some(node) => {
-                        slot.node = node;
-                        let claim = self.claims.get_mut(offset(u64::from(node)));
-                        *claim.ok_or_else(mismatch)? = Claim {
-                            animation,
-                            animator: index32(seq)?,
-                        };
-                        Kind::Bone
-                    }
-                    None => Kind::Unknown,
-                }
-            };
-            slot.kind = kind as u32;
-            *self.animators.get_mut(seq).ok_or_else(mismatch)? = slot;
-            seq += 1;
-        }
-        Ok(seq)
-    }
-
-    /// Step 2 for animator `seq`: its warnings, and its channels when it
-    /// holds its group's claim. Returns its last keyframe's time.
-    fn play(
-        &mut self,
-        index: usize,
-        seq: usize,
-        slot: &AnimatorSlot,
-        animators: &Path<'_>,
-    ) -> Result<f32, Error> {
-        let doc = self.ctx.doc;
-        let key = string_at(doc, offset(slot.key_at)).ok_or_else(mismatch)?;
-        let path = animators.with_raw_key(key);
-        let mine = Claim {
-            animation: index32(index + 1)?,
-            animator: index32(seq)?,
+    /// anim_time_update, start_delay, loop_delay, blend_weight: Molang
+    /// fields whose default is ""; anything else is played as unset
+    /// (spec Warnings: "other than their defaults").
+    fn molang_field(&mut self, name: &str, v: &Token<'_>, at: &Path<'_>) {
+        let set = match v.kind {
+            TokenKind::String(s) => s.decoded_len() > 0,
+            TokenKind::Number(_) => true,
+            _ => false,
         };
-        let kept = slot.kind == Kind::Bone as u32
-            && self.claims.get(offset(u64::from(slot.node))).copied() == Some(mine);
-        // Every keyframe is checked once: a kept animator's played array
-        // as it is staged, everything else here.
-        let unread = if kept { MORE_ARRAYS } else { HAS_KEYFRAMES };
-        if slot.flags & unread != 0 {
-            let mut c = doc.cursor(offset(slot.value_at));
-            let first = c.next()?;
-            check_animator(&mut c, &first, &path, true)?;
-        }
-        let has_keyframes = slot.played > 0;
-        match slot.kind {
-            k if k == Kind::Effect as u32 && has_keyframes => {
-                self.warn(
-                    WarningCode::UnsupportedChannel,
-                    &path,
-                    format_args!("effect animator (sound, particle, timeline) not played"),
-                );
-                return Ok(0.0);
-            }
-            k if k == Kind::Element as u32 && has_keyframes => {
-                self.warn(
-                    WarningCode::UnsupportedChannel,
-                    &path,
-                    format_args!("animator of an element that is no group: not played"),
-                );
-                return Ok(0.0);
-            }
-            k if k == Kind::Unknown as u32 => {
-                self.warn(
-                    WarningCode::UnknownReference,
-                    &path,
-                    format_args!(
-                        "animator names {}, which no group has",
-                        Quote(key.raw_str())
-                    ),
-                );
-                return Ok(0.0);
-            }
-            _ if kept => {}
-            // Skipped (no keyframes), or replaced by a later animator for
-            // the same group.
-            _ => return Ok(0.0),
-        }
-        if slot.flags & ROTATION_GLOBAL != 0 {
+        if set {
             self.warn(
-                WarningCode::UnsupportedChannel,
-                &path.with_key("rotation_global"),
-                format_args!("rotation in global space: played in local space"),
+                WarningCode::UnsupportedValue,
+                at,
+                format_args!("{name} is not supported: played as if unset"),
             );
         }
-        if slot.flags & QUATERNION != 0 && doc.format == ModelFormat::Free {
-            self.warn(
-                WarningCode::UnsupportedChannel,
-                &path.with_key("quaternion_interpolation"),
-                format_args!("quaternion interpolation: played as Euler angles"),
-            );
-        }
-        let keyframes = if slot.flags & ARRAY != 0 {
-            path
-        } else {
-            path.with_key("keyframes")
-        };
-        let staged = self.stage(slot, &keyframes)?;
-        self.write_channels(slot.node, staged)
     }
 
-    /// Reads the animator's keyframe array into `staged` and `order`,
-    /// warning once per channel; returns how many were staged.
-    fn stage(&mut self, slot: &AnimatorSlot, path: &Path<'_>) -> Result<usize, Error> {
-        let before_5 = self.ctx.doc.version.before(5, 0);
-        let mut c = self.ctx.doc.cursor(offset(slot.keyframes_at));
-        if c.next()?.kind != TokenKind::BeginArray {
-            return Err(mismatch());
+    /// Drops the channels a later animator replaced (marked dead) from the
+    /// clip whose channels and keyframes start here, moving the others
+    /// (and their keyframes) down in order.
+    fn compact(&mut self, first_channel: usize, first_keyframe: usize) -> Result<(), Error> {
+        let end = self.written.channels;
+        let channels = self
+            .out
+            .channels
+            .get_mut(first_channel..end)
+            .ok_or_else(mismatch)?;
+        if channels.iter().all(|ch| ch.node != super::animator::DEAD) {
+            return Ok(());
         }
-        // Per target: Molang, bezier, unknown interpolation, negative scale
-        // already reported; and an unknown channel for the animator.
-        let mut told = [[false; 4]; 3];
-        let mut unknown_told = false;
-        let mut n = 0usize;
-        let mut i = 0usize;
-        loop {
-            let t = c.next()?;
-            if t.kind == TokenKind::EndArray {
-                break;
+        let (mut to_channel, mut to_keyframe) = (first_channel, first_keyframe);
+        for i in first_channel..end {
+            let channel = *self.out.channels.get(i).ok_or_else(mismatch)?;
+            if channel.node == super::animator::DEAD {
+                continue;
             }
-            let at = path.with_index(i);
-            i += 1;
-            if t.kind != TokenKind::BeginObject {
+            let from = channel.first_keyframe as usize;
+            let count = channel.keyframe_count as usize;
+            let keyframes = &mut *self.out.keyframes;
+            if from + count > keyframes.len() {
                 return Err(mismatch());
             }
-            match read_keyframe(&mut c, &at)?.played(before_5) {
-                Played::UnknownChannel => {
-                    if !unknown_told {
-                        unknown_told = true;
-                        self.warn(
-                            WarningCode::UnsupportedChannel,
-                            &at.with_key("channel"),
-                            format_args!("a channel bones do not have: skipped"),
-                        );
-                    }
-                }
-                Played::Molang(target) => {
-                    if tell(&mut told, target, 0) {
-                        self.warn(
-                            WarningCode::UnsupportedChannel,
-                            &at,
-                            format_args!("Molang expression: keyframe skipped"),
-                        );
-                    }
-                }
-                Played::Keyframe {
-                    target,
-                    record,
-                    bezier,
-                    unknown_interpolation,
-                    negative_scale,
-                } => {
-                    if bezier && tell(&mut told, target, 1) {
-                        self.warn(
-                            WarningCode::UnsupportedChannel,
-                            &at.with_key("interpolation"),
-                            format_args!("bezier interpolation: played linear"),
-                        );
-                    }
-                    if unknown_interpolation && tell(&mut told, target, 2) {
-                        self.warn(
-                            WarningCode::UnsupportedValue,
-                            &at.with_key("interpolation"),
-                            format_args!("unknown interpolation: played linear"),
-                        );
-                    }
-                    if negative_scale && tell(&mut told, target, 3) {
-                        self.warn(
-                            WarningCode::UnsupportedValue,
-                            &at,
-                            format_args!("negative scale: played as the smallest positive scale"),
-                        );
-                    }
-                    *self.staged.get_mut(n).ok_or_else(mismatch)? = record;
-                    *self.order.get_mut(n).ok_or_else(mismatch)? = SortKey {
-                        target: target as u32,
-                        time: record.time.to_bits(),
-                        seq: index32(n)?,
-                    };
-                    n += 1;
-                }
-            }
-        }
-        Ok(n)
-    }
-
-    /// Writes the `n` staged keyframes as one channel per target, each
-    /// sorted by time (stable); returns the last time.
-    fn write_channels(&mut self, node: u32, n: usize) -> Result<f32, Error> {
-        let order = self.order.get_mut(..n).ok_or_else(mismatch)?;
-        // Already in order is common (one channel, times ascending).
-        if !order.is_sorted() {
-            order.sort_unstable();
-        }
-        let mut last = 0.0f32;
-        let mut run = 0usize;
-        while let Some(head) = order.get(run) {
-            let target = head.target;
-            let end = run
-                + order
-                    .get(run..)
-                    .unwrap_or_default()
-                    .iter()
-                    .take_while(|k| k.target == target)
-                    .count();
-            let first = self.written.keyframes;
-            for key in order.get(run..end).unwrap_or_default() {
-                let record = *self
-                    .staged
-                    .get(offset(u64::from(key.seq)))
-                    .ok_or_else(mismatch)?;
-                last = last.max(record.time);
-                let out = self.out.keyframes.get_mut(self.written.keyframes);
-                *out.ok_or_else(mismatch)? = record;
-                self.written.keyframes += 1;
-            }
-            let channel = self.out.channels.get_mut(self.written.channels);
-            *channel.ok_or_else(mismatch)? = ChannelRecord {
-                node,
-                target,
-                first_keyframe: index32(first)?,
-                keyframe_count: index32(end - run)?,
+            keyframes.copy_within(from..from + count, to_keyframe);
+            *self.out.channels.get_mut(to_channel).ok_or_else(mismatch)? = ChannelRecord {
+                first_keyframe: index32(to_keyframe)?,
+                ..channel
             };
-            self.written.channels += 1;
-            run = end;
+            to_channel += 1;
+            to_keyframe += count;
         }
-        Ok(last)
+        self.written.channels = to_channel;
+        self.written.keyframes = to_keyframe;
+        Ok(())
     }
 
-    fn warn(&mut self, code: WarningCode, at: &Path<'_>, args: core::fmt::Arguments<'_>) {
+    pub(super) fn warn(
+        &mut self,
+        code: WarningCode,
+        at: &Path<'_>,
+        args: core::fmt::Arguments<'_>,
+    ) {
         self.warnings
             .push(Warning::new(code, Location::Json(at.render()), args));
     }
 }
 
-/// Checks the `animators` and `bones` objects of the animation at `at`
-/// that are not `played` (a repeated key, or both keys), as the count pass
-/// checks them: every keyframe is checked, played or not.
+/// Checks every `animators` and `bones` object of the animation at `at`,
+/// as the count pass checks them (the cold path: more than one, so some
+/// are not played, and every keyframe is checked, played or not).
 #[cold]
-fn check_unplayed(
-    doc: &Document<'_>,
-    at: usize,
-    played: Option<(usize, &'static str)>,
-    path: &Path<'_>,
-) -> Result<(), Error> {
+fn check_all_animators(doc: &Document<'_>, at: usize, path: &Path<'_>) -> Result<(), Error> {
     let mut c = doc.cursor(at);
     c.next()?;
     while let Some(key) = c.next_key()? {
         let v = c.next()?;
-        let k = known_key(&key, &["animators", "bones"]);
-        if let Some(k) = k
+        if let Some(k) = known_key(&key, &["animators", "bones"])
             && v.kind == TokenKind::BeginObject
-            && played.is_none_or(|(p, _)| p != c.offset_of(&v))
         {
             let at = path.with_key(k);
             while let Some(animator_key) = c.next_key()? {
@@ -731,17 +391,6 @@ fn check_unplayed(
         c.skip_rest(&v)?;
     }
     Ok(())
-}
-
-/// Whether warning `which` for `target` is new (and marks it told).
-fn tell(told: &mut [[bool; 4]; 3], target: ChannelTarget, which: usize) -> bool {
-    let Some(flag) = told
-        .get_mut(target as usize)
-        .and_then(|row| row.get_mut(which))
-    else {
-        return false;
-    };
-    !core::mem::replace(flag, true)
 }
 
 /// The animation keys the fill reads.
