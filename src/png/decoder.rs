@@ -668,7 +668,7 @@ mod tests {
     fn one_match(distance: u16) -> Vec<u8> {
         let mut bits: Vec<bool> = Vec::new();
         // Header fields go least significant bit first, codes most first.
-        let mut field = |v: u32, n: u32, bits: &mut Vec<bool>| {
+        let field = |v: u32, n: u32, bits: &mut Vec<bool>| {
             bits.extend((0..n).map(|i| v >> i & 1 == 1));
         };
         let code = |v: u32, n: u32, bits: &mut Vec<bool>| {
