@@ -20,7 +20,7 @@ use miniz_oxide::inflate::core::{DecompressorOxide, decompress, inflate_flags};
 use super::error::PngErrorKind;
 use super::expand::Expander;
 use super::header::{ADAM7, Header, WINDOW_LEN};
-use super::unfilter::{MAX_FILTER, unfilter};
+use super::unfilter::{MAX_FILTER, unfilter, unfilter_into};
 
 /// Where rows go: nowhere (validation), or RGBA8 pixels with row buffers.
 pub enum Sink<'a> {
@@ -196,6 +196,23 @@ impl RowCursor {
             let want = self.row_bytes - have;
             let take = usize::try_from(want).map_or(src.len(), |w| w.min(src.len()));
             let (piece, rest) = src.split_at(take);
+            if let Sink::Rgba8 {
+                pixels,
+                rows,
+                expander,
+            } = sink
+                && have == 0
+                && take as u64 == self.row_bytes
+            {
+                // The whole row is here: unfiltered from the window into
+                // its place, without a copy first.
+                self.filled += take as u64;
+                src = rest;
+                self.finish_row(header, pixels, rows, expander, Some(piece))
+                    .ok_or(PngErrorKind::ScratchTooShort)?;
+                self.next_row(header);
+                continue;
+            }
             if let Sink::Rgba8 { pixels, rows, .. } = sink {
                 let at = usize::try_from(have).map_err(|_| PngErrorKind::ScratchTooShort)?;
                 let row = self
@@ -214,7 +231,7 @@ impl RowCursor {
                     expander,
                 } = sink
                 {
-                    self.finish_row(header, pixels, rows, expander)
+                    self.finish_row(header, pixels, rows, expander, None)
                         .ok_or(PngErrorKind::ScratchTooShort)?;
                 }
                 self.next_row(header);
@@ -256,16 +273,22 @@ impl RowCursor {
         }
     }
 
-    /// Unfilters the finished row and writes its pixels.
+    /// Unfilters the finished row and writes its pixels. The row's stored
+    /// bytes are `raw` when given, else already in place (`row_mut`).
     fn finish_row(
         &self,
         header: &Header,
         pixels: &mut [u8],
         rows: &mut [u8],
         expander: &Expander,
+        raw: Option<&[u8]>,
     ) -> Option<()> {
         let len = self.row_len()?;
         let bpp = header.filter_bpp();
+        let unfilter = |cur: &mut [u8], prev: Option<&[u8]>| match raw {
+            Some(raw) => unfilter_into(self.filter, bpp, raw, cur, prev),
+            None => unfilter(self.filter, bpp, cur, prev),
+        };
         let y = usize::try_from(self.y).ok()?;
         if header.rows_in_place() {
             let start = y.checked_mul(len)?;
@@ -275,7 +298,7 @@ impl RowCursor {
             } else {
                 None
             };
-            unfilter(self.filter, bpp, from_here.get_mut(..len)?, prev);
+            unfilter(from_here.get_mut(..len)?, prev);
             return Some(());
         }
         let full = usize::try_from(header.row_bytes(header.width)).ok()?;
@@ -284,7 +307,7 @@ impl RowCursor {
         let (cur, prev) = if self.flip { (b, &*a) } else { (a, &*b) };
         let cur = cur.get_mut(..len)?;
         let prev = if y > 0 { Some(prev.get(..len)?) } else { None };
-        unfilter(self.filter, bpp, cur, prev);
+        unfilter(cur, prev);
         let stride = usize::try_from(header.width).ok()?.checked_mul(4)?;
         if !header.interlaced {
             let start = y.checked_mul(stride)?;
