@@ -16,9 +16,10 @@
 //! path that checks every object and plays the chosen one.
 
 use super::animator::{Claim, Staging};
-use super::count::{check_animator, truthy};
+use super::count::check_animator;
 use super::keyframes::within;
 use super::lookup::{Groups, NodeKey, sort_tables};
+use super::truthy;
 use crate::bbmodel::document::Document;
 use crate::bbmodel::reader::{index32, mismatch};
 use crate::bbmodel::structure::for_each_value;
@@ -384,7 +385,7 @@ fn check_all_animators(doc: &Document<'_>, at: usize, path: &Path<'_>) -> Result
             let at = path.with_key(k);
             while let Some(animator_key) = c.next_key()? {
                 let animator = c.next()?;
-                check_animator(&mut c, &animator, &at.with_raw_key(animator_key), true)?;
+                check_animator(&mut c, &animator, &at.with_raw_key(animator_key))?;
             }
             continue;
         }
