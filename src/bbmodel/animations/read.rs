@@ -189,7 +189,7 @@ impl<'a> Fill<'_, '_, 'a> {
         }
         let first_channel = self.written.channels;
         let first_keyframe = self.written.keyframes;
-        self.staging.generation += 1;
+        self.staging.generation = self.staging.generation.wrapping_add(1);
         let (mut name, mut length, mut loop_mode) = (None, 0.0f64, LoopMode::Once);
         let mut choice = Choice::default();
         while let Some(key) = c.next_key()? {
@@ -235,7 +235,7 @@ impl<'a> Fill<'_, '_, 'a> {
             // Cold: drop what was read, check every object, play the chosen.
             self.written.channels = first_channel;
             self.written.keyframes = first_keyframe;
-            self.staging.generation += 1;
+            self.staging.generation = self.staging.generation.wrapping_add(1);
             check_all_animators(self.ctx.doc, c.offset_of(first), path)?;
             if let Some((at, key)) = played {
                 let mut again = self.ctx.doc.cursor(at);
