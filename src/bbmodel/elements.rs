@@ -13,7 +13,7 @@
 use super::cube::{CubeInput, CubeShape, FaceInput, FaceName, FaceRotation, cube_faces};
 use super::document::{Document, MAX_JSON_DEPTH};
 use super::mesh_faces::MeshHead;
-use super::shown_texture::{Shown, TextureRules};
+use super::shown_texture::{Placement, Shown, TextureRules};
 use super::textures::{RenderSides, TextureMeta, UvSpace};
 use super::value::{Cursor, Path, error_at, invalid, known_key, same_text, type_name};
 use crate::error::{Error, ErrorCode, Location, Quote, Warning, WarningCode, Warnings};
@@ -44,6 +44,8 @@ pub struct ElementHead<'a> {
     pub visible: bool,
     /// `render_order`: −1 behind, 0 default, 1 in front.
     pub render_order: i32,
+    /// `scope`, read where collections are (Hytale formats), else 0.
+    pub scope: f64,
 }
 
 /// How a face is drawn: its material (texture index, or −1) and sidedness.
@@ -254,6 +256,9 @@ pub struct ElementContext<'c, 'a> {
     pub textures: &'c [TextureMeta<'a>],
     /// Which texture each face shows (convention 15).
     pub rules: &'c TextureRules,
+    /// The texture the element's place gives its faces, when the rules
+    /// ask for one ([`TextureRules::by_placement`]).
+    pub placed: Placement,
 }
 
 /// The element keys this reader knows (others are skipped).
@@ -276,6 +281,7 @@ const ELEMENT_KEYS: &[&str] = &[
     "shade",
     "shading",
     "vertices",
+    "scope",
 ];
 
 /// The keys of a cube's six faces.
@@ -338,7 +344,10 @@ pub fn read_element<'a>(
         uuid: None,
         visible: true,
         render_order: 0,
+        scope: 0.0,
     };
+    let reads_scope = pass == Pass::Fill && doc.format.reads_collections() && doc.has_collections();
+    let mut bad_scope = false;
     let mut cube = CubeInput::new([0.0; 3], [0.0; 3]);
     cube.box_uv = doc.box_uv;
     cube.box_uv_float_size = doc.format.box_uv_float_size();
@@ -369,6 +378,14 @@ pub fn read_element<'a>(
                 type_seen |= k == "type";
                 let v = c.next()?;
                 read_common(&mut head, k, &v, c, &at, &path, ctx, &mut warnings)?;
+                c.skip_rest(&v)?;
+            }
+            "scope" if reads_scope => {
+                let v = c.next()?;
+                match super::collections::scope_of(&v) {
+                    Some(scope) => head.scope = scope,
+                    None => bad_scope = v.kind != TokenKind::Null,
+                }
                 c.skip_rest(&v)?;
             }
             "origin" | "rotation" if pass == Pass::Measure => {
@@ -539,6 +556,13 @@ pub fn read_element<'a>(
             }
             if let Some(e) = errors.cube {
                 return Err(e);
+            }
+            if let (true, Some(w)) = (bad_scope, warnings) {
+                w.push(Warning::new(
+                    WarningCode::UnsupportedValue,
+                    Location::Json(path.with_key("scope").render()),
+                    format_args!("scope is no number and no numeric string: ignored"),
+                ));
             }
             // Convention 13: before 4.5, a box-UV project's cube with shade: false has mirrored UV.
             if doc.box_uv && !shade && doc.version.before(4, 5) {
@@ -870,7 +894,7 @@ fn cube_face_group(
         FaceTexture::Index(i) => i32::try_from(i).unwrap_or(-1),
         _ => -1,
     };
-    let shown = ctx.rules.cube_face(ctx.textures, stored);
+    let shown = ctx.rules.cube_face(ctx.textures, stored, ctx.placed);
     let mut key = group_key(ctx.doc, &shown);
     // Cube box: an outline hull's auto-sided and untextured faces are
     // single-sided in every format, and camera-only.

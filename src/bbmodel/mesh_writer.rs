@@ -181,7 +181,7 @@ impl MeshWriter<'_> {
             if count == 0 {
                 return Ok(());
             }
-            let key = group_key(doc, &ctx.rules.mesh_face(textures, face.material));
+            let key = group_key(doc, &ctx.rules.mesh_face(textures, face.material, ctx.placed));
             match groups.iter_mut().find(|(k, _)| *k == key) {
                 Some((_, n)) => *n += count,
                 None => {
@@ -254,7 +254,7 @@ impl MeshWriter<'_> {
             }
             let local = index32(self.vertex - first_vertex)?;
             let flat = transform.turn(triangulation.normal);
-            let uv_space = ctx.rules.mesh_face(textures, face.material).uv;
+            let uv_space = ctx.rules.mesh_face(textures, face.material, ctx.placed).uv;
             for (k, (p, corner)) in positions.iter().zip(face_corners).enumerate() {
                 let v = self.vertex + k;
                 *self.positions.get_mut(v).ok_or_else(mismatch)? = transform.place(*p);
@@ -272,7 +272,7 @@ impl MeshWriter<'_> {
                 .get(self.vertex..self.vertex + positions.len())
                 .ok_or_else(mismatch)?;
             let rect = uv_rect(face_uvs);
-            let key = group_key(doc, &ctx.rules.mesh_face(textures, face.material));
+            let key = group_key(doc, &ctx.rules.mesh_face(textures, face.material, ctx.placed));
             let cursor = cursors
                 .iter_mut()
                 .find(|(k, _)| *k == key)

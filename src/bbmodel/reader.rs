@@ -6,6 +6,7 @@
 //! carves.
 
 use super::Options;
+use super::collections::{ChildEntry, Collections, ScopeEntry};
 use super::document::Document;
 use super::elements::{
     Element, ElementBody, ElementContext, GroupKey, Pass, group_key, read_element,
@@ -14,7 +15,7 @@ use super::mesh_faces::for_each_mesh_face;
 use super::mesh_keys::{KeyEntry, key_slots, string_at, text_hash};
 use super::mesh_writer::{KeptFace, MeshCorner, MeshScratch, MeshWriter};
 use super::scene_textures::{COMPOSITE_NAME, frame_step_count, write_textures};
-use super::shown_texture::TextureRules;
+use super::shown_texture::{NO_GROUP_TEXTURE, Placement, TextureRules, group_texture};
 use super::structure::{
     Census, GroupFields, OutlinerEvent, census_walk, for_each_value, walk_outliner,
 };
@@ -22,8 +23,8 @@ use super::text_pool::Pool;
 use super::texture_pixels::{decode_images, plan_images, validate_images};
 use super::textures::read_textures;
 use super::uuid_tables::{
-    ElementEntry, OutlinerRef, UuidEntry, body_offset, elements_unique, group_data_at, group_table,
-    groups_placed_once, place,
+    ElementEntry, OutlinerRef, UuidEntry, body_offset, elements_unique, group_data_at, group_entry,
+    group_table, groups_placed_once, place,
 };
 use super::value::{Cursor, GROUPS, Path, known_key};
 use crate::arena::{Arena, Plan};
@@ -77,6 +78,10 @@ pub(crate) fn plan(
         return Err(e);
     }
     let rules = TextureRules::new(doc, &textures);
+    let collections = super::collections::count(doc)?;
+    // Each node's first collection (Hytale), or its group texture (OptiFine).
+    let collection_nodes = usize::from(super::collections::apply(doc)) * census.nodes;
+    let group_textures = usize::from(doc.format.per_group_texture()) * census.nodes;
     let mut counts = SceneCounts {
         nodes: census.nodes,
         textures: census.textures,
@@ -100,6 +105,7 @@ pub(crate) fn plan(
         limits,
         textures: &textures,
         rules: &rules,
+        placed: Placement::Unknown,
     };
     let mut max_keys = 0usize;
     let mut largest = MeshFaces::default();
@@ -127,7 +133,14 @@ pub(crate) fn plan(
         scratch.add::<[u64; 2]>(counts.meshes)?;
         scratch.add::<MeshRecord>(counts.meshes)?;
         // The PNG decoder's window and rows, for the largest image.
-        scratch.add::<u8>(images.scratch)
+        scratch.add::<u8>(images.scratch)?;
+        // Hytale collections: children by uuid hash, scopes, textures, and
+        // each node's first collection; OptiFine: each node's group texture.
+        scratch.add::<ChildEntry>(collections.children)?;
+        scratch.add::<ScopeEntry>(collections.scoped)?;
+        scratch.add::<i32>(collections.collections)?;
+        scratch.add::<u32>(collection_nodes)?;
+        scratch.add::<i32>(group_textures)
     })?;
     let mut notes = [0; crate::arena::NOTES];
     notes[NOTE_GROUP_ENTRIES] = census.group_entries;
@@ -138,6 +151,11 @@ pub(crate) fn plan(
     notes[NOTE_MAX_CORNERS] = largest.corners;
     notes[NOTE_MAX_FACES] = largest.faces;
     notes[NOTE_PNG_SCRATCH] = images.scratch;
+    notes[NOTE_COLLECTION_CHILDREN] = collections.children;
+    notes[NOTE_COLLECTION_SCOPES] = collections.scoped;
+    notes[NOTE_COLLECTIONS] = collections.collections;
+    notes[NOTE_COLLECTION_NODES] = collection_nodes;
+    notes[NOTE_GROUP_TEXTURES] = group_textures;
     Ok((plan.with_notes(notes), census))
 }
 
@@ -150,6 +168,11 @@ const NOTE_ELEMENT_REFS: usize = 4;
 const NOTE_MAX_CORNERS: usize = 5;
 const NOTE_MAX_FACES: usize = 6;
 const NOTE_PNG_SCRATCH: usize = 7;
+const NOTE_COLLECTION_CHILDREN: usize = 8;
+const NOTE_COLLECTION_SCOPES: usize = 9;
+const NOTE_COLLECTIONS: usize = 10;
+const NOTE_COLLECTION_NODES: usize = 11;
+const NOTE_GROUP_TEXTURES: usize = 12;
 
 /// The most faces of 3 or more vertices, and their corners, of any one mesh.
 #[derive(Clone, Copy, Debug, Default)]
@@ -201,7 +224,7 @@ fn count_elements(
                         this.faces += 1;
                         this.corners += k;
                     }
-                    let key = group_key(doc, &ctx.rules.mesh_face(textures, face.material));
+                    let key = group_key(doc, &ctx.rules.mesh_face(textures, face.material, ctx.placed));
                     if !keys.contains(&key) {
                         let _ = keys.push(key);
                     }
@@ -264,12 +287,13 @@ fn read_group<'a>(
     mut children_end: Option<usize>,
     limits: &BbmodelLimits,
 ) -> Result<GroupFields<'a>, Error> {
-    const KEYS: [&str; 5] = [
+    const KEYS: [&str; 6] = [
         "children",
         GroupFields::KEYS[0],
         GroupFields::KEYS[1],
         GroupFields::KEYS[2],
         GroupFields::KEYS[3],
+        GroupFields::KEYS[4],
     ];
     let mut c: Cursor<'a> = doc.cursor(at);
     let mut data = GroupFields::DEFAULT;
@@ -351,6 +375,17 @@ pub(crate) fn fill<'a>(
     let mesh_order = arena.slice::<[u64; 2]>(counts.meshes)?;
     let mesh_copy = arena.slice::<MeshRecord>(counts.meshes)?;
     let png_scratch = arena.slice::<u8>(plan.note(NOTE_PNG_SCRATCH))?;
+    let mut collections = Collections::read(
+        doc,
+        &textures,
+        arena.slice::<ChildEntry>(plan.note(NOTE_COLLECTION_CHILDREN))?,
+        arena.slice::<ScopeEntry>(plan.note(NOTE_COLLECTION_SCOPES))?,
+        arena.slice::<i32>(plan.note(NOTE_COLLECTIONS))?,
+        arena.slice::<u32>(plan.note(NOTE_COLLECTION_NODES))?,
+        warnings,
+        mismatch,
+    )?;
+    let group_textures = arena.slice::<i32>(plan.note(NOTE_GROUP_TEXTURES))?;
     decode_images(
         &textures,
         options.texture_files,
@@ -400,7 +435,6 @@ pub(crate) fn fill<'a>(
             OutlinerEvent::Group {
                 node,
                 parent,
-                outliner_at,
                 uuid,
                 fields,
                 ..
@@ -409,15 +443,25 @@ pub(crate) fn fill<'a>(
                     *placed_groups.get_mut(placed).ok_or_else(mismatch)? = UuidEntry {
                         hash: text_hash(&uuid),
                         at: body_offset(doc, &uuid),
+                        index: node as u64,
                     };
                     placed += 1;
                 }
+                collections.place_group(doc, node, parent, uuid);
                 // A 5.x group's fields are its `groups` entry's.
-                let at = group_data_at(doc, group_entries, outliner_at, uuid)?;
-                if at == outliner_at {
-                    write_node(node, parent, &fields)?;
-                } else {
-                    write_node(node, parent, &read_group(doc, at, &GROUPS, None, limits)?)?;
+                let (data, entry) = match group_entry(doc, group_entries, uuid)? {
+                    Some(e) => (
+                        read_group(doc, offset(e.at), &GROUPS, None, limits)?,
+                        Some(offset(e.index)),
+                    ),
+                    None => (fields, None),
+                };
+                write_node(node, parent, &data)?;
+                if let Some(slot) = group_textures.get_mut(node) {
+                    let outliner = Path::key("outliner");
+                    let group = entry.map(|i| GROUPS.with_index(i));
+                    let at = group.as_ref().unwrap_or(&outliner).with_key("texture");
+                    *slot = group_texture(&textures, &data.texture, &at, Some(&mut *warnings));
                 }
             }
             OutlinerEvent::GroupEnd {
@@ -434,6 +478,9 @@ pub(crate) fn fill<'a>(
                     let outliner = Path::key("outliner");
                     let data = read_group(doc, outliner_at, &outliner, children_end, limits)?;
                     write_node(node, parent, &data)?;
+                    if let Some(slot) = group_textures.get_mut(node) {
+                        *slot = group_texture(&textures, &data.texture, &outliner, None);
+                    }
                 }
             }
             OutlinerEvent::GroupEnd { .. } => {}
@@ -480,6 +527,7 @@ pub(crate) fn fill<'a>(
         limits,
         textures: &textures,
         rules: &rules,
+        placed: Placement::Nothing,
     };
     let mut elements = 0usize;
     for_each_value(doc, doc.elements, |i, first, c| {
@@ -502,6 +550,21 @@ pub(crate) fn fill<'a>(
             (Some(n), _) => pool.text(doc.bytes, n)?,
         };
         let mesh = meshes.mesh;
+        // Convention 15: the texture the element's place gives its faces.
+        let placed = if !rules.by_placement() {
+            Placement::Nothing
+        } else if doc.format.per_group_texture() {
+            let texture = usize::try_from(parent)
+                .ok()
+                .and_then(|p| group_textures.get(p).copied());
+            match texture {
+                None | Some(NO_GROUP_TEXTURE) => Placement::Nothing,
+                Some(t) => Placement::Texture(t),
+            }
+        } else {
+            collections.cube(doc, head.uuid.as_ref(), head.scope, parent)
+        };
+        let ctx = ElementContext { placed, ..ctx };
         match body {
             ElementBody::Cube(cube) => {
                 meshes.cube(name, &head, parent, &mut cube.drawn_faces(&ctx))?;

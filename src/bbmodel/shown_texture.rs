@@ -7,14 +7,22 @@
 //! single-texture format has a layered texture. Both are decided here,
 //! once per file ([`TextureRules::new`]), and asked per face.
 //!
-//! Not read yet: OptiFine group textures (`per_group_texture`: faces show
-//! the default texture, as for a group without one) and Hytale collections
-//! (a cube in a collection shows the default texture instead of the
-//! collection's).
+//! Two formats give an element's faces the texture of its place in the
+//! model ([`Placement`]): OptiFine's (`per_group_texture`) that of the
+//! element's parent group, and the Hytale ones with collections that of the
+//! first collection containing a cube ([`super::collections`]). The fill
+//! pass knows each element's place; the counting passes do not, and count
+//! an element's faces as if they showed one texture of its own (every face
+//! of such an element shows the same one), which bounds its groups from
+//! above.
 
+use super::collections::texture_by_uuid;
 use super::document::Document;
 use super::formats::ModelFormat;
+use super::structure::GroupTexture;
 use super::textures::{RenderMode, RenderSides, TextureMeta, UvSpace};
+use super::value::Path;
+use crate::error::{Location, Quote, Warning, WarningCode, Warnings};
 
 /// A mesh face's stored `texture: null` in [`MeshFace::material`]
 /// (convention 8: the face is drawn, unlike a cube face).
@@ -33,11 +41,32 @@ enum FaceRule {
     /// Blank faces show the default texture, the others their own
     /// (Format.single_texture_default).
     BlankFaces,
-    /// The parent group's texture, else the default one; a null mesh face
-    /// has none (Format.per_group_texture; group textures are not read
-    /// yet, so every group reads as one without a texture).
-    GroupTexture,
+    /// The texture the element's place gives ([`Placement`]), else the
+    /// default one; a null mesh face shows the placed texture or none
+    /// (Format.per_group_texture; the Hytale plugin's CubeFace.getTexture
+    /// with collections).
+    ByPlacement,
 }
+
+/// The texture an element's place in the model gives its faces
+/// (convention 15): its parent group's `texture` in the OptiFine formats,
+/// the first collection containing a cube in the Hytale formats.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Placement {
+    /// Not known: the counting passes, which do not place elements.
+    Unknown,
+    /// Nothing gives one (no group texture, no collection): the default
+    /// texture shows.
+    Nothing,
+    /// This texture index, or −1 (a uuid naming no texture, a collection
+    /// without one): untextured.
+    Texture(i32),
+}
+
+/// The material an element of unknown placement counts with: no texture's,
+/// so that it never merges with another group, and double-sided, the side
+/// rule that splits coincident faces (an upper bound of the groups).
+const UNPLACED: i32 = i32::MIN + 1;
 
 /// What a face is drawn with.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -73,14 +102,11 @@ impl TextureRules {
         let (cube_rule, mesh_rule) = if format.single_texture(collections) {
             (FaceRule::EveryFace, FaceRule::EveryFace)
         } else if format.per_group_texture() {
-            (FaceRule::GroupTexture, FaceRule::GroupTexture)
-        } else if matches!(
-            format,
-            ModelFormat::HytaleCharacter | ModelFormat::HytaleProp
-        ) {
-            // With collections: cubes the default texture (or their
-            // collection's, not read yet), meshes bedrock_block's rule.
-            (FaceRule::EveryFace, FaceRule::BlankFaces)
+            (FaceRule::ByPlacement, FaceRule::ByPlacement)
+        } else if format.reads_collections() {
+            // With collections: cubes their collection's texture or the
+            // default one, meshes bedrock_block's rule.
+            (FaceRule::ByPlacement, FaceRule::BlankFaces)
         } else if format.single_texture_default() {
             (FaceRule::BlankFaces, FaceRule::BlankFaces)
         } else {
@@ -114,9 +140,16 @@ impl TextureRules {
         (self.composite >= 0).then_some((self.layers, self.layer_count))
     }
 
-    /// A drawn cube face storing `stored` (a texture index, or −1 blank).
-    pub fn cube_face(&self, metas: &[TextureMeta<'_>], stored: i32) -> Shown {
-        let texture = self.pick(self.cube_rule, stored);
+    /// Whether faces depend on where their element is placed (the fill
+    /// pass then asks with its [`Placement`]).
+    pub fn by_placement(&self) -> bool {
+        self.cube_rule == FaceRule::ByPlacement
+    }
+
+    /// A drawn cube face storing `stored` (a texture index, or −1 blank)
+    /// of an element placed as `placed`.
+    pub fn cube_face(&self, metas: &[TextureMeta<'_>], stored: i32, placed: Placement) -> Shown {
+        let texture = self.pick(self.cube_rule, stored, placed);
         self.shown(metas, texture, texture)
     }
 
@@ -125,25 +158,32 @@ impl TextureRules {
     /// the default texture gets that texture's material, its UVs still
     /// over the project resolution (convention 15: the mesh controller
     /// gives the whole mesh the default material; updateUV sizes null
-    /// faces by getTexture(), which is none).
-    pub fn mesh_face(&self, metas: &[TextureMeta<'_>], stored: i32) -> Shown {
+    /// faces by getTexture(), which is none). In the OptiFine formats a
+    /// null face shows its group's texture, material and UV size alike
+    /// (Face.getTexture asks the group first), or none.
+    pub fn mesh_face(&self, metas: &[TextureMeta<'_>], stored: i32, placed: Placement) -> Shown {
         if stored == NULL_FACE {
-            let material = match self.mesh_rule {
-                FaceRule::EveryFace => self.default,
-                FaceRule::BlankFaces | FaceRule::GroupTexture | FaceRule::Own => -1,
+            return match (self.mesh_rule, placed) {
+                (FaceRule::EveryFace, _) => self.shown(metas, self.default, -1),
+                (FaceRule::ByPlacement, Placement::Texture(t)) => self.shown(metas, t, t),
+                // Unknown counts as untextured: its other faces count as
+                // UNPLACED, so the two never merge.
+                (FaceRule::ByPlacement, Placement::Nothing | Placement::Unknown)
+                | (FaceRule::BlankFaces | FaceRule::Own, _) => self.shown(metas, -1, -1),
             };
-            return self.shown(metas, material, -1);
         }
-        let texture = self.pick(self.mesh_rule, stored);
+        let texture = self.pick(self.mesh_rule, stored, placed);
         self.shown(metas, texture, texture)
     }
 
-    fn pick(&self, rule: FaceRule, stored: i32) -> i32 {
-        match rule {
-            FaceRule::Own => stored,
-            FaceRule::EveryFace | FaceRule::GroupTexture => self.default,
-            FaceRule::BlankFaces if stored < 0 => self.default,
-            FaceRule::BlankFaces => stored,
+    fn pick(&self, rule: FaceRule, stored: i32, placed: Placement) -> i32 {
+        match (rule, placed) {
+            (FaceRule::Own, _) => stored,
+            (FaceRule::EveryFace, _) | (FaceRule::ByPlacement, Placement::Nothing) => self.default,
+            (FaceRule::ByPlacement, Placement::Texture(t)) => t,
+            (FaceRule::ByPlacement, Placement::Unknown) => UNPLACED,
+            (FaceRule::BlankFaces, _) if stored < 0 => self.default,
+            (FaceRule::BlankFaces, _) => stored,
         }
     }
 
@@ -160,6 +200,13 @@ impl TextureRules {
                 uv,
             };
         }
+        if material == UNPLACED {
+            return Shown {
+                material,
+                sides: RenderSides::Double,
+                uv,
+            };
+        }
         Shown {
             material: if meta(material).is_some() {
                 material
@@ -168,6 +215,50 @@ impl TextureRules {
             },
             sides: meta(material).map_or(RenderSides::Auto, |m| m.render_sides),
             uv,
+        }
+    }
+}
+
+/// A node's entry in the group-texture table when its group gives no
+/// texture (absent, empty, or no string): its elements show the default.
+pub const NO_GROUP_TEXTURE: i32 = i32::MIN;
+
+/// What a group's `texture` field (at `at`) gives its elements' faces in
+/// the OptiFine formats (convention 15, Face.getTexture: the parent
+/// group's texture when it has one): a texture index, −1 for a uuid
+/// naming no texture (UNKNOWN_REFERENCE; Blockbench finds nothing and
+/// draws the faces untextured), or [`NO_GROUP_TEXTURE`]. A value that is
+/// no string warns UNSUPPORTED_VALUE and is ignored.
+pub fn group_texture(
+    metas: &[TextureMeta<'_>],
+    field: &GroupTexture<'_>,
+    at: &Path<'_>,
+    warnings: Option<&mut Warnings>,
+) -> i32 {
+    let warn = |code, args: core::fmt::Arguments<'_>| {
+        if let Some(w) = warnings {
+            w.push(Warning::new(code, Location::Json(at.render()), args));
+        }
+    };
+    match field {
+        GroupTexture::Absent => NO_GROUP_TEXTURE,
+        GroupTexture::Uuid(s) if s.decoded_len() == 0 => NO_GROUP_TEXTURE,
+        GroupTexture::Uuid(s) => texture_by_uuid(metas, s).unwrap_or_else(|| {
+            warn(
+                WarningCode::UnknownReference,
+                format_args!(
+                    "group texture {} names no texture: its faces are untextured",
+                    Quote(s.raw_str())
+                ),
+            );
+            -1
+        }),
+        GroupTexture::NotString => {
+            warn(
+                WarningCode::UnsupportedValue,
+                format_args!("group texture is no string: ignored"),
+            );
+            NO_GROUP_TEXTURE
         }
     }
 }
