@@ -108,7 +108,10 @@ pub fn count(doc: &Document<'_>) -> Result<CollectionCounts, Error> {
     super::structure::for_each_value(doc, doc.collections, |_, first, c| {
         counts.collections += 1;
         let entry = read_entry(&first, c)?;
-        if entry.scope.is_some_and(|v| scope_of(&v).is_some_and(|s| s != 0.0)) {
+        if entry
+            .scope
+            .is_some_and(|v| scope_of(&v).is_some_and(|s| s != 0.0))
+        {
             counts.scoped += 1;
         }
         for_each_child(doc, entry.children, |_| counts.children += 1)
@@ -199,10 +202,7 @@ struct Entry<'a> {
     texture: Option<Token<'a>>,
 }
 
-fn read_entry<'a>(
-    first: &Token<'a>,
-    c: &mut super::value::Cursor<'a>,
-) -> Result<Entry<'a>, Error> {
+fn read_entry<'a>(first: &Token<'a>, c: &mut super::value::Cursor<'a>) -> Result<Entry<'a>, Error> {
     let mut entry = Entry {
         object: first.kind == TokenKind::BeginObject,
         children: None,
@@ -313,7 +313,9 @@ impl<'s> Collections<'s> {
                         warn(
                             WarningCode::UnsupportedValue,
                             &at.with_key("texture"),
-                            format_args!("collection texture is no string: its cubes are untextured"),
+                            format_args!(
+                                "collection texture is no string: its cubes are untextured"
+                            ),
                         );
                         -1
                     }

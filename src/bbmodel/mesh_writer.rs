@@ -181,7 +181,10 @@ impl MeshWriter<'_> {
             if count == 0 {
                 return Ok(());
             }
-            let key = group_key(doc, &ctx.rules.mesh_face(textures, face.material, ctx.placed));
+            let key = group_key(
+                doc,
+                &ctx.rules.mesh_face(textures, face.material, ctx.placed),
+            );
             match groups.iter_mut().find(|(k, _)| *k == key) {
                 Some((_, n)) => *n += count,
                 None => {
@@ -272,7 +275,10 @@ impl MeshWriter<'_> {
                 .get(self.vertex..self.vertex + positions.len())
                 .ok_or_else(mismatch)?;
             let rect = uv_rect(face_uvs);
-            let key = group_key(doc, &ctx.rules.mesh_face(textures, face.material, ctx.placed));
+            let key = group_key(
+                doc,
+                &ctx.rules.mesh_face(textures, face.material, ctx.placed),
+            );
             let cursor = cursors
                 .iter_mut()
                 .find(|(k, _)| *k == key)

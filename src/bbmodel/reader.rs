@@ -224,7 +224,10 @@ fn count_elements(
                         this.faces += 1;
                         this.corners += k;
                     }
-                    let key = group_key(doc, &ctx.rules.mesh_face(textures, face.material, ctx.placed));
+                    let key = group_key(
+                        doc,
+                        &ctx.rules.mesh_face(textures, face.material, ctx.placed),
+                    );
                     if !keys.contains(&key) {
                         let _ = keys.push(key);
                     }
