@@ -14,8 +14,21 @@ use support::bbmodel_builder::{
 };
 
 fn load(bytes: &[u8]) -> Loaded<'_> {
-    scenedec::load(bytes, Some("bbmodel"), &Options::default())
-        .unwrap_or_else(|e| panic!("load failed: {e}\n{}", String::from_utf8_lossy(bytes)))
+    let options = Options::default();
+    let loaded = scenedec::load(bytes, Some("bbmodel"), &options)
+        .unwrap_or_else(|e| panic!("load failed: {e}\n{}", String::from_utf8_lossy(bytes)));
+    // `measure`'s plan, which counts without placing elements (an upper
+    // bound where a face's texture depends on its place), holds the same
+    // scene: decoded into exactly its bytes.
+    let plan = scenedec::measure(bytes, Some("bbmodel"), &options).unwrap();
+    let mut memory = vec![0u64; plan.arena_bytes().div_ceil(8)];
+    let mut arena = scenedec::Arena::from_words(&mut memory);
+    let mut warnings = scenedec::Warnings::new();
+    let scene = scenedec::decode_into(bytes, Some("bbmodel"), &options, &mut arena, &mut warnings)
+        .unwrap_or_else(|e| panic!("decode_into failed: {e}"));
+    assert_eq!(scene.groups(), loaded.scene().groups());
+    assert_eq!(scene.meshes(), loaded.scene().meshes());
+    loaded
 }
 
 fn warnings(loaded: &Loaded<'_>) -> Vec<(WarningCode, String)> {

@@ -15,8 +15,10 @@
 //! group's first collection is settled once, as the outliner walk reaches
 //! it (its parent's is known by then), so a cube needs at most three
 //! lookups whatever its depth. The spec bounds neither collections nor
-//! children; both are bounded by the document: every child costs at least
-//! four bytes of it (`"x",`) and takes 16 bytes of scratch.
+//! children; the scratch is bounded by the document instead: 16 bytes per
+//! child string (at least four bytes of the file, `"x",`), 16 per scoped
+//! collection (at least 12, `{"scope":1},`) and 4 per collection object
+//! (at least 3, `{},`), so at most four times the file's size.
 //!
 //! Warnings (spec Warnings): an entry that is no object (null included) is
 //! an empty collection with UNSUPPORTED_VALUE at `$.collections[i]`; a
@@ -88,7 +90,8 @@ pub struct CollectionCounts {
     pub children: usize,
     /// Collections with a non-zero scope.
     pub scoped: usize,
-    /// Entries of `collections`.
+    /// Entries of `collections` that are objects (the others contain
+    /// nothing, so the rule numbers only these, in file order).
     pub collections: usize,
 }
 
@@ -106,8 +109,8 @@ pub fn count(doc: &Document<'_>) -> Result<CollectionCounts, Error> {
         return Ok(counts);
     }
     super::structure::for_each_value(doc, doc.collections, |_, first, c| {
-        counts.collections += 1;
         let entry = read_entry(&first, c)?;
+        counts.collections += usize::from(entry.object);
         if entry
             .scope
             .is_some_and(|v| scope_of(&v).is_some_and(|s| s != 0.0))
@@ -275,7 +278,7 @@ impl<'s> Collections<'s> {
         mismatch: fn() -> Error,
     ) -> Result<Self, Error> {
         nodes.fill(NONE);
-        let (mut child, mut scoped) = (0usize, 0usize);
+        let (mut child, mut scoped, mut objects) = (0usize, 0usize, 0usize);
         let collections = Path::key("collections");
         let mut warn = |code: WarningCode, at: &Path<'_>, args: core::fmt::Arguments<'_>| {
             warnings.push(Warning::new(code, Location::Json(at.render()), args));
@@ -283,7 +286,6 @@ impl<'s> Collections<'s> {
         if apply(doc) {
             super::structure::for_each_value(doc, doc.collections, |i, first, c| {
                 let at = collections.with_index(i);
-                let collection = u32::try_from(i).map_err(|_| mismatch())?;
                 let entry = read_entry(&first, c)?;
                 if !entry.object {
                     warn(
@@ -291,7 +293,10 @@ impl<'s> Collections<'s> {
                         &at,
                         format_args!("collection is no object: read as an empty collection"),
                     );
+                    return Ok(());
                 }
+                // Numbered among the objects, which keeps file order.
+                let collection = u32::try_from(objects).map_err(|_| mismatch())?;
                 let texture = match entry.texture.map(|t| t.kind) {
                     None => -1,
                     Some(TokenKind::String(s)) if s.decoded_len() == 0 => -1,
@@ -320,7 +325,8 @@ impl<'s> Collections<'s> {
                         -1
                     }
                 };
-                *textures.get_mut(i).ok_or_else(mismatch)? = texture;
+                *textures.get_mut(objects).ok_or_else(mismatch)? = texture;
+                objects += 1;
                 if let Some(v) = entry.scope {
                     match scope_of(&v) {
                         Some(scope) if scope != 0.0 => {
@@ -368,7 +374,7 @@ impl<'s> Collections<'s> {
                 Ok(())
             })?;
         }
-        if child != children.len() || scoped != scopes.len() {
+        if child != children.len() || scoped != scopes.len() || objects != textures.len() {
             return Err(mismatch());
         }
         children.sort_unstable();
