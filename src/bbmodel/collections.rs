@@ -13,7 +13,7 @@
 //! and every scoped collection ([`count`]), and the fill pass keeps them in
 //! sorted tables ([`Collections`]), so a lookup is a binary search. Each
 //! group's first collection is settled once, as the outliner walk reaches
-//! it (its parent's is known by then), so a cube needs at most three
+//! it (its parent's is known by then), so a cube needs at most two
 //! lookups whatever its depth. The spec bounds neither collections nor
 //! children; the scratch is bounded by the document instead: 16 bytes per
 //! child string (at least four bytes of the file, `"x",`), 16 per scoped
