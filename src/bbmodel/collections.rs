@@ -32,7 +32,7 @@ use super::document::Document;
 use super::mesh_keys::{string_at, text_hash};
 use super::reader::offset;
 use super::shown_texture::Placement;
-use super::textures::TextureMeta;
+use super::textures::Textures;
 use super::uuid_tables::body_offset;
 use super::value::{Path, same_text};
 use crate::error::{Error, Location, Warning, WarningCode, Warnings};
@@ -269,7 +269,7 @@ impl<'s> Collections<'s> {
     #[allow(clippy::too_many_arguments)]
     pub fn read(
         doc: &Document<'_>,
-        metas: &[TextureMeta<'_>],
+        metas: &Textures<'_>,
         children: &'s mut [ChildEntry],
         scopes: &'s mut [ScopeEntry],
         textures: &'s mut [i32],
@@ -300,8 +300,8 @@ impl<'s> Collections<'s> {
                 let texture = match entry.texture.map(|t| t.kind) {
                     None => -1,
                     Some(TokenKind::String(s)) if s.decoded_len() == 0 => -1,
-                    Some(TokenKind::String(s)) => match texture_by_uuid(metas, &s) {
-                        Some(t) => t,
+                    Some(TokenKind::String(s)) => match metas.by_uuid(&s) {
+                        Some(t) => i32::try_from(t).map_err(|_| mismatch())?,
                         None => {
                             warn(
                                 WarningCode::UnknownReference,
@@ -463,14 +463,6 @@ impl<'s> Collections<'s> {
             .unwrap_or(-1);
         Placement::Texture(texture)
     }
-}
-
-/// The first texture whose uuid is `uuid`.
-pub fn texture_by_uuid(metas: &[TextureMeta<'_>], uuid: &JsonStr<'_>) -> Option<i32> {
-    let i = metas
-        .iter()
-        .position(|t| t.uuid.is_some_and(|u| same_text(&u, uuid)))?;
-    i32::try_from(i).ok()
 }
 
 #[cfg(test)]

@@ -14,8 +14,8 @@ use super::cube::{CubeInput, CubeShape, FaceInput, FaceName, FaceRotation, cube_
 use super::document::{Document, MAX_JSON_DEPTH};
 use super::mesh_faces::MeshHead;
 use super::shown_texture::{Placement, Shown, TextureRules};
-use super::textures::{RenderSides, TextureMeta, UvSpace};
-use super::value::{Cursor, Path, error_at, invalid, known_key, same_text, type_name};
+use super::textures::{RenderSides, Textures, UvSpace};
+use super::value::{Cursor, Path, error_at, invalid, known_key, type_name};
 use crate::error::{Error, ErrorCode, Location, Quote, Warning, WarningCode, Warnings};
 use crate::json::{JsonStr, Token, TokenKind};
 use crate::limits::BbmodelLimits;
@@ -88,7 +88,7 @@ pub(super) enum FaceTexture {
 pub(super) fn face_texture(
     c: &mut Cursor<'_>,
     path: &Path<'_>,
-    textures: &[TextureMeta<'_>],
+    textures: &Textures<'_>,
 ) -> Result<FaceTexture, Error> {
     let texture_count = textures.len();
     let v = c.next()?;
@@ -112,21 +112,16 @@ pub(super) fn face_texture(
                 ));
             }
         }
-        TokenKind::String(s) => {
-            let found = textures
-                .iter()
-                .position(|t| t.uuid.is_some_and(|u| same_text(&u, &s)));
-            match found {
-                Some(i) => FaceTexture::Index(i),
-                None => {
-                    return Err(invalid(
-                        path,
-                        "unknown texture uuid",
-                        format_args!("the uuid of a texture, got {}", Quote(s.raw_str())),
-                    ));
-                }
+        TokenKind::String(s) => match textures.by_uuid(&s) {
+            Some(i) => FaceTexture::Index(i),
+            None => {
+                return Err(invalid(
+                    path,
+                    "unknown texture uuid",
+                    format_args!("the uuid of a texture, got {}", Quote(s.raw_str())),
+                ));
             }
-        }
+        },
         _ => {
             return Err(invalid(
                 path,
@@ -252,8 +247,8 @@ pub struct ElementContext<'c, 'a> {
     pub doc: &'c Document<'a>,
     /// The limits.
     pub limits: &'c BbmodelLimits,
-    /// The textures' metadata, by index.
-    pub textures: &'c [TextureMeta<'a>],
+    /// The textures as faces see them.
+    pub textures: &'c Textures<'c>,
     /// Which texture each face shows (convention 15).
     pub rules: &'c TextureRules,
     /// The texture the element's place gives its faces, when the rules
@@ -787,7 +782,7 @@ fn read_faces(
     pass: Pass,
     speculative: bool,
     path: &Path<'_>,
-    textures: &[TextureMeta<'_>],
+    textures: &Textures<'_>,
     faces: &mut [Option<FaceInput>; 6],
     face_textures: &mut [FaceTexture; 6],
 ) -> Result<FacesRead, Error> {

@@ -13,15 +13,17 @@ use super::elements::{
 };
 use super::mesh_faces::for_each_mesh_face;
 use super::mesh_keys::{KeyEntry, key_slots, string_at, text_hash};
-use super::mesh_writer::{KeptFace, MeshCorner, MeshScratch, MeshWriter};
-use super::scene_textures::{COMPOSITE_NAME, frame_step_count, write_textures};
-use super::shown_texture::{NO_GROUP_TEXTURE, Placement, TextureRules, group_texture};
+use super::mesh_writer::{GroupSlot, KeptFace, MeshCorner, MeshScratch, MeshWriter};
+use super::scene_textures::{COMPOSITE_NAME, write_composite, write_texture};
+use super::shown_texture::{
+    NO_GROUP_TEXTURE, Placement, TextureRules, TextureSummary, group_texture,
+};
 use super::structure::{
     Census, GroupFields, OutlinerEvent, census_walk, for_each_value, walk_outliner,
 };
 use super::text_pool::Pool;
-use super::texture_pixels::{decode_images, plan_images, validate_images};
-use super::textures::read_textures;
+use super::texture_pixels::{ImageTally, ImageWriter, validate_image};
+use super::textures::{COUNTED_UUIDS, TextureFacts, Textures, for_each_texture, uuid_entry};
 use super::uuid_tables::{
     ElementEntry, OutlinerRef, UuidEntry, body_offset, elements_unique, group_data_at, group_entry,
     group_table, groups_placed_once, place,
@@ -68,16 +70,39 @@ pub(crate) fn plan(
     // Animations are not in the scene yet, but their limits and types are
     // the spec's errors already.
     super::animations::check_animations(doc, limits)?;
-    let mut textures = heapless::Vec::new();
-    read_textures(doc, limits, options.texture_files, None, &mut textures)?;
-    let images = plan_images(&textures, limits)?;
+    // Textures, each read in turn and none held: what the rules, the
+    // images and the text pool need, and the first uuids for faces that
+    // name their texture by uuid.
+    let (mut summary, mut images, mut frame_steps) =
+        (TextureSummary::default(), ImageTally::default(), 0);
+    let mut uuids = heapless::Vec::<UuidEntry, COUNTED_UUIDS>::new();
+    let mut held_until = census.textures;
+    for_each_texture(doc, limits, options.texture_files, None, |i, meta| {
+        summary.add(i, &meta);
+        images.add(&meta);
+        frame_steps += meta.strip.steps as usize;
+        pool += escaped_len(&meta.name);
+        if let Some(entry) = uuid_entry(doc, i, &meta)
+            && held_until == census.textures
+            && uuids.push(entry).is_err()
+        {
+            held_until = i;
+        }
+        Ok(())
+    })?;
+    let images = images.finish(limits)?;
     if pass == Pass::Measure {
-        validate_images(&textures, options.texture_files)?;
+        let files = options.texture_files;
+        for_each_texture(doc, limits, files, None, |i, meta| {
+            validate_image(i, &meta, files)
+        })?;
     }
     if let Some(e) = group_error {
         return Err(e);
     }
-    let rules = TextureRules::new(doc, &textures);
+    uuids.sort_unstable();
+    let textures = Textures::new(doc, census.textures, &[], &uuids, held_until);
+    let rules = TextureRules::new(doc, &summary);
     let collections = super::collections::count(doc)?;
     // Each node's first collection (Hytale), or its group texture (OptiFine).
     let collection_nodes = usize::from(super::collections::apply(doc)) * census.nodes;
@@ -86,7 +111,7 @@ pub(crate) fn plan(
         nodes: census.nodes,
         textures: census.textures,
         materials: rules.material_count(census.textures),
-        frame_steps: frame_step_count(&textures),
+        frame_steps,
         mips: images.images,
         pixels: images.pixels,
         ..SceneCounts::default()
@@ -99,7 +124,6 @@ pub(crate) fn plan(
         pool += escaped_len(&data.name);
         Ok(())
     })?;
-    pool += textures.iter().map(|t| escaped_len(&t.name)).sum::<usize>();
     let ctx = ElementContext {
         doc,
         limits,
@@ -140,7 +164,12 @@ pub(crate) fn plan(
         scratch.add::<ScopeEntry>(collections.scoped)?;
         scratch.add::<i32>(collections.collections)?;
         scratch.add::<u32>(collection_nodes)?;
-        scratch.add::<i32>(group_textures)
+        scratch.add::<i32>(group_textures)?;
+        // What faces need of each texture, and the textures by uuid.
+        scratch.add::<TextureFacts>(census.textures)?;
+        scratch.add::<UuidEntry>(census.textures)?;
+        // The most groups one mesh can have.
+        scratch.add::<GroupSlot>(largest.groups)
     })?;
     let mut notes = [0; crate::arena::NOTES];
     notes[NOTE_GROUP_ENTRIES] = census.group_entries;
@@ -156,6 +185,7 @@ pub(crate) fn plan(
     notes[NOTE_COLLECTIONS] = collections.collections;
     notes[NOTE_COLLECTION_NODES] = collection_nodes;
     notes[NOTE_GROUP_TEXTURES] = group_textures;
+    notes[NOTE_MAX_MESH_GROUPS] = largest.groups;
     Ok((plan.with_notes(notes), census))
 }
 
@@ -173,12 +203,15 @@ const NOTE_COLLECTION_SCOPES: usize = 9;
 const NOTE_COLLECTIONS: usize = 10;
 const NOTE_COLLECTION_NODES: usize = 11;
 const NOTE_GROUP_TEXTURES: usize = 12;
+const NOTE_MAX_MESH_GROUPS: usize = 13;
 
 /// The most faces of 3 or more vertices, and their corners, of any one mesh.
 #[derive(Clone, Copy, Debug, Default)]
 struct MeshFaces {
     faces: usize,
     corners: usize,
+    /// Groups (an upper bound past [`COUNTED_GROUP_KEYS`]).
+    groups: usize,
 }
 
 /// Counts meshes, vertices, triangles and groups of every element, checking
@@ -212,7 +245,10 @@ fn count_elements(
             }
             ElementBody::Mesh(mesh) => {
                 *max_keys = (*max_keys).max(mesh.keys);
-                let mut keys = heapless::Vec::<GroupKey, MAX_GROUP_KEYS>::new();
+                let mut keys = heapless::Vec::<GroupKey, COUNTED_GROUP_KEYS>::new();
+                // Faces whose group found no room among `keys`: each
+                // counts as a group of its own (an upper bound).
+                let mut unheld = 0usize;
                 let mut this = MeshFaces::default();
                 for_each_mesh_face(doc, i, &mesh, limits, textures, pass, |face| {
                     // Upper bounds (spec): k vertices and k − 2 triangles a face.
@@ -228,13 +264,14 @@ fn count_elements(
                         doc,
                         &ctx.rules.mesh_face(textures, face.material, ctx.placed),
                     );
-                    if !keys.contains(&key) {
-                        let _ = keys.push(key);
+                    if !keys.contains(&key) && keys.push(key).is_err() {
+                        unheld += 1;
                     }
                     check_geometry(counts, limits)
                 })?;
                 counts.meshes += 1;
-                counts.groups += keys.len();
+                counts.groups += keys.len() + unheld;
+                largest.groups = largest.groups.max(keys.len() + unheld);
                 largest.faces = largest.faces.max(this.faces);
                 largest.corners = largest.corners.max(this.corners);
             }
@@ -247,9 +284,10 @@ fn count_elements(
     Ok(pool)
 }
 
-/// Distinct (material, sidedness) pairs a mesh can have: untextured and
-/// every texture, each single- or double-sided.
-pub(super) const MAX_GROUP_KEYS: usize = 2 * (super::textures::HARD_MAX_TEXTURES + 1);
+/// Distinct (material, sidedness) pairs of one mesh the counting pass
+/// tells apart on the stack (6 KiB); a mesh with more counts the faces
+/// past them as a group each.
+const COUNTED_GROUP_KEYS: usize = 512;
 
 fn check_geometry(counts: &SceneCounts, limits: &BbmodelLimits) -> Result<(), Error> {
     let triangles = counts.indices / 3;
@@ -337,33 +375,6 @@ pub(crate) fn fill<'a>(
         bytes: &mut *arrays.text_pool,
         len: 0,
     };
-    let mut textures = heapless::Vec::new();
-    read_textures(
-        doc,
-        limits,
-        options.texture_files,
-        Some(warnings),
-        &mut textures,
-    )?;
-    let rules = TextureRules::new(doc, &textures);
-    let composite_name = if rules.composite().is_some() {
-        pool.literal(COMPOSITE_NAME)?
-    } else {
-        TextRef::EMPTY
-    };
-    write_textures(
-        &textures,
-        &rules,
-        arrays.textures,
-        arrays.materials,
-        arrays.frame_steps,
-        |meta| match &meta.name {
-            Some(n) => pool.text(doc.bytes, n),
-            None => Ok(TextRef::EMPTY),
-        },
-        composite_name,
-        mismatch,
-    )?;
     // Scratch, in the order `plan` sized it.
     let group_entries = arena.slice::<UuidEntry>(plan.note(NOTE_GROUP_ENTRIES))?;
     let elements_by_uuid = arena.slice::<ElementEntry>(plan.note(NOTE_ELEMENTS))?;
@@ -378,24 +389,83 @@ pub(crate) fn fill<'a>(
     let mesh_order = arena.slice::<[u64; 2]>(counts.meshes)?;
     let mesh_copy = arena.slice::<MeshRecord>(counts.meshes)?;
     let png_scratch = arena.slice::<u8>(plan.note(NOTE_PNG_SCRATCH))?;
+    let collection_children = arena.slice::<ChildEntry>(plan.note(NOTE_COLLECTION_CHILDREN))?;
+    let collection_scopes = arena.slice::<ScopeEntry>(plan.note(NOTE_COLLECTION_SCOPES))?;
+    let collection_textures = arena.slice::<i32>(plan.note(NOTE_COLLECTIONS))?;
+    let collection_nodes = arena.slice::<u32>(plan.note(NOTE_COLLECTION_NODES))?;
+    let group_textures = arena.slice::<i32>(plan.note(NOTE_GROUP_TEXTURES))?;
+    let facts = arena.slice::<TextureFacts>(counts.textures)?;
+    let texture_uuids = arena.slice::<UuidEntry>(counts.textures)?;
+    let mesh_groups = arena.slice::<GroupSlot>(plan.note(NOTE_MAX_MESH_GROUPS))?;
+
+    // Textures, each read once and written as it is read: its record,
+    // material, frame steps and pixels, and what faces need of it.
+    let files = options.texture_files;
+    let (mut summary, mut images, mut step, mut named) = (
+        TextureSummary::default(),
+        ImageWriter::default(),
+        0usize,
+        0usize,
+    );
+    for_each_texture(doc, limits, files, Some(&mut *warnings), |i, meta| {
+        summary.add(i, &meta);
+        let name = match &meta.name {
+            Some(n) => pool.text(doc.bytes, n)?,
+            None => TextRef::EMPTY,
+        };
+        let (records, materials) = (&mut *arrays.textures, &mut *arrays.materials);
+        write_texture(
+            i,
+            &meta,
+            name,
+            &mut step,
+            records,
+            materials,
+            arrays.frame_steps,
+            mismatch,
+        )?;
+        let record = records.get_mut(i).ok_or_else(mismatch)?;
+        images.decode(
+            i,
+            &meta,
+            files,
+            record,
+            arrays.mips,
+            arrays.pixels,
+            png_scratch,
+            mismatch,
+        )?;
+        *facts.get_mut(i).ok_or_else(mismatch)? = TextureFacts::of(&meta);
+        if let Some(entry) = uuid_entry(doc, i, &meta) {
+            *texture_uuids.get_mut(named).ok_or_else(mismatch)? = entry;
+            named += 1;
+        }
+        Ok(())
+    })?;
+    let texture_uuids = texture_uuids.get_mut(..named).ok_or_else(mismatch)?;
+    texture_uuids.sort_unstable();
+    let textures = Textures::new(doc, counts.textures, facts, texture_uuids, counts.textures);
+    let rules = TextureRules::new(doc, &summary);
+    let composite_name = if rules.composite().is_some() {
+        pool.literal(COMPOSITE_NAME)?
+    } else {
+        TextRef::EMPTY
+    };
+    write_composite(
+        &rules,
+        counts.textures,
+        arrays.materials,
+        composite_name,
+        mismatch,
+    )?;
     let mut collections = Collections::read(
         doc,
         &textures,
-        arena.slice::<ChildEntry>(plan.note(NOTE_COLLECTION_CHILDREN))?,
-        arena.slice::<ScopeEntry>(plan.note(NOTE_COLLECTION_SCOPES))?,
-        arena.slice::<i32>(plan.note(NOTE_COLLECTIONS))?,
-        arena.slice::<u32>(plan.note(NOTE_COLLECTION_NODES))?,
+        collection_children,
+        collection_scopes,
+        collection_textures,
+        collection_nodes,
         warnings,
-        mismatch,
-    )?;
-    let group_textures = arena.slice::<i32>(plan.note(NOTE_GROUP_TEXTURES))?;
-    decode_images(
-        &textures,
-        options.texture_files,
-        arrays.textures,
-        arrays.mips,
-        arrays.pixels,
-        png_scratch,
         mismatch,
     )?;
     group_table(doc, group_entries, limits.max_string_chars)?;
@@ -580,6 +650,7 @@ pub(crate) fn fill<'a>(
                     normals: &mut *normal_sums,
                     corners: &mut *mesh_corners,
                     faces: &mut *kept_faces,
+                    groups: &mut *mesh_groups,
                 };
                 meshes.mesh(&ctx, i, &mesh, name, &head, parent, scratch)?;
             }

@@ -16,11 +16,10 @@
 //! of such an element shows the same one), which bounds its groups from
 //! above.
 
-use super::collections::texture_by_uuid;
 use super::document::Document;
 use super::formats::ModelFormat;
 use super::structure::GroupTexture;
-use super::textures::{RenderMode, RenderSides, TextureMeta, UvSpace};
+use super::textures::{RenderMode, RenderSides, TextureMeta, Textures, UvSpace};
 use super::value::Path;
 use crate::error::{Location, Quote, Warning, WarningCode, Warnings};
 
@@ -95,8 +94,9 @@ pub struct TextureRules {
 }
 
 impl TextureRules {
-    /// The rules of `doc`'s format for its textures `metas`.
-    pub fn new(doc: &Document<'_>, metas: &[TextureMeta<'_>]) -> Self {
+    /// The rules of `doc`'s format for its textures, as `summary` gathered
+    /// them.
+    pub fn new(doc: &Document<'_>, summary: &TextureSummary) -> Self {
         let format = doc.format;
         let collections = doc.has_collections();
         let (cube_rule, mesh_rule) = if format.single_texture(collections) {
@@ -115,14 +115,14 @@ impl TextureRules {
         let mut rules = Self {
             cube_rule,
             mesh_rule,
-            default: default_texture(format, metas),
+            default: default_texture(format, summary),
             composite: -1,
             layers: [-1; 3],
             layer_count: 0,
             resolution: doc.resolution,
         };
-        if let Some((layers, count)) = composite_layers(format, metas) {
-            rules.composite = i32::try_from(metas.len()).unwrap_or(-1);
+        if let Some((layers, count)) = composite_layers(format, summary) {
+            rules.composite = i32::try_from(summary.count).unwrap_or(-1);
             rules.layers = layers;
             rules.layer_count = count;
         }
@@ -148,9 +148,9 @@ impl TextureRules {
 
     /// A drawn cube face storing `stored` (a texture index, or −1 blank)
     /// of an element placed as `placed`.
-    pub fn cube_face(&self, metas: &[TextureMeta<'_>], stored: i32, placed: Placement) -> Shown {
+    pub fn cube_face(&self, textures: &Textures<'_>, stored: i32, placed: Placement) -> Shown {
         let texture = self.pick(self.cube_rule, stored, placed);
-        self.shown(metas, texture, texture)
+        self.shown(textures, texture, texture)
     }
 
     /// A mesh face storing `stored` (a texture index, −1 blank, or
@@ -161,19 +161,19 @@ impl TextureRules {
     /// faces by getTexture(), which is none). In the OptiFine formats a
     /// null face shows its group's texture, material and UV size alike
     /// (Face.getTexture asks the group first), or none.
-    pub fn mesh_face(&self, metas: &[TextureMeta<'_>], stored: i32, placed: Placement) -> Shown {
+    pub fn mesh_face(&self, textures: &Textures<'_>, stored: i32, placed: Placement) -> Shown {
         if stored == NULL_FACE {
             return match (self.mesh_rule, placed) {
-                (FaceRule::EveryFace, _) => self.shown(metas, self.default, -1),
-                (FaceRule::ByPlacement, Placement::Texture(t)) => self.shown(metas, t, t),
+                (FaceRule::EveryFace, _) => self.shown(textures, self.default, -1),
+                (FaceRule::ByPlacement, Placement::Texture(t)) => self.shown(textures, t, t),
                 // Unknown counts as untextured: its other faces count as
                 // UNPLACED, so the two never merge.
                 (FaceRule::ByPlacement, Placement::Nothing | Placement::Unknown)
-                | (FaceRule::BlankFaces | FaceRule::Own, _) => self.shown(metas, -1, -1),
+                | (FaceRule::BlankFaces | FaceRule::Own, _) => self.shown(textures, -1, -1),
             };
         }
         let texture = self.pick(self.mesh_rule, stored, placed);
-        self.shown(metas, texture, texture)
+        self.shown(textures, texture, texture)
     }
 
     fn pick(&self, rule: FaceRule, stored: i32, placed: Placement) -> i32 {
@@ -190,9 +190,10 @@ impl TextureRules {
     /// A face drawn with texture `material`'s material and UVs over
     /// texture `uv_texture` (either −1 for none); the composite, when the
     /// file has one, replaces the material and sides as the format does.
-    fn shown(&self, metas: &[TextureMeta<'_>], material: i32, uv_texture: i32) -> Shown {
-        let meta = |i: i32| usize::try_from(i).ok().and_then(|i| metas.get(i));
-        let uv = meta(uv_texture).map_or(UvSpace::resolution(self.resolution), |m| m.uv_space());
+    fn shown(&self, textures: &Textures<'_>, material: i32, uv_texture: i32) -> Shown {
+        let uv = textures
+            .facts(uv_texture)
+            .map_or(UvSpace::resolution(self.resolution), |f| f.uv_space());
         if self.composite >= 0 {
             return Shown {
                 material: self.composite,
@@ -207,13 +208,18 @@ impl TextureRules {
                 uv,
             };
         }
+        // The counting passes hold no facts: every texture counts as auto
+        // sided, which groups faces alike, as the facts would (a face's
+        // sidedness follows its texture within one element).
         Shown {
-            material: if meta(material).is_some() {
+            material: if textures.contains(material) {
                 material
             } else {
                 -1
             },
-            sides: meta(material).map_or(RenderSides::Auto, |m| m.render_sides),
+            sides: textures
+                .facts(material)
+                .map_or(RenderSides::Auto, |f| f.render_sides()),
             uv,
         }
     }
@@ -230,7 +236,7 @@ pub const NO_GROUP_TEXTURE: i32 = i32::MIN;
 /// draws the faces untextured), or [`NO_GROUP_TEXTURE`]. A value that is
 /// no string warns UNSUPPORTED_VALUE and is ignored.
 pub fn group_texture(
-    metas: &[TextureMeta<'_>],
+    textures: &Textures<'_>,
     field: &GroupTexture<'_>,
     at: &Path<'_>,
     warnings: Option<&mut Warnings>,
@@ -243,16 +249,19 @@ pub fn group_texture(
     match field {
         GroupTexture::Absent => NO_GROUP_TEXTURE,
         GroupTexture::Uuid(s) if s.decoded_len() == 0 => NO_GROUP_TEXTURE,
-        GroupTexture::Uuid(s) => texture_by_uuid(metas, s).unwrap_or_else(|| {
-            warn(
-                WarningCode::UnknownReference,
-                format_args!(
-                    "group texture {} names no texture: its faces are untextured",
-                    Quote(s.raw_str())
-                ),
-            );
-            -1
-        }),
+        GroupTexture::Uuid(s) => match textures.by_uuid(s).and_then(|i| i32::try_from(i).ok()) {
+            Some(i) => i,
+            None => {
+                warn(
+                    WarningCode::UnknownReference,
+                    format_args!(
+                        "group texture {} names no texture: its faces are untextured",
+                        Quote(s.raw_str())
+                    ),
+                );
+                -1
+            }
+        },
         GroupTexture::NotString => {
             warn(
                 WarningCode::UnsupportedValue,
@@ -263,50 +272,74 @@ pub fn group_texture(
     }
 }
 
+/// What the rules need of the textures, gathered as they are read in
+/// file order (so no texture is held to decide them).
+#[derive(Clone, Copy, Debug)]
+pub struct TextureSummary {
+    count: usize,
+    /// The first `use_as_default` texture.
+    first_default: Option<usize>,
+    any_layered: bool,
+    /// The last three visible textures, oldest first (−1 for none yet).
+    last_visible: [i32; 3],
+    visible: usize,
+}
+
+impl Default for TextureSummary {
+    fn default() -> Self {
+        Self {
+            count: 0,
+            first_default: None,
+            any_layered: false,
+            last_visible: [-1; 3],
+            visible: 0,
+        }
+    }
+}
+
+impl TextureSummary {
+    /// Adds texture `index`, the next in file order.
+    pub fn add(&mut self, index: usize, meta: &TextureMeta<'_>) {
+        self.count = index + 1;
+        if meta.use_as_default && self.first_default.is_none() {
+            self.first_default = Some(index);
+        }
+        self.any_layered |= meta.render_mode == RenderMode::Layered;
+        if meta.visible {
+            self.last_visible.rotate_left(1);
+            self.last_visible[2] = i32::try_from(index).unwrap_or(-1);
+            self.visible += 1;
+        }
+    }
+}
+
 /// Texture.getDefault() (convention 15): the first `use_as_default`
 /// texture where the format reads the flag (Format.single_texture_default),
 /// else the last visible texture when there are two or more and one is
 /// layered, else the first; −1 without textures.
-fn default_texture(format: ModelFormat, metas: &[TextureMeta<'_>]) -> i32 {
+fn default_texture(format: ModelFormat, s: &TextureSummary) -> i32 {
     let index = |i: usize| i32::try_from(i).unwrap_or(-1);
     if format.single_texture_default()
-        && let Some(i) = metas.iter().position(|m| m.use_as_default)
+        && let Some(i) = s.first_default
     {
         return index(i);
     }
-    if metas.len() >= 2
-        && metas.iter().any(|m| m.render_mode == RenderMode::Layered)
-        && let Some(i) = metas.iter().rposition(|m| m.visible)
-    {
-        return index(i);
+    if s.count >= 2 && s.any_layered && s.visible > 0 {
+        return s.last_visible[2];
     }
-    if metas.is_empty() { -1 } else { 0 }
+    if s.count == 0 { -1 } else { 0 }
 }
 
 /// The layer composite (Conversion, "Layer composite"): in a format that
 /// composites, with two or more textures, one layered and one visible, the
 /// last three visible textures in file order, bottom first.
-fn composite_layers(format: ModelFormat, metas: &[TextureMeta<'_>]) -> Option<([i32; 3], u8)> {
-    if !format.composites_layers()
-        || metas.len() < 2
-        || !metas.iter().any(|m| m.render_mode == RenderMode::Layered)
-    {
+fn composite_layers(format: ModelFormat, s: &TextureSummary) -> Option<([i32; 3], u8)> {
+    if !format.composites_layers() || s.count < 2 || !s.any_layered || s.visible == 0 {
         return None;
     }
-    let mut top_down = [-1i32; 3];
-    let mut count = 0usize;
-    for (i, _) in metas.iter().enumerate().rev().filter(|(_, m)| m.visible) {
-        match top_down.get_mut(count) {
-            Some(slot) => *slot = i32::try_from(i).ok()?,
-            None => break,
-        }
-        count += 1;
-    }
-    if count == 0 {
-        return None;
-    }
+    let count = s.visible.min(3);
     let mut layers = [-1i32; 3];
-    for (slot, &t) in layers.iter_mut().zip(top_down.iter().take(count).rev()) {
+    for (slot, &t) in layers.iter_mut().zip(s.last_visible.get(3 - count..)?) {
         *slot = t;
     }
     Some((layers, u8::try_from(count).ok()?))
