@@ -5,7 +5,8 @@
 //! single-texture formats is the project's default texture rather than the
 //! one the face stores, and gives every face one layered material when a
 //! single-texture format has a layered texture. Both are decided here,
-//! once per file ([`TextureRules::new`]), and asked per face.
+//! once per file ([`TextureRules::new`], from a [`TextureSummary`] gathered
+//! as the textures are read, so no texture is held), and asked per face.
 //!
 //! Two formats give an element's faces the texture of its place in the
 //! model ([`Placement`]): OptiFine's (`per_group_texture`) that of the
