@@ -492,7 +492,7 @@ fn a_mesh_with_a_group_per_texture_past_the_counted_keys_loads() {
     // 600 textures are 600 groups, more than the counting pass tells apart
     // on the stack; it counts those past them as a group each, and the
     // fill writes the groups in memory from the plan.
-    let n = 600;
+    let n: usize = 600;
     let mut model = Model::free();
     for i in 0..n {
         model = model.texture(Texture::png(&format!("t{i}"), 1, 1));

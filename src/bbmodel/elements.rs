@@ -90,7 +90,7 @@ pub(super) fn face_texture(
     path: &Path<'_>,
     textures: &Textures<'_>,
 ) -> Result<FaceTexture, Error> {
-    let texture_count = textures.len();
+    let texture_count = textures.count();
     let v = c.next()?;
     let result = match v.kind {
         TokenKind::Null => FaceTexture::Removed,

@@ -237,7 +237,7 @@ impl<'t> Textures<'t> {
     }
 
     /// Entries of `textures`.
-    pub fn len(&self) -> usize {
+    pub fn count(&self) -> usize {
         self.count
     }
 
