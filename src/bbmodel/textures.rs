@@ -12,6 +12,12 @@
 //! visible / use_as_default that are no boolean (UNSUPPORTED_VALUE);
 //! uv_width / uv_height in the per-texture-UV formats (a bad value fails a
 //! `free` file, warns elsewhere; the resolution is used).
+//!
+//! No pass holds every texture's metadata: [`for_each_texture`] reads the
+//! entries in turn, and faces look textures up through [`Textures`] (each
+//! one's UV space and sides, and the uuids sorted by hash), which the fill
+//! pass keeps in memory from the plan, so `maxTextures` alone bounds how
+//! many are read.
 
 use super::document::Document;
 use super::frames::{FrameFields, FrameStrip, StripNotes, frame_count, strip};
@@ -202,7 +208,7 @@ impl TextureFacts {
     }
 }
 
-/// The textures as faces see them: how many, each one's [`TextureFacts`]
+/// The textures as faces see them: how many, each one's `TextureFacts`
 /// (none in the counting passes, which need only indices), and their uuids
 /// sorted by hash for lookups by uuid.
 #[derive(Clone, Copy, Debug)]
