@@ -733,7 +733,12 @@ fn hytale_collections_corpus_file_shows_each_collections_texture() {
         .filter(|&m| groups(&scene, m).iter().all(|g| g.0 == 0))
         .count();
     assert_eq!(default, 26);
-    assert!(warnings(&loaded).is_empty());
+    // Its collections and cubes are well formed (its animations may warn).
+    let texture_warnings = warnings(&loaded)
+        .into_iter()
+        .filter(|(_, at)| at.starts_with("$.collections") || at.starts_with("$.elements"))
+        .count();
+    assert_eq!(texture_warnings, 0);
 }
 
 // ------------------------------------------------- layer composite

@@ -6,6 +6,10 @@
 //! carves.
 
 use super::Options;
+use super::animations::{
+    AnimationArrays, AnimationScratch, Context as AnimationContext, ScratchSizes, fill_animations,
+    uuid_key,
+};
 use super::collections::{ChildEntry, Collections, ScopeEntry};
 use super::document::Document;
 use super::elements::{
@@ -67,9 +71,7 @@ pub(crate) fn plan(
         }
         Ok(())
     })?;
-    // Animations are not in the scene yet, but their limits and types are
-    // the spec's errors already.
-    super::animations::check_animations(doc, limits)?;
+    let animations = super::animations::count_animations(doc, limits, pass == Pass::Measure)?;
     // Textures, each read in turn and none held: what the rules, the
     // images and the text pool need, and the first uuids for faces that
     // name their texture by uuid.
@@ -134,6 +136,12 @@ pub(crate) fn plan(
     let mut max_keys = 0usize;
     let mut largest = MeshFaces::default();
     pool += count_elements(&ctx, pass, &mut counts, &mut max_keys, &mut largest)?;
+    // Animations: at most three channels per animator (an upper bound).
+    counts.animations = animations.animations;
+    counts.channels = animations.animators.saturating_mul(3);
+    counts.keyframes = animations.keyframes;
+    pool += animations.text;
+    let animation_scratch = ScratchSizes::new(census.nodes, &animations);
     counts.text_pool = pool;
     let element_refs = census.outliner_entries - census.nodes;
     let plan = Plan::new(counts, |scratch| {
@@ -169,7 +177,9 @@ pub(crate) fn plan(
         scratch.add::<TextureFacts>(census.textures)?;
         scratch.add::<UuidEntry>(census.textures)?;
         // The most groups one mesh can have.
-        scratch.add::<GroupSlot>(largest.groups)
+        scratch.add::<GroupSlot>(largest.groups)?;
+        // Group tables, claims and one animator's keyframes.
+        animation_scratch.add_to(scratch)
     })?;
     let mut notes = [0; crate::arena::NOTES];
     notes[NOTE_GROUP_ENTRIES] = census.group_entries;
@@ -186,6 +196,8 @@ pub(crate) fn plan(
     notes[NOTE_COLLECTION_NODES] = collection_nodes;
     notes[NOTE_GROUP_TEXTURES] = group_textures;
     notes[NOTE_MAX_MESH_GROUPS] = largest.groups;
+    notes[NOTE_ANIMATION_NODES] = animation_scratch.nodes;
+    notes[NOTE_MAX_ANIMATOR_KEYFRAMES] = animation_scratch.keyframes;
     Ok((plan.with_notes(notes), census))
 }
 
@@ -198,12 +210,14 @@ const NOTE_ELEMENT_REFS: usize = 4;
 const NOTE_MAX_CORNERS: usize = 5;
 const NOTE_MAX_FACES: usize = 6;
 const NOTE_PNG_SCRATCH: usize = 7;
-const NOTE_COLLECTION_CHILDREN: usize = 8;
-const NOTE_COLLECTION_SCOPES: usize = 9;
-const NOTE_COLLECTIONS: usize = 10;
-const NOTE_COLLECTION_NODES: usize = 11;
-const NOTE_GROUP_TEXTURES: usize = 12;
-const NOTE_MAX_MESH_GROUPS: usize = 13;
+const NOTE_ANIMATION_NODES: usize = 8;
+const NOTE_MAX_ANIMATOR_KEYFRAMES: usize = 9;
+const NOTE_COLLECTION_CHILDREN: usize = 10;
+const NOTE_COLLECTION_SCOPES: usize = 11;
+const NOTE_COLLECTIONS: usize = 12;
+const NOTE_COLLECTION_NODES: usize = 13;
+const NOTE_GROUP_TEXTURES: usize = 14;
+const NOTE_MAX_MESH_GROUPS: usize = 15;
 
 /// The most faces of 3 or more vertices, and their corners, of any one mesh.
 #[derive(Clone, Copy, Debug, Default)]
@@ -397,6 +411,12 @@ pub(crate) fn fill<'a>(
     let facts = arena.slice::<TextureFacts>(counts.textures)?;
     let texture_uuids = arena.slice::<UuidEntry>(counts.textures)?;
     let mesh_groups = arena.slice::<GroupSlot>(plan.note(NOTE_MAX_MESH_GROUPS))?;
+    let animation_scratch = ScratchSizes {
+        nodes: plan.note(NOTE_ANIMATION_NODES),
+        keyframes: plan.note(NOTE_MAX_ANIMATOR_KEYFRAMES),
+    }
+    .carve(arena)?;
+    let group_uuids = animation_scratch.uuids;
 
     // Textures, each read once and written as it is read: its record,
     // material, frame steps and pixels, and what faces need of it.
@@ -518,6 +538,10 @@ pub(crate) fn fill<'a>(
                         at: body_offset(doc, &uuid),
                         index: node as u64,
                     };
+                    // Animators find their group by uuid.
+                    if let Some(slot) = group_uuids.get_mut(placed) {
+                        *slot = uuid_key(doc, &uuid, node);
+                    }
                     placed += 1;
                 }
                 collections.place_group(doc, node, parent, uuid);
@@ -691,6 +715,23 @@ pub(crate) fn fill<'a>(
         }
     }
 
+    // Animations, once the nodes they move are known.
+    let animations = fill_animations(
+        &AnimationContext { doc, limits, nodes },
+        AnimationArrays {
+            animations: &mut *arrays.animations,
+            channels: &mut *arrays.channels,
+            keyframes: &mut *arrays.keyframes,
+        },
+        AnimationScratch {
+            uuids: group_uuids,
+            ..animation_scratch
+        },
+        placed.min(plan.note(NOTE_ANIMATION_NODES)),
+        &mut pool,
+        warnings,
+    )?;
+
     // Faces without area were planned for and not written: hand out only
     // what was written.
     let used = SceneCounts {
@@ -701,6 +742,9 @@ pub(crate) fn fill<'a>(
         uvs: meshes.vertex,
         indices: meshes.index,
         uv_rects: meshes.index / 3,
+        animations: animations.animations,
+        channels: animations.channels,
+        keyframes: animations.keyframes,
         text_pool: pool.len,
         ..counts
     };
