@@ -427,16 +427,102 @@ fn max_textures_is_too_many_textures() {
     );
 }
 
-#[test]
-#[ignore = "LIMITATION: texture metadata is held on the stack for at most 256 textures (bbmodel::textures::HARD_MAX_TEXTURES); a maxTextures override above 256 reads as 256"]
-fn max_textures_override_above_256_is_honoured() {
+/// `n` 1×1 textures named by uuid ("u0", "u1", …) and one cube whose
+/// north face names the last by uuid and whose south face stores its index.
+fn textures_named_by_uuid(n: usize) -> Vec<u8> {
     let mut m = Model::free();
-    for i in 0..257 {
-        m = m.texture(Texture::png(&format!("t{i}"), 1, 1));
+    for i in 0..n {
+        m = m.texture(Texture::png(&format!("t{i}"), 1, 1).uuid(&format!("u{i}")));
     }
-    let bytes = m.bytes();
-    let loaded = try_load(&bytes, limits(|l| l.max_textures = 300)).unwrap();
-    assert_eq!(loaded.scene().textures().len(), 257);
+    let last = n - 1;
+    let cube = Cube::new([0.0; 3], [2.0, 3.0, 4.0])
+        .face(
+            "north",
+            Face::uv([0.0, 0.0, 1.0, 1.0]).texture(format!("u{last}").as_str()),
+        )
+        .face("south", Face::uv([0.0, 0.0, 1.0, 1.0]).texture(last as f64));
+    m.element(cube).bytes()
+}
+
+#[test]
+fn max_textures_override_above_the_default_is_honoured_whatever_its_size() {
+    // "TOO_MANY_TEXTURES textures over maxTextures": an override reads as
+    // many textures as it allows (their metadata from the plan), here 300
+    // and 1100, past the uuids the counting pass holds on the stack
+    // (COUNTED_UUIDS, 1024): a face naming the last by uuid still finds it.
+    for n in [300, 1100] {
+        let bytes = textures_named_by_uuid(n);
+        let loaded = try_load(&bytes, limits(|l| l.max_textures = n as u64)).unwrap();
+        let scene = loaded.scene();
+        assert_eq!(scene.textures().len(), n);
+        assert_eq!(scene.materials().len(), n);
+        // Both faces, by uuid and by index, show the last texture.
+        let last = (n - 1) as i32;
+        assert!(scene.groups().iter().all(|g| g.material == last), "{n}");
+        assert_eq!(
+            code_with(&bytes, limits(|l| l.max_textures = n as u64 - 1)),
+            ErrorCode::TooManyTextures,
+            "{n}"
+        );
+        // measure agrees, and its plan decodes (its counting pass holds
+        // no texture metadata).
+        let mut o = options(limits(|l| l.max_textures = n as u64));
+        o.bbmodel.texture_files = &[];
+        let plan = scenedec::measure(&bytes, Some("bbmodel"), &o).unwrap();
+        let mut memory = vec![0u64; plan.arena_words()];
+        let mut arena = scenedec::Arena::from_words(&mut memory);
+        let mut warnings = scenedec::Warnings::new();
+        let scene =
+            scenedec::decode_into(&bytes, Some("bbmodel"), &o, &mut arena, &mut warnings).unwrap();
+        assert_eq!(scene.textures().len(), n);
+    }
+    // A uuid no texture has is still INVALID_FIELD past the held uuids.
+    let bad = String::from_utf8(textures_named_by_uuid(1100))
+        .unwrap()
+        .replace(r#""texture": "u1099""#, r#""texture": "nope""#);
+    assert_eq!(
+        code_with(bad.as_bytes(), limits(|l| l.max_textures = 1100)),
+        ErrorCode::InvalidField
+    );
+}
+
+#[test]
+fn a_mesh_with_a_group_per_texture_past_the_counted_keys_loads() {
+    // Faces of one mesh are grouped by material (Conversion): 600 faces on
+    // 600 textures are 600 groups, more than the counting pass tells apart
+    // on the stack; it counts those past them as a group each, and the
+    // fill writes the groups in memory from the plan.
+    let n: usize = 600;
+    let mut model = Model::free();
+    for i in 0..n {
+        model = model.texture(Texture::png(&format!("t{i}"), 1, 1));
+    }
+    let mut mesh = Mesh::new();
+    for i in 0..n {
+        let (a, b, c) = (format!("a{i}"), format!("b{i}"), format!("c{i}"));
+        let x = i as f64;
+        mesh = mesh
+            .vertex(&a, [x, 0.0, 0.0])
+            .vertex(&b, [x + 1.0, 0.0, 0.0])
+            .vertex(&c, [x, 1.0, 0.0])
+            .face(
+                &format!("f{i}"),
+                MeshFace::new(&[(&a, [0.0, 0.0]), (&b, [1.0, 0.0]), (&c, [0.0, 1.0])])
+                    .texture(i as f64),
+            );
+    }
+    let bytes = model.element(mesh).bytes();
+    let o = options(limits(|l| l.max_textures = n as u64));
+    let plan = scenedec::measure(&bytes, Some("bbmodel"), &o).unwrap();
+    let mut memory = vec![0u64; plan.arena_words()];
+    let mut arena = scenedec::Arena::from_words(&mut memory);
+    let mut warnings = scenedec::Warnings::new();
+    let scene =
+        scenedec::decode_into(&bytes, Some("bbmodel"), &o, &mut arena, &mut warnings).unwrap();
+    let materials: Vec<i32> = scene.groups().iter().map(|g| g.material).collect();
+    assert_eq!(materials, (0..n as i32).collect::<Vec<_>>());
+    let loaded = try_load(&bytes, limits(|l| l.max_textures = n as u64)).unwrap();
+    assert_eq!(loaded.scene().groups(), scene.groups());
 }
 
 #[test]

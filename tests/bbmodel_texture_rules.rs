@@ -1,18 +1,34 @@
 //! The texture half of the loader specification, one test per rule, named
 //! after it: the render-mode material table, the default texture and the
-//! layer composite (Conversion; Blockbench conventions 15) and frame
-//! strips (Supported; conventions 14).
+//! layer composite (Conversion; Blockbench conventions 15), OptiFine
+//! group textures and Hytale collections (Conversion, "Default texture";
+//! Warnings) and frame strips (Supported; conventions 14).
 
 mod support;
 
 use scenedec::scene::{AlphaMode, Blending, FrameOrder, GroupFlags, MaterialFlags, Scene};
 use scenedec::{Loaded, Options, WarningCode};
 use serde_json::json;
-use support::bbmodel_builder::{Cube, Face, Mesh, MeshFace, Model, Texture};
+use support::bbmodel_builder::{
+    Cube, Face, Group, Mesh, MeshFace, Model, Texture, Tree, tree_4x, tree_5x,
+};
 
 fn load(bytes: &[u8]) -> Loaded<'_> {
-    scenedec::load(bytes, Some("bbmodel"), &Options::default())
-        .unwrap_or_else(|e| panic!("load failed: {e}\n{}", String::from_utf8_lossy(bytes)))
+    let options = Options::default();
+    let loaded = scenedec::load(bytes, Some("bbmodel"), &options)
+        .unwrap_or_else(|e| panic!("load failed: {e}\n{}", String::from_utf8_lossy(bytes)));
+    // `measure`'s plan, which counts without placing elements (an upper
+    // bound where a face's texture depends on its place), holds the same
+    // scene: decoded into exactly its bytes.
+    let plan = scenedec::measure(bytes, Some("bbmodel"), &options).unwrap();
+    let mut memory = vec![0u64; plan.arena_bytes().div_ceil(8)];
+    let mut arena = scenedec::Arena::from_words(&mut memory);
+    let mut warnings = scenedec::Warnings::new();
+    let scene = scenedec::decode_into(bytes, Some("bbmodel"), &options, &mut arena, &mut warnings)
+        .unwrap_or_else(|e| panic!("decode_into failed: {e}"));
+    assert_eq!(scene.groups(), loaded.scene().groups());
+    assert_eq!(scene.meshes(), loaded.scene().meshes());
+    loaded
 }
 
 fn warnings(loaded: &Loaded<'_>) -> Vec<(WarningCode, String)> {
@@ -263,6 +279,466 @@ fn convention_15_mesh_null_face_draws_with_the_default_material_on_resolution_uv
     let mut got = groups_in(&bytes);
     got.sort();
     assert_eq!(got, [(-1, true), (0, true)]);
+}
+
+// ------------------------------------------- OptiFine group textures
+
+/// The material of every group of the mesh named `name`.
+fn materials_of(scene: &Scene<'_>, name: &str) -> Vec<i32> {
+    let mesh = (0..scene.meshes().len())
+        .find(|&m| scene.text(scene.meshes()[m].name) == name)
+        .unwrap_or_else(|| panic!("no mesh {name}"));
+    groups(scene, mesh).into_iter().map(|(m, _)| m).collect()
+}
+
+/// A cube named `name` (uuid `name`) with a north face storing texture 1
+/// and a blank south face.
+fn named_cube(name: &str) -> Cube {
+    two_face_cube(json!(1), json!(false)).name(name).uuid(name)
+}
+
+/// Three textures a, b, c (uuids "ta", "tb", "tc"), as 4.x (inline
+/// outliner) or 5.x (`groups` array) files of `format` with `tree`.
+fn three_textures(format: &str, v5: bool, tree: &[Tree]) -> Model {
+    let model = if v5 {
+        let (outliner, groups) = tree_5x(tree);
+        Model::new("5.0")
+            .model_format(format)
+            .outliner(outliner)
+            .groups(groups)
+    } else {
+        Model::format(format).outliner(tree_4x(tree))
+    };
+    ["a", "b", "c"].iter().fold(model, |m, t| {
+        m.texture(Texture::png(t, 16, 16).uuid(&format!("t{t}")))
+    })
+}
+
+#[test]
+fn convention_15_optifine_faces_show_their_parent_groups_texture_else_the_default() {
+    // "in optifine_entity and optifine_part every face shows its parent
+    // group's texture (a texture uuid ...) or else the default texture".
+    // The parent is the nearest group: Blockbench's Face.getTexture asks
+    // `element.parent.texture` only, so a group without one shows the
+    // default texture even inside a group with one.
+    let tree = [
+        Tree::Group(
+            Group::new("textured", "g1").set("texture", "tc"),
+            vec![
+                Tree::Element("in_c"),
+                Tree::Group(Group::new("plain", "g2"), vec![Tree::Element("nested")]),
+            ],
+        ),
+        Tree::Group(
+            Group::new("empty", "g3").set("texture", ""),
+            vec![Tree::Element("in_empty")],
+        ),
+        Tree::Element("at_root"),
+    ];
+    for format in ["optifine_entity", "optifine_part"] {
+        for v5 in [false, true] {
+            let mut model = three_textures(format, v5, &tree);
+            for name in ["in_c", "nested", "in_empty", "at_root"] {
+                model = model.element(named_cube(name));
+            }
+            let bytes = model.bytes();
+            let loaded = load(&bytes);
+            let scene = loaded.scene();
+            let what = format!("{format} 5.x {v5}");
+            // Both faces (texture 1 and blank) show the group's texture c.
+            assert_eq!(materials_of(&scene, "in_c"), [2], "{what}");
+            // Default texture: the first (no use_as_default).
+            for name in ["nested", "in_empty", "at_root"] {
+                assert_eq!(materials_of(&scene, name), [0], "{what} {name}");
+            }
+            assert!(warnings(&loaded).is_empty(), "{what}");
+        }
+    }
+}
+
+#[test]
+fn convention_15_optifine_group_texture_naming_no_texture_warns_and_leaves_faces_untextured() {
+    // Warnings: "in optifine_entity and optifine_part a group texture that
+    // is no string warns UNSUPPORTED_VALUE (ignored) and one naming no
+    // texture UNKNOWN_REFERENCE (the group's faces are untextured)".
+    let tree = [
+        Tree::Group(
+            Group::new("lost", "g1").set("texture", "nope"),
+            vec![Tree::Element("lost")],
+        ),
+        Tree::Group(
+            Group::new("number", "g2").set("texture", 2.0),
+            vec![Tree::Element("number")],
+        ),
+    ];
+    for (v5, paths) in [
+        (false, ["$.outliner.texture", "$.outliner.texture"]),
+        (true, ["$.groups[0].texture", "$.groups[1].texture"]),
+    ] {
+        let mut model = three_textures("optifine_entity", v5, &tree);
+        for name in ["lost", "number"] {
+            model = model.element(named_cube(name));
+        }
+        let bytes = model.bytes();
+        let loaded = load(&bytes);
+        let scene = loaded.scene();
+        assert_eq!(materials_of(&scene, "lost"), [-1], "5.x {v5}");
+        assert_eq!(materials_of(&scene, "number"), [0], "5.x {v5}");
+        assert_eq!(
+            warnings(&loaded),
+            [
+                (WarningCode::UnknownReference, paths[0].to_owned()),
+                (WarningCode::UnsupportedValue, paths[1].to_owned()),
+            ],
+            "5.x {v5}"
+        );
+    }
+}
+
+#[test]
+fn convention_15_optifine_mesh_null_faces_follow_the_group_texture() {
+    // "A mesh face with texture: null draws ... with its group's texture in
+    // the optifine formats; elsewhere it stays untextured": Face.getTexture
+    // asks the group before it looks at the face, so the null face takes
+    // the group texture's material and UV size; without a group texture it
+    // stays untextured while the other faces show the default texture.
+    let mesh = |uuid: &str| {
+        Mesh::new()
+            .uuid(uuid)
+            .set("name", uuid)
+            .vertex("a", [0.0, 0.0, 0.0])
+            .vertex("b", [8.0, 0.0, 0.0])
+            .vertex("c", [0.0, 8.0, 0.0])
+            .vertex("d", [0.0, 0.0, 8.0])
+            .face(
+                "null",
+                MeshFace::new(&[("a", [0.0, 0.0]), ("b", [8.0, 0.0]), ("c", [0.0, 8.0])])
+                    .texture(json!(null)),
+            )
+            .face(
+                "on",
+                MeshFace::new(&[("a", [0.0, 0.0]), ("b", [8.0, 0.0]), ("d", [0.0, 8.0])])
+                    .texture(json!(1)),
+            )
+    };
+    let tree = [
+        Tree::Group(
+            Group::new("textured", "g1").set("texture", "tc"),
+            vec![Tree::Element("in_c")],
+        ),
+        Tree::Element("at_root"),
+    ];
+    let bytes = Model::format("optifine_entity")
+        .outliner(tree_4x(&tree))
+        .texture(Texture::png("a", 16, 16).uuid("ta"))
+        .texture(Texture::png("b", 16, 16).uuid("tb"))
+        .texture(Texture::png("c", 32, 32).uuid("tc").uv_size(32.0, 32.0))
+        .element(mesh("in_c"))
+        .element(mesh("at_root"))
+        .bytes();
+    let loaded = load(&bytes);
+    let scene = loaded.scene();
+    assert_eq!(materials_of(&scene, "in_c"), [2]);
+    // The null face's UVs over texture c's 32 × 32: (8, 0) is u 0.25.
+    let m = scene.meshes()[0];
+    assert_eq!(scene.text(m.name), "in_c");
+    let first = m.first_vertex as usize;
+    assert_eq!(scene.uvs()[first + 1], [0.25, 0.0]);
+    let mut root = materials_of(&scene, "at_root");
+    root.sort();
+    assert_eq!(root, [-1, 0]);
+}
+
+#[test]
+fn optifine_corpus_files_show_the_group_texture_and_warn_for_an_unknown_one() {
+    // oafs8x8 camel (optifine_entity 4.10): one texture, camel.png (uuid
+    // 171959c9-…), use_as_default; every group stores texture "" except
+    // "mirror", nested in "bridle", which stores camel.png's uuid. So every
+    // face shows texture 0: mirror's cube by its group, the others by the
+    // default texture. beemancer armor (5.0): one texture, every `groups`
+    // entry's texture "": all default, texture 0.
+    let Some(dir) = support::corpus_dir() else {
+        eprintln!("SKIPPED: ../shared/corpus is absent");
+        return;
+    };
+    let dir = dir.join("bbmodel");
+    let camel =
+        std::fs::read(dir.join("oafs8x8_camel_optifine_entity_v4_10_group_texture.bbmodel"))
+            .unwrap();
+    for (bytes, meshes) in [
+        (camel.clone(), 22),
+        (
+            std::fs::read(dir.join("beemancer_armor_optifine_entity_v5_0.bbmodel")).unwrap(),
+            7,
+        ),
+    ] {
+        let loaded = load(&bytes);
+        let scene = loaded.scene();
+        assert_eq!(scene.meshes().len(), meshes);
+        for m in 0..meshes {
+            assert_eq!(
+                groups(&scene, m).iter().map(|g| g.0).collect::<Vec<_>>(),
+                [0]
+            );
+        }
+    }
+    // The same camel with mirror's texture naming no texture: its one cube
+    // (the 21st element, "mirror") turns untextured with UNKNOWN_REFERENCE
+    // at the group's field; nothing else changes.
+    let text = String::from_utf8(camel).unwrap();
+    let marker = r#""texture":"171959c9-bee2-3530-c251-a4a97dff98e4""#;
+    assert_eq!(
+        text.matches(marker).count(),
+        1,
+        "only mirror names the texture"
+    );
+    let lost = text.replace(marker, r#""texture":"not-a-texture""#);
+    let loaded = load(lost.as_bytes());
+    let scene = loaded.scene();
+    assert_eq!(materials_of(&scene, "mirror"), [-1]);
+    let untextured = (0..22).filter(|&m| groups(&scene, m)[0].0 == -1).count();
+    assert_eq!(untextured, 1);
+    assert_eq!(
+        warnings(&loaded),
+        [(
+            WarningCode::UnknownReference,
+            "$.outliner.texture".to_owned()
+        )]
+    );
+}
+
+// ------------------------------------------------- Hytale collections
+
+#[test]
+fn convention_15_hytale_cubes_show_the_first_collection_containing_them() {
+    // "a cube that a collection contains (the cube's uuid or an ancestor
+    // group's uuid in its children, or an equal non-zero scope on both; the
+    // first such collection in file order) shows that collection's texture
+    // ... on every face except texture: null, untextured when it has none
+    // or names no texture (UNKNOWN_REFERENCE); any other cube shows the
+    // default texture on those faces".
+    let tree = [
+        Tree::Group(
+            Group::new("outer", "g1"),
+            vec![Tree::Group(
+                Group::new("inner", "g2"),
+                vec![Tree::Element("deep")],
+            )],
+        ),
+        Tree::Element("listed"),
+        Tree::Element("scoped"),
+        Tree::Element("bare"),
+        Tree::Element("none"),
+        Tree::Element("lost"),
+    ];
+    for format in ["hytale_character", "hytale_prop"] {
+        for v5 in [false, true] {
+            let collections = json!([
+                // "deep" is in this one by its grandparent g1 ...
+                {"children": ["g1"], "texture": "tb"},
+                // ... and in this one by its own uuid: the first wins.
+                {"children": ["listed", "deep"], "texture": "tc"},
+                {"scope": 3, "texture": "tb"},
+                {"children": ["none"]},
+                {"children": ["lost"], "texture": "missing"},
+            ]);
+            let mut model = three_textures(format, v5, &tree).set("collections", collections);
+            for name in ["deep", "listed", "bare", "none", "lost"] {
+                model = model.element(named_cube(name));
+            }
+            model = model.element(named_cube("scoped").set("scope", "3"));
+            let bytes = model.bytes();
+            let loaded = load(&bytes);
+            let scene = loaded.scene();
+            let what = format!("{format} 5.x {v5}");
+            assert_eq!(materials_of(&scene, "deep"), [1], "{what}");
+            assert_eq!(materials_of(&scene, "listed"), [2], "{what}");
+            assert_eq!(materials_of(&scene, "scoped"), [1], "{what}");
+            // No collection: the default texture (the first) on both faces.
+            assert_eq!(materials_of(&scene, "bare"), [0], "{what}");
+            assert_eq!(materials_of(&scene, "none"), [-1], "{what}");
+            assert_eq!(materials_of(&scene, "lost"), [-1], "{what}");
+            assert_eq!(
+                warnings(&loaded),
+                [(
+                    WarningCode::UnknownReference,
+                    "$.collections[4].texture".to_owned()
+                )],
+                "{what}"
+            );
+        }
+    }
+}
+
+#[test]
+fn convention_15_hytale_scope_reads_as_merge_number_and_zero_never_matches() {
+    // Convention 15: scopes are "both read by Merge.number, ... so a
+    // numeric string such as "2" counts as 2"; Warnings: a scope that is no
+    // number and no string parseFloat reads, or any array or object, warns
+    // at $.collections[i].scope or $.elements[i].scope (ignored; null is
+    // skipped silently).
+    let collections = json!([
+        {"scope": 0, "texture": "tc"},
+        {"scope": "2.0", "texture": "tb"},
+        {"scope": [5], "texture": "tc"},
+        {"scope": null, "texture": "tc"},
+    ]);
+    let mut model = three_textures("hytale_character", false, &[]).set("collections", collections);
+    for (name, scope) in [
+        ("two", json!(2)),
+        ("zero", json!(0)),
+        ("five", json!(5)),
+        ("word", json!("x")),
+        ("null", json!(null)),
+    ] {
+        model = model.element(named_cube(name).set("scope", scope));
+    }
+    let bytes = model.bytes();
+    let loaded = load(&bytes);
+    let scene = loaded.scene();
+    assert_eq!(materials_of(&scene, "two"), [1]);
+    for name in ["zero", "five", "word", "null"] {
+        assert_eq!(materials_of(&scene, name), [0], "{name}");
+    }
+    assert_eq!(
+        warnings(&loaded),
+        [
+            (
+                WarningCode::UnsupportedValue,
+                "$.collections[2].scope".to_owned()
+            ),
+            (
+                WarningCode::UnsupportedValue,
+                "$.elements[3].scope".to_owned()
+            ),
+        ]
+    );
+}
+
+#[test]
+fn convention_15_hytale_collection_entries_that_are_no_object_count_as_empty() {
+    // Convention 15: "ModelShot ignores a non-array without a warning and
+    // counts every entry that is no object, null included, as an empty
+    // collection with an UNSUPPORTED_VALUE warning" -- which still turns
+    // single_texture off: a mesh face storing texture 1 then shows it
+    // (bedrock_block's rule), where without collections it shows the
+    // default texture.
+    let mesh = Mesh::new()
+        .vertex("a", [0.0, 0.0, 0.0])
+        .vertex("b", [8.0, 0.0, 0.0])
+        .vertex("c", [0.0, 8.0, 0.0])
+        .face(
+            "on",
+            MeshFace::new(&[("a", [0.0, 0.0]), ("b", [8.0, 0.0]), ("c", [0.0, 8.0])])
+                .texture(json!(1)),
+        );
+    let model = |collections: serde_json::Value| {
+        three_textures("hytale_prop", false, &[])
+            .set("collections", collections)
+            .element(mesh.clone())
+            .bytes()
+    };
+    let bytes = model(json!([null, 7, {"children": {}, "texture": 1}]));
+    let loaded = load(&bytes);
+    assert_eq!(groups(&loaded.scene(), 0), [(1, true)]);
+    let at = |p: &str| (WarningCode::UnsupportedValue, p.to_owned());
+    assert_eq!(
+        warnings(&loaded),
+        [
+            at("$.collections[0]"),
+            at("$.collections[1]"),
+            at("$.collections[2].texture"),
+            at("$.collections[2].children"),
+        ]
+    );
+    for ignored in [json!({"0": {}}), json!([]), json!("x")] {
+        let bytes = model(ignored.clone());
+        let loaded = load(&bytes);
+        assert_eq!(groups(&loaded.scene(), 0), [(0, true)], "{ignored}");
+        assert!(warnings(&loaded).is_empty(), "{ignored}");
+    }
+    // Other formats do not read collections.
+    let bytes = three_textures("free", false, &[])
+        .set("collections", json!([null]))
+        .element(mesh.clone())
+        .bytes();
+    let loaded = load(&bytes);
+    assert_eq!(groups(&loaded.scene(), 0), [(1, true)]);
+    assert!(warnings(&loaded).is_empty());
+}
+
+#[test]
+fn convention_15_hytale_meshes_with_collections_show_the_default_on_blank_faces_only() {
+    // "mesh faces follow bedrock_block's rule (blank faces show the default
+    // texture)", even inside a collection; a null face stays untextured.
+    let mesh = Mesh::new()
+        .uuid("m")
+        .vertex("a", [0.0, 0.0, 0.0])
+        .vertex("b", [8.0, 0.0, 0.0])
+        .vertex("c", [0.0, 8.0, 0.0])
+        .vertex("d", [0.0, 0.0, 8.0])
+        .vertex("e", [8.0, 8.0, 8.0])
+        .face(
+            "blank",
+            MeshFace::new(&[("a", [0.0, 0.0]), ("b", [8.0, 0.0]), ("c", [0.0, 8.0])]),
+        )
+        .face(
+            "null",
+            MeshFace::new(&[("a", [0.0, 0.0]), ("b", [8.0, 0.0]), ("d", [0.0, 8.0])])
+                .texture(json!(null)),
+        )
+        .face(
+            "two",
+            MeshFace::new(&[("a", [0.0, 0.0]), ("c", [8.0, 0.0]), ("e", [0.0, 8.0])])
+                .texture(json!(2)),
+        );
+    let bytes = three_textures("hytale_character", false, &[])
+        .set("outliner", json!(["m"]))
+        .set("collections", json!([{"children": ["m"], "texture": "tb"}]))
+        .element(mesh)
+        .bytes();
+    let mut got = groups_in(&bytes);
+    got.sort();
+    assert_eq!(got, [(-1, true), (0, true), (2, true)]);
+}
+
+#[test]
+fn hytale_collections_corpus_file_shows_each_collections_texture() {
+    // reahytale feran clay (hytale_character 5.0): textures Texture.png (0,
+    // use_as_default), Eyebrows.png (1, uuid ea46a697-…), Eyes.png (2,
+    // uuid 925088c7-…); collections "Eyebrows" (children: the groups
+    // Eyebrows:R-/L-Eyebrow-Attachment, texture Eyebrows.png) and "Eyes"
+    // (the groups Eyes:R-/L-Eye-Attachment, texture Eyes.png), both scope
+    // 0, as is every cube. The eyebrow cubes sit two levels under their
+    // collection's groups (attachment > R-Eyebrow > cube), the eye cubes
+    // two or three (attachment > R-Eye-Background [> R-Eye] > cube); every
+    // other cube is in no collection and shows the default texture, where
+    // the rule without collections drew every cube with texture 0.
+    let Some(dir) = support::corpus_dir() else {
+        eprintln!("SKIPPED: ../shared/corpus is absent");
+        return;
+    };
+    let path = dir.join("bbmodel/reahytale_feran_clay_hytale_character_v5_0_collections.bbmodel");
+    let bytes = std::fs::read(path).unwrap();
+    let loaded = load(&bytes);
+    let scene = loaded.scene();
+    assert_eq!(scene.meshes().len(), 32);
+    for name in ["R-Eyebrow", "L-Eyebrow"] {
+        assert_eq!(materials_of(&scene, name), [1], "{name}");
+    }
+    for name in ["R-Eye-Background", "R-Eye", "L-Eye-Background", "L-Eye"] {
+        assert_eq!(materials_of(&scene, name), [2], "{name}");
+    }
+    let default = (0..32)
+        .filter(|&m| groups(&scene, m).iter().all(|g| g.0 == 0))
+        .count();
+    assert_eq!(default, 26);
+    // Its collections and cubes are well formed (its animations may warn).
+    let texture_warnings = warnings(&loaded)
+        .into_iter()
+        .filter(|(_, at)| at.starts_with("$.collections") || at.starts_with("$.elements"))
+        .count();
+    assert_eq!(texture_warnings, 0);
 }
 
 // ------------------------------------------------- layer composite

@@ -129,3 +129,37 @@ fn load_refuses_too_many_texture_bytes_without_allocating() {
     assert_eq!(result, Some(scenedec::ErrorCode::TextureTooLarge));
     assert_eq!(sizes, Vec::<usize>::new(), "nothing allocated");
 }
+
+/// A file of more textures than the counting pass holds uuids for on the
+/// stack measures and decodes without a heap allocation: its texture
+/// metadata comes from the plan.
+#[test]
+fn many_textures_measure_and_decode_without_allocating() {
+    use support::bbmodel_builder::{Cube, Face, Model, Texture};
+    let n = 1100;
+    let mut model = Model::free();
+    for i in 0..n {
+        model = model.texture(Texture::png(&format!("t{i}"), 1, 1).uuid(&format!("u{i}")));
+    }
+    let last = format!("u{}", n - 1);
+    let cube = Cube::new([0.0; 3], [1.0; 3]).face(
+        "north",
+        Face::uv([0.0, 0.0, 1.0, 1.0]).texture(last.as_str()),
+    );
+    let bytes = model.element(cube).bytes();
+    let mut options = Options::default();
+    options.bbmodel.limits.max_textures = n as u64;
+    let mut memory = vec![0u64; 1 << 20];
+    let mut warnings = Box::new(Warnings::new());
+    let (textures, sizes) = allocations(|| {
+        let plan = scenedec::measure(&bytes, Some("bbmodel"), &options).unwrap();
+        let mut arena = Arena::from_words(&mut memory);
+        assert!(plan.arena_bytes() <= arena.remaining());
+        let scene =
+            scenedec::decode_into(&bytes, Some("bbmodel"), &options, &mut arena, &mut warnings)
+                .unwrap();
+        scene.textures().len()
+    });
+    assert_eq!(textures, n);
+    assert_eq!(sizes, Vec::<usize>::new(), "allocated");
+}

@@ -13,9 +13,9 @@
 use super::cube::{CubeInput, CubeShape, FaceInput, FaceName, FaceRotation, cube_faces};
 use super::document::{Document, MAX_JSON_DEPTH};
 use super::mesh_faces::MeshHead;
-use super::shown_texture::{Shown, TextureRules};
-use super::textures::{RenderSides, TextureMeta, UvSpace};
-use super::value::{Cursor, Path, error_at, invalid, known_key, same_text, type_name};
+use super::shown_texture::{Placement, Shown, TextureRules};
+use super::textures::{RenderSides, Textures, UvSpace};
+use super::value::{Cursor, Path, error_at, invalid, known_key, type_name};
 use crate::error::{Error, ErrorCode, Location, Quote, Warning, WarningCode, Warnings};
 use crate::json::{JsonStr, Token, TokenKind};
 use crate::limits::BbmodelLimits;
@@ -44,6 +44,8 @@ pub struct ElementHead<'a> {
     pub visible: bool,
     /// `render_order`: −1 behind, 0 default, 1 in front.
     pub render_order: i32,
+    /// `scope`, read where collections are (Hytale formats), else 0.
+    pub scope: f64,
 }
 
 /// How a face is drawn: its material (texture index, or −1) and sidedness.
@@ -86,9 +88,9 @@ pub(super) enum FaceTexture {
 pub(super) fn face_texture(
     c: &mut Cursor<'_>,
     path: &Path<'_>,
-    textures: &[TextureMeta<'_>],
+    textures: &Textures<'_>,
 ) -> Result<FaceTexture, Error> {
-    let texture_count = textures.len();
+    let texture_count = textures.count();
     let v = c.next()?;
     let result = match v.kind {
         TokenKind::Null => FaceTexture::Removed,
@@ -110,21 +112,16 @@ pub(super) fn face_texture(
                 ));
             }
         }
-        TokenKind::String(s) => {
-            let found = textures
-                .iter()
-                .position(|t| t.uuid.is_some_and(|u| same_text(&u, &s)));
-            match found {
-                Some(i) => FaceTexture::Index(i),
-                None => {
-                    return Err(invalid(
-                        path,
-                        "unknown texture uuid",
-                        format_args!("the uuid of a texture, got {}", Quote(s.raw_str())),
-                    ));
-                }
+        TokenKind::String(s) => match textures.by_uuid(&s) {
+            Some(i) => FaceTexture::Index(i),
+            None => {
+                return Err(invalid(
+                    path,
+                    "unknown texture uuid",
+                    format_args!("the uuid of a texture, got {}", Quote(s.raw_str())),
+                ));
             }
-        }
+        },
         _ => {
             return Err(invalid(
                 path,
@@ -250,10 +247,13 @@ pub struct ElementContext<'c, 'a> {
     pub doc: &'c Document<'a>,
     /// The limits.
     pub limits: &'c BbmodelLimits,
-    /// The textures' metadata, by index.
-    pub textures: &'c [TextureMeta<'a>],
+    /// The textures as faces see them.
+    pub textures: &'c Textures<'c>,
     /// Which texture each face shows (convention 15).
     pub rules: &'c TextureRules,
+    /// The texture the element's place gives its faces, when the rules
+    /// ask for one ([`TextureRules::by_placement`]).
+    pub placed: Placement,
 }
 
 /// The element keys this reader knows (others are skipped).
@@ -276,6 +276,7 @@ const ELEMENT_KEYS: &[&str] = &[
     "shade",
     "shading",
     "vertices",
+    "scope",
 ];
 
 /// The keys of a cube's six faces.
@@ -338,7 +339,10 @@ pub fn read_element<'a>(
         uuid: None,
         visible: true,
         render_order: 0,
+        scope: 0.0,
     };
+    let reads_scope = pass == Pass::Fill && doc.format.reads_collections() && doc.has_collections();
+    let mut bad_scope = false;
     let mut cube = CubeInput::new([0.0; 3], [0.0; 3]);
     cube.box_uv = doc.box_uv;
     cube.box_uv_float_size = doc.format.box_uv_float_size();
@@ -369,6 +373,14 @@ pub fn read_element<'a>(
                 type_seen |= k == "type";
                 let v = c.next()?;
                 read_common(&mut head, k, &v, c, &at, &path, ctx, &mut warnings)?;
+                c.skip_rest(&v)?;
+            }
+            "scope" if reads_scope => {
+                let v = c.next()?;
+                match super::collections::scope_of(&v) {
+                    Some(scope) => head.scope = scope,
+                    None => bad_scope = v.kind != TokenKind::Null,
+                }
                 c.skip_rest(&v)?;
             }
             "origin" | "rotation" if pass == Pass::Measure => {
@@ -539,6 +551,13 @@ pub fn read_element<'a>(
             }
             if let Some(e) = errors.cube {
                 return Err(e);
+            }
+            if let (true, Some(w)) = (bad_scope, warnings) {
+                w.push(Warning::new(
+                    WarningCode::UnsupportedValue,
+                    Location::Json(path.with_key("scope").render()),
+                    format_args!("scope is no number and no numeric string: ignored"),
+                ));
             }
             // Convention 13: before 4.5, a box-UV project's cube with shade: false has mirrored UV.
             if doc.box_uv && !shade && doc.version.before(4, 5) {
@@ -763,7 +782,7 @@ fn read_faces(
     pass: Pass,
     speculative: bool,
     path: &Path<'_>,
-    textures: &[TextureMeta<'_>],
+    textures: &Textures<'_>,
     faces: &mut [Option<FaceInput>; 6],
     face_textures: &mut [FaceTexture; 6],
 ) -> Result<FacesRead, Error> {
@@ -870,7 +889,7 @@ fn cube_face_group(
         FaceTexture::Index(i) => i32::try_from(i).unwrap_or(-1),
         _ => -1,
     };
-    let shown = ctx.rules.cube_face(ctx.textures, stored);
+    let shown = ctx.rules.cube_face(ctx.textures, stored, ctx.placed);
     let mut key = group_key(ctx.doc, &shown);
     // Cube box: an outline hull's auto-sided and untextured faces are
     // single-sided in every format, and camera-only.

@@ -193,6 +193,11 @@ impl ModelFormat {
         matches!(self, Self::OptifineEntity | Self::OptifinePart)
     }
 
+    /// The Hytale plugin formats, which read `collections` (convention 15).
+    pub fn reads_collections(self) -> bool {
+        matches!(self, Self::HytaleCharacter | Self::HytaleProp)
+    }
+
     /// The layer composite's formats (Conversion, "Layer composite"): the
     /// single-texture ones, with or without collections.
     pub fn composites_layers(self) -> bool {

@@ -4,7 +4,7 @@
 use super::document::Document;
 use super::elements::{FaceTexture, Pass, face_texture, too_many_face_vertices};
 use super::mesh_keys::text_hash;
-use super::textures::TextureMeta;
+use super::textures::Textures;
 use super::value::{Cursor, Path, invalid, known_key, same_text, type_name};
 use crate::error::{Error, Quote};
 use crate::json::{JsonStr, TokenKind};
@@ -128,7 +128,7 @@ pub fn for_each_mesh_face<'a>(
     element: usize,
     head: &MeshHead,
     limits: &BbmodelLimits,
-    textures: &[TextureMeta<'_>],
+    textures: &Textures<'_>,
     pass: Pass,
     mut visit: impl FnMut(&MeshFace<'a>) -> Result<(), Error>,
 ) -> Result<(), Error> {

@@ -9,7 +9,7 @@ use super::mesh::{
 };
 use super::mesh_faces::{MeshFace, MeshHead, for_each_mesh_face};
 use super::mesh_keys::{KeyEntry, find_key, key_slots, mesh_key_table};
-use super::reader::{MAX_GROUP_KEYS, index32, mismatch};
+use super::reader::{index32, mismatch};
 use crate::error::{Error, Quote};
 use crate::scene::{GroupFlags, MeshFlags, MeshGroupRecord, MeshRecord, TextRef};
 
@@ -30,6 +30,8 @@ pub(super) struct MeshScratch<'s> {
     pub(super) normals: &'s mut [[f32; 3]],
     pub(super) corners: &'s mut [MeshCorner],
     pub(super) faces: &'s mut [KeptFace],
+    /// The mesh's groups: triangles per group, then where its indices go.
+    pub(super) groups: &'s mut [GroupSlot],
 }
 
 /// Writes meshes, their groups and vertices into the scene's arrays.
@@ -164,7 +166,7 @@ impl MeshWriter<'_> {
 
         // Read the faces: triangles per group, smooth-normal sums, and each
         // face that gets triangles kept for writing.
-        let mut groups = heapless::Vec::<(GroupKey, usize), MAX_GROUP_KEYS>::new();
+        let mut group_count = 0usize;
         let (mut kept, mut corners) = (0usize, 0usize);
         // Reused for every face: returning them would copy 1 KiB per face.
         let mut positions = heapless::Vec::new();
@@ -181,11 +183,20 @@ impl MeshWriter<'_> {
             if count == 0 {
                 return Ok(());
             }
-            let key = group_key(doc, &ctx.rules.mesh_face(textures, face.material));
-            match groups.iter_mut().find(|(k, _)| *k == key) {
-                Some((_, n)) => *n += count,
+            let key = group_key(
+                doc,
+                &ctx.rules.mesh_face(textures, face.material, ctx.placed),
+            );
+            let held = scratch.groups.get_mut(..group_count).unwrap_or_default();
+            match held.iter_mut().find(|g| g.key() == key) {
+                Some(g) => g.count += count as u64,
                 None => {
-                    let _ = groups.push((key, count));
+                    *scratch.groups.get_mut(group_count).ok_or_else(mismatch)? = GroupSlot {
+                        material: key.material,
+                        double_sided: u32::from(key.double_sided),
+                        count: count as u64,
+                    };
+                    group_count += 1;
                 }
             }
             let end = corners + indices.len();
@@ -204,13 +215,15 @@ impl MeshWriter<'_> {
             finish_smooth_normals(sums, &transform);
         }
         let sums: &[[f32; 3]] = sums;
-        groups.sort_unstable_by_key(|(k, _)| *k);
+        let groups = scratch.groups.get_mut(..group_count).ok_or_else(mismatch)?;
+        groups.sort_unstable_by_key(GroupSlot::key);
 
-        // Group records and where each group's indices go.
+        // Group records, and where each group's indices go (its count
+        // becomes its cursor).
         let (first_vertex, first_index, first_group) = (self.vertex, self.index, self.group);
-        let mut cursors = heapless::Vec::<(GroupKey, usize), MAX_GROUP_KEYS>::new();
         let mut at = self.index;
-        for (key, triangles) in &groups {
+        for slot in groups.iter_mut() {
+            let (key, triangles) = (slot.key(), super::reader::offset(slot.count));
             *self.groups.get_mut(self.group).ok_or_else(mismatch)? = MeshGroupRecord {
                 material: key.material,
                 flags: if key.double_sided {
@@ -223,7 +236,7 @@ impl MeshWriter<'_> {
                 index_count: index32(3 * triangles)?,
             };
             self.group += 1;
-            let _ = cursors.push((*key, at));
+            slot.count = at as u64;
             at += 3 * triangles;
         }
         let end_index = at;
@@ -254,7 +267,7 @@ impl MeshWriter<'_> {
             }
             let local = index32(self.vertex - first_vertex)?;
             let flat = transform.turn(triangulation.normal);
-            let uv_space = ctx.rules.mesh_face(textures, face.material).uv;
+            let uv_space = ctx.rules.mesh_face(textures, face.material, ctx.placed).uv;
             for (k, (p, corner)) in positions.iter().zip(face_corners).enumerate() {
                 let v = self.vertex + k;
                 *self.positions.get_mut(v).ok_or_else(mismatch)? = transform.place(*p);
@@ -272,26 +285,57 @@ impl MeshWriter<'_> {
                 .get(self.vertex..self.vertex + positions.len())
                 .ok_or_else(mismatch)?;
             let rect = uv_rect(face_uvs);
-            let key = group_key(doc, &ctx.rules.mesh_face(textures, face.material));
-            let cursor = cursors
+            let key = group_key(
+                doc,
+                &ctx.rules.mesh_face(textures, face.material, ctx.placed),
+            );
+            let cursor = groups
                 .iter_mut()
-                .find(|(k, _)| *k == key)
+                .find(|g| g.key() == key)
                 .ok_or_else(mismatch)?;
             for tri in tris.iter().take(triangulation.count) {
                 for &corner in tri {
-                    *self.indices.get_mut(cursor.1).ok_or_else(mismatch)? =
-                        local + u32::from(corner);
-                    cursor.1 += 1;
+                    let i = super::reader::offset(cursor.count);
+                    *self.indices.get_mut(i).ok_or_else(mismatch)? = local + u32::from(corner);
+                    cursor.count += 1;
                 }
-                *self
-                    .uv_rects
-                    .get_mut(cursor.1 / 3 - 1)
-                    .ok_or_else(mismatch)? = rect;
+                let i = super::reader::offset(cursor.count);
+                *self.uv_rects.get_mut(i / 3 - 1).ok_or_else(mismatch)? = rect;
             }
             self.vertex += positions.len();
         }
         self.index = end_index;
         self.finish(name, head, parent, first_vertex, first_index, first_group)
+    }
+}
+
+/// One group of the mesh [`MeshWriter::mesh`] writes: its key, and its
+/// triangles (first loop), then where its next index goes (second loop).
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    Default,
+    zerocopy::FromBytes,
+    zerocopy::IntoBytes,
+    zerocopy::KnownLayout,
+    zerocopy::Immutable,
+)]
+#[repr(C)]
+pub(crate) struct GroupSlot {
+    material: i32,
+    double_sided: u32,
+    count: u64,
+}
+
+impl GroupSlot {
+    /// Its group (mesh faces are never camera-only).
+    fn key(&self) -> GroupKey {
+        GroupKey {
+            material: self.material,
+            double_sided: self.double_sided != 0,
+            camera_only: false,
+        }
     }
 }
 

@@ -10,6 +10,7 @@
 
 pub mod animations;
 mod brackets;
+mod collections;
 pub mod cube;
 mod document;
 mod elements;

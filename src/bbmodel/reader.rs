@@ -10,24 +10,27 @@ use super::animations::{
     AnimationArrays, AnimationScratch, Context as AnimationContext, ScratchSizes, fill_animations,
     uuid_key,
 };
+use super::collections::{ChildEntry, Collections, ScopeEntry};
 use super::document::Document;
 use super::elements::{
     Element, ElementBody, ElementContext, GroupKey, Pass, group_key, read_element,
 };
 use super::mesh_faces::for_each_mesh_face;
 use super::mesh_keys::{KeyEntry, key_slots, string_at, text_hash};
-use super::mesh_writer::{KeptFace, MeshCorner, MeshScratch, MeshWriter};
-use super::scene_textures::{COMPOSITE_NAME, frame_step_count, write_textures};
-use super::shown_texture::TextureRules;
+use super::mesh_writer::{GroupSlot, KeptFace, MeshCorner, MeshScratch, MeshWriter};
+use super::scene_textures::{COMPOSITE_NAME, write_composite, write_texture};
+use super::shown_texture::{
+    NO_GROUP_TEXTURE, Placement, TextureRules, TextureSummary, group_texture,
+};
 use super::structure::{
     Census, GroupFields, OutlinerEvent, census_walk, for_each_value, walk_outliner,
 };
 use super::text_pool::Pool;
-use super::texture_pixels::{decode_images, plan_images, validate_images};
-use super::textures::read_textures;
+use super::texture_pixels::{ImageTally, ImageWriter, validate_image};
+use super::textures::{COUNTED_UUIDS, TextureFacts, Textures, for_each_texture, uuid_entry};
 use super::uuid_tables::{
-    ElementEntry, OutlinerRef, UuidEntry, body_offset, elements_unique, group_data_at, group_table,
-    groups_placed_once, place,
+    ElementEntry, OutlinerRef, UuidEntry, body_offset, elements_unique, group_data_at, group_entry,
+    group_table, groups_placed_once, place,
 };
 use super::value::{Cursor, GROUPS, Path, known_key};
 use crate::arena::{Arena, Plan};
@@ -69,21 +72,48 @@ pub(crate) fn plan(
         Ok(())
     })?;
     let animations = super::animations::count_animations(doc, limits, pass == Pass::Measure)?;
-    let mut textures = heapless::Vec::new();
-    read_textures(doc, limits, options.texture_files, None, &mut textures)?;
-    let images = plan_images(&textures, limits)?;
+    // Textures, each read in turn and none held: what the rules, the
+    // images and the text pool need, and the first uuids for faces that
+    // name their texture by uuid.
+    let (mut summary, mut images, mut frame_steps) =
+        (TextureSummary::default(), ImageTally::default(), 0);
+    let mut uuids = heapless::Vec::<UuidEntry, COUNTED_UUIDS>::new();
+    let mut held_until = census.textures;
+    for_each_texture(doc, limits, options.texture_files, None, |i, meta| {
+        summary.add(i, &meta);
+        images.add(&meta);
+        frame_steps += meta.strip.steps as usize;
+        pool += escaped_len(&meta.name);
+        if let Some(entry) = uuid_entry(doc, i, &meta)
+            && held_until == census.textures
+            && uuids.push(entry).is_err()
+        {
+            held_until = i;
+        }
+        Ok(())
+    })?;
+    let images = images.finish(limits)?;
     if pass == Pass::Measure {
-        validate_images(&textures, options.texture_files)?;
+        let files = options.texture_files;
+        for_each_texture(doc, limits, files, None, |i, meta| {
+            validate_image(i, &meta, files)
+        })?;
     }
     if let Some(e) = group_error {
         return Err(e);
     }
-    let rules = TextureRules::new(doc, &textures);
+    uuids.sort_unstable();
+    let textures = Textures::new(doc, census.textures, &[], &uuids, held_until);
+    let rules = TextureRules::new(doc, &summary);
+    let collections = super::collections::count(doc)?;
+    // Each node's first collection (Hytale), or its group texture (OptiFine).
+    let collection_nodes = usize::from(super::collections::apply(doc)) * census.nodes;
+    let group_textures = usize::from(doc.format.per_group_texture()) * census.nodes;
     let mut counts = SceneCounts {
         nodes: census.nodes,
         textures: census.textures,
         materials: rules.material_count(census.textures),
-        frame_steps: frame_step_count(&textures),
+        frame_steps,
         mips: images.images,
         pixels: images.pixels,
         ..SceneCounts::default()
@@ -96,12 +126,12 @@ pub(crate) fn plan(
         pool += escaped_len(&data.name);
         Ok(())
     })?;
-    pool += textures.iter().map(|t| escaped_len(&t.name)).sum::<usize>();
     let ctx = ElementContext {
         doc,
         limits,
         textures: &textures,
         rules: &rules,
+        placed: Placement::Unknown,
     };
     let mut max_keys = 0usize;
     let mut largest = MeshFaces::default();
@@ -136,6 +166,18 @@ pub(crate) fn plan(
         scratch.add::<MeshRecord>(counts.meshes)?;
         // The PNG decoder's window and rows, for the largest image.
         scratch.add::<u8>(images.scratch)?;
+        // Hytale collections: children by uuid hash, scopes, textures, and
+        // each node's first collection; OptiFine: each node's group texture.
+        scratch.add::<ChildEntry>(collections.children)?;
+        scratch.add::<ScopeEntry>(collections.scoped)?;
+        scratch.add::<i32>(collections.collections)?;
+        scratch.add::<u32>(collection_nodes)?;
+        scratch.add::<i32>(group_textures)?;
+        // What faces need of each texture, and the textures by uuid.
+        scratch.add::<TextureFacts>(census.textures)?;
+        scratch.add::<UuidEntry>(census.textures)?;
+        // The most groups one mesh can have.
+        scratch.add::<GroupSlot>(largest.groups)?;
         // Group tables, claims and one animator's keyframes.
         animation_scratch.add_to(scratch)
     })?;
@@ -148,6 +190,12 @@ pub(crate) fn plan(
     notes[NOTE_MAX_CORNERS] = largest.corners;
     notes[NOTE_MAX_FACES] = largest.faces;
     notes[NOTE_PNG_SCRATCH] = images.scratch;
+    notes[NOTE_COLLECTION_CHILDREN] = collections.children;
+    notes[NOTE_COLLECTION_SCOPES] = collections.scoped;
+    notes[NOTE_COLLECTIONS] = collections.collections;
+    notes[NOTE_COLLECTION_NODES] = collection_nodes;
+    notes[NOTE_GROUP_TEXTURES] = group_textures;
+    notes[NOTE_MAX_MESH_GROUPS] = largest.groups;
     notes[NOTE_ANIMATION_NODES] = animation_scratch.nodes;
     notes[NOTE_MAX_ANIMATOR_KEYFRAMES] = animation_scratch.keyframes;
     Ok((plan.with_notes(notes), census))
@@ -164,12 +212,20 @@ const NOTE_MAX_FACES: usize = 6;
 const NOTE_PNG_SCRATCH: usize = 7;
 const NOTE_ANIMATION_NODES: usize = 8;
 const NOTE_MAX_ANIMATOR_KEYFRAMES: usize = 9;
+const NOTE_COLLECTION_CHILDREN: usize = 10;
+const NOTE_COLLECTION_SCOPES: usize = 11;
+const NOTE_COLLECTIONS: usize = 12;
+const NOTE_COLLECTION_NODES: usize = 13;
+const NOTE_GROUP_TEXTURES: usize = 14;
+const NOTE_MAX_MESH_GROUPS: usize = 15;
 
 /// The most faces of 3 or more vertices, and their corners, of any one mesh.
 #[derive(Clone, Copy, Debug, Default)]
 struct MeshFaces {
     faces: usize,
     corners: usize,
+    /// Groups (an upper bound past [`COUNTED_GROUP_KEYS`]).
+    groups: usize,
 }
 
 /// Counts meshes, vertices, triangles and groups of every element, checking
@@ -203,7 +259,10 @@ fn count_elements(
             }
             ElementBody::Mesh(mesh) => {
                 *max_keys = (*max_keys).max(mesh.keys);
-                let mut keys = heapless::Vec::<GroupKey, MAX_GROUP_KEYS>::new();
+                let mut keys = heapless::Vec::<GroupKey, COUNTED_GROUP_KEYS>::new();
+                // Faces whose group found no room among `keys`: each
+                // counts as a group of its own (an upper bound).
+                let mut unheld = 0usize;
                 let mut this = MeshFaces::default();
                 for_each_mesh_face(doc, i, &mesh, limits, textures, pass, |face| {
                     // Upper bounds (spec): k vertices and k − 2 triangles a face.
@@ -215,14 +274,18 @@ fn count_elements(
                         this.faces += 1;
                         this.corners += k;
                     }
-                    let key = group_key(doc, &ctx.rules.mesh_face(textures, face.material));
-                    if !keys.contains(&key) {
-                        let _ = keys.push(key);
+                    let key = group_key(
+                        doc,
+                        &ctx.rules.mesh_face(textures, face.material, ctx.placed),
+                    );
+                    if !keys.contains(&key) && keys.push(key).is_err() {
+                        unheld += 1;
                     }
                     check_geometry(counts, limits)
                 })?;
                 counts.meshes += 1;
-                counts.groups += keys.len();
+                counts.groups += keys.len() + unheld;
+                largest.groups = largest.groups.max(keys.len() + unheld);
                 largest.faces = largest.faces.max(this.faces);
                 largest.corners = largest.corners.max(this.corners);
             }
@@ -235,9 +298,10 @@ fn count_elements(
     Ok(pool)
 }
 
-/// Distinct (material, sidedness) pairs a mesh can have: untextured and
-/// every texture, each single- or double-sided.
-pub(super) const MAX_GROUP_KEYS: usize = 2 * (super::textures::HARD_MAX_TEXTURES + 1);
+/// Distinct (material, sidedness) pairs of one mesh the counting pass
+/// tells apart on the stack (6 KiB); a mesh with more counts the faces
+/// past them as a group each.
+const COUNTED_GROUP_KEYS: usize = 512;
 
 fn check_geometry(counts: &SceneCounts, limits: &BbmodelLimits) -> Result<(), Error> {
     let triangles = counts.indices / 3;
@@ -278,12 +342,13 @@ fn read_group<'a>(
     mut children_end: Option<usize>,
     limits: &BbmodelLimits,
 ) -> Result<GroupFields<'a>, Error> {
-    const KEYS: [&str; 5] = [
+    const KEYS: [&str; 6] = [
         "children",
         GroupFields::KEYS[0],
         GroupFields::KEYS[1],
         GroupFields::KEYS[2],
         GroupFields::KEYS[3],
+        GroupFields::KEYS[4],
     ];
     let mut c: Cursor<'a> = doc.cursor(at);
     let mut data = GroupFields::DEFAULT;
@@ -324,33 +389,6 @@ pub(crate) fn fill<'a>(
         bytes: &mut *arrays.text_pool,
         len: 0,
     };
-    let mut textures = heapless::Vec::new();
-    read_textures(
-        doc,
-        limits,
-        options.texture_files,
-        Some(warnings),
-        &mut textures,
-    )?;
-    let rules = TextureRules::new(doc, &textures);
-    let composite_name = if rules.composite().is_some() {
-        pool.literal(COMPOSITE_NAME)?
-    } else {
-        TextRef::EMPTY
-    };
-    write_textures(
-        &textures,
-        &rules,
-        arrays.textures,
-        arrays.materials,
-        arrays.frame_steps,
-        |meta| match &meta.name {
-            Some(n) => pool.text(doc.bytes, n),
-            None => Ok(TextRef::EMPTY),
-        },
-        composite_name,
-        mismatch,
-    )?;
     // Scratch, in the order `plan` sized it.
     let group_entries = arena.slice::<UuidEntry>(plan.note(NOTE_GROUP_ENTRIES))?;
     let elements_by_uuid = arena.slice::<ElementEntry>(plan.note(NOTE_ELEMENTS))?;
@@ -365,19 +403,89 @@ pub(crate) fn fill<'a>(
     let mesh_order = arena.slice::<[u64; 2]>(counts.meshes)?;
     let mesh_copy = arena.slice::<MeshRecord>(counts.meshes)?;
     let png_scratch = arena.slice::<u8>(plan.note(NOTE_PNG_SCRATCH))?;
+    let collection_children = arena.slice::<ChildEntry>(plan.note(NOTE_COLLECTION_CHILDREN))?;
+    let collection_scopes = arena.slice::<ScopeEntry>(plan.note(NOTE_COLLECTION_SCOPES))?;
+    let collection_textures = arena.slice::<i32>(plan.note(NOTE_COLLECTIONS))?;
+    let collection_nodes = arena.slice::<u32>(plan.note(NOTE_COLLECTION_NODES))?;
+    let group_textures = arena.slice::<i32>(plan.note(NOTE_GROUP_TEXTURES))?;
+    let facts = arena.slice::<TextureFacts>(counts.textures)?;
+    let texture_uuids = arena.slice::<UuidEntry>(counts.textures)?;
+    let mesh_groups = arena.slice::<GroupSlot>(plan.note(NOTE_MAX_MESH_GROUPS))?;
     let animation_scratch = ScratchSizes {
         nodes: plan.note(NOTE_ANIMATION_NODES),
         keyframes: plan.note(NOTE_MAX_ANIMATOR_KEYFRAMES),
     }
     .carve(arena)?;
     let group_uuids = animation_scratch.uuids;
-    decode_images(
+
+    // Textures, each read once and written as it is read: its record,
+    // material, frame steps and pixels, and what faces need of it.
+    let files = options.texture_files;
+    let (mut summary, mut images, mut step, mut named) = (
+        TextureSummary::default(),
+        ImageWriter::default(),
+        0usize,
+        0usize,
+    );
+    for_each_texture(doc, limits, files, Some(&mut *warnings), |i, meta| {
+        summary.add(i, &meta);
+        let name = match &meta.name {
+            Some(n) => pool.text(doc.bytes, n)?,
+            None => TextRef::EMPTY,
+        };
+        let (records, materials) = (&mut *arrays.textures, &mut *arrays.materials);
+        write_texture(
+            i,
+            &meta,
+            name,
+            &mut step,
+            records,
+            materials,
+            arrays.frame_steps,
+            mismatch,
+        )?;
+        let record = records.get_mut(i).ok_or_else(mismatch)?;
+        images.decode(
+            i,
+            &meta,
+            files,
+            record,
+            arrays.mips,
+            arrays.pixels,
+            png_scratch,
+            mismatch,
+        )?;
+        *facts.get_mut(i).ok_or_else(mismatch)? = TextureFacts::of(&meta);
+        if let Some(entry) = uuid_entry(doc, i, &meta) {
+            *texture_uuids.get_mut(named).ok_or_else(mismatch)? = entry;
+            named += 1;
+        }
+        Ok(())
+    })?;
+    let texture_uuids = texture_uuids.get_mut(..named).ok_or_else(mismatch)?;
+    texture_uuids.sort_unstable();
+    let textures = Textures::new(doc, counts.textures, facts, texture_uuids, counts.textures);
+    let rules = TextureRules::new(doc, &summary);
+    let composite_name = if rules.composite().is_some() {
+        pool.literal(COMPOSITE_NAME)?
+    } else {
+        TextRef::EMPTY
+    };
+    write_composite(
+        &rules,
+        counts.textures,
+        arrays.materials,
+        composite_name,
+        mismatch,
+    )?;
+    let mut collections = Collections::read(
+        doc,
         &textures,
-        options.texture_files,
-        arrays.textures,
-        arrays.mips,
-        arrays.pixels,
-        png_scratch,
+        collection_children,
+        collection_scopes,
+        collection_textures,
+        collection_nodes,
+        warnings,
         mismatch,
     )?;
     group_table(doc, group_entries, limits.max_string_chars)?;
@@ -420,7 +528,6 @@ pub(crate) fn fill<'a>(
             OutlinerEvent::Group {
                 node,
                 parent,
-                outliner_at,
                 uuid,
                 fields,
                 ..
@@ -429,6 +536,7 @@ pub(crate) fn fill<'a>(
                     *placed_groups.get_mut(placed).ok_or_else(mismatch)? = UuidEntry {
                         hash: text_hash(&uuid),
                         at: body_offset(doc, &uuid),
+                        index: node as u64,
                     };
                     // Animators find their group by uuid.
                     if let Some(slot) = group_uuids.get_mut(placed) {
@@ -436,12 +544,21 @@ pub(crate) fn fill<'a>(
                     }
                     placed += 1;
                 }
+                collections.place_group(doc, node, parent, uuid);
                 // A 5.x group's fields are its `groups` entry's.
-                let at = group_data_at(doc, group_entries, outliner_at, uuid)?;
-                if at == outliner_at {
-                    write_node(node, parent, &fields)?;
-                } else {
-                    write_node(node, parent, &read_group(doc, at, &GROUPS, None, limits)?)?;
+                let (data, entry) = match group_entry(doc, group_entries, uuid)? {
+                    Some(e) => (
+                        read_group(doc, offset(e.at), &GROUPS, None, limits)?,
+                        Some(offset(e.index)),
+                    ),
+                    None => (fields, None),
+                };
+                write_node(node, parent, &data)?;
+                if let Some(slot) = group_textures.get_mut(node) {
+                    let outliner = Path::key("outliner");
+                    let group = entry.map(|i| GROUPS.with_index(i));
+                    let at = group.as_ref().unwrap_or(&outliner).with_key("texture");
+                    *slot = group_texture(&textures, &data.texture, &at, Some(&mut *warnings));
                 }
             }
             OutlinerEvent::GroupEnd {
@@ -458,6 +575,9 @@ pub(crate) fn fill<'a>(
                     let outliner = Path::key("outliner");
                     let data = read_group(doc, outliner_at, &outliner, children_end, limits)?;
                     write_node(node, parent, &data)?;
+                    if let Some(slot) = group_textures.get_mut(node) {
+                        *slot = group_texture(&textures, &data.texture, &outliner, None);
+                    }
                 }
             }
             OutlinerEvent::GroupEnd { .. } => {}
@@ -504,6 +624,7 @@ pub(crate) fn fill<'a>(
         limits,
         textures: &textures,
         rules: &rules,
+        placed: Placement::Nothing,
     };
     let mut elements = 0usize;
     for_each_value(doc, doc.elements, |i, first, c| {
@@ -526,6 +647,21 @@ pub(crate) fn fill<'a>(
             (Some(n), _) => pool.text(doc.bytes, n)?,
         };
         let mesh = meshes.mesh;
+        // Convention 15: the texture the element's place gives its faces.
+        let placed = if !rules.by_placement() {
+            Placement::Nothing
+        } else if doc.format.per_group_texture() {
+            let texture = usize::try_from(parent)
+                .ok()
+                .and_then(|p| group_textures.get(p).copied());
+            match texture {
+                None | Some(NO_GROUP_TEXTURE) => Placement::Nothing,
+                Some(t) => Placement::Texture(t),
+            }
+        } else {
+            collections.cube(doc, head.uuid.as_ref(), head.scope, parent)
+        };
+        let ctx = ElementContext { placed, ..ctx };
         match body {
             ElementBody::Cube(cube) => {
                 meshes.cube(name, &head, parent, &mut cube.drawn_faces(&ctx))?;
@@ -538,6 +674,7 @@ pub(crate) fn fill<'a>(
                     normals: &mut *normal_sums,
                     corners: &mut *mesh_corners,
                     faces: &mut *kept_faces,
+                    groups: &mut *mesh_groups,
                 };
                 meshes.mesh(&ctx, i, &mesh, name, &head, parent, scratch)?;
             }

@@ -23,11 +23,6 @@ const TEXEL_CUTOFF: f32 = 0.01;
 /// is discarded).
 const COMPOSITE_CUTOFF: f32 = 0.05;
 
-/// Custom frame steps all textures need (the plan's `frame_steps`).
-pub fn frame_step_count(metas: &[TextureMeta<'_>]) -> usize {
-    metas.iter().map(|m| m.strip.steps as usize).sum()
-}
-
 /// A texture's material by its render mode (Conversion's table):
 /// default, layered and unknown modes blend at 0.01; emissive masks at 0.01
 /// with alpha as emission; additive blends additively.
@@ -106,38 +101,46 @@ pub fn texture_record(meta: &TextureMeta<'_>, name: TextRef, first_step: usize) 
     }
 }
 
-/// Writes every texture, its custom frame steps and its material, then the
-/// composite's material, naming each through `name_of`.
+/// Writes texture `index` (named `name`), its custom frame steps from
+/// `*step` on (advanced past them) and its material.
 #[allow(clippy::too_many_arguments)]
-pub fn write_textures(
-    metas: &[TextureMeta<'_>],
-    rules: &TextureRules,
+pub fn write_texture(
+    index: usize,
+    meta: &TextureMeta<'_>,
+    name: TextRef,
+    step: &mut usize,
     textures: &mut [TextureRecord],
     materials: &mut [MaterialRecord],
     frame_steps: &mut [u32],
-    mut name_of: impl FnMut(&TextureMeta<'_>) -> Result<TextRef, Error>,
-    composite_name: TextRef,
     mismatch: fn() -> Error,
 ) -> Result<(), Error> {
-    let mut step = 0usize;
-    for (i, meta) in metas.iter().enumerate() {
-        let name = name_of(meta)?;
-        let index = i32::try_from(i).map_err(|_| mismatch())?;
-        *textures.get_mut(i).ok_or_else(mismatch)? = texture_record(meta, name, step);
-        *materials.get_mut(i).ok_or_else(mismatch)? =
-            texture_material(name, index, meta.render_mode);
-        if meta.strip.order == FrameOrder::Custom
-            && let Some(order) = meta.frame_fields.frame_order
-        {
-            let end = step + meta.strip.steps as usize;
-            let out = frame_steps.get_mut(step..end).ok_or_else(mismatch)?;
-            write_custom_steps(&order, meta.strip.count, out);
-            step = end;
-        }
+    let material = i32::try_from(index).map_err(|_| mismatch())?;
+    *textures.get_mut(index).ok_or_else(mismatch)? = texture_record(meta, name, *step);
+    *materials.get_mut(index).ok_or_else(mismatch)? =
+        texture_material(name, material, meta.render_mode);
+    if meta.strip.order == FrameOrder::Custom
+        && let Some(order) = meta.frame_fields.frame_order
+    {
+        let end = *step + meta.strip.steps as usize;
+        let out = frame_steps.get_mut(*step..end).ok_or_else(mismatch)?;
+        write_custom_steps(&order, meta.strip.count, out);
+        *step = end;
     }
-    if let Some((layers, count)) = rules.composite() {
-        *materials.get_mut(metas.len()).ok_or_else(mismatch)? =
-            composite_material(composite_name, layers, count);
+    Ok(())
+}
+
+/// Writes the composite's material (named `name`) after the `count`
+/// texture materials, when the file has one.
+pub fn write_composite(
+    rules: &TextureRules,
+    count: usize,
+    materials: &mut [MaterialRecord],
+    name: TextRef,
+    mismatch: fn() -> Error,
+) -> Result<(), Error> {
+    if let Some((layers, layer_count)) = rules.composite() {
+        *materials.get_mut(count).ok_or_else(mismatch)? =
+            composite_material(name, layers, layer_count);
     }
     Ok(())
 }

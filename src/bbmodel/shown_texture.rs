@@ -5,16 +5,24 @@
 //! single-texture formats is the project's default texture rather than the
 //! one the face stores, and gives every face one layered material when a
 //! single-texture format has a layered texture. Both are decided here,
-//! once per file ([`TextureRules::new`]), and asked per face.
+//! once per file ([`TextureRules::new`], from a [`TextureSummary`] gathered
+//! as the textures are read, so no texture is held), and asked per face.
 //!
-//! Not read yet: OptiFine group textures (`per_group_texture`: faces show
-//! the default texture, as for a group without one) and Hytale collections
-//! (a cube in a collection shows the default texture instead of the
-//! collection's).
+//! Two formats give an element's faces the texture of its place in the
+//! model ([`Placement`]): OptiFine's (`per_group_texture`) that of the
+//! element's parent group, and the Hytale ones with collections that of the
+//! first collection containing a cube ([`super::collections`]). The fill
+//! pass knows each element's place; the counting passes do not, and count
+//! an element's faces as if they showed one texture of its own (every face
+//! of such an element shows the same one), which bounds its groups from
+//! above.
 
 use super::document::Document;
 use super::formats::ModelFormat;
-use super::textures::{RenderMode, RenderSides, TextureMeta, UvSpace};
+use super::structure::GroupTexture;
+use super::textures::{RenderMode, RenderSides, TextureMeta, Textures, UvSpace};
+use super::value::Path;
+use crate::error::{Location, Quote, Warning, WarningCode, Warnings};
 
 /// A mesh face's stored `texture: null` in [`MeshFace::material`]
 /// (convention 8: the face is drawn, unlike a cube face).
@@ -33,11 +41,32 @@ enum FaceRule {
     /// Blank faces show the default texture, the others their own
     /// (Format.single_texture_default).
     BlankFaces,
-    /// The parent group's texture, else the default one; a null mesh face
-    /// has none (Format.per_group_texture; group textures are not read
-    /// yet, so every group reads as one without a texture).
-    GroupTexture,
+    /// The texture the element's place gives ([`Placement`]), else the
+    /// default one; a null mesh face shows the placed texture or none
+    /// (Format.per_group_texture; the Hytale plugin's CubeFace.getTexture
+    /// with collections).
+    ByPlacement,
 }
+
+/// The texture an element's place in the model gives its faces
+/// (convention 15): its parent group's `texture` in the OptiFine formats,
+/// the first collection containing a cube in the Hytale formats.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Placement {
+    /// Not known: the counting passes, which do not place elements.
+    Unknown,
+    /// Nothing gives one (no group texture, no collection): the default
+    /// texture shows.
+    Nothing,
+    /// This texture index, or −1 (a uuid naming no texture, a collection
+    /// without one): untextured.
+    Texture(i32),
+}
+
+/// The material an element of unknown placement counts with: no texture's,
+/// so that it never merges with another group, and double-sided, the side
+/// rule that splits coincident faces (an upper bound of the groups).
+const UNPLACED: i32 = i32::MIN + 1;
 
 /// What a face is drawn with.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -66,21 +95,19 @@ pub struct TextureRules {
 }
 
 impl TextureRules {
-    /// The rules of `doc`'s format for its textures `metas`.
-    pub fn new(doc: &Document<'_>, metas: &[TextureMeta<'_>]) -> Self {
+    /// The rules of `doc`'s format for its textures, as `summary` gathered
+    /// them.
+    pub fn new(doc: &Document<'_>, summary: &TextureSummary) -> Self {
         let format = doc.format;
         let collections = doc.has_collections();
         let (cube_rule, mesh_rule) = if format.single_texture(collections) {
             (FaceRule::EveryFace, FaceRule::EveryFace)
         } else if format.per_group_texture() {
-            (FaceRule::GroupTexture, FaceRule::GroupTexture)
-        } else if matches!(
-            format,
-            ModelFormat::HytaleCharacter | ModelFormat::HytaleProp
-        ) {
-            // With collections: cubes the default texture (or their
-            // collection's, not read yet), meshes bedrock_block's rule.
-            (FaceRule::EveryFace, FaceRule::BlankFaces)
+            (FaceRule::ByPlacement, FaceRule::ByPlacement)
+        } else if format.reads_collections() {
+            // With collections: cubes their collection's texture or the
+            // default one, meshes bedrock_block's rule.
+            (FaceRule::ByPlacement, FaceRule::BlankFaces)
         } else if format.single_texture_default() {
             (FaceRule::BlankFaces, FaceRule::BlankFaces)
         } else {
@@ -89,14 +116,14 @@ impl TextureRules {
         let mut rules = Self {
             cube_rule,
             mesh_rule,
-            default: default_texture(format, metas),
+            default: default_texture(format, summary),
             composite: -1,
             layers: [-1; 3],
             layer_count: 0,
             resolution: doc.resolution,
         };
-        if let Some((layers, count)) = composite_layers(format, metas) {
-            rules.composite = i32::try_from(metas.len()).unwrap_or(-1);
+        if let Some((layers, count)) = composite_layers(format, summary) {
+            rules.composite = i32::try_from(summary.count).unwrap_or(-1);
             rules.layers = layers;
             rules.layer_count = count;
         }
@@ -114,10 +141,17 @@ impl TextureRules {
         (self.composite >= 0).then_some((self.layers, self.layer_count))
     }
 
-    /// A drawn cube face storing `stored` (a texture index, or −1 blank).
-    pub fn cube_face(&self, metas: &[TextureMeta<'_>], stored: i32) -> Shown {
-        let texture = self.pick(self.cube_rule, stored);
-        self.shown(metas, texture, texture)
+    /// Whether faces depend on where their element is placed (the fill
+    /// pass then asks with its [`Placement`]).
+    pub fn by_placement(&self) -> bool {
+        self.cube_rule == FaceRule::ByPlacement
+    }
+
+    /// A drawn cube face storing `stored` (a texture index, or −1 blank)
+    /// of an element placed as `placed`.
+    pub fn cube_face(&self, textures: &Textures<'_>, stored: i32, placed: Placement) -> Shown {
+        let texture = self.pick(self.cube_rule, stored, placed);
+        self.shown(textures, texture, texture)
     }
 
     /// A mesh face storing `stored` (a texture index, −1 blank, or
@@ -125,34 +159,42 @@ impl TextureRules {
     /// the default texture gets that texture's material, its UVs still
     /// over the project resolution (convention 15: the mesh controller
     /// gives the whole mesh the default material; updateUV sizes null
-    /// faces by getTexture(), which is none).
-    pub fn mesh_face(&self, metas: &[TextureMeta<'_>], stored: i32) -> Shown {
+    /// faces by getTexture(), which is none). In the OptiFine formats a
+    /// null face shows its group's texture, material and UV size alike
+    /// (Face.getTexture asks the group first), or none.
+    pub fn mesh_face(&self, textures: &Textures<'_>, stored: i32, placed: Placement) -> Shown {
         if stored == NULL_FACE {
-            let material = match self.mesh_rule {
-                FaceRule::EveryFace => self.default,
-                FaceRule::BlankFaces | FaceRule::GroupTexture | FaceRule::Own => -1,
+            return match (self.mesh_rule, placed) {
+                (FaceRule::EveryFace, _) => self.shown(textures, self.default, -1),
+                (FaceRule::ByPlacement, Placement::Texture(t)) => self.shown(textures, t, t),
+                // Unknown counts as untextured: its other faces count as
+                // UNPLACED, so the two never merge.
+                (FaceRule::ByPlacement, Placement::Nothing | Placement::Unknown)
+                | (FaceRule::BlankFaces | FaceRule::Own, _) => self.shown(textures, -1, -1),
             };
-            return self.shown(metas, material, -1);
         }
-        let texture = self.pick(self.mesh_rule, stored);
-        self.shown(metas, texture, texture)
+        let texture = self.pick(self.mesh_rule, stored, placed);
+        self.shown(textures, texture, texture)
     }
 
-    fn pick(&self, rule: FaceRule, stored: i32) -> i32 {
-        match rule {
-            FaceRule::Own => stored,
-            FaceRule::EveryFace | FaceRule::GroupTexture => self.default,
-            FaceRule::BlankFaces if stored < 0 => self.default,
-            FaceRule::BlankFaces => stored,
+    fn pick(&self, rule: FaceRule, stored: i32, placed: Placement) -> i32 {
+        match (rule, placed) {
+            (FaceRule::Own, _) => stored,
+            (FaceRule::EveryFace, _) | (FaceRule::ByPlacement, Placement::Nothing) => self.default,
+            (FaceRule::ByPlacement, Placement::Texture(t)) => t,
+            (FaceRule::ByPlacement, Placement::Unknown) => UNPLACED,
+            (FaceRule::BlankFaces, _) if stored < 0 => self.default,
+            (FaceRule::BlankFaces, _) => stored,
         }
     }
 
     /// A face drawn with texture `material`'s material and UVs over
     /// texture `uv_texture` (either −1 for none); the composite, when the
     /// file has one, replaces the material and sides as the format does.
-    fn shown(&self, metas: &[TextureMeta<'_>], material: i32, uv_texture: i32) -> Shown {
-        let meta = |i: i32| usize::try_from(i).ok().and_then(|i| metas.get(i));
-        let uv = meta(uv_texture).map_or(UvSpace::resolution(self.resolution), |m| m.uv_space());
+    fn shown(&self, textures: &Textures<'_>, material: i32, uv_texture: i32) -> Shown {
+        let uv = textures
+            .facts(uv_texture)
+            .map_or(UvSpace::resolution(self.resolution), |f| f.uv_space());
         if self.composite >= 0 {
             return Shown {
                 material: self.composite,
@@ -160,14 +202,114 @@ impl TextureRules {
                 uv,
             };
         }
+        if material == UNPLACED {
+            return Shown {
+                material,
+                sides: RenderSides::Double,
+                uv,
+            };
+        }
+        // The counting passes hold no facts: every texture counts as auto
+        // sided, which groups faces alike, as the facts would (a face's
+        // sidedness follows its texture within one element).
         Shown {
-            material: if meta(material).is_some() {
+            material: if textures.contains(material) {
                 material
             } else {
                 -1
             },
-            sides: meta(material).map_or(RenderSides::Auto, |m| m.render_sides),
+            sides: textures
+                .facts(material)
+                .map_or(RenderSides::Auto, |f| f.render_sides()),
             uv,
+        }
+    }
+}
+
+/// A node's entry in the group-texture table when its group gives no
+/// texture (absent, empty, or no string): its elements show the default.
+pub const NO_GROUP_TEXTURE: i32 = i32::MIN;
+
+/// What a group's `texture` field (at `at`) gives its elements' faces in
+/// the OptiFine formats (convention 15, Face.getTexture: the parent
+/// group's texture when it has one): a texture index, −1 for a uuid
+/// naming no texture (UNKNOWN_REFERENCE; Blockbench finds nothing and
+/// draws the faces untextured), or [`NO_GROUP_TEXTURE`]. A value that is
+/// no string warns UNSUPPORTED_VALUE and is ignored.
+pub fn group_texture(
+    textures: &Textures<'_>,
+    field: &GroupTexture<'_>,
+    at: &Path<'_>,
+    warnings: Option<&mut Warnings>,
+) -> i32 {
+    let warn = |code, args: core::fmt::Arguments<'_>| {
+        if let Some(w) = warnings {
+            w.push(Warning::new(code, Location::Json(at.render()), args));
+        }
+    };
+    match field {
+        GroupTexture::Absent => NO_GROUP_TEXTURE,
+        GroupTexture::Uuid(s) if s.decoded_len() == 0 => NO_GROUP_TEXTURE,
+        GroupTexture::Uuid(s) => match textures.by_uuid(s).and_then(|i| i32::try_from(i).ok()) {
+            Some(i) => i,
+            None => {
+                warn(
+                    WarningCode::UnknownReference,
+                    format_args!(
+                        "group texture {} names no texture: its faces are untextured",
+                        Quote(s.raw_str())
+                    ),
+                );
+                -1
+            }
+        },
+        GroupTexture::NotString => {
+            warn(
+                WarningCode::UnsupportedValue,
+                format_args!("group texture is no string: ignored"),
+            );
+            NO_GROUP_TEXTURE
+        }
+    }
+}
+
+/// What the rules need of the textures, gathered as they are read in
+/// file order (so no texture is held to decide them).
+#[derive(Clone, Copy, Debug)]
+pub struct TextureSummary {
+    count: usize,
+    /// The first `use_as_default` texture.
+    first_default: Option<usize>,
+    any_layered: bool,
+    /// The last three visible textures, oldest first (−1 for none yet).
+    last_visible: [i32; 3],
+    visible: usize,
+}
+
+impl Default for TextureSummary {
+    fn default() -> Self {
+        Self {
+            count: 0,
+            first_default: None,
+            any_layered: false,
+            last_visible: [-1; 3],
+            visible: 0,
+        }
+    }
+}
+
+impl TextureSummary {
+    /// Adds texture `index`, the next in file order.
+    pub fn add(&mut self, index: usize, meta: &TextureMeta<'_>) {
+        self.count = index + 1;
+        if meta.use_as_default && self.first_default.is_none() {
+            self.first_default = Some(index);
+        }
+        self.any_layered |= meta.render_mode == RenderMode::Layered;
+        if meta.visible {
+            self.last_visible.rotate_left(1);
+            self.last_visible[2] = i32::try_from(index).unwrap_or(-1);
+            self.visible += 1;
         }
     }
 }
@@ -176,46 +318,29 @@ impl TextureRules {
 /// texture where the format reads the flag (Format.single_texture_default),
 /// else the last visible texture when there are two or more and one is
 /// layered, else the first; −1 without textures.
-fn default_texture(format: ModelFormat, metas: &[TextureMeta<'_>]) -> i32 {
+fn default_texture(format: ModelFormat, s: &TextureSummary) -> i32 {
     let index = |i: usize| i32::try_from(i).unwrap_or(-1);
     if format.single_texture_default()
-        && let Some(i) = metas.iter().position(|m| m.use_as_default)
+        && let Some(i) = s.first_default
     {
         return index(i);
     }
-    if metas.len() >= 2
-        && metas.iter().any(|m| m.render_mode == RenderMode::Layered)
-        && let Some(i) = metas.iter().rposition(|m| m.visible)
-    {
-        return index(i);
+    if s.count >= 2 && s.any_layered && s.visible > 0 {
+        return s.last_visible[2];
     }
-    if metas.is_empty() { -1 } else { 0 }
+    if s.count == 0 { -1 } else { 0 }
 }
 
 /// The layer composite (Conversion, "Layer composite"): in a format that
 /// composites, with two or more textures, one layered and one visible, the
 /// last three visible textures in file order, bottom first.
-fn composite_layers(format: ModelFormat, metas: &[TextureMeta<'_>]) -> Option<([i32; 3], u8)> {
-    if !format.composites_layers()
-        || metas.len() < 2
-        || !metas.iter().any(|m| m.render_mode == RenderMode::Layered)
-    {
+fn composite_layers(format: ModelFormat, s: &TextureSummary) -> Option<([i32; 3], u8)> {
+    if !format.composites_layers() || s.count < 2 || !s.any_layered || s.visible == 0 {
         return None;
     }
-    let mut top_down = [-1i32; 3];
-    let mut count = 0usize;
-    for (i, _) in metas.iter().enumerate().rev().filter(|(_, m)| m.visible) {
-        match top_down.get_mut(count) {
-            Some(slot) => *slot = i32::try_from(i).ok()?,
-            None => break,
-        }
-        count += 1;
-    }
-    if count == 0 {
-        return None;
-    }
+    let count = s.visible.min(3);
     let mut layers = [-1i32; 3];
-    for (slot, &t) in layers.iter_mut().zip(top_down.iter().take(count).rev()) {
+    for (slot, &t) in layers.iter_mut().zip(s.last_visible.get(3 - count..)?) {
         *slot = t;
     }
     Some((layers, u8::try_from(count).ok()?))

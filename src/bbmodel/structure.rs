@@ -94,6 +94,19 @@ pub struct GroupFields<'a> {
     pub rotation: [f32; 3],
     /// `visibility`: anything but `false` shows the group.
     pub visible: bool,
+    /// `texture` (read by the OptiFine formats, convention 15).
+    pub texture: GroupTexture<'a>,
+}
+
+/// A group's `texture` field as stored (Format.per_group_texture).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GroupTexture<'a> {
+    /// Absent.
+    Absent,
+    /// A string: a texture uuid, or empty for none.
+    Uuid(JsonStr<'a>),
+    /// Any other value (UNSUPPORTED_VALUE where it is read; ignored).
+    NotString,
 }
 
 impl<'a> GroupFields<'a> {
@@ -103,10 +116,12 @@ impl<'a> GroupFields<'a> {
         origin: [0.0; 3],
         rotation: [0.0; 3],
         visible: true,
+        texture: GroupTexture::Absent,
     };
 
     /// The keys [`GroupFields::read`] reads.
-    pub(crate) const KEYS: [&'static str; 4] = ["name", "origin", "rotation", "visibility"];
+    pub(crate) const KEYS: [&'static str; 5] =
+        ["name", "origin", "rotation", "visibility", "texture"];
 
     /// Reads field `key` (one of [`GroupFields::KEYS`]) of the object at
     /// `path`, whose value starts with `value`, to its end.
@@ -122,6 +137,13 @@ impl<'a> GroupFields<'a> {
             "name" => self.name = Some(c.string_of(value, &path.with_key("name"), max_chars)?),
             "origin" => self.origin = c.numbers_of::<3>(value, &path.with_key("origin"))?,
             "rotation" => self.rotation = c.numbers_of::<3>(value, &path.with_key("rotation"))?,
+            "texture" => {
+                self.texture = match value.kind {
+                    TokenKind::String(s) => GroupTexture::Uuid(s),
+                    _ => GroupTexture::NotString,
+                };
+                c.skip_rest(value)?;
+            }
             _ => {
                 // A visibility that is no boolean reads as shown.
                 self.visible = !matches!(value.kind, TokenKind::Bool(false));
@@ -305,6 +327,7 @@ pub fn walk_outliner<'a>(
         GroupFields::KEYS[1],
         GroupFields::KEYS[2],
         GroupFields::KEYS[3],
+        GroupFields::KEYS[4],
     ];
     let keys = if fields_error.is_some() {
         WITH_FIELDS

@@ -129,18 +129,38 @@ pub struct ImagePlan {
     pub scratch: usize,
 }
 
+/// The images' sizes, added up from their headers as the textures are read.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ImageTally {
+    total: u64,
+    plan: ImagePlan,
+}
+
+impl ImageTally {
+    /// Adds texture `meta`'s image, if it has one.
+    pub fn add(&mut self, meta: &TextureMeta<'_>) {
+        if let Some(header) = meta.png {
+            self.total = self.total.saturating_add(header.rgba8_len());
+            self.plan.images += 1;
+            let scratch = usize::try_from(header.scratch_len()).unwrap_or(usize::MAX);
+            self.plan.scratch = self.plan.scratch.max(scratch);
+        }
+    }
+
+    /// The plan, once every texture is added: checks maxTextureBytes.
+    pub fn finish(self, limits: &BbmodelLimits) -> Result<ImagePlan, Error> {
+        plan_images(self.total, self.plan, limits)
+    }
+}
+
 /// Sizes the images from their headers, before anything is inflated, and
 /// checks maxTextureBytes (scenedec's bound on all textures together; the
 /// spec's limits are per texture).
-pub fn plan_images(metas: &[TextureMeta<'_>], limits: &BbmodelLimits) -> Result<ImagePlan, Error> {
-    let mut total = 0u64;
-    let mut plan = ImagePlan::default();
-    for header in metas.iter().filter_map(|m| m.png) {
-        total = total.saturating_add(header.rgba8_len());
-        plan.images += 1;
-        let scratch = usize::try_from(header.scratch_len()).unwrap_or(usize::MAX);
-        plan.scratch = plan.scratch.max(scratch);
-    }
+fn plan_images(
+    total: u64,
+    mut plan: ImagePlan,
+    limits: &BbmodelLimits,
+) -> Result<ImagePlan, Error> {
     // Mip offsets are 32-bit, so no override reaches past 4 GiB.
     let bound = limits.max_texture_bytes.min(u64::from(u32::MAX));
     if total > bound {
@@ -186,32 +206,45 @@ fn bad_image(index: usize, image: &ImageSource<'_, '_>, e: &PngError) -> Error {
     }
 }
 
-/// Checks every image as its decode will (`measure`: no memory but a
-/// 32 KiB window).
-pub fn validate_images(metas: &[TextureMeta<'_>], picked: &[TextureFile<'_>]) -> Result<(), Error> {
-    for (i, meta) in metas.iter().enumerate() {
-        if let Some(image) = source(meta, picked) {
-            image.validate().map_err(|e| bad_image(i, &image, &e))?;
-        }
+/// Checks texture `index`'s image as its decode will (`measure`: no
+/// memory but a 32 KiB window).
+pub fn validate_image(
+    index: usize,
+    meta: &TextureMeta<'_>,
+    picked: &[TextureFile<'_>],
+) -> Result<(), Error> {
+    if let Some(image) = source(meta, picked) {
+        image.validate().map_err(|e| bad_image(index, &image, &e))?;
     }
     Ok(())
 }
 
-/// Decodes every image into `pixels`, one mip record each, in texture
-/// order, and points each texture record at its level.
-pub fn decode_images(
-    metas: &[TextureMeta<'_>],
-    picked: &[TextureFile<'_>],
-    textures: &mut [TextureRecord],
-    mips: &mut [MipRecord],
-    pixels: &mut [u8],
-    scratch: &mut [u8],
-    mismatch: fn() -> Error,
-) -> Result<(), Error> {
-    let (mut offset, mut mip) = (0usize, 0usize);
-    for (i, (meta, record)) in metas.iter().zip(textures.iter_mut()).enumerate() {
+/// Decodes images into the scene's pixels, one mip record each, in
+/// texture order.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ImageWriter {
+    offset: usize,
+    mip: usize,
+}
+
+impl ImageWriter {
+    /// Decodes texture `index`'s image (if it has one) after the images
+    /// before it, and points its `record` at its level.
+    #[allow(clippy::too_many_arguments)]
+    pub fn decode(
+        &mut self,
+        index: usize,
+        meta: &TextureMeta<'_>,
+        picked: &[TextureFile<'_>],
+        record: &mut TextureRecord,
+        mips: &mut [MipRecord],
+        pixels: &mut [u8],
+        scratch: &mut [u8],
+        mismatch: fn() -> Error,
+    ) -> Result<(), Error> {
+        let (offset, mip, i) = (self.offset, self.mip, index);
         let (Some(image), Some(header)) = (source(meta, picked), meta.png) else {
-            continue;
+            return Ok(());
         };
         let len = usize::try_from(header.rgba8_len()).map_err(|_| mismatch())?;
         let end = offset.checked_add(len).ok_or_else(mismatch)?;
@@ -226,7 +259,7 @@ pub fn decode_images(
         };
         record.first_mip = u32::try_from(mip).map_err(|_| mismatch())?;
         record.mip_count = 1;
-        (offset, mip) = (end, mip + 1);
+        (self.offset, self.mip) = (end, mip + 1);
+        Ok(())
     }
-    Ok(())
 }

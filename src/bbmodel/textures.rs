@@ -12,11 +12,20 @@
 //! visible / use_as_default that are no boolean (UNSUPPORTED_VALUE);
 //! uv_width / uv_height in the per-texture-UV formats (a bad value fails a
 //! `free` file, warns elsewhere; the resolution is used).
+//!
+//! No pass holds every texture's metadata: [`for_each_texture`] reads the
+//! entries in turn, and faces look textures up through [`Textures`] (each
+//! one's UV space and sides, and the uuids sorted by hash), which the fill
+//! pass keeps in memory from the plan, so `maxTextures` alone bounds how
+//! many are read.
 
 use super::document::Document;
 use super::frames::{FrameFields, FrameStrip, StripNotes, frame_count, strip};
+use super::mesh_keys::{string_at, text_hash};
+use super::reader::offset;
 use super::texture_pixels::ImageSource;
-use super::value::{Cursor, Path, error_at, invalid, type_name};
+use super::uuid_tables::{UuidEntry, body_offset, entry_uuid};
+use super::value::{Cursor, Path, error_at, invalid, same_text, type_name};
 use crate::data_url::DataUrl;
 use crate::error::{Error, ErrorCode, Quote, Warning, WarningCode, Warnings};
 use crate::json::{JsonStr, Token, TokenKind};
@@ -24,9 +33,11 @@ use crate::limits::BbmodelLimits;
 use crate::png::Header;
 use crate::scene::FrameOrder;
 
-/// Most textures whose metadata is held at once (on the stack, about 20 KiB).
-/// A `maxTextures` override above this reads as this.
-pub const HARD_MAX_TEXTURES: usize = 256;
+/// Texture uuids the counting passes hold on the stack (24 KiB), so that a
+/// face naming its texture by uuid is a binary search; past this many
+/// textures, the later ones are looked up by reading the `textures` array
+/// again (the fill pass holds every uuid, in memory from the plan).
+pub const COUNTED_UUIDS: usize = 1024;
 
 /// How a texture's faces are sided (render_sides, convention 9).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -128,32 +139,171 @@ impl UvSpace {
     }
 }
 
-/// Reads every texture entry's metadata, raising the spec's errors and
-/// (when `warnings` is given) its warnings.
-pub fn read_textures<'a>(
+/// Reads every texture entry's metadata in file order, raising the spec's
+/// errors and (when `warnings` is given) its warnings; `visit` gets each
+/// index and metadata in turn, so none is held longer than its visit.
+pub fn for_each_texture<'a>(
     doc: &Document<'a>,
     limits: &BbmodelLimits,
     picked: &[(&str, &[u8])],
     mut warnings: Option<&mut Warnings>,
-    out: &mut heapless::Vec<TextureMeta<'a>, HARD_MAX_TEXTURES>,
+    mut visit: impl FnMut(usize, TextureMeta<'a>) -> Result<(), Error>,
 ) -> Result<(), Error> {
-    let mut result = Ok(());
     super::structure::for_each_value(doc, doc.textures, |i, first, c| {
-        if result.is_err() {
-            return Ok(());
-        }
         let meta = read_texture(doc, limits, picked, i, &first, c, warnings.as_deref_mut())?;
-        if out.push(meta).is_err() {
-            result = Err(error_at(
-                ErrorCode::TooManyTextures,
-                &Path::key("textures"),
-                "too many textures",
-                format_args!("at most {HARD_MAX_TEXTURES} textures can be read"),
-            ));
+        visit(i, meta)
+    })
+}
+
+/// What faces need of a texture, by index (plain data, in memory from the
+/// plan): its UV space and its render_sides.
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    Default,
+    PartialEq,
+    zerocopy::FromBytes,
+    zerocopy::IntoBytes,
+    zerocopy::KnownLayout,
+    zerocopy::Immutable,
+)]
+#[repr(C)]
+pub(crate) struct TextureFacts {
+    uv_size: [f32; 2],
+    frames: u32,
+    /// 0 auto, 1 front, 2 double.
+    sides: u32,
+}
+
+impl TextureFacts {
+    /// The facts of `meta`.
+    pub fn of(meta: &TextureMeta<'_>) -> Self {
+        Self {
+            uv_size: meta.uv_size,
+            frames: meta.strip.count,
+            sides: match meta.render_sides {
+                RenderSides::Auto => 0,
+                RenderSides::Front => 1,
+                RenderSides::Double => 2,
+            },
         }
-        Ok(())
-    })?;
-    result
+    }
+
+    /// The texture's UV space with its frame division (convention 14).
+    pub fn uv_space(&self) -> UvSpace {
+        UvSpace {
+            size: self.uv_size,
+            frames: self.frames,
+        }
+    }
+
+    /// Its `render_sides`.
+    pub fn render_sides(&self) -> RenderSides {
+        match self.sides {
+            1 => RenderSides::Front,
+            2 => RenderSides::Double,
+            _ => RenderSides::Auto,
+        }
+    }
+}
+
+/// The textures as faces see them: how many, each one's `TextureFacts`
+/// (none in the counting passes, which need only indices), and their uuids
+/// sorted by hash for lookups by uuid.
+#[derive(Clone, Copy, Debug)]
+pub struct Textures<'t> {
+    doc: Document<'t>,
+    count: usize,
+    facts: &'t [TextureFacts],
+    /// (uuid hash, where the uuid string's body starts, texture index),
+    /// sorted: every texture's, or the first [`COUNTED_UUIDS`]'.
+    uuids: &'t [UuidEntry],
+    /// `uuids` holds the uuid of every texture before this index.
+    held_until: usize,
+}
+
+impl<'t> Textures<'t> {
+    /// `count` textures of `doc`, with `facts` and sorted `uuids`, which
+    /// hold the uuid of every texture before `held_until`.
+    pub(crate) fn new(
+        doc: &Document<'t>,
+        count: usize,
+        facts: &'t [TextureFacts],
+        uuids: &'t [UuidEntry],
+        held_until: usize,
+    ) -> Self {
+        Self {
+            doc: *doc,
+            count,
+            facts,
+            uuids,
+            held_until,
+        }
+    }
+
+    /// Entries of `textures`.
+    pub fn count(&self) -> usize {
+        self.count
+    }
+
+    /// Texture `index`'s facts (`None` past the count, or in the counting
+    /// passes).
+    pub(crate) fn facts(&self, index: i32) -> Option<&TextureFacts> {
+        self.facts.get(usize::try_from(index).ok()?)
+    }
+
+    /// Whether `index` is a texture's.
+    pub fn contains(&self, index: i32) -> bool {
+        usize::try_from(index).is_ok_and(|i| i < self.count)
+    }
+
+    /// The first texture whose uuid is `uuid` (JavaScript's `find`).
+    pub fn by_uuid(&self, uuid: &JsonStr<'_>) -> Option<usize> {
+        let hash = text_hash(uuid);
+        let first = self.uuids.partition_point(|e| e.hash < hash);
+        // Sorted by hash, then offset: the first match is the first texture.
+        let found = self
+            .uuids
+            .get(first..)
+            .unwrap_or_default()
+            .iter()
+            .take_while(|e| e.hash == hash)
+            .find(|e| string_at(&self.doc, offset(e.at)).is_some_and(|s| same_text(&s, uuid)));
+        if let Some(e) = found {
+            return Some(offset(e.index));
+        }
+        if self.held_until >= self.count {
+            return None;
+        }
+        // Past the uuids held: read the later entries' uuids again.
+        let held = self.held_until;
+        let mut later = None;
+        let _ = super::structure::for_each_entry(&self.doc, self.doc.textures, |i, at| {
+            if later.is_none()
+                && i >= held
+                && entry_uuid(&self.doc, at)?.is_some_and(|u| same_text(&u, uuid))
+            {
+                later = Some(i);
+            }
+            Ok(())
+        });
+        later
+    }
+}
+
+/// Texture `index`'s uuid entry for [`Textures`], if it has a uuid.
+pub(crate) fn uuid_entry(
+    doc: &Document<'_>,
+    index: usize,
+    meta: &TextureMeta<'_>,
+) -> Option<UuidEntry> {
+    let uuid = meta.uuid?;
+    Some(UuidEntry {
+        hash: text_hash(&uuid),
+        at: body_offset(doc, &uuid),
+        index: index as u64,
+    })
 }
 
 fn warn(
@@ -536,8 +686,14 @@ mod tests {
     fn warnings_of(json: &str) -> Vec<(WarningCode, std::string::String)> {
         let doc = Document::read(json.as_bytes(), &BbmodelLimits::default()).unwrap();
         let mut w = Warnings::new();
-        let mut out = heapless::Vec::new();
-        read_textures(&doc, &BbmodelLimits::default(), &[], Some(&mut w), &mut out).unwrap();
+        for_each_texture(
+            &doc,
+            &BbmodelLimits::default(),
+            &[],
+            Some(&mut w),
+            |_, _| Ok(()),
+        )
+        .unwrap();
         w.as_slice()
             .iter()
             .map(|w| (w.code(), std::string::ToString::to_string(w.at())))

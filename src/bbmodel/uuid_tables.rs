@@ -13,7 +13,8 @@ use super::value::{Path, same_text};
 use crate::error::{Error, ErrorCode, Quote};
 use crate::json::{JsonStr, TokenKind};
 
-/// A uuid's hash and where its entry starts, sortable for binary search.
+/// A uuid's hash, where its entry starts and its index (in `groups`, or
+/// the node's), sortable for binary search.
 #[derive(
     Clone,
     Copy,
@@ -32,6 +33,7 @@ use crate::json::{JsonStr, TokenKind};
 pub(crate) struct UuidEntry {
     pub(super) hash: u64,
     pub(super) at: u64,
+    pub(super) index: u64,
 }
 
 /// The 5.x `groups` entries by uuid hash, sorted; duplicates are
@@ -53,6 +55,7 @@ pub(super) fn group_table(
             *slot = UuidEntry {
                 hash,
                 at: at as u64,
+                index: i as u64,
             };
         }
         Ok(())
@@ -230,8 +233,18 @@ pub(super) fn group_data_at(
     outliner_at: usize,
     uuid: Option<JsonStr<'_>>,
 ) -> Result<usize, Error> {
+    Ok(group_entry(doc, table, uuid)?.map_or(outliner_at, |e| offset(e.at)))
+}
+
+/// The `groups` entry (5.x) whose uuid is `uuid`, looked up in the sorted
+/// table.
+pub(super) fn group_entry(
+    doc: &Document<'_>,
+    table: &[UuidEntry],
+    uuid: Option<JsonStr<'_>>,
+) -> Result<Option<UuidEntry>, Error> {
     let Some(uuid) = uuid else {
-        return Ok(outliner_at);
+        return Ok(None);
     };
     let hash = text_hash(&uuid);
     let first = table.partition_point(|e| e.hash < hash);
@@ -242,10 +255,10 @@ pub(super) fn group_data_at(
         .take_while(|e| e.hash == hash)
     {
         if entry_uuid(doc, offset(entry.at))?.is_some_and(|u| same_text(&u, &uuid)) {
-            return Ok(offset(entry.at));
+            return Ok(Some(*entry));
         }
     }
-    Ok(outliner_at)
+    Ok(None)
 }
 
 /// The `uuid` string of the object at `at`, if it has one.
