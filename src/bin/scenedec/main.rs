@@ -28,8 +28,9 @@ const CONVERT_ABOUT: &str = "Write each model as glTF 2.0 (.glb, or .gltf with .
 const CONVERT_LONG_ABOUT: &str = "\
 Write each model as glTF 2.0: the node tree (Blockbench pivots as extra
 nodes, so the rest pose is exact), one mesh per scene mesh, materials with
-their textures as PNG, samplers, and J3D skins. docs/export.md says what maps
-to what and what glTF cannot hold.
+their textures as PNG, samplers, J3D skins, and animations sampled at --fps
+frames a second. docs/export.md says what maps to what and what glTF cannot
+hold.
 
 With one FILE, OUT is the file to write; its extension (.glb or .gltf)
 chooses the container unless --format does. With several, OUT is a folder
@@ -39,6 +40,7 @@ Yaz0-compressed J3D (.szs) is read directly.
 One line per file: where it went and what it holds, or why it failed
 (--json: one JSON object per line). Exit status: 0 all written, 1 any
 failed, 2 usage error.";
+
 const POSE_ABOUT: &str = "Sample an animation at one time and print every node's transform";
 
 const POSE_LONG_ABOUT: &str = "\
@@ -178,6 +180,14 @@ fn convert_command() -> Command {
                     .help("Multiply every length (0.0625 turns Blockbench pixels into blocks of one metre)"),
             )
             .arg(
+                Arg::new("fps")
+                    .long("fps")
+                    .value_name("F")
+                    .default_value("30")
+                    .value_parser(clap::value_parser!(f32))
+                    .help("Sample every animation at F frames a second (and at its end)"),
+            )
+            .arg(
                 Arg::new("json")
                     .long("json")
                     .action(ArgAction::SetTrue)
@@ -224,6 +234,13 @@ fn main() -> ExitCode {
                 eprintln!("scenedec convert: --scale must be finite and positive");
                 return ExitCode::from(2);
             }
+            let fps = m.get_one::<f32>("fps").copied().unwrap_or(30.0);
+            if !(fps.is_finite() && fps > 0.0 && fps <= 1000.0) {
+                eprintln!(
+                    "scenedec convert: --fps must be a number of frames a second in (0, 1000]"
+                );
+                return ExitCode::from(2);
+            }
             let (Some(files), Some(output)) = (
                 m.get_many::<std::path::PathBuf>("files"),
                 m.get_one::<std::path::PathBuf>("output"),
@@ -241,6 +258,7 @@ fn main() -> ExitCode {
                     }
                 }),
                 scale,
+                fps,
                 json: m.get_flag("json"),
             };
             convert::run(&request, &settings)
