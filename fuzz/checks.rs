@@ -109,6 +109,156 @@ pub fn json_tokenizer(data: &[u8]) {
     );
 }
 
+/// Our tokenizer against serde_json on the same bytes (RFC 8259 both):
+/// the same accept/reject verdict, the same token sequence, the same
+/// decoded strings and the same f64 for every number.
+///
+/// Where the two may differ, by what RFC 8259 leaves to implementations,
+/// and nowhere else:
+/// - nesting: serde_json stops at 128 levels (RFC 8259 §9 lets a parser
+///   limit depth); inputs it refuses for depth alone are not compared;
+/// - numbers: serde_json's default float parser may be one unit in the
+///   last place off (its `float_roundtrip` feature is exact, and costs
+///   speed, so the benches' baseline does not enable it); where the two
+///   differ, ours must equal Rust's correctly rounded `str::parse::<f64>`.
+///   Integers serde_json reads as u64/i64 compare exactly (as f64), and
+///   `-0` is −0.0 for us (RFC 8259 §6 gives the value of the text);
+/// - range: a number past the f64 range is valid JSON whose value is
+///   ±infinity for us (as for Rust's parser and `JSON.parse`), where
+///   serde_json refuses it ("number out of range"; RFC 8259 §6 lets an
+///   implementation limit the range it accepts). Allowed only when we
+///   read such a number.
+///
+/// Duplicate keys (RFC 8259 §4: "SHOULD be unique") are no difference:
+/// both report every member in order, since neither is built into a map.
+pub fn json_differential(data: &[u8]) {
+    let (ours, error) = whole(data, 512);
+    let theirs = serde_tokens(data);
+    match (&error, &theirs) {
+        (None, Ok(tokens)) => {
+            assert_eq!(ours.len(), tokens.len(), "token counts differ");
+            for ((mine, offset), other) in ours.iter().zip(tokens) {
+                assert!(
+                    same_token(mine, other),
+                    "token at {offset} differs: ours {mine:?}, serde_json {other:?}"
+                );
+            }
+        }
+        (Some(_), Err(e)) if e.is_eof() || e.is_syntax() || e.is_data() => {}
+        (_, Err(e)) if e.to_string().starts_with("recursion limit exceeded") => {}
+        (None, Err(e))
+            if e.to_string().starts_with("number out of range")
+                && ours.iter().any(|(t, _)| {
+                    matches!(t, Owned::Number(bits, _) if f64::from_bits(*bits).is_infinite())
+                }) => {}
+        (None, Err(e)) => panic!("we accept what serde_json refuses: {e}"),
+        (Some(e), Ok(_)) => panic!("we refuse what serde_json accepts: {e:?}"),
+        (Some(_), Err(e)) => panic!("serde_json failed unexpectedly: {e}"),
+    }
+}
+
+/// A token as serde_json reports it.
+#[derive(Debug)]
+pub enum SerdeToken {
+    Begin(bool),
+    End(bool),
+    Key(String),
+    Str(String),
+    Unsigned(u64),
+    Signed(i64),
+    Float(f64),
+    Bool(bool),
+    Null,
+}
+
+fn same_token(ours: &Owned, theirs: &SerdeToken) -> bool {
+    let number = |bits: u64, raw: &str, value: f64| {
+        bits == value.to_bits()
+            // serde_json's float may be off by one ulp; ours must then be exact.
+            || raw.parse::<f64>().is_ok_and(|exact| exact.to_bits() == bits)
+    };
+    match (ours, theirs) {
+        (Owned::BeginObject, SerdeToken::Begin(true))
+        | (Owned::BeginArray, SerdeToken::Begin(false))
+        | (Owned::EndObject, SerdeToken::End(true))
+        | (Owned::EndArray, SerdeToken::End(false))
+        | (Owned::Null, SerdeToken::Null) => true,
+        (Owned::Key(a), SerdeToken::Key(b)) | (Owned::Str(a), SerdeToken::Str(b)) => a == b,
+        (Owned::Bool(a), SerdeToken::Bool(b)) => a == b,
+        (Owned::Number(bits, raw), SerdeToken::Unsigned(u)) => number(*bits, raw, *u as f64),
+        (Owned::Number(bits, raw), SerdeToken::Signed(i)) => number(*bits, raw, *i as f64),
+        (Owned::Number(bits, raw), SerdeToken::Float(f)) => number(*bits, raw, *f),
+        _ => false,
+    }
+}
+
+/// Every token serde_json reads from `data` (one value, then only
+/// whitespace), in document order.
+pub fn serde_tokens(data: &[u8]) -> Result<Vec<SerdeToken>, serde_json::Error> {
+    use serde::de::DeserializeSeed;
+    let mut out = Vec::new();
+    let mut de = serde_json::Deserializer::from_slice(data);
+    Collect(&mut out).deserialize(&mut de)?;
+    de.end()?;
+    Ok(out)
+}
+
+/// Collects one value's tokens (serde's visitor interface, recursively).
+struct Collect<'v>(&'v mut Vec<SerdeToken>);
+
+impl<'de> serde::de::DeserializeSeed<'de> for Collect<'_> {
+    type Value = ();
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for Collect<'_> {
+    type Value = ();
+    fn expecting(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str("any JSON value")
+    }
+    fn visit_bool<E>(self, v: bool) -> Result<(), E> {
+        self.0.push(SerdeToken::Bool(v));
+        Ok(())
+    }
+    fn visit_u64<E>(self, v: u64) -> Result<(), E> {
+        self.0.push(SerdeToken::Unsigned(v));
+        Ok(())
+    }
+    fn visit_i64<E>(self, v: i64) -> Result<(), E> {
+        self.0.push(SerdeToken::Signed(v));
+        Ok(())
+    }
+    fn visit_f64<E>(self, v: f64) -> Result<(), E> {
+        self.0.push(SerdeToken::Float(v));
+        Ok(())
+    }
+    fn visit_str<E>(self, v: &str) -> Result<(), E> {
+        self.0.push(SerdeToken::Str(String::from(v)));
+        Ok(())
+    }
+    fn visit_unit<E>(self) -> Result<(), E> {
+        self.0.push(SerdeToken::Null);
+        Ok(())
+    }
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        self.0.push(SerdeToken::Begin(false));
+        while seq.next_element_seed(Collect(self.0))?.is_some() {}
+        self.0.push(SerdeToken::End(false));
+        Ok(())
+    }
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        self.0.push(SerdeToken::Begin(true));
+        while let Some(key) = map.next_key::<String>()? {
+            self.0.push(SerdeToken::Key(key));
+            map.next_value_seed(Collect(self.0))?;
+        }
+        self.0.push(SerdeToken::End(true));
+        Ok(())
+    }
+}
+
 /// Yaz0: decompression never panics; whatever decompresses re-compresses and
 /// round-trips; the declared size is never exceeded.
 pub fn yaz0(data: &[u8]) {

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Runs every fuzz target for SECONDS (default 600) each, one after another.
+# Runs every fuzz target for SECONDS (default 600) each, one after another
+# (`.ci/run` runs it for a short smoke when nightly and cargo-fuzz are present).
 # Installs cargo-fuzz when missing; needs the nightly toolchain.
 # Findings land in fuzz/artifacts/<target>/; copy each into
 # fuzz/regressions/<target>/ once fixed so `cargo test` replays it.
@@ -11,7 +12,7 @@ for target in $(cargo +nightly fuzz list); do
   mkdir -p "corpus/$target"
   # Seed from the regression inputs and, for the JSON targets, the real corpus.
   cp -n regressions/"$target"/* "corpus/$target/" 2>/dev/null || true
-  if { [ "$target" = json_tokenizer ] || [ "$target" = load ] || [ "$target" = bbmodel ]; } && [ -d ../../shared/corpus/bbmodel ]; then
+  if { [ "$target" = json_tokenizer ] || [ "$target" = json_differential ] || [ "$target" = load ] || [ "$target" = bbmodel ]; } && [ -d ../../shared/corpus/bbmodel ]; then
     find ../../shared/corpus/bbmodel -name '*.bbmodel' -size -64k -exec cp -n {} "corpus/$target/" \;
   fi
   if { [ "$target" = load ] || [ "$target" = j3d ] || [ "$target" = j3d_textures ]; } && [ -d ../../shared/corpus/j3d ]; then
@@ -22,5 +23,5 @@ for target in $(cargo +nightly fuzz list); do
   fi
   echo "== fuzzing $target for ${SECONDS_PER_TARGET}s =="
   cargo +nightly fuzz run "$target" "corpus/$target" -- \
-    -max_total_time="$SECONDS_PER_TARGET" -max_len=65536 -rss_limit_mb=2048 -print_final_stats=1
+    -max_total_time="$SECONDS_PER_TARGET" -max_len=65536 -rss_limit_mb=512 -timeout=2 -print_final_stats=1
 done

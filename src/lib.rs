@@ -82,6 +82,8 @@ pub mod sniff;
 pub mod yaz0;
 
 #[cfg(test)]
+mod test_corpus;
+#[cfg(test)]
 mod test_rng;
 
 pub use arena::{Arena, Plan};

@@ -54,3 +54,8 @@ fn bbmodel_regressions() {
 fn png_regressions() {
     assert!(replay("png", checks::png) > 0);
 }
+
+#[test]
+fn json_differential_regressions() {
+    assert!(replay("json_differential", checks::json_differential) > 0);
+}

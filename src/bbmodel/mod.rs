@@ -18,13 +18,16 @@ mod frames;
 pub mod mesh;
 mod mesh_faces;
 mod mesh_keys;
+mod mesh_writer;
 mod reader;
 pub mod references;
 mod scene_textures;
 mod shown_texture;
 pub mod structure;
+mod text_pool;
 mod texture_pixels;
 pub mod textures;
+mod uuid_tables;
 mod value;
 
 pub use document::{Document, FormatVersion, read_meta};

@@ -462,7 +462,7 @@ impl<'a> JsonNumber<'a> {
         Self { raw }
     }
 
-    /// The value as `f64` (never infinite, never NaN). Computed on each call, from the
+    /// The value as `f64` (±infinity past the f64 range, never NaN). Computed on each call, from the
     /// raw text: short decimals by an exact fast path, others by one correctly rounded
     /// parse. (The tokenizer itself only parses numbers that might overflow, to reject
     /// them.)

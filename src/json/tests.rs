@@ -1211,15 +1211,10 @@ fn chunked_equals_whole_random_docs_and_serde_agrees() {
 
 #[test]
 fn corpus_bbmodel_chunked_equals_whole() {
-    let dirs = [
-        concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/corpus/bbmodel"),
-        "/work/shared/corpus/bbmodel",
-    ];
-    let Some(dir) = dirs.iter().find(|d| std::path::Path::new(d).is_dir()) else {
-        std::println!("corpus skipped: none of {dirs:?} exists");
+    let Some(dir) = crate::test_corpus::dir("bbmodel") else {
         return;
     };
-    let mut files: Vec<_> = std::fs::read_dir(dir)
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
         .unwrap()
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.extension().is_some_and(|x| x == "bbmodel"))
@@ -1244,7 +1239,7 @@ fn corpus_bbmodel_chunked_equals_whole() {
         assert_eq!(e.is_none(), serde_accepts(&doc), "{name}");
     }
     assert_eq!(empty, 1, "expected exactly one zero-byte corpus file");
-    std::println!("corpus: {} files from {dir}", files.len());
+    std::println!("corpus: {} files from {}", files.len(), dir.display());
 }
 
 #[test]

@@ -839,17 +839,6 @@ fn sha256_vectors() {
     );
 }
 
-fn corpus_dir() -> Option<std::path::PathBuf> {
-    let here = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-    [
-        here.join("../shared/corpus/j3d"),
-        here.join("shared/corpus/j3d"),
-        std::path::PathBuf::from("/work/shared/corpus/j3d"),
-    ]
-    .into_iter()
-    .find(|p| p.join("expected").is_dir())
-}
-
 fn be16(b: &[u8], at: usize) -> u16 {
     u16::from_be_bytes(b[at..at + 2].try_into().unwrap())
 }
@@ -875,8 +864,7 @@ fn find_tex1(file: &[u8]) -> Option<usize> {
 
 #[test]
 fn corpus_mip0_hashes() {
-    let Some(dir) = corpus_dir() else {
-        std::eprintln!("corpus_mip0_hashes: no J3D corpus found; skipped");
+    let Some(dir) = crate::test_corpus::dir("j3d") else {
         return;
     };
     let mut files: Vec<_> = std::fs::read_dir(&dir)

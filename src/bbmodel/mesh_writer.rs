@@ -1,0 +1,421 @@
+//! The fill pass's geometry writer: cubes and meshes into the scene's mesh,
+//! group, vertex and index arrays, with the per-mesh key tables in scratch.
+
+use super::document::Document;
+use super::elements::{DrawnFace, ElementContext, ElementHead, GroupKey, Pass, group_key};
+use super::mesh::{
+    MAX_FACE_TRIANGLES, accumulate_face_normal, blockbench_face_normal, finish_smooth_normals,
+    mesh_transform, triangle_count, triangulate,
+};
+use super::mesh_faces::{MeshFace, MeshHead, for_each_mesh_face};
+use super::mesh_keys::{KeyEntry, find_key, key_slots, mesh_key_table};
+use super::reader::{MAX_GROUP_KEYS, index32, mismatch};
+use crate::error::{Error, Quote};
+use crate::scene::{GroupFlags, MeshFlags, MeshGroupRecord, MeshRecord, TextRef};
+
+/// One mesh's vertex keys, looked up by [`find_key`], and their positions.
+pub(super) struct KeyIndex<'k> {
+    pub(super) keys: &'k [KeyEntry],
+    pub(super) slots: &'k [u32],
+    pub(super) positions: &'k [[f32; 3]],
+}
+
+/// Per-mesh scratch: the vertex key table and the smooth-normal sums.
+pub(super) struct MeshScratch<'s> {
+    pub(super) keys: &'s mut [KeyEntry],
+    /// The hash index over `keys`.
+    pub(super) slots: &'s mut [u32],
+    /// Vertex positions by key index.
+    pub(super) positions: &'s mut [[f32; 3]],
+    pub(super) normals: &'s mut [[f32; 3]],
+    pub(super) corners: &'s mut [MeshCorner],
+    pub(super) faces: &'s mut [KeptFace],
+}
+
+/// Writes meshes, their groups and vertices into the scene's arrays.
+pub(super) struct MeshWriter<'w> {
+    pub(super) meshes: &'w mut [MeshRecord],
+    pub(super) groups: &'w mut [MeshGroupRecord],
+    pub(super) positions: &'w mut [[f32; 3]],
+    pub(super) normals: &'w mut [[f32; 3]],
+    pub(super) uvs: &'w mut [[f32; 2]],
+    pub(super) indices: &'w mut [u32],
+    pub(super) uv_rects: &'w mut [[f32; 4]],
+    pub(super) mesh: usize,
+    pub(super) group: usize,
+    pub(super) vertex: usize,
+    pub(super) index: usize,
+}
+
+impl MeshWriter<'_> {
+    /// One cube: its faces grouped by material, single- before double-sided
+    /// (Conversion: "cube faces likewise"), four vertices and two triangles each.
+    pub(super) fn cube(
+        &mut self,
+        name: TextRef,
+        head: &super::elements::ElementHead<'_>,
+        parent: i32,
+        faces: &mut [DrawnFace],
+    ) -> Result<(), Error> {
+        // Stable, so faces of one group keep the cube's face order (a few
+        // faces: insertion sort needs no allocation).
+        for i in 1..faces.len() {
+            let mut j = i;
+            while j > 0 && faces.get(j - 1).map(|f| f.key) > faces.get(j).map(|f| f.key) {
+                faces.swap(j - 1, j);
+                j -= 1;
+            }
+        }
+        let (first_vertex, first_index, first_group) = (self.vertex, self.index, self.group);
+        let mut current: Option<GroupKey> = None;
+        for face in faces.iter() {
+            if current != Some(face.key) {
+                current = Some(face.key);
+                let group = self.groups.get_mut(self.group).ok_or_else(mismatch)?;
+                *group = MeshGroupRecord {
+                    material: face.key.material,
+                    flags: if face.key.double_sided {
+                        GroupFlags::DOUBLE_SIDED
+                    } else {
+                        0
+                    } | if face.key.camera_only {
+                        GroupFlags::CAMERA_ONLY
+                    } else {
+                        0
+                    },
+                    render_order: head.render_order,
+                    first_index: index32(self.index)?,
+                    index_count: 0,
+                };
+                self.group += 1;
+            }
+            let local = index32(self.vertex - first_vertex)?;
+            for (k, (corner, uv)) in face.corners.iter().zip(face.uvs).enumerate() {
+                let v = self.vertex + k;
+                *self.positions.get_mut(v).ok_or_else(mismatch)? = *corner;
+                *self.normals.get_mut(v).ok_or_else(mismatch)? = face.normal;
+                *self.uvs.get_mut(v).ok_or_else(mismatch)? = uv;
+            }
+            let rect = uv_rect(&face.uvs);
+            for tri in super::cube::FACE_TRIANGLES {
+                for corner in tri {
+                    *self.indices.get_mut(self.index).ok_or_else(mismatch)? = local + corner;
+                    self.index += 1;
+                }
+                *self
+                    .uv_rects
+                    .get_mut((self.index - 3) / 3)
+                    .ok_or_else(mismatch)? = rect;
+            }
+            self.vertex += 4;
+            if let Some(group) = self
+                .group
+                .checked_sub(1)
+                .and_then(|g| self.groups.get_mut(g))
+            {
+                group.index_count += 6;
+            }
+        }
+        self.finish(name, head, parent, first_vertex, first_index, first_group)
+    }
+}
+
+impl MeshWriter<'_> {
+    /// One mesh element (Conversion, meshes): every face its own vertices at
+    /// origin + R·v, triangulated in its plane, grouped by material then
+    /// single- before double-sided; flat or smooth normals (convention 11).
+    ///
+    /// The faces are read once: the first loop resolves each face's keys,
+    /// counts triangles per group and sums smooth normals, keeping what the
+    /// second loop needs (material, key indices, UVs) in scratch; the second
+    /// writes vertices and triangles from that scratch.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn mesh(
+        &mut self,
+        ctx: &ElementContext<'_, '_>,
+        element: usize,
+        mesh: &MeshHead,
+        name: TextRef,
+        head: &ElementHead<'_>,
+        parent: i32,
+        scratch: MeshScratch<'_>,
+    ) -> Result<(), Error> {
+        let (doc, limits, textures) = (ctx.doc, ctx.limits, ctx.textures);
+        let n = mesh_key_table(
+            doc,
+            mesh,
+            element,
+            scratch.keys,
+            scratch.slots,
+            scratch.positions,
+        )?
+        .ok_or_else(mismatch)?;
+        let keys = scratch.keys.get_mut(..n).ok_or_else(mismatch)?;
+        let key_positions = scratch.positions.get_mut(..n).ok_or_else(mismatch)?;
+        let slots = scratch.slots.get_mut(..key_slots(n)).ok_or_else(mismatch)?;
+        let index = KeyIndex {
+            keys,
+            slots,
+            positions: key_positions,
+        };
+        let sums = scratch.normals.get_mut(..n).ok_or_else(mismatch)?;
+        sums.fill([0.0; 3]);
+        let transform = mesh_transform(mesh.origin, mesh.rotation);
+
+        // Read the faces: triangles per group, smooth-normal sums, and each
+        // face that gets triangles kept for writing.
+        let mut groups = heapless::Vec::<(GroupKey, usize), MAX_GROUP_KEYS>::new();
+        let (mut kept, mut corners) = (0usize, 0usize);
+        // Reused for every face: returning them would copy 1 KiB per face.
+        let mut positions = heapless::Vec::new();
+        let mut indices = heapless::Vec::new();
+        for_each_mesh_face(doc, element, mesh, limits, textures, Pass::Fill, |face| {
+            resolve(doc, &index, face, element, &mut positions, &mut indices)?;
+            // The split itself waits for the second loop; the count is all
+            // the groups need.
+            let count = triangle_count(&positions).map_err(|_| mismatch())?;
+            if mesh.smooth && positions.len() >= 3 {
+                accumulate_face_normal(sums, &indices, blockbench_face_normal(&positions))
+                    .map_err(|_| mismatch())?;
+            }
+            if count == 0 {
+                return Ok(());
+            }
+            let key = group_key(doc, &ctx.rules.mesh_face(textures, face.material));
+            match groups.iter_mut().find(|(k, _)| *k == key) {
+                Some((_, n)) => *n += count,
+                None => {
+                    let _ = groups.push((key, count));
+                }
+            }
+            let end = corners + indices.len();
+            let slots = scratch.corners.get_mut(corners..end).ok_or_else(mismatch)?;
+            for ((slot, &key), uv) in slots.iter_mut().zip(&indices).zip(&face.uvs) {
+                *slot = MeshCorner { key, uv: *uv };
+            }
+            *scratch.faces.get_mut(kept).ok_or_else(mismatch)? = KeptFace {
+                material: face.material,
+                corners: index32(indices.len())?,
+            };
+            (kept, corners) = (kept + 1, end);
+            Ok(())
+        })?;
+        if mesh.smooth {
+            finish_smooth_normals(sums, &transform);
+        }
+        let sums: &[[f32; 3]] = sums;
+        groups.sort_unstable_by_key(|(k, _)| *k);
+
+        // Group records and where each group's indices go.
+        let (first_vertex, first_index, first_group) = (self.vertex, self.index, self.group);
+        let mut cursors = heapless::Vec::<(GroupKey, usize), MAX_GROUP_KEYS>::new();
+        let mut at = self.index;
+        for (key, triangles) in &groups {
+            *self.groups.get_mut(self.group).ok_or_else(mismatch)? = MeshGroupRecord {
+                material: key.material,
+                flags: if key.double_sided {
+                    GroupFlags::DOUBLE_SIDED
+                } else {
+                    0
+                },
+                render_order: head.render_order,
+                first_index: index32(at)?,
+                index_count: index32(3 * triangles)?,
+            };
+            self.group += 1;
+            let _ = cursors.push((*key, at));
+            at += 3 * triangles;
+        }
+        let end_index = at;
+
+        // Write: vertices in face order, triangles at their group's cursor.
+        let mut first_corner = 0usize;
+        for face in scratch.faces.get(..kept).ok_or_else(mismatch)? {
+            let end = first_corner + face.corners as usize;
+            let face_corners = scratch
+                .corners
+                .get(first_corner..end)
+                .ok_or_else(mismatch)?;
+            first_corner = end;
+            let mut positions =
+                heapless::Vec::<[f32; 3], { super::mesh::MAX_FACE_VERTICES }>::new();
+            for corner in face_corners {
+                let p = index
+                    .positions
+                    .get(corner.key as usize)
+                    .ok_or_else(mismatch)?;
+                positions.push(*p).map_err(|_| mismatch())?;
+            }
+            let mut tris = [[0u8; 3]; MAX_FACE_TRIANGLES];
+            let triangulation = triangulate(&positions, &mut tris).map_err(|_| mismatch())?;
+            // Kept faces were counted k − 2 triangles by `triangle_count`.
+            if triangulation.count + 2 != positions.len() {
+                return Err(mismatch());
+            }
+            let local = index32(self.vertex - first_vertex)?;
+            let flat = transform.turn(triangulation.normal);
+            let uv_space = ctx.rules.mesh_face(textures, face.material).uv;
+            for (k, (p, corner)) in positions.iter().zip(face_corners).enumerate() {
+                let v = self.vertex + k;
+                *self.positions.get_mut(v).ok_or_else(mismatch)? = transform.place(*p);
+                let smooth = sums.get(corner.key as usize).copied();
+                *self.normals.get_mut(v).ok_or_else(mismatch)? = match smooth {
+                    Some(n) if mesh.smooth && n != [0.0; 3] => n,
+                    _ => flat,
+                };
+                let [u, v_] = corner.uv;
+                *self.uvs.get_mut(v).ok_or_else(mismatch)? =
+                    uv_space.normalise([f64::from(u), f64::from(v_)]);
+            }
+            let face_uvs = self
+                .uvs
+                .get(self.vertex..self.vertex + positions.len())
+                .ok_or_else(mismatch)?;
+            let rect = uv_rect(face_uvs);
+            let key = group_key(doc, &ctx.rules.mesh_face(textures, face.material));
+            let cursor = cursors
+                .iter_mut()
+                .find(|(k, _)| *k == key)
+                .ok_or_else(mismatch)?;
+            for tri in tris.iter().take(triangulation.count) {
+                for &corner in tri {
+                    *self.indices.get_mut(cursor.1).ok_or_else(mismatch)? =
+                        local + u32::from(corner);
+                    cursor.1 += 1;
+                }
+                *self
+                    .uv_rects
+                    .get_mut(cursor.1 / 3 - 1)
+                    .ok_or_else(mismatch)? = rect;
+            }
+            self.vertex += positions.len();
+        }
+        self.index = end_index;
+        self.finish(name, head, parent, first_vertex, first_index, first_group)
+    }
+}
+
+/// A face corner kept between the two loops of [`MeshWriter::mesh`]: its
+/// vertex key's index among the mesh's keys and its UV in texels.
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    Default,
+    zerocopy::FromBytes,
+    zerocopy::IntoBytes,
+    zerocopy::KnownLayout,
+    zerocopy::Immutable,
+)]
+#[repr(C)]
+pub(crate) struct MeshCorner {
+    pub(super) key: u32,
+    pub(super) uv: [f32; 2],
+}
+
+/// A face kept between the two loops of [`MeshWriter::mesh`]: its material
+/// and how many corners it has.
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    Default,
+    zerocopy::FromBytes,
+    zerocopy::IntoBytes,
+    zerocopy::KnownLayout,
+    zerocopy::Immutable,
+)]
+#[repr(C)]
+pub(crate) struct KeptFace {
+    pub(super) material: i32,
+    pub(super) corners: u32,
+}
+
+/// A face's vertex positions and key indices into `positions` and
+/// `indices`, each key looked up in the mesh (a key the mesh lacks is
+/// INVALID_FIELD, spec Errors).
+pub(super) fn resolve(
+    doc: &Document<'_>,
+    index: &KeyIndex<'_>,
+    face: &MeshFace<'_>,
+    element: usize,
+    positions: &mut heapless::Vec<[f32; 3], { super::mesh::MAX_FACE_VERTICES }>,
+    indices: &mut heapless::Vec<u32, { super::mesh::MAX_FACE_VERTICES }>,
+) -> Result<(), Error> {
+    positions.clear();
+    indices.clear();
+    for (k, (key, &hash)) in face.vertices.iter().zip(&face.hashes).enumerate() {
+        let found = find_key(doc, index.keys, index.slots, key, hash)
+            .and_then(|i| Some((i, *index.positions.get(i)?)));
+        let (index, position) = found.ok_or_else(|| {
+            // $.elements[i].faces.<key>.vertices[k]
+            let element = super::value::ELEMENTS.with_index(element);
+            let faces = element.with_key("faces");
+            let face = match face.key.as_str() {
+                Some(name) => faces.with_key(name),
+                None => faces.with_index(face.index),
+            };
+            let vertices = face.with_key("vertices");
+            super::value::invalid(
+                &vertices.with_index(k),
+                "unknown vertex key",
+                format_args!(
+                    "a key of this mesh's vertices, got {}",
+                    Quote(key.raw_str())
+                ),
+            )
+        })?;
+        let _ = positions.push(position);
+        let _ = indices.push(u32::try_from(index).unwrap_or(u32::MAX));
+    }
+    Ok(())
+}
+
+impl MeshWriter<'_> {
+    /// Writes the record of the mesh whose vertices, indices and groups were
+    /// just written from the given starts.
+    pub(super) fn finish(
+        &mut self,
+        name: TextRef,
+        head: &ElementHead<'_>,
+        parent: i32,
+        first_vertex: usize,
+        first_index: usize,
+        first_group: usize,
+    ) -> Result<(), Error> {
+        *self.meshes.get_mut(self.mesh).ok_or_else(mismatch)? = MeshRecord {
+            name,
+            node: parent,
+            flags: MeshFlags::HAS_NORMALS
+                | MeshFlags::HAS_UV_RECTS
+                | if head.visible { MeshFlags::VISIBLE } else { 0 },
+            first_vertex: index32(first_vertex)?,
+            vertex_count: index32(self.vertex - first_vertex)?,
+            first_index: index32(first_index)?,
+            index_count: index32(self.index - first_index)?,
+            first_group: index32(first_group)?,
+            group_count: index32(self.group - first_group)?,
+            uv_sets: 1,
+            first_uv: index32(first_vertex)?,
+            color_sets: 0,
+            first_color: 0,
+            skin: -1,
+            first_influence_span: 0,
+        };
+        self.mesh += 1;
+        Ok(())
+    }
+}
+
+/// The UV bounding box `[u_min, v_min, u_max, v_max]` of a face.
+pub(super) fn uv_rect(uvs: &[[f32; 2]]) -> [f32; 4] {
+    uvs.iter().fold(
+        [
+            f32::INFINITY,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            f32::NEG_INFINITY,
+        ],
+        |r, [u, v]| [r[0].min(*u), r[1].min(*v), r[2].max(*u), r[3].max(*v)],
+    )
+}
