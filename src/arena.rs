@@ -29,7 +29,7 @@ use crate::scene::SceneCounts;
 pub const MAX_ALIGN: usize = 8;
 
 /// Sizes a decoder notes in its [`Plan`] for the decode pass to carve by.
-pub(crate) const NOTES: usize = 8;
+pub(crate) const NOTES: usize = 10;
 
 /// The arena size a decode needs, computed by `measure` before anything is allocated.
 ///

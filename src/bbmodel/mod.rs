@@ -4,8 +4,8 @@
 //! [`measure`] locates the document's parts and counts what the scene needs
 //! (checking every limit and field on the way); [`decode_into`] fills a
 //! caller's arena with the scene: nodes from the outliner, cubes and meshes
-//! as triangles grouped by material, textures as metadata. Animations are
-//! checked against their limits and types but not yet put in the scene.
+//! as triangles grouped by material, textures with their pixels, and
+//! animations as clips of keyframed channels.
 //! docs/bbmodel.md maps the spec's rules to the modules below.
 
 pub mod animations;

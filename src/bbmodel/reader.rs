@@ -6,6 +6,10 @@
 //! carves.
 
 use super::Options;
+use super::animations::{
+    AnimationArrays, AnimationScratch, Context as AnimationContext, ScratchSizes, fill_animations,
+    uuid_key,
+};
 use super::document::Document;
 use super::elements::{
     Element, ElementBody, ElementContext, GroupKey, Pass, group_key, read_element,
@@ -64,9 +68,7 @@ pub(crate) fn plan(
         }
         Ok(())
     })?;
-    // Animations are not in the scene yet, but their limits and types are
-    // the spec's errors already.
-    super::animations::check_animations(doc, limits)?;
+    let animations = super::animations::count_animations(doc, limits, pass == Pass::Measure)?;
     let mut textures = heapless::Vec::new();
     read_textures(doc, limits, options.texture_files, None, &mut textures)?;
     let images = plan_images(&textures, limits)?;
@@ -104,6 +106,12 @@ pub(crate) fn plan(
     let mut max_keys = 0usize;
     let mut largest = MeshFaces::default();
     pool += count_elements(&ctx, pass, &mut counts, &mut max_keys, &mut largest)?;
+    // Animations: at most three channels per animator (an upper bound).
+    counts.animations = animations.animations;
+    counts.channels = animations.animators.saturating_mul(3);
+    counts.keyframes = animations.keyframes;
+    pool += animations.text;
+    let animation_scratch = ScratchSizes::new(census.nodes, &animations);
     counts.text_pool = pool;
     let element_refs = census.outliner_entries - census.nodes;
     let plan = Plan::new(counts, |scratch| {
@@ -127,7 +135,9 @@ pub(crate) fn plan(
         scratch.add::<[u64; 2]>(counts.meshes)?;
         scratch.add::<MeshRecord>(counts.meshes)?;
         // The PNG decoder's window and rows, for the largest image.
-        scratch.add::<u8>(images.scratch)
+        scratch.add::<u8>(images.scratch)?;
+        // Group tables, claims and one animator's keyframes.
+        animation_scratch.add_to(scratch)
     })?;
     let mut notes = [0; crate::arena::NOTES];
     notes[NOTE_GROUP_ENTRIES] = census.group_entries;
@@ -138,6 +148,8 @@ pub(crate) fn plan(
     notes[NOTE_MAX_CORNERS] = largest.corners;
     notes[NOTE_MAX_FACES] = largest.faces;
     notes[NOTE_PNG_SCRATCH] = images.scratch;
+    notes[NOTE_ANIMATION_NODES] = animation_scratch.nodes;
+    notes[NOTE_MAX_ANIMATOR_KEYFRAMES] = animation_scratch.keyframes;
     Ok((plan.with_notes(notes), census))
 }
 
@@ -150,6 +162,8 @@ const NOTE_ELEMENT_REFS: usize = 4;
 const NOTE_MAX_CORNERS: usize = 5;
 const NOTE_MAX_FACES: usize = 6;
 const NOTE_PNG_SCRATCH: usize = 7;
+const NOTE_ANIMATION_NODES: usize = 8;
+const NOTE_MAX_ANIMATOR_KEYFRAMES: usize = 9;
 
 /// The most faces of 3 or more vertices, and their corners, of any one mesh.
 #[derive(Clone, Copy, Debug, Default)]
@@ -351,6 +365,12 @@ pub(crate) fn fill<'a>(
     let mesh_order = arena.slice::<[u64; 2]>(counts.meshes)?;
     let mesh_copy = arena.slice::<MeshRecord>(counts.meshes)?;
     let png_scratch = arena.slice::<u8>(plan.note(NOTE_PNG_SCRATCH))?;
+    let animation_scratch = ScratchSizes {
+        nodes: plan.note(NOTE_ANIMATION_NODES),
+        keyframes: plan.note(NOTE_MAX_ANIMATOR_KEYFRAMES),
+    }
+    .carve(arena)?;
+    let group_uuids = animation_scratch.uuids;
     decode_images(
         &textures,
         options.texture_files,
@@ -410,6 +430,10 @@ pub(crate) fn fill<'a>(
                         hash: text_hash(&uuid),
                         at: body_offset(doc, &uuid),
                     };
+                    // Animators find their group by uuid.
+                    if let Some(slot) = group_uuids.get_mut(placed) {
+                        *slot = uuid_key(doc, &uuid, node);
+                    }
                     placed += 1;
                 }
                 // A 5.x group's fields are its `groups` entry's.
@@ -554,6 +578,23 @@ pub(crate) fn fill<'a>(
         }
     }
 
+    // Animations, once the nodes they move are known.
+    let animations = fill_animations(
+        &AnimationContext { doc, limits, nodes },
+        AnimationArrays {
+            animations: &mut *arrays.animations,
+            channels: &mut *arrays.channels,
+            keyframes: &mut *arrays.keyframes,
+        },
+        AnimationScratch {
+            uuids: group_uuids,
+            ..animation_scratch
+        },
+        placed.min(plan.note(NOTE_ANIMATION_NODES)),
+        &mut pool,
+        warnings,
+    )?;
+
     // Faces without area were planned for and not written: hand out only
     // what was written.
     let used = SceneCounts {
@@ -564,6 +605,9 @@ pub(crate) fn fill<'a>(
         uvs: meshes.vertex,
         indices: meshes.index,
         uv_rects: meshes.index / 3,
+        animations: animations.animations,
+        channels: animations.channels,
+        keyframes: animations.keyframes,
         text_pool: pool.len,
         ..counts
     };

@@ -724,7 +724,7 @@ pub fn crc32(bytes: &[u8]) -> u32 {
     !crc
 }
 
-fn chunk(out: &mut Vec<u8>, kind: &[u8; 4], data: &[u8]) {
+pub fn chunk(out: &mut Vec<u8>, kind: &[u8; 4], data: &[u8]) {
     out.extend_from_slice(&(data.len() as u32).to_be_bytes());
     let start = out.len();
     out.extend_from_slice(kind);
@@ -843,4 +843,67 @@ pub fn base64(bytes: &[u8]) -> String {
 /// `data:image/png;base64,…` of [`png`]`(width, height)`.
 pub fn png_data_uri(width: u32, height: u32) -> String {
     format!("data:image/png;base64,{}", base64(&png(width, height)))
+}
+
+/// An animation: its own fields, then its animators under `animators` (or
+/// the pre-3.7 `bones`), keys kept in order and repeatable.
+#[derive(Clone, Debug)]
+pub struct Animation {
+    fields: Obj,
+    animators: Obj,
+    key: &'static str,
+}
+
+impl Animation {
+    /// An animation named `name` without animators.
+    pub fn new(name: &str) -> Self {
+        Self {
+            fields: Obj::new().set("name", name),
+            animators: Obj::new(),
+            key: "animators",
+        }
+    }
+
+    /// Sets any field of the animation (`loop`, `length`, …).
+    pub fn set(mut self, key: &str, value: impl Json) -> Self {
+        self.fields.put(key, value);
+        self
+    }
+
+    /// Appends an animator under `key` (a group uuid or name), even when
+    /// the key is present already.
+    pub fn animator(mut self, key: &str, animator: impl Json) -> Self {
+        self.animators = self.animators.push_repeated(key, animator);
+        self
+    }
+
+    /// Writes the animators under `bones` (files before 3.7).
+    pub fn bones(mut self) -> Self {
+        self.key = "bones";
+        self
+    }
+}
+
+impl Json for Animation {
+    fn json(&self) -> String {
+        self.fields
+            .clone()
+            .set(self.key, self.animators.clone())
+            .json()
+    }
+}
+
+/// A bone animator `{"type": "bone", "keyframes": […]}`.
+pub fn bone(keyframes: Vec<Obj>) -> Obj {
+    Obj::new().set("type", "bone").set("keyframes", keyframes)
+}
+
+/// A keyframe of `channel` at `time` (s) with these data points (objects of
+/// `x`, `y`, `z`), linear.
+pub fn keyframe(channel: &str, time: f64, points: Vec<Value>) -> Obj {
+    Obj::new()
+        .set("channel", channel)
+        .set("time", time)
+        .set("data_points", points)
+        .set("interpolation", "linear")
 }

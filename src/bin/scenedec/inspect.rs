@@ -5,7 +5,9 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use scenedec::scene::{AlphaMode, Blending, Format, MaterialFlags, Wrap};
+use scenedec::scene::{
+    AlphaMode, AnimationRecord, Blending, Format, LoopMode, MaterialFlags, Wrap,
+};
 use scenedec::{Error, Scene, Warnings};
 
 use crate::input::{Input, LoadSettings};
@@ -231,8 +233,12 @@ fn json_ok(name: &str, scene: &Scene<'_>, warnings: &Warnings) -> String {
             string(out, scene.text(a.name));
             key(out, f, "length");
             number(out, f64::from(a.length));
+            key(out, f, "loop");
+            string(out, loop_name(a.loop_mode));
             key(out, f, "channels");
             out.push_str(&a.channel_count.to_string());
+            key(out, f, "keyframes");
+            out.push_str(&clip_keyframes(scene, a).to_string());
         })
     });
     key(&mut out, &mut first, "warnings");
@@ -454,6 +460,16 @@ fn human_ok(
                 p.triangles, p.triangle_strip, p.triangle_fan, p.quads, p.lines, p.line_strip, p.points,
             ));
     }
+    for a in scene.animations() {
+        s.push_str(&format!(
+            "\n  animation {:?}: {:.3} s, {}, {} channels, {} keyframes",
+            scene.text(a.name),
+            a.length,
+            loop_name(a.loop_mode),
+            a.channel_count,
+            clip_keyframes(scene, a),
+        ));
+    }
     if let Some(b) = scene.bbox() {
         s.push_str(&format!(
             "\n  bbox: ({:.3}, {:.3}, {:.3}) .. ({:.3}, {:.3}, {:.3})",
@@ -480,4 +496,25 @@ fn human_ok(
         bytes as f64 / secs / 1e6
     ));
     s
+}
+
+/// `"once"`, `"hold"` or `"loop"`, as `inspect --json` writes a clip's loop mode.
+fn loop_name(mode: u32) -> &'static str {
+    match mode {
+        m if m == LoopMode::Hold as u32 => "hold",
+        m if m == LoopMode::Loop as u32 => "loop",
+        _ => "once",
+    }
+}
+
+/// Keyframes of all of a clip's channels.
+fn clip_keyframes(scene: &Scene<'_>, a: &AnimationRecord) -> u64 {
+    let first = a.first_channel as usize;
+    scene
+        .channels()
+        .get(first..first + a.channel_count as usize)
+        .unwrap_or_default()
+        .iter()
+        .map(|c| u64::from(c.keyframe_count))
+        .sum()
 }

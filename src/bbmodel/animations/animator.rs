@@ -1,0 +1,417 @@
+//! One animator, read once: its group from its key, its keyframes read,
+//! checked and staged, then (once its object ends and its `type` is known)
+//! written as one channel per target, sorted by time (stably), or only
+//! reported.
+//!
+//! Warnings about keyframes wait for the end of the object, so that an
+//! animator that turns out not to play (another element's, a replaced
+//! array) does not report them; they come once per channel (once per
+//! animator for an unknown channel), at the first keyframe that shows them,
+//! in file order.
+
+use super::count::truthy;
+use super::keyframes::{Played, read_keyframe};
+use super::lookup::Groups;
+use super::read::{Fill, node_name};
+use crate::bbmodel::formats::ModelFormat;
+use crate::bbmodel::reader::{index32, mismatch, offset};
+use crate::bbmodel::value::{Cursor, Path, invalid, known_key, type_name};
+use crate::error::{Error, Quote, WarningCode};
+use crate::json::{JsonStr, Token, TokenKind};
+use crate::scene::{ChannelRecord, ChannelTarget, KeyframeRecord, NodeRecord};
+
+/// A dead channel's node: replaced by a later animator, dropped when the
+/// clip is compacted.
+pub(super) const DEAD: u32 = u32::MAX;
+
+/// The claim an animator holds on its node: the pass that wrote it (a
+/// claim of an earlier animation is stale, so the table is never reset)
+/// and the channels it wrote.
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    Default,
+    PartialEq,
+    Eq,
+    zerocopy::FromBytes,
+    zerocopy::IntoBytes,
+    zerocopy::KnownLayout,
+    zerocopy::Immutable,
+)]
+#[repr(C)]
+pub(in crate::bbmodel) struct Claim {
+    generation: u32,
+    first_channel: u32,
+    channel_count: u32,
+}
+
+/// A staged keyframe's sort key: channel, time, then file order, so an
+/// unstable sort gives the stable order (no two keys are equal).
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    Default,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    zerocopy::FromBytes,
+    zerocopy::IntoBytes,
+    zerocopy::KnownLayout,
+    zerocopy::Immutable,
+)]
+#[repr(C)]
+pub(in crate::bbmodel) struct SortKey {
+    target: u32,
+    /// The time's f32 bits: times are never negative, so they order as
+    /// the times do.
+    time: u32,
+    seq: u32,
+}
+
+/// The claims table and one animator's staging area.
+pub(super) struct Staging<'s> {
+    pub(super) claims: &'s mut [Claim],
+    pub(super) staged: &'s mut [KeyframeRecord],
+    pub(super) order: &'s mut [SortKey],
+    /// Counts the passes over `animators` objects (a claim of another
+    /// pass is stale).
+    pub(super) generation: u32,
+}
+
+/// Keyframe warnings waiting for the end of the animator: the index of the
+/// first keyframe showing each.
+#[derive(Clone, Copy, Debug, Default)]
+struct Deferred {
+    unknown_channel: Option<usize>,
+    /// Per target: Molang, bezier, unknown interpolation, negative scale.
+    per_target: [[Option<usize>; 4]; 3],
+}
+
+const MOLANG: usize = 0;
+const BEZIER: usize = 1;
+const UNKNOWN_INTERPOLATION: usize = 2;
+const NEGATIVE_SCALE: usize = 3;
+
+impl Deferred {
+    fn note(&mut self, target: ChannelTarget, which: usize, index: usize) {
+        if let Some(slot) = self
+            .per_target
+            .get_mut(target as usize)
+            .and_then(|row| row.get_mut(which))
+        {
+            slot.get_or_insert(index);
+        }
+    }
+}
+
+/// What reading an animator found.
+#[derive(Clone, Copy, Debug, Default)]
+struct Read {
+    /// Keyframes in the array it plays (its last), Molang ones included.
+    played: usize,
+    /// Of them, staged (playable).
+    staged: usize,
+    /// The animator is that array (before 3.7).
+    array: bool,
+    other_element: bool,
+    rotation_global: bool,
+    quaternion: bool,
+    deferred: Deferred,
+}
+
+impl<'a> Fill<'_, '_, 'a> {
+    /// Reads the animator under `key` (first token `v`) of the object at
+    /// `animators`.
+    pub(super) fn animator(
+        &mut self,
+        c: &mut Cursor<'a>,
+        key: &JsonStr<'a>,
+        v: &Token<'a>,
+        animators: &Path<'_>,
+        groups: &Groups<'_>,
+        pool: &[u8],
+    ) -> Result<(), Error> {
+        let doc = self.ctx.doc;
+        let path = animators.with_raw_key(*key);
+        let effects = key.eq_str("effects");
+        let node = if effects {
+            None
+        } else {
+            let name_of = |n: &NodeRecord| node_name(doc, pool, n.name);
+            groups.find(doc, self.ctx.nodes, name_of, key)
+        };
+        let read = self.read(c, v, &path)?;
+        if effects || read.other_element {
+            if read.played > 0 {
+                let what = if effects {
+                    "effect animator (sound, particle, timeline) not played"
+                } else {
+                    "animator of an element that is no group: not played"
+                };
+                self.warn(
+                    WarningCode::UnsupportedChannel,
+                    &path,
+                    format_args!("{what}"),
+                );
+            }
+            return Ok(());
+        }
+        // Spec: "An animator without keyframes is skipped".
+        if read.played == 0 {
+            return Ok(());
+        }
+        let Some(node) = node else {
+            self.warn(
+                WarningCode::UnknownReference,
+                &path,
+                format_args!(
+                    "animator names {}, which no group has",
+                    Quote(key.raw_str())
+                ),
+            );
+            return Ok(());
+        };
+        if read.rotation_global {
+            self.warn(
+                WarningCode::UnsupportedChannel,
+                &path.with_key("rotation_global"),
+                format_args!("rotation in global space: played in local space"),
+            );
+        }
+        if read.quaternion && doc.format == ModelFormat::Free {
+            self.warn(
+                WarningCode::UnsupportedChannel,
+                &path.with_key("quaternion_interpolation"),
+                format_args!("quaternion interpolation: played as Euler angles"),
+            );
+        }
+        let keyframes = if read.array {
+            path
+        } else {
+            path.with_key("keyframes")
+        };
+        self.report(&read.deferred, &keyframes);
+        // Spec: "a later animator for the same group replaces an earlier one".
+        let generation = self.staging.generation;
+        let claim = self
+            .staging
+            .claims
+            .get(offset(u64::from(node)))
+            .copied()
+            .ok_or_else(mismatch)?;
+        if claim.generation == generation {
+            let first = claim.first_channel as usize;
+            let dead = first..first + claim.channel_count as usize;
+            for channel in self.out.channels.get_mut(dead).ok_or_else(mismatch)? {
+                channel.node = DEAD;
+            }
+        }
+        let first_channel = self.written.channels;
+        self.write_channels(node, read.staged)?;
+        let slot = self.staging.claims.get_mut(offset(u64::from(node)));
+        *slot.ok_or_else(mismatch)? = Claim {
+            generation,
+            first_channel: index32(first_channel)?,
+            channel_count: index32(self.written.channels - first_channel)?,
+        };
+        Ok(())
+    }
+
+    /// Reads an animator whose first token is `v`, checking it as the
+    /// count pass does and staging its last keyframe array.
+    fn read(&mut self, c: &mut Cursor<'a>, v: &Token<'a>, path: &Path<'_>) -> Result<Read, Error> {
+        let mut read = Read::default();
+        match v.kind {
+            TokenKind::BeginArray => {
+                read.array = true;
+                self.stage(c, path, &mut read)?;
+            }
+            TokenKind::BeginObject => {
+                while let Some(key) = c.next_key()? {
+                    let v = c.next()?;
+                    match (known_key(&key, ANIMATOR_KEYS), v.kind) {
+                        (Some("keyframes"), TokenKind::BeginArray) => {
+                            self.stage(c, &path.with_key("keyframes"), &mut read)?;
+                            continue;
+                        }
+                        (Some("keyframes"), _) => {
+                            return Err(invalid(
+                                &path.with_key("keyframes"),
+                                "wrong type",
+                                format_args!("an array expected, got {}", type_name(&v)),
+                            ));
+                        }
+                        (Some("type"), _) => {
+                            let bone = matches!(v.kind, TokenKind::String(s) if s.eq_str("bone"));
+                            read.other_element = truthy(&v) && !bone;
+                        }
+                        (Some("rotation_global"), _) => read.rotation_global = truthy(&v),
+                        (Some("quaternion_interpolation"), _) => read.quaternion = truthy(&v),
+                        _ => {}
+                    }
+                    c.skip_rest(&v)?;
+                }
+            }
+            _ => {
+                return Err(invalid(
+                    path,
+                    "wrong type",
+                    format_args!("an animator object expected, got {}", type_name(v)),
+                ));
+            }
+        }
+        Ok(read)
+    }
+
+    /// Reads (and checks) the keyframes left in an array whose `[` was
+    /// just read into the staging area, replacing an earlier array's.
+    fn stage(&mut self, c: &mut Cursor<'a>, path: &Path<'_>, read: &mut Read) -> Result<(), Error> {
+        let before_5 = self.ctx.doc.version.before(5, 0);
+        read.deferred = Deferred::default();
+        let (mut i, mut n) = (0usize, 0usize);
+        loop {
+            let t = c.next()?;
+            if t.kind == TokenKind::EndArray {
+                break;
+            }
+            let at = path.with_index(i);
+            if t.kind != TokenKind::BeginObject {
+                return Err(invalid(
+                    &at,
+                    "wrong type",
+                    format_args!("a keyframe object expected, got {}", type_name(&t)),
+                ));
+            }
+            match read_keyframe(c, &at)?.played(before_5) {
+                Played::UnknownChannel => {
+                    read.deferred.unknown_channel.get_or_insert(i);
+                }
+                Played::Molang(target) => read.deferred.note(target, MOLANG, i),
+                Played::Keyframe {
+                    target,
+                    record,
+                    bezier,
+                    unknown_interpolation,
+                    negative_scale,
+                } => {
+                    for (on, which) in [
+                        (bezier, BEZIER),
+                        (unknown_interpolation, UNKNOWN_INTERPOLATION),
+                        (negative_scale, NEGATIVE_SCALE),
+                    ] {
+                        if on {
+                            read.deferred.note(target, which, i);
+                        }
+                    }
+                    *self.staging.staged.get_mut(n).ok_or_else(mismatch)? = record;
+                    *self.staging.order.get_mut(n).ok_or_else(mismatch)? = SortKey {
+                        target: target as u32,
+                        time: record.time.to_bits(),
+                        seq: index32(n)?,
+                    };
+                    n += 1;
+                }
+            }
+            i += 1;
+        }
+        read.played = i;
+        read.staged = n;
+        Ok(())
+    }
+
+    /// The keyframe warnings of a played animator, in file order.
+    fn report(&mut self, deferred: &Deferred, keyframes: &Path<'_>) {
+        // (keyframe, kind) of each, kind 4 an unknown channel.
+        let mut found = heapless::Vec::<(usize, usize), 13>::new();
+        if let Some(i) = deferred.unknown_channel {
+            let _ = found.push((i, 4));
+        }
+        for row in &deferred.per_target {
+            for (which, first) in row.iter().enumerate() {
+                if let Some(i) = *first {
+                    let _ = found.push((i, which));
+                }
+            }
+        }
+        found.sort_unstable();
+        for (i, which) in found {
+            let at = keyframes.with_index(i);
+            match which {
+                MOLANG => self.warn(
+                    WarningCode::UnsupportedChannel,
+                    &at,
+                    format_args!("Molang expression: keyframe skipped"),
+                ),
+                BEZIER => self.warn(
+                    WarningCode::UnsupportedChannel,
+                    &at.with_key("interpolation"),
+                    format_args!("bezier interpolation: played linear"),
+                ),
+                UNKNOWN_INTERPOLATION => self.warn(
+                    WarningCode::UnsupportedValue,
+                    &at.with_key("interpolation"),
+                    format_args!("unknown interpolation: played linear"),
+                ),
+                NEGATIVE_SCALE => self.warn(
+                    WarningCode::UnsupportedValue,
+                    &at,
+                    format_args!("negative scale: played as the smallest positive scale"),
+                ),
+                _ => self.warn(
+                    WarningCode::UnsupportedChannel,
+                    &at.with_key("channel"),
+                    format_args!("a channel bones do not have: skipped"),
+                ),
+            }
+        }
+    }
+
+    /// Writes the `n` staged keyframes as one channel per target, each
+    /// sorted by time (stable).
+    fn write_channels(&mut self, node: u32, n: usize) -> Result<(), Error> {
+        let order = self.staging.order.get_mut(..n).ok_or_else(mismatch)?;
+        // Already in order is common (one channel, times ascending).
+        if !order.is_sorted() {
+            order.sort_unstable();
+        }
+        let mut run = 0usize;
+        while let Some(head) = order.get(run) {
+            let target = head.target;
+            let end = run
+                + order
+                    .get(run..)
+                    .unwrap_or_default()
+                    .iter()
+                    .take_while(|k| k.target == target)
+                    .count();
+            let first = self.written.keyframes;
+            for key in order.get(run..end).unwrap_or_default() {
+                let staged = self.staging.staged.get(offset(u64::from(key.seq)));
+                let out = self.out.keyframes.get_mut(self.written.keyframes);
+                *out.ok_or_else(mismatch)? = *staged.ok_or_else(mismatch)?;
+                self.written.keyframes += 1;
+            }
+            let channel = self.out.channels.get_mut(self.written.channels);
+            *channel.ok_or_else(mismatch)? = ChannelRecord {
+                node,
+                target,
+                first_keyframe: index32(first)?,
+                keyframe_count: index32(end - run)?,
+            };
+            self.written.channels += 1;
+            run = end;
+        }
+        Ok(())
+    }
+}
+
+/// The animator keys the fill reads.
+const ANIMATOR_KEYS: &[&str] = &[
+    "keyframes",
+    "type",
+    "rotation_global",
+    "quaternion_interpolation",
+];

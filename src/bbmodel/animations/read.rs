@@ -1,0 +1,407 @@
+//! The fill pass over animations: every animation becomes a clip, every
+//! bone animator that names a group its channels (spec Features:
+//! Animations; Conventions 12 and 13).
+//!
+//! Each animator is read once (`animator.rs`): its group is found from its
+//! key, its keyframes are read, checked and staged as they come, and once
+//! its object ends (Blockbench may write `type` after `keyframes`) it is
+//! written as channels or only warns. A bone animator with keyframes
+//! claims its group; a later one for the same group marks the earlier
+//! one's channels dead (spec: "a later animator for the same group
+//! replaces an earlier one"), and the clip is compacted at its end.
+//!
+//! Blockbench plays the last `animators` when it is truthy, else the last
+//! `bones`. The common file has one of them and is read in one pass; a file
+//! with more (or a falsy `animators` before `bones`) is read again on a cold
+//! path that checks every object and plays the chosen one.
+
+use super::animator::{Claim, Staging};
+use super::count::{check_animator, truthy};
+use super::keyframes::within;
+use super::lookup::{Groups, NodeKey, sort_tables};
+use crate::bbmodel::document::Document;
+use crate::bbmodel::reader::{index32, mismatch};
+use crate::bbmodel::structure::for_each_value;
+use crate::bbmodel::text_pool::Pool;
+use crate::bbmodel::value::{ANIMATIONS, Cursor, Path, expect_object, known_key};
+use crate::error::{Error, Location, Warning, WarningCode, Warnings};
+use crate::json::{JsonStr, Token, TokenKind};
+use crate::limits::BbmodelLimits;
+use crate::scene::{
+    AnimationRecord, ChannelRecord, KeyframeRecord, LoopMode, NodeRecord, TextRef, TextSource,
+};
+
+/// The scene's animation arrays, as carved.
+pub(in crate::bbmodel) struct AnimationArrays<'o> {
+    pub(in crate::bbmodel) animations: &'o mut [AnimationRecord],
+    pub(in crate::bbmodel) channels: &'o mut [ChannelRecord],
+    pub(in crate::bbmodel) keyframes: &'o mut [KeyframeRecord],
+}
+
+/// What the fill wrote of each animation array.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(in crate::bbmodel) struct Written {
+    pub(in crate::bbmodel) animations: usize,
+    pub(in crate::bbmodel) channels: usize,
+    pub(in crate::bbmodel) keyframes: usize,
+}
+
+/// The scratch the fill pass uses, in the order [`super::ScratchSizes`]
+/// sizes it.
+pub(in crate::bbmodel) struct AnimationScratch<'s> {
+    /// Group uuids by hash (filled by the outliner walk).
+    pub(in crate::bbmodel) uuids: &'s mut [NodeKey],
+    /// Group names by lowercased hash.
+    pub(in crate::bbmodel) names: &'s mut [NodeKey],
+    /// Per node, the animator holding its claim.
+    pub(in crate::bbmodel) claims: &'s mut [Claim],
+    /// One animator's keyframes in file order, and their sort keys.
+    pub(in crate::bbmodel) staged: &'s mut [KeyframeRecord],
+    pub(in crate::bbmodel) order: &'s mut [super::animator::SortKey],
+}
+
+/// Everything one animation's read needs besides its own bytes.
+pub(in crate::bbmodel) struct Context<'c, 'a> {
+    pub(in crate::bbmodel) doc: &'c Document<'a>,
+    pub(in crate::bbmodel) limits: &'c BbmodelLimits,
+    pub(in crate::bbmodel) nodes: &'c [NodeRecord],
+}
+
+/// Fills the animation arrays; `uuids_written` entries of
+/// `scratch.uuids` were filled by the outliner walk.
+pub(in crate::bbmodel) fn fill_animations<'a>(
+    ctx: &Context<'_, 'a>,
+    out: AnimationArrays<'_>,
+    scratch: AnimationScratch<'_>,
+    uuids_written: usize,
+    pool: &mut Pool<'_>,
+    warnings: &mut Warnings,
+) -> Result<Written, Error> {
+    let doc = ctx.doc;
+    let AnimationScratch {
+        uuids,
+        names,
+        claims,
+        staged,
+        order,
+    } = scratch;
+    let uuids = uuids.get_mut(..uuids_written).ok_or_else(mismatch)?;
+    let nodes = ctx.nodes.len().min(names.len());
+    let names = names.get_mut(..nodes).ok_or_else(mismatch)?;
+    {
+        let bytes: &[u8] = pool.bytes;
+        let name_of = |n: &NodeRecord| node_name(doc, bytes, n.name);
+        sort_tables(ctx.nodes, name_of, uuids, names);
+    }
+    let mut fill = Fill {
+        ctx,
+        out,
+        staging: Staging {
+            claims,
+            staged,
+            order,
+            generation: 0,
+        },
+        written: Written::default(),
+        warnings,
+    };
+    for_each_value(doc, doc.animations, |i, first, c| {
+        let path = ANIMATIONS.with_index(i);
+        let groups = Groups {
+            uuids: &*uuids,
+            names: &*names,
+        };
+        let (record, name) = fill.animation(&first, c, &path, &groups, &*pool.bytes)?;
+        let name = match name {
+            Some(n) => pool.text(doc.bytes, &n)?,
+            None => TextRef::EMPTY,
+        };
+        let slot = fill.out.animations.get_mut(fill.written.animations);
+        *slot.ok_or_else(mismatch)? = AnimationRecord { name, ..record };
+        fill.written.animations += 1;
+        Ok(())
+    })?;
+    Ok(fill.written)
+}
+
+/// A node's name as text.
+pub(super) fn node_name<'t>(doc: &Document<'t>, pool: &'t [u8], name: TextRef) -> &'t str {
+    let bytes = match name.source() {
+        TextSource::Input => doc.bytes,
+        TextSource::Pool => pool,
+    };
+    bytes
+        .get(name.range())
+        .and_then(|b| core::str::from_utf8(b).ok())
+        .unwrap_or_default()
+}
+
+/// The fill's state across animations.
+pub(super) struct Fill<'f, 'c, 'a> {
+    pub(super) ctx: &'f Context<'c, 'a>,
+    pub(super) out: AnimationArrays<'f>,
+    pub(super) staging: Staging<'f>,
+    pub(super) written: Written,
+    pub(super) warnings: &'f mut Warnings,
+}
+
+/// Which `animators` or `bones` object a clip plays.
+#[derive(Clone, Copy, Debug, Default)]
+struct Choice {
+    /// The last `animators` value was truthy (then it is played, if an
+    /// object).
+    animators_truthy: bool,
+    /// Where the last `animators` and `bones` objects start.
+    animators: Option<usize>,
+    bones: Option<usize>,
+    /// `animators` or `bones` keys seen.
+    keys: usize,
+    /// The object read on the way (the first, when it was one to play).
+    read: Option<usize>,
+}
+
+impl Choice {
+    /// The object Blockbench plays: `data.bones && !data.animators`.
+    fn played(&self) -> Option<(usize, &'static str)> {
+        if self.animators_truthy {
+            self.animators.map(|at| (at, "animators"))
+        } else {
+            self.bones.map(|at| (at, "bones"))
+        }
+    }
+}
+
+impl<'a> Fill<'_, '_, 'a> {
+    /// Reads one animation (first token `first`): its record, without the
+    /// name placed, and the name.
+    fn animation(
+        &mut self,
+        first: &Token<'a>,
+        c: &mut Cursor<'a>,
+        path: &Path<'_>,
+        groups: &Groups<'_>,
+        pool: &[u8],
+    ) -> Result<(AnimationRecord, Option<JsonStr<'a>>), Error> {
+        if first.kind != TokenKind::BeginObject {
+            c.skip_rest(first)?;
+            expect_object(first, path, "animation")?;
+        }
+        let first_channel = self.written.channels;
+        let first_keyframe = self.written.keyframes;
+        self.staging.generation += 1;
+        let (mut name, mut length, mut loop_mode) = (None, 0.0f64, LoopMode::Once);
+        let mut choice = Choice::default();
+        while let Some(key) = c.next_key()? {
+            let k = known_key(&key, ANIMATION_KEYS);
+            let v = c.next()?;
+            let at = path.with_key(k.unwrap_or(""));
+            match k {
+                Some("name") => {
+                    name = Some(c.string_of(&v, &at, self.ctx.limits.max_string_chars)?);
+                }
+                Some("length") => {
+                    length = c.number_of(&v, &at)?;
+                    within(length, &at)?;
+                }
+                Some("loop") => loop_mode = self.loop_mode(&v, &at),
+                Some(k @ ("animators" | "bones")) => {
+                    choice.keys += 1;
+                    let object = (v.kind == TokenKind::BeginObject).then(|| c.offset_of(&v));
+                    let animators = k == "animators";
+                    if animators {
+                        choice.animators_truthy = truthy(&v);
+                        choice.animators = object;
+                    } else {
+                        choice.bones = object;
+                    }
+                    // The first key, an object: read it now (the common
+                    // file has nothing else).
+                    if let Some(start) = object
+                        && choice.keys == 1
+                    {
+                        self.animators(c, &at, groups, pool)?;
+                        choice.read = Some(start);
+                        continue;
+                    }
+                }
+                Some(field) => self.molang_field(field, &v, &at),
+                None => {}
+            }
+            c.skip_rest(&v)?;
+        }
+        let played = choice.played();
+        if choice.keys > 1 || played.map(|(at, _)| at) != choice.read {
+            // Cold: drop what was read, check every object, play the chosen.
+            self.written.channels = first_channel;
+            self.written.keyframes = first_keyframe;
+            self.staging.generation += 1;
+            check_all_animators(self.ctx.doc, c.offset_of(first), path)?;
+            if let Some((at, key)) = played {
+                let mut again = self.ctx.doc.cursor(at);
+                again.next()?;
+                self.animators(&mut again, &path.with_key(key), groups, pool)?;
+            }
+        }
+        self.compact(first_channel, first_keyframe)?;
+        let channel_count = self.written.channels - first_channel;
+        // Spec: "length is the file's length when it is above 0, even with
+        // keyframes past it …, else the time of the last keyframe".
+        let length = if length > 0.0 {
+            #[allow(clippy::cast_possible_truncation)]
+            let length = length as f32;
+            length
+        } else {
+            self.out
+                .keyframes
+                .get(first_keyframe..self.written.keyframes)
+                .unwrap_or_default()
+                .iter()
+                .fold(0.0f32, |last, k| last.max(k.time))
+        };
+        let record = AnimationRecord {
+            name: TextRef::EMPTY,
+            length,
+            loop_mode: loop_mode as u32,
+            first_channel: index32(first_channel)?,
+            channel_count: index32(channel_count)?,
+        };
+        Ok((record, name))
+    }
+
+    /// Reads every animator of an object whose `{` was just read.
+    fn animators(
+        &mut self,
+        c: &mut Cursor<'a>,
+        path: &Path<'_>,
+        groups: &Groups<'_>,
+        pool: &[u8],
+    ) -> Result<(), Error> {
+        while let Some(key) = c.next_key()? {
+            let v = c.next()?;
+            self.animator(c, &key, &v, path, groups, pool)?;
+        }
+        Ok(())
+    }
+
+    /// `loop`: once, hold or loop; anything else plays once and warns
+    /// (spec Warnings: "an unknown loop (played once)").
+    fn loop_mode(&mut self, v: &Token<'_>, at: &Path<'_>) -> LoopMode {
+        match v.kind {
+            TokenKind::String(s) if s.eq_str("once") => LoopMode::Once,
+            TokenKind::String(s) if s.eq_str("hold") => LoopMode::Hold,
+            TokenKind::String(s) if s.eq_str("loop") => LoopMode::Loop,
+            TokenKind::Null => LoopMode::Once,
+            _ => {
+                self.warn(
+                    WarningCode::UnsupportedValue,
+                    at,
+                    format_args!("unknown loop mode: played once"),
+                );
+                LoopMode::Once
+            }
+        }
+    }
+
+    /// anim_time_update, start_delay, loop_delay, blend_weight: Molang
+    /// fields whose default is ""; anything else is played as unset
+    /// (spec Warnings: "other than their defaults").
+    fn molang_field(&mut self, name: &str, v: &Token<'_>, at: &Path<'_>) {
+        let set = match v.kind {
+            TokenKind::String(s) => s.decoded_len() > 0,
+            TokenKind::Number(_) => true,
+            _ => false,
+        };
+        if set {
+            self.warn(
+                WarningCode::UnsupportedValue,
+                at,
+                format_args!("{name} is not supported: played as if unset"),
+            );
+        }
+    }
+
+    /// Drops the channels a later animator replaced (marked dead) from the
+    /// clip whose channels and keyframes start here, moving the others
+    /// (and their keyframes) down in order.
+    fn compact(&mut self, first_channel: usize, first_keyframe: usize) -> Result<(), Error> {
+        let end = self.written.channels;
+        let channels = self
+            .out
+            .channels
+            .get_mut(first_channel..end)
+            .ok_or_else(mismatch)?;
+        if channels.iter().all(|ch| ch.node != super::animator::DEAD) {
+            return Ok(());
+        }
+        let (mut to_channel, mut to_keyframe) = (first_channel, first_keyframe);
+        for i in first_channel..end {
+            let channel = *self.out.channels.get(i).ok_or_else(mismatch)?;
+            if channel.node == super::animator::DEAD {
+                continue;
+            }
+            let from = channel.first_keyframe as usize;
+            let count = channel.keyframe_count as usize;
+            let keyframes = &mut *self.out.keyframes;
+            if from + count > keyframes.len() {
+                return Err(mismatch());
+            }
+            keyframes.copy_within(from..from + count, to_keyframe);
+            *self.out.channels.get_mut(to_channel).ok_or_else(mismatch)? = ChannelRecord {
+                first_keyframe: index32(to_keyframe)?,
+                ..channel
+            };
+            to_channel += 1;
+            to_keyframe += count;
+        }
+        self.written.channels = to_channel;
+        self.written.keyframes = to_keyframe;
+        Ok(())
+    }
+
+    pub(super) fn warn(
+        &mut self,
+        code: WarningCode,
+        at: &Path<'_>,
+        args: core::fmt::Arguments<'_>,
+    ) {
+        self.warnings
+            .push(Warning::new(code, Location::Json(at.render()), args));
+    }
+}
+
+/// Checks every `animators` and `bones` object of the animation at `at`,
+/// as the count pass checks them (the cold path: more than one, so some
+/// are not played, and every keyframe is checked, played or not).
+#[cold]
+fn check_all_animators(doc: &Document<'_>, at: usize, path: &Path<'_>) -> Result<(), Error> {
+    let mut c = doc.cursor(at);
+    c.next()?;
+    while let Some(key) = c.next_key()? {
+        let v = c.next()?;
+        if let Some(k) = known_key(&key, &["animators", "bones"])
+            && v.kind == TokenKind::BeginObject
+        {
+            let at = path.with_key(k);
+            while let Some(animator_key) = c.next_key()? {
+                let animator = c.next()?;
+                check_animator(&mut c, &animator, &at.with_raw_key(animator_key), true)?;
+            }
+            continue;
+        }
+        c.skip_rest(&v)?;
+    }
+    Ok(())
+}
+
+/// The animation keys the fill reads.
+const ANIMATION_KEYS: &[&str] = &[
+    "name",
+    "length",
+    "loop",
+    "animators",
+    "bones",
+    "anim_time_update",
+    "start_delay",
+    "loop_delay",
+    "blend_weight",
+];
