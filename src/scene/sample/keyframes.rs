@@ -96,17 +96,11 @@ fn catmull_rom(
     let wrap = looping && keys.len() >= 3;
     let outer_before = before
         .checked_sub(1)
-        .or(if wrap {
-            keys.len().checked_sub(2)
-        } else {
-            None
-        })
+        .or_else(|| wrap.then(|| keys.len().saturating_sub(2)))
         .and_then(|i| keys.get(i));
-    let outer_after =
-        before
-            .checked_add(2)
-            .and_then(|i| keys.get(i))
-            .or(if wrap { keys.get(1) } else { None });
+    let outer_after = keys
+        .get(before.saturating_add(2))
+        .or_else(|| keys.get(1).filter(|_| wrap));
     let (Some(b), Some(a)) = (keys.get(before), keys.get(after)) else {
         return [0.0; 3];
     };
