@@ -1,6 +1,7 @@
 //! The hostile inputs of tests/support/hostile.rs, timed: `scenedec::load`
 //! on each attack beside a copy of its bytes (the cost of merely reading
-//! them), in the same run. The goal (docs/security.md): each refused in
+//! them) and, for .bbmodel, serde_json skipping them (`IgnoredAny`: the
+//! cost of reading them as JSON), in the same run. The goal (docs/security.md): each refused in
 //! under 10 ms beyond reading its bytes.
 //!
 //! `cargo bench --bench hostile`
@@ -51,6 +52,13 @@ fn hostile(c: &mut Criterion) {
                 black_box(&copy);
             })
         });
+        if case.ext == "bbmodel" {
+            group.bench_function(BenchmarkId::new("serde_json IgnoredAny", &case.name), |b| {
+                b.iter(|| {
+                    serde_json::from_slice::<serde::de::IgnoredAny>(black_box(&case.bytes)).is_ok()
+                })
+            });
+        }
     }
     group.finish();
 }

@@ -4,8 +4,10 @@
 //! models and embedded data URIs), PngSuite's valid images, and generated
 //! 4096×4096 RGBA8 images (noise and flat, IDAT in 8 KiB chunks as encoders
 //! write them). miniz_oxide inflating the same zlib streams alone is the
-//! floor on inflate. Then base64: scenedec's `DataUrl` against the base64
-//! crate on the corpus data URIs, as decoded bytes per second.
+//! floor on inflate, and zlib-rs alone the candidate faster inflater.
+//! Then base64: scenedec's `DataUrl` against the base64 crate on the corpus
+//! data URIs and a generated 8 MiB one (unbroken, and in CR LF lines of
+//! 76), as decoded bytes per second.
 //!
 //! The png crate decodes with EXPAND | STRIP_16 | ALPHA (grey stays grey +
 //! alpha: it writes up to half the bytes for grey images); zune-png with
@@ -74,6 +76,28 @@ fn inflate_only(case: &mut Case) -> usize {
     let pieces = case.idat.iter().map(|&(at, len)| &case.bytes[at..at + len]);
     miniz_oxide::inflate::decompress_slice_iter_to_slice(&mut case.raw, pieces, true, false)
         .unwrap()
+}
+
+/// Inflates the IDAT run with zlib-rs (the candidate no_std inflater;
+/// its state and window come from the heap) into `raw`.
+fn zlib_rs_only(case: &mut Case) -> usize {
+    let mut z = zlib_rs::Inflate::new(true, 15);
+    let mut written = 0;
+    for &(at, len) in &case.idat {
+        let before = z.total_out();
+        let status = z
+            .decompress(
+                &case.bytes[at..at + len],
+                &mut case.raw[written..],
+                zlib_rs::InflateFlush::NoFlush,
+            )
+            .unwrap();
+        written += (z.total_out() - before) as usize;
+        if status == zlib_rs::Status::StreamEnd {
+            break;
+        }
+    }
+    written
 }
 
 /// The case, or `None` when one of the decoders refuses it.
@@ -206,6 +230,13 @@ fn bench_set(c: &mut Criterion, name: &str, files: Vec<Vec<u8>>) {
             })
         },
     );
+    g.bench_function(BenchmarkId::new("zlib-rs_inflate_only", cases.len()), |b| {
+        b.iter(|| {
+            for c in cases.iter_mut() {
+                assert_eq!(zlib_rs_only(c), c.raw_len);
+            }
+        })
+    });
     g.finish();
 }
 
@@ -224,25 +255,63 @@ fn bench_png(c: &mut Criterion) {
     bench_set(c, "4096_flat", vec![generated(false)]);
 }
 
+/// A data URL of `decoded` pseudo-random bytes, its body broken into
+/// 76-symbol lines by CR LF (as MIME encoders write it) when `lines`.
+fn generated_url(decoded: usize, lines: bool) -> Vec<u8> {
+    let mut x = 0x2545_F491_4F6C_DD1Du64;
+    let data: Vec<u8> = (0..decoded)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x >> 24) as u8
+        })
+        .collect();
+    let body = base64::engine::general_purpose::STANDARD.encode(data);
+    let mut url = b"data:image/png;base64,".to_vec();
+    if lines {
+        for line in body.as_bytes().chunks(76) {
+            url.extend_from_slice(line);
+            url.extend_from_slice(b"\r\n");
+        }
+    } else {
+        url.extend_from_slice(body.as_bytes());
+    }
+    url
+}
+
 fn bench_base64(c: &mut Criterion) {
-    let uris: Vec<Vec<u8>> = png_corpus::corpus_data_uris()
+    let corpus: Vec<Vec<u8>> = png_corpus::corpus_data_uris()
         .into_iter()
         .map(|(_, u)| u.into_bytes())
         .collect();
-    if uris.is_empty() {
-        return;
+    if corpus.is_empty() {
+        eprintln!("SKIPPED: no corpus data URIs");
+    } else {
+        base64_set(c, "corpus_data_uris", &corpus);
     }
+    base64_set(c, "generated_8mib", &[generated_url(8 << 20, false)]);
+    base64_set(c, "generated_8mib_lines", &[generated_url(8 << 20, true)]);
+}
+
+/// scenedec's `DataUrl` (parse, then decode piece by piece into a buffer)
+/// against the base64 crate's `decode_slice` on the same bodies. The base64
+/// crate refuses whitespace, so for a body with line breaks it is timed
+/// removing them into a buffer first, as a caller of it would have to.
+fn base64_set(c: &mut Criterion, name: &str, uris: &[Vec<u8>]) {
     let decoded: usize = uris
         .iter()
         .map(|u| DataUrl::parse_png(u).unwrap().decoded_len())
         .sum();
-    let mut out = vec![1u8; uris.iter().map(|u| u.len()).max().unwrap()];
-    let mut g = c.benchmark_group("base64_corpus_data_uris_decoded");
+    let longest = uris.iter().map(|u| u.len()).max().unwrap();
+    let mut out = vec![1u8; longest];
+    let mut joined = vec![1u8; longest];
+    let mut g = c.benchmark_group(format!("base64_{name}_decoded"));
     g.sample_size(20);
     g.throughput(Throughput::Bytes(decoded as u64));
     g.bench_function("scenedec_data_url", |b| {
         b.iter(|| {
-            for u in &uris {
+            for u in uris {
                 let d = DataUrl::parse_png(black_box(u)).unwrap();
                 let mut at = 0;
                 d.for_each_piece(|p| {
@@ -256,8 +325,19 @@ fn bench_base64(c: &mut Criterion) {
     });
     g.bench_function("base64_crate", |b| {
         b.iter(|| {
-            for u in &uris {
+            for u in uris {
                 let body = &u[u.iter().position(|&b| b == b',').unwrap() + 1..];
+                let body = body.trim_ascii_end();
+                let body = if body.contains(&b'\n') {
+                    let mut n = 0;
+                    for &b in body.iter().filter(|b| !b.is_ascii_whitespace()) {
+                        joined[n] = b;
+                        n += 1;
+                    }
+                    &joined[..n]
+                } else {
+                    body
+                };
                 base64::engine::general_purpose::STANDARD
                     .decode_slice(black_box(body), &mut out)
                     .unwrap();

@@ -17,14 +17,19 @@
 //! One deviation: a head (the part before the comma) over 256 bytes is
 //! refused rather than parsed, so that it can be checked on the stack.
 //!
-//! [`DataUrl::parse_png`] validates the whole body in one branch-free pass
-//! over its bytes when it holds no `%`, `#` or whitespace (every data URL
-//! Blockbench writes), and byte by byte otherwise; decoding then runs in
-//! pieces through a stack buffer, so a texture never needs its file in
-//! memory.
+//! [`DataUrl::parse_png`] validates the whole body sixteen bytes at a time
+//! (`base64.rs`): when it holds only symbols (every data URL Blockbench
+//! writes) that is the whole check; otherwise a general path counts it,
+//! blocks without `%` still sixteen bytes at once. Decoding then runs in
+//! pieces through a stack buffer, sixteen symbols a step, so a texture
+//! never needs its file in memory.
+
+mod base64;
 
 use core::fmt;
 use core::ops::ControlFlow;
+
+use base64::{Block, NOT_SYMBOL, class, decode_symbols};
 
 /// Longest head (`data:` … `;base64`) read.
 pub const MAX_HEAD_BYTES: usize = 256;
@@ -100,40 +105,6 @@ pub struct DataUrl<'a> {
     symbols: usize,
 }
 
-/// [`CLASS`]'s marks beside a symbol's 6-bit value.
-const NOT_SYMBOL: u8 = 0x80;
-const SKIPPED: u8 = 0x40;
-
-/// Each byte's base64 value, or NOT_SYMBOL, with SKIPPED added for the
-/// bytes the slow path handles (`%`, `#` and ASCII whitespace).
-const CLASS: [u8; 256] = {
-    let mut t = [NOT_SYMBOL; 256];
-    let mut i = 0u8;
-    while i < 26 {
-        t[(b'A' + i) as usize] = i;
-        t[(b'a' + i) as usize] = i + 26;
-        i += 1;
-    }
-    let mut d = 0u8;
-    while d < 10 {
-        t[(b'0' + d) as usize] = d + 52;
-        d += 1;
-    }
-    t[b'+' as usize] = 62;
-    t[b'/' as usize] = 63;
-    let skipped = [b'%', b'#', b'\t', b'\n', 0x0C, b'\r', b' '];
-    let mut k = 0;
-    while k < skipped.len() {
-        t[skipped[k] as usize] = NOT_SYMBOL | SKIPPED;
-        k += 1;
-    }
-    t
-};
-
-fn class(b: u8) -> u8 {
-    CLASS[usize::from(b)]
-}
-
 fn err(kind: DataUrlErrorKind, offset: usize) -> DataUrlError {
     DataUrlError { kind, offset }
 }
@@ -156,15 +127,7 @@ impl<'a> DataUrl<'a> {
         let body = trim_end(rest.get(1..).unwrap_or_default());
         // The fast path, one pass: the body is the symbols and its padding.
         let stripped = strip_padding(body, body.len());
-        let marks = stripped.iter().fold(0u8, |acc, &b| acc | class(b));
-        if marks & SKIPPED == 0 {
-            if marks & NOT_SYMBOL != 0 {
-                let at = stripped
-                    .iter()
-                    .position(|&b| class(b) & NOT_SYMBOL != 0)
-                    .unwrap_or(0);
-                return Err(err(K::BadCharacter, body_start + at));
-            }
+        if all_symbols(stripped) {
             if stripped.len() % 4 == 1 {
                 return Err(err(K::BadLength, body_start));
             }
@@ -174,24 +137,29 @@ impl<'a> DataUrl<'a> {
                 symbols: stripped.len(),
             });
         }
-        // The slow path: a fragment, percent-decoding and whitespace, byte by byte.
-        let body = trim_end(body.split(|&b| b == b'#').next().unwrap_or_default());
-        let total = effective(body).count();
-        let (mut last, mut before_last) = (0u8, 0u8);
-        for (_, b) in effective(body) {
-            before_last = last;
-            last = b;
-        }
+        // The general path: a fragment, percent-decoding and whitespace (a
+        // body with none of them but a byte outside the alphabet takes it
+        // too, and is refused where the fast path would refuse it).
+        let body = trim_end(body.get(..fragment_start(body)).unwrap_or(body));
+        let Census {
+            total,
+            last,
+            before_last,
+            outside,
+        } = census(body);
         let padding = if total.is_multiple_of(4) {
             usize::from(last == b'=') + usize::from(last == b'=' && before_last == b'=')
         } else {
             0
         };
         let symbols = total - padding;
-        if let Some((at, _)) = effective(body)
-            .take(symbols)
-            .find(|&(_, b)| class(b) & NOT_SYMBOL != 0)
-        {
+        // The padding bytes are outside the alphabet: any other byte that is
+        // stands among the symbols.
+        if outside > padding {
+            let at = effective(body)
+                .take(symbols)
+                .find(|&(_, b)| class(b) & NOT_SYMBOL != 0)
+                .map_or(0, |(at, _)| at);
             return Err(err(K::BadCharacter, body_start + at));
         }
         if symbols % 4 == 1 {
@@ -213,7 +181,8 @@ impl<'a> DataUrl<'a> {
     /// returns how many were written.
     pub fn decode_prefix(&self, out: &mut [u8]) -> usize {
         let mut written = 0;
-        let _ = self.walk(|piece| {
+        let wanted = out.len().div_ceil(3) * 4;
+        let _ = self.walk(wanted, |piece| {
             let room = out.get_mut(written..).unwrap_or_default();
             let n = room.len().min(piece.len());
             if let (Some(dst), Some(src)) = (room.get_mut(..n), piece.get(..n)) {
@@ -232,7 +201,7 @@ impl<'a> DataUrl<'a> {
     /// Decodes the whole body in pieces through a stack buffer, handing
     /// each piece to `f` (to feed the PNG decoder without holding the file).
     pub fn for_each_piece<E>(&self, mut f: impl FnMut(&[u8]) -> Result<(), E>) -> Result<(), E> {
-        match self.walk(|piece| match f(piece) {
+        match self.walk(self.symbols, |piece| match f(piece) {
             Ok(()) => ControlFlow::Continue(()),
             Err(e) => ControlFlow::Break(e),
         }) {
@@ -241,30 +210,31 @@ impl<'a> DataUrl<'a> {
         }
     }
 
-    /// Decodes piece by piece until `f` breaks.
-    fn walk<B>(&self, mut f: impl FnMut(&[u8]) -> ControlFlow<B>) -> ControlFlow<B> {
+    /// Decodes the first `limit` symbols (or all) piece by piece until
+    /// `f` breaks.
+    fn walk<B>(&self, limit: usize, mut f: impl FnMut(&[u8]) -> ControlFlow<B>) -> ControlFlow<B> {
         let mut out = [0u8; PIECE_SYMBOLS / 4 * 3];
+        let limit = limit.min(self.symbols);
         if self.plain {
-            for chunk in self.body.chunks(PIECE_SYMBOLS) {
+            let body = self.body.get(..limit).unwrap_or(self.body);
+            for chunk in body.chunks(PIECE_SYMBOLS) {
                 let n = decode_symbols(chunk, &mut out);
                 f(out.get(..n).unwrap_or_default())?;
             }
             return ControlFlow::Continue(());
         }
         let mut symbols = [0u8; PIECE_SYMBOLS];
-        let mut held = 0;
-        for (_, b) in effective(self.body).take(self.symbols) {
-            if let Some(slot) = symbols.get_mut(held) {
-                *slot = b;
+        let mut at = 0;
+        let mut left = limit;
+        while left > 0 {
+            let room = symbols
+                .get_mut(..left.min(PIECE_SYMBOLS))
+                .unwrap_or_default();
+            let held = compact(self.body, &mut at, room);
+            if held == 0 {
+                break;
             }
-            held += 1;
-            if held == PIECE_SYMBOLS {
-                let n = decode_symbols(&symbols, &mut out);
-                f(out.get(..n).unwrap_or_default())?;
-                held = 0;
-            }
-        }
-        if held > 0 {
+            left -= held;
             let n = decode_symbols(symbols.get(..held).unwrap_or_default(), &mut out);
             f(out.get(..n).unwrap_or_default())?;
         }
@@ -323,6 +293,141 @@ fn strip_padding(body: &[u8], len: usize) -> &[u8] {
     }
 }
 
+/// True when every byte is a base64 symbol, sixteen at a time.
+fn all_symbols(bytes: &[u8]) -> bool {
+    let (blocks, tail) = bytes.as_chunks::<16>();
+    blocks.iter().all(|b| base64::symbols(b) == 0xFFFF)
+        && tail.iter().all(|&b| class(b) & NOT_SYMBOL == 0)
+}
+
+/// Where the fragment (`#`) starts, or the body's length.
+fn fragment_start(body: &[u8]) -> usize {
+    let (blocks, _) = body.as_chunks::<16>();
+    let mut from = 0;
+    for (k, b) in blocks.iter().enumerate() {
+        if base64::equal(b, b'#') != 0 {
+            from = 16 * k;
+            break;
+        }
+        from = 16 * (k + 1);
+    }
+    body.get(from..)
+        .and_then(|rest| rest.iter().position(|&b| b == b'#'))
+        .map_or(body.len(), |i| from + i)
+}
+
+/// What the general path needs to know of a body before checking it.
+struct Census {
+    /// Bytes after percent-decoding and whitespace removal.
+    total: usize,
+    /// The last of them, and the one before (0 when absent).
+    last: u8,
+    before_last: u8,
+    /// How many of them are outside the alphabet.
+    outside: usize,
+}
+
+/// Counts the body's effective bytes (those [`effective`] yields): a block
+/// without `%` sixteen bytes at once through its masks, from a `%` on byte
+/// by byte until a block has none again.
+fn census(body: &[u8]) -> Census {
+    let mut c = Census {
+        total: 0,
+        last: 0,
+        before_last: 0,
+        outside: 0,
+    };
+    let mut at = 0;
+    loop {
+        let block: Option<&Block> = body.get(at..).and_then(|r| r.first_chunk());
+        if let Some(block) = block {
+            let symbols = base64::symbols(block);
+            // The bytes that stay, unless a `%` may change them.
+            let kept = if symbols == 0xFFFF {
+                Some(0xFFFF)
+            } else if base64::equal(block, b'%') == 0 {
+                Some(0xFFFF & !base64::whitespace(block))
+            } else {
+                None
+            };
+            if let Some(kept) = kept {
+                c.total += kept.count_ones() as usize;
+                c.outside += (kept & !symbols).count_ones() as usize;
+                let byte = |k: u32| block.get(k as usize).copied().unwrap_or(0);
+                if let Some(k) = kept.checked_ilog2() {
+                    c.before_last = match (kept & !(1 << k)).checked_ilog2() {
+                        Some(j) => byte(j),
+                        None => c.last,
+                    };
+                    c.last = byte(k);
+                }
+                at += 16;
+                continue;
+            }
+        }
+        let Some((used, b)) = effective_at(body, at) else {
+            return c;
+        };
+        at += used;
+        if let Some(b) = b {
+            c.total += 1;
+            c.outside += usize::from(class(b) & NOT_SYMBOL != 0);
+            (c.before_last, c.last) = (c.last, b);
+        }
+    }
+}
+
+/// Copies the effective bytes of `body` from `*at` on (those [`effective`]
+/// yields) into `out` until it is full or the body ends; returns how many
+/// it wrote and moves `*at` past what it read. Runs of symbols are copied
+/// sixteen bytes at a time; only a block holding another byte goes byte
+/// by byte, from that byte on.
+fn compact(body: &[u8], at: &mut usize, out: &mut [u8]) -> usize {
+    let mut n = 0;
+    while n < out.len() {
+        let block: Option<&Block> = body.get(*at..).and_then(|r| r.first_chunk());
+        if let (Some(block), Some(dst)) = (block, out.get_mut(n..n + 16)) {
+            let run = base64::symbols(block).trailing_ones() as usize;
+            // The whole block is copied (a fixed-size copy, not a call);
+            // only its leading symbols count, the rest is overwritten.
+            dst.copy_from_slice(block);
+            n += run;
+            *at += run;
+            if run == 16 {
+                continue;
+            }
+        }
+        let Some((used, b)) = effective_at(body, *at) else {
+            break;
+        };
+        *at += used;
+        if let Some(b) = b {
+            if let Some(slot) = out.get_mut(n) {
+                *slot = b;
+            }
+            n += 1;
+        }
+    }
+    n
+}
+
+/// The byte at `i` after percent-decoding: how many body bytes it takes,
+/// and the byte, or `None` when it is ASCII whitespace (dropped).
+fn effective_at(body: &[u8], i: usize) -> Option<(usize, Option<u8>)> {
+    let b = *body.get(i)?;
+    let (used, b) = if b == b'%' {
+        let hex = |k: usize| body.get(k).and_then(|&h| char::from(h).to_digit(16));
+        match (hex(i + 1), hex(i + 2)) {
+            (Some(hi), Some(lo)) => (3, u8::try_from(hi * 16 + lo).unwrap_or(0)),
+            _ => (1, b),
+        }
+    } else {
+        (1, b)
+    };
+    let kept = !matches!(b, b'\t' | b'\n' | 0x0C | b'\r' | b' ');
+    Some((used, kept.then_some(b)))
+}
+
 /// The body's bytes percent-decoded, ASCII whitespace dropped, each with
 /// the offset (in the body) where it starts.
 fn effective(body: &[u8]) -> impl Iterator<Item = (usize, u8)> + '_ {
@@ -330,55 +435,13 @@ fn effective(body: &[u8]) -> impl Iterator<Item = (usize, u8)> + '_ {
     core::iter::from_fn(move || {
         loop {
             let at = i;
-            let b = *body.get(i)?;
-            i += 1;
-            let b = if b == b'%' {
-                let hex = |k: usize| body.get(k).and_then(|&h| char::from(h).to_digit(16));
-                match (hex(i), hex(i + 1)) {
-                    (Some(hi), Some(lo)) => {
-                        i += 2;
-                        u8::try_from(hi * 16 + lo).unwrap_or(0)
-                    }
-                    _ => b,
-                }
-            } else {
-                b
-            };
-            if !matches!(b, b'\t' | b'\n' | 0x0C | b'\r' | b' ') {
+            let (used, b) = effective_at(body, i)?;
+            i += used;
+            if let Some(b) = b {
                 return Some((at, b));
             }
         }
     })
-}
-
-/// Decodes base64 symbols (all in the alphabet; the last group may hold 2
-/// or 3) into `out`; returns the bytes written.
-fn decode_symbols(symbols: &[u8], out: &mut [u8]) -> usize {
-    let (groups, tail) = symbols.as_chunks::<8>();
-    let (outs, _) = out.as_chunks_mut::<6>();
-    let mut written = 0;
-    for (g, o) in groups.iter().zip(outs) {
-        let v = g
-            .iter()
-            .fold(0u64, |acc, &c| (acc << 6) | u64::from(class(c) & 0x3F));
-        let [_, _, b0, b1, b2, b3, b4, b5] = v.to_be_bytes();
-        *o = [b0, b1, b2, b3, b4, b5];
-        written += 6;
-    }
-    let mut acc = 0u32;
-    let mut bits = 0;
-    for &c in tail {
-        acc = (acc << 6) | u32::from(class(c) & 0x3F);
-        bits += 6;
-        if bits >= 8 {
-            bits -= 8;
-            if let Some(slot) = out.get_mut(written) {
-                *slot = (acc >> bits).to_le_bytes()[0];
-            }
-            written += 1;
-        }
-    }
-    written
 }
 
 #[cfg(test)]
@@ -500,5 +563,113 @@ mod tests {
         assert_eq!(&out, b"ManM");
         let mut big = [0u8; 10];
         assert_eq!(d.decode_prefix(&mut big), 6);
+    }
+
+    /// Forgiving-base64 as the standard states it, byte by byte over
+    /// [`effective`]: the rule the block paths must agree with.
+    fn reference(url: &[u8]) -> Result<Vec<u8>, (DataUrlErrorKind, usize)> {
+        let comma = url.iter().position(|&b| b == b',').unwrap() + 1;
+        let body = trim_end(&url[comma..]);
+        let body = trim_end(body.split(|&b| b == b'#').next().unwrap());
+        let bytes: Vec<(usize, u8)> = effective(body).collect();
+        let total = bytes.len();
+        let mut symbols = total;
+        if total.is_multiple_of(4) && bytes.last().is_some_and(|b| b.1 == b'=') {
+            symbols -= 1;
+            if bytes[symbols - 1].1 == b'=' {
+                symbols -= 1;
+            }
+        }
+        if let Some(&(at, _)) = bytes[..symbols]
+            .iter()
+            .find(|(_, b)| class(*b) & NOT_SYMBOL != 0)
+        {
+            return Err((DataUrlErrorKind::BadCharacter, comma + at));
+        }
+        if symbols % 4 == 1 {
+            return Err((DataUrlErrorKind::BadLength, comma));
+        }
+        let (mut acc, mut bits, mut out) = (0u32, 0, Vec::new());
+        for &(_, c) in &bytes[..symbols] {
+            acc = (acc << 6) | u32::from(class(c));
+            bits += 6;
+            if bits >= 8 {
+                bits -= 8;
+                out.push((acc >> bits) as u8);
+            }
+        }
+        Ok(out)
+    }
+
+    fn ours(url: &[u8]) -> Result<Vec<u8>, (DataUrlErrorKind, usize)> {
+        let d = DataUrl::parse_png(url).map_err(|e| (e.kind(), e.offset()))?;
+        let mut out = Vec::new();
+        d.for_each_piece(|p| {
+            out.extend_from_slice(p);
+            Ok::<(), ()>(())
+        })
+        .unwrap();
+        assert_eq!(out.len(), d.decoded_len());
+        let mut prefix = [0u8; 33];
+        let n = d.decode_prefix(&mut prefix);
+        assert_eq!(prefix[..n], out[..n.min(out.len())]);
+        Ok(out)
+    }
+
+    fn random_url(rng: &mut crate::test_rng::XorShift, symbols: usize) -> Vec<u8> {
+        const ALPHABET: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+        let mut url = b"data:image/png;base64,".to_vec();
+        url.extend((0..symbols).map(|_| ALPHABET[rng.below(64) as usize]));
+        url
+    }
+
+    /// The fast path (all symbols, sixteen a step) and the general path
+    /// (percent-decoding, whitespace) give what the byte rule gives, with
+    /// an odd byte at every position of a block and across piece ends.
+    #[test]
+    fn block_paths_agree_with_the_byte_rule_at_every_position() {
+        let mut rng = crate::test_rng::XorShift(0x5EED);
+        let odd: [&[u8]; 9] = [
+            b" ", b"\n", b"\r\n", b"%41", b"%2", b"!", b"=", b"\x80", b"%20",
+        ];
+        for len in [
+            0, 1, 2, 3, 15, 16, 17, 31, 32, 33, 48, 4095, 4096, 4097, 9000,
+        ] {
+            let url = random_url(&mut rng, len);
+            assert_eq!(ours(&url), reference(&url), "plain, {len} symbols");
+            for padded in [&b"="[..], b"=="] {
+                let mut p = url.clone();
+                p.extend_from_slice(padded);
+                assert_eq!(ours(&p), reference(&p), "{len} + padding");
+            }
+        }
+        let head = b"data:image/png;base64,".len();
+        for len in [40, 64, 4100] {
+            let url = random_url(&mut rng, len);
+            for at in (head..head + 40).chain(head + 4080..(head + 4100).min(url.len())) {
+                for o in odd {
+                    let mut u = url[..at].to_vec();
+                    u.extend_from_slice(o);
+                    u.extend_from_slice(&url[at..]);
+                    assert_eq!(ours(&u), reference(&u), "{o:?} at {at} of {len}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn line_broken_bodies_decode_as_unbroken_ones() {
+        let mut rng = crate::test_rng::XorShift(77);
+        for len in [76, 1000, 10_000] {
+            let url = random_url(&mut rng, len * 4);
+            let head = b"data:image/png;base64,".len();
+            let mut broken = url[..head].to_vec();
+            for line in url[head..].chunks(76) {
+                broken.extend_from_slice(line);
+                broken.extend_from_slice(b"\r\n");
+            }
+            assert_eq!(ours(&broken), ours(&url));
+            assert_eq!(ours(&broken), reference(&url));
+        }
     }
 }

@@ -259,3 +259,38 @@ fn png_files_in_a_folder_named_after_the_model_are_offered_as_its_textures() {
         .collect();
     assert_eq!(found, ["brass_casing.png"]);
 }
+
+#[test]
+fn inspect_lists_each_clip_with_name_length_loop_channels_and_keyframes() {
+    let dir = temp_dir("inspect_clips");
+    let model = dir.join("walk.bbmodel");
+    let key = |t: f64| {
+        format!(
+            r#"{{"channel": "rotation", "time": {t}, "data_points": [{{"x": 10, "y": 0, "z": 0}}]}}"#
+        )
+    };
+    let text = format!(
+        r#"{{"meta": {{"format_version": "5.0", "model_format": "free"}}, "elements": [],
+            "outliner": [{{"name": "leg", "uuid": "00000000-0000-4000-8000-000000000001", "children": []}}],
+            "animations": [{{"name": "walk", "loop": "loop", "length": 1.5,
+                "animators": {{"leg": {{"keyframes": [{}, {}]}}}}}}, {{"name": "idle"}}]}}"#,
+        key(0.0),
+        key(1.0)
+    );
+    std::fs::write(&model, text).unwrap();
+    let path = model.to_str().unwrap();
+    let (code, out) = scenedec(&["inspect", "--json", path]);
+    assert_eq!(code, 0, "{out}");
+    let o = &lines(&out)[0];
+    assert_eq!(
+        o["animations"],
+        serde_json::json!([
+            {"name": "walk", "length": 1.5, "loop": "loop", "channels": 1, "keyframes": 2},
+            {"name": "idle", "length": 0, "loop": "once", "channels": 0, "keyframes": 0},
+        ])
+    );
+    let (code, out) = scenedec(&["inspect", path]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("animation \"walk\": 1.500 s, loop"), "{out}");
+    assert!(out.contains("animation \"idle\": 0.000 s, once"), "{out}");
+}

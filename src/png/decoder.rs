@@ -5,7 +5,7 @@
 use super::crc;
 use super::error::{PngError, PngErrorKind};
 use super::expand::Expander;
-use super::header::{ColorType, HEADER_LEN, Header, MAX_U31, WINDOW_LEN};
+use super::header::{ColorType, DECODE_WINDOW_LEN, HEADER_LEN, Header, MAX_U31, WINDOW_LEN};
 use super::image::{ImageData, Sink};
 
 /// The inflate window a [`Output::Validate`] decode inflates through.
@@ -362,7 +362,7 @@ impl Decoder {
                     return Err(self.fail(PngErrorKind::ScratchTooShort));
                 }
                 let (ring, rows) = scratch
-                    .split_at_mut_checked(WINDOW_LEN)
+                    .split_at_mut_checked(DECODE_WINDOW_LEN)
                     .ok_or(self.fail(PngErrorKind::ScratchTooShort))?;
                 (
                     ring,
@@ -419,7 +419,7 @@ mod tests {
     /// Decodes and validates; both verdicts must agree.
     fn run(bytes: &[u8]) -> Result<Vec<u8>, PngErrorKind> {
         let mut pixels = vec![0; 16];
-        let mut scratch = vec![0; WINDOW_LEN + 64];
+        let mut scratch = vec![0; DECODE_WINDOW_LEN + 64];
         let decoded = decode_rgba8(bytes, &mut pixels, &mut scratch);
         assert_eq!(validate(bytes), decoded, "validate and decode disagree");
         decoded.map(|_| pixels).map_err(|e| e.kind())
@@ -663,6 +663,65 @@ mod tests {
         assert_eq!(kind(&cut), PngErrorKind::ImageDataUnfinished);
     }
 
+    /// A zlib stream of one fixed-Huffman block: the literal 0 (a filter
+    /// byte), then a match of length 3 at `distance`, then end of block.
+    fn one_match(distance: u16) -> Vec<u8> {
+        let mut bits: Vec<bool> = Vec::new();
+        // Header fields go least significant bit first, codes most first.
+        let field = |v: u32, n: u32, bits: &mut Vec<bool>| {
+            bits.extend((0..n).map(|i| v >> i & 1 == 1));
+        };
+        let code = |v: u32, n: u32, bits: &mut Vec<bool>| {
+            bits.extend((0..n).rev().map(|i| v >> i & 1 == 1));
+        };
+        field(1, 1, &mut bits); // BFINAL
+        field(1, 2, &mut bits); // fixed Huffman
+        code(0x30, 8, &mut bits); // literal 0
+        code(1, 7, &mut bits); // length code 257: 3 bytes
+        // Distances 1 to 4 are codes 0 to 3; 5 to 8 are code 4 and 2 extra bits.
+        if distance <= 4 {
+            code(u32::from(distance) - 1, 5, &mut bits);
+        } else {
+            code(4, 5, &mut bits);
+            field(u32::from(distance) - 5, 1, &mut bits);
+        }
+        code(0, 7, &mut bits); // end of block
+        let mut out = std::vec![0x78, 0x01];
+        for byte in bits.chunks(8) {
+            out.push(
+                byte.iter()
+                    .enumerate()
+                    .map(|(i, &b)| u8::from(b) << i)
+                    .sum(),
+            );
+        }
+        let data = [0u8, 0, 0, 0];
+        let (a, b) = data.iter().fold((1u32, 0u32), |(a, b), &x| {
+            let a = (a + u32::from(x)) % 65521;
+            (a, (b + a) % 65521)
+        });
+        out.extend_from_slice(&((b << 16) | a).to_be_bytes());
+        out
+    }
+
+    #[test]
+    fn a_distance_before_the_stream_start_is_bad_zlib_in_a_decode_and_a_validation() {
+        // A 1×1 RGB image is a filter byte and 3 samples: literal 0, then
+        // 3 bytes copied from 1 back (valid) or from 2 back (too far back).
+        let verdict = |distance| {
+            let file = PngWriter::new(1, 1, 8, 2)
+                .chunk(b"IDAT", &one_match(distance))
+                .end();
+            let mut scratch = vec![0xAB; DECODE_WINDOW_LEN + 16];
+            let decoded = decode_rgba8(&file, &mut [0; 4], &mut scratch).map_err(|e| e.kind());
+            assert_eq!(validate(&file).map_err(|e| e.kind()), decoded);
+            decoded
+        };
+        assert!(verdict(1).is_ok());
+        assert_eq!(verdict(2), Err(PngErrorKind::BadZlib));
+        assert_eq!(verdict(5), Err(PngErrorKind::BadZlib));
+    }
+
     #[test]
     fn an_inflate_bomb_fails_after_one_window() {
         // 8 MiB of zeros compress to about 8 KiB; the image needs 6 bytes.
@@ -691,10 +750,11 @@ mod tests {
     #[test]
     fn wrong_buffers_are_errors_not_panics() {
         let file = grey().idat(&GREY_2X2).end();
-        let mut scratch = vec![0; WINDOW_LEN + 4];
+        let mut scratch = vec![0; DECODE_WINDOW_LEN + 4];
         let e = decode_rgba8(&file, &mut [0; 15], &mut scratch).unwrap_err();
         assert_eq!(e.kind(), PngErrorKind::PixelsLength);
-        let e = decode_rgba8(&file, &mut [0; 16], &mut scratch[..WINDOW_LEN + 3]).unwrap_err();
+        let e =
+            decode_rgba8(&file, &mut [0; 16], &mut scratch[..DECODE_WINDOW_LEN + 3]).unwrap_err();
         assert_eq!(e.kind(), PngErrorKind::ScratchTooShort);
         let mut decoder = Decoder::new();
         let mut window = Window::new();

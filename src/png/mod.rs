@@ -54,7 +54,7 @@ mod unfilter;
 
 pub use decoder::{Decoder, Output, Window};
 pub use error::{PngError, PngErrorKind};
-pub use header::{ColorType, HEADER_LEN, Header, WINDOW_LEN};
+pub use header::{ColorType, DECODE_WINDOW_LEN, HEADER_LEN, Header, WINDOW_LEN};
 
 /// Decodes a whole file to RGBA8 in one feed (`pixels.len()` must be
 /// `rgba8_len()`, `scratch.len()` at least `scratch_len()`).

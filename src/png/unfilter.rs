@@ -22,6 +22,39 @@ pub fn unfilter(filter: u8, bpp: usize, cur: &mut [u8], prev: Option<&[u8]>) {
     }
 }
 
+/// [`unfilter`] of the stored row `raw` into `cur` (of the same length).
+/// The filters most rows use read `raw` and write `cur` in one pass (None,
+/// Up, and Sub on 4-byte pixels); the others copy `raw` first.
+pub fn unfilter_into(filter: u8, bpp: usize, raw: &[u8], cur: &mut [u8], prev: Option<&[u8]>) {
+    match (filter, prev) {
+        (0, _) | (2, None) => cur.copy_from_slice_checked(raw),
+        (2, Some(prev)) => {
+            for ((c, r), u) in cur.iter_mut().zip(raw).zip(prev) {
+                *c = r.wrapping_add(*u);
+            }
+        }
+        (1, _) | (4, None) if bpp == 4 => sub4_into(raw, cur),
+        _ => {
+            cur.copy_from_slice_checked(raw);
+            unfilter(filter, bpp, cur, prev);
+        }
+    }
+}
+
+/// `copy_from_slice` of the common length, without its panic.
+trait CopyChecked {
+    fn copy_from_slice_checked(&mut self, src: &[u8]);
+}
+
+impl CopyChecked for [u8] {
+    fn copy_from_slice_checked(&mut self, src: &[u8]) {
+        let n = self.len().min(src.len());
+        if let (Some(d), Some(s)) = (self.get_mut(..n), src.get(..n)) {
+            d.copy_from_slice(s);
+        }
+    }
+}
+
 fn by<const N: usize>(filter: u8, cur: &mut [u8], prev: Option<&[u8]>) {
     if N == 4 {
         let (cur4, _) = cur.as_chunks_mut::<4>();
@@ -46,36 +79,60 @@ fn sub<const N: usize>(cur: &mut [[u8; N]]) {
     sub_from(cur, [0; N]);
 }
 
-/// Sub on 4-byte pixels, four pixels a step: a prefix sum inside the
-/// 16 bytes (shifted by one and two pixels), plus the last pixel before
-/// them. The chain from one step to the next is one add and one shuffle,
-/// where pixel by pixel it is an add and two register moves per pixel.
-#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+/// Sub on 4-byte pixels in place.
 fn sub4(cur: &mut [[u8; 4]]) {
+    let cur = cur.as_flattened_mut();
+    let (blocks, rest) = cur.as_chunks_mut::<16>();
+    let left = sub4_blocks(blocks.iter_mut().map(|b| (*b, b)));
+    sub_from(rest.as_chunks_mut::<4>().0, left);
+}
+
+/// Sub on 4-byte pixels from `raw` into `cur`.
+fn sub4_into(raw: &[u8], cur: &mut [u8]) {
+    let (out, out_rest) = cur.as_chunks_mut::<16>();
+    let (src, _) = raw.as_chunks::<16>();
+    let left = sub4_blocks(src.iter().copied().zip(out.iter_mut()));
+    // The pixels after the last whole block, from `raw` then in place.
+    let done = out.len() * 16;
+    out_rest.copy_from_slice_checked(raw.get(done..).unwrap_or_default());
+    sub_from(out_rest.as_chunks_mut::<4>().0, left);
+}
+
+/// Sub on 16-byte blocks of 4-byte pixels (each block read, then its
+/// result written); returns the last pixel done. With SSE2, four pixels a
+/// step: a prefix sum inside the 16 bytes (shifted by one and two pixels),
+/// plus the last pixel before them, so the chain from one step to the next
+/// is one add and one shuffle, where pixel by pixel it is an add and two
+/// register moves per pixel.
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+fn sub4_blocks<'a>(blocks: impl Iterator<Item = ([u8; 16], &'a mut [u8; 16])>) -> [u8; 4] {
     use safe_arch::{
         add_i8_m128i, byte_shl_imm_u128_m128i, get_i32_from_m128i_s, load_unaligned_m128i,
         shuffle_ai_f32_all_m128i, store_unaligned_m128i, zeroed_m128i,
     };
-    let (blocks, rest) = cur.as_flattened_mut().as_chunks_mut::<16>();
     let mut left = zeroed_m128i();
-    for block in blocks.iter_mut() {
-        let mut v = load_unaligned_m128i(block);
+    for (raw, out) in blocks {
+        let mut v = load_unaligned_m128i(&raw);
         v = add_i8_m128i(v, byte_shl_imm_u128_m128i::<4>(v));
         v = add_i8_m128i(v, byte_shl_imm_u128_m128i::<8>(v));
         v = add_i8_m128i(v, left);
-        store_unaligned_m128i(block, v);
+        store_unaligned_m128i(out, v);
         left = shuffle_ai_f32_all_m128i::<0xFF>(v);
     }
     // Every lane of `left` holds the last pixel done.
-    sub_from(
-        rest.as_chunks_mut::<4>().0,
-        get_i32_from_m128i_s(left).to_le_bytes(),
-    );
+    get_i32_from_m128i_s(left).to_le_bytes()
 }
 
 #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
-fn sub4(cur: &mut [[u8; 4]]) {
-    sub_from(cur, [0; 4]);
+fn sub4_blocks<'a>(blocks: impl Iterator<Item = ([u8; 16], &'a mut [u8; 16])>) -> [u8; 4] {
+    let mut left = [0u8; 4];
+    for (raw, out) in blocks {
+        *out = raw;
+        sub_from(out.as_chunks_mut::<4>().0, left);
+        let [.., a, b, c, d] = *out;
+        left = [a, b, c, d];
+    }
+    left
 }
 
 /// Sub on pixels whose left neighbour is `left`.
@@ -183,12 +240,13 @@ mod tests {
     }
 
     #[test]
-    fn all_five_filters_match_the_specification_at_every_pixel_width() {
+    fn all_five_filters_match_the_specification_at_every_pixel_width_in_place_and_from_the_window()
+    {
         let mut rng = crate::test_rng::XorShift(7);
         for bpp in [1, 2, 3, 4, 6, 8] {
-            for filter in 0..=MAX_FILTER {
-                let raw: Vec<u8> = (0..bpp * 9).map(|_| rng.next() as u8).collect();
-                let prev: Vec<u8> = (0..bpp * 9).map(|_| rng.next() as u8).collect();
+            for (filter, pixels) in (0..=MAX_FILTER).flat_map(|f| [(f, 9), (f, 1), (f, 37)]) {
+                let raw: Vec<u8> = (0..bpp * pixels).map(|_| rng.next() as u8).collect();
+                let prev: Vec<u8> = (0..bpp * pixels).map(|_| rng.next() as u8).collect();
                 let mut cur = raw.clone();
                 unfilter(filter, bpp, &mut cur, Some(&prev));
                 assert_eq!(
@@ -196,6 +254,9 @@ mod tests {
                     reference(filter, bpp, &raw, &prev),
                     "filter {filter}, bpp {bpp}"
                 );
+                let mut into = std::vec![0u8; raw.len()];
+                unfilter_into(filter, bpp, &raw, &mut into, Some(&prev));
+                assert_eq!(into, cur, "into, filter {filter}, bpp {bpp}");
                 let zeros = std::vec![0u8; raw.len()];
                 let mut first = raw.clone();
                 unfilter(filter, bpp, &mut first, None);
@@ -204,6 +265,8 @@ mod tests {
                     reference(filter, bpp, &raw, &zeros),
                     "first row, filter {filter}"
                 );
+                unfilter_into(filter, bpp, &raw, &mut into, None);
+                assert_eq!(into, first, "into, first row, filter {filter}");
             }
         }
     }

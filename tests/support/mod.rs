@@ -4,6 +4,7 @@
 #![allow(dead_code)]
 
 pub mod bbmodel_builder;
+pub mod clips;
 pub mod hostile;
 pub mod j3d_writer;
 pub mod samples;

@@ -9,10 +9,10 @@
 //! animator for an unknown channel), at the first keyframe that shows them,
 //! in file order.
 
-use super::count::truthy;
 use super::keyframes::{Played, read_keyframe};
 use super::lookup::Groups;
 use super::read::{Fill, node_name};
+use super::truthy;
 use crate::bbmodel::formats::ModelFormat;
 use crate::bbmodel::reader::{index32, mismatch, offset};
 use crate::bbmodel::value::{Cursor, Path, invalid, known_key, type_name};

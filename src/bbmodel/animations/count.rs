@@ -28,8 +28,6 @@ pub struct AnimationCounts {
     pub keyframes: usize,
     /// Animators of all animations (each gives at most three channels).
     pub animators: usize,
-    /// The most animators of any one animation.
-    pub max_animators: usize,
     /// The most keyframes of any one animator (the fill pass sorts them).
     pub max_animator_keyframes: usize,
     /// Text-pool bytes of the animation names with escapes.
@@ -99,7 +97,6 @@ pub(in crate::bbmodel) fn count_animations(
         }
         counts.keyframes += keyframes;
         counts.animators += animators;
-        counts.max_animators = counts.max_animators.max(animators);
         if counts.keyframes as u64 > limits.max_keyframes {
             return Err(too_many(
                 &Path::key("animations"),
@@ -228,7 +225,7 @@ fn check_animation<'a>(
                     animators += 1;
                     let animator = c.next()?;
                     let animator_path = at.with_raw_key(animator_key);
-                    let n = check_animator(c, &animator, &animator_path, true)?.keyframes;
+                    let n = check_animator(c, &animator, &animator_path)?;
                     counts.max_animator_keyframes = counts.max_animator_keyframes.max(n);
                     keyframes += n;
                 }
@@ -241,52 +238,22 @@ fn check_animation<'a>(
     Ok((animators, keyframes))
 }
 
-/// What a check of one animator found, for the fill pass to act on.
-#[derive(Clone, Copy, Debug, Default)]
-pub(super) struct AnimatorScan {
-    /// Keyframes, counted as [`count_keyframes`] counts them.
-    pub(super) keyframes: usize,
-    /// Where the keyframe array the animator plays starts: the animator
-    /// itself (pre-3.7), or its last `keyframes` array (JSON.parse keeps
-    /// the last of repeated keys).
-    pub(super) keyframes_at: Option<usize>,
-    /// Keyframes in that array.
-    pub(super) played: usize,
-    /// A truthy `type` other than `"bone"`: another element's animator.
-    pub(super) other_element: bool,
-    /// A truthy `rotation_global`.
-    pub(super) rotation_global: bool,
-    /// A truthy `quaternion_interpolation`.
-    pub(super) quaternion: bool,
-}
-
-/// Checks one animator and returns what it holds; its keyframes are
-/// counted as [`count_keyframes`] counts them. Unless `deep`, keyframe
-/// arrays are counted by their commas and not read (a later read checks
-/// them).
+/// Checks one animator (every keyframe array strictly) and returns its
+/// keyframes, counted as [`count_keyframes`] counts them.
 pub(super) fn check_animator<'a>(
     c: &mut Cursor<'a>,
     animator: &Token<'a>,
     path: &Path<'_>,
-    deep: bool,
-) -> Result<AnimatorScan, Error> {
-    let mut scan = AnimatorScan::default();
+) -> Result<usize, Error> {
     match animator.kind {
-        TokenKind::BeginArray => {
-            scan.keyframes_at = Some(c.offset_of(animator));
-            scan.keyframes = keyframe_array(c, path, deep)?;
-            scan.played = scan.keyframes;
-        }
+        TokenKind::BeginArray => check_keyframe_array(c, path),
         TokenKind::BeginObject => {
+            let mut n = 0;
             while let Some(key) = c.next_key()? {
                 let v = c.next()?;
-                match (known_key(&key, ANIMATOR_KEYS), v.kind) {
+                match (known_key(&key, CHANNEL_KEYS), v.kind) {
                     (Some("keyframes"), TokenKind::BeginArray) => {
-                        let at = c.offset_of(&v);
-                        let n = keyframe_array(c, &path.with_key("keyframes"), deep)?;
-                        scan.keyframes += n;
-                        scan.keyframes_at = Some(at);
-                        scan.played = n;
+                        n += check_keyframe_array(c, &path.with_key("keyframes"))?;
                     }
                     (Some("keyframes"), _) => {
                         return Err(invalid(
@@ -295,74 +262,25 @@ pub(super) fn check_animator<'a>(
                             format_args!("an array expected, got {}", type_name(&v)),
                         ));
                     }
-                    (Some("type"), _) => {
-                        let bone = matches!(v.kind, TokenKind::String(s) if s.eq_str("bone"));
-                        scan.other_element = truthy(&v) && !bone;
-                        c.skip_rest(&v)?;
-                    }
-                    (Some("rotation_global"), _) => {
-                        scan.rotation_global = truthy(&v);
-                        c.skip_rest(&v)?;
-                    }
-                    (Some("quaternion_interpolation"), _) => {
-                        scan.quaternion = truthy(&v);
-                        c.skip_rest(&v)?;
-                    }
-                    (Some(_), TokenKind::BeginObject) => {
-                        scan.keyframes += count_members(c, deep)?;
-                    }
+                    (Some(_), TokenKind::BeginObject) => n += count_members(c, true)?,
                     _ => c.skip_rest(&v)?,
                 }
             }
+            Ok(n)
         }
-        _ => {
-            return Err(invalid(
-                path,
-                "wrong type",
-                format_args!("an animator object expected, got {}", type_name(animator)),
-            ));
-        }
-    }
-    Ok(scan)
-}
-
-/// The keyframes left in an array whose `[` was just read: checked when
-/// `deep`, else counted by commas.
-fn keyframe_array(c: &mut Cursor<'_>, path: &Path<'_>, deep: bool) -> Result<usize, Error> {
-    if deep {
-        check_keyframe_array(c, path)
-    } else {
-        count_items(c)
+        _ => Err(invalid(
+            path,
+            "wrong type",
+            format_args!("an animator object expected, got {}", type_name(animator)),
+        )),
     }
 }
-
-/// Whether JavaScript reads a value as true: not false, null, 0 or "".
-pub(super) fn truthy(t: &Token<'_>) -> bool {
-    match t.kind {
-        TokenKind::Bool(b) => b,
-        TokenKind::Null => false,
-        TokenKind::Number(n) => n.value() != 0.0,
-        TokenKind::String(s) => s.decoded_len() > 0,
-        _ => true,
-    }
-}
-
-/// The animator keys the checks read: the keyframe array, the pre-3.7
-/// channel objects (counted only), and the flags the fill pass reports.
-const ANIMATOR_KEYS: &[&str] = &[
-    "keyframes",
-    "type",
-    "rotation_global",
-    "quaternion_interpolation",
-    "rotation",
-    "position",
-    "scale",
-];
 
 /// An animator's keys that hold keyframes: the array, or a pre-3.7 channel.
 const CHANNEL_KEYS: &[&str] = &["keyframes", "rotation", "position", "scale"];
 
-/// Members left in an object whose `{` was just read (skipping them).
+/// Members left in an object whose `{` was just read: skipped strictly
+/// when `deep`, else counted by their commas.
 fn count_members(c: &mut Cursor<'_>, deep: bool) -> Result<usize, Error> {
     if !deep {
         return Ok(c.leave_unchecked_counting()?);
@@ -433,7 +351,6 @@ mod tests {
                 animations: 1,
                 keyframes: 2,
                 animators: 1,
-                max_animators: 1,
                 max_animator_keyframes: 2,
                 text: 0,
             }

@@ -28,8 +28,20 @@ pub(in crate::bbmodel) use read::{AnimationArrays, AnimationScratch, Context, fi
 
 use crate::arena::{Arena, Footprint};
 use crate::error::Error;
+use crate::json::{Token, TokenKind};
 use crate::scene::KeyframeRecord;
 use animator::{Claim, SortKey};
+
+/// Whether JavaScript reads a value as true: not false, null, 0 or "".
+pub(super) fn truthy(t: &Token<'_>) -> bool {
+    match t.kind {
+        TokenKind::Bool(b) => b,
+        TokenKind::Null => false,
+        TokenKind::Number(n) => n.value() != 0.0,
+        TokenKind::String(s) => s.decoded_len() > 0,
+        _ => true,
+    }
+}
 
 /// The sizes the fill pass carves its scratch by.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -16,9 +16,10 @@
 //! path that checks every object and plays the chosen one.
 
 use super::animator::{Claim, Staging};
-use super::count::{check_animator, truthy};
+use super::count::check_animator;
 use super::keyframes::within;
 use super::lookup::{Groups, NodeKey, sort_tables};
+use super::truthy;
 use crate::bbmodel::document::Document;
 use crate::bbmodel::reader::{index32, mismatch};
 use crate::bbmodel::structure::for_each_value;
@@ -188,7 +189,7 @@ impl<'a> Fill<'_, '_, 'a> {
         }
         let first_channel = self.written.channels;
         let first_keyframe = self.written.keyframes;
-        self.staging.generation += 1;
+        self.staging.generation = self.staging.generation.wrapping_add(1);
         let (mut name, mut length, mut loop_mode) = (None, 0.0f64, LoopMode::Once);
         let mut choice = Choice::default();
         while let Some(key) = c.next_key()? {
@@ -234,7 +235,7 @@ impl<'a> Fill<'_, '_, 'a> {
             // Cold: drop what was read, check every object, play the chosen.
             self.written.channels = first_channel;
             self.written.keyframes = first_keyframe;
-            self.staging.generation += 1;
+            self.staging.generation = self.staging.generation.wrapping_add(1);
             check_all_animators(self.ctx.doc, c.offset_of(first), path)?;
             if let Some((at, key)) = played {
                 let mut again = self.ctx.doc.cursor(at);
@@ -384,7 +385,7 @@ fn check_all_animators(doc: &Document<'_>, at: usize, path: &Path<'_>) -> Result
             let at = path.with_key(k);
             while let Some(animator_key) = c.next_key()? {
                 let animator = c.next()?;
-                check_animator(&mut c, &animator, &at.with_raw_key(animator_key), true)?;
+                check_animator(&mut c, &animator, &at.with_raw_key(animator_key))?;
             }
             continue;
         }
