@@ -675,3 +675,51 @@ pub fn png(data: &[u8]) {
         assert!(*ours == theirs, "RGBA8 differs from the png crate's");
     }
 }
+
+/// Sampling a loaded .bbmodel: every clip at its start, middle and end and
+/// at a time taken from the input's first four bytes never panics; a finite
+/// time ≥ 0 always samples, any other fails BAD_VALUE; world matrices are
+/// taken of every pose (finite or not: keyframe values may overflow f32
+/// through deep nesting, which is no error).
+pub fn pose(data: &[u8]) {
+    use scenedec::ErrorCode;
+    use scenedec::scene::{Mat4, NodePose, world_matrices};
+    let limits = scenedec::BbmodelLimits {
+        max_file_bytes: 1 << 20,
+        max_elements: 256,
+        max_groups: 256,
+        max_triangles: 1 << 14,
+        max_vertices: 1 << 15,
+        max_textures: 4,
+        max_keyframes: 4096,
+        max_texture_side: 64,
+        max_texture_pixels: 1 << 12,
+        max_texture_bytes: 1 << 16,
+        ..scenedec::BbmodelLimits::default()
+    };
+    let mut options = scenedec::Options::default();
+    options.bbmodel.limits = limits;
+    let Ok(loaded) = scenedec::load(data, Some("bbmodel"), &options) else {
+        return;
+    };
+    let scene = loaded.scene();
+    let extra = data
+        .get(..4)
+        .map_or(0.5, |b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]));
+    let mut poses = vec![NodePose::default(); scene.nodes().len()];
+    let mut world = vec![Mat4::IDENTITY; scene.nodes().len()];
+    for (clip, record) in scene.animations().iter().enumerate() {
+        for t in [0.0, record.length / 2.0, record.length, extra] {
+            match scene.sample(clip, t, &mut poses) {
+                Ok(()) => assert!(t.is_finite() && t >= 0.0, "sampled at {t}"),
+                Err(e) => assert!(
+                    e.code() == ErrorCode::BadValue && !(t.is_finite() && t >= 0.0),
+                    "clip {clip} at {t}: {e}"
+                ),
+            }
+            world_matrices(&scene, &poses, &mut world);
+        }
+    }
+    let past = scene.animations().len();
+    assert!(scene.sample(past, 0.0, &mut poses).is_err());
+}

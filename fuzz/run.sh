@@ -12,7 +12,7 @@ for target in $(cargo +nightly fuzz list); do
   mkdir -p "corpus/$target"
   # Seed from the regression inputs and, for the JSON targets, the real corpus.
   cp -n regressions/"$target"/* "corpus/$target/" 2>/dev/null || true
-  if { [ "$target" = json_tokenizer ] || [ "$target" = json_differential ] || [ "$target" = load ] || [ "$target" = bbmodel ]; } && [ -d ../../shared/corpus/bbmodel ]; then
+  if { [ "$target" = json_tokenizer ] || [ "$target" = json_differential ] || [ "$target" = load ] || [ "$target" = bbmodel ] || [ "$target" = pose ]; } && [ -d ../../shared/corpus/bbmodel ]; then
     find ../../shared/corpus/bbmodel -name '*.bbmodel' -size -64k -exec cp -n {} "corpus/$target/" \;
   fi
   if { [ "$target" = load ] || [ "$target" = j3d ] || [ "$target" = j3d_textures ]; } && [ -d ../../shared/corpus/j3d ]; then

@@ -59,3 +59,8 @@ fn png_regressions() {
 fn json_differential_regressions() {
     assert!(replay("json_differential", checks::json_differential) > 0);
 }
+
+#[test]
+fn pose_regressions() {
+    assert!(replay("pose", checks::pose) > 0);
+}

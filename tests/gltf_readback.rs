@@ -567,6 +567,7 @@ fn gltf_container_writes_its_buffer_and_images_beside_it() {
     let options = ExportOptions {
         container: Container::Gltf,
         scale: 1.0,
+        ..ExportOptions::default()
     };
     let out = export(&scene, "kuribo", &options).unwrap();
     let gltf = gltf::Gltf::from_slice(&out.main).unwrap();
@@ -595,6 +596,7 @@ fn scale_multiplies_positions_and_translations() {
     let sixteenth = ExportOptions {
         container: Container::Glb,
         scale: 1.0 / 16.0,
+        ..ExportOptions::default()
     };
     let small = ReadBack::new(&export(&scene, "m", &sixteenth).unwrap().main);
     for (a, b) in one.world.iter().zip(&small.world) {

@@ -163,3 +163,112 @@ fn many_textures_measure_and_decode_without_allocating() {
     assert_eq!(textures, n);
     assert_eq!(sizes, Vec::<usize>::new(), "allocated");
 }
+
+/// Samples every clip of `scene` at its start, middle and end and takes
+/// the world matrices of each pose, into the given buffers; how many poses.
+fn sample_every_clip(
+    scene: &scenedec::Scene<'_>,
+    poses: &mut [scenedec::scene::NodePose],
+    world: &mut [scenedec::scene::Mat4],
+) -> usize {
+    let mut sampled = 0;
+    scene.rest_pose(poses);
+    scenedec::scene::world_matrices(scene, poses, world);
+    for (clip, record) in scene.animations().iter().enumerate() {
+        for t in [0.0, record.length / 2.0, record.length] {
+            if scene.sample(clip, t, poses).is_ok() {
+                scenedec::scene::world_matrices(scene, poses, world);
+                sampled += 1;
+            }
+        }
+    }
+    // The error paths build their messages in place too.
+    let _ = scene.sample(scene.animations().len(), 0.0, poses);
+    let _ = scene.sample(0, f32::NAN, poses);
+    sampled
+}
+
+#[test]
+fn sampling_a_pose_makes_no_heap_allocation() {
+    use scenedec::scene::{
+        AnimationRecord, ChannelRecord, ChannelTarget, Format, Interpolation, KeyframeRecord,
+        LoopMode, Mat4, NodePose, NodeRecord, SceneArrays, SceneCounts,
+    };
+    // A hand-built clip: two nodes, a catmull-rom rotation and a linear
+    // translation, so sampling is exercised whatever the corpus holds.
+    let counts = SceneCounts {
+        nodes: 2,
+        animations: 1,
+        channels: 2,
+        keyframes: 5,
+        ..SceneCounts::default()
+    };
+    let mut words = vec![0u64; 1024];
+    let mut arena = Arena::from_words(&mut words);
+    let a = SceneArrays::carve(&counts, &mut arena).unwrap();
+    a.nodes[0] = NodeRecord {
+        parent: -1,
+        scale: [1.0; 3],
+        ..NodeRecord::default()
+    };
+    a.nodes[1] = NodeRecord {
+        parent: 0,
+        scale: [1.0; 3],
+        pivot: [0.0, 8.0, 0.0],
+        ..NodeRecord::default()
+    };
+    a.animations[0] = AnimationRecord {
+        length: 2.0,
+        loop_mode: LoopMode::Loop as u32,
+        first_channel: 0,
+        channel_count: 2,
+        ..AnimationRecord::default()
+    };
+    a.channels[0] = ChannelRecord {
+        node: 1,
+        target: ChannelTarget::Rotation as u32,
+        first_keyframe: 0,
+        keyframe_count: 3,
+    };
+    a.channels[1] = ChannelRecord {
+        node: 0,
+        target: ChannelTarget::Translation as u32,
+        first_keyframe: 3,
+        keyframe_count: 2,
+    };
+    for (i, k) in a.keyframes.iter_mut().enumerate() {
+        let (time, interpolation) = match i {
+            0..3 => (i as f32, Interpolation::CatmullRom),
+            _ => ((i - 3) as f32 * 2.0, Interpolation::Linear),
+        };
+        *k = KeyframeRecord {
+            time,
+            interpolation: interpolation as u32,
+            pre: [0.5 * i as f32; 3],
+            post: [0.5 * i as f32; 3],
+        };
+    }
+    let built = scenedec::Scene::new(Format::Bbmodel, &[], a);
+    let mut poses = vec![NodePose::default(); 2];
+    let mut world = vec![Mat4::IDENTITY; 2];
+    let (sampled, sizes) = allocations(|| sample_every_clip(&built, &mut poses, &mut world));
+    assert_eq!(sampled, 3);
+    assert_eq!(sizes, Vec::<usize>::new(), "the hand-built clip allocated");
+
+    // Every loaded scene, with whatever clips it has.
+    let options = Options::default();
+    for (name, bytes) in inputs() {
+        let Ok(loaded) = scenedec::load(&bytes, ext(&name), &options) else {
+            continue;
+        };
+        let scene = loaded.scene();
+        let mut poses = vec![NodePose::default(); scene.nodes().len()];
+        let mut world = vec![Mat4::IDENTITY; scene.nodes().len()];
+        let (_, sizes) = allocations(|| sample_every_clip(&scene, &mut poses, &mut world));
+        assert_eq!(
+            sizes,
+            Vec::<usize>::new(),
+            "{name} allocated while sampling"
+        );
+    }
+}

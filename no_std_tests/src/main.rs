@@ -13,7 +13,10 @@
 use core::fmt::Write;
 
 use scenedec::error::ErrorCode;
-use scenedec::scene::Format;
+use scenedec::scene::{
+    AnimationRecord, ChannelRecord, ChannelTarget, Format, KeyframeRecord, LoopMode, Mat4,
+    NodePose, NodeRecord, SceneArrays, SceneCounts, world_matrices,
+};
 use scenedec::{Arena, Options, Warnings};
 
 const CUBE: &[u8] = include_bytes!("../../samples/cube.bbmodel");
@@ -100,7 +103,57 @@ fn decode(
     ))
 }
 
+/// Samples a one-node clip built by hand (translation 0 → 2 along x over
+/// 1 s) at 0.5 s and checks the node's world origin is at x = 1.
+fn pose() -> Result<(), &'static str> {
+    let counts = SceneCounts {
+        nodes: 1,
+        animations: 1,
+        channels: 1,
+        keyframes: 2,
+        ..SceneCounts::default()
+    };
+    let mut memory = [0u64; 64];
+    let mut arena = Arena::from_words(&mut memory);
+    let a = SceneArrays::carve(&counts, &mut arena).map_err(|_| "carving a pose scene failed")?;
+    a.nodes[0] = NodeRecord {
+        parent: -1,
+        scale: [1.0; 3],
+        ..NodeRecord::default()
+    };
+    a.animations[0] = AnimationRecord {
+        length: 1.0,
+        loop_mode: LoopMode::Once as u32,
+        channel_count: 1,
+        ..AnimationRecord::default()
+    };
+    a.channels[0] = ChannelRecord {
+        target: ChannelTarget::Translation as u32,
+        keyframe_count: 2,
+        ..ChannelRecord::default()
+    };
+    a.keyframes[1] = KeyframeRecord {
+        time: 1.0,
+        pre: [2.0, 0.0, 0.0],
+        post: [2.0, 0.0, 0.0],
+        ..KeyframeRecord::default()
+    };
+    let scene = scenedec::Scene::new(Format::Bbmodel, &[], a);
+    let mut poses = [NodePose::default(); 1];
+    scene
+        .sample(0, 0.5, &mut poses)
+        .map_err(|_| "sampling failed")?;
+    let mut world = [Mat4::IDENTITY; 1];
+    world_matrices(&scene, &poses, &mut world);
+    if world[0].transform_point([0.0; 3]) != [1.0, 0.0, 0.0] {
+        return Err("the sampled pose is not halfway along its translation");
+    }
+    let _ = writeln!(Stdout, "no_std_tests: pose sampled without a heap");
+    Ok(())
+}
+
 fn run() -> Result<(), &'static str> {
+    pose()?;
     decode("cube.bbmodel", CUBE, Some("bbmodel"), Format::Bbmodel)?;
     let raw = decode("pyramid.bmd", PYRAMID, Some("bmd"), Format::J3d)?;
     // Two joints (the tip under the root), five faces' worth of triangles.

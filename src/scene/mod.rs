@@ -15,6 +15,7 @@ mod animation;
 mod material;
 mod mesh;
 mod node;
+mod sample;
 mod text;
 mod texture;
 mod transform;
@@ -29,6 +30,7 @@ pub use mesh::{
     MeshRecord,
 };
 pub use node::{NodeFlags, NodeRecord};
+pub use sample::{NodePose, clip_loop_mode, clip_time, world_matrices};
 pub use text::{TextRef, TextSource};
 pub use texture::{Filter, FrameOrder, MipRecord, SourceFormat, TextureFlags, TextureRecord, Wrap};
 pub use transform::{Aabb, Mat4, NormalMatrix, normalize};

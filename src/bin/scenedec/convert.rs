@@ -23,6 +23,8 @@ pub struct Request {
     pub format: Option<Container>,
     /// `--scale`.
     pub scale: f32,
+    /// `--fps`: the rate clips are sampled at.
+    pub fps: f32,
     /// `--json`.
     pub json: bool,
 }
@@ -174,6 +176,7 @@ fn convert_one(
     let options = gltf::Options {
         container,
         scale: request.scale,
+        fps: request.fps,
     };
     match gltf::write(&scene, output, &options) {
         Ok((summary, _paths)) => {
@@ -217,7 +220,7 @@ impl Report<'_> {
     fn human(&self) -> String {
         let s = self.summary;
         format!(
-            "{} -> {}: {} ok, {} nodes, {} meshes, {} triangles, {} materials, {} images, {} skins, {} bytes, {} warnings, {:.1} ms",
+            "{} -> {}: {} ok, {} nodes, {} meshes, {} triangles, {} materials, {} images, {} skins, {} animations, {} bytes, {} warnings, {:.1} ms",
             self.file,
             self.output.display(),
             self.format,
@@ -227,6 +230,7 @@ impl Report<'_> {
             s.materials,
             s.images,
             s.skins,
+            s.animations,
             s.bytes,
             self.warnings,
             self.millis
@@ -258,6 +262,7 @@ impl Report<'_> {
                 ("materials", s.materials),
                 ("images", s.images),
                 ("skins", s.skins),
+                ("animations", s.animations),
                 ("replaced_normals", s.replaced_normals),
                 ("bytes", s.bytes),
                 ("warnings", self.warnings),
@@ -301,6 +306,7 @@ mod tests {
             output: PathBuf::from(output),
             format,
             scale: 1.0,
+            fps: 30.0,
             json: false,
         }
     }

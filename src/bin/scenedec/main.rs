@@ -3,13 +3,16 @@
 //! `scenedec inspect [--json] [FILE...]` prints what each model holds; with no
 //! FILE it inspects the bundled samples. `scenedec convert FILE... -o OUT`
 //! writes each model as glTF 2.0. `scenedec textures FILE -o DIR [--mips]`
-//! writes each decoded texture as PNG. Exit status: 0 when every file loaded
-//! (and every output was written), 1 when any failed, 2 on usage errors.
+//! writes each decoded texture as PNG. `scenedec pose FILE --animation N
+//! --time T [--json]` samples a clip and prints every node's transform.
+//! Exit status: 0 when every file loaded (and every output was written), 1
+//! when any failed, 2 on usage errors.
 
 mod convert;
 mod input;
 mod inspect;
 mod json_out;
+mod pose;
 mod samples;
 mod textures;
 
@@ -25,8 +28,9 @@ const CONVERT_ABOUT: &str = "Write each model as glTF 2.0 (.glb, or .gltf with .
 const CONVERT_LONG_ABOUT: &str = "\
 Write each model as glTF 2.0: the node tree (Blockbench pivots as extra
 nodes, so the rest pose is exact), one mesh per scene mesh, materials with
-their textures as PNG, samplers, and J3D skins. docs/export.md says what maps
-to what and what glTF cannot hold.
+their textures as PNG, samplers, J3D skins, and animations sampled at --fps
+frames a second. docs/export.md says what maps to what and what glTF cannot
+hold.
 
 With one FILE, OUT is the file to write; its extension (.glb or .gltf)
 chooses the container unless --format does. With several, OUT is a folder
@@ -36,6 +40,57 @@ Yaz0-compressed J3D (.szs) is read directly.
 One line per file: where it went and what it holds, or why it failed
 (--json: one JSON object per line). Exit status: 0 all written, 1 any
 failed, 2 usage error.";
+
+const POSE_ABOUT: &str = "Sample an animation at one time and print every node's transform";
+
+const POSE_LONG_ABOUT: &str = "\
+Sample animation N of FILE at T seconds from the clip's start and print each
+node's pose: translation, rotation (degrees) and scale, and where its origin
+lands in model space. With --json: one object, {\"file\", \"animation\",
+\"name\", \"time\", \"nodes\": [{\"name\", \"world\"}]}, each world matrix
+16 numbers, column-major, nodes in the scene's order.
+
+The clip's loop mode maps T: loop repeats (T modulo the length), hold keeps
+the last frame, once returns to rest after its end (docs/scene-format.md,
+Sampling). Exit status: 0 printed, 1 the file did not load, 2 usage error
+(N no animation of the file, T negative or not a finite number).";
+
+fn pose_command() -> Command {
+    load_args(
+        Command::new("pose")
+            .about(POSE_ABOUT)
+            .long_about(POSE_LONG_ABOUT)
+            .arg(
+                Arg::new("file")
+                    .value_name("FILE")
+                    .required(true)
+                    .value_parser(clap::value_parser!(std::path::PathBuf)),
+            )
+            .arg(
+                Arg::new("animation")
+                    .long("animation")
+                    .value_name("N")
+                    .default_value("0")
+                    .allow_negative_numbers(true)
+                    .help("Index of the animation, as inspect lists them"),
+            )
+            .arg(
+                Arg::new("time")
+                    .long("time")
+                    .value_name("T")
+                    .required(true)
+                    .allow_negative_numbers(true)
+                    .help("Seconds from the clip's start (finite, at least 0)"),
+            )
+            .arg(
+                Arg::new("json")
+                    .long("json")
+                    .action(ArgAction::SetTrue)
+                    .help("One JSON object with every node's world matrix"),
+            ),
+    )
+}
+
 fn cli() -> Command {
     Command::new("scenedec")
         .about("Decode J3D (.bmd/.bdl) and Blockbench (.bbmodel) models")
@@ -59,6 +114,7 @@ fn cli() -> Command {
                 ),
         ))
         .subcommand(convert_command())
+        .subcommand(pose_command())
         .subcommand(load_args(
             Command::new("textures")
                 .about("Write each decoded texture as PNG: DIR/<index>_<name>.png")
@@ -124,6 +180,14 @@ fn convert_command() -> Command {
                     .help("Multiply every length (0.0625 turns Blockbench pixels into blocks of one metre)"),
             )
             .arg(
+                Arg::new("fps")
+                    .long("fps")
+                    .value_name("F")
+                    .default_value("30")
+                    .value_parser(clap::value_parser!(f32))
+                    .help("Sample every animation at F frames a second (and at its end)"),
+            )
+            .arg(
                 Arg::new("json")
                     .long("json")
                     .action(ArgAction::SetTrue)
@@ -170,6 +234,13 @@ fn main() -> ExitCode {
                 eprintln!("scenedec convert: --scale must be finite and positive");
                 return ExitCode::from(2);
             }
+            let fps = m.get_one::<f32>("fps").copied().unwrap_or(30.0);
+            if !(fps.is_finite() && fps > 0.0 && fps <= 1000.0) {
+                eprintln!(
+                    "scenedec convert: --fps must be a number of frames a second in (0, 1000]"
+                );
+                return ExitCode::from(2);
+            }
             let (Some(files), Some(output)) = (
                 m.get_many::<std::path::PathBuf>("files"),
                 m.get_one::<std::path::PathBuf>("output"),
@@ -187,6 +258,7 @@ fn main() -> ExitCode {
                     }
                 }),
                 scale,
+                fps,
                 json: m.get_flag("json"),
             };
             convert::run(&request, &settings)
@@ -200,6 +272,25 @@ fn main() -> ExitCode {
             };
             match settings(m) {
                 Ok(s) => textures::run(file, dir, m.get_flag("mips"), &s),
+                Err(code) => code,
+            }
+        }
+        Some(("pose", m)) => {
+            let (Some(file), Some(animation), Some(time)) = (
+                m.get_one::<std::path::PathBuf>("file"),
+                m.get_one::<String>("animation"),
+                m.get_one::<String>("time"),
+            ) else {
+                return ExitCode::from(2);
+            };
+            let request = pose::Request {
+                file,
+                animation,
+                time,
+                json: m.get_flag("json"),
+            };
+            match settings(m) {
+                Ok(s) => pose::run(&request, &s),
                 Err(code) => code,
             }
         }

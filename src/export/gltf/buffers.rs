@@ -29,6 +29,8 @@ pub struct Layout {
 }
 
 impl Layout {
+    /// One f32 (animation times).
+    pub const SCALAR_F32: Self = Self::new(ComponentType::F32, Type::Scalar);
     /// `VEC3` of f32.
     pub const VEC3_F32: Self = Self::new(ComponentType::F32, Type::Vec3);
     /// `VEC2` of f32.

@@ -16,6 +16,7 @@
 //! scene node's translation, rotation and scale. docs/export.md says what
 //! maps to what and what is lost.
 
+pub mod animations;
 pub mod buffers;
 mod extras;
 pub mod images;
@@ -75,6 +76,8 @@ pub struct Options {
     /// bind translations); 1 keeps model units (Blockbench's own exporter
     /// uses 1/16, one block per metre).
     pub scale: f32,
+    /// Frames a second clips are sampled at (docs/export.md, Animations).
+    pub fps: f32,
 }
 
 impl Default for Options {
@@ -82,6 +85,7 @@ impl Default for Options {
         Self {
             container: Container::Glb,
             scale: 1.0,
+            fps: 30.0,
         }
     }
 }
@@ -136,6 +140,8 @@ pub struct Summary {
     pub images: usize,
     /// Skins.
     pub skins: usize,
+    /// Animations (clips that move at least one node).
+    pub animations: usize,
     /// Normals without direction, written as +Y.
     pub replaced_normals: usize,
     /// Bytes of every file written.
@@ -166,6 +172,12 @@ pub fn export(scene: &Scene<'_>, stem: &str, options: &Options) -> Result<Output
             options.scale
         )));
     }
+    if !(options.fps.is_finite() && options.fps > 0.0) {
+        return Err(ExportError::Options(std::format!(
+            "fps must be finite and positive, got {}",
+            options.fps
+        )));
+    }
     let mut w = buffers::Writer::new();
     let nodes = nodes::write_nodes(&mut w, scene, options.scale);
     let mut cx = meshes::Context {
@@ -180,6 +192,8 @@ pub fn export(scene: &Scene<'_>, stem: &str, options: &Options) -> Result<Output
     for (i, mesh) in scene.meshes().iter().enumerate() {
         meshes::write_mesh(&mut w, &mut cx, i, mesh)?;
     }
+    let animations =
+        animations::write_animations(&mut w, scene, &cx.nodes, options.scale, options.fps)?;
     // A model with nothing in it gets no scene: a glTF scene lists at least
     // one node.
     if !cx.nodes.roots.is_empty() {
@@ -205,6 +219,7 @@ pub fn export(scene: &Scene<'_>, stem: &str, options: &Options) -> Result<Output
         materials: w.root.materials.len(),
         images: w.root.images.len(),
         skins: w.root.skins.len(),
+        animations,
         replaced_normals: cx.replaced_normals,
         bytes: 0,
     };

@@ -1,0 +1,220 @@
+//! `scenedec pose FILE --animation N --time T [--json]`: load a model, sample
+//! one of its clips at one time and print every node's transform there.
+//!
+//! `--json` prints one object, `{"file", "animation", "name", "time",
+//! "nodes": [{"name", "world"}]}`, the world matrices column-major in the
+//! scene's node order; without it, a table. Exit status: 0 printed, 1 the
+//! file did not load, 2 a bad N or T.
+
+use std::path::Path;
+use std::process::ExitCode;
+
+use scenedec::Scene;
+use scenedec::scene::{LoopMode, Mat4, NodePose, clip_loop_mode, clip_time, world_matrices};
+
+use crate::input::{Input, LoadSettings};
+use crate::json_out;
+
+/// What to sample, as given on the command line (checked by [`parse`]).
+pub struct Request<'a> {
+    /// The model file.
+    pub file: &'a Path,
+    /// `--animation`, unparsed.
+    pub animation: &'a str,
+    /// `--time`, unparsed.
+    pub time: &'a str,
+    /// `--json`.
+    pub json: bool,
+}
+
+/// A usage error: printed, exit 2.
+fn usage(message: &str) -> ExitCode {
+    eprintln!("scenedec pose: {message}");
+    ExitCode::from(2)
+}
+
+/// The clip index and time, or the usage error's message.
+fn parse(animation: &str, time: &str) -> Result<(usize, f32), String> {
+    let clip = animation.trim().parse::<usize>().map_err(|_| {
+        format!("--animation {animation:?}: expected an animation index (0, 1, 2, …)")
+    })?;
+    let t = time
+        .trim()
+        .parse::<f32>()
+        .map_err(|_| format!("--time {time:?}: expected a number of seconds"))?;
+    if !(t.is_finite() && t >= 0.0) {
+        return Err(format!(
+            "--time {time:?}: expected a finite number of seconds, at least 0"
+        ));
+    }
+    // -0 prints as 0.
+    Ok((clip, t + 0.0))
+}
+
+/// Samples and prints; see the module doc for the exit status.
+pub fn run(request: &Request<'_>, settings: &LoadSettings) -> ExitCode {
+    let (clip, time) = match parse(request.animation, request.time) {
+        Ok(parsed) => parsed,
+        Err(message) => return usage(&message),
+    };
+    let name = request.file.display().to_string();
+    let input = match Input::read(request.file, settings) {
+        Ok(input) => input,
+        Err(e) => {
+            eprintln!("{name}: FAILED to read: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let loaded = match crate::input::load(&name, &input.bytes, &input.picked, settings) {
+        Ok(l) => l,
+        Err(e) => {
+            eprintln!("{name}: FAILED {e} (at {})", e.at());
+            return ExitCode::FAILURE;
+        }
+    };
+    let scene = loaded.scene();
+    let clips = scene.animations().len();
+    if clip >= clips {
+        return usage(&format!(
+            "--animation {clip}: {name} has {clips} animation{}{}",
+            if clips == 1 { "" } else { "s" },
+            if clips == 0 {
+                String::new()
+            } else {
+                format!(" (0 to {})", clips - 1)
+            }
+        ));
+    }
+    let mut poses = vec![NodePose::default(); scene.nodes().len()];
+    if let Err(e) = scene.sample(clip, time, &mut poses) {
+        // Unreachable after the checks above; reported rather than assumed.
+        return usage(&e.to_string());
+    }
+    let mut world = vec![Mat4::IDENTITY; poses.len()];
+    world_matrices(&scene, &poses, &mut world);
+    let out = if request.json {
+        json(&scene, &name, clip, time, &world)
+    } else {
+        table(&scene, &name, clip, time, &poses, &world)
+    };
+    print!("{out}");
+    ExitCode::SUCCESS
+}
+
+/// The `--json` object and its newline.
+fn json(scene: &Scene<'_>, file: &str, clip: usize, time: f32, world: &[Mat4]) -> String {
+    let mut out = String::from("{");
+    let mut first = true;
+    json_out::key(&mut out, &mut first, "file");
+    json_out::string(&mut out, file);
+    json_out::key(&mut out, &mut first, "animation");
+    out.push_str(&clip.to_string());
+    json_out::key(&mut out, &mut first, "name");
+    let clip_name = scene.animations().get(clip).map(|a| scene.text(a.name));
+    json_out::string(&mut out, clip_name.unwrap_or_default());
+    json_out::key(&mut out, &mut first, "time");
+    json_out::number32(&mut out, time);
+    json_out::key(&mut out, &mut first, "nodes");
+    out.push('[');
+    for (i, (node, m)) in scene.nodes().iter().zip(world).enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        out.push('{');
+        let mut first = true;
+        json_out::key(&mut out, &mut first, "name");
+        json_out::string(&mut out, scene.text(node.name));
+        json_out::key(&mut out, &mut first, "world");
+        out.push('[');
+        for (k, v) in m.0.iter().enumerate() {
+            if k > 0 {
+                out.push_str(", ");
+            }
+            json_out::number32(&mut out, *v);
+        }
+        out.push_str("]}");
+    }
+    out.push_str("]}\n");
+    out
+}
+
+/// The readable form: a heading, then one row per node with its pose
+/// (rotation in degrees) and where its origin lands in model space.
+fn table(
+    scene: &Scene<'_>,
+    file: &str,
+    clip: usize,
+    time: f32,
+    poses: &[NodePose],
+    world: &[Mat4],
+) -> String {
+    use std::fmt::Write;
+    let mut out = String::new();
+    if let Some(a) = scene.animations().get(clip) {
+        let mode = match clip_loop_mode(a) {
+            LoopMode::Once => "once",
+            LoopMode::Hold => "hold",
+            LoopMode::Loop => "loop",
+        };
+        let shown =
+            clip_time(a, time).map_or_else(|| "rest, after the end".into(), |t| format!("{t} s"));
+        let _ = writeln!(
+            out,
+            "{file}: animation {clip} {:?} ({mode}, {} s) at {time} s: clip time {shown}",
+            scene.text(a.name),
+            a.length
+        );
+    }
+    let width = scene
+        .nodes()
+        .iter()
+        .map(|n| scene.text(n.name).chars().count())
+        .max()
+        .unwrap_or(0)
+        .max(4);
+    let _ = writeln!(
+        out,
+        "{:width$}  {:>26}  {:>26}  {:>26}  {:>26}",
+        "node", "translation", "rotation (deg)", "scale", "world origin"
+    );
+    for ((node, pose), m) in scene.nodes().iter().zip(poses).zip(world) {
+        let _ = writeln!(
+            out,
+            "{:width$}  {}  {}  {}  {}",
+            scene.text(node.name),
+            vec3(pose.translation),
+            vec3(pose.rotation.map(f32::to_degrees)),
+            vec3(pose.scale),
+            vec3(m.transform_point([0.0; 3])),
+        );
+    }
+    out
+}
+
+/// Three numbers in 26 columns.
+fn vec3(v: [f32; 3]) -> String {
+    format!("{:>8.3} {:>8.3} {:>8.3}", v[0], v[1], v[2])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn animation_and_time_must_be_an_index_and_finite_seconds_at_least_0() {
+        assert_eq!(parse("2", "0.5"), Ok((2, 0.5)));
+        assert_eq!(parse("0", "-0"), Ok((0, 0.0)));
+        for (n, t) in [
+            ("-1", "0"),
+            ("x", "0"),
+            ("1.5", "0"),
+            ("0", "-0.1"),
+            ("0", "nan"),
+            ("0", "inf"),
+            ("0", "1e40"),
+            ("0", "soon"),
+        ] {
+            assert!(parse(n, t).is_err(), "{n} {t}");
+        }
+    }
+}
