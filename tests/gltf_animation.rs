@@ -56,6 +56,7 @@ fn rig<'a>(words: &'a mut [u64], input: &'a str) -> Scene<'a> {
         interpolation: interpolation as u32,
         pre: v,
         post: v,
+        data_points: 1,
     };
     let keys = [
         key(0.0, Interpolation::CatmullRom, [0.0; 3]),

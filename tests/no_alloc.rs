@@ -246,6 +246,7 @@ fn sampling_a_pose_makes_no_heap_allocation() {
             interpolation: interpolation as u32,
             pre: [0.5 * i as f32; 3],
             post: [0.5 * i as f32; 3],
+            data_points: 1,
         };
     }
     let built = scenedec::Scene::new(Format::Bbmodel, &[], a);

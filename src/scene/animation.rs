@@ -82,6 +82,11 @@ pub struct KeyframeRecord {
     pub pre: [f32; 3],
     /// Value leaving it (post data point; equal to `pre` when there is one).
     pub post: [f32; 3],
+    /// How many data points the keyframe has: 1, or 2 when `post` is one of
+    /// its own (which may equal `pre`; Blockbench's catmull-rom treats such
+    /// a keyframe apart). 0, as in a record built by hand from `Default`,
+    /// reads as 1 when `post == pre` and 2 otherwise.
+    pub data_points: u32,
 }
 
 /// A skin: the joints a set of meshes is bound to.

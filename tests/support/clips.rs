@@ -139,6 +139,7 @@ pub fn key(
         interpolation: interpolation as u32,
         pre,
         post,
+        data_points: if pre == post { 1 } else { 2 },
     }
 }
 

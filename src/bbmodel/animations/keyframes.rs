@@ -154,6 +154,7 @@ impl RawKeyframe<'_> {
                 interpolation: interpolation as u32,
                 pre,
                 post,
+                data_points: if count > 1 { 2 } else { 1 },
             },
             bezier,
             unknown_interpolation,

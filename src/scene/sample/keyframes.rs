@@ -71,10 +71,13 @@ fn lerp(a: [f32; 3], b: [f32; 3], alpha: f32) -> [f32; 3] {
     ]
 }
 
-/// True when the keyframe has a single data point. The scene keeps
-/// `post == pre` for one; two equal data points read the same way.
+/// True when the keyframe has a single data point
+/// ([`KeyframeRecord::data_points`]; 0 is decided by `post == pre`).
 fn single(k: &KeyframeRecord) -> bool {
-    k.pre == k.post
+    match k.data_points {
+        0 => k.pre == k.post,
+        n => n < 2,
+    }
 }
 
 /// Blockbench's catmull-rom between `keys[before]` and `keys[after]`
@@ -173,12 +176,16 @@ mod tests {
             interpolation,
             pre: [pre, 0.0, 0.0],
             post: [post, 0.0, 0.0],
+            data_points: 2,
         }
     }
 
     /// One data point.
     fn one(time: f32, interpolation: u32, value: f32) -> KeyframeRecord {
-        kf(time, interpolation, value, value)
+        KeyframeRecord {
+            data_points: 1,
+            ..kf(time, interpolation, value, value)
+        }
     }
 
     fn x(keys: &[KeyframeRecord], t: f32, looping: bool) -> f32 {
@@ -404,5 +411,35 @@ mod tests {
             let t = rng.below(12) as f32 * 0.25;
             assert_eq!(pair(&keys, t), scan(&keys, t), "{keys:?} at {t}");
         }
+    }
+
+    /// Convention 12 (BoneAnimator.interpolate): Blockbench counts a
+    /// keyframe's data points, not their values, so a keyframe of two equal
+    /// data points keeps its outer neighbour off the curve like any
+    /// two-point keyframe: the curve is the limit of post moving onto pre,
+    /// not the one-point curve.
+    #[test]
+    fn convention_12_two_equal_data_points_are_two_in_catmull_rom() {
+        let keys = |post: f32, data_points: u32| {
+            [
+                one(0.0, 1, 0.0),
+                KeyframeRecord {
+                    data_points,
+                    ..kf(1.0, 1, 1.0, post)
+                },
+                one(2.0, 1, 3.0),
+                one(3.0, 1, 2.0),
+            ]
+        };
+        let two_equal = x(&keys(1.0, 2), 1.5, false);
+        let nearly = x(&keys(1.0 + 1e-4, 2), 1.5, false);
+        let one_point = x(&keys(1.0, 1), 1.5, false);
+        assert!((two_equal - nearly).abs() < 1e-3, "{two_equal} {nearly}");
+        assert!(
+            (two_equal - one_point).abs() > 1e-2,
+            "{two_equal} {one_point}"
+        );
+        // A record built by hand (0) is decided by its values.
+        assert_eq!(x(&keys(1.0, 0), 1.5, false), one_point);
     }
 }

@@ -315,6 +315,7 @@ mod tests {
             interpolation: Interpolation::Linear as u32,
             pre: value,
             post: value,
+            data_points: 1,
         }
     }
 
@@ -684,6 +685,7 @@ mod tests {
                     interpolation: interpolation as u32,
                     pre: value,
                     post: value,
+                    data_points: 1,
                 };
                 time += 0.1 + rng.below(100) as f32 / 100.0;
                 k
