@@ -163,6 +163,7 @@ fn rig(words: &mut [u64]) -> Scene<'_> {
             interpolation: interpolations[(k / RIG_KEYS_PER_CHANNEL + k) % 2] as u32,
             pre: v,
             post: v,
+            data_points: 1,
         };
     }
     // One step channel in every four.
