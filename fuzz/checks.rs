@@ -711,7 +711,21 @@ pub fn pose(data: &[u8]) {
     for (clip, record) in scene.animations().iter().enumerate() {
         for t in [0.0, record.length / 2.0, record.length, extra] {
             match scene.sample(clip, t, &mut poses) {
-                Ok(()) => assert!(t.is_finite() && t >= 0.0, "sampled at {t}"),
+                Ok(()) => {
+                    assert!(t.is_finite() && t >= 0.0, "sampled at {t}");
+                    // Keyframe values are within ±10⁶ and rest transforms
+                    // finite, so every local pose is finite (world matrices
+                    // may overflow through deep scales and are not checked).
+                    assert!(
+                        poses.iter().all(|p| {
+                            [p.translation, p.rotation, p.scale, p.pivot]
+                                .iter()
+                                .flatten()
+                                .all(|v| v.is_finite())
+                        }),
+                        "clip {clip} at {t}: a pose that is not finite"
+                    );
+                }
                 Err(e) => assert!(
                     e.code() == ErrorCode::BadValue && !(t.is_finite() && t >= 0.0),
                     "clip {clip} at {t}: {e}"
