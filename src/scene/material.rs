@@ -136,3 +136,13 @@ impl MaterialRecord {
             .unwrap_or(&self.layers)
     }
 }
+
+/// An sRGB-encoded channel (0..=1) in linear light, the space of
+/// [`MaterialRecord::base_color`] (and of glTF colours).
+pub fn srgb_to_linear(c: f32) -> f32 {
+    if c <= 0.040_45 {
+        c / 12.92
+    } else {
+        libm::powf((c + 0.055) / 1.055, 2.4)
+    }
+}

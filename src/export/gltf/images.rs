@@ -339,12 +339,7 @@ fn to_u8(v: f32) -> u8 {
 
 /// sRGB-encoded 0..=255 to linear 0..1.
 pub fn srgb_to_linear(c: u8) -> f32 {
-    let c = f32::from(c) / 255.0;
-    if c <= 0.040_45 {
-        c / 12.92
-    } else {
-        libm::powf((c + 0.055) / 1.055, 2.4)
-    }
+    crate::scene::srgb_to_linear(f32::from(c) / 255.0)
 }
 
 fn linear_to_srgb(v: f32) -> u8 {

@@ -5,7 +5,9 @@ use super::Model;
 use super::names::Pool;
 use crate::error::{Error, Location, SectionId, Warning, WarningCode, Warnings};
 use crate::j3d::mat3::{AlphaTest, GxCullMode, Material, TevOrder, TevStage};
-use crate::scene::{AlphaMode, Blending, CullMode, MaterialFlags, MaterialRecord, TextRef};
+use crate::scene::{
+    AlphaMode, Blending, CullMode, MaterialFlags, MaterialRecord, TextRef, srgb_to_linear,
+};
 
 impl Model<'_> {
     /// Writes every material (MAT3 order) and warns of index tables that
@@ -107,6 +109,9 @@ fn material_record(m: &Material<'_>, name: TextRef) -> Result<MaterialRecord, Er
         } as u8,
         cull: cull as u8,
         alpha_cutoff: cutoff.unwrap_or(0.0),
+        // GX colours are sRGB-encoded, the scene's factor linear; a product
+        // of encoded factors is close to the encoded product of linear ones,
+        // so each factor is converted once.
         base_color: [
             srgb_to_linear(base[0]),
             srgb_to_linear(base[1]),
@@ -123,17 +128,6 @@ fn material_record(m: &Material<'_>, name: TextRef) -> Result<MaterialRecord, Er
 /// RGBA8 as 0..=1.
 fn unit(c: [u8; 4]) -> [f32; 4] {
     c.map(|v| f32::from(v) / 255.0)
-}
-
-/// GX colours are sRGB-encoded, glTF factors linear; a product of encoded
-/// factors is close to the encoded product of linear ones, so each factor
-/// is converted once.
-fn srgb_to_linear(c: f32) -> f32 {
-    if c <= 0.040_45 {
-        c / 12.92
-    } else {
-        libm::powf((c + 0.055) / 1.055, 2.4)
-    }
 }
 
 /// GX `GX_TG_TEX0`: texture coordinate generator sources 4..=11 are UV sets 0..=7.
