@@ -294,3 +294,82 @@ fn inspect_lists_each_clip_with_name_length_loop_channels_and_keyframes() {
     assert!(out.contains("animation \"walk\": 1.500 s, loop"), "{out}");
     assert!(out.contains("animation \"idle\": 0.000 s, once"), "{out}");
 }
+
+/// A batch of three: every bundled sample.
+const BATCH: [&str; 3] = [
+    "samples/cube.bbmodel",
+    "samples/pyramid.bmd",
+    "samples/pyramid.bmd.szs",
+];
+
+/// Bytes only a progress bar draws: its glyphs or a terminal control sequence.
+fn has_bar_bytes(text: &str) -> bool {
+    text.contains('\u{2591}') || text.contains('\u{2588}') || text.contains('\x1b')
+}
+
+#[test]
+fn convert_batch_piped_draws_no_bar_and_prints_one_line_per_file() {
+    let dir = temp_dir("piped");
+    let out = Command::new(env!("CARGO_BIN_EXE_scenedec"))
+        .arg("convert")
+        .args(BATCH)
+        .args(["-o", dir.to_str().unwrap()])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        stderr.is_empty(),
+        "stderr is no terminal: no bar, got {stderr:?}"
+    );
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), BATCH.len(), "{stdout}");
+    for (line, file) in lines.iter().zip(BATCH) {
+        assert!(line.starts_with(file) && line.contains(" ok, "), "{line}");
+    }
+}
+
+#[test]
+fn convert_batch_on_a_terminal_draws_the_bar_on_stderr_only() {
+    // util-linux `script` gives the command a pseudo-terminal; stdout goes to
+    // a file, so what `script` passes on is stderr alone.
+    let has_script = Command::new("script")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !has_script {
+        use std::io::Write;
+        let _ = writeln!(
+            std::io::stderr().lock(),
+            "`script` (util-linux) is absent: the progress bar on a terminal was not checked"
+        );
+        return;
+    }
+    let dir = temp_dir("tty");
+    let stdout_file = dir.join("stdout.txt");
+    let command = format!(
+        "'{}' convert {} -o '{}' > '{}'",
+        env!("CARGO_BIN_EXE_scenedec"),
+        BATCH.join(" "),
+        dir.display(),
+        stdout_file.display()
+    );
+    let out = Command::new("script")
+        .args(["-qec", &command, "/dev/null"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let terminal = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        has_bar_bytes(&terminal),
+        "no bar on the terminal: {terminal:?}"
+    );
+    assert!(terminal.contains("0/3"), "{terminal:?}");
+    // The summary lines went to stdout, one per file, without bar bytes.
+    let stdout = std::fs::read_to_string(&stdout_file).unwrap();
+    assert_eq!(stdout.lines().count(), BATCH.len(), "{stdout}");
+    assert!(!has_bar_bytes(&stdout), "{stdout:?}");
+}

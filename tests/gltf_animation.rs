@@ -1,8 +1,16 @@
-//! Clips in the glTF export, read back with the `gltf` crate: every frame's
-//! node chain evaluates to the world matrices `Scene::sample` and
-//! `world_matrices` give at the frame's time, frames fall at `k / fps` and
-//! at the clip's end, and the loop mode is kept in `extras`.
+//! Clips in the glTF export, read back with the `gltf` crate and played by
+//! the glTF rules (LINEAR: lerp and slerp between inputs; STEP: the last
+//! input's value): every frame's node chain evaluates to the world matrices
+//! `Scene::sample` and `world_matrices` give at its time (what `scenedec
+//! pose` prints), frames fall at `k / fps`, at every keyframe time and at
+//! the clip's end, a stepping channel is STEP and shows the sampled value
+//! between its keyframes, and the loop mode is kept in `extras`. Checked on
+//! a fixture and on one clip of every animated corpus model.
 
+mod support;
+
+use gltf::animation::util::ReadOutputs;
+use gltf::animation::{Interpolation as GltfInterpolation, Property};
 use scenedec::Scene;
 use scenedec::export::gltf::{Options as ExportOptions, export};
 use scenedec::scene::{
@@ -11,8 +19,9 @@ use scenedec::scene::{
 };
 
 /// A root `body` and under it `arm`, pivoted at (0, 8, 0); one hold clip of
-/// 1.1 s turns `arm` (catmull-rom about z and x), moves `body` (linear) and
-/// scales `arm` (step). Names come from `input`.
+/// 1.1 s turns `arm` (catmull-rom about z and x, a keyframe at 0.45 s, off
+/// a 10 fps grid), moves `body` (linear) and scales `arm` (step, at 0, 0.5
+/// and 1.1 s). Names come from `input`.
 fn rig<'a>(words: &'a mut [u64], input: &'a str) -> Scene<'a> {
     let counts = SceneCounts {
         nodes: 2,
@@ -60,7 +69,7 @@ fn rig<'a>(words: &'a mut [u64], input: &'a str) -> Scene<'a> {
     };
     let keys = [
         key(0.0, Interpolation::CatmullRom, [0.0; 3]),
-        key(0.4, Interpolation::CatmullRom, [0.5, 0.0, 1.2]),
+        key(0.45, Interpolation::CatmullRom, [0.5, 0.0, 1.2]),
         key(1.1, Interpolation::CatmullRom, [0.0, 0.0, 3.0]),
         key(0.0, Interpolation::Linear, [0.0; 3]),
         key(1.0, Interpolation::Linear, [0.0, 4.0, -2.0]),
@@ -87,7 +96,7 @@ type Trs = ([f32; 3], [f32; 4], [f32; 3]);
 const NAMES: &str = "body arm wave";
 
 /// Column-major `T · R · S` of a glTF TRS.
-fn trs(t: [f32; 3], q: [f32; 4], s: [f32; 3]) -> Mat4 {
+fn trs_matrix(t: [f32; 3], q: [f32; 4], s: [f32; 3]) -> Mat4 {
     let [x, y, z, w] = q;
     let r = [
         1.0 - 2.0 * (y * y + z * z),
@@ -120,8 +129,310 @@ fn trs(t: [f32; 3], q: [f32; 4], s: [f32; 3]) -> Mat4 {
     ])
 }
 
+/// One channel read back: its glTF node, property, interpolation, inputs
+/// and outputs (vectors padded to four).
+struct Played {
+    node: usize,
+    property: Property,
+    step: bool,
+    times: Vec<f32>,
+    values: Vec<[f32; 4]>,
+}
+
+/// An exported document read back: each glTF node's rest TRS and parent,
+/// and per scene node the chain's main and last glTF node.
+struct Doc {
+    rest: Vec<Trs>,
+    parent: Vec<Option<usize>>,
+    /// Per scene node: (main, attach).
+    chains: Vec<(usize, usize)>,
+    animations: Vec<(Option<String>, Vec<Played>)>,
+}
+
+impl Doc {
+    fn read(glb: &[u8], scene_nodes: usize) -> Self {
+        let gltf = gltf::Gltf::from_slice(glb).unwrap();
+        let blob = gltf.blob.clone().unwrap_or_default();
+        let nodes: Vec<_> = gltf.nodes().collect();
+        let mut parent = vec![None; nodes.len()];
+        for n in &nodes {
+            for c in n.children() {
+                parent[c.index()] = Some(n.index());
+            }
+        }
+        // Scene nodes come first, in order, each followed by its helper
+        // ("<name> (pivot)" / "<name> (rotation)") when it has one.
+        let helper = |n: &gltf::Node<'_>| {
+            n.name()
+                .is_some_and(|s| s.ends_with(" (pivot)") || s.ends_with(" (rotation)"))
+        };
+        let mut chains: Vec<(usize, usize)> = Vec::new();
+        for n in &nodes {
+            if helper(n) {
+                let last = chains.last_mut().unwrap();
+                let name = n.name().unwrap();
+                if name.ends_with(" (rotation)") {
+                    last.0 = n.index();
+                }
+                last.1 = n.index();
+            } else if chains.len() < scene_nodes {
+                chains.push((n.index(), n.index()));
+            }
+        }
+        assert_eq!(chains.len(), scene_nodes);
+        let animations = gltf
+            .animations()
+            .map(|a| {
+                let played = a
+                    .channels()
+                    .map(|channel| {
+                        let reader = channel.reader(|_| Some(&blob[..]));
+                        let times: Vec<f32> = reader.read_inputs().unwrap().collect();
+                        let pad = |v: [f32; 3]| [v[0], v[1], v[2], 0.0];
+                        let values: Vec<[f32; 4]> = match reader.read_outputs().unwrap() {
+                            ReadOutputs::Translations(v) | ReadOutputs::Scales(v) => {
+                                v.map(pad).collect()
+                            }
+                            ReadOutputs::Rotations(r) => r.into_f32().collect(),
+                            ReadOutputs::MorphTargetWeights(_) => panic!("no morph targets"),
+                        };
+                        assert_eq!(times.len(), values.len());
+                        assert!(times.windows(2).all(|w| w[0] < w[1]), "{times:?}");
+                        let step = match channel.sampler().interpolation() {
+                            GltfInterpolation::Step => true,
+                            GltfInterpolation::Linear => false,
+                            GltfInterpolation::CubicSpline => panic!("no cubic splines"),
+                        };
+                        Played {
+                            node: channel.target().node().index(),
+                            property: channel.target().property(),
+                            step,
+                            times,
+                            values,
+                        }
+                    })
+                    .collect();
+                (a.name().map(str::to_owned), played)
+            })
+            .collect();
+        Self {
+            rest: nodes.iter().map(|n| n.transform().decomposed()).collect(),
+            parent,
+            chains,
+            animations,
+        }
+    }
+
+    /// Every glTF node's TRS at time `t` of animation `a`, as a glTF player
+    /// evaluates it.
+    fn play(&self, a: usize, t: f32) -> Vec<Trs> {
+        let mut trs = self.rest.clone();
+        for c in &self.animations[a].1 {
+            let v = c.value_at(t);
+            let node = &mut trs[c.node];
+            match c.property {
+                Property::Translation => node.0 = [v[0], v[1], v[2]],
+                Property::Rotation => node.1 = v,
+                Property::Scale => node.2 = [v[0], v[1], v[2]],
+                Property::MorphTargetWeights => panic!("no morph targets"),
+            }
+        }
+        trs
+    }
+
+    /// The world matrix of glTF node `i` under `trs`.
+    fn world(&self, trs: &[Trs], i: usize) -> Mat4 {
+        let mut m = Mat4::IDENTITY;
+        let mut current = Some(i);
+        while let Some(c) = current {
+            let (t, q, s) = trs[c];
+            m = trs_matrix(t, q, s).mul(&m);
+            current = self.parent[c];
+        }
+        m
+    }
+}
+
+impl Played {
+    /// The channel's value at `t` by the glTF rules (clamped at both ends).
+    fn value_at(&self, t: f32) -> [f32; 4] {
+        let after = self.times.partition_point(|&x| x <= t);
+        let Some(i) = after.checked_sub(1) else {
+            return self.values[0];
+        };
+        let (Some(&t1), false) = (self.times.get(i + 1), self.step) else {
+            return self.values[i];
+        };
+        let alpha = (t - self.times[i]) / (t1 - self.times[i]);
+        let (a, b) = (self.values[i], self.values[i + 1]);
+        if self.property == Property::Rotation {
+            slerp(a, b, alpha)
+        } else {
+            std::array::from_fn(|k| a[k] + (b[k] - a[k]) * alpha)
+        }
+    }
+}
+
+/// glTF's spherical interpolation of unit quaternions.
+fn slerp(a: [f32; 4], b: [f32; 4], alpha: f32) -> [f32; 4] {
+    let mut dot: f32 = a.iter().zip(&b).map(|(x, y)| x * y).sum();
+    let b = if dot < 0.0 {
+        dot = -dot;
+        b.map(|x| -x)
+    } else {
+        b
+    };
+    if dot > 0.9995 {
+        let q: [f32; 4] = std::array::from_fn(|k| a[k] + (b[k] - a[k]) * alpha);
+        let len = q.iter().map(|x| x * x).sum::<f32>().sqrt();
+        return q.map(|x| x / len);
+    }
+    let theta = dot.acos();
+    let (wa, wb) = (
+        ((1.0 - alpha) * theta).sin() / theta.sin(),
+        (alpha * theta).sin() / theta.sin(),
+    );
+    std::array::from_fn(|k| a[k] * wa + b[k] * wb)
+}
+
+/// Within `1e-3` relative to the expected value's size (corpus models are
+/// tens to hundreds of units across).
+fn close_matrix(a: &Mat4, b: &Mat4) -> bool {
+    a.0.iter()
+        .zip(b.0)
+        .all(|(x, y)| (x - y).abs() <= 1e-3 * (1.0 + y.abs()))
+}
+
+/// The rotation matrix of Euler angles (X, then Y, then Z), the scene's way.
+fn euler_matrix(rotation: [f32; 3]) -> Mat4 {
+    Mat4::local(&NodeRecord {
+        rotation,
+        scale: [1.0; 3],
+        ..NodeRecord::default()
+    })
+}
+
+/// Checks animation `a` of `doc` against clip `clip` of `scene` exported at
+/// `scale`: at every `stride`-th input time of its LINEAR channels (and
+/// their last) every scene node's chain is the sampled world matrix; between
+/// the inputs of each STEP channel its value is the sampled one. Times at a
+/// STEP channel's own inputs are left out of the world check (there glTF
+/// shows the leaving value, the scene the arriving one; docs/export.md).
+/// Returns (world checks, STEP checks).
+fn check_clip(
+    scene: &Scene<'_>,
+    doc: &Doc,
+    a: usize,
+    clip: usize,
+    scale: f32,
+    stride: usize,
+    what: &str,
+) -> (usize, usize) {
+    let n = scene.nodes().len();
+    let mut poses = vec![NodePose::default(); n];
+    let mut expected = vec![Mat4::IDENTITY; n];
+    let channels = &doc.animations[a].1;
+    let step_times: Vec<f32> = channels
+        .iter()
+        .filter(|c| c.step)
+        .flat_map(|c| c.times.iter().copied())
+        .collect();
+    let mut world_checks = 0;
+    let mut step_checks = 0;
+    // The LINEAR grid (every LINEAR channel shares it) without the STEP
+    // channels' own inputs; a clip of STEP channels alone: between them.
+    let mut world_times: Vec<f32> = match channels.iter().find(|c| !c.step) {
+        Some(c) => {
+            let last = c.times.len() - 1;
+            c.times
+                .iter()
+                .enumerate()
+                .filter(|&(k, t)| (k % stride == 0 || k == last) && !step_times.contains(t))
+                .map(|(_, &t)| t)
+                .collect()
+        }
+        None => channels
+            .iter()
+            .flat_map(|c| between_inputs(c, scene, clip))
+            .collect(),
+    };
+    world_times.sort_by(f32::total_cmp);
+    world_times.dedup();
+    for t in world_times {
+        scene.sample(clip, t, &mut poses).unwrap();
+        world_matrices(scene, &poses, &mut expected);
+        let trs = doc.play(a, t);
+        for (i, &(_, attach)) in doc.chains.iter().enumerate() {
+            let mut want = expected[i];
+            for v in &mut want.0[12..15] {
+                *v *= scale;
+            }
+            let got = doc.world(&trs, attach);
+            assert!(
+                close_matrix(&got, &want),
+                "{what}: node {i} at {t} s: {got:?} vs {want:?}"
+            );
+            world_checks += 1;
+        }
+    }
+    for c in channels.iter().filter(|c| c.step) {
+        let node = doc
+            .chains
+            .iter()
+            .position(|&(main, _)| main == c.node)
+            .unwrap();
+        for t in between_inputs(c, scene, clip) {
+            scene.sample(clip, t, &mut poses).unwrap();
+            let p = poses[node];
+            let v = c.value_at(t);
+            let ok = match c.property {
+                Property::Translation => (0..3).all(|k| {
+                    (v[k] - (p.translation[k] + p.pivot[k]) * scale).abs()
+                        <= 1e-4 * (1.0 + v[k].abs())
+                }),
+                Property::Scale => {
+                    (0..3).all(|k| (v[k] - p.scale[k]).abs() <= 1e-4 * (1.0 + v[k].abs()))
+                }
+                Property::Rotation => close_matrix(
+                    &trs_matrix([0.0; 3], v, [1.0; 3]),
+                    &euler_matrix(p.rotation),
+                ),
+                Property::MorphTargetWeights => false,
+            };
+            assert!(
+                ok,
+                "{what}: STEP {:?} of node {node} at {t} s: {v:?} vs {p:?}",
+                c.property
+            );
+            step_checks += 1;
+        }
+    }
+    (world_checks, step_checks)
+}
+
+/// Times between a STEP channel's inputs (none on a frame of a 60 fps
+/// grid), and after its last input up to the clip's end, or at that input
+/// when nothing follows it.
+fn between_inputs(c: &Played, scene: &Scene<'_>, clip: usize) -> Vec<f32> {
+    let mut between: Vec<f32> = c
+        .times
+        .windows(2)
+        .map(|w| w[0] + (w[1] - w[0]) * 0.3)
+        .collect();
+    let length = scene.animations()[clip].length;
+    if let Some(&last) = c.times.last() {
+        if length > last {
+            between.push(last + (length - last) * 0.5);
+        } else {
+            // Nothing follows the last input: it holds the value there.
+            between.push(last);
+        }
+    }
+    between
+}
+
 #[test]
-fn every_exported_frame_is_the_sampled_pose() {
+fn convention_12_every_exported_frame_and_step_is_the_sampled_pose() {
     let mut words = vec![0u64; 1024];
     let scene = rig(&mut words, NAMES);
     let fps = 10.0;
@@ -132,83 +443,111 @@ fn every_exported_frame_is_the_sampled_pose() {
     let out = export(&scene, "rig", &options).unwrap();
     assert_eq!(out.summary.animations, 1);
     let gltf = gltf::Gltf::from_slice(&out.main).unwrap();
-    let blob = gltf.blob.clone().unwrap();
     let animation = gltf.animations().next().unwrap();
     assert_eq!(animation.name(), Some("wave"));
     assert_eq!(
         animation.extras().as_ref().unwrap().get(),
         r#"{"loop":"hold"}"#
     );
-
-    // Per glTF node: its rest TRS, its parent.
-    let nodes: Vec<_> = gltf.nodes().collect();
-    let mut parent = vec![None; nodes.len()];
-    for n in &nodes {
-        for c in n.children() {
-            parent[c.index()] = Some(n.index());
+    let doc = Doc::read(&out.main, 2);
+    let channels = &doc.animations[0].1;
+    // Rotation and translation: LINEAR on the 10 fps grid, the end (1.1 s)
+    // and the rotation's keyframe at 0.45 s, which no frame falls on.
+    let mut grid: Vec<f32> = (0..=10).map(|k| k as f32 / fps).collect();
+    grid.insert(5, 0.45);
+    grid.push(1.1);
+    let linear: Vec<_> = channels.iter().filter(|c| !c.step).collect();
+    assert_eq!(linear.len(), 2);
+    for c in &linear {
+        assert_eq!(c.times.len(), grid.len(), "{:?}", c.times);
+        for (t, g) in c.times.iter().zip(&grid) {
+            assert!((t - g).abs() < 1e-6, "{:?}", c.times);
         }
+        assert!(c.times.contains(&0.45), "the keyframe's exact time");
     }
-    let rest: Vec<_> = nodes.iter().map(|n| n.transform().decomposed()).collect();
-    let mut times: Vec<f32> = Vec::new();
-    // (node, frames) per animated property.
-    let mut animated: Vec<(usize, gltf::animation::util::ReadOutputs<'_>)> = Vec::new();
-    for channel in animation.channels() {
-        let reader = channel.reader(|_| Some(&blob[..]));
-        times = reader.read_inputs().unwrap().collect();
-        animated.push((
-            channel.target().node().index(),
-            reader.read_outputs().unwrap(),
-        ));
-    }
-    // Frames at 0, 0.1, …, 1.0 and the end, 1.1 s.
-    assert_eq!(times.len(), 12, "{times:?}");
-    assert_eq!(*times.last().unwrap(), 1.1);
-    let mut frames: Vec<Vec<Trs>> = vec![rest.clone(); times.len()];
-    for (node, outputs) in animated {
-        use gltf::animation::util::ReadOutputs;
-        match outputs {
-            ReadOutputs::Translations(v) => v.enumerate().for_each(|(k, t)| frames[k][node].0 = t),
-            ReadOutputs::Rotations(r) => r
-                .into_f32()
-                .enumerate()
-                .for_each(|(k, q)| frames[k][node].1 = q),
-            ReadOutputs::Scales(v) => v.enumerate().for_each(|(k, s)| frames[k][node].2 = s),
-            ReadOutputs::MorphTargetWeights(_) => panic!("no morph targets"),
-        }
-    }
-    // The chain's last node of each scene node: "<name> (pivot)", or itself.
-    let attach = |name: &str| {
-        nodes
-            .iter()
-            .position(|n| n.name() == Some(&format!("{name} (pivot)")))
-            .or_else(|| nodes.iter().position(|n| n.name() == Some(name)))
-            .unwrap()
-    };
+    // Scale steps: STEP at its keyframe times, the value after each.
+    let step: Vec<_> = channels.iter().filter(|c| c.step).collect();
+    assert_eq!(step.len(), 1);
+    assert_eq!(step[0].property, Property::Scale);
+    assert_eq!(step[0].times, [0.0, 0.5, 1.1]);
+    assert_eq!(
+        step[0].values,
+        [
+            [1.0, 1.0, 1.0, 0.0],
+            [2.0, 1.0, 0.5, 0.0],
+            [1.0, 1.0, 1.0, 0.0]
+        ]
+    );
+    let (world, steps) = check_clip(&scene, &doc, 0, 0, 1.0, 1, "rig");
+    // 13 grid times but 0, 0.5 and 1.1 (the STEP channel's own), 2 nodes;
+    // the STEP channel between its inputs and at the end.
+    assert_eq!(world, 10 * 2);
+    assert_eq!(steps, 3);
+    // Between frames (0.73 s): the stepped scale is exactly the sampled one.
     let mut poses = vec![NodePose::default(); 2];
-    let mut expected = vec![Mat4::IDENTITY; 2];
-    for (k, &t) in times.iter().enumerate() {
-        assert!(
-            (t - (k as f32 / fps).min(1.1)).abs() < 1e-6,
-            "frame {k} at {t}"
-        );
-        scene.sample(0, t, &mut poses).unwrap();
-        world_matrices(&scene, &poses, &mut expected);
-        for (i, name) in ["body", "arm"].into_iter().enumerate() {
-            let mut m = Mat4::IDENTITY;
-            let mut current = Some(attach(name));
-            while let Some(c) = current {
-                let (t, q, s) = frames[k][c];
-                m = trs(t, q, s).mul(&m);
-                current = parent[c];
-            }
-            for (a, b) in m.0.iter().zip(expected[i].0) {
-                assert!(
-                    (a - b).abs() < 1e-4,
-                    "{name} at frame {k}: {m:?} vs {:?}",
-                    expected[i]
-                );
-            }
+    scene.sample(0, 0.73, &mut poses).unwrap();
+    let v = step[0].value_at(0.73);
+    assert_eq!([v[0], v[1], v[2]], poses[1].scale);
+}
+
+/// Corpus models whose clips steps or moves: one clip of each, read back.
+#[test]
+fn convention_12_one_clip_of_every_animated_corpus_model_plays_as_sampled() {
+    let files = support::corpus_files("bbmodel", &[".bbmodel"]);
+    let (mut models, mut world, mut steps) = (0, 0, 0);
+    for path in &files {
+        let name = path.file_name().unwrap().to_str().unwrap();
+        let bytes = std::fs::read(path).unwrap();
+        let Ok(loaded) = scenedec::load(&bytes, Some("bbmodel"), &support::corpus_options(name))
+        else {
+            continue;
+        };
+        let scene = loaded.scene();
+        if scene.animations().is_empty() {
+            continue;
         }
+        let scale = 0.0625;
+        let options = ExportOptions {
+            scale,
+            ..ExportOptions::default()
+        };
+        let out = export(&scene, "model", &options).unwrap();
+        let doc = Doc::read(&out.main, scene.nodes().len());
+        if doc.animations.is_empty() {
+            continue;
+        }
+        // A clip with a STEP channel when there is one; its scene clip by
+        // its name, when that name is the only one of its kind.
+        let unique = |n: &Option<String>| {
+            let named: Vec<usize> = scene
+                .animations()
+                .iter()
+                .enumerate()
+                .filter(|(_, r)| Some(scene.text(r.name)) == n.as_deref())
+                .map(|(i, _)| i)
+                .collect();
+            (named.len() == 1).then(|| named[0])
+        };
+        let pick = (0..doc.animations.len())
+            .filter(|&a| unique(&doc.animations[a].0).is_some())
+            .max_by_key(|&a| {
+                let channels = &doc.animations[a].1;
+                let steps = channels.iter().any(|c| c.step && c.times.len() > 2);
+                (steps, channels.iter().map(|c| c.times.len()).sum::<usize>())
+            })
+            .expect("a clip with a name of its own");
+        let clip = unique(&doc.animations[pick].0).unwrap();
+        let (w, s) = check_clip(&scene, &doc, pick, clip, scale, 5, name);
+        assert!(w + s > 0, "{name}: nothing compared");
+        eprintln!("{name}: clip {clip}: {w} world matrices, {s} STEP values");
+        models += 1;
+        world += w;
+        steps += s;
+    }
+    eprintln!("{models} animated corpus models: {world} world matrices, {steps} STEP values");
+    if !files.is_empty() {
+        assert!(models >= 10, "only {models} animated corpus models checked");
+        assert!(steps > 0, "no corpus clip has a STEP channel");
     }
 }
 

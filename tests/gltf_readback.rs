@@ -315,7 +315,10 @@ fn check_round_trip(scene: &Scene<'_>, what: &str) -> Checked {
                         with_pixels(m.texture)
                     }
                 })
-                .filter(|_| mesh.uv_sets > 0);
+                .filter(|_| {
+                    material.is_none_or(|m| m.flags & MaterialFlags::TEXTURE_UNUSED == 0)
+                        && mesh.uv_sets > expected_uv_set(material.as_ref())
+                });
             let plain = material.is_some_and(|m| {
                 m.layers().len() <= 1 && m.flags & MaterialFlags::ALPHA_EMISSION == 0
             });
@@ -325,7 +328,14 @@ fn check_round_trip(scene: &Scene<'_>, what: &str) -> Checked {
                 .base_color_texture();
             assert_eq!(bound.is_some(), shown.is_some(), "{what}: texture bound");
             if let (Some(t), Some(info)) = (shown, bound) {
-                assert_eq!(info.tex_coord(), 0);
+                // The UV set the material's generator reads, which the
+                // primitive carries.
+                let set = expected_uv_set(material.as_ref());
+                assert_eq!(info.tex_coord(), set, "{what}: texCoord");
+                assert!(
+                    prim.get(&gltf::Semantic::TexCoords(set)).is_some(),
+                    "{what}: TEXCOORD_{set} present"
+                );
                 let gltf::image::Source::View { view, mime_type } =
                     info.texture().source().source()
                 else {
@@ -395,6 +405,18 @@ fn check_round_trip(scene: &Scene<'_>, what: &str) -> Checked {
         other => panic!("{what}: bbox {other:?}"),
     }
     checked
+}
+
+/// The TEXCOORD_n a material's texture is bound to: its UV set, or 0 when
+/// its coordinates are generated from no UV set (docs/export.md).
+fn expected_uv_set(material: Option<&scenedec::scene::MaterialRecord>) -> u32 {
+    material.map_or(0, |m| {
+        if m.flags & MaterialFlags::GENERATED_UVS != 0 {
+            0
+        } else {
+            u32::from(m.uv_set)
+        }
+    })
 }
 
 fn non_metallic_and_rough(material: &gltf::Material<'_>) -> bool {

@@ -575,7 +575,9 @@ fn material_takes_slot_0_texture_cull_vertex_colours_and_material_colour() {
         MaterialFlags::VERTEX_COLORS
     );
     assert_eq!(b.flags & MaterialFlags::VERTEX_COLORS, 0);
-    assert_eq!(a.base_color, [1.0, 0.0, 0.2, 1.0]);
+    // Channel 0 takes the vertices' colour, so material colour 0 is unused
+    // (its alpha, from the alpha channel's register, stays).
+    assert_eq!(a.base_color, [1.0; 4]);
     assert_eq!(b.base_color, [1.0; 4]);
     assert_eq!(a.alpha_mode(), AlphaMode::Opaque);
 }
@@ -588,7 +590,10 @@ fn vertex_colours_need_a_colour_channel_in_use() {
         ..MaterialState::default()
     }])
     .build();
-    assert_eq!(load(&bytes).scene().materials()[0].flags, 0);
+    let flags = load(&bytes).scene().materials()[0].flags;
+    assert_eq!(flags & MaterialFlags::VERTEX_COLORS, 0);
+    // Without a channel the rasterised colour the TEV stage reads is unknown.
+    assert_eq!(flags, MaterialFlags::TEV_UNFOLDED);
 }
 
 #[test]

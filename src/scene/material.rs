@@ -62,8 +62,20 @@ pub struct MaterialRecord {
     pub alpha_cutoff: f32,
     /// Textures composited bottom first (Blockbench layered render mode).
     pub layers: [i32; 3],
-    /// Base colour multiplier, linear 0..=1 RGBA (J3D material colour; white otherwise).
+    /// Base colour multiplier, linear 0..=1 RGBA (J3D: the constant colour
+    /// MAT3's TEV stages and colour channel 0 fold to; white otherwise).
     pub base_color: [f32; 4],
+    /// TEV stages of the source material (J3D; 0 for other formats), kept
+    /// so a consumer can say what [`MaterialFlags::TEV_UNFOLDED`] dropped.
+    pub tev_stages: u8,
+    /// The UV set `texture` samples (J3D: the texture coordinate generator
+    /// of slot 0's TEV order, source TEX0..TEX7; 0 otherwise).
+    pub uv_set: u8,
+    /// With [`MaterialFlags::GENERATED_UVS`]: the generator's GX source
+    /// (`GX_TG_POS` 0, `GX_TG_NRM` 1, …, `GX_TG_COLOR0` 19), which no UV set holds.
+    pub texgen_source: u8,
+    /// Zero; keeps the record free of padding.
+    pub reserved: u8,
 }
 
 /// Bits of [`MaterialRecord::flags`].
@@ -74,6 +86,19 @@ impl MaterialFlags {
     pub const VERTEX_COLORS: u32 = 1;
     /// Texel alpha is an inverted emission mask (Blockbench emissive render mode).
     pub const ALPHA_EMISSION: u32 = 2;
+    /// The shading does not sample `texture` (J3D TEV stages that read
+    /// konst or rasterised colour alone), so it is not shown.
+    pub const TEXTURE_UNUSED: u32 = 4;
+    /// The J3D TEV stages are none of the patterns that fold into base
+    /// colour × texture × vertex colours; those show material colour 0 ×
+    /// slot 0's texture (× vertex colours where channel 0 says so).
+    pub const TEV_UNFOLDED: u32 = 8;
+    /// Slot 0's texture coordinates are generated from something other
+    /// than a UV set (J3D positions, normals, colours; `texgen_source`).
+    pub const GENERATED_UVS: u32 = 16;
+    /// With `VERTEX_COLORS`: colour set 0 multiplies colour, not alpha (J3D
+    /// colour channel 0 from the vertices, alpha channel 0 from the register).
+    pub const VERTEX_ALPHA_UNUSED: u32 = 32;
 }
 
 impl MaterialRecord {
@@ -109,5 +134,15 @@ impl MaterialRecord {
         self.layers
             .get(..usize::from(self.layer_count))
             .unwrap_or(&self.layers)
+    }
+}
+
+/// An sRGB-encoded channel (0..=1) in linear light, the space of
+/// [`MaterialRecord::base_color`] (and of glTF colours).
+pub fn srgb_to_linear(c: f32) -> f32 {
+    if c <= 0.040_45 {
+        c / 12.92
+    } else {
+        libm::powf((c + 0.055) / 1.055, 2.4)
     }
 }

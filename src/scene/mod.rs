@@ -24,7 +24,7 @@ pub use animation::{
     AnimationRecord, ChannelRecord, ChannelTarget, Interpolation, KeyframeRecord, LoopMode,
     SkinRecord,
 };
-pub use material::{AlphaMode, Blending, CullMode, MaterialFlags, MaterialRecord};
+pub use material::{AlphaMode, Blending, CullMode, MaterialFlags, MaterialRecord, srgb_to_linear};
 pub use mesh::{
     GroupFlags, Influence, InfluenceSpan, MAX_COLOR_SETS, MAX_UV_SETS, MeshFlags, MeshGroupRecord,
     MeshRecord,

@@ -348,6 +348,25 @@ pub struct MaterialState {
     pub konst_color: [u8; 4],
     /// TEV colour 0 (s16 RGBA).
     pub tev_color: [i16; 4],
+    /// TEV stages; empty writes one stage of texture × rasterised colour
+    /// (texture 0 when slot 0 has one).
+    pub tev: Vec<TevDef>,
+    /// Texture coordinate generator 0's source (GX_TG_TEX0 = 4).
+    pub tex_gen_source: u8,
+}
+
+/// One TEV stage: its order, inputs and konst selectors (added, unbiased,
+/// unscaled, clamped, into PREV).
+#[derive(Clone, Debug)]
+pub struct TevDef {
+    /// Texture coordinate, texture map, colour channel.
+    pub order: [u8; 3],
+    /// Colour inputs A, B, C, D (GX_CC_*).
+    pub color_in: [u8; 4],
+    /// Alpha inputs A, B, C, D (GX_CA_*).
+    pub alpha_in: [u8; 4],
+    /// Konst colour and alpha selectors.
+    pub konst: [u8; 2],
 }
 
 impl Default for MaterialState {
@@ -364,6 +383,8 @@ impl Default for MaterialState {
             z_mode: [1, 3, 1],
             konst_color: [255; 4],
             tev_color: [0, 0, 0, 255],
+            tev: Vec::new(),
+            tex_gen_source: 4,
         }
     }
 }
@@ -761,6 +782,31 @@ impl ModelBuilder {
                 }
             }
         }
+        // Each material's TEV stages, written one after another.
+        let tev_of = |i: usize| -> Vec<TevDef> {
+            let s = state(i);
+            if !s.tev.is_empty() {
+                return s.tev;
+            }
+            let t = if s.textures.first().copied().flatten().is_some() {
+                0
+            } else {
+                0xFF
+            };
+            vec![TevDef {
+                order: [t, t, 4],
+                color_in: [0xF, 8, 10, 0xF],
+                alpha_in: [7, 4, 5, 7],
+                konst: [0x0C, 0x1C],
+            }]
+        };
+        let tev_base: Vec<u16> = (0..n)
+            .scan(0u16, |base, i| {
+                let b = *base;
+                *base += tev_of(i).len() as u16;
+                Some(b)
+            })
+            .collect();
         header.push((h::ENTRIES, at(&b)));
         for (i, slots) in slot_index.iter().enumerate() {
             let s = state(i);
@@ -795,17 +841,25 @@ impl ModelBuilder {
                 e.u16(*slot);
             }
             e.u16(idx).u16(0xFFFF).u16(0xFFFF).u16(0xFFFF); // konst colours
-            e.extend_from_slice(&[0x0C; 16]); // konst colour selectors
-            e.extend_from_slice(&[0x1C; 16]); // konst alpha selectors
-            e.u16(idx); // tev orders
-            for _ in 1..16 {
-                e.u16(0xFFFF);
+            let tev = tev_of(i);
+            for half in 0..2 {
+                // konst colour, then alpha selectors
+                for k in 0..16 {
+                    e.u8(tev.get(k).map_or([0x0C, 0x1C][half], |t| t.konst[half]));
+                }
             }
+            let stage_indices = |e: &mut Vec<u8>| {
+                for k in 0..16 {
+                    e.u16(if k < tev.len() {
+                        tev_base[i] + k as u16
+                    } else {
+                        0xFFFF
+                    });
+                }
+            };
+            stage_indices(&mut e); // tev orders
             e.u16(idx).u16(0xFFFF).u16(0xFFFF).u16(0xFFFF); // tev colours
-            e.u16(idx); // tev stages
-            for _ in 1..16 {
-                e.u16(0xFFFF);
-            }
+            stage_indices(&mut e); // tev stages
             e.u16(idx); // swap modes
             for _ in 1..16 {
                 e.u16(0xFFFF);
@@ -855,8 +909,8 @@ impl ModelBuilder {
         pool(&mut b, h::TEX_GEN_COUNTS, &|b, i| {
             b.u8(u8::from(state(i).textures.iter().any(Option::is_some)));
         });
-        pool(&mut b, h::TEX_GENS, &|b, _| {
-            b.u8(1).u8(4).u8(60).u8(0xFF);
+        pool(&mut b, h::TEX_GENS, &|b, i| {
+            b.u8(1).u8(state(i).tex_gen_source).u8(60).u8(0xFF);
         });
         pool(&mut b, h::TEX_MATRICES, &|b, _| {
             b.u8(0).u8(0).u16(0xFFFF);
@@ -883,9 +937,9 @@ impl ModelBuilder {
             b.pad(4, 0);
         };
         pool(&mut b, h::TEV_ORDERS, &|b, i| {
-            let textured = state(i).textures.first().copied().flatten().is_some();
-            let t = if textured { 0 } else { 0xFF };
-            b.u8(t).u8(t).u8(4).u8(0xFF);
+            for t in tev_of(i) {
+                b.u8(t.order[0]).u8(t.order[1]).u8(t.order[2]).u8(0xFF);
+            }
         });
         pool(&mut b, h::TEV_COLORS, &|b, i| {
             for c in state(i).tev_color {
@@ -895,31 +949,17 @@ impl ModelBuilder {
         pool(&mut b, h::KONST_COLORS, &|b, i| {
             b.extend_from_slice(&state(i).konst_color);
         });
-        pool(&mut b, h::TEV_STAGE_COUNTS, &|b, _| {
-            b.u8(1);
+        pool(&mut b, h::TEV_STAGE_COUNTS, &|b, i| {
+            b.u8(tev_of(i).len() as u8);
         });
-        pool(&mut b, h::TEV_STAGES, &|b, _| {
-            // Colour: texture × rasterised colour; alpha likewise.
-            b.u8(0xFF)
-                .u8(0xF)
-                .u8(8)
-                .u8(10)
-                .u8(0xF)
-                .u8(0)
-                .u8(0)
-                .u8(0)
-                .u8(1)
-                .u8(0);
-            b.u8(7)
-                .u8(4)
-                .u8(5)
-                .u8(7)
-                .u8(0)
-                .u8(0)
-                .u8(0)
-                .u8(1)
-                .u8(0)
-                .u8(0xFF);
+        pool(&mut b, h::TEV_STAGES, &|b, i| {
+            for t in tev_of(i) {
+                b.u8(0xFF);
+                b.extend_from_slice(&t.color_in);
+                b.u8(0).u8(0).u8(0).u8(1).u8(0); // add, no bias, ×1, clamp, PREV
+                b.extend_from_slice(&t.alpha_in);
+                b.u8(0).u8(0).u8(0).u8(1).u8(0).u8(0xFF);
+            }
         });
         pool(&mut b, h::SWAP_MODES, &|b, _| {
             b.u8(0).u8(0).u16(0xFFFF);

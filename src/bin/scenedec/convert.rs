@@ -306,7 +306,7 @@ mod tests {
             output: PathBuf::from(output),
             format,
             scale: 1.0,
-            fps: 30.0,
+            fps: scenedec::export::gltf::animations::DEFAULT_FPS,
             json: false,
         }
     }

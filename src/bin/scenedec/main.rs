@@ -183,9 +183,9 @@ fn convert_command() -> Command {
                 Arg::new("fps")
                     .long("fps")
                     .value_name("F")
-                    .default_value("30")
+                    .default_value("60")
                     .value_parser(clap::value_parser!(f32))
-                    .help("Sample every animation at F frames a second (and at its end)"),
+                    .help("Sample every animation at F frames a second, at its end and at every keyframe time"),
             )
             .arg(
                 Arg::new("json")
@@ -234,7 +234,10 @@ fn main() -> ExitCode {
                 eprintln!("scenedec convert: --scale must be finite and positive");
                 return ExitCode::from(2);
             }
-            let fps = m.get_one::<f32>("fps").copied().unwrap_or(30.0);
+            let fps = m
+                .get_one::<f32>("fps")
+                .copied()
+                .unwrap_or(scenedec::export::gltf::animations::DEFAULT_FPS);
             if !(fps.is_finite() && fps > 0.0 && fps <= 1000.0) {
                 eprintln!(
                     "scenedec convert: --fps must be a number of frames a second in (0, 1000]"

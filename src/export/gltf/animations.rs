@@ -1,31 +1,43 @@
-//! Clips as glTF animations: every clip sampled with [`Scene::sample`] at a
-//! fixed rate into LINEAR TRS channels on each animated node's main node
-//! (the chain node that holds the scene node's own transform, nodes.rs).
+//! Clips as glTF animations: every clip sampled with [`Scene::sample`] into
+//! TRS channels on each animated node's main node (the chain node that holds
+//! the scene node's own transform, nodes.rs).
 //!
 //! Sampling rather than copying keyframes: glTF has no pre/post data
 //! points, no Blockbench catmull-rom and no additive Euler rotation, so the
-//! rate decides how closely a player follows the clip. Frames fall at
-//! `k / fps` and at the clip's length, so its last frame is exact; a clip
-//! of length 0 is one frame. glTF has no loop modes: the clip's loop mode
-//! goes into the animation's `extras` (`{"loop": "once" | "hold" | "loop"}`).
+//! rate decides how closely a player follows the clip. A clip's LINEAR
+//! channels share one input: frames at `k / fps`, the clip's length, and
+//! every keyframe's exact time (merged, deduplicated, sorted), so each
+//! keyframe shows where it is. A channel whose keyframes all step (every
+//! one but the last, whose interpolation reaches no later segment) holds
+//! values between keyframes, so it is written STEP at its keyframe times,
+//! 0 and the clip's end, each value the one `Scene::sample` shows after its
+//! time. glTF has
+//! no loop modes: the clip's loop mode goes into the animation's `extras`
+//! (`{"loop": "once" | "hold" | "loop"}`).
 
 use std::string::{String, ToString};
 use std::vec::Vec;
 
 use gltf_json as json;
-use json::animation::{Channel, Interpolation, Property, Sampler, Target};
+use json::animation::{Channel, Interpolation as GltfInterpolation, Property, Sampler, Target};
 use json::validation::Checked;
 use serde_json::{Map, Value};
 
-use crate::scene::{ChannelTarget, LoopMode, NodeFlags, NodePose, Scene, clip_loop_mode};
+use crate::scene::{
+    ChannelTarget, Interpolation, KeyframeRecord, LoopMode, NodeFlags, NodePose, Scene,
+    clip_loop_mode,
+};
 
 use super::ExportError;
 use super::buffers::{Layout, Writer};
 use super::extras;
 use super::nodes::{NodeMap, quaternion_xyz};
 
+/// The rate clips are sampled at unless the caller says otherwise.
+pub const DEFAULT_FPS: f32 = 60.0;
+
 /// Most frames written per clip; a longer clip is sampled at evenly spaced
-/// times instead (a clip of 10⁶ s at 30 fps would be 3 · 10⁷ frames).
+/// times instead (a clip of 10⁶ s at 60 fps would be 6 · 10⁷ frames).
 pub const MAX_FRAMES_PER_CLIP: usize = 1 << 16;
 
 /// The times a clip of `length` seconds is sampled at, for `fps` frames a
@@ -53,14 +65,99 @@ pub fn frame_times(length: f32, fps: f32) -> Vec<f32> {
     times
 }
 
-/// One written channel: a scene node's target and its frames' values.
+/// The last time a clip of `length` can show: its length, or 0 for a clip
+/// without one (sampled as one frame).
+fn clip_end(length: f32) -> f32 {
+    if length > 0.0 && length.is_finite() {
+        length
+    } else {
+        0.0
+    }
+}
+
+/// `times` and every keyframe time within `[0, end]`, sorted, each once.
+pub fn merge_times(mut times: Vec<f32>, keys: &[f32], end: f32) -> Vec<f32> {
+    times.extend(keys.iter().copied().filter(|&t| (0.0..=end).contains(&t)));
+    times.sort_by(f32::total_cmp);
+    times.dedup();
+    times
+}
+
+/// Where a STEP channel's value for each of `times` is sampled: between the
+/// time and the next one (or the clip's end), where the value after the
+/// keyframe shows; at the time itself when nothing follows it.
+pub fn step_sample_times(times: &[f32], end: f32) -> Vec<f32> {
+    times
+        .iter()
+        .enumerate()
+        .map(|(i, &t)| {
+            let next = times.get(i + 1).copied().unwrap_or(end);
+            if next > t { t + (next - t) * 0.5 } else { t }
+        })
+        .collect()
+}
+
+/// One written channel: a scene node's target, the times of its keyframes
+/// and its frames' values.
 struct Track {
     node: usize,
     target: ChannelTarget,
+    /// Every keyframe of the clip's channels on this node and target steps.
+    step: bool,
+    /// Their keyframe times.
+    key_times: Vec<f32>,
     /// Translation or scale per frame.
     vectors: Vec<[f32; 3]>,
     /// Rotation quaternions per frame.
     quaternions: Vec<[f32; 4]>,
+}
+
+impl Track {
+    /// Appends this track's value in `poses` (lengths times `scale`).
+    fn record(&mut self, poses: &[NodePose], scale: f32) {
+        let Some(pose) = poses.get(self.node) else {
+            return;
+        };
+        match self.target {
+            // The main node's translation is t + p (nodes.rs).
+            ChannelTarget::Translation => self.vectors.push(core::array::from_fn(|a| {
+                let (t, p) = (pose.translation.get(a), pose.pivot.get(a));
+                (t.unwrap_or(&0.0) + p.unwrap_or(&0.0)) * scale
+            })),
+            ChannelTarget::Scale => self.vectors.push(pose.scale),
+            ChannelTarget::Rotation => {
+                let mut q = quaternion_xyz(pose.rotation);
+                // Keep to one hemisphere so players turn the short way.
+                if let Some(previous) = self.quaternions.last() {
+                    let dot: f32 = q.iter().zip(previous).map(|(a, b)| a * b).sum();
+                    if dot < 0.0 {
+                        q = q.map(|x| -x);
+                    }
+                }
+                self.quaternions.push(q);
+            }
+        }
+    }
+}
+
+/// Samples clip `clip` at each of `times` into `tracks`.
+fn sample_into(
+    scene: &Scene<'_>,
+    clip: usize,
+    times: &[f32],
+    poses: &mut [NodePose],
+    tracks: &mut [&mut Track],
+    scale: f32,
+) -> Result<(), ExportError> {
+    for &t in times {
+        scene
+            .sample(clip, t, poses)
+            .map_err(|e| ExportError::Scene(e.to_string()))?;
+        for track in tracks.iter_mut() {
+            track.record(poses, scale);
+        }
+    }
+    Ok(())
 }
 
 /// Writes every clip of `scene` that moves at least one node as a glTF
@@ -83,41 +180,21 @@ pub fn write_animations(
         if tracks.is_empty() {
             continue;
         }
-        let times = frame_times(record.length, fps);
-        for &t in &times {
-            scene
-                .sample(clip, t, &mut poses)
-                .map_err(|e| ExportError::Scene(e.to_string()))?;
-            for track in &mut tracks {
-                let Some(pose) = poses.get(track.node) else {
-                    continue;
-                };
-                match track.target {
-                    // The main node's translation is t + p (nodes.rs).
-                    ChannelTarget::Translation => track
-                        .vectors
-                        .push([0, 1, 2].map(|a| (pose.translation[a] + pose.pivot[a]) * scale)),
-                    ChannelTarget::Scale => track.vectors.push(pose.scale),
-                    ChannelTarget::Rotation => {
-                        let mut q = quaternion_xyz(pose.rotation);
-                        // Keep to one hemisphere so players turn the short way.
-                        if let Some(previous) = track.quaternions.last() {
-                            let dot: f32 = q.iter().zip(previous).map(|(a, b)| a * b).sum();
-                            if dot < 0.0 {
-                                q = q.map(|x| -x);
-                            }
-                        }
-                        track.quaternions.push(q);
-                    }
-                }
-            }
-        }
-        let input = w.floats(
-            &times.iter().map(|&t| [t]).collect::<Vec<_>>(),
-            Layout::SCALAR_F32,
-            None,
-            true,
-        )?;
+        let end = clip_end(record.length);
+        // LINEAR tracks: one shared grid with every keyframe time in it.
+        let linear_keys: Vec<f32> = tracks
+            .iter()
+            .filter(|t| !t.step)
+            .flat_map(|t| t.key_times.iter().copied())
+            .collect();
+        let grid = merge_times(frame_times(record.length, fps), &linear_keys, end);
+        let mut linear: Vec<&mut Track> = tracks.iter_mut().filter(|t| !t.step).collect();
+        sample_into(scene, clip, &grid, &mut poses, &mut linear, scale)?;
+        let grid_input = if linear.is_empty() {
+            None
+        } else {
+            Some(write_times(w, &grid)?)
+        };
         let mut animation = json::Animation {
             extensions: None,
             extras: loop_extras(clip_loop_mode(record)),
@@ -125,9 +202,21 @@ pub fn write_animations(
             name: super::name(scene.text(record.name)),
             samplers: Vec::new(),
         };
-        for track in &tracks {
+        for track in &mut tracks {
             let Some(&node) = nodes.main.get(track.node) else {
                 continue;
+            };
+            let (input, interpolation) = match (track.step, grid_input) {
+                (false, Some(input)) => (input, GltfInterpolation::Linear),
+                _ => {
+                    // Time 0 too: before its first keyframe a channel shows
+                    // that keyframe's arriving value; and the end: a loop
+                    // shows time 0 there (convention 12).
+                    let times = merge_times(std::vec![0.0, end], &track.key_times, end);
+                    let at = step_sample_times(&times, end);
+                    sample_into(scene, clip, &at, &mut poses, &mut [&mut *track], scale)?;
+                    (write_times(w, &times)?, GltfInterpolation::Step)
+                }
             };
             let (output, path) = match track.target {
                 ChannelTarget::Translation => (
@@ -151,7 +240,7 @@ pub fn write_animations(
                 extensions: None,
                 extras: None,
                 input,
-                interpolation: Checked::Valid(Interpolation::Linear),
+                interpolation: Checked::Valid(interpolation),
                 output,
             });
             animation.channels.push(Channel {
@@ -172,6 +261,28 @@ pub fn write_animations(
         }
     }
     Ok(written)
+}
+
+/// A sampler input: the times, with the min/max glTF requires.
+fn write_times(w: &mut Writer, times: &[f32]) -> Result<json::Index<json::Accessor>, ExportError> {
+    w.floats(
+        &times.iter().map(|&t| [t]).collect::<Vec<_>>(),
+        Layout::SCALAR_F32,
+        None,
+        true,
+    )
+}
+
+/// True when a channel of `keys` holds each value until the next keyframe:
+/// every keyframe but the last steps (the last one's interpolation reaches
+/// no later keyframe).
+fn steps(keys: &[KeyframeRecord]) -> bool {
+    let Some((_, leading)) = keys.split_last() else {
+        return true;
+    };
+    leading
+        .iter()
+        .all(|k| k.interpolation == Interpolation::Step as u32)
 }
 
 /// The distinct (node, target) pairs clip `clip` moves, with keyframes, on
@@ -199,13 +310,31 @@ fn tracks_of(scene: &Scene<'_>, clip: usize) -> Vec<Track> {
             continue;
         };
         let compensated = record.flags & NodeFlags::SEGMENT_SCALE_COMPENSATE != 0;
-        let seen = tracks.iter().any(|t| t.node == node && t.target == target);
-        if channel.keyframe_count == 0 || compensated || seen {
+        // The keyframes as Scene::sample reads them.
+        let keys = scene
+            .keyframes()
+            .get(channel.first_keyframe as usize..)
+            .unwrap_or_default();
+        let keys = keys.get(..channel.keyframe_count as usize).unwrap_or(keys);
+        if keys.is_empty() || compensated {
+            continue;
+        }
+        let step = steps(keys);
+        let times = keys.iter().map(|k| k.time);
+        // Channels on one node and target add up: one track for all of them.
+        if let Some(track) = tracks
+            .iter_mut()
+            .find(|t| t.node == node && t.target == target)
+        {
+            track.step &= step;
+            track.key_times.extend(times);
             continue;
         }
         tracks.push(Track {
             node,
             target,
+            step,
+            key_times: times.collect(),
             vectors: Vec::new(),
             quaternions: Vec::new(),
         });
@@ -247,5 +376,46 @@ mod tests {
         assert_eq!(times.len(), MAX_FRAMES_PER_CLIP);
         assert_eq!(times.last(), Some(&1.0e6));
         assert!(times.windows(2).all(|w| w[0] < w[1]));
+    }
+
+    #[test]
+    fn convention_12_keyframe_times_join_the_frame_grid_exactly_once() {
+        // 0.25 s at 10 fps, keyframes at 0.1 (on the grid), 0.125 (between
+        // frames), 0.25 (the end), 0.3 and −1 (outside the clip).
+        let grid = merge_times(
+            frame_times(0.25, 10.0),
+            &[0.125, 0.1, 0.25, 0.3, -1.0],
+            0.25,
+        );
+        assert_eq!(grid, [0.0, 0.1, 0.125, 0.2, 0.25]);
+        // A clip without length keeps its one frame.
+        assert_eq!(merge_times(frame_times(0.0, 60.0), &[0.0, 0.5], 0.0), [0.0]);
+    }
+
+    #[test]
+    fn convention_12_a_step_value_is_sampled_after_its_keyframe() {
+        // Keyframes at 0, 0.5 and the end 1: the values of (0, 0.5), (0.5, 1)
+        // and, at the end, the end itself (nothing follows it).
+        assert_eq!(step_sample_times(&[0.0, 0.5, 1.0], 1.0), [0.25, 0.75, 1.0]);
+        // A last keyframe before the end: its value shows up to the end.
+        assert_eq!(step_sample_times(&[0.0, 0.5], 1.0), [0.25, 0.75]);
+    }
+
+    #[test]
+    fn a_channel_steps_when_every_keyframe_but_the_last_steps() {
+        let key = |interpolation: Interpolation| KeyframeRecord {
+            interpolation: interpolation as u32,
+            ..KeyframeRecord::default()
+        };
+        let step = key(Interpolation::Step);
+        let linear = key(Interpolation::Linear);
+        assert!(steps(&[step, step]));
+        assert!(
+            steps(&[step, linear]),
+            "the last keyframe's own interpolation is unused"
+        );
+        assert!(steps(&[linear]), "one keyframe holds its value");
+        assert!(!steps(&[linear, step]));
+        assert!(!steps(&[step, key(Interpolation::CatmullRom), step]));
     }
 }

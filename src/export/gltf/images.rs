@@ -313,18 +313,21 @@ fn resized(w: u32, h: u32, rgba: &[u8], width: u32, height: u32) -> Option<Vec<u
 /// Composites `top` over `below` (straight alpha, in place).
 pub fn over(below: &mut [u8], top: &[u8]) {
     for (b, t) in below.chunks_exact_mut(4).zip(top.chunks_exact(4)) {
-        let ta = f32::from(t[3]) / 255.0;
-        let ba = f32::from(b[3]) / 255.0;
+        let ([b0, b1, b2, b_alpha], [t0, t1, t2, t_alpha]) = (b, t) else {
+            continue;
+        };
+        let ta = f32::from(*t_alpha) / 255.0;
+        let ba = f32::from(*b_alpha) / 255.0;
         let a = ta + ba * (1.0 - ta);
-        for c in 0..3 {
+        for (bc, tc) in [b0, b1, b2].into_iter().zip([t0, t1, t2]) {
             let v = if a > 0.0 {
-                (f32::from(t[c]) * ta + f32::from(b[c]) * ba * (1.0 - ta)) / a
+                (f32::from(*tc) * ta + f32::from(*bc) * ba * (1.0 - ta)) / a
             } else {
                 0.0
             };
-            b[c] = to_u8(v);
+            *bc = to_u8(v);
         }
-        b[3] = to_u8(a * 255.0);
+        *b_alpha = to_u8(a * 255.0);
     }
 }
 
@@ -336,12 +339,7 @@ fn to_u8(v: f32) -> u8 {
 
 /// sRGB-encoded 0..=255 to linear 0..1.
 pub fn srgb_to_linear(c: u8) -> f32 {
-    let c = f32::from(c) / 255.0;
-    if c <= 0.040_45 {
-        c / 12.92
-    } else {
-        libm::powf((c + 0.055) / 1.055, 2.4)
-    }
+    crate::scene::srgb_to_linear(f32::from(c) / 255.0)
 }
 
 fn linear_to_srgb(v: f32) -> u8 {
@@ -359,13 +357,16 @@ fn linear_to_srgb(v: f32) -> u8 {
 /// products in linear light.
 fn split_emission(rgba: &mut [u8], glow: bool) {
     for px in rgba.chunks_exact_mut(4) {
-        let a = f32::from(px[3]) / 255.0;
+        let [r, g, b, alpha] = px else {
+            continue;
+        };
+        let a = f32::from(*alpha) / 255.0;
         let k = if glow { 1.0 - a } else { a };
-        for c in px.iter_mut().take(3) {
+        for c in [r, g, b] {
             *c = linear_to_srgb(srgb_to_linear(*c) * k);
         }
         if glow {
-            px[3] = 255;
+            *alpha = 255;
         }
     }
 }

@@ -28,7 +28,8 @@ use super::images::{ImageKey, Images, Part, Pixels};
 pub struct MaterialKey {
     /// The scene material, or −1 for none.
     pub material: i32,
-    /// The primitive has TEXCOORD_0, so a texture can be bound.
+    /// The primitive has the UV set the material samples ([`uv_set`]), so
+    /// a texture can be bound.
     pub textured: bool,
     /// The group draws both sides.
     pub double_sided: bool,
@@ -65,7 +66,8 @@ impl Materials {
             .ok()
             .and_then(|m| scene.materials().get(m));
         let mut maps = Maps::default();
-        if let (Some(record), true) = (record, key.textured) {
+        let shown = record.is_some_and(|r| r.flags & MaterialFlags::TEXTURE_UNUSED == 0);
+        if let (Some(record), true, true) = (record, key.textured, shown) {
             for pixels in pixel_sources(record, scene.textures().len()) {
                 let (base, glow) = image_keys(record, pixels);
                 maps.base = images.texture(w, scene, base)?;
@@ -85,6 +87,29 @@ impl Materials {
         let index = w.root.push(material);
         self.written.insert(key, index);
         Ok(index)
+    }
+}
+
+/// The TEXCOORD_n a material's texture is bound to: its UV set, or 0 when
+/// its coordinates are generated from something no UV set holds.
+pub fn uv_set(record: Option<&MaterialRecord>) -> u32 {
+    match record {
+        Some(r) if r.flags & MaterialFlags::GENERATED_UVS == 0 => u32::from(r.uv_set),
+        _ => 0,
+    }
+}
+
+/// GX texture coordinate generator sources that are no UV set, by value.
+fn texgen_name(source: u8) -> &'static str {
+    match source {
+        0 => "position",
+        1 => "normal",
+        2 => "binormal",
+        3 => "tangent",
+        12..=18 => "texcoord_generated",
+        19 => "color0",
+        20 => "color1",
+        _ => "unknown",
     }
 }
 
@@ -176,18 +201,33 @@ pub fn material_json(
     if emissive && maps.emissive.is_none() {
         lost.insert(String::from("alpha_emission"), Value::Bool(true));
     }
-    if r.texture >= 0 && key.textured && maps.base.is_none() {
+    if r.flags & MaterialFlags::TEV_UNFOLDED != 0 {
+        lost.insert(String::from("tev_stages"), Value::from(r.tev_stages));
+        lost.insert(String::from("tev_folded"), Value::Bool(false));
+    }
+    if r.flags & MaterialFlags::GENERATED_UVS != 0 {
+        lost.insert(
+            String::from("texgen"),
+            Value::from(texgen_name(r.texgen_source)),
+        );
+    }
+    let unused = r.flags & MaterialFlags::TEXTURE_UNUSED != 0;
+    if r.texture >= 0 && unused {
+        lost.insert(String::from("texture_unused"), Value::from(r.texture));
+    }
+    if r.texture >= 0 && key.textured && !unused && maps.base.is_none() {
         lost.insert(
             String::from("texture_without_pixels"),
             Value::from(r.texture),
         );
     }
-    if r.texture >= 0 && !key.textured {
+    if r.texture >= 0 && !key.textured && !unused {
         lost.insert(String::from("texture_without_uvs"), Value::from(r.texture));
     }
+    let tex_coord = uv_set(record);
     let info = |index| json::texture::Info {
         index,
-        tex_coord: 0,
+        tex_coord,
         extensions: None,
         extras: None,
     };
@@ -347,6 +387,53 @@ mod tests {
         let m = material_json(Some(&r), None, KEY, Maps::default());
         assert!(extras::text(&m.extras).contains("alpha_emission"));
         assert_eq!(m.emissive_factor.0, [0.0; 3]);
+    }
+
+    #[test]
+    fn the_texture_is_bound_to_its_uv_set_and_a_generated_one_to_set_0() {
+        let r = MaterialRecord {
+            uv_set: 2,
+            ..record()
+        };
+        let m = material_json(Some(&r), None, KEY, with_base());
+        let info = m.pbr_metallic_roughness.base_color_texture.unwrap();
+        assert_eq!(info.tex_coord, 2);
+        let r = MaterialRecord {
+            uv_set: 2,
+            flags: MaterialFlags::GENERATED_UVS,
+            texgen_source: 1,
+            ..record()
+        };
+        let m = material_json(Some(&r), None, KEY, with_base());
+        assert_eq!(
+            m.pbr_metallic_roughness
+                .base_color_texture
+                .unwrap()
+                .tex_coord,
+            0
+        );
+        assert!(extras::text(&m.extras).contains(r#""texgen":"normal""#));
+    }
+
+    #[test]
+    fn unfolded_tev_stages_and_an_unused_texture_are_kept_in_extras() {
+        let r = MaterialRecord {
+            flags: MaterialFlags::TEV_UNFOLDED,
+            tev_stages: 3,
+            ..record()
+        };
+        let m = material_json(Some(&r), None, KEY, with_base());
+        let text = extras::text(&m.extras);
+        assert!(text.contains(r#""tev_folded":false"#), "{text}");
+        assert!(text.contains(r#""tev_stages":3"#), "{text}");
+        let r = MaterialRecord {
+            flags: MaterialFlags::TEXTURE_UNUSED,
+            ..record()
+        };
+        let m = material_json(Some(&r), None, KEY, Maps::default());
+        let text = extras::text(&m.extras);
+        assert!(text.contains(r#""texture_unused":0"#), "{text}");
+        assert!(!text.contains("texture_without_pixels"), "{text}");
     }
 
     #[test]

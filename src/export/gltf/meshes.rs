@@ -124,14 +124,17 @@ pub fn write_mesh(
         )
         .ok_or_else(|| at("colours"))?;
     let mut color_accessors = Vec::new();
-    for set in 0..color_sets {
-        let linear: Vec<[u16; 4]> = colors
+    let layout = Layout::new(ComponentType::U16, Type::Vec4).normalized();
+    let set_colors = |set: u32| -> Vec<[u16; 4]> {
+        colors
             .iter()
             .skip(set as usize)
             .step_by(mesh.color_sets as usize)
             .map(|c| linear_color(*c))
-            .collect();
-        let layout = Layout::new(ComponentType::U16, Type::Vec4).normalized();
+            .collect()
+    };
+    for set in 0..color_sets {
+        let linear = set_colors(set);
         color_accessors.push(w.accessor(
             bytemuck::cast_slice(&linear),
             linear.len(),
@@ -140,6 +143,9 @@ pub fn write_mesh(
             None,
         )?);
     }
+    // Set 0 with alpha 1, for materials whose alpha it does not multiply;
+    // written when a primitive first needs it.
+    let mut opaque_color_0 = None;
     let skin = match usize::try_from(mesh.skin) {
         Ok(skin) => {
             let gltf_skin = cx.skins.get(w, scene, &cx.nodes, skin, cx.scale)?;
@@ -200,7 +206,7 @@ pub fn write_mesh(
             .and_then(|m| scene.materials().get(m));
         let key = MaterialKey {
             material: if record.is_some() { group.material } else { -1 },
-            textured: uv_sets > 0,
+            textured: uv_sets > super::materials::uv_set(record),
             double_sided: group.flags & GroupFlags::DOUBLE_SIDED != 0,
         };
         let material = cx.materials.get(w, scene, &mut cx.images, key)?;
@@ -209,7 +215,29 @@ pub fn write_mesh(
             .iter()
             .map(|(s, a)| (Checked::Valid(s.clone()), *a))
             .collect();
+        let colour_only = record.is_some_and(|r| r.flags & MaterialFlags::VERTEX_ALPHA_UNUSED != 0);
         for (set, accessor) in color_accessors.iter().enumerate() {
+            if set == 0 && vertex_colors && colour_only {
+                let accessor = match opaque_color_0 {
+                    Some(a) => a,
+                    None => {
+                        let mut linear = set_colors(0);
+                        for c in &mut linear {
+                            c[3] = u16::MAX;
+                        }
+                        let a = w.accessor(
+                            bytemuck::cast_slice(&linear),
+                            linear.len(),
+                            layout,
+                            target,
+                            None,
+                        )?;
+                        *opaque_color_0.insert(a)
+                    }
+                };
+                map.insert(Checked::Valid(Semantic::Colors(0)), accessor);
+                continue;
+            }
             // glTF multiplies by COLOR_0 always: a material that does not use
             // vertex colours gets them under an application name instead.
             let semantic = if set == 0 && !vertex_colors {

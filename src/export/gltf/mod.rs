@@ -11,10 +11,10 @@
 //! - [`images`]: images, samplers and textures;
 //! - [`skins`]: skins, JOINTS_n and WEIGHTS_n.
 //!
-//! Clips are not written yet (the scene holds no .bbmodel animations); a
-//! clip exporter animates [`nodes::NodeMap::main`], whose TRS is exactly the
-//! scene node's translation, rotation and scale. docs/export.md says what
-//! maps to what and what is lost.
+//! - [`animations`]: clips, sampled onto [`nodes::NodeMap::main`], whose TRS
+//!   is exactly the scene node's translation, rotation and scale.
+//!
+//! docs/export.md says what maps to what and what is lost.
 
 pub mod animations;
 pub mod buffers;
@@ -85,7 +85,7 @@ impl Default for Options {
         Self {
             container: Container::Glb,
             scale: 1.0,
-            fps: 30.0,
+            fps: animations::DEFAULT_FPS,
         }
     }
 }

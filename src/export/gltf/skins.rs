@@ -153,11 +153,12 @@ pub fn joint_sets(
         for (set, (j_out, w_out)) in joints.iter_mut().zip(weights.iter_mut()).enumerate() {
             let mut j = [0u16; 4];
             let mut w = [0f32; 4];
-            for (slot, (jj, ww)) in merged.iter().skip(set * 4).take(4).enumerate() {
-                j[slot] = *jj;
+            let slots = j.iter_mut().zip(w.iter_mut());
+            for ((j_slot, w_slot), (jj, ww)) in slots.zip(merged.iter().skip(set * 4)) {
+                *j_slot = *jj;
                 #[allow(clippy::cast_possible_truncation)] // f64 to f32 rounds
                 {
-                    w[slot] = *ww as f32;
+                    *w_slot = *ww as f32;
                 }
             }
             j_out.push(j);

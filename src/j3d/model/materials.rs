@@ -4,8 +4,10 @@
 use super::Model;
 use super::names::Pool;
 use crate::error::{Error, Location, SectionId, Warning, WarningCode, Warnings};
-use crate::j3d::mat3::{AlphaTest, GxCullMode, Material};
-use crate::scene::{AlphaMode, Blending, CullMode, MaterialFlags, MaterialRecord, TextRef};
+use crate::j3d::mat3::{AlphaTest, GxCullMode, Material, TevOrder, TevStage};
+use crate::scene::{
+    AlphaMode, Blending, CullMode, MaterialFlags, MaterialRecord, TextRef, srgb_to_linear,
+};
 
 impl Model<'_> {
     /// Writes every material (MAT3 order) and warns of index tables that
@@ -41,10 +43,11 @@ impl Model<'_> {
 }
 
 /// A J3D material as the scene keeps it (docs/j3d.md, "Materials in the
-/// scene"): slot 0's texture, cull mode, vertex colours when colour channel
-/// 0 takes its material colour from the vertices, alpha from the alpha
-/// compare and blend mode, and material colour 0 as the base colour. TEV
-/// stages are not emulated.
+/// scene"): slot 0's texture and the UV set its generator reads, cull mode,
+/// alpha from the alpha compare and blend mode, and the base colour, texture
+/// use and vertex colours the TEV stages fold to ([`fold`]); stages that do
+/// not fold keep material colour 0 × slot 0's texture (× vertex colours
+/// where colour channel 0 takes them) and say so in the flags.
 fn material_record(m: &Material<'_>, name: TextRef) -> Result<MaterialRecord, Error> {
     let cull = match m.cull_mode()? {
         Some(GxCullMode::None) => CullMode::None,
@@ -54,7 +57,7 @@ fn material_record(m: &Material<'_>, name: TextRef) -> Result<MaterialRecord, Er
         Some(GxCullMode::Back) | None => CullMode::Back,
     };
     let channels_used = m.channel_count()?.is_none_or(|n| n > 0);
-    let vertex_colors = channels_used && m.channel(0)?.is_some_and(|c| c.uses_vertex_color());
+    let channel_vertex = channels_used && m.channel(0)?.is_some_and(|c| c.uses_vertex_color());
     let cutoff = match m.alpha_compare()?.map(|a| a.test()) {
         Some(AlphaTest::KeepsFrom(t)) => Some(f32::from(t) / 255.0),
         _ => None,
@@ -67,14 +70,37 @@ fn material_record(m: &Material<'_>, name: TextRef) -> Result<MaterialRecord, Er
         (false, Some(_)) => AlphaMode::Mask,
         (false, None) => AlphaMode::Opaque,
     };
+    let texture = m.texture(0)?.map_or(-1, i32::from);
+    let mut flags = 0;
+    let base = match fold(m, alpha_mode == AlphaMode::Opaque)? {
+        Some(folded) => {
+            if folded.vertex {
+                flags |= MaterialFlags::VERTEX_COLORS;
+                if !folded.vertex_alpha {
+                    flags |= MaterialFlags::VERTEX_ALPHA_UNUSED;
+                }
+            }
+            if !folded.texture && texture >= 0 {
+                flags |= MaterialFlags::TEXTURE_UNUSED;
+            }
+            folded.factor
+        }
+        None => {
+            flags |= MaterialFlags::TEV_UNFOLDED;
+            if channel_vertex {
+                flags |= MaterialFlags::VERTEX_COLORS;
+            }
+            m.material_color(0)?.map_or([1.0; 4], unit)
+        }
+    };
+    let (uv_set, generated) = uv_source(m)?;
+    if generated.is_some() {
+        flags |= MaterialFlags::GENERATED_UVS;
+    }
     Ok(MaterialRecord {
         name,
-        texture: m.texture(0)?.map_or(-1, i32::from),
-        flags: if vertex_colors {
-            MaterialFlags::VERTEX_COLORS
-        } else {
-            0
-        },
+        texture,
+        flags,
         alpha_mode: alpha_mode as u8,
         blending: if additive {
             Blending::Additive
@@ -83,9 +109,341 @@ fn material_record(m: &Material<'_>, name: TextRef) -> Result<MaterialRecord, Er
         } as u8,
         cull: cull as u8,
         alpha_cutoff: cutoff.unwrap_or(0.0),
-        base_color: m
-            .material_color(0)?
-            .map_or([1.0; 4], |c| c.map(|v| f32::from(v) / 255.0)),
+        // GX colours are sRGB-encoded, the scene's factor linear; a product
+        // of encoded factors is close to the encoded product of linear ones,
+        // so each factor is converted once.
+        base_color: [
+            srgb_to_linear(base[0]),
+            srgb_to_linear(base[1]),
+            srgb_to_linear(base[2]),
+            base[3],
+        ],
+        tev_stages: m.tev_stage_count()?.unwrap_or(0),
+        uv_set,
+        texgen_source: generated.unwrap_or(0),
         ..MaterialRecord::default()
     })
+}
+
+/// RGBA8 as 0..=1.
+fn unit(c: [u8; 4]) -> [f32; 4] {
+    c.map(|v| f32::from(v) / 255.0)
+}
+
+/// GX `GX_TG_TEX0`: texture coordinate generator sources 4..=11 are UV sets 0..=7.
+const TG_TEX0: u8 = 4;
+
+/// The UV set slot 0's texture samples and, when its generator reads
+/// something that is no UV set, the GX source: the generator named by the
+/// first TEV order that maps texture 0 (generator 0 when none does).
+fn uv_source(m: &Material<'_>) -> Result<(u8, Option<u8>), Error> {
+    let stages = usize::from(m.tev_stage_count()?.unwrap_or(1)).min(16);
+    let mut coord = 0;
+    for k in 0..stages {
+        if let Some(order) = m.tev_order(k)?
+            && order.tex_map == 0
+            && order.tex_coord != NONE
+        {
+            coord = usize::from(order.tex_coord);
+            break;
+        }
+    }
+    Ok(match m.tex_gen(coord)? {
+        Some(g) if (TG_TEX0..TG_TEX0 + 8).contains(&g.source) => (g.source - TG_TEX0, None),
+        Some(g) => (0, Some(g.source)),
+        // No generator: GX's default, TEX0 through the identity.
+        None => (0, None),
+    })
+}
+
+/// A TEV order's or selector's "none".
+const NONE: u8 = 0xFF;
+
+/// What a recognised TEV chain computes: `factor × texture × vertex colour`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Folded {
+    /// The constant factor, sRGB-encoded RGB and alpha, 0..=1.
+    factor: [f32; 4],
+    /// Slot 0's texture is sampled.
+    texture: bool,
+    /// Vertex colour set 0 multiplies.
+    vertex: bool,
+    /// Its alpha multiplies alpha too (or alpha is not shown).
+    vertex_alpha: bool,
+}
+
+/// One TEV value as a product: a constant times texture and vertex colour
+/// to some power (a square cannot be a glTF material).
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Product {
+    constant: [f32; 3],
+    texture: u8,
+    vertex: u8,
+}
+
+impl Product {
+    const fn constant(c: [f32; 3]) -> Self {
+        Self {
+            constant: c,
+            texture: 0,
+            vertex: 0,
+        }
+    }
+
+    const ZERO: Self = Self::constant([0.0; 3]);
+    const ONE: Self = Self::constant([1.0; 3]);
+
+    fn is_zero(&self) -> bool {
+        self.constant == [0.0; 3]
+    }
+
+    fn is_one(&self) -> bool {
+        *self == Self::ONE
+    }
+
+    fn times(self, other: Self) -> Self {
+        Self {
+            constant: [0, 1, 2].map(|i| {
+                self.constant.get(i).copied().unwrap_or(0.0)
+                    * other.constant.get(i).copied().unwrap_or(0.0)
+            }),
+            texture: self.texture.saturating_add(other.texture),
+            vertex: self.vertex.saturating_add(other.vertex),
+        }
+    }
+}
+
+/// GX TEV colour inputs (`GX_CC_*`) the fold reads; the TEV registers
+/// (C0..C2, A0..A2) and alpha-as-colour inputs are not folded.
+mod cc {
+    pub const CPREV: u8 = 0;
+    pub const TEXC: u8 = 8;
+    pub const RASC: u8 = 10;
+    pub const ONE: u8 = 12;
+    pub const HALF: u8 = 13;
+    pub const KONST: u8 = 14;
+    pub const ZERO: u8 = 15;
+}
+
+/// GX TEV alpha inputs (`GX_CA_*`) the fold reads.
+mod ca {
+    pub const APREV: u8 = 0;
+    pub const TEXA: u8 = 4;
+    pub const RASA: u8 = 5;
+    pub const KONST: u8 = 6;
+    pub const ZERO: u8 = 7;
+}
+
+/// Which colour or alpha half of a stage.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Half {
+    Color,
+    Alpha,
+}
+
+/// Folds the TEV chain of `m` into [`Folded`] when it is one or two stages
+/// of products of texture 0, rasterised colour channel 0, konst colours and
+/// the previous stage (texture × rasterised, texture × konst, konst alone,
+/// rasterised alone, texture alone, and their two-stage chains), each stage
+/// `(1 − c)·a + c·b + d` with one of its terms zero, added, unbiased,
+/// unscaled, into PREV, swap tables the identity. `opaque`: alpha is not
+/// shown, so colour and alpha may use texture and vertex colours apart.
+/// `None`: the chain does not fold.
+fn fold(m: &Material<'_>, opaque: bool) -> Result<Option<Folded>, Error> {
+    let Some(count) = m.tev_stage_count()? else {
+        return Ok(None);
+    };
+    if !(1..=2).contains(&count) {
+        return Ok(None);
+    }
+    let (mut color, mut alpha) = (None, None);
+    for k in 0..usize::from(count) {
+        let (Some(order), Some(stage)) = (m.tev_order(k)?, m.tev_stage(k)?) else {
+            return Ok(None);
+        };
+        if !identity_swaps(m, k)? {
+            return Ok(None);
+        }
+        let c = stage_value(m, k, order, stage, Half::Color, color)?;
+        let a = stage_value(m, k, order, stage, Half::Alpha, alpha)?;
+        let (Some(c), Some(a)) = (c, a) else {
+            return Ok(None);
+        };
+        color = Some(c);
+        alpha = Some(a);
+    }
+    let (Some(c), Some(a)) = (color, alpha) else {
+        return Ok(None);
+    };
+    if c.texture > 1 || c.vertex > 1 || a.texture > 1 || a.vertex > 1 {
+        return Ok(None);
+    }
+    // glTF multiplies the texture and COLOR_0 into colour and alpha alike;
+    // COLOR_0's alpha can be written as 1 (vertex colour alpha unused), its
+    // colour cannot be left out.
+    if !opaque && (c.texture != a.texture || a.vertex > c.vertex) {
+        return Ok(None);
+    }
+    let [r, g, b] = c.constant;
+    Ok(Some(Folded {
+        factor: [r, g, b, a.constant.first().copied().unwrap_or(1.0)],
+        texture: c.texture == 1 || (!opaque && a.texture == 1),
+        vertex: c.vertex == 1,
+        vertex_alpha: a.vertex == 1 || opaque,
+    }))
+}
+
+/// True when stage `k`'s swap tables (rasterised and texture) are the identity.
+fn identity_swaps(m: &Material<'_>, k: usize) -> Result<bool, Error> {
+    let Some(mode) = m.swap_mode(k)? else {
+        return Ok(true);
+    };
+    for table in [mode.ras_table, mode.tex_table] {
+        if let Some(t) = m.swap_table(usize::from(table))?
+            && t.channels != [0, 1, 2, 3]
+        {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
+/// The colour or alpha half of stage `k` as a product, given the previous
+/// stage's (`None` before the first); `None` when it does not fold.
+fn stage_value(
+    m: &Material<'_>,
+    k: usize,
+    order: &TevOrder,
+    stage: &TevStage,
+    half: Half,
+    previous: Option<Product>,
+) -> Result<Option<Product>, Error> {
+    let (inputs, op, bias, scale, register) = match half {
+        Half::Color => (
+            stage.color_in,
+            stage.color_op,
+            stage.color_bias,
+            stage.color_scale,
+            stage.color_register,
+        ),
+        Half::Alpha => (
+            stage.alpha_in,
+            stage.alpha_op,
+            stage.alpha_bias,
+            stage.alpha_scale,
+            stage.alpha_register,
+        ),
+    };
+    // GX_TEV_ADD, GX_TB_ZERO, GX_CS_SCALE_1, GX_TEVPREV.
+    if (op, bias, scale, register) != (0, 0, 0, 0) {
+        return Ok(None);
+    }
+    let mut terms = [Product::ZERO; 4];
+    for (term, &input) in terms.iter_mut().zip(&inputs) {
+        match input_value(m, k, order, half, input, previous)? {
+            Some(p) => *term = p,
+            None => return Ok(None),
+        }
+    }
+    let [a, b, c, d] = terms;
+    // (1 − c)·a + c·b + d, when it is a product.
+    let blend = if c.is_zero() {
+        a
+    } else if c.is_one() {
+        b
+    } else if a.is_zero() {
+        b.times(c)
+    } else {
+        return Ok(None);
+    };
+    Ok(if d.is_zero() {
+        Some(blend)
+    } else if blend.is_zero() {
+        Some(d)
+    } else {
+        None
+    })
+}
+
+/// One TEV input as a product; `None` for inputs the fold does not take.
+fn input_value(
+    m: &Material<'_>,
+    k: usize,
+    order: &TevOrder,
+    half: Half,
+    input: u8,
+    previous: Option<Product>,
+) -> Result<Option<Product>, Error> {
+    let texture = Product {
+        texture: 1,
+        ..Product::ONE
+    };
+    let value = match (half, input) {
+        (Half::Color, cc::CPREV) | (Half::Alpha, ca::APREV) => previous,
+        (Half::Color, cc::TEXC) | (Half::Alpha, ca::TEXA) => {
+            // Slot 0's texture only: the scene keeps no other.
+            (order.tex_map == 0).then_some(texture)
+        }
+        (Half::Color, cc::RASC) | (Half::Alpha, ca::RASA) => raster(m, order.channel, half)?,
+        (Half::Color, cc::ONE) => Some(Product::ONE),
+        (Half::Color, cc::HALF) => Some(Product::constant([0.5; 3])),
+        (Half::Color, cc::KONST) => {
+            konst(m, m.konst_color_selector(k).unwrap_or(NONE), half)?.map(Product::constant)
+        }
+        (Half::Alpha, ca::KONST) => {
+            konst(m, m.konst_alpha_selector(k).unwrap_or(NONE), half)?.map(Product::constant)
+        }
+        (Half::Color, cc::ZERO) | (Half::Alpha, ca::ZERO) => Some(Product::ZERO),
+        _ => None,
+    };
+    Ok(value)
+}
+
+/// Rasterised colour of TEV order channel `channel` (colour channel 0:
+/// `GX_COLOR0`, `GX_ALPHA0`, `GX_COLOR0A0`; `GX_COLOR_ZERO` is 0): the
+/// vertex colour or material colour 0, as the channel's control selects.
+/// Lighting and ambient colour are left to the viewer's lights.
+fn raster(m: &Material<'_>, channel: u8, half: Half) -> Result<Option<Product>, Error> {
+    match channel {
+        0 | 2 | 4 => {}
+        6 => return Ok(Some(Product::ZERO)),
+        _ => return Ok(None),
+    }
+    if m.channel_count()? == Some(0) {
+        return Ok(None);
+    }
+    // MAT3 keeps COLOR0, ALPHA0, COLOR1, ALPHA1 controls.
+    let control = m.channel(if half == Half::Color { 0 } else { 1 })?;
+    if control.is_some_and(|c| c.uses_vertex_color()) {
+        return Ok(Some(Product {
+            vertex: 1,
+            ..Product::ONE
+        }));
+    }
+    let [r, g, b, a] = m.material_color(0)?.map_or([1.0; 4], unit);
+    Ok(Some(Product::constant(match half {
+        Half::Color => [r, g, b],
+        Half::Alpha => [a; 3],
+    })))
+}
+
+/// A konst selector's value (`GX_TEV_KCSEL_*` / `GX_TEV_KASEL_*`): a
+/// fraction 8/8..1/8, a konst colour's RGB, or one of its components.
+fn konst(m: &Material<'_>, selector: u8, half: Half) -> Result<Option<[f32; 3]>, Error> {
+    if selector <= 7 {
+        return Ok(Some([f32::from(8 - selector) / 8.0; 3]));
+    }
+    let (slot, component) = match selector {
+        0x0C..=0x0F if half == Half::Color => (selector - 0x0C, None),
+        0x10..=0x1F => ((selector - 0x10) % 4, Some((selector - 0x10) / 4)),
+        _ => return Ok(None),
+    };
+    let Some(c) = m.konst_color(usize::from(slot))? else {
+        return Ok(None);
+    };
+    let [r, g, b, a] = unit(c);
+    Ok(Some(match component {
+        None => [r, g, b],
+        Some(i) => [[r, g, b, a].get(usize::from(i)).copied().unwrap_or(0.0); 3],
+    }))
 }

@@ -1,0 +1,271 @@
+//! MAT3 TEV stages folded into the scene material (docs/j3d.md, "Materials
+//! in the scene"): each one- and two-stage pattern the fold recognises, one
+//! it does not, the texture coordinate generator slot 0 samples, and what
+//! the glTF export makes of each. Fixtures are built with
+//! `tests/support/j3d_writer.rs`.
+
+mod support;
+
+use scenedec::Options;
+use scenedec::export::gltf::{Options as ExportOptions, export};
+use scenedec::scene::{MaterialFlags, MaterialRecord};
+use support::j3d_writer::{
+    MaterialDef, MaterialState, ModelBuilder, TevDef, TextureDef, draw, indices16, prim,
+};
+
+// GX_CC_* colour and GX_CA_* alpha inputs.
+const CPREV: u8 = 0;
+const TEXC: u8 = 8;
+const RASC: u8 = 10;
+const KONST: u8 = 14;
+const ZERO: u8 = 15;
+const APREV: u8 = 0;
+const TEXA: u8 = 4;
+const RASA: u8 = 5;
+const KONST_A: u8 = 6;
+const ZERO_A: u8 = 7;
+/// GX_TEV_KCSEL_K0 / GX_TEV_KASEL_K0_A.
+const K0: [u8; 2] = [0x0C, 0x1C];
+
+/// A stage of texture 0 (coordinate 0) and colour channel 0.
+fn stage(color_in: [u8; 4], alpha_in: [u8; 4]) -> TevDef {
+    TevDef {
+        order: [0, 0, 4],
+        color_in,
+        alpha_in,
+        konst: K0,
+    }
+}
+
+/// `states` on one triangle each (names m0, m1, …), texture 0 in slot 0.
+fn records(states: Vec<MaterialState>) -> (Vec<MaterialRecord>, Vec<u8>) {
+    let mut m = ModelBuilder::single_shape(
+        &[[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]],
+        draw(prim::TRIANGLES, &indices16(&[0, 1, 2])),
+    );
+    m.textures = vec![TextureDef::new("t0", 0x1, 8, 4, vec![0x80; 32])];
+    m.materials = (0..states.len())
+        .map(|i| MaterialDef {
+            name: format!("m{i}"),
+            cull: 2,
+        })
+        .collect();
+    m.material_states = states
+        .into_iter()
+        .map(|s| MaterialState {
+            textures: vec![Some(0)],
+            ..s
+        })
+        .collect();
+    let bytes = m.build();
+    let loaded = scenedec::load(&bytes, None, &Options::default()).unwrap();
+    (loaded.scene().materials().to_vec(), bytes)
+}
+
+fn one(state: MaterialState) -> MaterialRecord {
+    records(vec![state]).0[0]
+}
+
+/// sRGB-encoded 8-bit to linear, the glTF factor's space.
+fn linear(v: u8) -> f32 {
+    let c = f32::from(v) / 255.0;
+    if c <= 0.04045 {
+        c / 12.92
+    } else {
+        ((c + 0.055) / 1.055).powf(2.4)
+    }
+}
+
+fn close(a: [f32; 4], b: [f32; 4]) -> bool {
+    a.iter().zip(b).all(|(x, y)| (x - y).abs() < 1e-5)
+}
+
+const FOLD_FLAGS: u32 = MaterialFlags::VERTEX_COLORS
+    | MaterialFlags::TEXTURE_UNUSED
+    | MaterialFlags::TEV_UNFOLDED
+    | MaterialFlags::VERTEX_ALPHA_UNUSED;
+
+#[test]
+fn tev_texture_times_rasterised_vertex_colour_folds_to_texture_and_color_0() {
+    let r = one(MaterialState {
+        vertex_colors: true,
+        tev: vec![stage(
+            [ZERO, TEXC, RASC, ZERO],
+            [ZERO_A, TEXA, RASA, ZERO_A],
+        )],
+        ..MaterialState::default()
+    });
+    assert_eq!(r.flags & FOLD_FLAGS, MaterialFlags::VERTEX_COLORS);
+    assert_eq!(r.base_color, [1.0; 4]);
+    assert_eq!(r.tev_stages, 1);
+}
+
+#[test]
+fn tev_texture_times_rasterised_register_colour_folds_to_a_linear_factor() {
+    let r = one(MaterialState {
+        material_color: [255, 0, 51, 128],
+        tev: vec![stage(
+            [ZERO, TEXC, RASC, ZERO],
+            [ZERO_A, TEXA, RASA, ZERO_A],
+        )],
+        ..MaterialState::default()
+    });
+    assert_eq!(r.flags & FOLD_FLAGS, 0);
+    // Colour converted to linear light; alpha is linear already.
+    assert!(close(r.base_color, [1.0, 0.0, linear(51), 128.0 / 255.0]));
+}
+
+#[test]
+fn tev_texture_times_konst_folds_konst_into_the_factor() {
+    let r = one(MaterialState {
+        konst_color: [255, 128, 0, 200],
+        tev: vec![stage(
+            [ZERO, TEXC, KONST, ZERO],
+            [ZERO_A, TEXA, KONST_A, ZERO_A],
+        )],
+        ..MaterialState::default()
+    });
+    assert_eq!(r.flags & FOLD_FLAGS, 0);
+    assert!(close(r.base_color, [1.0, linear(128), 0.0, 200.0 / 255.0]));
+}
+
+#[test]
+fn tev_konst_alone_leaves_the_texture_unused() {
+    let r = one(MaterialState {
+        konst_color: [0, 255, 255, 255],
+        tev: vec![stage(
+            [ZERO, ZERO, ZERO, KONST],
+            [ZERO_A, ZERO_A, ZERO_A, KONST_A],
+        )],
+        ..MaterialState::default()
+    });
+    assert_eq!(r.flags & FOLD_FLAGS, MaterialFlags::TEXTURE_UNUSED);
+    assert_eq!(r.texture, 0, "the scene still names slot 0's texture");
+    assert_eq!(r.base_color, [0.0, 1.0, 1.0, 1.0]);
+}
+
+#[test]
+fn tev_rasterised_alone_is_the_channel_colour_without_texture() {
+    // Unlit channel, material colour from the register: a constant factor.
+    let r = one(MaterialState {
+        material_color: [51, 102, 255, 255],
+        tev: vec![stage(
+            [ZERO, ZERO, ZERO, RASC],
+            [ZERO_A, ZERO_A, ZERO_A, RASA],
+        )],
+        ..MaterialState::default()
+    });
+    assert_eq!(r.flags & FOLD_FLAGS, MaterialFlags::TEXTURE_UNUSED);
+    assert!(close(r.base_color, [linear(51), linear(102), 1.0, 1.0]));
+    // From the vertices: COLOR_0 alone.
+    let r = one(MaterialState {
+        vertex_colors: true,
+        tev: vec![stage(
+            [ZERO, ZERO, ZERO, RASC],
+            [ZERO_A, ZERO_A, ZERO_A, RASA],
+        )],
+        ..MaterialState::default()
+    });
+    assert_eq!(
+        r.flags & FOLD_FLAGS,
+        MaterialFlags::TEXTURE_UNUSED | MaterialFlags::VERTEX_COLORS
+    );
+}
+
+#[test]
+fn tev_texture_alone_ignores_the_material_colour() {
+    // (1 − c)·a with c zero: the texture as it is.
+    let r = one(MaterialState {
+        material_color: [10, 20, 30, 40],
+        tev: vec![stage(
+            [TEXC, ZERO, ZERO, ZERO],
+            [TEXA, ZERO_A, ZERO_A, ZERO_A],
+        )],
+        ..MaterialState::default()
+    });
+    assert_eq!(r.flags & FOLD_FLAGS, 0);
+    assert_eq!(r.base_color, [1.0; 4]);
+}
+
+#[test]
+fn tev_two_stages_texture_times_rasterised_then_times_konst_fold() {
+    let r = one(MaterialState {
+        vertex_colors: true,
+        konst_color: [255, 255, 0, 255],
+        tev: vec![
+            stage([ZERO, TEXC, RASC, ZERO], [ZERO_A, TEXA, RASA, ZERO_A]),
+            stage([ZERO, CPREV, KONST, ZERO], [ZERO_A, APREV, KONST_A, ZERO_A]),
+        ],
+        ..MaterialState::default()
+    });
+    assert_eq!(r.flags & FOLD_FLAGS, MaterialFlags::VERTEX_COLORS);
+    assert_eq!(r.base_color, [1.0, 1.0, 0.0, 1.0]);
+    assert_eq!(r.tev_stages, 2);
+}
+
+#[test]
+fn tev_blended_vertex_colour_without_vertex_alpha_writes_color_0_opaque() {
+    // Blend mode 1, SRCALPHA / INVSRCALPHA: alpha is shown. Colour channel
+    // 0 reads the vertices, the alpha channel its register.
+    let state = MaterialState {
+        vertex_colors: true,
+        blend: [1, 4, 5, 0],
+        tev: vec![stage(
+            [ZERO, TEXC, RASC, ZERO],
+            [ZERO_A, TEXA, RASA, ZERO_A],
+        )],
+        ..MaterialState::default()
+    };
+    let r = one(state);
+    assert_eq!(
+        r.flags & FOLD_FLAGS,
+        MaterialFlags::VERTEX_COLORS | MaterialFlags::VERTEX_ALPHA_UNUSED
+    );
+}
+
+#[test]
+fn tev_a_sum_of_products_does_not_fold_and_says_so_in_extras() {
+    // konst · texture + rasterised: glTF has no sum.
+    let (r, bytes) = records(vec![MaterialState {
+        material_color: [255, 0, 0, 255],
+        tev: vec![stage(
+            [ZERO, KONST, TEXC, RASC],
+            [ZERO_A, TEXA, RASA, ZERO_A],
+        )],
+        ..MaterialState::default()
+    }]);
+    let r = r[0];
+    assert_eq!(r.flags & FOLD_FLAGS, MaterialFlags::TEV_UNFOLDED);
+    // What is left: material colour 0 × slot 0's texture.
+    assert_eq!(r.base_color, [1.0, 0.0, 0.0, 1.0]);
+    let loaded = scenedec::load(&bytes, None, &Options::default()).unwrap();
+    let out = export(&loaded.scene(), "m", &ExportOptions::default()).unwrap();
+    let gltf = gltf::Gltf::from_slice(&out.main).unwrap();
+    let material = gltf.materials().next().unwrap();
+    let extras = material.extras().as_ref().unwrap().get();
+    assert!(extras.contains(r#""tev_folded":false"#), "{extras}");
+    assert!(extras.contains(r#""tev_stages":1"#), "{extras}");
+}
+
+#[test]
+fn texgen_source_tex1_binds_uv_set_1_and_a_normal_generator_is_no_uv_set() {
+    let (r, _) = records(vec![
+        MaterialState {
+            tex_gen_source: 5, // GX_TG_TEX1
+            ..MaterialState::default()
+        },
+        MaterialState {
+            tex_gen_source: 1, // GX_TG_NRM
+            ..MaterialState::default()
+        },
+    ]);
+    assert_eq!(
+        (r[0].uv_set, r[0].flags & MaterialFlags::GENERATED_UVS),
+        (1, 0)
+    );
+    assert_eq!(
+        r[1].flags & MaterialFlags::GENERATED_UVS,
+        MaterialFlags::GENERATED_UVS
+    );
+    assert_eq!((r[1].uv_set, r[1].texgen_source), (0, 1));
+}
