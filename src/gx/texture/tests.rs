@@ -558,11 +558,8 @@ fn format_codes_and_metadata() {
         (GxFormat::I8, dims(&intensity::I8)),
         (GxFormat::IA4, dims(&intensity::Ia4)),
         (GxFormat::IA8, dims(&intensity::Ia8)),
-        (GxFormat::RGB565, dims(&color::U16Texels(color::rgb565))),
-        (
-            GxFormat::RGB5A3,
-            dims(&color::U16Texels(color::rgb5a3_lookup)),
-        ),
+        (GxFormat::RGB565, dims(&color::Rgb565)),
+        (GxFormat::RGB5A3, dims(&color::Rgb5a3)),
         (GxFormat::RGBA8, dims(&color::Rgba8)),
         (GxFormat::C4, dims(&palette::C4::new(pal.0, pal.1))),
         (GxFormat::C8, dims(&palette::C8::new(pal.0, pal.1))),
