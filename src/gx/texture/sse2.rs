@@ -34,11 +34,7 @@ fn and16(v: m128i, mask: u16) -> m128i {
 #[inline(always)]
 fn loads<const B: usize, const N: usize>(src: &[u8; B]) -> [m128i; N] {
     let (chunks, _) = src.as_chunks::<16>();
-    core::array::from_fn(|k| {
-        chunks
-            .get(k)
-            .map_or(splat16(0), |chunk| load_unaligned_m128i(chunk))
-    })
+    core::array::from_fn(|k| chunks.get(k).map_or(splat16(0), load_unaligned_m128i))
 }
 
 /// Stores four-texel vectors in order.
