@@ -77,6 +77,27 @@ fn join(left: [Texel; 4], right: [Texel; 4]) -> [Texel; 8] {
     [a, b, c, d, e, f, g, h]
 }
 
+/// One macroblock into a tile of row stride 8, texel by texel.
+#[inline(always)]
+pub(super) fn macroblock(src: &[u8], tile: &mut Tile) {
+    let (subs, _) = src.as_chunks::<8>();
+    let (rows, _) = tile.as_chunks_mut::<8>();
+    if let ([tl, tr, bl, br], [r0, r1, r2, r3, r4, r5, r6, r7]) = (subs, rows) {
+        let [t0, t1, t2, t3] = sub_block(tl);
+        let [u0, u1, u2, u3] = sub_block(tr);
+        let [b0, b1, b2, b3] = sub_block(bl);
+        let [v0, v1, v2, v3] = sub_block(br);
+        *r0 = join(t0, u0);
+        *r1 = join(t1, u1);
+        *r2 = join(t2, u2);
+        *r3 = join(t3, u3);
+        *r4 = join(b0, v0);
+        *r5 = join(b1, v1);
+        *r6 = join(b2, v2);
+        *r7 = join(b3, v3);
+    }
+}
+
 /// CMPR macroblocks: 8x8 texels in 32 bytes.
 pub(super) struct Cmpr;
 
@@ -93,22 +114,11 @@ impl BlockDecoder for Cmpr {
         _: usize,
         _: usize,
     ) -> Result<(), TextureError> {
-        let (subs, _) = src.as_chunks::<8>();
-        let (rows, _) = tile.as_chunks_mut::<8>();
-        if let ([tl, tr, bl, br], [r0, r1, r2, r3, r4, r5, r6, r7]) = (subs, rows) {
-            let [t0, t1, t2, t3] = sub_block(tl);
-            let [u0, u1, u2, u3] = sub_block(tr);
-            let [b0, b1, b2, b3] = sub_block(bl);
-            let [v0, v1, v2, v3] = sub_block(br);
-            *r0 = join(t0, u0);
-            *r1 = join(t1, u1);
-            *r2 = join(t2, u2);
-            *r3 = join(t3, u3);
-            *r4 = join(b0, v0);
-            *r5 = join(b1, v1);
-            *r6 = join(b2, v2);
-            *r7 = join(b3, v3);
+        #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+        if super::color::sse2_block(src, tile, super::sse2::cmpr) {
+            return Ok(());
         }
+        macroblock(src, tile);
         Ok(())
     }
 }

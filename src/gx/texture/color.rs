@@ -99,34 +99,83 @@ pub(super) const fn ia8(p: u16) -> Texel {
     [i, i, i, a]
 }
 
-/// The 16-bit colour formats (RGB565, RGB5A3): 4x4 texels of one big-endian
+/// The 16-bit colour formats' scalar loop: 4x4 texels of one big-endian
 /// u16 each, turned into RGBA8 by the format's function (`rgb565`,
-/// `rgb5a3`). Generic over the function (each fn item is its own type), so
-/// each format gets its own inlined loop. (IA8 keeps its own byte loop in
-/// `intensity.rs`: through this path it ran three times slower.)
-pub(super) struct U16Texels<F>(pub(super) F);
-
-impl<F: Fn(u16) -> Texel> BlockDecoder for U16Texels<F> {
-    const WIDTH: usize = 4;
-    const HEIGHT: usize = 4;
-    const BYTES: usize = 32;
-
-    #[inline(always)]
-    fn decode_block(
-        &self,
-        src: &[u8],
-        tile: &mut Tile,
-        _: usize,
-        _: usize,
-    ) -> Result<(), TextureError> {
-        for (texel, pair) in tile.iter_mut().zip(src.chunks_exact(2)) {
-            if let &[hi, lo] = pair {
-                *texel = (self.0)(u16::from_be_bytes([hi, lo]));
-            }
+/// `rgb5a3_lookup`), inlined per format.
+#[inline(always)]
+fn u16_texels(src: &[u8], tile: &mut Tile, texel: impl Fn(u16) -> Texel) {
+    for (out, pair) in tile.iter_mut().zip(src.chunks_exact(2)) {
+        if let &[hi, lo] = pair {
+            *out = texel(u16::from_be_bytes([hi, lo]));
         }
-        Ok(())
     }
 }
+
+/// Runs an SSE2 block decoder of `B` input bytes and `O` output bytes when
+/// the block has its full size (always, from [`super::tiles::decode_tiled`]);
+/// `false` sends the caller to its scalar loop.
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+#[inline(always)]
+pub(super) fn sse2_block<const B: usize, const O: usize>(
+    src: &[u8],
+    tile: &mut Tile,
+    decode: fn(&[u8; B], &mut [u8; O]),
+) -> bool {
+    match (
+        src.first_chunk::<B>(),
+        tile.as_flattened_mut().first_chunk_mut::<O>(),
+    ) {
+        (Some(src), Some(out)) => {
+            decode(src, out);
+            true
+        }
+        _ => false,
+    }
+}
+
+/// Defines a 4x4 block format of 32 bytes decoded by `sse2::$simd` on
+/// x86-64 and by `u16_texels` with `$scalar` elsewhere.
+macro_rules! u16_format {
+    ($(#[$doc:meta])* $name:ident, $scalar:path, $simd:ident) => {
+        $(#[$doc])*
+        pub(super) struct $name;
+
+        impl BlockDecoder for $name {
+            const WIDTH: usize = 4;
+            const HEIGHT: usize = 4;
+            const BYTES: usize = 32;
+
+            #[inline(always)]
+            fn decode_block(
+                &self,
+                src: &[u8],
+                tile: &mut Tile,
+                _: usize,
+                _: usize,
+            ) -> Result<(), TextureError> {
+                #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+                if sse2_block(src, tile, super::sse2::$simd) {
+                    return Ok(());
+                }
+                u16_texels(src, tile, $scalar);
+                Ok(())
+            }
+        }
+    };
+}
+
+u16_format!(
+    /// RGB565: 4x4 texels, big-endian `rrrrrggggggbbbbb`.
+    Rgb565,
+    rgb565,
+    rgb565
+);
+u16_format!(
+    /// RGB5A3: 4x4 texels, big-endian, RGB555 or A3RGB4 by bit 15.
+    Rgb5a3,
+    rgb5a3_lookup,
+    rgb5a3
+);
 
 /// RGBA8: 4x4 texels as 16 AR byte pairs, then 16 GB byte pairs.
 pub(super) struct Rgba8;
@@ -144,6 +193,10 @@ impl BlockDecoder for Rgba8 {
         _: usize,
         _: usize,
     ) -> Result<(), TextureError> {
+        #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+        if sse2_block(src, tile, super::sse2::rgba8) {
+            return Ok(());
+        }
         let (ar, gb) = src.split_at(src.len() / 2);
         for ((texel, ar), gb) in tile
             .iter_mut()

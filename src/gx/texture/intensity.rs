@@ -2,6 +2,8 @@
 
 use super::TextureError;
 use super::color::ia8;
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+use super::color::sse2_block;
 use super::tiles::{BlockDecoder, Tile};
 
 /// A block's encoded bytes as an array, so that its loop has a constant
@@ -35,6 +37,10 @@ impl BlockDecoder for I4 {
         _: usize,
         _: usize,
     ) -> Result<(), TextureError> {
+        #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+        if sse2_block(src, tile, super::sse2::i4) {
+            return Ok(());
+        }
         // Fixed trip counts and whole-texel arithmetic: the loop vectorises.
         let (pairs, _) = tile.as_chunks_mut::<2>();
         for (pair, &b) in pairs.iter_mut().zip(&block::<32>(src)) {
@@ -60,6 +66,10 @@ impl BlockDecoder for I8 {
         _: usize,
         _: usize,
     ) -> Result<(), TextureError> {
+        #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+        if sse2_block(src, tile, super::sse2::i8) {
+            return Ok(());
+        }
         for (texel, &i) in tile.iter_mut().zip(&block::<32>(src)) {
             *texel = (u32::from(i) * 0x0101_0101).to_le_bytes();
         }
@@ -83,6 +93,10 @@ impl BlockDecoder for Ia4 {
         _: usize,
         _: usize,
     ) -> Result<(), TextureError> {
+        #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+        if sse2_block(src, tile, super::sse2::ia4) {
+            return Ok(());
+        }
         for (texel, &b) in tile.iter_mut().zip(&block::<32>(src)) {
             let i = u32::from(b & 0xF) * 0x0011_1111;
             let a = u32::from(b >> 4) * 0x1100_0000;
@@ -108,6 +122,10 @@ impl BlockDecoder for Ia8 {
         _: usize,
         _: usize,
     ) -> Result<(), TextureError> {
+        #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+        if sse2_block(src, tile, super::sse2::ia8) {
+            return Ok(());
+        }
         for (texel, pair) in tile.iter_mut().zip(src.chunks_exact(2)) {
             if let &[a, i] = pair {
                 *texel = ia8(u16::from_be_bytes([a, i]));

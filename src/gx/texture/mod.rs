@@ -54,6 +54,8 @@ mod cmpr;
 mod color;
 mod intensity;
 mod palette;
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+mod sse2;
 mod tiles;
 
 #[cfg(test)]
@@ -471,12 +473,8 @@ pub fn decode(
         (GxFormat::I8, _) => tiles::decode_tiled(&intensity::I8, w, h, data, out),
         (GxFormat::IA4, _) => tiles::decode_tiled(&intensity::Ia4, w, h, data, out),
         (GxFormat::IA8, _) => tiles::decode_tiled(&intensity::Ia8, w, h, data, out),
-        (GxFormat::RGB565, _) => {
-            tiles::decode_tiled(&color::U16Texels(color::rgb565), w, h, data, out)
-        }
-        (GxFormat::RGB5A3, _) => {
-            tiles::decode_tiled(&color::U16Texels(color::rgb5a3_lookup), w, h, data, out)
-        }
+        (GxFormat::RGB565, _) => tiles::decode_tiled(&color::Rgb565, w, h, data, out),
+        (GxFormat::RGB5A3, _) => tiles::decode_tiled(&color::Rgb5a3, w, h, data, out),
         (GxFormat::RGBA8, _) => tiles::decode_tiled(&color::Rgba8, w, h, data, out),
         (GxFormat::CMPR, _) => tiles::decode_tiled(&cmpr::Cmpr, w, h, data, out),
         (GxFormat::C4, Some((pf, pal))) => {

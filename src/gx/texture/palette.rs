@@ -96,6 +96,25 @@ impl BlockDecoder for C4 {
         visible_w: usize,
         visible_h: usize,
     ) -> Result<(), TextureError> {
+        if let Some(bytes) = src.first_chunk::<32>() {
+            // Every index the block holds is in the palette: look up
+            // unchecked (a nibble addresses all 16 table entries).
+            let highest = bytes.iter().fold(0, |m, &b| m.max(b >> 4).max(b & 0xF));
+            if usize::from(highest) < self.0.entries {
+                let texels = &self.0.texels;
+                let pick = |i: u8| {
+                    texels
+                        .get(usize::from(i & 0xF))
+                        .copied()
+                        .unwrap_or_default()
+                };
+                let (pairs, _) = tile.as_chunks_mut::<2>();
+                for (pair, &b) in pairs.iter_mut().zip(bytes) {
+                    *pair = [pick(b >> 4), pick(b)];
+                }
+                return Ok(());
+            }
+        }
         let indices = src
             .iter()
             .flat_map(|&b| [u16::from(b >> 4), u16::from(b & 0xF)]);
@@ -134,6 +153,18 @@ impl BlockDecoder for C8 {
         visible_w: usize,
         visible_h: usize,
     ) -> Result<(), TextureError> {
+        if let Some(bytes) = src.first_chunk::<32>() {
+            // Every index the block holds is in the palette: look up
+            // unchecked (a byte addresses all 256 table entries).
+            let highest = bytes.iter().fold(0, |m, &b| m.max(b));
+            if usize::from(highest) < self.0.entries {
+                let texels = &self.0.texels;
+                for (texel, &b) in tile.iter_mut().zip(bytes) {
+                    *texel = texels.get(usize::from(b)).copied().unwrap_or_default();
+                }
+                return Ok(());
+            }
+        }
         let indices = src.iter().map(|&b| u16::from(b));
         fill(
             tile,

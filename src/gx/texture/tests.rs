@@ -347,6 +347,29 @@ fn paletted_formats_match_reference() {
     }
 }
 
+/// A palette shorter than the index range: blocks whose indices are all in
+/// it take the unchecked lookup, and must equal the reference.
+#[test]
+fn short_palettes_in_range_match_reference() {
+    let mut rng = Rng(0x5EED_CAFE);
+    for (format, entries) in [(GxFormat::C4, 7u32), (GxFormat::C8, 100)] {
+        let raw = palette_bytes(&mut rng, entries as usize);
+        for (w, h) in SIZES {
+            let units: Vec<u32> = (0..64 * 64).map(|_| rng.next() % entries).collect();
+            let unit = |x: u32, y: u32| units[usize::try_from(y * 64 + x).unwrap()];
+            let data = encode(format, w, h, unit);
+            let pal = Some((PaletteFormat::RGB5A3, raw.as_slice()));
+            let img = decode_vec(format, w, h, &data, pal).unwrap();
+            for y in 0..h {
+                for x in 0..w {
+                    let want = ref_texel(format, unit(x, y), pal).unwrap();
+                    assert_eq!(texel_at(&img, w, x, y), want, "{format} {w}x{h} at {x},{y}");
+                }
+            }
+        }
+    }
+}
+
 #[test]
 fn palette_index_out_of_range() {
     let raw = [0x12, 0x34, 0x56, 0x78, 0x9A]; // 2 entries; the odd byte is ignored
@@ -558,11 +581,8 @@ fn format_codes_and_metadata() {
         (GxFormat::I8, dims(&intensity::I8)),
         (GxFormat::IA4, dims(&intensity::Ia4)),
         (GxFormat::IA8, dims(&intensity::Ia8)),
-        (GxFormat::RGB565, dims(&color::U16Texels(color::rgb565))),
-        (
-            GxFormat::RGB5A3,
-            dims(&color::U16Texels(color::rgb5a3_lookup)),
-        ),
+        (GxFormat::RGB565, dims(&color::Rgb565)),
+        (GxFormat::RGB5A3, dims(&color::Rgb5a3)),
         (GxFormat::RGBA8, dims(&color::Rgba8)),
         (GxFormat::C4, dims(&palette::C4::new(pal.0, pal.1))),
         (GxFormat::C8, dims(&palette::C8::new(pal.0, pal.1))),

@@ -37,30 +37,33 @@ pub(super) trait BlockDecoder {
     ) -> Result<(), TextureError>;
 }
 
-/// Copies the first `n` bytes of each tile row into the output rows of one
-/// block row (`strip`), starting at byte `start` of each row.
+/// Moves the first `n` bytes of each tile row to the front of its output
+/// row and advances that row past them. `rows` holds the block row's output
+/// rows (empty slices below the image's last row), each starting at the
+/// block's first byte.
 #[inline(always)]
 fn copy_rows(
-    strip: &mut [u8],
-    row_bytes: usize,
+    rows: &mut [&mut [u8]; MAX_BLOCK_HEIGHT],
     tile_rows: &[Texel],
     width: usize,
-    start: usize,
+    height: usize,
     n: usize,
 ) {
-    let end = start.saturating_add(n);
-    for (row_out, row_tile) in strip
-        .chunks_exact_mut(row_bytes)
+    for (row_out, row_tile) in rows
+        .iter_mut()
         .zip(tile_rows.chunks_exact(width))
+        .take(height)
     {
-        if let (Some(dst), Some(src)) = (
-            row_out.get_mut(start..end),
-            row_tile.as_flattened().get(..n),
-        ) {
+        if let (Some(dst), Some(src)) =
+            (row_out.split_off_mut(..n), row_tile.as_flattened().get(..n))
+        {
             dst.copy_from_slice(src);
         }
     }
 }
+
+/// The tallest block (8 texels).
+const MAX_BLOCK_HEIGHT: usize = 8;
 
 /// Decodes a `width` x `height` level laid out in `D`'s blocks. The caller
 /// has checked that `out` is exactly `width * height * 4` bytes and `data`
@@ -92,19 +95,22 @@ pub(super) fn decode_tiled<D: BlockDecoder>(
         .zip(data.chunks_exact(strip_src_bytes))
     {
         let rows = strip.len() / row_bytes;
+        // The strip's output rows, each advanced past a block as it is
+        // written: one split per row and block, no offsets recomputed.
+        let mut out_rows = strip.chunks_exact_mut(row_bytes);
+        let mut row_slices: [&mut [u8]; MAX_BLOCK_HEIGHT] =
+            core::array::from_fn(|_| out_rows.next().unwrap_or_default());
         let mut blocks = strip_src.chunks_exact(D::BYTES);
-        let mut start = 0;
         // Whole-width blocks: the copy length is a constant per format.
         for block in blocks.by_ref().take(full_blocks) {
             decoder.decode_block(block, &mut tile, D::WIDTH, rows)?;
-            copy_rows(strip, row_bytes, &tile, D::WIDTH, start, D::WIDTH * 4);
-            start += D::WIDTH * 4;
+            copy_rows(&mut row_slices, &tile, D::WIDTH, D::HEIGHT, D::WIDTH * 4);
         }
         // The right edge block: present only when the width is not a
         // multiple of the block width (then `last_w` is its visible width).
         if let Some(block) = blocks.next() {
             decoder.decode_block(block, &mut tile, last_w, rows)?;
-            copy_rows(strip, row_bytes, &tile, D::WIDTH, start, last_w * 4);
+            copy_rows(&mut row_slices, &tile, D::WIDTH, D::HEIGHT, last_w * 4);
         }
     }
     Ok(())
