@@ -57,6 +57,9 @@
     )
 )]
 #![cfg_attr(test, allow(clippy::cast_possible_truncation))]
+// No panicking index outside tests: `get`, iterators and fixed-size array
+// patterns, or a local allow whose reason says why the index is in bounds.
+#![cfg_attr(not(test), deny(clippy::indexing_slicing))]
 
 #[cfg(feature = "alloc")]
 extern crate alloc;

@@ -15,6 +15,10 @@ pub(super) type Block = [u8; 16];
 /// [`CLASS`]'s mark for a byte outside the alphabet.
 pub(super) const NOT_SYMBOL: u8 = 0x80;
 /// Each byte's base64 value, or NOT_SYMBOL.
+#[allow(
+    clippy::indexing_slicing,
+    reason = "const evaluation: every index is a byte value below 256, and an out-of-range one would fail the build"
+)]
 pub(super) const CLASS: [u8; 256] = {
     let mut t = [NOT_SYMBOL; 256];
     let mut i = 0u8;
@@ -35,6 +39,10 @@ pub(super) const CLASS: [u8; 256] = {
 
 /// A byte's [`CLASS`].
 #[inline(always)]
+#[allow(
+    clippy::indexing_slicing,
+    reason = "a u8 index is below 256, CLASS's length"
+)]
 pub(super) fn class(b: u8) -> u8 {
     CLASS[usize::from(b)]
 }

@@ -153,7 +153,8 @@ impl<'a> DisplayList<'a> {
                     let count = self
                         .bytes
                         .get(offset + 1..offset + 3)
-                        .map(|b| usize::from(u16::from_be_bytes([b[0], b[1]])))
+                        .and_then(|b| <[u8; 2]>::try_from(b).ok())
+                        .map(|b| usize::from(u16::from_be_bytes(b)))
                         .ok_or(DisplayListError::Truncated { offset })?;
                     let start = offset + 3;
                     let end = count

@@ -65,7 +65,9 @@ impl<'a> Evp1<'a> {
         let mut m = Mat4::IDENTITY;
         for row in 0..3 {
             for col in 0..4 {
-                m.0[col * 4 + row] = self.reader.f32(at + (row * 4 + col) * 4)?;
+                if let Some(slot) = m.0.get_mut(col * 4 + row) {
+                    *slot = self.reader.f32(at + (row * 4 + col) * 4)?;
+                }
             }
         }
         Ok(m)

@@ -107,7 +107,11 @@ impl<'a> J3dFile<'a> {
             .get(offset..)
             .and_then(|rest| rest.get(..SECTION_HEADER_LEN))
             .ok_or_else(|| truncated(offset, None, "a section header"))?;
-        let id = SectionId([head[0], head[1], head[2], head[3]]);
+        let (id, size) = head
+            .split_first_chunk::<4>()
+            .and_then(|(id, rest)| Some((*id, *rest.first_chunk::<4>()?)))
+            .ok_or_else(|| truncated(offset, None, "a section header"))?;
+        let id = SectionId(id);
         if !KNOWN_SECTIONS.contains(&&id.0) {
             return Err(Error::binary(
                 ErrorCode::BadValue,
@@ -119,7 +123,7 @@ impl<'a> J3dFile<'a> {
                 ),
             ));
         }
-        let size = u32::from_be_bytes([head[4], head[5], head[6], head[7]]) as usize;
+        let size = u32::from_be_bytes(size) as usize;
         if size < SECTION_HEADER_LEN {
             return Err(Error::binary(
                 ErrorCode::BadValue,

@@ -128,7 +128,7 @@ impl Packet<'_> {
     pub fn slots(&self) -> impl Iterator<Item = (usize, Option<u16>)> + '_ {
         self.matrix_table
             .chunks_exact(2)
-            .map(|b| u16::from_be_bytes([b[0], b[1]]))
+            .filter_map(|b| b.try_into().ok().map(u16::from_be_bytes))
             .enumerate()
             .map(|(k, v)| (k, (v != 0xFFFF).then_some(v)))
     }

@@ -96,7 +96,9 @@ impl<'a> Vtx1<'a> {
                         ),
                     )
                 })?;
-            let start = offsets[slot];
+            let (Some(&start), Some(out)) = (offsets.get(slot), arrays.get_mut(slot)) else {
+                continue;
+            };
             if start == 0 {
                 continue;
             }
@@ -114,7 +116,7 @@ impl<'a> Vtx1<'a> {
                     format_args!("{attribute} array {start:#x}..{end:#x} lies outside VTX1"),
                 )
             })?;
-            arrays[slot] = Some(VertexArray {
+            *out = Some(VertexArray {
                 attribute,
                 format,
                 data,

@@ -72,7 +72,12 @@ impl Expander {
             }
             (ColorType::Indexed, _) | (ColorType::Grey, 8) => {
                 for (o, &v) in out.iter_mut().zip(row) {
-                    *o = self.lut[usize::from(v)];
+                    #[allow(
+                        clippy::indexing_slicing,
+                        reason = "a u8 index is below 256, the table's length"
+                    )]
+                    let rgba = self.lut[usize::from(v)];
+                    *o = rgba;
                 }
             }
             (ColorType::Grey, _) => {
@@ -134,7 +139,12 @@ impl Expander {
             let mut bits = byte;
             for o in pixels {
                 bits = bits.rotate_left(u32::from(depth));
-                *o = self.lut[usize::from(bits & mask)];
+                #[allow(
+                    clippy::indexing_slicing,
+                    reason = "a u8 index is below 256, the table's length"
+                )]
+                let rgba = self.lut[usize::from(bits & mask)];
+                *o = rgba;
             }
         }
     }

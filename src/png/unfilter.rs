@@ -175,6 +175,10 @@ fn average<const N: usize>(cur: &mut [[u8; N]], prev: &[[u8; N]]) {
     }
 }
 
+#[allow(
+    clippy::indexing_slicing,
+    reason = "i < N, the length of every array indexed"
+)]
 fn paeth<const N: usize>(cur: &mut [[u8; N]], prev: &[[u8; N]]) {
     let mut left = [0i16; N];
     let mut upper_left = [0i16; N];

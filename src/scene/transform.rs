@@ -97,6 +97,10 @@ impl Mat4 {
 
     /// The inverse of an affine matrix (bottom row 0, 0, 0, 1), or `None`
     /// when its 3×3 part is singular.
+    #[allow(
+        clippy::indexing_slicing,
+        reason = "row, column and k are below 4, so every index is below 16, the matrix's length"
+    )]
     pub fn inverse_affine(&self) -> Option<Self> {
         let m = &self.0;
         let c = self.cofactors();
@@ -120,6 +124,10 @@ impl Mat4 {
     }
 
     /// Cofactors of the 3×3 part, laid out like the matrix (column-major).
+    #[allow(
+        clippy::indexing_slicing,
+        reason = "row, column and k are below 4, so every index is below 16, the matrix's length"
+    )]
     fn cofactors(&self) -> [f32; 16] {
         let m = |r: usize, c: usize| self.0[c * 4 + r];
         let mut out = [0.0; 16];
@@ -161,6 +169,10 @@ impl Mat4 {
     }
 
     /// `self · rhs`.
+    #[allow(
+        clippy::indexing_slicing,
+        reason = "row, column and k are below 4, so every index is below 16, the matrix's length"
+    )]
     pub fn mul(&self, rhs: &Self) -> Self {
         let mut out = [0.0f32; 16];
         for (c, column) in out.chunks_exact_mut(4).enumerate() {

@@ -15,6 +15,10 @@
 //! clip exporter animates [`nodes::NodeMap::main`], whose TRS is exactly the
 //! scene node's translation, rotation and scale. docs/export.md says what
 //! maps to what and what is lost.
+#![allow(
+    clippy::indexing_slicing,
+    reason = "the glTF writer's indexing is converted separately"
+)]
 
 pub mod animations;
 pub mod buffers;
