@@ -60,6 +60,9 @@
 // No panicking index outside tests: `get`, iterators and fixed-size array
 // patterns, or a local allow whose reason says why the index is in bounds.
 #![cfg_attr(not(test), deny(clippy::indexing_slicing))]
+// Arithmetic that could overflow or divide by zero: checked, or allowed per
+// module with the bound that keeps it in range (docs/security.md).
+#![cfg_attr(not(test), deny(clippy::arithmetic_side_effects))]
 
 #[cfg(feature = "alloc")]
 extern crate alloc;

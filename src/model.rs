@@ -1,4 +1,8 @@
 //! One entry point for every format: sniff, unwrap Yaz0, measure, decode.
+#![allow(
+    clippy::arithmetic_side_effects,
+    reason = "sizes come from a Plan whose counts were checked against Limits and summed with checked arithmetic; padding is below MAX_ALIGN"
+)]
 
 use crate::arena::{Arena, Plan};
 use crate::error::{Error, ErrorCode, Warnings};

@@ -8,6 +8,10 @@
 //! Spec ("Errors"): FILE_TOO_LARGE over maxFileBytes; NOT_JSON for empty, not
 //! UTF-8 or not JSON; NOT_BBMODEL for a root that is no object or lacks
 //! `meta` / `meta.format_version`; UNSUPPORTED_VERSION outside 3.x–5.x.
+#![allow(
+    clippy::arithmetic_side_effects,
+    reason = "positions and lengths index the input or a caller buffer (at most isize::MAX bytes) and advance by at most what was just read or checked, so they stay below usize::MAX"
+)]
 
 use super::brackets::closing_bracket;
 use super::formats::ModelFormat;

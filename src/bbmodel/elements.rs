@@ -9,6 +9,10 @@
 //! and format, the outline hull's single-sided camera-only faces, flat cubes'
 //! coincident faces, the pre-4.5 box-UV `shade: false` migration, and UVs
 //! over the shown texture's UV size (the resolution when untextured).
+#![allow(
+    clippy::arithmetic_side_effects,
+    reason = "counters of items the input spells out, each item at least one byte and adding at most 6 per item, so totals stay far below usize::MAX; each subtraction follows the comparison that bounds it"
+)]
 
 use super::cube::{CubeInput, CubeShape, FaceInput, FaceName, FaceRotation, cube_faces};
 use super::document::{Document, MAX_JSON_DEPTH};

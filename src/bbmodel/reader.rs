@@ -4,6 +4,10 @@
 //! [`census`](super::structure::census), [`walk_outliner`] and the group
 //! readers, so the arena layout `measure` plans is the one `decode_into`
 //! carves.
+#![allow(
+    clippy::arithmetic_side_effects,
+    reason = "counters of items the input spells out, each item at least one byte and adding at most 6 per item, so totals stay far below usize::MAX; each subtraction follows the comparison that bounds it"
+)]
 
 use super::Options;
 use super::animations::{

@@ -8,6 +8,10 @@
 //! through `safe_arch`'s safe wrappers (as in `json/classify.rs`); other
 //! targets compute the same results with table lookups, and tests check
 //! both paths against the byte rules.
+#![allow(
+    clippy::arithmetic_side_effects,
+    reason = "positions and lengths index the input or a caller buffer (at most isize::MAX bytes) and advance by at most what was just read or checked, so they stay below usize::MAX"
+)]
 
 /// Sixteen consecutive bytes.
 pub(super) type Block = [u8; 16];

@@ -4,6 +4,10 @@
 //! count (u32), a 16-byte subversion stamp (`SVR3` and 0xFF padding). Sections
 //! follow back to back from 0x20, each starting with its id (4 ASCII bytes) and
 //! its size in bytes, header included.
+#![allow(
+    clippy::arithmetic_side_effects,
+    reason = "offsets are u32 fields plus u16-bounded indices times record sizes below 256 (below 2^41, no overflow with a 64-bit usize), each checked by the section reader before any byte is read"
+)]
 
 use nom::Parser;
 use nom::bytes::complete::take;

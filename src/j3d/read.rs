@@ -1,5 +1,9 @@
 //! Bounds-checked big-endian reads inside one section, with errors that name
 //! the section and the absolute file offset.
+#![allow(
+    clippy::arithmetic_side_effects,
+    reason = "offsets are u32 fields plus u16-bounded indices times record sizes below 256 (below 2^41, no overflow with a 64-bit usize), each checked by the section reader before any byte is read"
+)]
 
 use core::fmt;
 

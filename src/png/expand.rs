@@ -4,6 +4,10 @@
 //! tRNS (entries past PLTE are opaque black, as the png crate reads them);
 //! a grey or RGB tRNS key makes pixels whose full stored sample equals it
 //! transparent, all others opaque.
+#![allow(
+    clippy::arithmetic_side_effects,
+    reason = "sample arithmetic on u8/u16 values, and sizes from IHDR's sides (each below 2^31, checked on read) computed in u64"
+)]
 
 use super::header::{ColorType, Header};
 

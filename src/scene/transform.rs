@@ -1,6 +1,10 @@
 //! The little matrix math the scene needs: node local and world matrices, bounding boxes.
 //!
 //! Float math goes through `libm`, so results are the same with and without std.
+#![allow(
+    clippy::arithmetic_side_effects,
+    reason = "matrix and channel indices are loop counters below 16, and keyframe positions below the point count"
+)]
 
 use super::NodeRecord;
 

@@ -19,6 +19,10 @@
     clippy::indexing_slicing,
     reason = "the glTF writer's indexing is converted separately"
 )]
+#![allow(
+    clippy::arithmetic_side_effects,
+    reason = "offsets and counts over a decoded scene, whose array lengths the decoder bounded by Limits"
+)]
 
 pub mod animations;
 pub mod buffers;

@@ -1,5 +1,9 @@
 //! Direct colour formats (RGB565, RGB5A3, RGBA8) and the bit-replication
 //! helpers every format uses.
+#![allow(
+    clippy::arithmetic_side_effects,
+    reason = "texel arithmetic on u8/u16 channel values with constant factors, and coordinates below the texture's side, whose sizes were checked with checked_mul first"
+)]
 
 use super::TextureError;
 use super::tiles::{BlockDecoder, Texel, Tile};

@@ -6,6 +6,10 @@
 //! `after` the one with the earliest time at or above `t`; among keyframes
 //! sharing a time, the first in file order is taken for either role (the
 //! channel's keyframes are sorted stably, so that is the first in the slice).
+#![allow(
+    clippy::arithmetic_side_effects,
+    reason = "matrix and channel indices are loop counters below 16, and keyframe positions below the point count"
+)]
 
 use super::super::{Interpolation, KeyframeRecord};
 
