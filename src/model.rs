@@ -223,8 +223,8 @@ mod owned {
         let j3d_error = |e| j3d::measured_error(model, &options.j3d, e);
         let (document, plan) = match format {
             Format::Bbmodel => {
-                let (doc, plan) =
-                    bbmodel::count_located(model, &options.bbmodel).map_err(bbmodel_error)?;
+                // Its error is already `measure`'s.
+                let (doc, plan) = bbmodel::count_located(model, &options.bbmodel)?;
                 (Some(doc), plan)
             }
             Format::J3d => (

@@ -33,8 +33,8 @@ use super::text_pool::Pool;
 use super::texture_pixels::{ImageTally, ImageWriter, validate_image};
 use super::textures::{COUNTED_UUIDS, TextureFacts, Textures, for_each_texture, uuid_entry};
 use super::uuid_tables::{
-    ElementEntry, OutlinerRef, UuidEntry, body_offset, elements_unique, group_data_at, group_entry,
-    group_table, groups_placed_once, place,
+    ElementEntry, OutlinerRef, SeenUuids, UuidEntry, body_offset, elements_unique, group_data_at,
+    group_entry, group_table, groups_placed_once, place,
 };
 use super::value::{Cursor, GROUPS, Path, known_key};
 use crate::arena::{Arena, Plan};
@@ -244,8 +244,12 @@ fn count_elements(
 ) -> Result<usize, Error> {
     let (doc, limits, textures) = (ctx.doc, ctx.limits, ctx.textures);
     let mut pool = 0;
+    let mut seen = SeenUuids::new();
     for_each_value(doc, doc.elements, |i, first, c| {
         let element = read_element(ctx, pass, i, &first, c, None)?;
+        if let Some(uuid) = &element.head.uuid {
+            seen.check(doc, uuid, i)?;
+        }
         pool += escaped_len(&element.head.name);
         match element.body {
             ElementBody::Cube(cube) => {
