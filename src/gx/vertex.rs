@@ -2,7 +2,7 @@
 //! and how its array stores components.
 #![allow(
     clippy::arithmetic_side_effects,
-    reason = "covered by the fuzz targets (overflow checks on); the arithmetic is on counts the count pass checked against J3dLimits, and this module is being rewritten"
+    reason = "not yet converted: the arithmetic is on counts the count pass checked against J3dLimits, and the fuzz targets exercise it"
 )]
 
 use core::fmt;
