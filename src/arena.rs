@@ -17,6 +17,10 @@
 //! has just made zeroed (`vec![0u64; n]`) knows the bytes are zero already
 //! and does not write them again (`Arena::from_zeroed_words`). Either way a
 //! byte is handed out at most once, so it is still zero when handed out.
+#![allow(
+    clippy::arithmetic_side_effects,
+    reason = "sizes come from a Plan whose counts were checked against Limits and summed with checked arithmetic; padding is below MAX_ALIGN"
+)]
 
 use core::mem::{align_of, size_of};
 

@@ -23,6 +23,10 @@
 //! blocks without `%` still sixteen bytes at once. Decoding then runs in
 //! pieces through a stack buffer, sixteen symbols a step, so a texture
 //! never needs its file in memory.
+#![allow(
+    clippy::arithmetic_side_effects,
+    reason = "positions and lengths index the input or a caller buffer (at most isize::MAX bytes) and advance by at most what was just read or checked, so they stay below usize::MAX"
+)]
 
 mod base64;
 

@@ -7,6 +7,10 @@
 //! most [`QUOTE_CHARS`] characters, and deep JSON paths are shortened by
 //! [`JsonPath`] (spec: "A message quotes at most 32 characters of file content
 //! and shortens deep paths").
+#![allow(
+    clippy::arithmetic_side_effects,
+    reason = "lengths of text held in fixed buffers or spans of the input, each end checked against its buffer before use"
+)]
 
 use core::fmt::{self, Write};
 

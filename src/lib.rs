@@ -9,7 +9,7 @@
 //! | promise | enforced by |
 //! | --- | --- |
 //! | no `unsafe` code | `#![forbid(unsafe_code)]` below; the JSON tokenizer's SSE2 scans go through `safe_arch`'s safe wrappers, like the byte casts through `bytemuck` and `zerocopy` |
-//! | no panic on any input | `unwrap`, `expect`, `panic!` and `unreachable!` are linted out of library code (CI denies warnings); slices through `get` and checked arithmetic on input-driven paths; fuzz targets in `fuzz/` for every entry point, their inputs replayed by `cargo test`; hostile-input tests (every truncation and byte corruption of J3D and .bbmodel files) |
+//! | no panic on any input | `unwrap`, `expect`, `panic!` and `unreachable!` are linted out of library code (CI denies warnings); `clippy::indexing_slicing` and `clippy::arithmetic_side_effects` are denied, every remaining site allowed with the bound that keeps it in range (docs/security.md); fuzz targets in `fuzz/` for every entry point, their inputs replayed by `cargo test`; hostile-input tests (every truncation and byte corruption of J3D and .bbmodel files) |
 //! | no heap on the core path | the crate is `#![no_std]` without `alloc` unless the `alloc` feature is on; `no_std_tests/` links it into a program with no allocator; a counting-allocator test proves `measure` + `decode_into` allocate nothing |
 //! | every limit checked before work proportional to it | [`limits`] holds every bound; each is tested at its value and one past it |
 //! | `measure` gives the exact arena size | `decode_into` carves through the same [`scene::SceneCounts`] list that `measure` sizes; tests decode into exactly the planned bytes and fail cleanly one byte short |
@@ -57,6 +57,12 @@
     )
 )]
 #![cfg_attr(test, allow(clippy::cast_possible_truncation))]
+// No panicking index outside tests: `get`, iterators and fixed-size array
+// patterns, or a local allow whose reason says why the index is in bounds.
+#![cfg_attr(not(test), deny(clippy::indexing_slicing))]
+// Arithmetic that could overflow or divide by zero: checked, or allowed per
+// module with the bound that keeps it in range (docs/security.md).
+#![cfg_attr(not(test), deny(clippy::arithmetic_side_effects))]
 
 #[cfg(feature = "alloc")]
 extern crate alloc;

@@ -1,4 +1,8 @@
 //! One entry point for every format: sniff, unwrap Yaz0, measure, decode.
+#![allow(
+    clippy::arithmetic_side_effects,
+    reason = "sizes come from a Plan whose counts were checked against Limits and summed with checked arithmetic; padding is below MAX_ALIGN"
+)]
 
 use crate::arena::{Arena, Plan};
 use crate::error::{Error, ErrorCode, Warnings};
@@ -219,8 +223,8 @@ mod owned {
         let j3d_error = |e| j3d::measured_error(model, &options.j3d, e);
         let (document, plan) = match format {
             Format::Bbmodel => {
-                let (doc, plan) =
-                    bbmodel::count_located(model, &options.bbmodel).map_err(bbmodel_error)?;
+                // Its error is already `measure`'s.
+                let (doc, plan) = bbmodel::count_located(model, &options.bbmodel)?;
                 (Some(doc), plan)
             }
             Format::J3d => (

@@ -11,6 +11,10 @@
 //! read and write is bounds-checked: a truncated stream, a reference before the
 //! start of the output, or a stream that would write past the declared size is
 //! a [`ErrorCode::BadYaz0`] error with the input offset.
+#![allow(
+    clippy::arithmetic_side_effects,
+    reason = "pos < src.len() and out < dst.len() before each step, a distance is at most 0x1000 and a copy's end is checked against dst; the encoder is a fixture"
+)]
 
 use crate::error::{Error, ErrorCode};
 
@@ -27,7 +31,11 @@ pub fn decompressed_len(src: &[u8]) -> Result<usize, Error> {
     if header.get(..4) != Some(MAGIC.as_slice()) {
         return Err(bad(0, "magic \"Yaz0\" expected"));
     }
-    let size = u32::from_be_bytes([header[4], header[5], header[6], header[7]]);
+    let size = header
+        .get(4..8)
+        .and_then(|b| b.try_into().ok())
+        .map(u32::from_be_bytes)
+        .ok_or_else(|| bad(src.len(), "truncated header: 16 bytes expected"))?;
     usize::try_from(size).map_err(|_| bad(4, "decompressed size does not fit this platform"))
 }
 
@@ -59,11 +67,11 @@ pub fn decompress_into(src: &[u8], dst: &mut [u8]) -> Result<(), Error> {
     while out < dst.len() {
         let flags = next(&mut pos)?;
         for bit in (0..8).rev() {
-            if out == dst.len() {
+            let Some(slot) = dst.get_mut(out) else {
                 break;
-            }
+            };
             if flags & (1 << bit) != 0 {
-                dst[out] = next(&mut pos)?;
+                *slot = next(&mut pos)?;
                 out += 1;
                 continue;
             }
@@ -78,12 +86,15 @@ pub fn decompress_into(src: &[u8], dst: &mut [u8]) -> Result<(), Error> {
             let from = out
                 .checked_sub(distance)
                 .ok_or_else(|| bad(at, "back-reference before the start of the output"))?;
-            if length > dst.len() - out {
-                return Err(bad(at, "back-reference runs past the declared size"));
-            }
-            // Overlapping copies repeat bytes (distance < length), so go one by one.
-            for i in 0..length {
-                dst[out + i] = dst[from + i];
+            let run = out
+                .checked_add(length)
+                .and_then(|end| dst.get_mut(from..end))
+                .ok_or_else(|| bad(at, "back-reference runs past the declared size"))?;
+            // The copy repeats the `distance` bytes before `out`: an
+            // overlapping one (distance < length) repeats them again.
+            let (earlier, copy) = run.split_at_mut(distance);
+            for (d, s) in copy.iter_mut().zip(earlier.iter().cycle()) {
+                *d = *s;
             }
             out += length;
         }
@@ -111,6 +122,10 @@ fn bad(offset: usize, what: &str) -> Error {
 /// Compresses `data` with literals and simple back-references: enough to
 /// build Yaz0 fixtures in tests and samples, not a size-optimal encoder.
 #[cfg(any(test, feature = "std"))]
+#[allow(
+    clippy::indexing_slicing,
+    reason = "h is masked to last_seen's 0x1000 entries, pos < data.len() and start < pos in the loop, flag_at was pushed"
+)]
 pub fn compress(data: &[u8]) -> std::vec::Vec<u8> {
     use std::vec::Vec;
     let mut out: Vec<u8> = Vec::with_capacity(HEADER_LEN + data.len() * 9 / 8 + 16);

@@ -10,6 +10,10 @@
 //! left are visited, one bit each. A block holding a backslash, and the last
 //! bytes of the input, go byte by byte ([`walk_bytes`]), which is also the
 //! reference the block walk is tested against.
+#![allow(
+    clippy::arithmetic_side_effects,
+    reason = "positions and lengths index the input or a caller buffer (at most isize::MAX bytes) and advance by at most what was just read or checked, so they stay below usize::MAX"
+)]
 
 use crate::json::classify;
 

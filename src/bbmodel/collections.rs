@@ -27,6 +27,10 @@
 //! UNSUPPORTED_VALUE at their field; a texture naming no texture warns
 //! UNKNOWN_REFERENCE there. A child that is no string, or empty, is skipped
 //! silently. A non-array `collections` is not read at all.
+#![allow(
+    clippy::arithmetic_side_effects,
+    reason = "counters of items the input spells out, each item at least one byte and adding at most 6 per item, so totals stay far below usize::MAX; each subtraction follows the comparison that bounds it"
+)]
 
 use super::document::Document;
 use super::mesh_keys::{string_at, text_hash};

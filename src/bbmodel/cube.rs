@@ -22,6 +22,10 @@
 //!   (convention 13) is the caller's;
 //! - faces removed by `texture: null` or missing from `faces` are passed as
 //!   `None` and come back as `None`.
+#![allow(
+    clippy::arithmetic_side_effects,
+    reason = "counters of items the input spells out, each item at least one byte and adding at most 6 per item, so totals stay far below usize::MAX; each subtraction follows the comparison that bounds it"
+)]
 
 /// The two triangles of every face, as indices into [`CubeFace::corners`]
 /// (and [`CubeFace::uvs`]): counter-clockwise about [`CubeFace::normal`].

@@ -8,6 +8,10 @@
 //! Spec ("Errors"): FILE_TOO_LARGE over maxFileBytes; NOT_JSON for empty, not
 //! UTF-8 or not JSON; NOT_BBMODEL for a root that is no object or lacks
 //! `meta` / `meta.format_version`; UNSUPPORTED_VERSION outside 3.x–5.x.
+#![allow(
+    clippy::arithmetic_side_effects,
+    reason = "positions and lengths index the input or a caller buffer (at most isize::MAX bytes) and advance by at most what was just read or checked, so they stay below usize::MAX"
+)]
 
 use super::brackets::closing_bracket;
 use super::formats::ModelFormat;
@@ -142,7 +146,7 @@ impl<'a> Document<'a> {
             let TokenKind::Key(key) = token.kind else {
                 break;
             };
-            let value_at = match skip(&mut tokens) {
+            let value_at = match skip(&mut tokens, bytes) {
                 Ok((at, entries)) => {
                     let counted = match key.as_str() {
                         Some("elements") => &mut doc.entries.elements,
@@ -300,8 +304,9 @@ impl<'a> Document<'a> {
                         {
                             check_span(bytes, previous.0, previous.1)?;
                         }
-                        let mut tokens = Tokenizer::new(bytes.get(value_at..)?, MAX_JSON_DEPTH);
-                        let (_, entries) = skip(&mut tokens).ok()?;
+                        let rest = bytes.get(value_at..)?;
+                        let mut tokens = Tokenizer::new(rest, MAX_JSON_DEPTH);
+                        let (_, entries) = skip(&mut tokens, rest).ok()?;
                         (value_at + tokens.position(), entries)
                     }
                 };
@@ -553,28 +558,30 @@ fn next<'a>(tokens: &mut Tokenizer<'a>) -> Result<Token<'a>, Error> {
     }
 }
 
-/// Skips the value after a key; returns the byte offset where it starts and,
-/// for an array, how many entries it has.
-fn skip(tokens: &mut Tokenizer<'_>) -> Result<(u64, usize), Error> {
-    let first = next(tokens)?;
-    let mut entries = 0usize;
-    if matches!(first.kind, TokenKind::BeginArray | TokenKind::BeginObject) {
-        let array = first.kind == TokenKind::BeginArray;
-        let mut depth = 1usize;
-        while depth > 0 {
-            let kind = next(tokens)?.kind;
-            // An entry is a value that starts right inside the array.
-            if array && depth == 1 && !matches!(kind, TokenKind::EndArray) {
-                entries += 1;
-            }
-            match kind {
-                TokenKind::BeginArray | TokenKind::BeginObject => depth += 1,
-                TokenKind::EndArray | TokenKind::EndObject => depth -= 1,
-                _ => {}
-            }
-        }
+/// Skips the value after a key (or the first value of `input`, the
+/// tokenizer's input); returns the byte offset where it starts and, for an
+/// array, how many entries it has. [`Tokenizer::skip_value`] checks each
+/// value as `next_token` would, without building its tokens.
+fn skip(tokens: &mut Tokenizer<'_>, input: &[u8]) -> Result<(u64, usize), Error> {
+    let mut at = skip_space(input, tokens.position());
+    if input.get(at) == Some(&b':') {
+        at = skip_space(input, at + 1);
     }
-    Ok((first.offset, entries))
+    if input.get(at) != Some(&b'[') {
+        if !tokens.skip_value().map_err(not_json)? {
+            // A key is followed by a value, so this is a token out of place.
+            next(tokens)?;
+            return Err(not_json_at(tokens.position() as u64, "a value expected"));
+        }
+        return Ok((at as u64, 0));
+    }
+    next(tokens)?;
+    let mut entries = 0usize;
+    while tokens.skip_value().map_err(not_json)? {
+        entries += 1;
+    }
+    next(tokens)?;
+    Ok((at as u64, entries))
 }
 
 /// Reads to the end of the document, so a syntax error anywhere is NOT_JSON.

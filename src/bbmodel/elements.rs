@@ -9,6 +9,10 @@
 //! and format, the outline hull's single-sided camera-only faces, flat cubes'
 //! coincident faces, the pre-4.5 box-UV `shade: false` migration, and UVs
 //! over the shown texture's UV size (the resolution when untextured).
+#![allow(
+    clippy::arithmetic_side_effects,
+    reason = "counters of items the input spells out, each item at least one byte and adding at most 6 per item, so totals stay far below usize::MAX; each subtraction follows the comparison that bounds it"
+)]
 
 use super::cube::{CubeInput, CubeShape, FaceInput, FaceName, FaceRotation, cube_faces};
 use super::document::{Document, MAX_JSON_DEPTH};
@@ -708,10 +712,18 @@ fn count_vertex_keys(
     let mut n = 0usize;
     match pass {
         Pass::Measure => {
-            // Each position checked here, so that the fill pass cannot fail on one.
-            while let Some(key) = c.next_key()? {
-                c.check_numbers::<3>(&at.with_raw_key(key))?;
-                n += 1;
+            // The count first, by commas, as the spec orders it: a mesh past
+            // maxVertices is refused without reading its positions.
+            let mut ahead = c.clone();
+            let keys = ahead.leave_unchecked_counting()?;
+            if keys as u64 > limits.max_vertices {
+                (*c, n) = (ahead, keys);
+            } else {
+                // Each position checked here, so that the fill pass cannot fail on one.
+                while let Some(key) = c.next_key()? {
+                    c.check_numbers::<3>(&at.with_raw_key(key))?;
+                    n += 1;
+                }
             }
         }
         Pass::Count => n = c.leave_unchecked_counting()?,
@@ -930,5 +942,65 @@ pub fn group_key(doc: &Document<'_>, shown: &Shown) -> GroupKey {
         material: shown.material,
         double_sided,
         camera_only: false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::bbmodel::{Options, measure};
+    use crate::error::ErrorCode;
+    use crate::limits::BbmodelLimits;
+    use std::format;
+    use std::string::{String, ToString};
+    use std::vec::Vec;
+
+    /// A free model of one mesh with `n` vertex keys, the first at `first`.
+    fn mesh(n: usize, first: &str) -> String {
+        let keys: Vec<String> = (0..n)
+            .map(|i| match i {
+                0 => format!("\"v0\": {first}"),
+                _ => format!("\"v{i}\": [{i}, 0, 0]"),
+            })
+            .collect();
+        format!(
+            "{{\"meta\": {{\"format_version\": \"4.10\", \"model_format\": \"free\"}}, \"elements\": \
+             [{{\"type\": \"mesh\", \"uuid\": \"m\", \"vertices\": {{{}}}, \"faces\": {{}}}}]}}",
+            keys.join(", ")
+        )
+    }
+
+    fn options(max_vertices: u64) -> Options<'static> {
+        Options {
+            limits: BbmodelLimits {
+                max_vertices,
+                ..BbmodelLimits::DEFAULT
+            },
+            ..Options::default()
+        }
+    }
+
+    /// The spec checks a mesh's key count before its table is built: past
+    /// maxVertices, a bad position is never read.
+    #[test]
+    fn the_key_count_comes_before_the_positions() {
+        let over = mesh(9, "\"x\"");
+        let e = measure(over.as_bytes(), &options(8)).unwrap_err();
+        assert_eq!(
+            (e.code(), e.at().to_string()),
+            (ErrorCode::TooManyVertices, "$.elements[0].vertices".into())
+        );
+        #[cfg(feature = "alloc")]
+        {
+            let options = crate::Options {
+                bbmodel: options(8),
+                ..crate::Options::default()
+            };
+            let e = crate::load(over.as_bytes(), Some("bbmodel"), &options).err();
+            assert_eq!(e.map(|e| e.code()), Some(ErrorCode::TooManyVertices));
+        }
+        // At the limit, the positions are read and the bad one refused.
+        let e = measure(mesh(8, "\"x\"").as_bytes(), &options(8)).unwrap_err();
+        assert_ne!(e.code(), ErrorCode::TooManyVertices);
+        assert!(measure(mesh(8, "[0, 0, 0]").as_bytes(), &options(8)).is_ok());
     }
 }

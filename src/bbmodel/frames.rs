@@ -5,6 +5,10 @@
 //! Everything here is computed from the texture entry and its PNG header,
 //! without memory: a custom order is walked once to count its steps (the
 //! plan) and once more to write them (the fill), through the same function.
+#![allow(
+    clippy::arithmetic_side_effects,
+    reason = "frame-order lengths are bounded by MAX_FRAME_ORDER_LENGTH and by the token count of an order of at most maxStringChars; divisors are checked non-zero above"
+)]
 
 use super::formats::ModelFormat;
 use crate::json::JsonStr;

@@ -69,6 +69,10 @@
 //! - *Triangle count*: every face that is not dropped gives exactly k − 2
 //!   triangles, the spec's upper bound, some without area where vertices are
 //!   collinear or the fan passes a crossing.
+#![allow(
+    clippy::arithmetic_side_effects,
+    reason = "counters of items the input spells out, each item at least one byte and adding at most 6 per item, so totals stay far below usize::MAX; each subtraction follows the comparison that bounds it"
+)]
 
 use core::f64::consts::PI;
 use core::fmt;

@@ -1,5 +1,9 @@
 //! Mesh faces as stored: each face's vertex keys, its uv entries and its
 //! texture, read once per pass (Supported, meshes; convention 8).
+#![allow(
+    clippy::arithmetic_side_effects,
+    reason = "counters of items the input spells out, each item at least one byte and adding at most 6 per item, so totals stay far below usize::MAX; each subtraction follows the comparison that bounds it"
+)]
 
 use super::document::Document;
 use super::elements::{FaceTexture, Pass, face_texture, too_many_face_vertices};

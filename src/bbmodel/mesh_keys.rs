@@ -1,5 +1,9 @@
 //! A mesh's vertex keys: the open-addressing hash index over them, and the
 //! hashing that compares keys as JavaScript compares decoded text.
+#![allow(
+    clippy::arithmetic_side_effects,
+    reason = "counters of items the input spells out, each item at least one byte and adding at most 6 per item, so totals stay far below usize::MAX; each subtraction follows the comparison that bounds it"
+)]
 
 use super::document::Document;
 use super::mesh_faces::MeshHead;

@@ -1,5 +1,9 @@
 //! The fill pass's geometry writer: cubes and meshes into the scene's mesh,
 //! group, vertex and index arrays, with the per-mesh key tables in scratch.
+#![allow(
+    clippy::arithmetic_side_effects,
+    reason = "counters of items the input spells out, each item at least one byte and adding at most 6 per item, so totals stay far below usize::MAX; each subtraction follows the comparison that bounds it"
+)]
 
 use super::document::Document;
 use super::elements::{DrawnFace, ElementContext, ElementHead, GroupKey, Pass, group_key};

@@ -76,14 +76,37 @@ pub(crate) fn measure_located<'a>(
 /// [`measure_located`] for a decode that fills right after: the plan is the
 /// same, but values the fill pass reads and checks anyway (UVs, origins,
 /// rotations, mesh positions) are passed over by their brackets instead of
-/// checked twice ([`Pass::Count`]). An error from this or from the fill
-/// pass goes through [`measured_error`].
+/// checked twice ([`Pass::Count`]). Its error is the one [`measure`]
+/// reports; an error from the fill pass goes through [`measured_error`].
 #[cfg(feature = "alloc")]
 pub(crate) fn count_located<'a>(
     bytes: &'a [u8],
     options: &Options<'_>,
 ) -> Result<(Document<'a>, Plan), Error> {
-    locate_and_plan(bytes, options, Pass::Count)
+    let limits = &options.limits;
+    let doc =
+        Document::locate(bytes, limits).map_err(|e| Document::first_error(bytes, limits, e))?;
+    match reader::plan(&doc, options, Pass::Count) {
+        Ok((plan, _)) => Ok((doc, plan)),
+        Err(e) => Err(count_refusal(&doc, options, e)),
+    }
+}
+
+/// What [`measure`] reports for a located document whose counting pass
+/// failed with `e`: a syntax error anywhere (one read of the whole
+/// document), else the checking pass's error, else `e`. Each of
+/// [`measure`]'s steps runs once: the document is not located again, nor
+/// read twice, so a refusal costs about one more pass over the file.
+#[cfg(feature = "alloc")]
+#[cold]
+fn count_refusal(doc: &Document<'_>, options: &Options<'_>, e: Error) -> Error {
+    if let Err(first) = Document::read(doc.bytes, &options.limits) {
+        return first;
+    }
+    match reader::plan(doc, options, Pass::Measure) {
+        Err(m) => m,
+        Ok(_) => e,
+    }
 }
 
 fn locate_and_plan<'a>(

@@ -4,6 +4,10 @@
 //! [`census`](super::structure::census), [`walk_outliner`] and the group
 //! readers, so the arena layout `measure` plans is the one `decode_into`
 //! carves.
+#![allow(
+    clippy::arithmetic_side_effects,
+    reason = "counters of items the input spells out, each item at least one byte and adding at most 6 per item, so totals stay far below usize::MAX; each subtraction follows the comparison that bounds it"
+)]
 
 use super::Options;
 use super::animations::{
@@ -29,8 +33,8 @@ use super::text_pool::Pool;
 use super::texture_pixels::{ImageTally, ImageWriter, validate_image};
 use super::textures::{COUNTED_UUIDS, TextureFacts, Textures, for_each_texture, uuid_entry};
 use super::uuid_tables::{
-    ElementEntry, OutlinerRef, UuidEntry, body_offset, elements_unique, group_data_at, group_entry,
-    group_table, groups_placed_once, place,
+    ElementEntry, OutlinerRef, SeenUuids, UuidEntry, body_offset, elements_unique, group_data_at,
+    group_entry, group_table, groups_placed_once, place,
 };
 use super::value::{Cursor, GROUPS, Path, known_key};
 use crate::arena::{Arena, Plan};
@@ -240,8 +244,12 @@ fn count_elements(
 ) -> Result<usize, Error> {
     let (doc, limits, textures) = (ctx.doc, ctx.limits, ctx.textures);
     let mut pool = 0;
+    let mut seen = SeenUuids::new();
     for_each_value(doc, doc.elements, |i, first, c| {
         let element = read_element(ctx, pass, i, &first, c, None)?;
+        if let Some(uuid) = &element.head.uuid {
+            seen.check(doc, uuid, i)?;
+        }
         pool += escaped_len(&element.head.name);
         match element.body {
             ElementBody::Cube(cube) => {

@@ -8,6 +8,10 @@
 //! and `source` are never listed; a value over maxStringChars lists nothing
 //! for its texture; a file whose JSON, root, meta or textures count the
 //! loader refuses lists nothing.
+#![allow(
+    clippy::arithmetic_side_effects,
+    reason = "counters of items the input spells out, each item at least one byte and adding at most 6 per item, so totals stay far below usize::MAX; each subtraction follows the comparison that bounds it"
+)]
 
 use super::document::Document;
 use super::structure::{census, for_each_entry};

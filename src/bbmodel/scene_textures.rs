@@ -2,6 +2,10 @@
 //! per entry of `textures` (with its frame strip), one material per
 //! texture by its render mode, and the layer composite's material after
 //! them (Conversion: the render-mode table and "Layer composite").
+#![allow(
+    clippy::arithmetic_side_effects,
+    reason = "frame-order lengths are bounded by MAX_FRAME_ORDER_LENGTH and by the token count of an order of at most maxStringChars; divisors are checked non-zero above"
+)]
 
 use super::frames::write_custom_steps;
 use super::shown_texture::TextureRules;

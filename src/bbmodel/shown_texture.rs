@@ -16,6 +16,10 @@
 //! an element's faces as if they showed one texture of its own (every face
 //! of such an element shows the same one), which bounds its groups from
 //! above.
+#![allow(
+    clippy::arithmetic_side_effects,
+    reason = "counters of items the input spells out, each item at least one byte and adding at most 6 per item, so totals stay far below usize::MAX; each subtraction follows the comparison that bounds it"
+)]
 
 use super::document::Document;
 use super::formats::ModelFormat;

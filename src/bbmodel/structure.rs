@@ -8,6 +8,10 @@
 //! the outliner does not place follow at the root in file order. The outliner
 //! is walked with an explicit stack, so nesting is bounded by maxNesting, not
 //! by the call stack.
+#![allow(
+    clippy::arithmetic_side_effects,
+    reason = "counters of items the input spells out, each item at least one byte and adding at most 6 per item, so totals stay far below usize::MAX; each subtraction follows the comparison that bounds it"
+)]
 
 use super::document::Document;
 use super::value::{Cursor, Path, error_at, invalid, known_key, type_name};

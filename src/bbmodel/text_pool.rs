@@ -1,5 +1,9 @@
 //! Names in the scene: spans of the input when a string has no escapes,
 //! decoded copies in the scene's text pool otherwise.
+#![allow(
+    clippy::arithmetic_side_effects,
+    reason = "lengths of text held in fixed buffers or spans of the input, each end checked against its buffer before use"
+)]
 
 use super::reader::mismatch;
 use crate::error::Error;

@@ -7,6 +7,10 @@
 //! never fails to decode; the fill pass decodes straight into the scene's
 //! pixel array, feeding the decoder the data URL's base64 in pieces, so the
 //! PNG file itself is never held.
+#![allow(
+    clippy::arithmetic_side_effects,
+    reason = "sample arithmetic on u8/u16 values, and sizes from IHDR's sides (each below 2^31, checked on read) computed in u64"
+)]
 
 use super::TextureFile;
 use super::textures::TextureMeta;

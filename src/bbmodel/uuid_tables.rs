@@ -88,6 +88,70 @@ pub(super) fn group_table(
     Ok(())
 }
 
+/// Slots of [`SeenUuids`]: twice what it holds, so probes stay short.
+const SEEN_SLOTS: usize = 512;
+/// Element uuids [`SeenUuids`] holds; repeats past these are found by
+/// [`elements_unique`] after the fill pass.
+const SEEN_HELD: usize = SEEN_SLOTS / 2;
+
+/// The first element uuids a counting pass reads (8 KiB on the stack, by
+/// hash, open addressing), so that a uuid repeated among them is refused
+/// where the repeat is read: a file of thousands of elements with one uuid
+/// is refused at its second element, not after a fill pass.
+pub(super) struct SeenUuids {
+    /// (hash with its low bit set, where the uuid's string starts); a hash
+    /// of 0 is an empty slot.
+    slots: [(u64, u64); SEEN_SLOTS],
+    held: usize,
+}
+
+impl SeenUuids {
+    pub(super) const fn new() -> Self {
+        Self {
+            slots: [(0, 0); SEEN_SLOTS],
+            held: 0,
+        }
+    }
+
+    /// DUPLICATE_REFERENCE at `elements[element]` when an element read
+    /// earlier and held has `uuid`; else holds it while there is room.
+    pub(super) fn check(
+        &mut self,
+        doc: &Document<'_>,
+        uuid: &JsonStr<'_>,
+        element: usize,
+    ) -> Result<(), Error> {
+        let hash = text_hash(uuid) | 1;
+        // The slot count is a power of two: the mask keeps the index in range.
+        let mask = SEEN_SLOTS - 1;
+        let mut slot = offset(hash) & mask;
+        // At most SEEN_HELD slots are full, so an empty one ends every probe.
+        for _ in 0..SEEN_SLOTS {
+            let Some(entry) = self.slots.get_mut(slot) else {
+                break;
+            };
+            match *entry {
+                (0, _) => {
+                    if self.held < SEEN_HELD {
+                        *entry = (hash, body_offset(doc, uuid));
+                        self.held = self.held.saturating_add(1);
+                    }
+                    break;
+                }
+                (h, at)
+                    if h == hash
+                        && string_at(doc, offset(at)).is_some_and(|s| same_text(&s, uuid)) =>
+                {
+                    return Err(duplicate(&super::value::ELEMENTS.with_index(element), uuid));
+                }
+                _ => {}
+            }
+            slot = slot.wrapping_add(1) & mask;
+        }
+        Ok(())
+    }
+}
+
 /// An element's uuid hash, where it starts and its index in `elements`.
 #[derive(
     Clone,
@@ -277,4 +341,92 @@ pub(super) fn entry_uuid<'a>(doc: &Document<'a>, at: usize) -> Result<Option<Jso
         c.skip_rest(&v)?;
     }
     Ok(None)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::bbmodel::{Options, measure};
+    use crate::error::ErrorCode;
+    use std::format;
+    use std::string::{String, ToString};
+    use std::vec::Vec;
+
+    /// A free model whose cubes have these uuids, in this order.
+    fn cubes(uuids: &[String]) -> String {
+        let elements: Vec<String> = uuids
+            .iter()
+            .map(|u| {
+                format!(
+                    "{{\"type\": \"cube\", \"uuid\": \"{u}\", \"from\": [0, 0, 0], \"to\": [1, 1, 1], \"faces\": {{}}}}"
+                )
+            })
+            .collect();
+        format!(
+            "{{\"meta\": {{\"format_version\": \"4.10\", \"model_format\": \"free\"}}, \"elements\": [{}]}}",
+            elements.join(", ")
+        )
+    }
+
+    fn uuids(n: usize) -> Vec<String> {
+        (0..n).map(|i| format!("u{i}")).collect()
+    }
+
+    /// The error's code and where it is.
+    fn refusal(json: &str) -> (ErrorCode, String) {
+        let e = measure(json.as_bytes(), &Options::default()).unwrap_err();
+        (e.code(), e.at().to_string())
+    }
+
+    #[test]
+    fn measure_refuses_a_repeat_among_the_held_uuids_at_the_repeat() {
+        let mut ids = uuids(5);
+        ids.push("u1".into());
+        ids.push("u3".into());
+        let json = cubes(&ids);
+        assert_eq!(
+            refusal(&json),
+            (ErrorCode::DuplicateReference, "$.elements[5]".into())
+        );
+        #[cfg(feature = "alloc")]
+        {
+            let e = crate::load(json.as_bytes(), Some("bbmodel"), &crate::Options::default())
+                .err()
+                .map(|e| (e.code(), e.at().to_string()));
+            assert_eq!(
+                e,
+                Some((ErrorCode::DuplicateReference, "$.elements[5]".into()))
+            );
+        }
+    }
+
+    #[test]
+    fn a_repeat_past_the_held_uuids_is_still_refused() {
+        // SEEN_HELD distinct uuids fill the table; the one repeated comes
+        // after them, unheld, so only the fill pass's check sees it.
+        let mut ids = uuids(super::SEEN_HELD + 10);
+        ids.push(format!("u{}", super::SEEN_HELD + 5));
+        let json = cubes(&ids);
+        let m = measure(json.as_bytes(), &Options::default());
+        assert!(m.is_ok(), "{m:?}");
+        #[cfg(feature = "alloc")]
+        {
+            let e = crate::load(json.as_bytes(), Some("bbmodel"), &crate::Options::default())
+                .err()
+                .map(|e| (e.code(), e.at().to_string()));
+            let later = format!("$.elements[{}]", super::SEEN_HELD + 10);
+            assert_eq!(e, Some((ErrorCode::DuplicateReference, later)));
+        }
+    }
+
+    #[test]
+    fn distinct_uuids_with_one_hash_slot_pass() {
+        // Many uuids probe past each other's slots without a false repeat.
+        assert!(
+            measure(
+                cubes(&uuids(super::SEEN_SLOTS)).as_bytes(),
+                &Options::default()
+            )
+            .is_ok()
+        );
+    }
 }

@@ -5,6 +5,10 @@
 //!
 //! The document was validated as JSON when it was indexed, so a syntax
 //! error cannot happen here; one that somehow does is still NOT_JSON.
+#![allow(
+    clippy::arithmetic_side_effects,
+    reason = "positions and lengths index the input or a caller buffer (at most isize::MAX bytes) and advance by at most what was just read or checked, so they stay below usize::MAX"
+)]
 
 use core::fmt;
 

@@ -8,6 +8,10 @@
 //! through `safe_arch`'s safe wrappers (as in `json/classify.rs`); other
 //! targets compute the same results with table lookups, and tests check
 //! both paths against the byte rules.
+#![allow(
+    clippy::arithmetic_side_effects,
+    reason = "positions and lengths index the input or a caller buffer (at most isize::MAX bytes) and advance by at most what was just read or checked, so they stay below usize::MAX"
+)]
 
 /// Sixteen consecutive bytes.
 pub(super) type Block = [u8; 16];
@@ -15,6 +19,10 @@ pub(super) type Block = [u8; 16];
 /// [`CLASS`]'s mark for a byte outside the alphabet.
 pub(super) const NOT_SYMBOL: u8 = 0x80;
 /// Each byte's base64 value, or NOT_SYMBOL.
+#[allow(
+    clippy::indexing_slicing,
+    reason = "const evaluation: every index is a byte value below 256, and an out-of-range one would fail the build"
+)]
 pub(super) const CLASS: [u8; 256] = {
     let mut t = [NOT_SYMBOL; 256];
     let mut i = 0u8;
@@ -35,6 +43,10 @@ pub(super) const CLASS: [u8; 256] = {
 
 /// A byte's [`CLASS`].
 #[inline(always)]
+#[allow(
+    clippy::indexing_slicing,
+    reason = "a u8 index is below 256, CLASS's length"
+)]
 pub(super) fn class(b: u8) -> u8 {
     CLASS[usize::from(b)]
 }

@@ -5,6 +5,10 @@
 //! four bytes each; skipped: J3D sets matrices from SHP1's tables instead), or
 //! a NOP (0x00), which in J3D files only pads the list to 32 bytes and so ends
 //! it. Anything else is an error at its offset.
+#![allow(
+    clippy::arithmetic_side_effects,
+    reason = "display-list offsets are below the list's length (checked before each read), vertex counts are u16 and triangle indices below them"
+)]
 
 /// A primitive kind (GXPrimitive, the opcode's top five bits).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -153,7 +157,8 @@ impl<'a> DisplayList<'a> {
                     let count = self
                         .bytes
                         .get(offset + 1..offset + 3)
-                        .map(|b| usize::from(u16::from_be_bytes([b[0], b[1]])))
+                        .and_then(|b| <[u8; 2]>::try_from(b).ok())
+                        .map(|b| usize::from(u16::from_be_bytes(b)))
                         .ok_or(DisplayListError::Truncated { offset })?;
                     let start = offset + 3;
                     let end = count

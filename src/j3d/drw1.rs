@@ -2,6 +2,10 @@
 //!
 //! u16 count @0x08; u32 offset of kinds (u8: 0 joint, 1 envelope) @0x0C; u32
 //! offset of indices (u16) @0x10.
+#![allow(
+    clippy::arithmetic_side_effects,
+    reason = "offsets are u32 fields plus u16-bounded indices times record sizes below 256 (below 2^41, no overflow with a 64-bit usize), each checked by the section reader before any byte is read"
+)]
 
 use super::read::SectionReader;
 use crate::error::{Error, ErrorCode};

@@ -3,6 +3,10 @@
 //! u16 envelope count @0x08; u32 offsets of: per-envelope joint counts (u8)
 //! @0x0C, joint indices (u16) @0x10, weights (f32) @0x14, inverse bind
 //! matrices (3×4 f32, row-major, 0x30 bytes, one per joint index) @0x18.
+#![allow(
+    clippy::arithmetic_side_effects,
+    reason = "offsets are u32 fields plus u16-bounded indices times record sizes below 256 (below 2^41, no overflow with a 64-bit usize), each checked by the section reader before any byte is read"
+)]
 
 use super::read::SectionReader;
 use crate::error::Error;
@@ -65,7 +69,9 @@ impl<'a> Evp1<'a> {
         let mut m = Mat4::IDENTITY;
         for row in 0..3 {
             for col in 0..4 {
-                m.0[col * 4 + row] = self.reader.f32(at + (row * 4 + col) * 4)?;
+                if let Some(slot) = m.0.get_mut(col * 4 + row) {
+                    *slot = self.reader.f32(at + (row * 4 + col) * 4)?;
+                }
             }
         }
         Ok(m)

@@ -4,6 +4,10 @@
 //! count (u32), a 16-byte subversion stamp (`SVR3` and 0xFF padding). Sections
 //! follow back to back from 0x20, each starting with its id (4 ASCII bytes) and
 //! its size in bytes, header included.
+#![allow(
+    clippy::arithmetic_side_effects,
+    reason = "offsets are u32 fields plus u16-bounded indices times record sizes below 256 (below 2^41, no overflow with a 64-bit usize), each checked by the section reader before any byte is read"
+)]
 
 use nom::Parser;
 use nom::bytes::complete::take;
@@ -107,7 +111,11 @@ impl<'a> J3dFile<'a> {
             .get(offset..)
             .and_then(|rest| rest.get(..SECTION_HEADER_LEN))
             .ok_or_else(|| truncated(offset, None, "a section header"))?;
-        let id = SectionId([head[0], head[1], head[2], head[3]]);
+        let (id, size) = head
+            .split_first_chunk::<4>()
+            .and_then(|(id, rest)| Some((*id, *rest.first_chunk::<4>()?)))
+            .ok_or_else(|| truncated(offset, None, "a section header"))?;
+        let id = SectionId(id);
         if !KNOWN_SECTIONS.contains(&&id.0) {
             return Err(Error::binary(
                 ErrorCode::BadValue,
@@ -119,7 +127,7 @@ impl<'a> J3dFile<'a> {
                 ),
             ));
         }
-        let size = u32::from_be_bytes([head[4], head[5], head[6], head[7]]) as usize;
+        let size = u32::from_be_bytes(size) as usize;
         if size < SECTION_HEADER_LEN {
             return Err(Error::binary(
                 ErrorCode::BadValue,

@@ -6,6 +6,10 @@
 //! @0x14. The hierarchy is a stream of (u16 type, u16 index) nodes: 0x00 end,
 //! 0x01 open (children of the previous node follow), 0x02 close, 0x10 joint,
 //! 0x11 material, 0x12 shape.
+#![allow(
+    clippy::arithmetic_side_effects,
+    reason = "offsets are u32 fields plus u16-bounded indices times record sizes below 256 (below 2^41, no overflow with a 64-bit usize), each checked by the section reader before any byte is read"
+)]
 
 use super::read::SectionReader;
 use crate::error::{Error, ErrorCode};

@@ -1,6 +1,10 @@
 //! JNT1: joints. u16 count @0x08, u32 entry table @0x0C (0x40 bytes each),
 //! u32 remap table @0x10 (u16 per joint: which entry it uses), u32 name table
 //! @0x14.
+#![allow(
+    clippy::arithmetic_side_effects,
+    reason = "offsets are u32 fields plus u16-bounded indices times record sizes below 256 (below 2^41, no overflow with a 64-bit usize), each checked by the section reader before any byte is read"
+)]
 
 use zerocopy::big_endian::{F32, I16, U16};
 use zerocopy::{FromBytes, Immutable, KnownLayout};

@@ -29,6 +29,10 @@
 //!   all occur.
 //! - The indirect table (0x138 bytes per material, by material index) is
 //!   absent when its offset is 0 or equals the name table's.
+#![allow(
+    clippy::arithmetic_side_effects,
+    reason = "offsets are u32 fields plus u16-bounded indices times record sizes below 256 (below 2^41, no overflow with a 64-bit usize), each checked by the section reader before any byte is read"
+)]
 
 use zerocopy::big_endian::{F32, I16, U16};
 use zerocopy::{FromBytes, Immutable, KnownLayout};

@@ -32,12 +32,12 @@ impl<'a> SectionReader<'a> {
 
     /// Absolute file offset of `offset` in this section.
     pub(crate) fn file_offset(&self, offset: usize) -> usize {
-        self.base + offset
+        self.base.saturating_add(offset)
     }
 
     /// An error at `offset` (relative to the section) in this section.
     pub(crate) fn error(&self, code: ErrorCode, offset: usize, args: fmt::Arguments<'_>) -> Error {
-        Error::binary(code, (self.base + offset) as u64, Some(self.id), args)
+        Error::binary(code, self.file_offset(offset) as u64, Some(self.id), args)
     }
 
     fn truncated(&self, offset: usize, len: usize) -> Error {
@@ -124,7 +124,7 @@ pub(crate) struct NameTable<'a> {
 impl<'a> NameTable<'a> {
     pub(crate) fn new(reader: SectionReader<'a>, start: usize) -> Result<Self, Error> {
         let count = usize::from(reader.u16(start)?);
-        reader.table(start + 4, count, 4)?;
+        reader.table(start.saturating_add(4), count, 4)?;
         Ok(Self {
             reader,
             start,
@@ -156,7 +156,15 @@ impl<'a> NameTable<'a> {
                 format_args!("name {index} asked of a table of {}", self.count),
             ));
         }
-        let at = self.start + usize::from(self.reader.u16(self.start + 6 + 4 * index)?);
+        // Saturating: an offset past usize::MAX is past the section too, and
+        // the read refuses it. (index < count <= u16::MAX.)
+        let entry = self
+            .start
+            .saturating_add(6)
+            .saturating_add(index.saturating_mul(4));
+        let at = self
+            .start
+            .saturating_add(usize::from(self.reader.u16(entry)?));
         let rest = self.reader.bytes().get(at..).unwrap_or_default();
         // Names are short; a missing terminator is a truncated table.
         let len = rest.iter().take(256).position(|&b| b == 0).ok_or_else(|| {

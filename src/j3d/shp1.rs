@@ -6,6 +6,10 @@
 //! data @0x20, matrix groups (8 bytes: u16 matrix index, u16 count, u32 first
 //! matrix table entry) @0x24, packets (8 bytes: u32 size, u32 offset from the
 //! display-list data) @0x28.
+#![allow(
+    clippy::arithmetic_side_effects,
+    reason = "offsets are u32 fields plus u16-bounded indices times record sizes below 256 (below 2^41, no overflow with a 64-bit usize), each checked by the section reader before any byte is read"
+)]
 
 use zerocopy::big_endian::{F32, U16};
 use zerocopy::{FromBytes, Immutable, KnownLayout};
@@ -128,7 +132,7 @@ impl Packet<'_> {
     pub fn slots(&self) -> impl Iterator<Item = (usize, Option<u16>)> + '_ {
         self.matrix_table
             .chunks_exact(2)
-            .map(|b| u16::from_be_bytes([b[0], b[1]]))
+            .filter_map(|b| b.try_into().ok().map(u16::from_be_bytes))
             .enumerate()
             .map(|(k, v)| (k, (v != 0xFFFF).then_some(v)))
     }

@@ -9,6 +9,10 @@
 //! A data offset of 0 means the header has no image (the texture loads as
 //! missing, with a warning). A mip count of 0 reads as one level, as GX tools
 //! read it (`smgo_capworldsky_matmode0.bmd` stores 0).
+#![allow(
+    clippy::arithmetic_side_effects,
+    reason = "offsets are u32 fields plus u16-bounded indices times record sizes below 256 (below 2^41, no overflow with a 64-bit usize), each checked by the section reader before any byte is read"
+)]
 
 use zerocopy::big_endian::{I16, U16, U32};
 use zerocopy::{FromBytes, Immutable, KnownLayout};

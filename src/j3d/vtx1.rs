@@ -6,6 +6,10 @@
 //! array slot (POS, NRM, NBT, CLR0, CLR1, TEX0–7); 0 means no data. Arrays do
 //! not store their length: one runs to the next non-zero offset, or to the
 //! end of the section (so it includes alignment padding).
+#![allow(
+    clippy::arithmetic_side_effects,
+    reason = "offsets are u32 fields plus u16-bounded indices times record sizes below 256 (below 2^41, no overflow with a 64-bit usize), each checked by the section reader before any byte is read"
+)]
 
 use super::read::SectionReader;
 use crate::error::{Error, ErrorCode};
@@ -96,7 +100,9 @@ impl<'a> Vtx1<'a> {
                         ),
                     )
                 })?;
-            let start = offsets[slot];
+            let (Some(&start), Some(out)) = (offsets.get(slot), arrays.get_mut(slot)) else {
+                continue;
+            };
             if start == 0 {
                 continue;
             }
@@ -114,7 +120,7 @@ impl<'a> Vtx1<'a> {
                     format_args!("{attribute} array {start:#x}..{end:#x} lies outside VTX1"),
                 )
             })?;
-            arrays[slot] = Some(VertexArray {
+            *out = Some(VertexArray {
                 attribute,
                 format,
                 data,

@@ -7,6 +7,10 @@
 //! the first block). On x86-64 the masks come from SSE2, which every x86-64 CPU has,
 //! through `safe_arch`'s safe wrappers, so this crate stays free of `unsafe`; elsewhere
 //! a byte loop computes the same masks. Tests check both against the byte rules.
+#![allow(
+    clippy::arithmetic_side_effects,
+    reason = "bit tricks on u64 words (SWAR) and positions below the input's length; every shift and product is by constants that keep within the word"
+)]
 
 /// Sixteen consecutive input bytes.
 pub(crate) type Block = [u8; 16];

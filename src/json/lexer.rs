@@ -16,6 +16,10 @@
 //! produces an error or a token the general path would not produce: the test suite
 //! compares the two by tokenizing every document whole with trailing padding (fast
 //! path) and in chunks of 1 and 7 bytes (general path only).
+#![allow(
+    clippy::arithmetic_side_effects,
+    reason = "positions and lengths index the input or a caller buffer (at most isize::MAX bytes) and advance by at most what was just read or checked, so they stay below usize::MAX"
+)]
 
 use super::MAX_DEPTH;
 use super::classify;

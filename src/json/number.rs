@@ -1,4 +1,8 @@
 //! Number lexing (resumable, single pass) and the [`JsonNumber`] token payload.
+#![allow(
+    clippy::arithmetic_side_effects,
+    reason = "digit runs are capped at 19 digits (below 2^64) before values are combined, and positions stay below the input's length"
+)]
 
 use super::error::{ErrorKind, JsonError};
 use core::fmt;

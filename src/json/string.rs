@@ -1,4 +1,8 @@
 //! String lexing (resumable, sixteen bytes at a time where it can) and the [`JsonStr`] token payload.
+#![allow(
+    clippy::arithmetic_side_effects,
+    reason = "bit tricks on u64 words (SWAR) and positions below the input's length; every shift and product is by constants that keep within the word"
+)]
 
 use super::classify::{self, is_string_special};
 use super::error::{ErrorKind, JsonError};

@@ -1,4 +1,8 @@
 //! Whole-input tokenizer: the shared state machine run over one final window.
+#![allow(
+    clippy::arithmetic_side_effects,
+    reason = "positions and lengths index the input or a caller buffer (at most isize::MAX bytes) and advance by at most what was just read or checked, so they stay below usize::MAX"
+)]
 
 use super::error::JsonError;
 use super::lexer::{Core, Window};

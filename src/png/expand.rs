@@ -4,6 +4,10 @@
 //! tRNS (entries past PLTE are opaque black, as the png crate reads them);
 //! a grey or RGB tRNS key makes pixels whose full stored sample equals it
 //! transparent, all others opaque.
+#![allow(
+    clippy::arithmetic_side_effects,
+    reason = "sample arithmetic on u8/u16 values, and sizes from IHDR's sides (each below 2^31, checked on read) computed in u64"
+)]
 
 use super::header::{ColorType, Header};
 
@@ -72,7 +76,12 @@ impl Expander {
             }
             (ColorType::Indexed, _) | (ColorType::Grey, 8) => {
                 for (o, &v) in out.iter_mut().zip(row) {
-                    *o = self.lut[usize::from(v)];
+                    #[allow(
+                        clippy::indexing_slicing,
+                        reason = "a u8 index is below 256, the table's length"
+                    )]
+                    let rgba = self.lut[usize::from(v)];
+                    *o = rgba;
                 }
             }
             (ColorType::Grey, _) => {
@@ -134,7 +143,12 @@ impl Expander {
             let mut bits = byte;
             for o in pixels {
                 bits = bits.rotate_left(u32::from(depth));
-                *o = self.lut[usize::from(bits & mask)];
+                #[allow(
+                    clippy::indexing_slicing,
+                    reason = "a u8 index is below 256, the table's length"
+                )]
+                let rgba = self.lut[usize::from(bits & mask)];
+                *o = rgba;
             }
         }
     }

@@ -1,5 +1,9 @@
 //! The PNG signature and IHDR: what the image is, checked field by field
 //! before any image data is read, and the buffer sizes a decode needs.
+#![allow(
+    clippy::arithmetic_side_effects,
+    reason = "sample arithmetic on u8/u16 values, and sizes from IHDR's sides (each below 2^31, checked on read) computed in u64"
+)]
 
 use super::crc;
 use super::error::{PngError, PngErrorKind};

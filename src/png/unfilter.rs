@@ -4,6 +4,10 @@
 //! a row buffer), against the row above it. Each filter is specialised for
 //! the pixel width it runs on (1, 2, 3, 4, 6 or 8 bytes) through fixed-size
 //! arrays, so the loops carry no bounds checks and no per-byte branch.
+#![allow(
+    clippy::arithmetic_side_effects,
+    reason = "sample arithmetic on u8/u16 values, and sizes from IHDR's sides (each below 2^31, checked on read) computed in u64"
+)]
 
 /// Filter type 0..=4 as stored before each row.
 pub const MAX_FILTER: u8 = 4;
@@ -175,6 +179,10 @@ fn average<const N: usize>(cur: &mut [[u8; N]], prev: &[[u8; N]]) {
     }
 }
 
+#[allow(
+    clippy::indexing_slicing,
+    reason = "i < N, the length of every array indexed"
+)]
 fn paeth<const N: usize>(cur: &mut [[u8; N]], prev: &[[u8; N]]) {
     let mut left = [0i16; N];
     let mut upper_left = [0i16; N];

@@ -1,4 +1,8 @@
 //! Names and other text in the scene, stored as spans so records stay plain data.
+#![allow(
+    clippy::arithmetic_side_effects,
+    reason = "lengths of text held in fixed buffers or spans of the input, each end checked against its buffer before use"
+)]
 
 use zerocopy::{FromBytes, Immutable, IntoBytes, KnownLayout};
 

@@ -1,6 +1,10 @@
 //! The little matrix math the scene needs: node local and world matrices, bounding boxes.
 //!
 //! Float math goes through `libm`, so results are the same with and without std.
+#![allow(
+    clippy::arithmetic_side_effects,
+    reason = "matrix and channel indices are loop counters below 16, and keyframe positions below the point count"
+)]
 
 use super::NodeRecord;
 
@@ -97,6 +101,10 @@ impl Mat4 {
 
     /// The inverse of an affine matrix (bottom row 0, 0, 0, 1), or `None`
     /// when its 3×3 part is singular.
+    #[allow(
+        clippy::indexing_slicing,
+        reason = "row, column and k are below 4, so every index is below 16, the matrix's length"
+    )]
     pub fn inverse_affine(&self) -> Option<Self> {
         let m = &self.0;
         let c = self.cofactors();
@@ -120,6 +128,10 @@ impl Mat4 {
     }
 
     /// Cofactors of the 3×3 part, laid out like the matrix (column-major).
+    #[allow(
+        clippy::indexing_slicing,
+        reason = "row, column and k are below 4, so every index is below 16, the matrix's length"
+    )]
     fn cofactors(&self) -> [f32; 16] {
         let m = |r: usize, c: usize| self.0[c * 4 + r];
         let mut out = [0.0; 16];
@@ -161,6 +173,10 @@ impl Mat4 {
     }
 
     /// `self · rhs`.
+    #[allow(
+        clippy::indexing_slicing,
+        reason = "row, column and k are below 4, so every index is below 16, the matrix's length"
+    )]
     pub fn mul(&self, rhs: &Self) -> Self {
         let mut out = [0.0f32; 16];
         for (c, column) in out.chunks_exact_mut(4).enumerate() {

@@ -8,6 +8,10 @@
 //! array) does not report them; they come once per channel (once per
 //! animator for an unknown channel), at the first keyframe that shows them,
 //! in file order.
+#![allow(
+    clippy::arithmetic_side_effects,
+    reason = "counters of items the input spells out, each item at least one byte and adding at most 6 per item, so totals stay far below usize::MAX; each subtraction follows the comparison that bounds it"
+)]
 
 use super::keyframes::{Played, read_keyframe};
 use super::lookup::Groups;

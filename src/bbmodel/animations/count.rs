@@ -10,6 +10,10 @@
 //! (a string that is no decimal literal is Molang, played later as a
 //! warning, never an error); only a keyframe's first two data points are
 //! read (Limits).
+#![allow(
+    clippy::arithmetic_side_effects,
+    reason = "counters of items the input spells out, each item at least one byte and adding at most 6 per item, so totals stay far below usize::MAX; each subtraction follows the comparison that bounds it"
+)]
 
 use super::keyframes::{read_keyframe, within};
 use crate::bbmodel::document::Document;

@@ -7,6 +7,10 @@
 //! the check. [`RawKeyframe::record`] then turns it into a
 //! [`KeyframeRecord`]: defaults, convention 13's sign migration, degrees to
 //! radians, and the spec's replacement for negative scale.
+#![allow(
+    clippy::arithmetic_side_effects,
+    reason = "counters of items the input spells out, each item at least one byte and adding at most 6 per item, so totals stay far below usize::MAX; each subtraction follows the comparison that bounds it"
+)]
 
 use crate::bbmodel::value::{Cursor, Path, invalid, known_key, type_name};
 use crate::error::Error;

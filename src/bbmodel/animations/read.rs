@@ -14,6 +14,10 @@
 //! `bones`. The common file has one of them and is read in one pass; a file
 //! with more (or a falsy `animators` before `bones`) is read again on a cold
 //! path that checks every object and plays the chosen one.
+#![allow(
+    clippy::arithmetic_side_effects,
+    reason = "counters of items the input spells out, each item at least one byte and adding at most 6 per item, so totals stay far below usize::MAX; each subtraction follows the comparison that bounds it"
+)]
 
 use super::animator::{Claim, Staging};
 use super::count::check_animator;

@@ -15,6 +15,10 @@
 //!   is exactly the scene node's translation, rotation and scale.
 //!
 //! docs/export.md says what maps to what and what is lost.
+#![allow(
+    clippy::arithmetic_side_effects,
+    reason = "offsets and counts over a decoded scene, whose array lengths the decoder bounded by Limits"
+)]
 
 pub mod animations;
 pub mod buffers;

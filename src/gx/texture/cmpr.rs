@@ -2,6 +2,10 @@
 //! (top-left, top-right, bottom-left, bottom-right) of 8 bytes each: two
 //! big-endian RGB565 colours, then one byte of 2-bit indices per row, most
 //! significant bits first.
+#![allow(
+    clippy::arithmetic_side_effects,
+    reason = "texel arithmetic on u8/u16 channel values with constant factors, and coordinates below the texture's side, whose sizes were checked with checked_mul first"
+)]
 
 use super::TextureError;
 use super::color::rgb565;

@@ -1,5 +1,9 @@
 //! Direct colour formats (RGB565, RGB5A3, RGBA8) and the bit-replication
 //! helpers every format uses.
+#![allow(
+    clippy::arithmetic_side_effects,
+    reason = "texel arithmetic on u8/u16 channel values with constant factors, and coordinates below the texture's side, whose sizes were checked with checked_mul first"
+)]
 
 use super::TextureError;
 use super::tiles::{BlockDecoder, Texel, Tile};
@@ -61,6 +65,10 @@ pub(super) const fn rgb5a3(p: u16) -> Texel {
 
 /// The colour of every high byte (`b << 8`) or low byte (`b`, with `with`'s
 /// bits set: RGB5A3's mode bit) of an RGB5A3 colour, packed little-endian.
+#[allow(
+    clippy::indexing_slicing,
+    reason = "const evaluation: b < 256 is the table's length, and an out-of-range index would fail the build"
+)]
 const fn rgb5a3_byte_table(shift: u32, with: u16) -> [u32; 256] {
     let mut table = [0; 256];
     let mut b = 0u16;

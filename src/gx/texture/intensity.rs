@@ -1,4 +1,8 @@
 //! Intensity formats: I4, I8, IA4, IA8.
+#![allow(
+    clippy::arithmetic_side_effects,
+    reason = "texel arithmetic on u8/u16 channel values with constant factors, and coordinates below the texture's side, whose sizes were checked with checked_mul first"
+)]
 
 use super::TextureError;
 use super::color::ia8;

@@ -49,6 +49,10 @@
 //! [`MipLevels`] the layout of a mip chain (each level halves width and
 //! height, never below 1, and starts right after the previous one). All size
 //! arithmetic is checked.
+#![allow(
+    clippy::arithmetic_side_effects,
+    reason = "texel arithmetic on u8/u16 channel values with constant factors, and coordinates below the texture's side, whose sizes were checked with checked_mul first"
+)]
 
 mod cmpr;
 mod color;

@@ -1,4 +1,8 @@
 //! Paletted formats: C4, C8, C14X2, with IA8, RGB565 or RGB5A3 palettes.
+#![allow(
+    clippy::arithmetic_side_effects,
+    reason = "texel arithmetic on u8/u16 channel values with constant factors, and coordinates below the texture's side, whose sizes were checked with checked_mul first"
+)]
 
 use super::color::{ia8, rgb5a3, rgb5a3_lookup, rgb565};
 use super::tiles::{BlockDecoder, Texel, Tile};

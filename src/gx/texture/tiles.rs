@@ -3,6 +3,10 @@
 //! Blocks are stored row-major over the padded image; each format decodes one
 //! block into a small RGBA8 [`Tile`], and [`decode_tiled`] copies the visible
 //! part of that tile into the output rows.
+#![allow(
+    clippy::arithmetic_side_effects,
+    reason = "texel arithmetic on u8/u16 channel values with constant factors, and coordinates below the texture's side, whose sizes were checked with checked_mul first"
+)]
 
 use super::TextureError;
 

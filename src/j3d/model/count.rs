@@ -83,8 +83,9 @@ impl Model<'_> {
             draw_matrices: self.drw1.len(),
             ..Summary::default()
         };
-        for (slot, array) in self.vtx1.arrays().iter().enumerate() {
-            summary.vertex_arrays[slot] = match (slot, array) {
+        let slots = summary.vertex_arrays.iter_mut().zip(self.vtx1.arrays());
+        for (slot, (count, array)) in slots.enumerate() {
+            *count = match (slot, array) {
                 (0, Some(_)) => self.inf1.vertex_count as usize,
                 (_, Some(a)) => a.count(),
                 (_, None) => 0,

@@ -111,7 +111,7 @@ impl IndexField {
         let index = if f.wide {
             vertex
                 .get(f.offset..f.offset + 2)
-                .map(|b| u16::from_be_bytes([b[0], b[1]]))
+                .and_then(|b| b.try_into().ok().map(u16::from_be_bytes))
         } else {
             vertex.get(f.offset).map(|&b| u16::from(b))
         };

@@ -6,6 +6,10 @@
 //! `after` the one with the earliest time at or above `t`; among keyframes
 //! sharing a time, the first in file order is taken for either role (the
 //! channel's keyframes are sorted stably, so that is the first in the slice).
+#![allow(
+    clippy::arithmetic_side_effects,
+    reason = "matrix and channel indices are loop counters below 16, and keyframe positions below the point count"
+)]
 
 use super::super::{Interpolation, KeyframeRecord};
 
@@ -145,8 +149,9 @@ fn spline_point(points: &[[f32; 3]], p: f32) -> [f32; 3] {
     let p2 = at(i + 1);
     let p3 = at(i + 2);
     let mut out = [0.0; 3];
-    for (axis, value) in out.iter_mut().enumerate() {
-        *value = catmull_rom_1d(weight, p0[axis], p1[axis], p2[axis], p3[axis]);
+    let axes = p0.into_iter().zip(p1).zip(p2).zip(p3);
+    for (value, (((a, b), c), d)) in out.iter_mut().zip(axes) {
+        *value = catmull_rom_1d(weight, a, b, c, d);
     }
     out
 }
