@@ -3,6 +3,7 @@
 //! then one mesh per shape, its vertices written by [`Filler`]).
 
 use super::names::Pool;
+use super::normals::NormalTable;
 use super::vertices::{ArrayReaders, Filler};
 use super::{Model, arena_mismatch, color_sets, index32, uv_sets};
 use crate::arena::Arena;
@@ -83,6 +84,7 @@ impl<'a> Model<'a> {
             mesh_vertices: 0,
             cached: None,
             readers: ArrayReaders::new(&self.vtx1),
+            turned: NormalTable::default(),
         };
         for s in 0..self.shp1.len() {
             let shape = self.shp1.shape(s)?;

@@ -17,6 +17,7 @@
 //! | `walk.rs` | the display-list walk: matrix slots, each vertex's indices |
 //! | `fill.rs` | the fill pass: carving, then every part in order |
 //! | `vertices.rs` | the hot path: each vertex's attributes, transformed and written |
+//! | `normals.rs` | normals already turned by the current draw matrix, by index |
 //! | `pose.rs` | bind pose (world and draw matrices) and the skin |
 //! | `materials.rs` | MAT3 materials as scene records |
 //! | `textures.rs` | TEX1: limits, records, decoded levels |
@@ -35,6 +36,7 @@ mod count;
 mod fill;
 mod materials;
 mod names;
+mod normals;
 mod pose;
 mod summary;
 mod textures;

@@ -2,6 +2,7 @@
 //! index, positions and normals moved into bind-pose model space, UVs,
 //! colours and skin influences written, and each primitive's triangles.
 
+use super::normals::NormalTable;
 use super::walk::{ShapeSink, VertexRefs};
 use super::{Model, arena_mismatch, index32, small};
 use crate::error::{Error, Location, SectionId, Warning, WarningCode, Warnings};
@@ -39,6 +40,8 @@ pub(super) struct Filler<'f, 'm, 'a> {
     pub(super) cached: Option<(u32, Mat4, NormalMatrix, Option<DrawMatrix>)>,
     /// The numeric arrays, resolved for reading by index.
     pub(super) readers: ArrayReaders<'a>,
+    /// Normals turned by the cached draw matrix, by index.
+    pub(super) turned: NormalTable,
 }
 
 /// VTX1's numeric arrays resolved for reading by index ([`NumericReader`]):
@@ -84,6 +87,7 @@ impl ShapeSink for Filler<'_, '_, '_> {
                 Some(self.model.drw1.matrix(v.draw as usize)?)
             };
             self.cached = Some((v.draw, draw, draw.normal_matrix(), skin));
+            self.turned.clear();
         }
         // Borrowed, not copied: the two matrices are about a hundred bytes.
         let (draw, normal_matrix, skin) = match &self.cached {
@@ -100,12 +104,16 @@ impl ShapeSink for Filler<'_, '_, '_> {
             .positions
             .get_mut(self.vertex)
             .ok_or_else(arena_mismatch)? = draw.transform_point(position);
-        let normal_array = match v.normal_array {
-            VertexAttribute::NormalBinormalTangent => readers.normal_binormal_tangent,
-            _ => readers.normal,
+        let nbt = v.normal_array == VertexAttribute::NormalBinormalTangent;
+        let normal_array = if nbt {
+            readers.normal_binormal_tangent
+        } else {
+            readers.normal
         };
         let normal = match v.normal.get().zip(normal_array) {
-            Some((i, array)) => normal_matrix.apply(array.read(i)),
+            Some((i, array)) => self.turned.get_or(NormalTable::key(i, nbt), || {
+                normal_matrix.apply(array.read(i))
+            }),
             None => [0.0; 3],
         };
         *self
