@@ -138,6 +138,13 @@ pub(super) trait ShapeSink {
     }
     /// One vertex of a primitive that makes triangles.
     fn vertex(&mut self, v: &VertexRefs) -> Result<(), Error>;
+    /// For a sink that reads no index: `count` vertices of a triangle
+    /// primitive that all take draw matrix `draw` (the shape has no matrix
+    /// index, so every vertex takes slot 0). True when the sink took them
+    /// whole; else each is passed to [`ShapeSink::vertex`].
+    fn uniform(&mut self, _draw: u32, _count: usize) -> Result<bool, Error> {
+        Ok(false)
+    }
     /// A primitive whose `count` vertices were just passed.
     fn primitive(&mut self, kind: Primitive, count: usize) -> Result<(), Error>;
     /// A primitive that makes no triangles (lines, points), at a file offset.
@@ -175,6 +182,17 @@ impl Model<'_> {
                         primitive.kind,
                         packet.display_list_offset + primitive.offset,
                     );
+                    continue;
+                }
+                // Without indices to read, a shape without a matrix index has
+                // nothing to read per vertex: its vertices share slot 0.
+                if !reads_indices
+                    && layout.matrix.is_none()
+                    && layout.direct.is_none()
+                    && let Some(draw) = slots.first().copied().flatten()
+                    && sink.uniform(u32::from(draw), primitive.vertex_count)?
+                {
+                    sink.primitive(primitive.kind, primitive.vertex_count)?;
                     continue;
                 }
                 for (i, vertex) in primitive
