@@ -30,11 +30,11 @@ impl Default for NormalTable {
 }
 
 impl NormalTable {
-    /// The key of normal `index` (below 2^16) of the NBT array (`nbt`) or
-    /// the NRM one.
+    /// The key of normal `index` (a display-list index, below 2^16) of the
+    /// NBT array (`nbt`) or the NRM one.
     #[inline(always)]
-    pub(super) fn key(index: usize, nbt: bool) -> u32 {
-        (index as u32 & 0xFFFF) | (u32::from(nbt) << 16)
+    pub(super) fn key(index: u32, nbt: bool) -> u32 {
+        (index & 0xFFFF) | (u32::from(nbt) << 16)
     }
 
     /// Forgets every entry: the draw matrix changed.

@@ -9,8 +9,7 @@
 
 use super::normals::NormalTable;
 use super::walk::{
-    ArrayIndex, IndexField, PrimitiveVertices, ShapeSink, Slots, VertexFault, VertexLayout,
-    VertexRefs,
+    IndexField, PrimitiveVertices, ShapeSink, Slots, VertexFault, VertexLayout, VertexRefs,
 };
 use super::{Model, arena_mismatch, index32, small};
 use crate::error::{Error, Location, SectionId, Warning, WarningCode, Warnings};
@@ -143,22 +142,6 @@ impl<'l> Block<'l> {
     }
 }
 
-impl Model<'_> {
-    /// The array index `field` holds in vertex `k` of `block`, checked.
-    #[inline(always)]
-    fn lane_index(
-        &self,
-        field: IndexField,
-        vertex: &[u8],
-        block: Block<'_>,
-        k: usize,
-    ) -> Result<Option<usize>, Error> {
-        IndexField::read(Some(field), vertex)
-            .map(ArrayIndex::get)
-            .map_err(|fault| self.vertex_error(block.at + k * block.size, fault))
-    }
-}
-
 /// One attribute of a block's vertices: each vertex's index read and
 /// checked, its element read into `outs`, and its index (or `u32::MAX`
 /// for none) into `keys`.
@@ -186,8 +169,10 @@ impl<'o, const N: usize, I: Iterator<Item = &'o mut [f32; N]>> ElementVisitor<N>
         } = self;
         for (k, ((out, key), vertex)) in outs.zip(keys.iter_mut()).zip(block.vertices()).enumerate()
         {
-            (*out, *key) = match model.lane_index(field, vertex, block, k)? {
-                Some(i) => (read(i), i as u32),
+            let index = IndexField::read(Some(field), vertex)
+                .map_err(|fault| model.vertex_error(block.at + k * block.size, fault))?;
+            (*out, *key) = match index.get() {
+                Some(i) => (read(i), index.raw()),
                 None => ([0.0; N], u32::MAX),
             };
         }
@@ -217,7 +202,8 @@ impl<'a> Model<'a> {
             Some((field, None)) => {
                 // No array: any index is out of range.
                 for (k, vertex) in block.vertices().enumerate() {
-                    self.lane_index(field, vertex, block, k)?;
+                    IndexField::read(Some(field), vertex)
+                        .map_err(|fault| self.vertex_error(block.at + k * block.size, fault))?;
                 }
                 outs.for_each(|out| *out = [0.0; N]);
                 Ok(())
@@ -402,9 +388,9 @@ impl Filler<'_, '_, '_> {
             let Some((_, normal_matrix)) = &self.normal_draw else {
                 return Err(arena_mismatch());
             };
-            *out = self.turned.get_or(NormalTable::key(key as usize, nbt), || {
-                normal_matrix.apply(*normal)
-            });
+            *out = self
+                .turned
+                .get_or(NormalTable::key(key, nbt), || normal_matrix.apply(*normal));
         }
         Ok(())
     }
@@ -445,13 +431,17 @@ impl Filler<'_, '_, '_> {
             .get_mut(at..at + n * sets)
             .ok_or_else(arena_mismatch)?;
         for (set, lane) in self.lanes.colors.iter().enumerate().take(sets) {
-            let outs = out.iter_mut().skip(set).step_by(sets);
+            let outs = out
+                .chunks_exact_mut(sets)
+                .filter_map(|colors| colors.get_mut(set));
             let Some((field, array)) = *lane else {
                 outs.for_each(|out| *out = [255; 4]);
                 continue;
             };
             for (k, (out, vertex)) in outs.zip(block.vertices()).enumerate() {
-                *out = match (model.lane_index(field, vertex, block, k)?, array) {
+                let index = IndexField::read(Some(field), vertex)
+                    .map_err(|fault| model.vertex_error(block.at + k * block.size, fault))?;
+                *out = match (index.get(), array) {
                     (Some(i), Some(array)) => array
                         .format
                         .read_color(array.element(i).unwrap_or_default()),
