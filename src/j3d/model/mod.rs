@@ -16,7 +16,7 @@
 //! | `count.rs` | the count pass: limits, counts, the summary |
 //! | `walk.rs` | the display-list walk: matrix slots, each vertex's indices |
 //! | `fill.rs` | the fill pass: carving, then every part in order |
-//! | `vertices.rs` | the hot path: each vertex's attributes, transformed and written |
+//! | `vertices.rs` | the hot path: each primitive in blocks, one attribute at a time, read, transformed and written |
 //! | `normals.rs` | normals already turned by the current draw matrix, by index |
 //! | `pose.rs` | bind pose (world and draw matrices) and the skin |
 //! | `materials.rs` | MAT3 materials as scene records |
