@@ -91,6 +91,18 @@ fn benches(c: &mut Criterion) {
             n
         })
     });
+    g.bench_function(BenchmarkId::new("scenedec", "measure"), |b| {
+        b.iter(|| {
+            files
+                .iter()
+                .map(|(_, bytes)| {
+                    scenedec::measure(black_box(bytes), None, &options)
+                        .unwrap()
+                        .arena_words()
+                })
+                .sum::<usize>()
+        })
+    });
     g.bench_function(BenchmarkId::new("scenedec", "load"), |b| {
         b.iter(|| load_all(&files, &options))
     });
@@ -108,6 +120,18 @@ fn benches(c: &mut Criterion) {
             }
             copies.len()
         })
+    });
+    g.finish();
+
+    // The same loads per scene vertex: criterion reports vertices/s.
+    let mut g = c.benchmark_group("j3d/corpus-vertices");
+    g.sample_size(20);
+    g.throughput(Throughput::Elements(vertices as u64));
+    g.bench_function(BenchmarkId::new("scenedec", "load"), |b| {
+        b.iter(|| load_all(&files, &options))
+    });
+    g.bench_function(BenchmarkId::new("scenedec", "load, texels left out"), |b| {
+        b.iter(|| load_all(&files, &headers_only))
     });
     g.finish();
 }

@@ -316,12 +316,54 @@ pub(crate) struct NumericReader<'a> {
 }
 
 impl NumericReader<'_> {
-    /// The first `N` components of element `i`.
+    /// Runs `visitor` with a read of elements made for this array's
+    /// component type: `read(i)` gives the first `N` components of element
+    /// `i`, and the type is not chosen again for every element, so a loop
+    /// over many elements is compiled once per type.
     #[inline(always)]
-    pub(crate) fn read<const N: usize>(&self, i: usize) -> [f32; N] {
-        let bytes = element(self.data, self.stride, i).unwrap_or_default();
-        read_components(self.ty, self.components, self.scale, bytes)
+    pub(crate) fn visit<const N: usize, V: ElementVisitor<N>>(&self, visitor: V) -> V::Output {
+        let scale = self.scale;
+        match self.ty {
+            ComponentType::U8 => {
+                visitor.run(|i| self.read_as::<N, 1>(i, |[a]| f32::from(a) * scale))
+            }
+            ComponentType::S8 => visitor
+                .run(|i| self.read_as::<N, 1>(i, |c| f32::from(i8::from_be_bytes(c)) * scale)),
+            ComponentType::U16 => visitor
+                .run(|i| self.read_as::<N, 2>(i, |c| f32::from(u16::from_be_bytes(c)) * scale)),
+            ComponentType::S16 => visitor
+                .run(|i| self.read_as::<N, 2>(i, |c| f32::from(i16::from_be_bytes(c)) * scale)),
+            ComponentType::F32 => visitor.run(|i| self.read_as::<N, 4>(i, f32::from_be_bytes)),
+        }
     }
+
+    /// The first `N` components of element `i`, each of `W` bytes
+    /// converted by `f`.
+    #[inline(always)]
+    fn read_as<const N: usize, const W: usize>(
+        &self,
+        i: usize,
+        f: impl Fn([u8; W]) -> f32,
+    ) -> [f32; N] {
+        let bytes = element(self.data, self.stride, i).unwrap_or_default();
+        if self.components >= N {
+            // All N present: one run, no question per component.
+            let (chunks, _) = bytes.as_chunks::<W>();
+            if let Some(chunks) = chunks.first_chunk::<N>() {
+                return chunks.map(&f);
+            }
+        }
+        components::<N, W>(bytes, self.components, f)
+    }
+}
+
+/// A loop over array elements, given a read made for the array's component
+/// type ([`NumericReader::visit`]).
+pub(crate) trait ElementVisitor<const N: usize> {
+    /// What the loop returns.
+    type Output;
+    /// Runs the loop; `read(i)` is element `i`.
+    fn run(self, read: impl Fn(usize) -> [f32; N]) -> Self::Output;
 }
 
 /// The bytes of element `i` of an array of `stride`-byte elements, if `data`
@@ -417,6 +459,16 @@ fn expand6u(v: u32) -> u8 {
 mod tests {
     use super::*;
 
+    /// Reads element `.0` through [`NumericReader::visit`].
+    struct ReadOne(usize);
+
+    impl<const N: usize> ElementVisitor<N> for ReadOne {
+        type Output = [f32; N];
+        fn run(self, read: impl Fn(usize) -> [f32; N]) -> [f32; N] {
+            read(self.0)
+        }
+    }
+
     /// The resolved reader gives, for every element index (past the end
     /// too), exactly what `read_numeric` gives on that element's bytes.
     #[test]
@@ -429,10 +481,13 @@ mod tests {
                 let bytes = element(&data, stride, i).unwrap_or_default();
                 let bits = |v: [f32; 3]| v.map(f32::to_bits);
                 assert_eq!(
-                    bits(reader.read::<3>(i)),
+                    bits(reader.visit(ReadOne(i))),
                     bits(format.read_numeric::<3>(bytes)),
                     "{format:?} element {i}"
                 );
+                let two: [f32; 2] = reader.visit(ReadOne(i));
+                let expected: [f32; 2] = format.read_numeric(bytes);
+                assert_eq!(two.map(f32::to_bits), expected.map(f32::to_bits));
             }
         };
         check(ArrayFormat::Color(ColorFormat::Rgba8));

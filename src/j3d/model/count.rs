@@ -249,15 +249,7 @@ impl ShapeSink for Counter<'_, '_> {
             "vertices",
             Location::Nowhere,
         )?;
-        let influences = match self.last_draw {
-            Some((draw, n)) if draw == v.draw => n,
-            _ => {
-                let n = self.model.influence_count(v.draw as usize)?;
-                self.last_draw = Some((v.draw, n));
-                n
-            }
-        };
-        self.influences += influences;
+        self.influences += self.draw_influences(v.draw)?;
         if let Some(p) = v
             .position
             .get()
@@ -267,6 +259,22 @@ impl ShapeSink for Counter<'_, '_> {
             self.bbox = Some(self.bbox.map_or(Aabb::point(p), |b| b.with(p)));
         }
         Ok(())
+    }
+
+    fn uniform(&mut self, draw: u32, count: usize) -> Result<bool, Error> {
+        if self.pass != CountPass::DrawOnly {
+            return Ok(false);
+        }
+        self.vertices += count;
+        check(
+            self.vertices as u64,
+            self.limits.max_vertices,
+            ErrorCode::TooManyVertices,
+            "vertices",
+            Location::Nowhere,
+        )?;
+        self.influences += count * self.draw_influences(draw)?;
+        Ok(true)
     }
 
     fn primitive(&mut self, kind: Primitive, count: usize) -> Result<(), Error> {
@@ -283,6 +291,21 @@ impl ShapeSink for Counter<'_, '_> {
 
     fn skipped(&mut self, kind: Primitive, _offset: usize) {
         self.primitives.add(kind);
+    }
+}
+
+impl Counter<'_, '_> {
+    /// Joints draw matrix `draw` names, cached for the next vertices.
+    #[inline(always)]
+    fn draw_influences(&mut self, draw: u32) -> Result<usize, Error> {
+        match self.last_draw {
+            Some((last, n)) if last == draw => Ok(n),
+            _ => {
+                let n = self.model.influence_count(draw as usize)?;
+                self.last_draw = Some((draw, n));
+                Ok(n)
+            }
+        }
     }
 }
 

@@ -3,7 +3,8 @@
 //! then one mesh per shape, its vertices written by [`Filler`]).
 
 use super::names::Pool;
-use super::vertices::{ArrayReaders, Filler};
+use super::normals::NormalTable;
+use super::vertices::{ArrayReaders, BLOCK, Filler, Lanes};
 use super::{Model, arena_mismatch, color_sets, index32, uv_sets};
 use crate::arena::Arena;
 use crate::error::{Error, Warnings};
@@ -81,8 +82,13 @@ impl<'a> Model<'a> {
             uv_sets: 0,
             color_sets: 0,
             mesh_vertices: 0,
-            cached: None,
+            normal_draw: None,
+            skin_draw: None,
+            lanes: Lanes::default(),
+            raw: [[0.0; 3]; BLOCK],
+            keys: [0; BLOCK],
             readers: ArrayReaders::new(&self.vtx1),
+            turned: NormalTable::default(),
         };
         for s in 0..self.shp1.len() {
             let shape = self.shp1.shape(s)?;

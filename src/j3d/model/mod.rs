@@ -16,7 +16,8 @@
 //! | `count.rs` | the count pass: limits, counts, the summary |
 //! | `walk.rs` | the display-list walk: matrix slots, each vertex's indices |
 //! | `fill.rs` | the fill pass: carving, then every part in order |
-//! | `vertices.rs` | the hot path: each vertex's attributes, transformed and written |
+//! | `vertices.rs` | the hot path: each primitive in blocks, one attribute at a time, read, transformed and written |
+//! | `normals.rs` | normals already turned by the current draw matrix, by index |
 //! | `pose.rs` | bind pose (world and draw matrices) and the skin |
 //! | `materials.rs` | MAT3 materials as scene records |
 //! | `textures.rs` | TEX1: limits, records, decoded levels |
@@ -39,6 +40,7 @@ mod count;
 mod fill;
 mod materials;
 mod names;
+mod normals;
 mod pose;
 mod summary;
 mod textures;

@@ -1,15 +1,26 @@
-//! The fill pass's hot path: each display-list vertex's attributes read by
+//! The fill pass's hot path: each triangle primitive's vertices read by
 //! index, positions and normals moved into bind-pose model space, UVs,
 //! colours and skin influences written, and each primitive's triangles.
+//!
+//! A primitive is filled in blocks of vertices, one attribute at a time: the
+//! loop over one attribute is short, its branches the same for every
+//! vertex, and the array reads of neighbouring vertices overlap instead of
+//! waiting on each other behind the rest of a vertex's work.
 
-use super::walk::{ShapeSink, VertexRefs};
+use super::normals::NormalTable;
+use super::walk::{
+    IndexField, PrimitiveVertices, ShapeSink, Slots, VertexFault, VertexLayout, VertexRefs,
+};
 use super::{Model, arena_mismatch, index32, small};
 use crate::error::{Error, Location, SectionId, Warning, WarningCode, Warnings};
 use crate::gx::display_list::Primitive;
-use crate::gx::vertex::{NumericReader, VertexAttribute};
+use crate::gx::vertex::{ElementVisitor, NumericReader, VertexAttribute};
 use crate::j3d::drw1::DrawMatrix;
-use crate::j3d::vtx1::Vtx1;
-use crate::scene::{Influence, InfluenceSpan, MAX_UV_SETS, Mat4, NormalMatrix};
+use crate::j3d::vtx1::{VertexArray, Vtx1};
+use crate::scene::{Influence, InfluenceSpan, MAX_COLOR_SETS, MAX_UV_SETS, Mat4, NormalMatrix};
+
+/// Vertices filled together, one attribute at a time.
+pub(super) const BLOCK: usize = 32;
 
 /// Writes vertices, triangles and influences into the scene's arrays.
 pub(super) struct Filler<'f, 'm, 'a> {
@@ -34,21 +45,31 @@ pub(super) struct Filler<'f, 'm, 'a> {
     pub(super) color_sets: usize,
     /// Vertices of the current shape written so far.
     pub(super) mesh_vertices: usize,
-    /// The last draw matrix used, with its normal matrix and (when the scene
-    /// is skinned) what DRW1 says it is.
-    pub(super) cached: Option<(u32, Mat4, NormalMatrix, Option<DrawMatrix>)>,
+    /// The draw matrix normals were last turned by, with its normal matrix.
+    pub(super) normal_draw: Option<(u32, NormalMatrix)>,
+    /// Normals turned by `normal_draw`'s matrix, by index.
+    pub(super) turned: NormalTable,
+    /// The draw matrix influences were last written for, and where they
+    /// are (first, count): the next vertex of that matrix copies them.
+    pub(super) skin_draw: Option<(u32, usize, usize)>,
     /// The numeric arrays, resolved for reading by index.
     pub(super) readers: ArrayReaders<'a>,
+    /// The current shape's attributes: where each index is, what it reads.
+    pub(super) lanes: Lanes<'a>,
+    /// A block's elements of one attribute as stored, and their indices.
+    pub(super) raw: [[f32; 3]; BLOCK],
+    pub(super) keys: [u32; BLOCK],
 }
 
-/// VTX1's numeric arrays resolved for reading by index ([`NumericReader`]):
-/// once per decode, not once per vertex.
+/// VTX1's numeric arrays resolved for reading by index ([`NumericReader`]),
+/// and its colour arrays: once per decode, not once per vertex.
 #[derive(Clone, Copy, Debug, Default)]
 pub(super) struct ArrayReaders<'a> {
     position: Option<NumericReader<'a>>,
     normal: Option<NumericReader<'a>>,
     normal_binormal_tangent: Option<NumericReader<'a>>,
     uvs: [Option<NumericReader<'a>>; MAX_UV_SETS],
+    colors: [Option<VertexArray<'a>>; MAX_COLOR_SETS],
 }
 
 impl<'a> ArrayReaders<'a> {
@@ -62,101 +83,184 @@ impl<'a> ArrayReaders<'a> {
             normal: reader(VertexAttribute::Normal),
             normal_binormal_tangent: reader(VertexAttribute::NormalBinormalTangent),
             uvs: core::array::from_fn(|t| reader(VertexAttribute::TexCoord(small(t)))),
+            colors: core::array::from_fn(|c| vtx1.array(VertexAttribute::Color(small(c))).copied()),
+        }
+    }
+}
+
+/// A shape's attributes resolved for the fill, once per shape: each
+/// attribute's index in the display-list vertex with the array it reads
+/// (none: every index is out of range, the array's bound being 0).
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Lanes<'a> {
+    position: Option<(IndexField, Option<NumericReader<'a>>)>,
+    normal: Option<(IndexField, Option<NumericReader<'a>>)>,
+    /// The normal reads the NBT array (else NRM).
+    nbt: bool,
+    uvs: [Option<(IndexField, Option<NumericReader<'a>>)>; MAX_UV_SETS],
+    colors: [Option<(IndexField, Option<VertexArray<'a>>)>; MAX_COLOR_SETS],
+}
+
+impl<'a> Lanes<'a> {
+    fn new(layout: &VertexLayout, readers: &ArrayReaders<'a>) -> Self {
+        let nbt = layout
+            .normal
+            .is_some_and(|f| f.attribute == VertexAttribute::NormalBinormalTangent);
+        let normal_reader = if nbt {
+            readers.normal_binormal_tangent
+        } else {
+            readers.normal
+        };
+        Self {
+            position: layout.position.map(|f| (f, readers.position)),
+            normal: layout.normal.map(|f| (f, normal_reader)),
+            nbt,
+            uvs: core::array::from_fn(|t| {
+                let reader = readers.uvs.get(t).copied().flatten();
+                layout.uvs.get(t).copied().flatten().map(|f| (f, reader))
+            }),
+            colors: core::array::from_fn(|c| {
+                let array = readers.colors.get(c).copied().flatten();
+                layout.colors.get(c).copied().flatten().map(|f| (f, array))
+            }),
+        }
+    }
+}
+
+/// A block of one primitive's vertices: `bytes` holds `size`-byte vertices,
+/// the first at file offset `at`.
+#[derive(Clone, Copy)]
+struct Block<'l> {
+    bytes: &'l [u8],
+    size: usize,
+    at: usize,
+}
+
+impl<'l> Block<'l> {
+    fn vertices(self) -> core::slice::ChunksExact<'l, u8> {
+        self.bytes.chunks_exact(self.size)
+    }
+}
+
+/// One attribute of a block's vertices: each vertex's index read and
+/// checked, its element read into `outs`, and its index (or `u32::MAX`
+/// for none) into `keys`.
+struct Lane<'m, 'a, 'k, 'l, I> {
+    model: &'m Model<'a>,
+    field: IndexField,
+    block: Block<'l>,
+    outs: I,
+    keys: &'k mut [u32; BLOCK],
+}
+
+impl<'o, const N: usize, I: Iterator<Item = &'o mut [f32; N]>> ElementVisitor<N>
+    for Lane<'_, '_, '_, '_, I>
+{
+    type Output = Result<(), Error>;
+
+    #[inline(always)]
+    fn run(self, read: impl Fn(usize) -> [f32; N]) -> Result<(), Error> {
+        let Self {
+            model,
+            field,
+            block,
+            outs,
+            keys,
+        } = self;
+        for (k, ((out, key), vertex)) in outs.zip(keys.iter_mut()).zip(block.vertices()).enumerate()
+        {
+            let index = IndexField::read(Some(field), vertex)
+                .map_err(|fault| model.vertex_error(block.at + k * block.size, fault))?;
+            (*out, *key) = match index.get() {
+                Some(i) => (read(i), index.raw()),
+                None => ([0.0; N], u32::MAX),
+            };
+        }
+        Ok(())
+    }
+}
+
+impl<'a> Model<'a> {
+    /// Reads attribute `lane` of every vertex of `block` into `outs` (zeros
+    /// without it) and their indices into `keys`.
+    #[inline(always)]
+    fn read_lane<'o, const N: usize>(
+        &self,
+        lane: Option<(IndexField, Option<NumericReader<'a>>)>,
+        block: Block<'_>,
+        outs: impl Iterator<Item = &'o mut [f32; N]>,
+        keys: &mut [u32; BLOCK],
+    ) -> Result<(), Error> {
+        match lane {
+            Some((field, Some(reader))) => reader.visit(Lane {
+                model: self,
+                field,
+                block,
+                outs,
+                keys,
+            }),
+            Some((field, None)) => {
+                // No array: any index is out of range.
+                for (k, vertex) in block.vertices().enumerate() {
+                    IndexField::read(Some(field), vertex)
+                        .map_err(|fault| self.vertex_error(block.at + k * block.size, fault))?;
+                }
+                outs.for_each(|out| *out = [0.0; N]);
+                Ok(())
+            }
+            None => {
+                outs.for_each(|out| *out = [0.0; N]);
+                keys.fill(u32::MAX);
+                Ok(())
+            }
         }
     }
 }
 
 impl ShapeSink for Filler<'_, '_, '_> {
-    #[inline]
-    fn vertex(&mut self, v: &VertexRefs) -> Result<(), Error> {
-        // Consecutive vertices mostly share a draw matrix: turn it into a
-        // normal matrix once per run.
-        if self.cached.map(|(d, ..)| d) != Some(v.draw) {
-            let draw = Mat4(
-                self.draws
-                    .get(v.draw as usize)
-                    .copied()
-                    .ok_or_else(arena_mismatch)?,
-            );
-            let skin = if self.spans.is_empty() {
-                None
-            } else {
-                Some(self.model.drw1.matrix(v.draw as usize)?)
-            };
-            self.cached = Some((v.draw, draw, draw.normal_matrix(), skin));
-        }
-        // Borrowed, not copied: the two matrices are about a hundred bytes.
-        let (draw, normal_matrix, skin) = match &self.cached {
-            Some((_, d, n, skin)) => (d, n, *skin),
-            None => return Err(arena_mismatch()),
-        };
+    const WHOLE: bool = true;
 
-        let readers = &self.readers;
-        let position = match (v.position.get(), readers.position) {
-            (Some(i), Some(array)) => array.read(i),
-            _ => [0.0; 3],
-        };
-        *self
-            .positions
-            .get_mut(self.vertex)
-            .ok_or_else(arena_mismatch)? = draw.transform_point(position);
-        let normal_array = match v.normal_array {
-            VertexAttribute::NormalBinormalTangent => readers.normal_binormal_tangent,
-            _ => readers.normal,
-        };
-        let normal = match v.normal.get().zip(normal_array) {
-            Some((i, array)) => normal_matrix.apply(array.read(i)),
-            None => [0.0; 3],
-        };
-        *self
-            .normals
-            .get_mut(self.vertex)
-            .ok_or_else(arena_mismatch)? = normal;
-        for (set, (index, array)) in v
-            .uvs
-            .iter()
-            .zip(&readers.uvs)
-            .enumerate()
-            .take(self.uv_sets)
-        {
-            let uv = match (index.get(), array) {
-                (Some(i), Some(array)) => array.read(i),
-                _ => [0.0; 2],
-            };
-            let at = self.uv + self.mesh_vertices * self.uv_sets + set;
-            *self.uvs.get_mut(at).ok_or_else(arena_mismatch)? = uv;
+    fn reads_indices(&self) -> bool {
+        false
+    }
+
+    fn shape(&mut self, layout: &VertexLayout) {
+        self.lanes = Lanes::new(layout, &self.readers);
+    }
+
+    fn vertex(&mut self, _v: &VertexRefs) -> Result<(), Error> {
+        // A whole-primitive sink is handed primitives, not vertices.
+        Err(arena_mismatch())
+    }
+
+    fn vertices(
+        &mut self,
+        layout: &VertexLayout,
+        slots: &Slots,
+        p: PrimitiveVertices<'_>,
+    ) -> Result<(), Error> {
+        if p.count == 0 {
+            return Ok(());
         }
-        let vtx1 = &self.model.vtx1;
-        for (set, index) in v.colors.iter().enumerate().take(self.color_sets) {
-            let color = match (index.get(), vtx1.array(VertexAttribute::Color(small(set)))) {
-                (Some(i), Some(array)) => array
-                    .format
-                    .read_color(array.element(i).unwrap_or_default()),
-                _ => [255; 4],
-            };
-            let at = self.color + self.mesh_vertices * self.color_sets + set;
-            *self.colors.get_mut(at).ok_or_else(arena_mismatch)? = color;
+        if let Some(attribute) = layout.direct {
+            return Err(self
+                .model
+                .vertex_error(p.at, VertexFault::Direct(attribute)));
         }
-        if let Some(skin) = skin {
-            let first = self.influence;
-            match skin {
-                DrawMatrix::Joint(j) => self.push_influence(u32::from(j), 1.0)?,
-                DrawMatrix::Envelope(e) => {
-                    let e = usize::from(e);
-                    let start = self.envelope_firsts.get(e).map_or(0, |&f| f as usize);
-                    for k in 0..self.model.evp1.joint_count(e)? {
-                        let (joint, weight) = self.model.evp1.influence(start, k)?;
-                        self.push_influence(u32::from(joint), weight)?;
-                    }
-                }
-            }
-            *self.spans.get_mut(self.vertex).ok_or_else(arena_mismatch)? = InfluenceSpan {
-                first: index32(first)?,
-                count: index32(self.influence - first)?,
+        let size = p.size.max(1);
+        let bytes = p
+            .count
+            .checked_mul(size)
+            .and_then(|n| p.bytes.get(..n))
+            .ok_or_else(arena_mismatch)?;
+        for (b, bytes) in bytes.chunks(BLOCK * size).enumerate() {
+            let block = Block {
+                bytes,
+                size,
+                at: p.at + b * BLOCK * size,
             };
+            self.block(layout, slots, block)?;
         }
-        self.vertex += 1;
-        self.mesh_vertices += 1;
         Ok(())
     }
 
@@ -192,6 +296,197 @@ impl ShapeSink for Filler<'_, '_, '_> {
 }
 
 impl Filler<'_, '_, '_> {
+    /// Fills one block of a primitive's vertices, attribute by attribute.
+    fn block(
+        &mut self,
+        layout: &VertexLayout,
+        slots: &Slots,
+        block: Block<'_>,
+    ) -> Result<(), Error> {
+        let model = self.model;
+        let n = block.bytes.len() / block.size;
+        let mut draws = [0u32; BLOCK];
+        for (k, (d, vertex)) in draws.iter_mut().zip(block.vertices()).enumerate() {
+            *d = layout
+                .draw(vertex, slots)
+                .map_err(|fault| model.vertex_error(block.at + k * block.size, fault))?;
+        }
+        let draws = draws.get(..n).ok_or_else(arena_mismatch)?;
+        self.block_positions(draws, block)?;
+        self.block_normals(draws, block)?;
+        self.block_uvs(block)?;
+        self.block_colors(block)?;
+        if !self.spans.is_empty() {
+            for (k, &d) in draws.iter().enumerate() {
+                self.write_influences(d, self.vertex + k)?;
+            }
+        }
+        self.vertex += n;
+        self.mesh_vertices += n;
+        Ok(())
+    }
+
+    /// Positions, each moved by its draw matrix.
+    #[inline(always)]
+    fn block_positions(&mut self, draws: &[u32], block: Block<'_>) -> Result<(), Error> {
+        let (raw, keys) = (&mut self.raw, &mut self.keys);
+        self.model
+            .read_lane(self.lanes.position, block, raw.iter_mut(), keys)?;
+        let raw = &self.raw;
+        let first = self.vertex;
+        let out = self
+            .positions
+            .get_mut(first..first + draws.len())
+            .ok_or_else(arena_mismatch)?;
+        let mut current = None;
+        let mut matrix = Mat4::IDENTITY;
+        for ((out, position), &d) in out.iter_mut().zip(raw).zip(draws) {
+            if current != Some(d) {
+                matrix = Mat4(
+                    self.draws
+                        .get(d as usize)
+                        .copied()
+                        .ok_or_else(arena_mismatch)?,
+                );
+                current = Some(d);
+            }
+            *out = matrix.transform_point(*position);
+        }
+        Ok(())
+    }
+
+    /// Normals, each turned by its draw matrix's normal matrix (or copied
+    /// from the table when that matrix turned the same index before).
+    #[inline(always)]
+    fn block_normals(&mut self, draws: &[u32], block: Block<'_>) -> Result<(), Error> {
+        let (raw, keys) = (&mut self.raw, &mut self.keys);
+        self.model
+            .read_lane(self.lanes.normal, block, raw.iter_mut(), keys)?;
+        let (raw, keys) = (&self.raw, &self.keys);
+        let has_array = matches!(self.lanes.normal, Some((_, Some(_))));
+        let nbt = self.lanes.nbt;
+        let first = self.vertex;
+        let out = self
+            .normals
+            .get_mut(first..first + draws.len())
+            .ok_or_else(arena_mismatch)?;
+        for (((out, normal), &key), &d) in out.iter_mut().zip(raw).zip(keys).zip(draws) {
+            if key == u32::MAX || !has_array {
+                *out = [0.0; 3];
+                continue;
+            }
+            if self.normal_draw.as_ref().map(|(nd, _)| *nd) != Some(d) {
+                let draw = Mat4(
+                    self.draws
+                        .get(d as usize)
+                        .copied()
+                        .ok_or_else(arena_mismatch)?,
+                );
+                self.normal_draw = Some((d, draw.normal_matrix()));
+                self.turned.clear();
+            }
+            let Some((_, normal_matrix)) = &self.normal_draw else {
+                return Err(arena_mismatch());
+            };
+            *out = self
+                .turned
+                .get_or(NormalTable::key(key, nbt), || normal_matrix.apply(*normal));
+        }
+        Ok(())
+    }
+
+    /// Every UV set of the block's vertices, one set at a time.
+    #[inline(always)]
+    fn block_uvs(&mut self, block: Block<'_>) -> Result<(), Error> {
+        let (model, sets) = (self.model, self.uv_sets);
+        if sets == 0 {
+            return Ok(());
+        }
+        let n = block.bytes.len() / block.size;
+        let at = self.uv + self.mesh_vertices * sets;
+        let out = self
+            .uvs
+            .get_mut(at..at + n * sets)
+            .ok_or_else(arena_mismatch)?;
+        for (set, &lane) in self.lanes.uvs.iter().enumerate().take(sets) {
+            let outs = out
+                .chunks_exact_mut(sets)
+                .filter_map(|uvs| uvs.get_mut(set));
+            model.read_lane(lane, block, outs, &mut self.keys)?;
+        }
+        Ok(())
+    }
+
+    /// Every colour set of the block's vertices, one set at a time.
+    #[inline(always)]
+    fn block_colors(&mut self, block: Block<'_>) -> Result<(), Error> {
+        let (model, sets) = (self.model, self.color_sets);
+        if sets == 0 {
+            return Ok(());
+        }
+        let n = block.bytes.len() / block.size;
+        let at = self.color + self.mesh_vertices * sets;
+        let out = self
+            .colors
+            .get_mut(at..at + n * sets)
+            .ok_or_else(arena_mismatch)?;
+        for (set, lane) in self.lanes.colors.iter().enumerate().take(sets) {
+            let outs = out
+                .chunks_exact_mut(sets)
+                .filter_map(|colors| colors.get_mut(set));
+            let Some((field, array)) = *lane else {
+                outs.for_each(|out| *out = [255; 4]);
+                continue;
+            };
+            for (k, (out, vertex)) in outs.zip(block.vertices()).enumerate() {
+                let index = IndexField::read(Some(field), vertex)
+                    .map_err(|fault| model.vertex_error(block.at + k * block.size, fault))?;
+                *out = match (index.get(), array) {
+                    (Some(i), Some(array)) => array
+                        .format
+                        .read_color(array.element(i).unwrap_or_default()),
+                    _ => [255; 4],
+                };
+            }
+        }
+        Ok(())
+    }
+
+    /// Writes the influences and span of `vertex`, for draw matrix `d`.
+    /// Right after a vertex of the same matrix they are copied from it (the
+    /// values EVP1 would give again).
+    #[inline]
+    fn write_influences(&mut self, d: u32, vertex: usize) -> Result<(), Error> {
+        let first = self.influence;
+        match self.skin_draw {
+            Some((sd, from, count)) if sd == d => {
+                for k in 0..count {
+                    let influence = *self.influences.get(from + k).ok_or_else(arena_mismatch)?;
+                    self.push_influence(influence.joint, influence.weight)?;
+                }
+            }
+            _ => match self.model.drw1.matrix(d as usize)? {
+                DrawMatrix::Joint(j) => self.push_influence(u32::from(j), 1.0)?,
+                DrawMatrix::Envelope(e) => {
+                    let e = usize::from(e);
+                    let start = self.envelope_firsts.get(e).map_or(0, |&f| f as usize);
+                    for k in 0..self.model.evp1.joint_count(e)? {
+                        let (joint, weight) = self.model.evp1.influence(start, k)?;
+                        self.push_influence(u32::from(joint), weight)?;
+                    }
+                }
+            },
+        }
+        let count = self.influence - first;
+        self.skin_draw = Some((d, first, count));
+        let span = InfluenceSpan {
+            first: index32(first)?,
+            count: index32(count)?,
+        };
+        *self.spans.get_mut(vertex).ok_or_else(arena_mismatch)? = span;
+        Ok(())
+    }
+
     fn push_influence(&mut self, joint: u32, weight: f32) -> Result<(), Error> {
         *self
             .influences

@@ -12,6 +12,38 @@ use crate::scene::{MAX_COLOR_SETS, MAX_UV_SETS};
 /// Matrix slots a shape has (PNMTXIDX / 3 is 0..=9).
 const SLOTS: usize = 10;
 
+/// A packet's matrix slots: the DRW1 index each names, if set.
+pub(super) type Slots = [Option<u16>; SLOTS];
+
+/// The vertices of one triangle primitive, as the display list holds them.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct PrimitiveVertices<'l> {
+    /// `count` vertices of `size` bytes each (at least `count × size` bytes).
+    pub(super) bytes: &'l [u8],
+    pub(super) count: usize,
+    /// At least 1 when `count` is not 0.
+    pub(super) size: usize,
+    /// The first vertex's file offset.
+    pub(super) at: usize,
+}
+
+impl VertexLayout {
+    /// The draw matrix (DRW1 index) of `vertex` under `slots`: its
+    /// PNMTXIDX / 3, else slot 0.
+    #[inline(always)]
+    pub(super) fn draw(&self, vertex: &[u8], slots: &Slots) -> Result<u32, VertexFault> {
+        let slot = self.matrix.map_or(0, |at| {
+            usize::from(vertex.get(at).copied().unwrap_or(0)) / 3
+        });
+        slots
+            .get(slot)
+            .copied()
+            .flatten()
+            .map(u32::from)
+            .ok_or(VertexFault::NoSlot(slot))
+    }
+}
+
 /// Array indices one display-list vertex names, resolved to its draw matrix.
 /// Every field is a whole four-byte word, written and read whole: built in
 /// memory field by field and then read in wider pieces, the struct stalled
@@ -51,13 +83,18 @@ impl ArrayIndex {
     pub(super) fn get(self) -> Option<usize> {
         (self != Self::NONE).then_some(self.0 as usize)
     }
+
+    /// The index as the display list stores it, `u32::MAX` for none.
+    pub(super) fn raw(self) -> u32 {
+        self.0
+    }
 }
 
 /// Why a display-list vertex cannot be read; made into an [`Error`] (with the
 /// vertex's file offset) only when it happens, so that the per-vertex result
 /// stays small.
 #[derive(Clone, Copy, Debug)]
-enum VertexFault {
+pub(super) enum VertexFault {
     /// Direct (not indexed) attribute data.
     Direct(VertexAttribute),
     /// An index past the end of its VTX1 array.
@@ -72,8 +109,8 @@ enum VertexFault {
 
 /// An indexed attribute of a shape's vertices, resolved for reading.
 #[derive(Clone, Copy, Debug)]
-struct IndexField {
-    attribute: VertexAttribute,
+pub(super) struct IndexField {
+    pub(super) attribute: VertexAttribute,
     /// Byte offset of the index in a display-list vertex.
     offset: usize,
     /// A 16-bit index (else 8-bit).
@@ -86,15 +123,15 @@ struct IndexField {
 /// once per shape, so that a vertex is read field by known field rather
 /// than by a loop over the descriptor.
 #[derive(Clone, Copy, Debug, Default)]
-struct VertexLayout {
+pub(super) struct VertexLayout {
     /// Byte offset of the position/normal matrix index (a direct u8).
-    matrix: Option<usize>,
+    pub(super) matrix: Option<usize>,
     /// An attribute other than a matrix index sent directly: not supported.
-    direct: Option<VertexAttribute>,
-    position: Option<IndexField>,
-    normal: Option<IndexField>,
-    colors: [Option<IndexField>; MAX_COLOR_SETS],
-    uvs: [Option<IndexField>; MAX_UV_SETS],
+    pub(super) direct: Option<VertexAttribute>,
+    pub(super) position: Option<IndexField>,
+    pub(super) normal: Option<IndexField>,
+    pub(super) colors: [Option<IndexField>; MAX_COLOR_SETS],
+    pub(super) uvs: [Option<IndexField>; MAX_UV_SETS],
     /// Colour sets present ([`color_sets`]).
     color_sets: usize,
     /// UV sets present ([`uv_sets`]).
@@ -104,7 +141,7 @@ struct VertexLayout {
 impl IndexField {
     /// This field's index in `vertex`, checked against its array.
     #[inline(always)]
-    fn read(field: Option<Self>, vertex: &[u8]) -> Result<ArrayIndex, VertexFault> {
+    pub(super) fn read(field: Option<Self>, vertex: &[u8]) -> Result<ArrayIndex, VertexFault> {
         let Some(f) = field else {
             return Ok(ArrayIndex::NONE);
         };
@@ -136,8 +173,30 @@ pub(super) trait ShapeSink {
     fn reads_indices(&self) -> bool {
         true
     }
+    /// A shape starts; its vertices are read as `layout` says.
+    fn shape(&mut self, _layout: &VertexLayout) {}
+    /// Whether the sink takes each triangle primitive's vertices whole
+    /// ([`ShapeSink::vertices`]) instead of one by one ([`ShapeSink::vertex`]).
+    const WHOLE: bool = false;
     /// One vertex of a primitive that makes triangles.
     fn vertex(&mut self, v: &VertexRefs) -> Result<(), Error>;
+    /// For a sink that reads no index: `count` vertices of a triangle
+    /// primitive that all take draw matrix `draw` (the shape has no matrix
+    /// index, so every vertex takes slot 0). True when the sink took them
+    /// whole; else each is passed to [`ShapeSink::vertex`].
+    fn uniform(&mut self, _draw: u32, _count: usize) -> Result<bool, Error> {
+        Ok(false)
+    }
+    /// The vertices of a triangle primitive, for a [`ShapeSink::WHOLE`] sink:
+    /// read them as `layout` says, under the packet's matrix `slots`.
+    fn vertices(
+        &mut self,
+        _layout: &VertexLayout,
+        _slots: &Slots,
+        _vertices: PrimitiveVertices<'_>,
+    ) -> Result<(), Error> {
+        Ok(())
+    }
     /// A primitive whose `count` vertices were just passed.
     fn primitive(&mut self, kind: Primitive, count: usize) -> Result<(), Error>;
     /// A primitive that makes no triangles (lines, points), at a file offset.
@@ -155,6 +214,7 @@ impl Model<'_> {
     ) -> Result<(), Error> {
         let mut slots: [Option<u16>; SLOTS] = [None; SLOTS];
         let layout = self.layout(desc);
+        sink.shape(&layout);
         // Filled in place for each vertex: returned by value, it was copied
         // out of its Result in wider pieces than it was written in.
         let mut refs = VertexRefs::default();
@@ -175,6 +235,28 @@ impl Model<'_> {
                         primitive.kind,
                         packet.display_list_offset + primitive.offset,
                     );
+                    continue;
+                }
+                // Without indices to read, a shape without a matrix index has
+                // nothing to read per vertex: its vertices share slot 0.
+                if !reads_indices
+                    && layout.matrix.is_none()
+                    && layout.direct.is_none()
+                    && let Some(draw) = slots.first().copied().flatten()
+                    && sink.uniform(u32::from(draw), primitive.vertex_count)?
+                {
+                    sink.primitive(primitive.kind, primitive.vertex_count)?;
+                    continue;
+                }
+                if S::WHOLE {
+                    let vertices = PrimitiveVertices {
+                        bytes: primitive.vertices,
+                        count: primitive.vertex_count,
+                        size: desc.vertex_size,
+                        at: packet.display_list_offset + primitive.offset + 3,
+                    };
+                    sink.vertices(&layout, &slots, vertices)?;
+                    sink.primitive(primitive.kind, primitive.vertex_count)?;
                     continue;
                 }
                 for (i, vertex) in primitive
@@ -324,9 +406,6 @@ impl Model<'_> {
         if let Some(attribute) = layout.direct {
             return Err(VertexFault::Direct(attribute));
         }
-        let slot = layout.matrix.map_or(0, |at| {
-            usize::from(vertex.get(at).copied().unwrap_or(0)) / 3
-        });
         if indices {
             refs.position = IndexField::read(layout.position, vertex)?;
             refs.normal = IndexField::read(layout.normal, vertex)?;
@@ -345,19 +424,14 @@ impl Model<'_> {
                 *out = IndexField::read(field, vertex)?;
             }
         }
-        refs.draw = slots
-            .get(slot)
-            .copied()
-            .flatten()
-            .ok_or(VertexFault::NoSlot(slot))?
-            .into();
+        refs.draw = layout.draw(vertex, slots)?;
         Ok(())
     }
 
     /// The error for the display-list vertex at file offset `at`.
     #[cold]
     #[inline(never)]
-    fn vertex_error(&self, at: usize, fault: VertexFault) -> Error {
+    pub(super) fn vertex_error(&self, at: usize, fault: VertexFault) -> Error {
         match fault {
             VertexFault::Direct(attribute) => self.shp1_error(
                 at,
