@@ -16,9 +16,9 @@ use super::huffman::{
     LITLEN_LEN, extra, kind, payload, width,
 };
 
-/// Output room the loop needs for one step: the longest match and the
-/// 16 bytes its last copy may write past it.
-pub const FAST_ROOM: usize = 258 + 16;
+/// Output room the loop needs for one step: two literal pairs, the
+/// longest match and the 16 bytes its last copy may write past it.
+pub const FAST_ROOM: usize = 4 + 258 + 16;
 
 /// The bit buffer: `count` valid bits at the bottom of `buf`. Bits above
 /// `count` are either zero or the stream's next bits, so refills may OR
@@ -102,23 +102,21 @@ pub fn run<const RING: bool>(
         let mut e = lookup(&t.litlen, b.peek(LITLEN_BITS));
         let mut k = kind(e);
         if k <= KIND_PAIR {
-            let [first, second, ..] = payload(e).to_le_bytes();
-            let n = 1 + k as usize;
-            if RING {
-                let Some(dst) = out.buf.get_mut(out.at..out.at + n) else {
-                    break Err(InflateError::DistanceTooFar);
-                };
-                dst.copy_from_slice(&[first, second][..n]);
-            } else if let Some(dst) = out
-                .buf
-                .get_mut(out.at..)
-                .and_then(<[u8]>::first_chunk_mut::<2>)
-            {
-                *dst = [first, second];
-            }
-            out.at += n;
+            write_literals::<RING>(out, e);
             b.consume(width(e));
-            continue;
+            // At least 45 bits are left: another literal, or a length from
+            // the primary table with its distance (44 at most), needs no
+            // refill; anything else goes round again.
+            e = lookup(&t.litlen, b.peek(LITLEN_BITS));
+            k = kind(e);
+            if k <= KIND_PAIR {
+                write_literals::<RING>(out, e);
+                b.consume(width(e));
+                continue;
+            }
+            if k != KIND_BASE {
+                continue;
+            }
         }
         if k == KIND_SUB {
             b.consume(LITLEN_BITS);
@@ -154,12 +152,34 @@ pub fn run<const RING: bool>(
         b.consume(width(d));
         let dist = payload(d) as usize + b.peek(extra(d));
         b.consume(extra(d));
-        let copied = if RING {
-            copy_exact(out, dist, len)
-        } else if dist <= out.at - out.floor {
-            copy_ahead(out.buf, out.at, dist, len)
+        let copied = if dist > out.at - out.floor {
+            // Only a ring reaches back past its start (to its end).
+            if RING {
+                copy_exact(out, dist, len)
+            } else {
+                None
+            }
+        } else if RING {
+            // The 16 bytes a copy may write past the match are the oldest
+            // history in a ring: kept aside and put back.
+            let end = out.at + len;
+            let kept = out
+                .buf
+                .get(end..)
+                .and_then(<[u8]>::first_chunk::<16>)
+                .copied();
+            let copied = copy_ahead(out.buf, out.at, dist, len);
+            if let (Some(kept), Some(dst)) = (
+                kept,
+                out.buf
+                    .get_mut(end..)
+                    .and_then(<[u8]>::first_chunk_mut::<16>),
+            ) {
+                *dst = kept;
+            }
+            copied
         } else {
-            None
+            copy_ahead(out.buf, out.at, dist, len)
         };
         if copied.is_none() {
             break Err(InflateError::DistanceTooFar);
@@ -178,7 +198,27 @@ pub fn run<const RING: bool>(
     reason = "masked to at most 32 bits, which the usize of every target this crate builds for holds"
 )]
 pub fn low(buf: u64, n: u32) -> usize {
-    (buf & ((1u64 << n.min(32)) - 1)) as usize
+    (buf & ((1u64 << (n & 63)) - 1)) as usize
+}
+
+/// Writes a literal entry's one or two bytes (a plain window takes two
+/// either way; the room is there and the next write covers the second).
+#[inline(always)]
+fn write_literals<const RING: bool>(out: &mut Out<'_>, e: u32) {
+    let [first, second, ..] = payload(e).to_le_bytes();
+    let n = 1 + usize::from(kind(e) == KIND_PAIR);
+    if RING {
+        if let Some(dst) = out.buf.get_mut(out.at..out.at + n) {
+            dst.copy_from_slice(&[first, second][..n]);
+        }
+    } else if let Some(dst) = out
+        .buf
+        .get_mut(out.at..)
+        .and_then(<[u8]>::first_chunk_mut::<2>)
+    {
+        *dst = [first, second];
+    }
+    out.at += n;
 }
 
 /// The primary entry for the next bits (`index` already masked to the

@@ -204,7 +204,11 @@ pub fn build(
     let (head, subtables) = table
         .split_at_mut_checked(primary)
         .ok_or(InflateError::BadCodeLengths)?;
-    head.fill(entry(1, KIND_INVALID, 0, 0));
+    if left > 0 {
+        // Incomplete: slots no code reaches must read as invalid. A
+        // complete code covers every slot, so nothing is filled first.
+        head.fill(entry(1, KIND_INVALID, 0, 0));
+    }
     // First canonical code of each length.
     let mut next = [0u32; 16];
     let mut code = 0u32;
@@ -219,58 +223,70 @@ pub fn build(
     let mut sub_root = usize::MAX;
     let mut sub_at = 0usize;
     let mut sub_end = 0usize;
-    // Canonical order: by length, then symbol; long codes sharing a root
-    // prefix are then contiguous, and the first of them is the shortest.
-    for len in 1..=15u32 {
-        for (symbol, _) in lengths
-            .iter()
-            .enumerate()
-            .filter(|&(_, &l)| u32::from(l) == len)
-        {
-            let slot = next
-                .get_mut(len as usize)
-                .ok_or(InflateError::BadCodeLengths)?;
-            let canonical = *slot;
-            *slot += 1;
-            let reversed = (canonical.reverse_bits() >> (32 - len)) as usize;
-            let meaning = alphabet.meaning(symbol);
-            if len <= root {
-                let value = meaning | len;
-                for e in head.iter_mut().skip(reversed).step_by(1 << len) {
-                    *e = value;
-                }
-                continue;
+    // Canonical order: by length, then symbol (a counting sort); long
+    // codes sharing a root prefix are then contiguous, the shortest first.
+    let mut start = [0usize; 16];
+    for len in 1..15 {
+        start[len + 1] = start[len] + usize::from(count[len]);
+    }
+    let mut sorted = [0u16; 288];
+    for (symbol, &len) in lengths.iter().enumerate().take(288) {
+        if len == 0 {
+            continue;
+        }
+        if let Some(at) = start.get_mut(usize::from(len)) {
+            if let Some(dst) = sorted.get_mut(*at) {
+                *dst = u16::try_from(symbol).unwrap_or(0);
             }
-            let low = reversed & (primary - 1);
-            if low != sub_root {
-                // A new subtable: as deep as the subtree under this prefix,
-                // which the codes still to place fill in canonical order.
-                sub_root = low;
-                sub_at = sub_end;
-                let sub_bits = subtable_bits(&remaining, len, root);
-                sub_end = sub_at + (1usize << sub_bits);
-                if sub_end > subtables.len() {
-                    return Err(InflateError::BadCodeLengths);
-                }
-                let offset = u32::try_from(primary + sub_at).unwrap_or(0);
-                if let Some(e) = head.get_mut(low) {
-                    *e = entry(root, KIND_SUB, sub_bits, offset);
-                }
-                if let Some(sub) = subtables.get_mut(sub_at..sub_end) {
-                    sub.fill(entry(1, KIND_INVALID, 0, 0));
-                }
-            }
-            if let Some(r) = remaining.get_mut(len as usize) {
-                *r -= 1;
-            }
-            let value = meaning | (len - root);
-            let high = reversed >> root;
-            let sub = subtables
-                .get_mut(sub_at..sub_end)
-                .ok_or(InflateError::BadCodeLengths)?;
-            for e in sub.iter_mut().skip(high).step_by(1 << (len - root)) {
+            *at += 1;
+        }
+    }
+    for &symbol in sorted.get(..usize::from(used)).unwrap_or_default() {
+        let symbol = usize::from(symbol);
+        let len = u32::from(lengths.get(symbol).copied().unwrap_or(0));
+        let slot = next
+            .get_mut(len as usize)
+            .ok_or(InflateError::BadCodeLengths)?;
+        let canonical = *slot;
+        *slot += 1;
+        let reversed = (canonical.reverse_bits() >> (32 - len)) as usize;
+        let meaning = alphabet.meaning(symbol);
+        if len <= root {
+            let value = meaning | len;
+            for e in head.iter_mut().skip(reversed).step_by(1 << len) {
                 *e = value;
             }
+            continue;
+        }
+        let low = reversed & (primary - 1);
+        if low != sub_root {
+            // A new subtable: as deep as the subtree under this prefix,
+            // which the codes still to place fill in canonical order.
+            sub_root = low;
+            sub_at = sub_end;
+            let sub_bits = subtable_bits(&remaining, len, root);
+            sub_end = sub_at + (1usize << sub_bits);
+            if sub_end > subtables.len() {
+                return Err(InflateError::BadCodeLengths);
+            }
+            let offset = u32::try_from(primary + sub_at).unwrap_or(0);
+            if let Some(e) = head.get_mut(low) {
+                *e = entry(root, KIND_SUB, sub_bits, offset);
+            }
+            if let Some(sub) = subtables.get_mut(sub_at..sub_end) {
+                sub.fill(entry(1, KIND_INVALID, 0, 0));
+            }
+        }
+        if let Some(r) = remaining.get_mut(len as usize) {
+            *r -= 1;
+        }
+        let value = meaning | (len - root);
+        let high = reversed >> root;
+        let sub = subtables
+            .get_mut(sub_at..sub_end)
+            .ok_or(InflateError::BadCodeLengths)?;
+        for e in sub.iter_mut().skip(high).step_by(1 << (len - root)) {
+            *e = value;
         }
     }
     Ok(())

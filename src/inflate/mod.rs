@@ -150,6 +150,8 @@ pub struct Inflater {
     hclen: usize,
     /// Lengths read so far of the table being read.
     index: usize,
+    /// The tables hold the fixed code (a run of fixed blocks builds once).
+    fixed_loaded: bool,
 }
 
 impl Default for Inflater {
@@ -178,6 +180,7 @@ impl Inflater {
             hdist: 0,
             hclen: 0,
             index: 0,
+            fixed_loaded: false,
         }
     }
 
@@ -499,6 +502,7 @@ impl Inflater {
     }
 
     fn dynamic_tables(&mut self) -> Result<(), InflateError> {
+        self.fixed_loaded = false;
         let (lit, rest) = self.lengths.split_at(self.hlit);
         let dist = rest.get(..self.hdist).unwrap_or_default();
         huffman::build(&mut self.tables.litlen, lit, LITLEN_BITS, Alphabet::LitLen)?;
@@ -507,6 +511,10 @@ impl Inflater {
     }
 
     fn fixed_tables(&mut self) -> Result<(), InflateError> {
+        if self.fixed_loaded {
+            return Ok(());
+        }
+        self.fixed_loaded = true;
         let lit = huffman::fixed_litlen_lengths();
         huffman::build(&mut self.tables.litlen, &lit, LITLEN_BITS, Alphabet::LitLen)?;
         huffman::build(
