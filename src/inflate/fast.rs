@@ -254,6 +254,28 @@ fn copy_ahead(buf: &mut [u8], at: usize, dist: usize, len: usize) -> Option<()> 
             s += 16;
             d += 16;
         }
+    } else if dist.is_power_of_two() {
+        // 1, 2, 4 or 8 (a grey, grey-alpha, RGBA or 16-bit RGBA pixel
+        // repeated): sixteen bytes of the pattern, stored again and again.
+        // The unit's bytes times 0x01…01 (at its width) fill a word.
+        const SPREAD: [u64; 9] = [
+            0,
+            0x0101_0101_0101_0101,
+            0x0001_0001_0001_0001,
+            0,
+            1 << 32 | 1,
+            0,
+            0,
+            0,
+            1,
+        ];
+        let unit = u64::from_le_bytes(*buf.get(s..)?.first_chunk::<8>()?);
+        let word = (unit & (u64::MAX >> (64 - 8 * dist))) * SPREAD.get(dist)?;
+        let pattern = (u128::from(word) << 64 | u128::from(word)).to_le_bytes();
+        while d < end {
+            *buf.get_mut(d..)?.first_chunk_mut::<16>()? = pattern;
+            d += 16;
+        }
     } else if dist >= 8 {
         while d < end {
             let chunk = *buf.get(s..)?.first_chunk::<8>()?;
@@ -261,12 +283,10 @@ fn copy_ahead(buf: &mut [u8], at: usize, dist: usize, len: usize) -> Option<()> 
             s += 8;
             d += 8;
         }
-    } else if dist == 1 {
-        let byte = *buf.get(s)?;
-        buf.get_mut(d..end)?.fill(byte);
     } else {
-        // A period of 2 to 7: its first eight bytes one by one, then
-        // 8-byte copies from a whole number of periods back (at least 8).
+        // A period of 3, 5, 6 or 7: its first eight bytes one by one,
+        // then 8-byte copies from a whole number of periods back (at
+        // least 8).
         let src = buf.get(s..at)?;
         let mut first = [0u8; 8];
         for (j, f) in first.iter_mut().enumerate() {
