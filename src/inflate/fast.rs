@@ -209,7 +209,9 @@ fn write_literals<const RING: bool>(out: &mut Out<'_>, e: u32) {
     let n = 1 + usize::from(kind(e) == KIND_PAIR);
     if RING {
         if let Some(dst) = out.buf.get_mut(out.at..out.at + n) {
-            dst.copy_from_slice(&[first, second][..n]);
+            for (d, s) in dst.iter_mut().zip([first, second]) {
+                *d = s;
+            }
         }
     } else if let Some(dst) = out
         .buf

@@ -187,7 +187,10 @@ pub fn build(
             .ok_or(InflateError::BadCodeLengths)?;
         *slot += 1;
     }
-    count[0] = 0;
+    // Unused symbols are not codes.
+    if let Some(zero) = count.first_mut() {
+        *zero = 0;
+    }
     let mut left: i32 = 1;
     let mut used = 0u16;
     for &c in count.iter().skip(1) {
@@ -212,9 +215,9 @@ pub fn build(
     // First canonical code of each length.
     let mut next = [0u32; 16];
     let mut code = 0u32;
-    for len in 1..16 {
-        code = (code + u32::from(count[len - 1])) << 1;
-        next[len] = code;
+    for (first, &shorter) in next.iter_mut().skip(1).zip(&count) {
+        code = (code + u32::from(shorter)) << 1;
+        *first = code;
     }
     // Codes not yet placed, by length (what a new subtable's depth is
     // computed from).
@@ -226,8 +229,10 @@ pub fn build(
     // Canonical order: by length, then symbol (a counting sort); long
     // codes sharing a root prefix are then contiguous, the shortest first.
     let mut start = [0usize; 16];
-    for len in 1..15 {
-        start[len + 1] = start[len] + usize::from(count[len]);
+    let mut before = 0;
+    for (at, &c) in start.iter_mut().skip(2).zip(count.iter().skip(1)) {
+        before += usize::from(c);
+        *at = before;
     }
     let mut sorted = [0u16; 288];
     for (symbol, &len) in lengths.iter().enumerate().take(288) {

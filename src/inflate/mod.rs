@@ -280,7 +280,7 @@ impl Inflater {
                     if cmf & 15 != 8
                         || cmf >> 4 > 7
                         || flg & 0x20 != 0
-                        || (cmf * 256 + flg) % 31 != 0
+                        || !(cmf * 256 + flg).is_multiple_of(31)
                     {
                         return Err(InflateError::BadHeader);
                     }
@@ -563,7 +563,9 @@ impl Inflater {
                     1
                 };
                 if let Some(d) = out.buf.get_mut(out.at..out.at + n) {
-                    d.copy_from_slice(&[first, second][..n]);
+                    for (d, s) in d.iter_mut().zip([first, second]) {
+                        *d = s;
+                    }
                 }
                 out.at += n;
                 self.bits.consume(used);
