@@ -4,7 +4,8 @@
 //! models and embedded data URIs), PngSuite's valid images, and generated
 //! 4096×4096 RGBA8 images (noise and flat, IDAT in 8 KiB chunks as encoders
 //! write them). miniz_oxide inflating the same zlib streams alone is the
-//! floor on inflate, and zlib-rs alone the candidate faster inflater.
+//! floor on inflate it had, zlib-rs alone the candidate faster inflater
+//! that was ruled out, and scenedec's own inflater alone the floor now.
 //! Then base64: scenedec's `DataUrl` against the base64 crate on the corpus
 //! data URIs and a generated 8 MiB one (unbroken, and in CR LF lines of
 //! 76), as decoded bytes per second.
@@ -76,6 +77,21 @@ fn inflate_only(case: &mut Case) -> usize {
     let pieces = case.idat.iter().map(|&(at, len)| &case.bytes[at..at + len]);
     miniz_oxide::inflate::decompress_slice_iter_to_slice(&mut case.raw, pieces, true, false)
         .unwrap()
+}
+
+/// Inflates the IDAT run with scenedec's inflater alone into `raw` (one
+/// flat buffer, as the other inflate-only lines).
+fn scenedec_inflate_only(case: &mut Case) -> usize {
+    let mut inflater = scenedec::inflate::Inflater::new();
+    let mut written = 0;
+    for &(at, len) in &case.idat {
+        let p = inflater.inflate(&case.bytes[at..at + len], &mut case.raw, written, false);
+        written += p.written;
+        if p.result.unwrap() == scenedec::inflate::Flow::Done {
+            break;
+        }
+    }
+    written
 }
 
 /// Inflates the IDAT run with zlib-rs (the candidate no_std inflater;
@@ -226,6 +242,16 @@ fn bench_set(c: &mut Criterion, name: &str, files: Vec<Vec<u8>>) {
             b.iter(|| {
                 for c in cases.iter_mut() {
                     assert_eq!(inflate_only(c), c.raw_len);
+                }
+            })
+        },
+    );
+    g.bench_function(
+        BenchmarkId::new("scenedec_inflate_only", cases.len()),
+        |b| {
+            b.iter(|| {
+                for c in cases.iter_mut() {
+                    assert_eq!(scenedec_inflate_only(c), c.raw_len);
                 }
             })
         },

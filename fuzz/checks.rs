@@ -737,3 +737,44 @@ pub fn pose(data: &[u8]) {
     let past = scene.animations().len();
     assert!(scene.sample(past, 0.0, &mut poses).is_err());
 }
+
+#[path = "../tests/support/inflate.rs"]
+mod inflate_support;
+
+/// Output past which the `inflate` target compares prefixes only.
+const INFLATE_FUZZ_LIMIT: usize = 1 << 20;
+
+/// The inflater against miniz_oxide on any bytes as a zlib stream: the
+/// same verdict and the same bytes, through a slid window and a ring,
+/// whole and in pieces.
+pub fn inflate(data: &[u8]) {
+    use inflate_support::{Window, miniz, ours};
+    let theirs = miniz(data, INFLATE_FUZZ_LIMIT);
+    let piece = data.iter().fold(0usize, |a, &b| {
+        a.wrapping_mul(31).wrapping_add(usize::from(b))
+    }) % 97
+        + 1;
+    for (window, piece) in [
+        (Window::Slid, usize::MAX),
+        (Window::Ring, usize::MAX),
+        (Window::Slid, piece),
+        (Window::Ring, piece),
+    ] {
+        let mine = ours(data, piece, window, INFLATE_FUZZ_LIMIT);
+        assert!(
+            mine == theirs,
+            "{window:?}, pieces of {piece}: ours {} theirs {}",
+            inflate_brief(&mine),
+            inflate_brief(&theirs)
+        );
+    }
+}
+
+fn inflate_brief(v: &inflate_support::Verdict) -> String {
+    use inflate_support::Verdict;
+    match v {
+        Verdict::Ok(b) => alloc::format!("ok ({} bytes)", b.len()),
+        Verdict::Long(b) => alloc::format!("long ({} bytes)", b.len()),
+        other => alloc::format!("{other:?}"),
+    }
+}

@@ -18,6 +18,8 @@ for target in $(cargo +nightly fuzz list); do
   if { [ "$target" = load ] || [ "$target" = j3d ] || [ "$target" = j3d_textures ]; } && [ -d ../../shared/corpus/j3d ]; then
     find ../../shared/corpus/j3d -maxdepth 1 -name '*.b[md][dl]' -size -100k -exec cp -n {} "corpus/$target/" \;
   fi
+  # `inflate` is seeded by its regressions: zlib streams of several levels
+  # and PngSuite image data.
   if [ "$target" = png ] && [ -d ../../shared/corpus/pngsuite ]; then
     cp -n ../../shared/corpus/pngsuite/*.png "corpus/$target/"
   fi

@@ -77,6 +77,7 @@ pub mod error;
 #[cfg(feature = "std")]
 pub mod export;
 pub mod gx;
+pub mod inflate;
 pub mod j3d;
 pub mod json;
 pub mod limits;

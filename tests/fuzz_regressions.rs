@@ -64,3 +64,8 @@ fn json_differential_regressions() {
 fn pose_regressions() {
     assert!(replay("pose", checks::pose) > 0);
 }
+
+#[test]
+fn inflate_regressions() {
+    assert!(replay("inflate", checks::inflate) > 0);
+}

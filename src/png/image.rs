@@ -3,11 +3,10 @@
 //! expanded to RGBA8 as soon as its last byte arrives.
 //!
 //! A decode inflates into 64 KiB that it slides back by 32 KiB when full
-//! (inflate then writes into plain memory, about 7 % faster on the corpus
-//! than wrapping a 32 KiB ring); a validation wraps its 32 KiB window once
-//! it has been filled. Until 32 KiB are out, both tell inflate the memory
-//! does not wrap, so that a back-reference before the stream's start is an
-//! error (zlib's "distance too far back") in both, not a read of stale bytes.
+//! (inflate then writes into plain memory and may write ahead of a match);
+//! a validation wraps its 32 KiB window. The inflater counts what it has
+//! written, so a back-reference before the stream's start is an error
+//! (zlib's "distance too far back") in both, not a read of stale bytes.
 //!
 //! Inflate never writes past the window and every byte it yields is counted
 //! against the rows the header declares, so a stream holding more than the
@@ -18,8 +17,7 @@
     reason = "not yet converted: sizes come from the IHDR checks in header.rs, and the png fuzz target exercises it"
 )]
 
-use miniz_oxide::inflate::TINFLStatus;
-use miniz_oxide::inflate::core::{DecompressorOxide, decompress, inflate_flags};
+use crate::inflate::{Flow, InflateError, Inflater};
 
 use super::error::PngErrorKind;
 use super::expand::Expander;
@@ -44,11 +42,8 @@ pub enum Sink<'a> {
 
 /// The zlib stream's state and the position of the next byte in the rows.
 pub struct ImageData {
-    inflater: DecompressorOxide,
+    inflater: Inflater,
     ring_pos: usize,
-    /// 32 KiB have been inflated: every distance deflate allows now falls
-    /// inside the window's history.
-    history_full: bool,
     /// The zlib stream ended and its Adler-32 matched.
     done: bool,
     rows: RowCursor,
@@ -82,9 +77,8 @@ impl ImageData {
     /// State before the first IDAT byte.
     pub fn new() -> Self {
         Self {
-            inflater: DecompressorOxide::new(),
+            inflater: Inflater::new(),
             ring_pos: 0,
-            history_full: false,
             done: false,
             rows: RowCursor::default(),
         }
@@ -112,43 +106,33 @@ impl ImageData {
         window: &mut [u8],
         sink: &mut Sink<'_>,
     ) -> Result<(), PngErrorKind> {
-        use inflate_flags::*;
-        let sliding = window.len() > WINDOW_LEN;
-        let base =
-            TINFL_FLAG_PARSE_ZLIB_HEADER | TINFL_FLAG_COMPUTE_ADLER32 | TINFL_FLAG_HAS_MORE_INPUT;
+        let ring = window.len() == WINDOW_LEN;
         while !self.done {
-            if sliding && self.ring_pos == window.len() {
-                window.copy_within(window.len() - WINDOW_LEN.., 0);
-                self.ring_pos = WINDOW_LEN;
+            if self.ring_pos == window.len() {
+                self.ring_pos = if ring {
+                    0
+                } else {
+                    window.copy_within(window.len() - WINDOW_LEN.., 0);
+                    WINDOW_LEN
+                };
             }
-            let flags = if sliding || !self.history_full {
-                base | TINFL_FLAG_USING_NON_WRAPPING_OUTPUT_BUF
-            } else {
-                base
-            };
-            let (status, used, written) =
-                decompress(&mut self.inflater, input, window, self.ring_pos, flags);
-            let end = self.ring_pos.saturating_add(written);
+            let step = self.inflater.inflate(input, window, self.ring_pos, ring);
+            let end = self.ring_pos.saturating_add(step.written);
             let fresh = window.get(self.ring_pos..end).unwrap_or_default();
             self.rows.take(header, fresh, sink)?;
-            self.history_full |= end >= WINDOW_LEN;
-            self.ring_pos = if sliding { end } else { end & (WINDOW_LEN - 1) };
-            input = input.get(used..).unwrap_or_default();
-            match status {
-                TINFLStatus::Done => {
+            self.ring_pos = end;
+            input = input.get(step.used..).unwrap_or_default();
+            match step.result {
+                Ok(Flow::Done) => {
                     self.done = true;
                     if !self.rows.complete {
                         return Err(PngErrorKind::TooLittleImageData);
                     }
                 }
-                TINFLStatus::NeedsMoreInput => {
-                    if input.is_empty() || (used == 0 && written == 0) {
-                        return Ok(());
-                    }
-                }
-                TINFLStatus::HasMoreOutput => {}
-                TINFLStatus::Adler32Mismatch => return Err(PngErrorKind::Adler32),
-                _ => return Err(PngErrorKind::BadZlib),
+                Ok(Flow::NeedsInput) => return Ok(()),
+                Ok(Flow::OutputFull) => {}
+                Err(InflateError::Adler32) => return Err(PngErrorKind::Adler32),
+                Err(_) => return Err(PngErrorKind::BadZlib),
             }
         }
         Ok(())

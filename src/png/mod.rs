@@ -1,5 +1,5 @@
 //! A streaming PNG decoder to RGBA8, in caller memory (no heap, no std),
-//! on miniz_oxide's inflate.
+//! on the crate's own inflater ([`crate::inflate`]).
 //!
 //! [`Header::read`] checks the signature and IHDR from the first
 //! [`HEADER_LEN`] bytes, so a caller can check the size against its limits
