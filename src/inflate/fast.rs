@@ -9,6 +9,10 @@
 //! symbols overwrite them). A ring (validation) does not: the bytes just
 //! past the write position are the oldest history, still in reach of a
 //! 32 KiB distance, so there every write is exact.
+#![allow(
+    clippy::arithmetic_side_effects,
+    reason = "the fast loop runs only while 8 input bytes and FAST_ROOM output bytes remain, so positions plus a length of at most 258 (or a 16-byte copy) stay within the window; distances are at most 32 768 and checked against `at - floor` before a copy; bit counts stay below 64"
+)]
 
 use super::InflateError;
 use super::huffman::{

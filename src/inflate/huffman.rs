@@ -8,6 +8,10 @@
 //! first code length, 16..32 the
 //! payload (literals, base, or subtable offset). A lookup is one load and
 //! a branch on the kind; nothing else is consulted in the hot loop.
+#![allow(
+    clippy::arithmetic_side_effects,
+    reason = "code lengths are at most 15, symbols below 320 and tables at most 2^15 entries, so counts, canonical codes and slot offsets fit their types; the Kraft sum is checked as it is built"
+)]
 
 use super::InflateError;
 

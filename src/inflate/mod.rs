@@ -23,6 +23,10 @@
 //! Speed comes from `fast.rs` (see there); the careful step here decodes
 //! one symbol or header field at a time and suspends anywhere with its
 //! bits kept, so a piece may end on any bit.
+#![allow(
+    clippy::arithmetic_side_effects,
+    reason = "bit counts stay below 64 and take at most 15 bits, header fields are at most 5 bits, lengths at most 258 and distances at most 32 768 (RFC 1951); `at <= out.len()` and `floor <= at` hold between steps, and the total of input lengths is a u64"
+)]
 
 mod fast;
 mod huffman;
