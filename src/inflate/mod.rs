@@ -473,6 +473,13 @@ impl Inflater {
                 18 => (7, 11),
                 _ => (0, 0),
             };
+            // A repeat with nothing before it is refused as soon as its
+            // code is read, before its extra bits arrive (as miniz_oxide
+            // does; zlib waits for them): on a stream cut just there, the
+            // verdict is the refusal, not a request for input.
+            if symbol == 16 && self.index == 0 && code != 0 && code <= self.bits.count {
+                return Err(InflateError::BadCodeLengths);
+            }
             if code == 0 || code + extra_bits > self.bits.count {
                 return Ok(false);
             }

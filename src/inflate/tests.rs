@@ -475,6 +475,19 @@ fn a_repeat_with_nothing_before_it_or_past_the_table_sizes_is_refused() {
     refused(&w.finish(&[]), InflateError::BadCodeLengths);
 }
 
+/// A stream cut after a first repeat code but before its two extra bits
+/// (found by fuzzing): refused then, as miniz_oxide does, not reported as
+/// needing input.
+#[test]
+fn a_first_repeat_is_refused_before_its_extra_bits_arrive() {
+    refused(
+        &[
+            0x78, 0x9c, 0xad, 0x96, 0xcd, 0x8e, 0x1b, 0x45, 0x14, 0x85, 0xff,
+        ],
+        InflateError::BadCodeLengths,
+    );
+}
+
 #[test]
 fn reserved_symbols_are_refused() {
     // Fixed literal/length 286, and fixed distance 30.
