@@ -1,14 +1,20 @@
 #!/usr/bin/env bash
-# Runs every fuzz target for SECONDS (default 600) each, one after another
-# (`.ci/run` runs it for a short smoke when nightly and cargo-fuzz are present).
+# Runs every fuzz target (or the TARGETs named) for SECONDS (default 600)
+# each, one after another (`.ci/run` runs it for a short smoke when nightly
+# and cargo-fuzz are present). Targets are built with debug assertions and
+# overflow checks (`-a`), so an overflow the library's arithmetic reasons
+# rule out is a finding rather than a silent wrap.
+# Usage: fuzz/run.sh [SECONDS [TARGET...]]
 # Installs cargo-fuzz when missing; needs the nightly toolchain.
 # Findings land in fuzz/artifacts/<target>/; copy each into
 # fuzz/regressions/<target>/ once fixed so `cargo test` replays it.
 set -euo pipefail
 cd "$(dirname "$0")"
 SECONDS_PER_TARGET="${1:-600}"
+shift || true
 command -v cargo-fuzz >/dev/null || cargo install cargo-fuzz --locked
-for target in $(cargo +nightly fuzz list); do
+targets="${*:-$(cargo +nightly fuzz list)}"
+for target in $targets; do
   mkdir -p "corpus/$target"
   # Seed from the regression inputs and, for the JSON targets, the real corpus.
   cp -n regressions/"$target"/* "corpus/$target/" 2>/dev/null || true
@@ -24,6 +30,6 @@ for target in $(cargo +nightly fuzz list); do
     cp -n ../../shared/corpus/pngsuite/*.png "corpus/$target/"
   fi
   echo "== fuzzing $target for ${SECONDS_PER_TARGET}s =="
-  cargo +nightly fuzz run "$target" "corpus/$target" -- \
+  cargo +nightly fuzz run -a "$target" "corpus/$target" -- \
     -max_total_time="$SECONDS_PER_TARGET" -max_len=65536 -rss_limit_mb=512 -timeout=2 -print_final_stats=1
 done
