@@ -14,12 +14,14 @@
     reason = "counters of items the input spells out, each item at least one byte and adding at most 6 per item, so totals stay far below usize::MAX; each subtraction follows the comparison that bounds it"
 )]
 
-use super::cube::{CubeInput, CubeShape, FaceInput, FaceName, FaceRotation, cube_faces};
-use super::document::{Document, MAX_JSON_DEPTH};
+use super::cube::{CubeInput, CubeShape, FaceInput, FaceName, cube_faces};
+use super::document::Document;
+use super::face_reader::{FaceTexture, FacesRead, read_faces};
 use super::mesh_faces::MeshHead;
 use super::shown_texture::{Placement, Shown, TextureRules};
 use super::textures::{RenderSides, Textures, UvSpace};
 use super::value::{Cursor, Path, error_at, invalid, known_key, type_name};
+use super::vertex_count::{check_unread_vertices, count_vertex_keys};
 use crate::error::{Error, ErrorCode, Location, Quote, Warning, WarningCode, Warnings};
 use crate::json::{JsonStr, Token, TokenKind};
 use crate::limits::BbmodelLimits;
@@ -74,71 +76,6 @@ pub struct DrawnFace {
     pub uvs: [[f32; 2]; 4],
     /// The geometric front.
     pub normal: [f32; 3],
-}
-
-/// What a face's `texture` names (convention 4).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum FaceTexture {
-    /// `null`: the face is removed.
-    Removed,
-    /// Absent or `false`: drawn untextured.
-    Blank,
-    /// A texture index.
-    Index(usize),
-}
-
-/// Resolves a face's `texture` value: an index below the texture count, or
-/// a texture uuid (unknown → INVALID_FIELD).
-pub(super) fn face_texture(
-    c: &mut Cursor<'_>,
-    path: &Path<'_>,
-    textures: &Textures<'_>,
-) -> Result<FaceTexture, Error> {
-    let texture_count = textures.count();
-    let v = c.next()?;
-    let result = match v.kind {
-        TokenKind::Null => FaceTexture::Removed,
-        TokenKind::Bool(false) => FaceTexture::Blank,
-        TokenKind::Number(n) => {
-            let x = n.value();
-            if x >= 0.0 && libm::trunc(x) == x && x < texture_count as f64 {
-                #[allow(clippy::cast_possible_truncation)]
-                FaceTexture::Index(x as usize)
-            } else {
-                return Err(invalid(
-                    path,
-                    "texture index out of range",
-                    format_args!(
-                        "0 to {} expected, got {}",
-                        texture_count.saturating_sub(1),
-                        n.raw()
-                    ),
-                ));
-            }
-        }
-        TokenKind::String(s) => match textures.by_uuid(&s) {
-            Some(i) => FaceTexture::Index(i),
-            None => {
-                return Err(invalid(
-                    path,
-                    "unknown texture uuid",
-                    format_args!("the uuid of a texture, got {}", Quote(s.raw_str())),
-                ));
-            }
-        },
-        _ => {
-            return Err(invalid(
-                path,
-                "wrong type",
-                format_args!(
-                    "a texture index, uuid, null or false expected, got {}",
-                    type_name(&v)
-                ),
-            ));
-        }
-    };
-    c.skip_rest(&v)?;
-    Ok(result)
 }
 
 /// An element read in one pass: its common fields, and by its type the
@@ -283,9 +220,6 @@ const ELEMENT_KEYS: &[&str] = &[
     "scope",
 ];
 
-/// The keys of a cube's six faces.
-const FACE_KEYS: [&str; 6] = ["north", "east", "south", "west", "up", "down"];
-
 /// The first error of the fields only one element type reads. `type` comes
 /// last in Blockbench's files, so the fields before it are read for both
 /// types and an error counts only once the type turns out to read that field.
@@ -298,7 +232,7 @@ struct Deferred {
 /// Runs `read` on the cursor; a failure that is no syntax error is kept in
 /// `slot` (the first one wins) and the cursor brought back to `depth`, so
 /// the object around it can be read on.
-fn deferred<'a, T>(
+pub(super) fn deferred<'a, T>(
     c: &mut Cursor<'a>,
     depth: usize,
     slots: &mut [&mut Option<Error>],
@@ -688,206 +622,6 @@ fn boolean(c: &mut Cursor<'_>, at: &Path<'_>) -> Result<bool, Error> {
     }
 }
 
-/// Reads a mesh's `vertices` object to its end: where it starts and how many
-/// keys it has, checked against maxVertices (spec: "a mesh's vertices key
-/// count is checked before its lookup table is built"). `measure` checks
-/// every position; a decode's counting pass counts the keys by the object's
-/// commas, and its fill pass leaves the object to [`mesh_key_table`], which
-/// reads (and counts) them all strictly.
-fn count_vertex_keys(
-    c: &mut Cursor<'_>,
-    pass: Pass,
-    at: &Path<'_>,
-    limits: &BbmodelLimits,
-) -> Result<(usize, usize), Error> {
-    let v = c.next()?;
-    if v.kind != TokenKind::BeginObject {
-        return Err(invalid(
-            at,
-            "wrong type",
-            format_args!("an object expected, got {}", type_name(&v)),
-        ));
-    }
-    let start = c.offset_of(&v);
-    let mut n = 0usize;
-    match pass {
-        Pass::Measure => {
-            // The count first, by commas, as the spec orders it: a mesh past
-            // maxVertices is refused without reading its positions.
-            let mut ahead = c.clone();
-            let keys = ahead.leave_unchecked_counting()?;
-            if keys as u64 > limits.max_vertices {
-                (*c, n) = (ahead, keys);
-            } else {
-                // Each position checked here, so that the fill pass cannot fail on one.
-                while let Some(key) = c.next_key()? {
-                    c.check_numbers::<3>(&at.with_raw_key(key))?;
-                    n += 1;
-                }
-            }
-        }
-        Pass::Count => n = c.leave_unchecked_counting()?,
-        // The key table counts them as it reads them all.
-        Pass::Fill => c.leave_unchecked()?,
-    }
-    if n as u64 > limits.max_vertices {
-        return Err(error_at(
-            ErrorCode::TooManyVertices,
-            at,
-            "too many vertex keys",
-            format_args!(
-                "at most maxVertices ({}) keys in one mesh, got {n}",
-                limits.max_vertices
-            ),
-        ));
-    }
-    Ok((start, n))
-}
-
-/// TOO_MANY_VERTICES for a mesh face over maxFaceVertices (both the read
-/// that counts a face's keys by commas and the one that reads them).
-pub(super) fn too_many_face_vertices(face: &Path<'_>, max_vertices: usize) -> Error {
-    error_at(
-        ErrorCode::TooManyVertices,
-        face,
-        "mesh face has too many vertices",
-        format_args!("at most maxFaceVertices ({max_vertices})"),
-    )
-}
-
-/// In a decode's counting pass ([`Pass::Count`]), which counts a `vertices`
-/// object by its commas: checks one at byte `at` that the fill pass will
-/// not read (an element's that is no mesh, or one written again) as
-/// `measure` does, from a cursor allowed the nesting left below the
-/// element's `depth`, and keeps its error in `slot` as `measure` would.
-fn check_unread_vertices(
-    ctx: &ElementContext<'_, '_>,
-    at: usize,
-    depth: usize,
-    path: &Path<'_>,
-    slot: &mut Option<Error>,
-) -> Result<(), Error> {
-    let mut c = Cursor::at(ctx.doc.bytes, at, MAX_JSON_DEPTH.saturating_sub(depth));
-    let check = |c: &mut Cursor<'_>| count_vertex_keys(c, Pass::Measure, path, ctx.limits);
-    deferred(&mut c, 0, &mut [slot], check).map(|_| ())
-}
-
-/// How far [`read_faces`] read a `faces` object.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum FacesRead {
-    /// To its end, as a cube's.
-    Cube,
-    /// Up to a key that is no cube face (when reading speculatively): the
-    /// rest was left unread.
-    NotCube,
-}
-
-/// Reads a cube's `faces` object, whose `{` was just read, to its end; when
-/// `speculative` (the element's type is not known yet), stops at the first
-/// key that is none of the six names and leaves the object unread.
-///
-/// Conversion, Faces: `texture: null` removes the face and its other fields
-/// are not read, wherever `texture` stands in the face object; so a face's
-/// errors are held until its texture is known.
-fn read_faces(
-    c: &mut Cursor<'_>,
-    pass: Pass,
-    speculative: bool,
-    path: &Path<'_>,
-    textures: &Textures<'_>,
-    faces: &mut [Option<FaceInput>; 6],
-    face_textures: &mut [FaceTexture; 6],
-) -> Result<FacesRead, Error> {
-    let inside = c.depth();
-    while let Some(key) = c.next_key()? {
-        let Some(name) = known_key(&key, &FACE_KEYS).and_then(FaceName::from_key) else {
-            if speculative {
-                // Blockbench writes only the six names on a cube: these are
-                // most likely a mesh's faces, left for the mesh reader.
-                c.leave_unchecked()?;
-                return Ok(FacesRead::NotCube);
-            }
-            c.skip_value()?;
-            continue;
-        };
-        let at = path.with_key(name.as_str());
-        c.object(&at, "face")?;
-        let mut face = FaceInput {
-            uv: None,
-            rotation: FaceRotation::default(),
-        };
-        // A face object without a texture key is blank (convention 4).
-        let mut texture = FaceTexture::Blank;
-        let mut error = None;
-        let slot = &mut [&mut error];
-        while let Some(field) = c.next_key()? {
-            let Some(f) = known_key(&field, &["texture", "uv", "rotation"]) else {
-                c.skip_value()?;
-                continue;
-            };
-            let field_at = at.with_key(f);
-            match f {
-                "texture" => {
-                    if let Some(t) = deferred(c, inside + 1, slot, |c| {
-                        face_texture(c, &field_at, textures)
-                    })? {
-                        texture = t;
-                    }
-                }
-                "uv" if pass == Pass::Count => {
-                    // Read and checked by the fill pass.
-                    c.pass_over()?;
-                    face.uv = Some([0.0; 4]);
-                }
-                "uv" if pass == Pass::Measure => {
-                    // Where a face's UVs lie never changes the count.
-                    let checked =
-                        deferred(c, inside + 1, slot, |c| c.check_numbers::<4>(&field_at))?;
-                    if checked.is_some() {
-                        face.uv = Some([0.0; 4]);
-                    }
-                }
-                "uv" => {
-                    if let Some(uv) =
-                        deferred(c, inside + 1, slot, |c| c.numbers64::<4>(&field_at))?
-                    {
-                        face.uv = Some(uv);
-                    }
-                }
-                "rotation" => {
-                    let read = |c: &mut Cursor<'_>| {
-                        let degrees = c.number(&field_at)?;
-                        FaceRotation::from_degrees(degrees).ok_or_else(|| {
-                            invalid(
-                                &field_at,
-                                "face rotation",
-                                format_args!("0, 90, 180 or 270 expected, got {degrees}"),
-                            )
-                        })
-                    };
-                    if let Some(r) = deferred(c, inside + 1, slot, read)? {
-                        face.rotation = r;
-                    }
-                }
-                _ => {
-                    c.skip_value()?;
-                }
-            }
-        }
-        if texture != FaceTexture::Removed
-            && let Some(e) = error
-        {
-            return Err(e);
-        }
-        let index = name.index();
-        if let (Some(f), Some(t)) = (faces.get_mut(index), face_textures.get_mut(index)) {
-            *f = (texture != FaceTexture::Removed).then_some(face);
-            *t = texture;
-        }
-    }
-    Ok(FacesRead::Cube)
-}
-
 /// The group a cube face of `texture` joins (convention 9 and "Conversion,
 /// cube box"), and the UV space its UVs are divided by: those of the
 /// texture it shows (convention 15).
@@ -942,65 +676,5 @@ pub fn group_key(doc: &Document<'_>, shown: &Shown) -> GroupKey {
         material: shown.material,
         double_sided,
         camera_only: false,
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use crate::bbmodel::{Options, measure};
-    use crate::error::ErrorCode;
-    use crate::limits::BbmodelLimits;
-    use std::format;
-    use std::string::{String, ToString};
-    use std::vec::Vec;
-
-    /// A free model of one mesh with `n` vertex keys, the first at `first`.
-    fn mesh(n: usize, first: &str) -> String {
-        let keys: Vec<String> = (0..n)
-            .map(|i| match i {
-                0 => format!("\"v0\": {first}"),
-                _ => format!("\"v{i}\": [{i}, 0, 0]"),
-            })
-            .collect();
-        format!(
-            "{{\"meta\": {{\"format_version\": \"4.10\", \"model_format\": \"free\"}}, \"elements\": \
-             [{{\"type\": \"mesh\", \"uuid\": \"m\", \"vertices\": {{{}}}, \"faces\": {{}}}}]}}",
-            keys.join(", ")
-        )
-    }
-
-    fn options(max_vertices: u64) -> Options<'static> {
-        Options {
-            limits: BbmodelLimits {
-                max_vertices,
-                ..BbmodelLimits::DEFAULT
-            },
-            ..Options::default()
-        }
-    }
-
-    /// The spec checks a mesh's key count before its table is built: past
-    /// maxVertices, a bad position is never read.
-    #[test]
-    fn the_key_count_comes_before_the_positions() {
-        let over = mesh(9, "\"x\"");
-        let e = measure(over.as_bytes(), &options(8)).unwrap_err();
-        assert_eq!(
-            (e.code(), e.at().to_string()),
-            (ErrorCode::TooManyVertices, "$.elements[0].vertices".into())
-        );
-        #[cfg(feature = "alloc")]
-        {
-            let options = crate::Options {
-                bbmodel: options(8),
-                ..crate::Options::default()
-            };
-            let e = crate::load(over.as_bytes(), Some("bbmodel"), &options).err();
-            assert_eq!(e.map(|e| e.code()), Some(ErrorCode::TooManyVertices));
-        }
-        // At the limit, the positions are read and the bad one refused.
-        let e = measure(mesh(8, "\"x\"").as_bytes(), &options(8)).unwrap_err();
-        assert_ne!(e.code(), ErrorCode::TooManyVertices);
-        assert!(measure(mesh(8, "[0, 0, 0]").as_bytes(), &options(8)).is_ok());
     }
 }

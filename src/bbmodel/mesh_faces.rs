@@ -6,10 +6,12 @@
 )]
 
 use super::document::Document;
-use super::elements::{FaceTexture, Pass, face_texture, too_many_face_vertices};
+use super::elements::Pass;
+use super::face_reader::{FaceTexture, face_texture};
 use super::mesh_keys::text_hash;
 use super::textures::Textures;
 use super::value::{Cursor, Path, invalid, known_key, same_text, type_name};
+use super::vertex_count::too_many_face_vertices;
 use crate::error::{Error, Quote};
 use crate::json::{JsonStr, TokenKind};
 use crate::limits::BbmodelLimits;

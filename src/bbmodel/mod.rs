@@ -14,6 +14,7 @@ mod collections;
 pub mod cube;
 mod document;
 mod elements;
+mod face_reader;
 pub mod formats;
 mod frames;
 pub mod mesh;
@@ -30,6 +31,7 @@ mod texture_pixels;
 pub mod textures;
 mod uuid_tables;
 mod value;
+mod vertex_count;
 
 pub use document::{Document, FormatVersion, read_meta};
 pub use formats::ModelFormat;
