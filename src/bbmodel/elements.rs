@@ -21,7 +21,7 @@ use super::mesh_faces::MeshHead;
 use super::shown_texture::{Placement, Shown, TextureRules};
 use super::textures::{RenderSides, Textures, UvSpace};
 use super::value::{Cursor, Path, error_at, invalid, known_key, type_name};
-use super::vertex_count::{check_unread_vertices, count_vertex_keys};
+use super::vertex_count::{VertexCounts, check_unread_vertices, count_vertex_keys};
 use crate::error::{Error, ErrorCode, Location, Quote, Warning, WarningCode, Warnings};
 use crate::json::{JsonStr, Token, TokenKind};
 use crate::limits::BbmodelLimits;
@@ -195,6 +195,9 @@ pub struct ElementContext<'c, 'a> {
     /// The texture the element's place gives its faces, when the rules
     /// ask for one ([`TextureRules::by_placement`]).
     pub placed: Placement,
+    /// The last mesh `vertices` object counted, shared by the passes over
+    /// one document.
+    pub counted: &'c VertexCounts,
 }
 
 /// The element keys this reader knows (others are skipped).
@@ -393,7 +396,8 @@ pub fn read_element<'a>(
                     check_unread_vertices(ctx, earlier, inside, &at, &mut errors.mesh)?;
                 }
                 let slot = &mut [&mut errors.mesh];
-                let count = |c: &mut Cursor<'a>| count_vertex_keys(c, pass, &at, ctx.limits);
+                let count =
+                    |c: &mut Cursor<'a>| count_vertex_keys(c, pass, &at, ctx.limits, ctx.counted);
                 if let Some((start, keys)) = deferred(c, inside, slot, count)? {
                     (mesh.vertices_at, mesh.keys) = (Some(start), keys);
                 }

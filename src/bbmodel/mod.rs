@@ -42,6 +42,7 @@ use crate::error::{Error, Warnings};
 use crate::limits::BbmodelLimits;
 use crate::scene::Scene;
 use elements::Pass;
+use vertex_count::VertexCounts;
 
 /// A texture file the caller picked next to the model: its file name and bytes
 /// (the spec's `options.textureFiles`).
@@ -88,9 +89,10 @@ pub(crate) fn count_located<'a>(
     let limits = &options.limits;
     let doc =
         Document::locate(bytes, limits).map_err(|e| Document::first_error(bytes, limits, e))?;
-    match reader::plan(&doc, options, Pass::Count) {
+    let counted = VertexCounts::new(None);
+    match reader::plan(&doc, options, Pass::Count, &counted) {
         Ok((plan, _)) => Ok((doc, plan)),
-        Err(e) => Err(count_refusal(&doc, options, e)),
+        Err(e) => Err(count_refusal(&doc, options, e, &counted)),
     }
 }
 
@@ -98,14 +100,21 @@ pub(crate) fn count_located<'a>(
 /// failed with `e`: a syntax error anywhere (one read of the whole
 /// document), else the checking pass's error, else `e`. Each of
 /// [`measure`]'s steps runs once: the document is not located again, nor
-/// read twice, so a refusal costs about one more pass over the file.
+/// read twice, and the checking pass takes the mesh `vertices` count the
+/// counting pass found (`counted`) instead of walking it again, so a
+/// refusal costs about one more pass over the file.
 #[cfg(feature = "alloc")]
 #[cold]
-fn count_refusal(doc: &Document<'_>, options: &Options<'_>, e: Error) -> Error {
+fn count_refusal(
+    doc: &Document<'_>,
+    options: &Options<'_>,
+    e: Error,
+    counted: &VertexCounts,
+) -> Error {
     if let Err(first) = Document::read(doc.bytes, &options.limits) {
         return first;
     }
-    match reader::plan(doc, options, Pass::Measure) {
+    match reader::plan(doc, options, Pass::Measure, counted) {
         Err(m) => m,
         Ok(_) => e,
     }
@@ -118,7 +127,10 @@ fn locate_and_plan<'a>(
 ) -> Result<(Document<'a>, Plan), Error> {
     let limits = &options.limits;
     Document::locate(bytes, limits)
-        .and_then(|doc| Ok((doc, reader::plan(&doc, options, pass)?.0)))
+        .and_then(|doc| {
+            let counted = VertexCounts::new(None);
+            Ok((doc, reader::plan(&doc, options, pass, &counted)?.0))
+        })
         .map_err(|e| Document::first_error(bytes, limits, e))
 }
 
@@ -144,7 +156,7 @@ pub fn decode_into<'a>(
     warnings: &mut Warnings,
 ) -> Result<Scene<'a>, Error> {
     let doc = Document::read(bytes, &options.limits)?;
-    reader::plan(&doc, options, Pass::Count)
+    reader::plan(&doc, options, Pass::Count, &VertexCounts::new(None))
         .and_then(|(plan, _)| reader::fill(&doc, options, &plan, arena, warnings))
         .map_err(|e| measured_error(bytes, options, e))
 }
@@ -167,7 +179,7 @@ pub fn read_document(bytes: &[u8], max_file_bytes: u64) -> Result<Document<'_>, 
 /// against these options' maxFileBytes again, as loadBbmodel does).
 pub fn measure_document(doc: &Document<'_>, options: &Options<'_>) -> Result<Plan, Error> {
     check_size(doc, &options.limits)?;
-    Ok(reader::plan(doc, options, Pass::Measure)?.0)
+    Ok(reader::plan(doc, options, Pass::Measure, &VertexCounts::new(None))?.0)
 }
 
 /// [`decode_with_plan`] for a document [`read_document`] read.

@@ -37,6 +37,7 @@ use super::uuid_tables::{
     group_entry, group_table, groups_placed_once, place,
 };
 use super::value::{Cursor, GROUPS, Path, known_key};
+use super::vertex_count::VertexCounts;
 use crate::arena::{Arena, Plan};
 use crate::error::{Error, ErrorCode, Location, Quote, Warning, WarningCode, Warnings};
 use crate::json::{JsonStr, TokenKind};
@@ -52,6 +53,7 @@ pub(crate) fn plan(
     doc: &Document<'_>,
     options: &Options<'_>,
     pass: Pass,
+    counted: &VertexCounts,
 ) -> Result<(Plan, Census), Error> {
     let limits = &options.limits;
     // Text pool: every escaped group name, inline or in `groups` (an upper
@@ -136,6 +138,7 @@ pub(crate) fn plan(
         textures: &textures,
         rules: &rules,
         placed: Placement::Unknown,
+        counted,
     };
     let mut max_keys = 0usize;
     let mut largest = MeshFaces::default();
@@ -633,6 +636,8 @@ pub(crate) fn fill<'a>(
         textures: &textures,
         rules: &rules,
         placed: Placement::Nothing,
+        // The fill pass walks each `vertices` object once, for its keys.
+        counted: &VertexCounts::new(None),
     };
     let mut elements = 0usize;
     for_each_value(doc, doc.elements, |i, first, c| {

@@ -282,6 +282,12 @@ impl<'a> Cursor<'a> {
     /// [`Cursor::leave_unchecked`], returning how many entries the rest of
     /// the container held (by its commas; none when only whitespace is left).
     pub(crate) fn leave_unchecked_counting(&mut self) -> Result<usize, SyntaxError> {
+        self.leave_unchecked_counted().map(|(entries, _)| entries)
+    }
+
+    /// [`Cursor::leave_unchecked_counting`], returning also the document
+    /// offset of the container's closing bracket (for [`Cursor::leave_at`]).
+    pub(crate) fn leave_unchecked_counted(&mut self) -> Result<(usize, usize), SyntaxError> {
         let input = self.tokens.input();
         let from = self.tokens.position();
         let mut commas = 0;
@@ -291,7 +297,8 @@ impl<'a> Cursor<'a> {
                 .all(|b| matches!(b, b' ' | b'\n' | b'\r' | b'\t'))
         });
         self.tokens.leave_container_at(close);
-        Ok(if empty { 0 } else { commas + 1 })
+        let entries = if empty { 0 } else { commas + 1 };
+        Ok((entries, self.base + close))
     }
 
     /// Leaves the array or object just entered at its closing bracket,

@@ -6,12 +6,35 @@
     reason = "counters of items the input spells out, each item at least one byte and adding at most 6 per item, so totals stay far below usize::MAX; each subtraction follows the comparison that bounds it"
 )]
 
+use core::cell::Cell;
+
 use super::document::MAX_JSON_DEPTH;
 use super::elements::{ElementContext, Pass, deferred};
 use super::value::{Cursor, Path, error_at, invalid, type_name};
 use crate::error::{Error, ErrorCode};
 use crate::json::TokenKind;
 use crate::limits::BbmodelLimits;
+
+/// A `vertices` object a decode's counting pass walked by its brackets:
+/// where it opens and closes, and how many keys its commas give. When that
+/// pass fails, `measure`'s checking pass runs over the same document to
+/// find the error to report, and takes the count from here instead of
+/// walking the object again (for a mesh refused by maxVertices, a walk
+/// over most of the file). Both are functions of the bytes from `open` on,
+/// so the count is the one the walk would give.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct CountedVertices {
+    /// The offset of its `{`.
+    open: usize,
+    /// The offset of its `}`.
+    close: usize,
+    /// Its keys, by its commas.
+    keys: usize,
+}
+
+/// The last `vertices` object a pass counted, for a later pass over the
+/// same document.
+pub(crate) type VertexCounts = Cell<Option<CountedVertices>>;
 
 /// Reads a mesh's `vertices` object to its end: where it starts and how many
 /// keys it has, checked against maxVertices (spec: "a mesh's vertices key
@@ -24,6 +47,7 @@ pub(super) fn count_vertex_keys(
     pass: Pass,
     at: &Path<'_>,
     limits: &BbmodelLimits,
+    counted: &VertexCounts,
 ) -> Result<(usize, usize), Error> {
     let v = c.next()?;
     if v.kind != TokenKind::BeginObject {
@@ -39,10 +63,13 @@ pub(super) fn count_vertex_keys(
         Pass::Measure => {
             // The count first, by commas, as the spec orders it: a mesh past
             // maxVertices is refused without reading its positions.
-            let mut ahead = c.clone();
-            let keys = ahead.leave_unchecked_counting()?;
+            let (keys, close) = match counted.get() {
+                Some(known) if known.open == start => (known.keys, known.close),
+                _ => c.clone().leave_unchecked_counted()?,
+            };
             if keys as u64 > limits.max_vertices {
-                (*c, n) = (ahead, keys);
+                c.leave_at(close)?;
+                n = keys;
             } else {
                 // Each position checked here, so that the fill pass cannot fail on one.
                 while let Some(key) = c.next_key()? {
@@ -51,7 +78,15 @@ pub(super) fn count_vertex_keys(
                 }
             }
         }
-        Pass::Count => n = c.leave_unchecked_counting()?,
+        Pass::Count => {
+            let (keys, close) = c.leave_unchecked_counted()?;
+            counted.set(Some(CountedVertices {
+                open: start,
+                close,
+                keys,
+            }));
+            n = keys;
+        }
         // The key table counts them as it reads them all.
         Pass::Fill => c.leave_unchecked()?,
     }
@@ -93,7 +128,8 @@ pub(super) fn check_unread_vertices(
     slot: &mut Option<Error>,
 ) -> Result<(), Error> {
     let mut c = Cursor::at(ctx.doc.bytes, at, MAX_JSON_DEPTH.saturating_sub(depth));
-    let check = |c: &mut Cursor<'_>| count_vertex_keys(c, Pass::Measure, path, ctx.limits);
+    let check =
+        |c: &mut Cursor<'_>| count_vertex_keys(c, Pass::Measure, path, ctx.limits, ctx.counted);
     deferred(&mut c, 0, &mut [slot], check).map(|_| ())
 }
 
@@ -154,5 +190,72 @@ mod tests {
         let e = measure(mesh(8, "\"x\"").as_bytes(), &options(8)).unwrap_err();
         assert_ne!(e.code(), ErrorCode::TooManyVertices);
         assert!(measure(mesh(8, "[0, 0, 0]").as_bytes(), &options(8)).is_ok());
+    }
+
+    /// A decode whose counting pass fails reports `measure`'s error, and its
+    /// checking pass takes the count of the last `vertices` object the
+    /// counting pass walked ([`super::CountedVertices`]) only for that
+    /// object: an earlier mesh, under the limit with a bad position, is
+    /// still read and its error comes first.
+    #[cfg(feature = "alloc")]
+    #[test]
+    fn a_refusal_reports_measures_error_with_the_counted_vertices() {
+        let element = |n: usize, first: &str, uuid: &str| {
+            let keys: Vec<String> = (0..n)
+                .map(|i| match i {
+                    0 => format!("\"v0\": {first}"),
+                    _ => format!("\"v{i}\": [{i}, 0, 0]"),
+                })
+                .collect();
+            format!(
+                "{{\"type\": \"mesh\", \"uuid\": \"{uuid}\", \"vertices\": {{{}}}, \"faces\": {{}}}}",
+                keys.join(", ")
+            )
+        };
+        let model = |elements: &[String]| {
+            format!(
+                "{{\"meta\": {{\"format_version\": \"4.10\", \"model_format\": \"free\"}}, \
+                 \"elements\": [{}]}}",
+                elements.join(", ")
+            )
+        };
+        let load_options = crate::Options {
+            bbmodel: options(8),
+            ..crate::Options::default()
+        };
+        let cases = [
+            // One mesh past the limit: the count, taken from the counting pass.
+            (
+                model(&[element(9, "[0, 0, 0]", "a")]),
+                "$.elements[0].vertices",
+            ),
+            // A mesh at the limit with a bad position, then one past it: the
+            // first one's position comes first.
+            (
+                model(&[element(8, "\"x\"", "a"), element(9, "[0, 0, 0]", "b")]),
+                "$.elements[0].vertices.v0",
+            ),
+            // Past the limit twice: the first.
+            (
+                model(&[element(9, "[0, 0, 0]", "a"), element(10, "[0, 0, 0]", "b")]),
+                "$.elements[0].vertices",
+            ),
+        ];
+        for (json, at) in &cases {
+            let measured = measure(json.as_bytes(), &options(8)).unwrap_err();
+            let loaded = crate::load(json.as_bytes(), Some("bbmodel"), &load_options)
+                .err()
+                .unwrap();
+            assert_eq!(measured.at().to_string(), *at, "{json}");
+            assert_eq!(
+                (loaded.code(), loaded.at().to_string(), loaded.to_string()),
+                (
+                    measured.code(),
+                    measured.at().to_string(),
+                    measured.to_string()
+                ),
+                "{json}"
+            );
+        }
     }
 }
