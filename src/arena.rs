@@ -29,6 +29,30 @@ use zerocopy::{FromBytes, Immutable, IntoBytes, KnownLayout};
 use crate::error::{Error, ErrorCode};
 use crate::scene::SceneCounts;
 
+/// Declares a plain-data record that a pass keeps in arena scratch:
+/// `#[repr(C)]`, zerocopy's byte views (so [`Arena::slice`] can carve typed
+/// slices of it out of the caller's memory) and the value traits every such
+/// record has. A record that is sorted or compared adds its own
+/// `#[derive(PartialEq, Eq, PartialOrd, Ord)]` inside the macro.
+macro_rules! scratch_record {
+    ($(#[$attr:meta])* $vis:vis struct $name:ident { $($fields:tt)* }) => {
+        $(#[$attr])*
+        #[derive(
+            Clone,
+            Copy,
+            Debug,
+            Default,
+            zerocopy::FromBytes,
+            zerocopy::IntoBytes,
+            zerocopy::KnownLayout,
+            zerocopy::Immutable,
+        )]
+        #[repr(C)]
+        $vis struct $name { $($fields)* }
+    };
+}
+pub(crate) use scratch_record;
+
 /// Largest alignment of any type placed in an arena.
 pub const MAX_ALIGN: usize = 8;
 

@@ -39,52 +39,32 @@ use super::shown_texture::Placement;
 use super::textures::Textures;
 use super::uuid_tables::body_offset;
 use super::value::{Path, same_text};
+use crate::arena::scratch_record;
 use crate::error::{Error, Location, Warning, WarningCode, Warnings};
 use crate::json::{JsonStr, Token, TokenKind};
 
 /// No collection.
 const NONE: u32 = u32::MAX;
 
-/// One child uuid of a collection: its hash (folded to 32 bits; equal
-/// hashes are confirmed by the strings), the collection, and where the
-/// string's body starts. Sorted by hash, then collection.
-#[derive(
-    Clone,
-    Copy,
-    Debug,
-    Default,
-    PartialEq,
-    Eq,
-    PartialOrd,
-    Ord,
-    zerocopy::FromBytes,
-    zerocopy::IntoBytes,
-    zerocopy::KnownLayout,
-    zerocopy::Immutable,
-)]
-#[repr(C)]
-pub(crate) struct ChildEntry {
-    hash: u32,
-    collection: u32,
-    at: u64,
+scratch_record! {
+    /// One child uuid of a collection: its hash (folded to 32 bits; equal
+    /// hashes are confirmed by the strings), the collection, and where the
+    /// string's body starts. Sorted by hash, then collection.
+    #[derive(PartialEq, Eq, PartialOrd, Ord)]
+    pub(crate) struct ChildEntry {
+        hash: u32,
+        collection: u32,
+        at: u64,
+    }
 }
 
-/// A collection's non-zero scope and its index, sorted by scope, then index.
-#[derive(
-    Clone,
-    Copy,
-    Debug,
-    Default,
-    PartialEq,
-    zerocopy::FromBytes,
-    zerocopy::IntoBytes,
-    zerocopy::KnownLayout,
-    zerocopy::Immutable,
-)]
-#[repr(C)]
-pub(crate) struct ScopeEntry {
-    scope: f64,
-    collection: u64,
+scratch_record! {
+    /// A collection's non-zero scope and its index, sorted by scope, then index.
+    #[derive(PartialEq)]
+    pub(crate) struct ScopeEntry {
+        scope: f64,
+        collection: u64,
+    }
 }
 
 /// What the fill pass keeps of the collections, sized by [`count`].

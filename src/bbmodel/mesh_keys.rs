@@ -7,6 +7,7 @@
 
 use super::document::Document;
 use super::mesh_faces::MeshHead;
+use crate::arena::scratch_record;
 use crate::error::Error;
 use crate::json::{JsonStr, TokenKind};
 
@@ -126,25 +127,16 @@ fn probe(
     Probe::Free(usize::MAX)
 }
 
-/// A mesh vertex key in the hash index: its hash and where its string is
-/// in the file (its index among the mesh's keys is its place in the table).
-#[derive(
-    Clone,
-    Copy,
-    Debug,
-    Default,
-    PartialEq,
-    zerocopy::FromBytes,
-    zerocopy::IntoBytes,
-    zerocopy::KnownLayout,
-    zerocopy::Immutable,
-)]
-#[repr(C)]
-pub struct KeyEntry {
-    hash: u64,
-    at: u32,
-    /// The key's raw length in the file, [`ESCAPED`] set when it has escapes.
-    len: u32,
+scratch_record! {
+    /// A mesh vertex key in the hash index: its hash and where its string is
+    /// in the file (its index among the mesh's keys is its place in the table).
+    #[derive(PartialEq)]
+    pub struct KeyEntry {
+        hash: u64,
+        at: u32,
+        /// The key's raw length in the file, [`ESCAPED`] set when it has escapes.
+        len: u32,
+    }
 }
 
 impl KeyEntry {

@@ -14,6 +14,7 @@ use super::mesh::{
 use super::mesh_faces::{MeshFace, MeshHead, for_each_mesh_face};
 use super::mesh_keys::{KeyEntry, find_key, key_slots, mesh_key_table};
 use super::reader::{index32, mismatch};
+use crate::arena::scratch_record;
 use crate::error::{Error, Quote};
 use crate::scene::{GroupFlags, MeshFlags, MeshGroupRecord, MeshRecord, TextRef};
 
@@ -313,23 +314,14 @@ impl MeshWriter<'_> {
     }
 }
 
-/// One group of the mesh [`MeshWriter::mesh`] writes: its key, and its
-/// triangles (first loop), then where its next index goes (second loop).
-#[derive(
-    Clone,
-    Copy,
-    Debug,
-    Default,
-    zerocopy::FromBytes,
-    zerocopy::IntoBytes,
-    zerocopy::KnownLayout,
-    zerocopy::Immutable,
-)]
-#[repr(C)]
-pub(crate) struct GroupSlot {
-    material: i32,
-    double_sided: u32,
-    count: u64,
+scratch_record! {
+    /// One group of the mesh [`MeshWriter::mesh`] writes: its key, and its
+    /// triangles (first loop), then where its next index goes (second loop).
+    pub(crate) struct GroupSlot {
+        material: i32,
+        double_sided: u32,
+        count: u64,
+    }
 }
 
 impl GroupSlot {
@@ -343,40 +335,22 @@ impl GroupSlot {
     }
 }
 
-/// A face corner kept between the two loops of [`MeshWriter::mesh`]: its
-/// vertex key's index among the mesh's keys and its UV in texels.
-#[derive(
-    Clone,
-    Copy,
-    Debug,
-    Default,
-    zerocopy::FromBytes,
-    zerocopy::IntoBytes,
-    zerocopy::KnownLayout,
-    zerocopy::Immutable,
-)]
-#[repr(C)]
-pub(crate) struct MeshCorner {
-    pub(super) key: u32,
-    pub(super) uv: [f32; 2],
+scratch_record! {
+    /// A face corner kept between the two loops of [`MeshWriter::mesh`]: its
+    /// vertex key's index among the mesh's keys and its UV in texels.
+    pub(crate) struct MeshCorner {
+        pub(super) key: u32,
+        pub(super) uv: [f32; 2],
+    }
 }
 
-/// A face kept between the two loops of [`MeshWriter::mesh`]: its material
-/// and how many corners it has.
-#[derive(
-    Clone,
-    Copy,
-    Debug,
-    Default,
-    zerocopy::FromBytes,
-    zerocopy::IntoBytes,
-    zerocopy::KnownLayout,
-    zerocopy::Immutable,
-)]
-#[repr(C)]
-pub(crate) struct KeptFace {
-    pub(super) material: i32,
-    pub(super) corners: u32,
+scratch_record! {
+    /// A face kept between the two loops of [`MeshWriter::mesh`]: its material
+    /// and how many corners it has.
+    pub(crate) struct KeptFace {
+        pub(super) material: i32,
+        pub(super) corners: u32,
+    }
 }
 
 /// A face's vertex positions and key indices into `positions` and

@@ -26,6 +26,7 @@ use super::reader::offset;
 use super::texture_pixels::ImageSource;
 use super::uuid_tables::{UuidEntry, body_offset, entry_uuid};
 use super::value::{Cursor, Path, error_at, invalid, same_text, type_name};
+use crate::arena::scratch_record;
 use crate::data_url::DataUrl;
 use crate::error::{Error, ErrorCode, Quote, Warning, WarningCode, Warnings};
 use crate::json::{JsonStr, Token, TokenKind};
@@ -155,25 +156,16 @@ pub fn for_each_texture<'a>(
     })
 }
 
-/// What faces need of a texture, by index (plain data, in memory from the
-/// plan): its UV space and its render_sides.
-#[derive(
-    Clone,
-    Copy,
-    Debug,
-    Default,
-    PartialEq,
-    zerocopy::FromBytes,
-    zerocopy::IntoBytes,
-    zerocopy::KnownLayout,
-    zerocopy::Immutable,
-)]
-#[repr(C)]
-pub(crate) struct TextureFacts {
-    uv_size: [f32; 2],
-    frames: u32,
-    /// 0 auto, 1 front, 2 double.
-    sides: u32,
+scratch_record! {
+    /// What faces need of a texture, by index (plain data, in memory from the
+    /// plan): its UV space and its render_sides.
+    #[derive(PartialEq)]
+    pub(crate) struct TextureFacts {
+        uv_size: [f32; 2],
+        frames: u32,
+        /// 0 auto, 1 front, 2 double.
+        sides: u32,
+    }
 }
 
 impl TextureFacts {

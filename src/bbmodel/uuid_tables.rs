@@ -10,30 +10,19 @@ use super::elements::duplicate;
 use super::mesh_keys::{string_at, text_hash};
 use super::reader::offset;
 use super::value::{Path, same_text};
+use crate::arena::scratch_record;
 use crate::error::{Error, ErrorCode, Quote};
 use crate::json::{JsonStr, TokenKind};
 
-/// A uuid's hash, where its entry starts and its index (in `groups`, or
-/// the node's), sortable for binary search.
-#[derive(
-    Clone,
-    Copy,
-    Debug,
-    Default,
-    PartialEq,
-    Eq,
-    PartialOrd,
-    Ord,
-    zerocopy::FromBytes,
-    zerocopy::IntoBytes,
-    zerocopy::KnownLayout,
-    zerocopy::Immutable,
-)]
-#[repr(C)]
-pub(crate) struct UuidEntry {
-    pub(super) hash: u64,
-    pub(super) at: u64,
-    pub(super) index: u64,
+scratch_record! {
+    /// A uuid's hash, where its entry starts and its index (in `groups`, or
+    /// the node's), sortable for binary search.
+    #[derive(PartialEq, Eq, PartialOrd, Ord)]
+    pub(crate) struct UuidEntry {
+        pub(super) hash: u64,
+        pub(super) at: u64,
+        pub(super) index: u64,
+    }
 }
 
 /// The 5.x `groups` entries by uuid hash, sorted; duplicates are
@@ -152,26 +141,14 @@ impl SeenUuids {
     }
 }
 
-/// An element's uuid hash, where it starts and its index in `elements`.
-#[derive(
-    Clone,
-    Copy,
-    Debug,
-    Default,
-    PartialEq,
-    Eq,
-    PartialOrd,
-    Ord,
-    zerocopy::FromBytes,
-    zerocopy::IntoBytes,
-    zerocopy::KnownLayout,
-    zerocopy::Immutable,
-)]
-#[repr(C)]
-pub(crate) struct ElementEntry {
-    pub(super) hash: u64,
-    pub(super) at: u64,
-    pub(super) index: u64,
+scratch_record! {
+    /// An element's uuid hash, where it starts and its index in `elements`.
+    #[derive(PartialEq, Eq, PartialOrd, Ord)]
+    pub(crate) struct ElementEntry {
+        pub(super) hash: u64,
+        pub(super) at: u64,
+        pub(super) index: u64,
+    }
 }
 
 /// Two elements with one uuid are DUPLICATE_REFERENCE. `table` holds every
@@ -197,30 +174,18 @@ pub(super) fn elements_unique(doc: &Document<'_>, table: &mut [ElementEntry]) ->
     Ok(())
 }
 
-/// One element uuid the outliner names: its hash, where its string starts,
-/// the node it hangs from, its place in outliner order, and whether an
-/// element took it.
-#[derive(
-    Clone,
-    Copy,
-    Debug,
-    Default,
-    PartialEq,
-    Eq,
-    PartialOrd,
-    Ord,
-    zerocopy::FromBytes,
-    zerocopy::IntoBytes,
-    zerocopy::KnownLayout,
-    zerocopy::Immutable,
-)]
-#[repr(C)]
-pub(crate) struct OutlinerRef {
-    pub(super) hash: u64,
-    pub(super) seq: u64,
-    pub(super) at: u64,
-    pub(super) parent: i32,
-    pub(super) taken: u32,
+scratch_record! {
+    /// One element uuid the outliner names: its hash, where its string starts,
+    /// the node it hangs from, its place in outliner order, and whether an
+    /// element took it.
+    #[derive(PartialEq, Eq, PartialOrd, Ord)]
+    pub(crate) struct OutlinerRef {
+        pub(super) hash: u64,
+        pub(super) seq: u64,
+        pub(super) at: u64,
+        pub(super) parent: i32,
+        pub(super) taken: u32,
+    }
 }
 
 /// Where the outliner places an element with this uuid: its parent node and

@@ -17,6 +17,7 @@ use super::keyframes::{Played, read_keyframe};
 use super::lookup::Groups;
 use super::read::{Fill, node_name};
 use super::truthy;
+use crate::arena::scratch_record;
 use crate::bbmodel::formats::ModelFormat;
 use crate::bbmodel::reader::{index32, mismatch, offset};
 use crate::bbmodel::value::{Cursor, Path, invalid, known_key, type_name};
@@ -28,51 +29,29 @@ use crate::scene::{ChannelRecord, ChannelTarget, KeyframeRecord, NodeRecord};
 /// clip is compacted.
 pub(super) const DEAD: u32 = u32::MAX;
 
-/// The claim an animator holds on its node: the pass that wrote it (a
-/// claim of an earlier animation is stale, so the table is never reset)
-/// and the channels it wrote.
-#[derive(
-    Clone,
-    Copy,
-    Debug,
-    Default,
-    PartialEq,
-    Eq,
-    zerocopy::FromBytes,
-    zerocopy::IntoBytes,
-    zerocopy::KnownLayout,
-    zerocopy::Immutable,
-)]
-#[repr(C)]
-pub(in crate::bbmodel) struct Claim {
-    generation: u32,
-    first_channel: u32,
-    channel_count: u32,
+scratch_record! {
+    /// The claim an animator holds on its node: the pass that wrote it (a
+    /// claim of an earlier animation is stale, so the table is never reset)
+    /// and the channels it wrote.
+    #[derive(PartialEq, Eq)]
+    pub(in crate::bbmodel) struct Claim {
+        generation: u32,
+        first_channel: u32,
+        channel_count: u32,
+    }
 }
 
-/// A staged keyframe's sort key: channel, time, then file order, so an
-/// unstable sort gives the stable order (no two keys are equal).
-#[derive(
-    Clone,
-    Copy,
-    Debug,
-    Default,
-    PartialEq,
-    Eq,
-    PartialOrd,
-    Ord,
-    zerocopy::FromBytes,
-    zerocopy::IntoBytes,
-    zerocopy::KnownLayout,
-    zerocopy::Immutable,
-)]
-#[repr(C)]
-pub(in crate::bbmodel) struct SortKey {
-    target: u32,
-    /// The time's f32 bits: times are never negative, so they order as
-    /// the times do.
-    time: u32,
-    seq: u32,
+scratch_record! {
+    /// A staged keyframe's sort key: channel, time, then file order, so an
+    /// unstable sort gives the stable order (no two keys are equal).
+    #[derive(PartialEq, Eq, PartialOrd, Ord)]
+    pub(in crate::bbmodel) struct SortKey {
+        target: u32,
+        /// The time's f32 bits: times are never negative, so they order as
+        /// the times do.
+        time: u32,
+        seq: u32,
+    }
 }
 
 /// The claims table and one animator's staging area.

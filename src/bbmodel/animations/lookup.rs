@@ -6,6 +6,7 @@
 //! animators cost O(log n) each; a hash match is confirmed on the text, so
 //! a collision never joins two groups.
 
+use crate::arena::scratch_record;
 use crate::bbmodel::document::Document;
 use crate::bbmodel::mesh_keys::{string_at, text_hash};
 use crate::bbmodel::reader::offset;
@@ -14,29 +15,17 @@ use crate::bbmodel::value::same_text;
 use crate::json::JsonStr;
 use crate::scene::NodeRecord;
 
-/// A group's uuid or lowercased name hash and its node, sortable for
-/// binary search (by hash, then node: the first group comes first).
-#[derive(
-    Clone,
-    Copy,
-    Debug,
-    Default,
-    PartialEq,
-    Eq,
-    PartialOrd,
-    Ord,
-    zerocopy::FromBytes,
-    zerocopy::IntoBytes,
-    zerocopy::KnownLayout,
-    zerocopy::Immutable,
-)]
-#[repr(C)]
-pub(in crate::bbmodel) struct NodeKey {
-    hash: u64,
-    node: u32,
-    _pad: u32,
-    /// Where the uuid string's body starts (0 in the name table).
-    at: u64,
+scratch_record! {
+    /// A group's uuid or lowercased name hash and its node, sortable for
+    /// binary search (by hash, then node: the first group comes first).
+    #[derive(PartialEq, Eq, PartialOrd, Ord)]
+    pub(in crate::bbmodel) struct NodeKey {
+        hash: u64,
+        node: u32,
+        _pad: u32,
+        /// Where the uuid string's body starts (0 in the name table).
+        at: u64,
+    }
 }
 
 /// The uuid table's entry for the group at `node` (written by the fill
