@@ -239,25 +239,28 @@ fn convention_15_uv_size_and_frames_follow_the_texture_shown() {
     assert_eq!(rects(&scene, 0), [[0.0, 0.0, 0.25, 0.125]]);
 }
 
+/// `mesh` with two triangles on four corners: face "null" (`texture: null`)
+/// and face "on", on texture `on`; both with UVs in pixels of a 16² texture.
+fn null_and_textured_face(mesh: Mesh, on: u32) -> Mesh {
+    mesh.vertex("a", [0.0, 0.0, 0.0])
+        .vertex("b", [8.0, 0.0, 0.0])
+        .vertex("c", [0.0, 8.0, 0.0])
+        .vertex("d", [0.0, 0.0, 8.0])
+        .face(
+            "null",
+            MeshFace::new(&[("a", [0.0, 0.0]), ("b", [8.0, 0.0]), ("c", [0.0, 8.0])])
+                .texture(json!(null)),
+        )
+        .face(
+            "on",
+            MeshFace::new(&[("a", [0.0, 0.0]), ("b", [8.0, 0.0]), ("d", [0.0, 8.0])])
+                .texture(json!(on)),
+        )
+}
+
 #[test]
 fn convention_15_mesh_null_face_draws_with_the_default_material_on_resolution_uvs() {
-    let mesh = || {
-        Mesh::new()
-            .vertex("a", [0.0, 0.0, 0.0])
-            .vertex("b", [8.0, 0.0, 0.0])
-            .vertex("c", [0.0, 8.0, 0.0])
-            .vertex("d", [0.0, 0.0, 8.0])
-            .face(
-                "null",
-                MeshFace::new(&[("a", [0.0, 0.0]), ("b", [8.0, 0.0]), ("c", [0.0, 8.0])])
-                    .texture(json!(null)),
-            )
-            .face(
-                "on",
-                MeshFace::new(&[("a", [0.0, 0.0]), ("b", [8.0, 0.0]), ("d", [0.0, 8.0])])
-                    .texture(json!(0)),
-            )
-    };
+    let mesh = || null_and_textured_face(Mesh::new(), 0);
     // A 2-frame strip in bedrock (animating, single-texture).
     let bytes = Model::format("bedrock")
         .texture(Texture::png("strip", 16, 32))
@@ -402,25 +405,7 @@ fn convention_15_optifine_mesh_null_faces_follow_the_group_texture() {
     // asks the group before it looks at the face, so the null face takes
     // the group texture's material and UV size; without a group texture it
     // stays untextured while the other faces show the default texture.
-    let mesh = |uuid: &str| {
-        Mesh::new()
-            .uuid(uuid)
-            .set("name", uuid)
-            .vertex("a", [0.0, 0.0, 0.0])
-            .vertex("b", [8.0, 0.0, 0.0])
-            .vertex("c", [0.0, 8.0, 0.0])
-            .vertex("d", [0.0, 0.0, 8.0])
-            .face(
-                "null",
-                MeshFace::new(&[("a", [0.0, 0.0]), ("b", [8.0, 0.0]), ("c", [0.0, 8.0])])
-                    .texture(json!(null)),
-            )
-            .face(
-                "on",
-                MeshFace::new(&[("a", [0.0, 0.0]), ("b", [8.0, 0.0]), ("d", [0.0, 8.0])])
-                    .texture(json!(1)),
-            )
-    };
+    let mesh = |uuid: &str| null_and_textured_face(Mesh::new().uuid(uuid).set("name", uuid), 1);
     let tree = [
         Tree::Group(
             Group::new("textured", "g1").set("texture", "tc"),
