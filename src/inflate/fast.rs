@@ -275,12 +275,21 @@ fn copy_ahead(buf: &mut [u8], at: usize, dist: usize, len: usize) -> Option<()> 
             0,
             1,
         ];
-        let unit = u64::from_le_bytes(*buf.get(s..)?.first_chunk::<8>()?);
-        let word = (unit & (u64::MAX >> (64 - 8 * dist))) * SPREAD.get(dist)?;
+        // The unit is loaded at its own width: a wider load there mostly
+        // straddles the stores that just wrote it (the match before, often
+        // the same run), which the CPU cannot forward: a stall per match.
+        let unit = match dist {
+            1 => u64::from(*buf.get(s)?),
+            2 => u64::from(u16::from_le_bytes(*buf.get(s..)?.first_chunk::<2>()?)),
+            4 => u64::from(u32::from_le_bytes(*buf.get(s..)?.first_chunk::<4>()?)),
+            _ => u64::from_le_bytes(*buf.get(s..)?.first_chunk::<8>()?),
+        };
+        let word = unit * SPREAD.get(dist)?;
         let pattern = (u128::from(word) << 64 | u128::from(word)).to_le_bytes();
-        while d < end {
-            *buf.get_mut(d..)?.first_chunk_mut::<16>()? = pattern;
-            d += 16;
+        // Whole 16-byte stores over the match and past it, checked once.
+        let dst = buf.get_mut(d..d + len.next_multiple_of(16))?;
+        for chunk in dst.as_chunks_mut::<16>().0 {
+            *chunk = pattern;
         }
     } else if dist >= 8 {
         while d < end {
