@@ -91,6 +91,14 @@ impl ImageData {
     pub fn start(&mut self, header: &Header) {
         self.rows = RowCursor::default();
         self.rows.enter_pass(header, 0);
+        // Filter bytes and samples of every pass: what the stream decodes to.
+        let stored = (0..ADAM7.len())
+            .map(|pass| match header.pass_size(pass) {
+                (0, _) | (_, 0) => 0,
+                (w, h) => u64::from(h).saturating_mul(header.row_bytes(w).saturating_add(1)),
+            })
+            .fold(0u64, u64::saturating_add);
+        self.inflater.expect_output(stored);
     }
 
     /// True once the zlib stream has ended with every row in.
