@@ -536,7 +536,7 @@ impl Inflater {
         let dist = rest.get(..self.hdist).unwrap_or_default();
         huffman::build(&mut self.tables.litlen, lit, LITLEN_BITS, Alphabet::LitLen)?;
         if self.expected.saturating_sub(self.total) >= PAIRS_MIN {
-            huffman::pair_literals(&mut self.tables.litlen, LITLEN_BITS);
+            huffman::pair_literals(&mut self.tables.litlen, lit, LITLEN_BITS);
         }
         huffman::build(&mut self.tables.dist, dist, DIST_BITS, Alphabet::Distance)
     }
