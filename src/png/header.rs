@@ -15,9 +15,11 @@ pub const HEADER_LEN: usize = 33;
 /// Bytes of the inflate window (deflate's largest back-reference distance).
 pub const WINDOW_LEN: usize = 32 * 1024;
 /// Bytes a decode to RGBA8 inflates through: the window's 32 KiB of
-/// history and 32 KiB more, slid back when full, so that inflate writes
+/// history and 96 KiB more, slid back when full, so that inflate writes
 /// ahead into plain memory instead of wrapping a ring (see `image.rs`).
-pub const DECODE_WINDOW_LEN: usize = 2 * WINDOW_LEN;
+/// Each slide moves 32 KiB, once per 96 KiB out (with 32 KiB more, once
+/// per 32 KiB: a tenth of a large image's decode).
+pub const DECODE_WINDOW_LEN: usize = 4 * WINDOW_LEN;
 /// Largest width, height and chunk length PNG allows.
 pub const MAX_U31: u32 = 0x7FFF_FFFF;
 
@@ -181,7 +183,7 @@ impl Header {
     }
 
     /// Exact bytes of scratch a decode to RGBA8 needs beside the output:
-    /// the 64 KiB inflate window ([`DECODE_WINDOW_LEN`]); then, unless rows unfilter in place
+    /// the 128 KiB inflate window ([`DECODE_WINDOW_LEN`]); then, unless rows unfilter in place
     /// (8-bit RGBA, not interlaced), two rows of stored samples (the row
     /// being unfiltered and the one above it); then, when interlaced, one
     /// RGBA8 row that a pass row expands into before it is spread out.
@@ -272,12 +274,12 @@ pub(crate) mod tests {
     #[test]
     fn scratch_is_the_window_plus_two_sample_rows_unless_rgba8_in_place() {
         let h = Header::read(&header_bytes(10, 2, 8, 6, 0)).unwrap();
-        assert_eq!(h.scratch_len(), 65536);
+        assert_eq!(h.scratch_len(), 131_072);
         assert_eq!(h.rgba8_len(), 80);
         let h = Header::read(&header_bytes(10, 2, 1, 0, 0)).unwrap();
-        assert_eq!(h.scratch_len(), 65536 + 2 * 2);
+        assert_eq!(h.scratch_len(), 131_072 + 2 * 2);
         let h = Header::read(&header_bytes(10, 2, 16, 2, 1)).unwrap();
-        assert_eq!(h.scratch_len(), 65536 + 2 * 60 + 40);
+        assert_eq!(h.scratch_len(), 131_072 + 2 * 60 + 40);
     }
 
     #[test]

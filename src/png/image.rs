@@ -2,7 +2,7 @@
 //! window, cut into rows (pass by pass when Adam7), each row unfiltered and
 //! expanded to RGBA8 as soon as its last byte arrives.
 //!
-//! A decode inflates into 64 KiB that it slides back by 32 KiB when full
+//! A decode inflates into 128 KiB that it slides back by 96 KiB when full
 //! (inflate then writes into plain memory and may write ahead of a match);
 //! a validation wraps its 32 KiB window. The inflater counts what it has
 //! written, so a back-reference before the stream's start is an error
