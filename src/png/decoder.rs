@@ -366,7 +366,7 @@ impl Decoder {
                     return Err(self.fail(PngErrorKind::ScratchTooShort));
                 }
                 let (ring, rows) = scratch
-                    .split_at_mut_checked(DECODE_WINDOW_LEN)
+                    .split_at_mut_checked(header.decode_window_len())
                     .ok_or(self.fail(PngErrorKind::ScratchTooShort))?;
                 (
                     ring,
@@ -757,8 +757,8 @@ mod tests {
         let mut scratch = vec![0; DECODE_WINDOW_LEN + 4];
         let e = decode_rgba8(&file, &mut [0; 15], &mut scratch).unwrap_err();
         assert_eq!(e.kind(), PngErrorKind::PixelsLength);
-        let e =
-            decode_rgba8(&file, &mut [0; 16], &mut scratch[..DECODE_WINDOW_LEN + 3]).unwrap_err();
+        let short = Header::read(&file[..HEADER_LEN]).unwrap().scratch_len() as usize - 1;
+        let e = decode_rgba8(&file, &mut [0; 16], &mut scratch[..short]).unwrap_err();
         assert_eq!(e.kind(), PngErrorKind::ScratchTooShort);
         let mut decoder = Decoder::new();
         let mut window = Window::new();
