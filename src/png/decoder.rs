@@ -9,7 +9,7 @@
 use super::crc;
 use super::error::{PngError, PngErrorKind};
 use super::expand::Expander;
-use super::header::{ColorType, DECODE_WINDOW_LEN, HEADER_LEN, Header, MAX_U31, WINDOW_LEN};
+use super::header::{ColorType, HEADER_LEN, Header, MAX_U31, WINDOW_LEN};
 use super::image::{ImageData, Sink};
 
 /// The inflate window a [`Output::Validate`] decode inflates through.
@@ -408,7 +408,7 @@ impl Decoder {
 #[cfg(test)]
 mod tests {
     use super::super::test_png::{PngWriter, zlib};
-    use super::super::{decode_rgba8, validate};
+    use super::super::{DECODE_WINDOW_LEN, decode_rgba8, validate};
     use super::*;
     use std::vec;
     use std::vec::Vec;
