@@ -93,8 +93,14 @@ pub fn run<const RING: bool>(
 ) -> Result<Exit, InflateError> {
     let mut b = *bits;
     let mut i = *ip;
+    // The window and the write position live in locals for the loop: read
+    // through `out` they were stored and loaded again around every byte
+    // written (the compiler cannot tell the bytes from `out` itself).
+    let buf: &mut [u8] = out.buf;
+    let mut at = out.at;
+    let (floor, wraps) = (out.floor, out.wraps);
     let result = loop {
-        if out.at + FAST_ROOM > out.buf.len() {
+        if at + FAST_ROOM > buf.len() {
             break Ok(Exit::Ends);
         }
         let Some(word) = input.get(i..).and_then(<[u8]>::first_chunk::<8>) else {
@@ -106,7 +112,7 @@ pub fn run<const RING: bool>(
         let mut e = lookup(&t.litlen, b.peek(LITLEN_BITS));
         let mut k = kind(e);
         if k <= KIND_PAIR {
-            write_literals::<RING>(out, e);
+            at = write_literals::<RING>(buf, at, e);
             b.consume(width(e));
             // At least 45 bits are left: another literal, or a length from
             // the primary table with its distance (44 at most), needs no
@@ -114,7 +120,7 @@ pub fn run<const RING: bool>(
             e = lookup(&t.litlen, b.peek(LITLEN_BITS));
             k = kind(e);
             if k <= KIND_PAIR {
-                write_literals::<RING>(out, e);
+                at = write_literals::<RING>(buf, at, e);
                 b.consume(width(e));
                 continue;
             }
@@ -127,10 +133,10 @@ pub fn run<const RING: bool>(
             e = sub_lookup(&t.litlen, e, b.buf);
             k = kind(e);
             if k == KIND_LITERAL {
-                if let Some(dst) = out.buf.get_mut(out.at) {
+                if let Some(dst) = buf.get_mut(at) {
                     *dst = payload(e).to_le_bytes()[0];
                 }
-                out.at += 1;
+                at += 1;
                 b.consume(width(e));
                 continue;
             }
@@ -156,40 +162,42 @@ pub fn run<const RING: bool>(
         b.consume(width(d));
         let dist = payload(d) as usize + b.peek(extra(d));
         b.consume(extra(d));
-        let copied = if dist > out.at - out.floor {
+        let copied = if dist > at - floor {
             // Only a ring reaches back past its start (to its end).
             if RING {
-                copy_exact(out, dist, len)
+                let mut ring = Out {
+                    buf: &mut *buf,
+                    at,
+                    counted: at,
+                    floor,
+                    wraps,
+                };
+                copy_exact(&mut ring, dist, len)
             } else {
                 None
             }
         } else if RING {
             // The 16 bytes a copy may write past the match are the oldest
             // history in a ring: kept aside and put back.
-            let end = out.at + len;
-            let kept = out
-                .buf
-                .get(end..)
-                .and_then(<[u8]>::first_chunk::<16>)
-                .copied();
-            let copied = copy_ahead(out.buf, out.at, dist, len);
+            let end = at + len;
+            let kept = buf.get(end..).and_then(<[u8]>::first_chunk::<16>).copied();
+            let copied = copy_ahead(buf, at, dist, len);
             if let (Some(kept), Some(dst)) = (
                 kept,
-                out.buf
-                    .get_mut(end..)
-                    .and_then(<[u8]>::first_chunk_mut::<16>),
+                buf.get_mut(end..).and_then(<[u8]>::first_chunk_mut::<16>),
             ) {
                 *dst = kept;
             }
             copied
         } else {
-            copy_ahead(out.buf, out.at, dist, len)
+            copy_ahead(buf, at, dist, len)
         };
         if copied.is_none() {
             break Err(InflateError::DistanceTooFar);
         }
-        out.at += len;
+        at += len;
     };
+    out.at = at;
     *bits = b;
     *ip = i;
     result
@@ -205,26 +213,23 @@ pub fn low(buf: u64, n: u32) -> usize {
     (buf & ((1u64 << (n & 63)) - 1)) as usize
 }
 
-/// Writes a literal entry's one or two bytes (a plain window takes two
-/// either way; the room is there and the next write covers the second).
+/// Writes a literal entry's one or two bytes at `at` and returns the next
+/// position (a plain window takes two either way; the room is there and
+/// the next write covers the second).
 #[inline(always)]
-fn write_literals<const RING: bool>(out: &mut Out<'_>, e: u32) {
+fn write_literals<const RING: bool>(buf: &mut [u8], at: usize, e: u32) -> usize {
     let [first, second, ..] = payload(e).to_le_bytes();
     let n = 1 + usize::from(kind(e) == KIND_PAIR);
     if RING {
-        if let Some(dst) = out.buf.get_mut(out.at..out.at + n) {
+        if let Some(dst) = buf.get_mut(at..at + n) {
             for (d, s) in dst.iter_mut().zip([first, second]) {
                 *d = s;
             }
         }
-    } else if let Some(dst) = out
-        .buf
-        .get_mut(out.at..)
-        .and_then(<[u8]>::first_chunk_mut::<2>)
-    {
+    } else if let Some(dst) = buf.get_mut(at..).and_then(<[u8]>::first_chunk_mut::<2>) {
         *dst = [first, second];
     }
-    out.at += n;
+    at + n
 }
 
 /// The primary entry for the next bits (`index` already masked to the
@@ -275,12 +280,21 @@ fn copy_ahead(buf: &mut [u8], at: usize, dist: usize, len: usize) -> Option<()> 
             0,
             1,
         ];
-        let unit = u64::from_le_bytes(*buf.get(s..)?.first_chunk::<8>()?);
-        let word = (unit & (u64::MAX >> (64 - 8 * dist))) * SPREAD.get(dist)?;
+        // The unit is loaded at its own width: a wider load there mostly
+        // straddles the stores that just wrote it (the match before, often
+        // the same run), which the CPU cannot forward: a stall per match.
+        let unit = match dist {
+            1 => u64::from(*buf.get(s)?),
+            2 => u64::from(u16::from_le_bytes(*buf.get(s..)?.first_chunk::<2>()?)),
+            4 => u64::from(u32::from_le_bytes(*buf.get(s..)?.first_chunk::<4>()?)),
+            _ => u64::from_le_bytes(*buf.get(s..)?.first_chunk::<8>()?),
+        };
+        let word = unit * SPREAD.get(dist)?;
         let pattern = (u128::from(word) << 64 | u128::from(word)).to_le_bytes();
-        while d < end {
-            *buf.get_mut(d..)?.first_chunk_mut::<16>()? = pattern;
-            d += 16;
+        // Whole 16-byte stores over the match and past it, checked once.
+        let dst = buf.get_mut(d..d + len.next_multiple_of(16))?;
+        for chunk in dst.as_chunks_mut::<16>().0 {
+            *chunk = pattern;
         }
     } else if dist >= 8 {
         while d < end {

@@ -156,7 +156,16 @@ pub struct Inflater {
     index: usize,
     /// The tables hold the fixed code (a run of fixed blocks builds once).
     fixed_loaded: bool,
+    /// The stream's decoded length, when the caller knows it.
+    expected: u64,
 }
+
+/// Output still to come below which a dynamic block's literals are not
+/// paired: pairing walks the 2 048 primary entries, about 20 000
+/// instructions, and saves about eight per pair decoded, so it pays for
+/// itself only over several KiB of literals (PngSuite's tiny images lost
+/// a fifth of their decode to it).
+const PAIRS_MIN: u64 = 8 * 1024;
 
 impl Default for Inflater {
     fn default() -> Self {
@@ -185,7 +194,16 @@ impl Inflater {
             hclen: 0,
             index: 0,
             fixed_loaded: false,
+            expected: u64::MAX,
         }
+    }
+
+    /// Tells the decoder how many bytes the stream decodes to, when the
+    /// caller knows (a PNG's image data): it then skips work that only a
+    /// longer stream repays. Decoding is the same either way; a stream of
+    /// another length is still decoded (or refused) in full.
+    pub fn expect_output(&mut self, len: u64) {
+        self.expected = len;
     }
 
     /// True once the stream has ended with a matching Adler-32.
@@ -517,7 +535,9 @@ impl Inflater {
         let (lit, rest) = self.lengths.split_at(self.hlit);
         let dist = rest.get(..self.hdist).unwrap_or_default();
         huffman::build(&mut self.tables.litlen, lit, LITLEN_BITS, Alphabet::LitLen)?;
-        huffman::pair_literals(&mut self.tables.litlen, LITLEN_BITS);
+        if self.expected.saturating_sub(self.total) >= PAIRS_MIN {
+            huffman::pair_literals(&mut self.tables.litlen, lit, LITLEN_BITS);
+        }
         huffman::build(&mut self.tables.dist, dist, DIST_BITS, Alphabet::Distance)
     }
 

@@ -568,3 +568,26 @@ fn a_ring_shorter_than_32_kib_is_refused() {
     let p = inflater.inflate(&zlib(b"x", 1, 0), &mut buf, 0, true);
     assert_eq!(p.result, Err(InflateError::BadWindow));
 }
+
+#[test]
+fn literal_pairs_are_built_only_when_the_expected_output_repays_them() {
+    let mut rng = XorShift(0x5EED_0F9A);
+    let data = text(&mut rng, 20_000);
+    let stream = zlib(&data, 6, 0);
+    let paired = |inflater: &Inflater| {
+        inflater.tables.litlen[..1 << LITLEN_BITS]
+            .iter()
+            .any(|&e| kind(e) == KIND_PAIR)
+    };
+    for (expected, pairs) in [(None, true), (Some(0), false), (Some(20_000), true)] {
+        let mut inflater = Inflater::new();
+        if let Some(len) = expected {
+            inflater.expect_output(len);
+        }
+        let mut out = vec![0u8; data.len() + 1024];
+        let p = inflater.inflate(&stream, &mut out, 0, false);
+        assert_eq!(p.result, Ok(Flow::Done));
+        assert_eq!(out[..p.written], data[..], "expected {expected:?}");
+        assert_eq!(paired(&inflater), pairs, "expected {expected:?}");
+    }
+}

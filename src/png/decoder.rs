@@ -9,7 +9,7 @@
 use super::crc;
 use super::error::{PngError, PngErrorKind};
 use super::expand::Expander;
-use super::header::{ColorType, DECODE_WINDOW_LEN, HEADER_LEN, Header, MAX_U31, WINDOW_LEN};
+use super::header::{ColorType, HEADER_LEN, Header, MAX_U31, WINDOW_LEN};
 use super::image::{ImageData, Sink};
 
 /// The inflate window a [`Output::Validate`] decode inflates through.
@@ -366,7 +366,7 @@ impl Decoder {
                     return Err(self.fail(PngErrorKind::ScratchTooShort));
                 }
                 let (ring, rows) = scratch
-                    .split_at_mut_checked(DECODE_WINDOW_LEN)
+                    .split_at_mut_checked(header.decode_window_len())
                     .ok_or(self.fail(PngErrorKind::ScratchTooShort))?;
                 (
                     ring,
@@ -408,7 +408,7 @@ impl Decoder {
 #[cfg(test)]
 mod tests {
     use super::super::test_png::{PngWriter, zlib};
-    use super::super::{decode_rgba8, validate};
+    use super::super::{DECODE_WINDOW_LEN, decode_rgba8, validate};
     use super::*;
     use std::vec;
     use std::vec::Vec;
@@ -757,8 +757,8 @@ mod tests {
         let mut scratch = vec![0; DECODE_WINDOW_LEN + 4];
         let e = decode_rgba8(&file, &mut [0; 15], &mut scratch).unwrap_err();
         assert_eq!(e.kind(), PngErrorKind::PixelsLength);
-        let e =
-            decode_rgba8(&file, &mut [0; 16], &mut scratch[..DECODE_WINDOW_LEN + 3]).unwrap_err();
+        let short = Header::read(&file[..HEADER_LEN]).unwrap().scratch_len() as usize - 1;
+        let e = decode_rgba8(&file, &mut [0; 16], &mut scratch[..short]).unwrap_err();
         assert_eq!(e.kind(), PngErrorKind::ScratchTooShort);
         let mut decoder = Decoder::new();
         let mut window = Window::new();

@@ -14,10 +14,16 @@ pub const SIGNATURE: [u8; 8] = *b"\x89PNG\r\n\x1a\n";
 pub const HEADER_LEN: usize = 33;
 /// Bytes of the inflate window (deflate's largest back-reference distance).
 pub const WINDOW_LEN: usize = 32 * 1024;
-/// Bytes a decode to RGBA8 inflates through: the window's 32 KiB of
-/// history and 32 KiB more, slid back when full, so that inflate writes
-/// ahead into plain memory instead of wrapping a ring (see `image.rs`).
-pub const DECODE_WINDOW_LEN: usize = 2 * WINDOW_LEN;
+/// The most bytes a decode to RGBA8 inflates through: the window's 32 KiB
+/// of history and up to 96 KiB more, slid back when full, so that inflate
+/// writes ahead into plain memory instead of wrapping a ring (see
+/// `image.rs`). Each slide moves 32 KiB, once per 96 KiB out (with 32 KiB
+/// more, once per 32 KiB: a tenth of a large image's decode). An image
+/// whose data is shorter gets a window of its data's length (64 KiB at
+/// least), which never slides: [`Header::decode_window_len`].
+pub const DECODE_WINDOW_LEN: usize = 4 * WINDOW_LEN;
+/// The least bytes a decode inflates through.
+const MIN_DECODE_WINDOW_LEN: usize = 2 * WINDOW_LEN;
 /// Largest width, height and chunk length PNG allows.
 pub const MAX_U31: u32 = 0x7FFF_FFFF;
 
@@ -180,13 +186,31 @@ impl Header {
         self.color_type == ColorType::Rgba && self.bit_depth == 8 && !self.interlaced
     }
 
+    /// Bytes the image data inflates to: every pass's rows, each a filter
+    /// byte and its samples.
+    pub(crate) fn stored_len(&self) -> u64 {
+        (0..ADAM7.len())
+            .map(|pass| match self.pass_size(pass) {
+                (0, _) | (_, 0) => 0,
+                (w, h) => u64::from(h).saturating_mul(self.row_bytes(w).saturating_add(1)),
+            })
+            .fold(0u64, u64::saturating_add)
+    }
+
+    /// Bytes of the inflate window a decode uses: the image data's length
+    /// within 64 KiB and [`DECODE_WINDOW_LEN`].
+    pub fn decode_window_len(&self) -> usize {
+        let stored = usize::try_from(self.stored_len()).unwrap_or(usize::MAX);
+        stored.clamp(MIN_DECODE_WINDOW_LEN, DECODE_WINDOW_LEN)
+    }
+
     /// Exact bytes of scratch a decode to RGBA8 needs beside the output:
-    /// the 64 KiB inflate window ([`DECODE_WINDOW_LEN`]); then, unless rows unfilter in place
+    /// the inflate window ([`Header::decode_window_len`]); then, unless rows unfilter in place
     /// (8-bit RGBA, not interlaced), two rows of stored samples (the row
     /// being unfiltered and the one above it); then, when interlaced, one
     /// RGBA8 row that a pass row expands into before it is spread out.
     pub fn scratch_len(&self) -> u64 {
-        let mut len = DECODE_WINDOW_LEN as u64;
+        let mut len = self.decode_window_len() as u64;
         if !self.rows_in_place() {
             len += 2 * self.row_bytes(self.width);
         }
@@ -272,12 +296,27 @@ pub(crate) mod tests {
     #[test]
     fn scratch_is_the_window_plus_two_sample_rows_unless_rgba8_in_place() {
         let h = Header::read(&header_bytes(10, 2, 8, 6, 0)).unwrap();
-        assert_eq!(h.scratch_len(), 65536);
+        assert_eq!(h.scratch_len(), 65_536);
         assert_eq!(h.rgba8_len(), 80);
         let h = Header::read(&header_bytes(10, 2, 1, 0, 0)).unwrap();
-        assert_eq!(h.scratch_len(), 65536 + 2 * 2);
+        assert_eq!(h.scratch_len(), 65_536 + 2 * 2);
         let h = Header::read(&header_bytes(10, 2, 16, 2, 1)).unwrap();
-        assert_eq!(h.scratch_len(), 65536 + 2 * 60 + 40);
+        assert_eq!(h.scratch_len(), 65_536 + 2 * 60 + 40);
+    }
+
+    #[test]
+    fn the_decode_window_is_the_image_data_within_64_and_128_kib() {
+        // 100 rows of a filter byte and 400 samples; then 1 000 rows.
+        let h = Header::read(&header_bytes(100, 100, 8, 6, 0)).unwrap();
+        assert_eq!(h.stored_len(), 40_100);
+        assert_eq!(h.decode_window_len(), 65_536);
+        let h = Header::read(&header_bytes(100, 200, 8, 6, 0)).unwrap();
+        assert_eq!(h.decode_window_len(), 80_200);
+        let h = Header::read(&header_bytes(100, 1000, 8, 6, 0)).unwrap();
+        assert_eq!(h.decode_window_len(), DECODE_WINDOW_LEN);
+        // Adam7: every pass's rows, each with its filter byte.
+        let h = Header::read(&header_bytes(8, 8, 8, 0, 1)).unwrap();
+        assert_eq!(h.stored_len(), 64 + 15);
     }
 
     #[test]

@@ -2,7 +2,8 @@
 //! window, cut into rows (pass by pass when Adam7), each row unfiltered and
 //! expanded to RGBA8 as soon as its last byte arrives.
 //!
-//! A decode inflates into 64 KiB that it slides back by 32 KiB when full
+//! A decode inflates into a window of up to 128 KiB (its image data's
+//! length within 64 and 128 KiB) that it slides back when full, keeping 32 KiB
 //! (inflate then writes into plain memory and may write ahead of a match);
 //! a validation wraps its 32 KiB window. The inflater counts what it has
 //! written, so a back-reference before the stream's start is an error
@@ -63,6 +64,9 @@ struct RowCursor {
     filter: u8,
     /// The current row lives in the second row buffer.
     flip: bool,
+    /// Where in a slid window the current row's first sample byte is,
+    /// while its samples are left there until the row is complete.
+    kept: Option<usize>,
     /// Every row of every pass is in.
     complete: bool,
 }
@@ -88,6 +92,7 @@ impl ImageData {
     pub fn start(&mut self, header: &Header) {
         self.rows = RowCursor::default();
         self.rows.enter_pass(header, 0);
+        self.inflater.expect_output(header.stored_len());
     }
 
     /// True once the zlib stream has ended with every row in.
@@ -112,14 +117,16 @@ impl ImageData {
                 self.ring_pos = if ring {
                     0
                 } else {
-                    window.copy_within(window.len() - WINDOW_LEN.., 0);
+                    let shift = window.len() - WINDOW_LEN;
+                    window.copy_within(shift.., 0);
+                    self.rows.kept = self.rows.kept.and_then(|k| k.checked_sub(shift));
                     WINDOW_LEN
                 };
             }
             let step = self.inflater.inflate(input, window, self.ring_pos, ring);
             let end = self.ring_pos.saturating_add(step.written);
-            let fresh = window.get(self.ring_pos..end).unwrap_or_default();
-            self.rows.take(header, fresh, sink)?;
+            self.rows
+                .take(header, window, self.ring_pos..end, !ring, sink)?;
             self.ring_pos = end;
             input = input.get(step.used..).unwrap_or_default();
             match step.result {
@@ -159,14 +166,23 @@ impl RowCursor {
         self.complete = true;
     }
 
-    /// Takes freshly inflated bytes: filter bytes, then sample bytes copied
-    /// into the row they belong to; each finished row goes to the sink.
+    /// Takes freshly inflated bytes (`fresh` of `window`): filter bytes,
+    /// then sample bytes; each finished row goes to the sink. A row that
+    /// arrives in pieces is left in a slid window (`keep`) until its last
+    /// byte is in, when it fits the 32 KiB the slide keeps (it then reads
+    /// as one piece, unfiltered straight into place); a longer one, or one
+    /// in a ring, is copied piece by piece into its row.
     fn take(
         &mut self,
         header: &Header,
-        mut src: &[u8],
+        window: &[u8],
+        fresh: core::ops::Range<usize>,
+        keep: bool,
         sink: &mut Sink<'_>,
     ) -> Result<(), PngErrorKind> {
+        let mut at = fresh.start;
+        let mut src = window.get(fresh).unwrap_or_default();
+        let keep = keep && self.row_bytes <= WINDOW_LEN as u64;
         while let Some((&first, rest)) = src.split_first() {
             if self.complete {
                 return Err(PngErrorKind::TooMuchImageData);
@@ -178,6 +194,7 @@ impl RowCursor {
                 self.filter = first;
                 self.filled = 1;
                 src = rest;
+                at += 1;
                 continue;
             }
             let have = self.filled - 1;
@@ -189,16 +206,26 @@ impl RowCursor {
                 rows,
                 expander,
             } = sink
-                && have == 0
-                && take as u64 == self.row_bytes
+                && (keep || have == 0 && take as u64 == self.row_bytes)
             {
-                // The whole row is here: unfiltered from the window into
-                // its place, without a copy first.
+                // The row is unfiltered from the window into its place
+                // once whole, without a copy first.
+                if have == 0 {
+                    self.kept = Some(at);
+                }
                 self.filled += take as u64;
                 src = rest;
-                self.finish_row(header, pixels, rows, expander, Some(piece))
-                    .ok_or(PngErrorKind::ScratchTooShort)?;
-                self.next_row(header);
+                at += take;
+                if take as u64 == want {
+                    let len = self.row_len().ok_or(PngErrorKind::ScratchTooShort)?;
+                    let row = self
+                        .kept
+                        .and_then(|k| window.get(k..k.checked_add(len)?))
+                        .ok_or(PngErrorKind::ScratchTooShort)?;
+                    self.finish_row(header, pixels, rows, expander, Some(row))
+                        .ok_or(PngErrorKind::ScratchTooShort)?;
+                    self.next_row(header);
+                }
                 continue;
             }
             if let Sink::Rgba8 { pixels, rows, .. } = sink {
@@ -212,6 +239,7 @@ impl RowCursor {
             }
             self.filled += take as u64;
             src = rest;
+            at += take;
             if self.filled - 1 == self.row_bytes {
                 if let Sink::Rgba8 {
                     pixels,
@@ -319,5 +347,65 @@ impl RowCursor {
             *dst = *src;
         }
         Some(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::test_png::PngWriter;
+    use super::super::unfilter::unfilter;
+    use super::super::{DECODE_WINDOW_LEN, Decoder, Output};
+    use std::vec;
+    use std::vec::Vec;
+
+    /// An RGBA8 image of random rows under random filters, as stored, and
+    /// its pixels by `unfilter` row after row.
+    fn noise_image(width: usize, height: usize, seed: u64) -> (Vec<u8>, Vec<u8>) {
+        let mut rng = crate::test_rng::XorShift(seed);
+        let stride = width * 4;
+        let mut raw = Vec::new();
+        let mut pixels: Vec<u8> = Vec::new();
+        for y in 0..height {
+            let filter = (rng.next() % 5) as u8;
+            let row: Vec<u8> = (0..stride).map(|_| rng.next() as u8).collect();
+            raw.push(filter);
+            raw.extend_from_slice(&row);
+            let mut cur = row;
+            let prev = (y > 0).then(|| &pixels[(y - 1) * stride..]);
+            unfilter(filter, 4, &mut cur, prev);
+            pixels.extend_from_slice(&cur);
+        }
+        (raw, pixels)
+    }
+
+    #[test]
+    fn rows_in_pieces_are_kept_in_the_window_up_to_32_kib_and_copied_past_it() {
+        // Rows of 12 001 and 36 001 stored bytes: the first fit the 32 KiB
+        // a slide keeps, the second do not. Random rows do not compress,
+        // so every row crosses IDAT chunks of 5 000 bytes and slides.
+        for (width, height) in [(3000, 40), (9000, 5)] {
+            let (raw, expected) = noise_image(width, height, width as u64);
+            let stream = super::super::test_png::zlib(&raw);
+            let mut file = PngWriter::new(width as u32, height as u32, 8, 6);
+            for piece in stream.chunks(5000) {
+                file = file.chunk(b"IDAT", piece);
+            }
+            let file = file.end();
+            for feed in [file.len(), 4096, 7] {
+                let mut pixels = vec![0; expected.len()];
+                let mut scratch = vec![0xAB; DECODE_WINDOW_LEN];
+                assert!(raw.len() > DECODE_WINDOW_LEN, "the window slides");
+                let mut decoder = Decoder::new();
+                let mut out = Output::Rgba8 {
+                    pixels: &mut pixels,
+                    scratch: &mut scratch,
+                };
+                for p in file.chunks(feed) {
+                    decoder.feed(p, &mut out).unwrap();
+                }
+                decoder.finish(&mut out).unwrap();
+                assert!(pixels == expected, "width {width}, pieces of {feed}");
+            }
+        }
     }
 }

@@ -38,10 +38,119 @@ pub fn unfilter_into(filter: u8, bpp: usize, raw: &[u8], cur: &mut [u8], prev: O
             }
         }
         (1, _) | (4, None) if bpp == 4 => sub4_into(raw, cur),
+        (3 | 4, Some(prev)) if bpp == 4 => chained::<4>(filter, raw, cur, prev),
+        (3 | 4, Some(prev)) if bpp == 3 => chained::<3>(filter, raw, cur, prev),
         _ => {
             cur.copy_from_slice_checked(raw);
             unfilter(filter, bpp, cur, prev);
         }
+    }
+}
+
+/// Average or Paeth on `N`-byte pixels from `raw` into `cur`.
+fn chained<const N: usize>(filter: u8, raw: &[u8], cur: &mut [u8], prev: &[u8]) {
+    let (out, _) = cur.as_chunks_mut::<N>();
+    let (src, _) = raw.as_chunks::<N>();
+    let (above, _) = prev.as_chunks::<N>();
+    let pixels = src
+        .iter()
+        .zip(out)
+        .zip(above)
+        .map(|((r, c), u)| (*r, c, *u));
+    pixels_chained(filter, pixels);
+}
+
+/// Average (3) or Paeth (anything else) over pixels of 3 or 4 bytes given
+/// as (stored, where the result goes, the pixel above). With SSE2 the left
+/// pixel stays in a register from one pixel to the next (4 bytes, or
+/// 16-bit lanes for Paeth), where the byte loops round-trip it through
+/// memory; both filters are a chain from pixel to pixel, so that chain's
+/// length is their speed.
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+fn pixels_chained<'a, const N: usize>(
+    filter: u8,
+    pixels: impl Iterator<Item = ([u8; N], &'a mut [u8; N], [u8; N])>,
+) {
+    use safe_arch::{
+        add_i8_m128i, add_i16_m128i, average_u8_m128i, bitand_m128i, bitandnot_m128i, bitor_m128i,
+        bitxor_m128i, cmp_gt_mask_i16_m128i, get_i32_from_m128i_s, max_i16_m128i, min_i16_m128i,
+        pack_i16_to_u8_m128i, set_i32_m128i_s, set_splat_i8_m128i, set_splat_i16_m128i,
+        sub_i8_m128i, sub_i16_m128i, unpack_low_i8_m128i, zeroed_m128i,
+    };
+    let load = |px: [u8; N]| {
+        let mut word = [0u8; 4];
+        for (w, p) in word.iter_mut().zip(px) {
+            *w = p;
+        }
+        set_i32_m128i_s(i32::from_le_bytes(word))
+    };
+    let store = |v, out: &mut [u8; N]| {
+        let word: i32 = get_i32_from_m128i_s(v);
+        for (o, w) in out.iter_mut().zip(word.to_le_bytes()) {
+            *o = w;
+        }
+    };
+    if filter == 3 {
+        // floor((a + b) / 2) = the rounded-up mean minus the low bit of a ^ b.
+        let one = set_splat_i8_m128i(1);
+        let mut a = zeroed_m128i();
+        for (raw, out, up) in pixels {
+            let b = load(up);
+            let low = bitand_m128i(bitxor_m128i(a, b), one);
+            a = add_i8_m128i(load(raw), sub_i8_m128i(average_u8_m128i(a, b), low));
+            store(a, out);
+        }
+        return;
+    }
+    // Paeth in 16-bit lanes, as `predict` computes it.
+    let zero = zeroed_m128i();
+    let byte = set_splat_i16_m128i(0xFF);
+    let (mut a, mut c) = (zero, zero);
+    for (raw, out, up) in pixels {
+        let b = unpack_low_i8_m128i(load(up), zero);
+        let x = unpack_low_i8_m128i(load(raw), zero);
+        let threshold = sub_i16_m128i(add_i16_m128i(c, add_i16_m128i(c, c)), add_i16_m128i(a, b));
+        let (lo, hi) = (min_i16_m128i(a, b), max_i16_m128i(a, b));
+        let use_c = cmp_gt_mask_i16_m128i(hi, threshold);
+        let middle = bitor_m128i(bitand_m128i(use_c, c), bitandnot_m128i(use_c, lo));
+        let use_middle = cmp_gt_mask_i16_m128i(threshold, lo);
+        let predicted = bitor_m128i(
+            bitand_m128i(use_middle, middle),
+            bitandnot_m128i(use_middle, hi),
+        );
+        a = bitand_m128i(add_i16_m128i(x, predicted), byte);
+        c = b;
+        store(pack_i16_to_u8_m128i(a, a), out);
+    }
+}
+
+#[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+fn pixels_chained<'a, const N: usize>(
+    filter: u8,
+    pixels: impl Iterator<Item = ([u8; N], &'a mut [u8; N], [u8; N])>,
+) {
+    pixels_chained_bytes(filter, pixels);
+}
+
+/// [`pixels_chained`] byte by byte (other targets; tested everywhere).
+#[cfg(any(test, not(all(target_arch = "x86_64", target_feature = "sse2"))))]
+fn pixels_chained_bytes<'a, const N: usize>(
+    filter: u8,
+    pixels: impl Iterator<Item = ([u8; N], &'a mut [u8; N], [u8; N])>,
+) {
+    let mut left = [0u8; N];
+    let mut upper_left = [0u8; N];
+    for (raw, out, up) in pixels {
+        for ((((o, r), l), u), ul) in out.iter_mut().zip(raw).zip(left).zip(up).zip(upper_left) {
+            let predicted = if filter == 3 {
+                ((u16::from(l) + u16::from(u)) >> 1).to_le_bytes()[0]
+            } else {
+                predict(i16::from(l), i16::from(u), i16::from(ul)).to_le_bytes()[0]
+            };
+            *o = r.wrapping_add(predicted);
+        }
+        left = *out;
+        upper_left = up;
     }
 }
 
@@ -65,6 +174,16 @@ fn by<const N: usize>(filter: u8, cur: &mut [u8], prev: Option<&[u8]>) {
         match (filter, prev) {
             (1, _) | (4, None) => return sub4(cur4),
             _ => {}
+        }
+    }
+    if N == 3 || N == 4 {
+        // Average and Paeth chain each pixel to the one before it: one
+        // pass with the chain kept in a register (see `pixels_chained`).
+        if let (3 | 4, Some(prev)) = (filter, prev) {
+            let (px, _) = cur.as_chunks_mut::<N>();
+            let (above, _) = prev.as_chunks::<N>();
+            let pixels = px.iter_mut().zip(above).map(|(c, u)| (*c, c, *u));
+            return pixels_chained(filter, pixels);
         }
     }
     let (cur, _) = cur.as_chunks_mut::<N>();
@@ -247,6 +366,22 @@ mod tests {
         out
     }
 
+    /// The byte loop other targets run for Average and Paeth.
+    fn chained_bytes(bpp: usize, filter: u8, raw: &[u8], cur: &mut [u8], prev: &[u8]) {
+        fn on<const N: usize>(filter: u8, raw: &[u8], cur: &mut [u8], prev: &[u8]) {
+            let pixels = (raw.as_chunks::<N>().0.iter())
+                .zip(cur.as_chunks_mut::<N>().0)
+                .zip(prev.as_chunks::<N>().0)
+                .map(|((r, c), u)| (*r, c, *u));
+            pixels_chained_bytes(filter, pixels);
+        }
+        if bpp == 3 {
+            on::<3>(filter, raw, cur, prev);
+        } else {
+            on::<4>(filter, raw, cur, prev);
+        }
+    }
+
     #[test]
     fn all_five_filters_match_the_specification_at_every_pixel_width_in_place_and_from_the_window()
     {
@@ -275,6 +410,11 @@ mod tests {
                 );
                 unfilter_into(filter, bpp, &raw, &mut into, None);
                 assert_eq!(into, first, "into, first row, filter {filter}");
+                if (3..=4).contains(&filter) && (3..=4).contains(&bpp) {
+                    let mut bytes = std::vec![0u8; raw.len()];
+                    chained_bytes(bpp, filter, &raw, &mut bytes, &prev);
+                    assert_eq!(bytes, cur, "byte loop, filter {filter}, bpp {bpp}");
+                }
             }
         }
     }
