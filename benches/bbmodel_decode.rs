@@ -33,17 +33,26 @@ fn compare(c: &mut Criterion, group: &str, inputs: &[(String, Vec<u8>)]) {
         return;
     }
     let options = options();
-    let loaded: Vec<_> = inputs
-        .iter()
-        .filter_map(|(_, b)| scenedec::load(b, Some("bbmodel"), &options).ok())
-        .collect();
+    // The corpus keeps files that are refused on purpose (an empty file,
+    // bad JSON); a generated input must load, or the bench would time an
+    // error path.
+    let mut loaded = Vec::new();
+    for (name, b) in inputs {
+        match scenedec::load(b, Some("bbmodel"), &options) {
+            Ok(l) => loaded.push(l),
+            Err(e) if group == "bbmodel/corpus" => eprintln!("{group}: {name} is refused: {e}"),
+            Err(e) => panic!("{group}: the generated input {name} does not load: {e}"),
+        }
+    }
     let triangles: usize = loaded.iter().map(|l| l.scene().triangle_count()).sum();
     // Memory: the one allocation `load` makes (the arena), beside the input.
     let arena: usize = loaded.iter().map(|l| l.arena_bytes()).sum();
+    let loads = loaded.len();
     drop(loaded);
     eprintln!(
-        "{group}: {} files, {total} bytes, {triangles} triangles, arena {arena} bytes",
-        inputs.len()
+        "{group}: {} files ({} load), {total} bytes, {triangles} triangles, arena {arena} bytes",
+        inputs.len(),
+        loads
     );
     let mut g = c.benchmark_group(group);
     g.sample_size(10);

@@ -125,7 +125,7 @@ fn generate(target_bytes: usize, max_cubes: usize) -> Vec<u8> {
         );
         i += 1;
     }
-    out.push_str("\n\t],\n\t\"outliner\": [],\n\t\"textures\": [{\"name\": \"t\", \"uuid\": \"t0\", \"source\": \"data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAEAAAABACAYAAACqaXHe\"}]\n}\n");
+    out.push_str("\n\t],\n\t\"outliner\": [],\n\t\"textures\": [{\"name\": \"t\", \"uuid\": \"t0\", \"source\": \"data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAEAAAABACAYAAACqaXHeAAAAZUlEQVR42u3QQREAAAQAMHFEFFErcjh7rMCiK+ezECBAgAABAgQIECBAgAABAgQIECBAgAABAgQIECBAgAABAgQIECBAgAABAgQIECBAgAABAgQIECBAgAABAgQIECBAgAABAu5b9l1yOyG8Se8AAAAASUVORK5CYII=\"}]\n}\n");
     out.into_bytes()
 }
 
@@ -193,7 +193,7 @@ pub fn generated_mesh(faces: usize) -> Vec<u8> {
             n += 1;
         }
     }
-    out.push_str("}}], \"outliner\": [\"m\"], \"textures\": [{\"name\": \"t\", \"uuid\": \"t0\", \"source\": \"data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAEAAAABACAYAAACqaXHe\"}]}");
+    out.push_str("}}], \"outliner\": [\"m\"], \"textures\": [{\"name\": \"t\", \"uuid\": \"t0\", \"source\": \"data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAEAAAABACAYAAACqaXHeAAAAZUlEQVR42u3QQREAAAQAMHFEFFErcjh7rMCiK+ezECBAgAABAgQIECBAgAABAgQIECBAgAABAgQIECBAgAABAgQIECBAgAABAgQIECBAgAABAgQIECBAgAABAgQIECBAgAABAu5b9l1yOyG8Se8AAAAASUVORK5CYII=\"}]}");
     out.into_bytes()
 }
 
