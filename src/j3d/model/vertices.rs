@@ -14,7 +14,7 @@ use super::walk::{
 use super::{Model, arena_mismatch, index32, small};
 use crate::error::{Error, Location, SectionId, Warning, WarningCode, Warnings};
 use crate::gx::display_list::Primitive;
-use crate::gx::vertex::{ElementVisitor, NumericReader, VertexAttribute};
+use crate::gx::vertex::{ElementVisitor, FixedVisitor, NumericReader, VertexAttribute};
 use crate::j3d::drw1::DrawMatrix;
 use crate::j3d::vtx1::{VertexArray, Vtx1};
 use crate::scene::{Influence, InfluenceSpan, MAX_COLOR_SETS, MAX_UV_SETS, Mat4, NormalMatrix};
@@ -143,25 +143,27 @@ impl<'l> Block<'l> {
 }
 
 /// One attribute of a block's vertices: each vertex's index read and
-/// checked, its element read into `outs`, and its index (or `u32::MAX`
-/// for none) into `keys`.
-struct Lane<'m, 'a, 'k, 'l, I> {
-    model: &'m Model<'a>,
+/// checked, its element read into `outs`, and its index into `keys`. A
+/// fault comes back with its vertex's place in the block, small: the
+/// `Error` is built by the caller, only when there is one.
+struct Lane<'k, 'l, I> {
     field: IndexField,
     block: Block<'l>,
     outs: I,
     keys: &'k mut [u32; BLOCK],
 }
 
+/// A fault of the block's `k`-th vertex.
+type LaneFault = (usize, VertexFault);
+
 impl<'o, const N: usize, I: Iterator<Item = &'o mut [f32; N]>> ElementVisitor<N>
-    for Lane<'_, '_, '_, '_, I>
+    for Lane<'_, '_, I>
 {
-    type Output = Result<(), Error>;
+    type Output = Result<(), LaneFault>;
 
     #[inline(always)]
-    fn run(self, read: impl Fn(usize) -> [f32; N]) -> Result<(), Error> {
+    fn run(self, read: impl Fn(usize) -> [f32; N]) -> Result<(), LaneFault> {
         let Self {
-            model,
             field,
             block,
             outs,
@@ -169,8 +171,7 @@ impl<'o, const N: usize, I: Iterator<Item = &'o mut [f32; N]>> ElementVisitor<N>
         } = self;
         for (k, ((out, key), vertex)) in outs.zip(keys.iter_mut()).zip(block.vertices()).enumerate()
         {
-            let index = IndexField::read(Some(field), vertex)
-                .map_err(|fault| model.vertex_error(block.at + k * block.size, fault))?;
+            let index = IndexField::read(Some(field), vertex).map_err(|fault| (k, fault))?;
             (*out, *key) = match index.get() {
                 Some(i) => (read(i), index.raw()),
                 None => ([0.0; N], u32::MAX),
@@ -178,6 +179,67 @@ impl<'o, const N: usize, I: Iterator<Item = &'o mut [f32; N]>> ElementVisitor<N>
         }
         Ok(())
     }
+}
+
+impl<'o, const N: usize, I: Iterator<Item = &'o mut [f32; N]>> FixedVisitor<N> for Lane<'_, '_, I> {
+    type Output = Result<(), LaneFault>;
+
+    #[inline(always)]
+    fn run_fixed<const S: usize>(
+        self,
+        elements: &[[u8; S]],
+        read: impl Fn(&[u8; S]) -> [f32; N],
+    ) -> Result<(), LaneFault> {
+        let Self {
+            field,
+            block,
+            outs,
+            keys,
+        } = self;
+        let gathered = if field.wide {
+            gather::<2, S, N>(field.offset, block, elements, read, outs, keys)
+        } else {
+            gather::<1, S, N>(field.offset, block, elements, read, outs, keys)
+        };
+        gathered.map_err(|k| {
+            // The index is past the array: the checked read says how.
+            let vertex = block.vertices().nth(k).unwrap_or_default();
+            let fault = IndexField::read(Some(field), vertex).err();
+            (
+                k,
+                fault.unwrap_or(VertexFault::OutOfRange {
+                    attribute: field.attribute,
+                    index: 0,
+                    limit: field.limit,
+                }),
+            )
+        })
+    }
+}
+
+/// Reads the `W`-byte index at `offset` of each vertex of `block` and its
+/// element, one of `elements`, into `outs` (and the index into `keys`).
+/// An index past the elements stops the loop: `Err` holds the vertex.
+/// The caller has checked that the index lies inside every vertex and that
+/// `elements` is the array's whole bound, so one check does for both.
+#[inline(always)]
+fn gather<'o, const W: usize, const S: usize, const N: usize>(
+    offset: usize,
+    block: Block<'_>,
+    elements: &[[u8; S]],
+    read: impl Fn(&[u8; S]) -> [f32; N],
+    outs: impl Iterator<Item = &'o mut [f32; N]>,
+    keys: &mut [u32; BLOCK],
+) -> Result<(), usize> {
+    for (k, ((out, key), vertex)) in outs.zip(keys.iter_mut()).zip(block.vertices()).enumerate() {
+        let index = vertex
+            .get(offset..)
+            .and_then(<[u8]>::first_chunk::<W>)
+            .map_or(0, |b| b.iter().fold(0u32, |i, &b| (i << 8) | u32::from(b)));
+        let element = elements.get(index as usize).ok_or(k)?;
+        (*out, *key) = (read(element), index);
+    }
+    Ok(())
 }
 
 impl<'a> Model<'a> {
@@ -191,29 +253,39 @@ impl<'a> Model<'a> {
         outs: impl Iterator<Item = &'o mut [f32; N]>,
         keys: &mut [u32; BLOCK],
     ) -> Result<(), Error> {
-        match lane {
-            Some((field, Some(reader))) => reader.visit(Lane {
-                model: self,
-                field,
-                block,
-                outs,
-                keys,
-            }),
+        let read = match lane {
+            Some((field, Some(reader))) => {
+                let lane = Lane {
+                    field,
+                    block,
+                    outs,
+                    keys,
+                };
+                // The fixed-size loop when every index lies inside the
+                // vertex and the array's length is its bound.
+                let width = if field.wide { 2 } else { 1 };
+                if field.offset + width <= block.size && field.limit == reader.len() {
+                    reader.visit_fixed(lane)
+                } else {
+                    reader.visit(lane)
+                }
+            }
             Some((field, None)) => {
                 // No array: any index is out of range.
-                for (k, vertex) in block.vertices().enumerate() {
-                    IndexField::read(Some(field), vertex)
-                        .map_err(|fault| self.vertex_error(block.at + k * block.size, fault))?;
-                }
                 outs.for_each(|out| *out = [0.0; N]);
-                Ok(())
+                block.vertices().enumerate().try_for_each(|(k, vertex)| {
+                    IndexField::read(Some(field), vertex)
+                        .map(drop)
+                        .map_err(|fault| (k, fault))
+                })
             }
             None => {
                 outs.for_each(|out| *out = [0.0; N]);
                 keys.fill(u32::MAX);
                 Ok(())
             }
-        }
+        };
+        read.map_err(|(k, fault)| self.vertex_error(block.at + k * block.size, fault))
     }
 }
 

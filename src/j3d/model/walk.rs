@@ -112,11 +112,11 @@ pub(super) enum VertexFault {
 pub(super) struct IndexField {
     pub(super) attribute: VertexAttribute,
     /// Byte offset of the index in a display-list vertex.
-    offset: usize,
+    pub(super) offset: usize,
     /// A 16-bit index (else 8-bit).
-    wide: bool,
+    pub(super) wide: bool,
     /// Elements the attribute's array holds (0 without one).
-    limit: usize,
+    pub(super) limit: usize,
 }
 
 /// Where each attribute sits in a shape's display-list vertices, resolved
