@@ -14,7 +14,9 @@ use super::walk::{
 use super::{Model, arena_mismatch, index32, small};
 use crate::error::{Error, Location, SectionId, Warning, WarningCode, Warnings};
 use crate::gx::display_list::Primitive;
-use crate::gx::vertex::{ElementVisitor, FixedVisitor, NumericReader, VertexAttribute};
+use crate::gx::vertex::{
+    ArrayFormat, ColorFormat, ElementVisitor, FixedVisitor, NumericReader, VertexAttribute,
+};
 use crate::j3d::drw1::DrawMatrix;
 use crate::j3d::vtx1::{VertexArray, Vtx1};
 use crate::scene::{Influence, InfluenceSpan, MAX_COLOR_SETS, MAX_UV_SETS, Mat4, NormalMatrix};
@@ -197,24 +199,113 @@ impl<'o, const N: usize, I: Iterator<Item = &'o mut [f32; N]>> FixedVisitor<N> f
             keys,
         } = self;
         let gathered = if field.wide {
-            gather::<2, S, N>(field.offset, block, elements, read, outs, keys)
+            gather::<2, S, _>(field.offset, block, elements, read, outs, keys)
         } else {
-            gather::<1, S, N>(field.offset, block, elements, read, outs, keys)
+            gather::<1, S, _>(field.offset, block, elements, read, outs, keys)
         };
-        gathered.map_err(|k| {
-            // The index is past the array: the checked read says how.
-            let vertex = block.vertices().nth(k).unwrap_or_default();
-            let fault = IndexField::read(Some(field), vertex).err();
-            (
-                k,
-                fault.unwrap_or(VertexFault::OutOfRange {
-                    attribute: field.attribute,
-                    index: 0,
-                    limit: field.limit,
-                }),
-            )
-        })
+        gathered.map_err(|k| lane_fault(field, block, k))
     }
+}
+
+/// The fault of the block's `k`-th vertex, whose index [`gather`] found past
+/// the array: the checked read says how.
+#[cold]
+fn lane_fault(field: IndexField, block: Block<'_>, k: usize) -> LaneFault {
+    let vertex = block.vertices().nth(k).unwrap_or_default();
+    let fault = IndexField::read(Some(field), vertex).err();
+    (
+        k,
+        fault.unwrap_or(VertexFault::OutOfRange {
+            attribute: field.attribute,
+            index: 0,
+            limit: field.limit,
+        }),
+    )
+}
+
+/// Whether `field`'s index lies inside every `size`-byte vertex and its
+/// bound is `elements` arrays' elements: then [`gather`] reads it.
+fn gathers(field: IndexField, size: usize, elements: usize) -> bool {
+    let width = if field.wide { 2 } else { 1 };
+    field.offset + width <= size && field.limit == elements
+}
+
+/// Reads a block's colours of one set from `array` through [`gather`], the
+/// element size fixed by the array's format.
+#[inline(always)]
+fn gather_colors<'o>(
+    field: IndexField,
+    block: Block<'_>,
+    array: VertexArray<'_>,
+    outs: impl Iterator<Item = &'o mut [u8; 4]>,
+    keys: &mut [u32; BLOCK],
+) -> Option<Result<(), LaneFault>> {
+    let ArrayFormat::Color(format) = array.format else {
+        return None;
+    };
+    let stride = array.format.stride();
+    if !gathers(field, block.size, array.count()) {
+        return None;
+    }
+    let at = field.offset;
+    let gathered = match (format, field.wide, stride) {
+        (ColorFormat::Rgba8, true, _) => {
+            gather::<2, 4, _>(at, block, array.data.as_chunks().0, |e| *e, outs, keys)
+        }
+        (ColorFormat::Rgba8, false, _) => {
+            gather::<1, 4, _>(at, block, array.data.as_chunks().0, |e| *e, outs, keys)
+        }
+        (_, true, 2) => gather::<2, 2, _>(
+            at,
+            block,
+            array.data.as_chunks().0,
+            |e| array.format.read_color(e),
+            outs,
+            keys,
+        ),
+        (_, false, 2) => gather::<1, 2, _>(
+            at,
+            block,
+            array.data.as_chunks().0,
+            |e| array.format.read_color(e),
+            outs,
+            keys,
+        ),
+        (_, true, 3) => gather::<2, 3, _>(
+            at,
+            block,
+            array.data.as_chunks().0,
+            |e| array.format.read_color(e),
+            outs,
+            keys,
+        ),
+        (_, false, 3) => gather::<1, 3, _>(
+            at,
+            block,
+            array.data.as_chunks().0,
+            |e| array.format.read_color(e),
+            outs,
+            keys,
+        ),
+        (_, true, 4) => gather::<2, 4, _>(
+            at,
+            block,
+            array.data.as_chunks().0,
+            |e| array.format.read_color(e),
+            outs,
+            keys,
+        ),
+        (_, false, 4) => gather::<1, 4, _>(
+            at,
+            block,
+            array.data.as_chunks().0,
+            |e| array.format.read_color(e),
+            outs,
+            keys,
+        ),
+        _ => return None,
+    };
+    Some(gathered.map_err(|k| lane_fault(field, block, k)))
 }
 
 /// Reads the `W`-byte index at `offset` of each vertex of `block` and its
@@ -223,12 +314,12 @@ impl<'o, const N: usize, I: Iterator<Item = &'o mut [f32; N]>> FixedVisitor<N> f
 /// The caller has checked that the index lies inside every vertex and that
 /// `elements` is the array's whole bound, so one check does for both.
 #[inline(always)]
-fn gather<'o, const W: usize, const S: usize, const N: usize>(
+fn gather<'o, const W: usize, const S: usize, T: 'o>(
     offset: usize,
     block: Block<'_>,
     elements: &[[u8; S]],
-    read: impl Fn(&[u8; S]) -> [f32; N],
-    outs: impl Iterator<Item = &'o mut [f32; N]>,
+    read: impl Fn(&[u8; S]) -> T,
+    outs: impl Iterator<Item = &'o mut T>,
     keys: &mut [u32; BLOCK],
 ) -> Result<(), usize> {
     for (k, ((out, key), vertex)) in outs.zip(keys.iter_mut()).zip(block.vertices()).enumerate() {
@@ -263,8 +354,7 @@ impl<'a> Model<'a> {
                 };
                 // The fixed-size loop when every index lies inside the
                 // vertex and the array's length is its bound.
-                let width = if field.wide { 2 } else { 1 };
-                if field.offset + width <= block.size && field.limit == reader.len() {
+                if gathers(field, block.size, reader.len()) {
                     reader.visit_fixed(lane)
                 } else {
                     reader.visit(lane)
@@ -480,10 +570,13 @@ impl Filler<'_, '_, '_> {
             .uvs
             .get_mut(at..at + n * sets)
             .ok_or_else(arena_mismatch)?;
+        if sets == 1 {
+            // One set (most shapes): its UVs are the block's whole run.
+            let lane = self.lanes.uvs.first().copied().flatten();
+            return model.read_lane(lane, block, out.iter_mut(), &mut self.keys);
+        }
         for (set, &lane) in self.lanes.uvs.iter().enumerate().take(sets) {
-            let outs = out
-                .chunks_exact_mut(sets)
-                .filter_map(|uvs| uvs.get_mut(set));
+            let outs = out.iter_mut().skip(set).step_by(sets);
             model.read_lane(lane, block, outs, &mut self.keys)?;
         }
         Ok(())
@@ -503,13 +596,29 @@ impl Filler<'_, '_, '_> {
             .get_mut(at..at + n * sets)
             .ok_or_else(arena_mismatch)?;
         for (set, lane) in self.lanes.colors.iter().enumerate().take(sets) {
-            let outs = out
-                .chunks_exact_mut(sets)
-                .filter_map(|colors| colors.get_mut(set));
             let Some((field, array)) = *lane else {
-                outs.for_each(|out| *out = [255; 4]);
+                out.iter_mut()
+                    .skip(set)
+                    .step_by(sets)
+                    .for_each(|out| *out = [255; 4]);
                 continue;
             };
+            if let Some(array) = array {
+                let keys = &mut self.keys;
+                let gathered = if sets == 1 {
+                    gather_colors(field, block, array, out.iter_mut(), keys)
+                } else {
+                    let outs = out.iter_mut().skip(set).step_by(sets);
+                    gather_colors(field, block, array, outs, keys)
+                };
+                if let Some(gathered) = gathered {
+                    gathered.map_err(|(k, fault)| {
+                        model.vertex_error(block.at + k * block.size, fault)
+                    })?;
+                    continue;
+                }
+            }
+            let outs = out.iter_mut().skip(set).step_by(sets);
             for (k, (out, vertex)) in outs.zip(block.vertices()).enumerate() {
                 let index = IndexField::read(Some(field), vertex)
                     .map_err(|fault| model.vertex_error(block.at + k * block.size, fault))?;
