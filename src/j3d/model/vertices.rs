@@ -429,17 +429,16 @@ impl ShapeSink for Filler<'_, '_, '_> {
     fn primitive(&mut self, kind: Primitive, count: usize) -> Result<(), Error> {
         // The primitive's vertices are the last `count` written.
         let base = self.vertex - count - self.mesh_first_vertex;
-        for t in 0..kind.triangle_count(count) {
-            let [a, b, c] = kind.triangle(t);
-            // GX's front face is clockwise; the scene's is counter-clockwise.
-            for local in [a, c, b] {
-                *self
-                    .indices
-                    .get_mut(self.index)
-                    .ok_or_else(arena_mismatch)? = index32(base + local)?;
-                self.index += 1;
-            }
-        }
+        // Every index is below `base + count`: converted once, not per index.
+        index32(base + count)?;
+        let base = index32(base)?;
+        let end = self.index + 3 * kind.triangle_count(count);
+        let out = self
+            .indices
+            .get_mut(self.index..end)
+            .ok_or_else(arena_mismatch)?;
+        self.index = end;
+        write_triangles(kind, out.as_chunks_mut::<3>().0, base);
         Ok(())
     }
 
@@ -454,6 +453,40 @@ impl ShapeSink for Filler<'_, '_, '_> {
                 "{kind:?} primitive skipped: only triangles, strips, fans and quads are drawn"
             ),
         ));
+    }
+}
+
+/// Writes `kind`'s triangles into `out`, each vertex `base` plus its place
+/// in the primitive. GX's front face is clockwise, the scene's
+/// counter-clockwise: each [`Primitive::triangle`] (a, b, c) is written
+/// (a, c, b). One loop per kind, so nothing is chosen per triangle.
+fn write_triangles(kind: Primitive, out: &mut [[u32; 3]], base: u32) {
+    match kind {
+        Primitive::TriangleStrip => put_triangles(out, base, |t| {
+            if t % 2 == 0 {
+                [t, t + 2, t + 1]
+            } else {
+                [t, t + 1, t + 2]
+            }
+        }),
+        Primitive::TriangleFan => put_triangles(out, base, |t| [0, t + 2, t + 1]),
+        Primitive::Quads | Primitive::Quads2 => put_triangles(out, base, |t| {
+            let q = t / 2 * 4;
+            if t % 2 == 0 {
+                [q, q + 2, q + 1]
+            } else {
+                [q, q + 3, q + 2]
+            }
+        }),
+        _ => put_triangles(out, base, |t| [3 * t, 3 * t + 2, 3 * t + 1]),
+    }
+}
+
+/// Writes triangle `t` of `out` as `base` plus `triangle(t)`'s vertices.
+#[inline(always)]
+fn put_triangles(out: &mut [[u32; 3]], base: u32, triangle: impl Fn(u32) -> [u32; 3]) {
+    for (t, out) in (0u32..).zip(out) {
+        *out = triangle(t).map(|local| base + local);
     }
 }
 
@@ -675,5 +708,38 @@ impl Filler<'_, '_, '_> {
             .ok_or_else(arena_mismatch)? = Influence { joint, weight };
         self.influence += 1;
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The per-kind loops write what `Primitive::triangle` says, turned to
+    /// the scene's winding, for every kind and vertex count.
+    #[test]
+    fn triangles_follow_primitive_triangle_reversed() {
+        let kinds = [
+            Primitive::Triangles,
+            Primitive::TriangleStrip,
+            Primitive::TriangleFan,
+            Primitive::Quads,
+            Primitive::Quads2,
+            Primitive::Lines,
+            Primitive::LineStrip,
+            Primitive::Points,
+        ];
+        for kind in kinds {
+            for count in 0..14 {
+                let n = kind.triangle_count(count);
+                let mut out = [[0u32; 3]; 14];
+                write_triangles(kind, &mut out[..n], 7);
+                for (t, &written) in out[..n].iter().enumerate() {
+                    let [a, b, c] = kind.triangle(t);
+                    let expected = [a, c, b].map(|v| 7 + v as u32);
+                    assert_eq!(written, expected, "{kind:?} of {count}, triangle {t}");
+                }
+            }
+        }
     }
 }
