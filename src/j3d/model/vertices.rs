@@ -608,9 +608,16 @@ impl Filler<'_, '_, '_> {
             let lane = self.lanes.uvs.first().copied().flatten();
             return model.read_lane(lane, block, out.iter_mut(), &mut self.keys);
         }
+        // Several sets: each read as a run, then put in its place of every
+        // vertex's sets (the interleaved writes kept out of the read loop).
+        let mut run = [[0.0; 2]; BLOCK];
         for (set, &lane) in self.lanes.uvs.iter().enumerate().take(sets) {
-            let outs = out.iter_mut().skip(set).step_by(sets);
-            model.read_lane(lane, block, outs, &mut self.keys)?;
+            model.read_lane(lane, block, run.iter_mut().take(n), &mut self.keys)?;
+            for (uvs, uv) in out.chunks_exact_mut(sets).zip(&run) {
+                if let Some(out) = uvs.get_mut(set) {
+                    *out = *uv;
+                }
+            }
         }
         Ok(())
     }
