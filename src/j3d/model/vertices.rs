@@ -512,9 +512,7 @@ impl Filler<'_, '_, '_> {
         self.block_uvs(block)?;
         self.block_colors(block)?;
         if !self.spans.is_empty() {
-            for (k, &d) in draws.iter().enumerate() {
-                self.write_influences(d, self.vertex + k)?;
-            }
+            self.block_influences(draws)?;
         }
         self.vertex += n;
         self.mesh_vertices += n;
@@ -673,38 +671,71 @@ impl Filler<'_, '_, '_> {
         Ok(())
     }
 
-    /// Writes the influences and span of `vertex`, for draw matrix `d`.
-    /// Right after a vertex of the same matrix they are copied from it (the
-    /// values EVP1 would give again).
-    #[inline]
-    fn write_influences(&mut self, d: u32, vertex: usize) -> Result<(), Error> {
-        let first = self.influence;
-        match self.skin_draw {
-            Some((sd, from, count)) if sd == d => {
-                for k in 0..count {
-                    let influence = *self.influences.get(from + k).ok_or_else(arena_mismatch)?;
-                    self.push_influence(influence.joint, influence.weight)?;
+    /// Writes the influences and spans of the block's vertices, whose draw
+    /// matrices are `draws`. A vertex of the same matrix as the one before
+    /// copies its influences (the values EVP1 would give again).
+    #[inline(always)]
+    fn block_influences(&mut self, draws: &[u32]) -> Result<(), Error> {
+        // The spans are taken out while the influences are written, and put
+        // back whatever happens.
+        let all = core::mem::take(&mut self.spans);
+        let first = self.vertex;
+        let written = match all.get_mut(first..first + draws.len()) {
+            Some(spans) => self.influences_into(spans, draws),
+            None => Err(arena_mismatch()),
+        };
+        self.spans = all;
+        written
+    }
+
+    #[inline(always)]
+    fn influences_into(&mut self, spans: &mut [InfluenceSpan], draws: &[u32]) -> Result<(), Error> {
+        for (span, &d) in spans.iter_mut().zip(draws) {
+            let start = self.influence;
+            let count = match self.skin_draw {
+                Some((sd, from, count)) if sd == d => {
+                    let (before, after) = self
+                        .influences
+                        .split_at_mut_checked(start)
+                        .ok_or_else(arena_mismatch)?;
+                    let source = before.get(from..from + count);
+                    let target = after.get_mut(..count);
+                    match (source, target) {
+                        // A rigid matrix's one influence: no copy loop.
+                        (Some([one]), Some([out])) => *out = *one,
+                        (Some(source), Some(target)) => target.copy_from_slice(source),
+                        _ => return Err(arena_mismatch()),
+                    }
+                    self.influence += count;
+                    count
+                }
+                _ => {
+                    self.write_influences(d)?;
+                    self.influence - start
+                }
+            };
+            self.skin_draw = Some((d, start, count));
+            *span = InfluenceSpan {
+                first: index32(start)?,
+                count: index32(count)?,
+            };
+        }
+        Ok(())
+    }
+
+    /// Writes the influences of draw matrix `d` from DRW1 and EVP1.
+    fn write_influences(&mut self, d: u32) -> Result<(), Error> {
+        match self.model.drw1.matrix(d as usize)? {
+            DrawMatrix::Joint(j) => self.push_influence(u32::from(j), 1.0)?,
+            DrawMatrix::Envelope(e) => {
+                let e = usize::from(e);
+                let start = self.envelope_firsts.get(e).map_or(0, |&f| f as usize);
+                for k in 0..self.model.evp1.joint_count(e)? {
+                    let (joint, weight) = self.model.evp1.influence(start, k)?;
+                    self.push_influence(u32::from(joint), weight)?;
                 }
             }
-            _ => match self.model.drw1.matrix(d as usize)? {
-                DrawMatrix::Joint(j) => self.push_influence(u32::from(j), 1.0)?,
-                DrawMatrix::Envelope(e) => {
-                    let e = usize::from(e);
-                    let start = self.envelope_firsts.get(e).map_or(0, |&f| f as usize);
-                    for k in 0..self.model.evp1.joint_count(e)? {
-                        let (joint, weight) = self.model.evp1.influence(start, k)?;
-                        self.push_influence(u32::from(joint), weight)?;
-                    }
-                }
-            },
         }
-        let count = self.influence - first;
-        self.skin_draw = Some((d, first, count));
-        let span = InfluenceSpan {
-            first: index32(first)?,
-            count: index32(count)?,
-        };
-        *self.spans.get_mut(vertex).ok_or_else(arena_mismatch)? = span;
         Ok(())
     }
 
