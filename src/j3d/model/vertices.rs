@@ -198,13 +198,26 @@ impl<'o, const N: usize, I: Iterator<Item = &'o mut [f32; N]>> FixedVisitor<N> f
             outs,
             keys,
         } = self;
-        let gathered = if field.wide {
-            gather::<2, S, _>(field.offset, block, elements, read, outs, keys)
-        } else {
-            gather::<1, S, _>(field.offset, block, elements, read, outs, keys)
-        };
-        gathered.map_err(|k| lane_fault(field, block, k))
+        gather_field(field, block, elements, read, outs, keys)
     }
+}
+
+/// [`gather`] for `field`'s index width, its fault made a [`LaneFault`].
+#[inline(always)]
+fn gather_field<'o, const S: usize, T: 'o>(
+    field: IndexField,
+    block: Block<'_>,
+    elements: &[[u8; S]],
+    read: impl Fn(&[u8; S]) -> T,
+    outs: impl Iterator<Item = &'o mut T>,
+    keys: &mut [u32; BLOCK],
+) -> Result<(), LaneFault> {
+    let gathered = if field.wide {
+        gather::<2, S, _>(field.offset, block, elements, read, outs, keys)
+    } else {
+        gather::<1, S, _>(field.offset, block, elements, read, outs, keys)
+    };
+    gathered.map_err(|k| lane_fault(field, block, k))
 }
 
 /// The fault of the block's `k`-th vertex, whose index [`gather`] found past
@@ -247,65 +260,17 @@ fn gather_colors<'o>(
     if !gathers(field, block.size, array.count()) {
         return None;
     }
-    let at = field.offset;
-    let gathered = match (format, field.wide, stride) {
-        (ColorFormat::Rgba8, true, _) => {
-            gather::<2, 4, _>(at, block, array.data.as_chunks().0, |e| *e, outs, keys)
+    let data = array.data;
+    let read = |e: &[u8]| array.format.read_color(e);
+    Some(match (format, stride) {
+        (ColorFormat::Rgba8, _) => {
+            gather_field(field, block, data.as_chunks().0, |e| *e, outs, keys)
         }
-        (ColorFormat::Rgba8, false, _) => {
-            gather::<1, 4, _>(at, block, array.data.as_chunks().0, |e| *e, outs, keys)
-        }
-        (_, true, 2) => gather::<2, 2, _>(
-            at,
-            block,
-            array.data.as_chunks().0,
-            |e| array.format.read_color(e),
-            outs,
-            keys,
-        ),
-        (_, false, 2) => gather::<1, 2, _>(
-            at,
-            block,
-            array.data.as_chunks().0,
-            |e| array.format.read_color(e),
-            outs,
-            keys,
-        ),
-        (_, true, 3) => gather::<2, 3, _>(
-            at,
-            block,
-            array.data.as_chunks().0,
-            |e| array.format.read_color(e),
-            outs,
-            keys,
-        ),
-        (_, false, 3) => gather::<1, 3, _>(
-            at,
-            block,
-            array.data.as_chunks().0,
-            |e| array.format.read_color(e),
-            outs,
-            keys,
-        ),
-        (_, true, 4) => gather::<2, 4, _>(
-            at,
-            block,
-            array.data.as_chunks().0,
-            |e| array.format.read_color(e),
-            outs,
-            keys,
-        ),
-        (_, false, 4) => gather::<1, 4, _>(
-            at,
-            block,
-            array.data.as_chunks().0,
-            |e| array.format.read_color(e),
-            outs,
-            keys,
-        ),
+        (_, 2) => gather_field::<2, _>(field, block, data.as_chunks().0, |e| read(e), outs, keys),
+        (_, 3) => gather_field::<3, _>(field, block, data.as_chunks().0, |e| read(e), outs, keys),
+        (_, 4) => gather_field::<4, _>(field, block, data.as_chunks().0, |e| read(e), outs, keys),
         _ => return None,
-    };
-    Some(gathered.map_err(|k| lane_fault(field, block, k)))
+    })
 }
 
 /// Reads the `W`-byte index at `offset` of each vertex of `block` and its
