@@ -211,7 +211,17 @@ mod owned {
                 Input::Decompressed(out)
             }
         };
-        let model = model_bytes(&input);
+        // Built first and filled in place: the warnings' fixed list (about
+        // 30 KiB) was copied whole each time the value moved on its way out.
+        let mut loaded = Loaded {
+            format: Format::J3d,
+            input,
+            arena: Vec::new(),
+            carved: SceneCounts::default(),
+            used: SceneCounts::default(),
+            warnings: Warnings::new(),
+        };
+        let model = model_bytes(&loaded.input);
         let format = format_of(model, hint)?;
         // A .bbmodel is read as a document once, for both passes, and its
         // values are checked once, by the fill pass; an error is still the
@@ -234,26 +244,20 @@ mod owned {
         };
         // Zeroed once, by the allocation: the arena knows and does not zero
         // its slices again (src/arena.rs).
-        let mut arena = vec![0u64; plan.arena_words()];
-        let mut warnings = Warnings::new();
-        let mut carved = Arena::from_zeroed_words(&mut arena);
+        loaded.arena = vec![0u64; plan.arena_words()];
+        let warnings = &mut loaded.warnings;
+        let mut carved = Arena::from_zeroed_words(&mut loaded.arena);
         let scene = match &document {
             Some(doc) => {
-                bbmodel::decode_document(doc, &options.bbmodel, &plan, &mut carved, &mut warnings)
+                bbmodel::decode_document(doc, &options.bbmodel, &plan, &mut carved, warnings)
                     .map_err(bbmodel_error)?
             }
-            None => decode_with_plan(model, hint, options, &plan, &mut carved, &mut warnings)
+            None => decode_with_plan(model, hint, options, &plan, &mut carved, warnings)
                 .map_err(j3d_error)?,
         };
-        let used = scene.counts();
-        let loaded = Loaded {
-            format,
-            input,
-            arena,
-            carved: *plan.counts(),
-            used,
-            warnings,
-        };
+        loaded.used = scene.counts();
+        loaded.format = format;
+        loaded.carved = *plan.counts();
         let view: &[u8] = bytemuck::cast_slice(&loaded.arena);
         Scene::view(
             format,

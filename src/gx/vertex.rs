@@ -357,6 +357,87 @@ impl NumericReader<'_> {
     }
 }
 
+impl NumericReader<'_> {
+    /// Runs `visitor` over this array's elements as `S`-byte chunks, when
+    /// an element is exactly `N` components of one type (what every real
+    /// position, normal and UV array holds): an element is then one checked
+    /// chunk of known size, read by a loop with nothing chosen per element.
+    /// Any other layout goes to [`NumericReader::visit`]. `read` gives what
+    /// [`ArrayFormat::read_numeric`] gives.
+    #[inline(always)]
+    pub(crate) fn visit_fixed<const N: usize, O, V>(&self, visitor: V) -> O
+    where
+        V: FixedVisitor<N, Output = O> + ElementVisitor<N, Output = O>,
+    {
+        if self.components != N {
+            return self.visit(visitor);
+        }
+        let scale = self.scale;
+        let data = self.data;
+        let u8s = |c: [u8; 1]| f32::from(c[0]) * scale;
+        let s8s = |c: [u8; 1]| f32::from(i8::from_be_bytes(c)) * scale;
+        let u16s = |c: [u8; 2]| f32::from(u16::from_be_bytes(c)) * scale;
+        let s16s = |c: [u8; 2]| f32::from(i16::from_be_bytes(c)) * scale;
+        match (self.ty, N) {
+            (ComponentType::S16, 3) => {
+                visitor.run_fixed::<6>(data.as_chunks().0, |e| fixed(e, s16s))
+            }
+            (ComponentType::S16, 2) => {
+                visitor.run_fixed::<4>(data.as_chunks().0, |e| fixed(e, s16s))
+            }
+            (ComponentType::F32, 3) => {
+                visitor.run_fixed::<12>(data.as_chunks().0, |e| fixed(e, f32::from_be_bytes))
+            }
+            (ComponentType::F32, 2) => {
+                visitor.run_fixed::<8>(data.as_chunks().0, |e| fixed(e, f32::from_be_bytes))
+            }
+            (ComponentType::U16, 3) => {
+                visitor.run_fixed::<6>(data.as_chunks().0, |e| fixed(e, u16s))
+            }
+            (ComponentType::U16, 2) => {
+                visitor.run_fixed::<4>(data.as_chunks().0, |e| fixed(e, u16s))
+            }
+            (ComponentType::U8, 3) => visitor.run_fixed::<3>(data.as_chunks().0, |e| fixed(e, u8s)),
+            (ComponentType::U8, 2) => visitor.run_fixed::<2>(data.as_chunks().0, |e| fixed(e, u8s)),
+            (ComponentType::S8, 3) => visitor.run_fixed::<3>(data.as_chunks().0, |e| fixed(e, s8s)),
+            (ComponentType::S8, 2) => visitor.run_fixed::<2>(data.as_chunks().0, |e| fixed(e, s8s)),
+            _ => self.visit(visitor),
+        }
+    }
+
+    /// Whole elements the array holds: the bound its indices are checked
+    /// against.
+    pub(crate) fn len(&self) -> usize {
+        self.data.len() / self.stride.max(1)
+    }
+}
+
+/// The first `N` components of an `S`-byte element, `W` bytes each,
+/// converted by `f` (every size known when compiled, so nothing is checked
+/// at run time).
+#[inline(always)]
+fn fixed<const N: usize, const W: usize, const S: usize>(
+    element: &[u8; S],
+    f: impl Fn([u8; W]) -> f32,
+) -> [f32; N] {
+    let (chunks, _) = element.as_chunks::<W>();
+    core::array::from_fn(|k| chunks.get(k).map_or(0.0, |c| f(*c)))
+}
+
+/// A loop over an array's elements as fixed-size chunks
+/// ([`NumericReader::visit_fixed`]).
+pub(crate) trait FixedVisitor<const N: usize> {
+    /// What the loop returns.
+    type Output;
+    /// Runs the loop: `elements` are the array's elements, `read` one's
+    /// first `N` components.
+    fn run_fixed<const S: usize>(
+        self,
+        elements: &[[u8; S]],
+        read: impl Fn(&[u8; S]) -> [f32; N],
+    ) -> Self::Output;
+}
+
 /// A loop over array elements, given a read made for the array's component
 /// type ([`NumericReader::visit`]).
 pub(crate) trait ElementVisitor<const N: usize> {
@@ -466,6 +547,75 @@ mod tests {
         type Output = [f32; N];
         fn run(self, read: impl Fn(usize) -> [f32; N]) -> [f32; N] {
             read(self.0)
+        }
+    }
+
+    /// Reads element `.0` through [`NumericReader::visit_fixed`]: `None`
+    /// past the array's end on the fixed-size path, which checks the index.
+    struct ReadFixed(usize);
+
+    impl<const N: usize> ElementVisitor<N> for ReadFixed {
+        type Output = (bool, Option<[f32; N]>);
+        fn run(self, read: impl Fn(usize) -> [f32; N]) -> Self::Output {
+            (false, Some(read(self.0)))
+        }
+    }
+
+    impl<const N: usize> FixedVisitor<N> for ReadFixed {
+        type Output = (bool, Option<[f32; N]>);
+        fn run_fixed<const S: usize>(
+            self,
+            elements: &[[u8; S]],
+            read: impl Fn(&[u8; S]) -> [f32; N],
+        ) -> Self::Output {
+            (true, elements.get(self.0).map(read))
+        }
+    }
+
+    /// The fixed-size path reads exactly what `read_numeric` reads, for
+    /// every component type, count and shift it takes, refuses exactly the
+    /// indices past `len`, and is taken for every layout of `N` components.
+    #[test]
+    fn fixed_reads_match_read_numeric() {
+        let data: [u8; 37] = core::array::from_fn(|i| (i as u8).wrapping_mul(53).wrapping_add(7));
+        let types = [
+            ComponentType::U8,
+            ComponentType::S8,
+            ComponentType::U16,
+            ComponentType::S16,
+            ComponentType::F32,
+        ];
+        fn check<const N: usize>(format: ArrayFormat, data: &[u8]) {
+            let reader = format.numeric_reader(data);
+            let stride = format.stride();
+            let mut fixed_path = false;
+            for i in [0, 1, 2, 5, 36, 37, usize::MAX] {
+                let (fixed, read): (bool, Option<[f32; N]>) = reader.visit_fixed(ReadFixed(i));
+                fixed_path |= fixed;
+                let expected = element(data, stride, i).map(|b| format.read_numeric::<N>(b));
+                if fixed {
+                    assert_eq!(i < reader.len(), expected.is_some(), "{format:?} {i}");
+                    assert_eq!(
+                        read.map(|v| v.map(f32::to_bits)),
+                        expected.map(|v| v.map(f32::to_bits)),
+                        "{format:?} element {i}"
+                    );
+                } else if let (Some(read), Some(expected)) = (read, expected) {
+                    assert_eq!(read.map(f32::to_bits), expected.map(f32::to_bits));
+                }
+            }
+            if let ArrayFormat::Numeric { count, .. } = format {
+                assert_eq!(fixed_path, usize::from(count) == N, "{format:?}");
+            }
+        }
+        for ty in types {
+            for count in [1, 2, 3, 9] {
+                for shift in [0, 6, 14, 31] {
+                    let format = ArrayFormat::Numeric { count, ty, shift };
+                    check::<2>(format, &data);
+                    check::<3>(format, &data);
+                }
+            }
         }
     }
 

@@ -892,7 +892,11 @@ impl<'a> Mat3<'a> {
             let m = self.material(i)?;
             for field in Field::ALL {
                 for slot in 0..field.slots {
-                    if let Some((_, past)) = m.resolve(field, slot)?
+                    let resolved = match m.resolve_in_bounds(field, slot) {
+                        Some(resolved) => resolved,
+                        None => m.resolve(field, slot)?,
+                    };
+                    if let Some((_, past)) = resolved
                         && past
                         && let Some(first) = overruns.first.get_mut(field.pool as usize)
                     {
@@ -962,6 +966,44 @@ impl<'a> Material<'a> {
     /// whether it lies past its pool's end. `None` when unused, out of the
     /// field's slots, or into an absent pool.
     pub fn resolve(&self, field: Field, slot: usize) -> Result<Option<(usize, bool)>, Error> {
+        match self.resolve_in_bounds(field, slot) {
+            Some(resolved) => Ok(resolved),
+            None => self.resolve_checked(field, slot),
+        }
+    }
+
+    /// [`Material::resolve`] where it cannot fail, `None` where it may: a
+    /// check reads every index of every material, and a `Result` holding
+    /// the error's few hundred bytes was written and read back for each.
+    #[inline(always)]
+    fn resolve_in_bounds(&self, field: Field, slot: usize) -> Option<Option<(usize, bool)>> {
+        if slot >= field.slots {
+            return Some(None);
+        }
+        let bytes = self.mat3.reader.bytes();
+        let at = self.field_at(field, slot);
+        let index = match field.width {
+            1 => match *bytes.get(at)? {
+                NONE8 => return Some(None),
+                v => usize::from(v),
+            },
+            _ => match u16::from_be_bytes(*bytes.get(at..)?.first_chunk()?) {
+                NONE16 => return Some(None),
+                v => usize::from(v),
+            },
+        };
+        let Some((start, end)) = self.mat3.pool(field.pool) else {
+            return Some(None);
+        };
+        let size = field.pool.record_size();
+        let record = start.checked_add(index.checked_mul(size)?)?;
+        let record_end = record.checked_add(size)?;
+        (start < bytes.len() && record_end <= bytes.len())
+            .then_some(Some((record, record_end > end)))
+    }
+
+    /// [`Material::resolve`], every failure an error.
+    fn resolve_checked(&self, field: Field, slot: usize) -> Result<Option<(usize, bool)>, Error> {
         if slot >= field.slots {
             return Ok(None);
         }

@@ -2,7 +2,7 @@
 //! [`SceneCounts`], and the [`Summary`] `inspect` prints.
 
 use super::summary::{PrimitiveCounts, Summary};
-use super::walk::{ShapeSink, VertexRefs};
+use super::walk::{SLOTS, ShapeSink, Slots, VertexRefs};
 use super::{Model, color_sets, uv_sets};
 use crate::error::{Error, ErrorCode, Location, SectionId};
 use crate::gx::display_list::Primitive;
@@ -274,6 +274,56 @@ impl ShapeSink for Counter<'_, '_> {
             Location::Nowhere,
         )?;
         self.influences += count * self.draw_influences(draw)?;
+        Ok(true)
+    }
+
+    fn matrix_indexed(
+        &mut self,
+        slots: &Slots,
+        bytes: &[u8],
+        size: usize,
+        at: usize,
+        count: usize,
+    ) -> Result<bool, Error> {
+        if self.pass != CountPass::DrawOnly || size == 0 {
+            return Ok(false);
+        }
+        // Each slot's influence count, found when a vertex first names it
+        // (`None`: not yet; a slot no packet set leaves the primitive to
+        // the vertex-by-vertex path, which reports it).
+        let mut per_slot: [Option<usize>; SLOTS] = [None; SLOTS];
+        let mut influences = 0usize;
+        let vertices = bytes.chunks_exact(size);
+        if vertices.len() < count {
+            return Ok(false);
+        }
+        for vertex in vertices.take(count) {
+            let slot = usize::from(vertex.get(at).copied().unwrap_or(0)) / 3;
+            let Some(known) = per_slot.get_mut(slot) else {
+                return Ok(false);
+            };
+            let n = match *known {
+                Some(n) => n,
+                None => {
+                    let Some(draw) = slots.get(slot).copied().flatten() else {
+                        return Ok(false);
+                    };
+                    let n = self.model.influence_count(usize::from(draw))?;
+                    *known = Some(n);
+                    n
+                }
+            };
+            influences += n;
+        }
+        self.vertices += count;
+        check(
+            self.vertices as u64,
+            self.limits.max_vertices,
+            ErrorCode::TooManyVertices,
+            "vertices",
+            Location::Nowhere,
+        )?;
+        self.influences += influences;
         Ok(true)
     }
 

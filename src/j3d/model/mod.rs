@@ -156,6 +156,9 @@ fn small(set: usize) -> u8 {
     u8::try_from(set).unwrap_or(u8::MAX)
 }
 
+/// Off every hot path: the fill checks each slice against the plan.
+#[cold]
+#[inline(never)]
 fn arena_mismatch() -> Error {
     Error::nowhere(
         ErrorCode::ArenaTooSmall,

@@ -14,7 +14,9 @@ use super::walk::{
 use super::{Model, arena_mismatch, index32, small};
 use crate::error::{Error, Location, SectionId, Warning, WarningCode, Warnings};
 use crate::gx::display_list::Primitive;
-use crate::gx::vertex::{ElementVisitor, NumericReader, VertexAttribute};
+use crate::gx::vertex::{
+    ArrayFormat, ColorFormat, ElementVisitor, FixedVisitor, NumericReader, VertexAttribute,
+};
 use crate::j3d::drw1::DrawMatrix;
 use crate::j3d::vtx1::{VertexArray, Vtx1};
 use crate::scene::{Influence, InfluenceSpan, MAX_COLOR_SETS, MAX_UV_SETS, Mat4, NormalMatrix};
@@ -143,25 +145,27 @@ impl<'l> Block<'l> {
 }
 
 /// One attribute of a block's vertices: each vertex's index read and
-/// checked, its element read into `outs`, and its index (or `u32::MAX`
-/// for none) into `keys`.
-struct Lane<'m, 'a, 'k, 'l, I> {
-    model: &'m Model<'a>,
+/// checked, its element read into `outs`, and its index into `keys`. A
+/// fault comes back with its vertex's place in the block, small: the
+/// `Error` is built by the caller, only when there is one.
+struct Lane<'k, 'l, I> {
     field: IndexField,
     block: Block<'l>,
     outs: I,
     keys: &'k mut [u32; BLOCK],
 }
 
+/// A fault of the block's `k`-th vertex.
+type LaneFault = (usize, VertexFault);
+
 impl<'o, const N: usize, I: Iterator<Item = &'o mut [f32; N]>> ElementVisitor<N>
-    for Lane<'_, '_, '_, '_, I>
+    for Lane<'_, '_, I>
 {
-    type Output = Result<(), Error>;
+    type Output = Result<(), LaneFault>;
 
     #[inline(always)]
-    fn run(self, read: impl Fn(usize) -> [f32; N]) -> Result<(), Error> {
+    fn run(self, read: impl Fn(usize) -> [f32; N]) -> Result<(), LaneFault> {
         let Self {
-            model,
             field,
             block,
             outs,
@@ -169,8 +173,7 @@ impl<'o, const N: usize, I: Iterator<Item = &'o mut [f32; N]>> ElementVisitor<N>
         } = self;
         for (k, ((out, key), vertex)) in outs.zip(keys.iter_mut()).zip(block.vertices()).enumerate()
         {
-            let index = IndexField::read(Some(field), vertex)
-                .map_err(|fault| model.vertex_error(block.at + k * block.size, fault))?;
+            let index = IndexField::read(Some(field), vertex).map_err(|fault| (k, fault))?;
             (*out, *key) = match index.get() {
                 Some(i) => (read(i), index.raw()),
                 None => ([0.0; N], u32::MAX),
@@ -178,6 +181,121 @@ impl<'o, const N: usize, I: Iterator<Item = &'o mut [f32; N]>> ElementVisitor<N>
         }
         Ok(())
     }
+}
+
+impl<'o, const N: usize, I: Iterator<Item = &'o mut [f32; N]>> FixedVisitor<N> for Lane<'_, '_, I> {
+    type Output = Result<(), LaneFault>;
+
+    #[inline(always)]
+    fn run_fixed<const S: usize>(
+        self,
+        elements: &[[u8; S]],
+        read: impl Fn(&[u8; S]) -> [f32; N],
+    ) -> Result<(), LaneFault> {
+        let Self {
+            field,
+            block,
+            outs,
+            keys,
+        } = self;
+        gather_field(field, block, elements, read, outs, keys)
+    }
+}
+
+/// [`gather`] for `field`'s index width, its fault made a [`LaneFault`].
+#[inline(always)]
+fn gather_field<'o, const S: usize, T: 'o>(
+    field: IndexField,
+    block: Block<'_>,
+    elements: &[[u8; S]],
+    read: impl Fn(&[u8; S]) -> T,
+    outs: impl Iterator<Item = &'o mut T>,
+    keys: &mut [u32; BLOCK],
+) -> Result<(), LaneFault> {
+    let gathered = if field.wide {
+        gather::<2, S, _>(field.offset, block, elements, read, outs, keys)
+    } else {
+        gather::<1, S, _>(field.offset, block, elements, read, outs, keys)
+    };
+    gathered.map_err(|k| lane_fault(field, block, k))
+}
+
+/// The fault of the block's `k`-th vertex, whose index [`gather`] found past
+/// the array: the checked read says how.
+#[cold]
+fn lane_fault(field: IndexField, block: Block<'_>, k: usize) -> LaneFault {
+    let vertex = block.vertices().nth(k).unwrap_or_default();
+    let fault = IndexField::read(Some(field), vertex).err();
+    (
+        k,
+        fault.unwrap_or(VertexFault::OutOfRange {
+            attribute: field.attribute,
+            index: 0,
+            limit: field.limit,
+        }),
+    )
+}
+
+/// Whether `field`'s index lies inside every `size`-byte vertex and its
+/// bound is `elements` arrays' elements: then [`gather`] reads it.
+fn gathers(field: IndexField, size: usize, elements: usize) -> bool {
+    let width = if field.wide { 2 } else { 1 };
+    field.offset + width <= size && field.limit == elements
+}
+
+/// Reads a block's colours of one set from `array` through [`gather`], the
+/// element size fixed by the array's format.
+#[inline(always)]
+fn gather_colors<'o>(
+    field: IndexField,
+    block: Block<'_>,
+    array: VertexArray<'_>,
+    outs: impl Iterator<Item = &'o mut [u8; 4]>,
+    keys: &mut [u32; BLOCK],
+) -> Option<Result<(), LaneFault>> {
+    let ArrayFormat::Color(format) = array.format else {
+        return None;
+    };
+    let stride = array.format.stride();
+    if !gathers(field, block.size, array.count()) {
+        return None;
+    }
+    let data = array.data;
+    let read = |e: &[u8]| array.format.read_color(e);
+    Some(match (format, stride) {
+        (ColorFormat::Rgba8, _) => {
+            gather_field(field, block, data.as_chunks().0, |e| *e, outs, keys)
+        }
+        (_, 2) => gather_field::<2, _>(field, block, data.as_chunks().0, |e| read(e), outs, keys),
+        (_, 3) => gather_field::<3, _>(field, block, data.as_chunks().0, |e| read(e), outs, keys),
+        (_, 4) => gather_field::<4, _>(field, block, data.as_chunks().0, |e| read(e), outs, keys),
+        _ => return None,
+    })
+}
+
+/// Reads the `W`-byte index at `offset` of each vertex of `block` and its
+/// element, one of `elements`, into `outs` (and the index into `keys`).
+/// An index past the elements stops the loop: `Err` holds the vertex.
+/// The caller has checked that the index lies inside every vertex and that
+/// `elements` is the array's whole bound, so one check does for both.
+#[inline(always)]
+fn gather<'o, const W: usize, const S: usize, T: 'o>(
+    offset: usize,
+    block: Block<'_>,
+    elements: &[[u8; S]],
+    read: impl Fn(&[u8; S]) -> T,
+    outs: impl Iterator<Item = &'o mut T>,
+    keys: &mut [u32; BLOCK],
+) -> Result<(), usize> {
+    for (k, ((out, key), vertex)) in outs.zip(keys.iter_mut()).zip(block.vertices()).enumerate() {
+        let index = vertex
+            .get(offset..)
+            .and_then(<[u8]>::first_chunk::<W>)
+            .map_or(0, |b| b.iter().fold(0u32, |i, &b| (i << 8) | u32::from(b)));
+        let element = elements.get(index as usize).ok_or(k)?;
+        (*out, *key) = (read(element), index);
+    }
+    Ok(())
 }
 
 impl<'a> Model<'a> {
@@ -191,29 +309,38 @@ impl<'a> Model<'a> {
         outs: impl Iterator<Item = &'o mut [f32; N]>,
         keys: &mut [u32; BLOCK],
     ) -> Result<(), Error> {
-        match lane {
-            Some((field, Some(reader))) => reader.visit(Lane {
-                model: self,
-                field,
-                block,
-                outs,
-                keys,
-            }),
+        let read = match lane {
+            Some((field, Some(reader))) => {
+                let lane = Lane {
+                    field,
+                    block,
+                    outs,
+                    keys,
+                };
+                // The fixed-size loop when every index lies inside the
+                // vertex and the array's length is its bound.
+                if gathers(field, block.size, reader.len()) {
+                    reader.visit_fixed(lane)
+                } else {
+                    reader.visit(lane)
+                }
+            }
             Some((field, None)) => {
                 // No array: any index is out of range.
-                for (k, vertex) in block.vertices().enumerate() {
-                    IndexField::read(Some(field), vertex)
-                        .map_err(|fault| self.vertex_error(block.at + k * block.size, fault))?;
-                }
                 outs.for_each(|out| *out = [0.0; N]);
-                Ok(())
+                block.vertices().enumerate().try_for_each(|(k, vertex)| {
+                    IndexField::read(Some(field), vertex)
+                        .map(drop)
+                        .map_err(|fault| (k, fault))
+                })
             }
             None => {
                 outs.for_each(|out| *out = [0.0; N]);
                 keys.fill(u32::MAX);
                 Ok(())
             }
-        }
+        };
+        read.map_err(|(k, fault)| self.vertex_error(block.at + k * block.size, fault))
     }
 }
 
@@ -267,17 +394,16 @@ impl ShapeSink for Filler<'_, '_, '_> {
     fn primitive(&mut self, kind: Primitive, count: usize) -> Result<(), Error> {
         // The primitive's vertices are the last `count` written.
         let base = self.vertex - count - self.mesh_first_vertex;
-        for t in 0..kind.triangle_count(count) {
-            let [a, b, c] = kind.triangle(t);
-            // GX's front face is clockwise; the scene's is counter-clockwise.
-            for local in [a, c, b] {
-                *self
-                    .indices
-                    .get_mut(self.index)
-                    .ok_or_else(arena_mismatch)? = index32(base + local)?;
-                self.index += 1;
-            }
-        }
+        // Every index is below `base + count`: converted once, not per index.
+        index32(base + count)?;
+        let base = index32(base)?;
+        let end = self.index + 3 * kind.triangle_count(count);
+        let out = self
+            .indices
+            .get_mut(self.index..end)
+            .ok_or_else(arena_mismatch)?;
+        self.index = end;
+        write_triangles(kind, out.as_chunks_mut::<3>().0, base);
         Ok(())
     }
 
@@ -292,6 +418,40 @@ impl ShapeSink for Filler<'_, '_, '_> {
                 "{kind:?} primitive skipped: only triangles, strips, fans and quads are drawn"
             ),
         ));
+    }
+}
+
+/// Writes `kind`'s triangles into `out`, each vertex `base` plus its place
+/// in the primitive. GX's front face is clockwise, the scene's
+/// counter-clockwise: each [`Primitive::triangle`] (a, b, c) is written
+/// (a, c, b). One loop per kind, so nothing is chosen per triangle.
+fn write_triangles(kind: Primitive, out: &mut [[u32; 3]], base: u32) {
+    match kind {
+        Primitive::TriangleStrip => put_triangles(out, base, |t| {
+            if t % 2 == 0 {
+                [t, t + 2, t + 1]
+            } else {
+                [t, t + 1, t + 2]
+            }
+        }),
+        Primitive::TriangleFan => put_triangles(out, base, |t| [0, t + 2, t + 1]),
+        Primitive::Quads | Primitive::Quads2 => put_triangles(out, base, |t| {
+            let q = t / 2 * 4;
+            if t % 2 == 0 {
+                [q, q + 2, q + 1]
+            } else {
+                [q, q + 3, q + 2]
+            }
+        }),
+        _ => put_triangles(out, base, |t| [3 * t, 3 * t + 2, 3 * t + 1]),
+    }
+}
+
+/// Writes triangle `t` of `out` as `base` plus `triangle(t)`'s vertices.
+#[inline(always)]
+fn put_triangles(out: &mut [[u32; 3]], base: u32, triangle: impl Fn(u32) -> [u32; 3]) {
+    for (t, out) in (0u32..).zip(out) {
+        *out = triangle(t).map(|local| base + local);
     }
 }
 
@@ -317,9 +477,7 @@ impl Filler<'_, '_, '_> {
         self.block_uvs(block)?;
         self.block_colors(block)?;
         if !self.spans.is_empty() {
-            for (k, &d) in draws.iter().enumerate() {
-                self.write_influences(d, self.vertex + k)?;
-            }
+            self.block_influences(draws)?;
         }
         self.vertex += n;
         self.mesh_vertices += n;
@@ -408,11 +566,21 @@ impl Filler<'_, '_, '_> {
             .uvs
             .get_mut(at..at + n * sets)
             .ok_or_else(arena_mismatch)?;
+        if sets == 1 {
+            // One set (most shapes): its UVs are the block's whole run.
+            let lane = self.lanes.uvs.first().copied().flatten();
+            return model.read_lane(lane, block, out.iter_mut(), &mut self.keys);
+        }
+        // Several sets: each read as a run, then put in its place of every
+        // vertex's sets (the interleaved writes kept out of the read loop).
+        let mut run = [[0.0; 2]; BLOCK];
         for (set, &lane) in self.lanes.uvs.iter().enumerate().take(sets) {
-            let outs = out
-                .chunks_exact_mut(sets)
-                .filter_map(|uvs| uvs.get_mut(set));
-            model.read_lane(lane, block, outs, &mut self.keys)?;
+            model.read_lane(lane, block, run.iter_mut().take(n), &mut self.keys)?;
+            for (uvs, uv) in out.chunks_exact_mut(sets).zip(&run) {
+                if let Some(out) = uvs.get_mut(set) {
+                    *out = *uv;
+                }
+            }
         }
         Ok(())
     }
@@ -431,13 +599,29 @@ impl Filler<'_, '_, '_> {
             .get_mut(at..at + n * sets)
             .ok_or_else(arena_mismatch)?;
         for (set, lane) in self.lanes.colors.iter().enumerate().take(sets) {
-            let outs = out
-                .chunks_exact_mut(sets)
-                .filter_map(|colors| colors.get_mut(set));
             let Some((field, array)) = *lane else {
-                outs.for_each(|out| *out = [255; 4]);
+                out.iter_mut()
+                    .skip(set)
+                    .step_by(sets)
+                    .for_each(|out| *out = [255; 4]);
                 continue;
             };
+            if let Some(array) = array {
+                let keys = &mut self.keys;
+                let gathered = if sets == 1 {
+                    gather_colors(field, block, array, out.iter_mut(), keys)
+                } else {
+                    let outs = out.iter_mut().skip(set).step_by(sets);
+                    gather_colors(field, block, array, outs, keys)
+                };
+                if let Some(gathered) = gathered {
+                    gathered.map_err(|(k, fault)| {
+                        model.vertex_error(block.at + k * block.size, fault)
+                    })?;
+                    continue;
+                }
+            }
+            let outs = out.iter_mut().skip(set).step_by(sets);
             for (k, (out, vertex)) in outs.zip(block.vertices()).enumerate() {
                 let index = IndexField::read(Some(field), vertex)
                     .map_err(|fault| model.vertex_error(block.at + k * block.size, fault))?;
@@ -452,38 +636,71 @@ impl Filler<'_, '_, '_> {
         Ok(())
     }
 
-    /// Writes the influences and span of `vertex`, for draw matrix `d`.
-    /// Right after a vertex of the same matrix they are copied from it (the
-    /// values EVP1 would give again).
-    #[inline]
-    fn write_influences(&mut self, d: u32, vertex: usize) -> Result<(), Error> {
-        let first = self.influence;
-        match self.skin_draw {
-            Some((sd, from, count)) if sd == d => {
-                for k in 0..count {
-                    let influence = *self.influences.get(from + k).ok_or_else(arena_mismatch)?;
-                    self.push_influence(influence.joint, influence.weight)?;
+    /// Writes the influences and spans of the block's vertices, whose draw
+    /// matrices are `draws`. A vertex of the same matrix as the one before
+    /// copies its influences (the values EVP1 would give again).
+    #[inline(always)]
+    fn block_influences(&mut self, draws: &[u32]) -> Result<(), Error> {
+        // The spans are taken out while the influences are written, and put
+        // back whatever happens.
+        let all = core::mem::take(&mut self.spans);
+        let first = self.vertex;
+        let written = match all.get_mut(first..first + draws.len()) {
+            Some(spans) => self.influences_into(spans, draws),
+            None => Err(arena_mismatch()),
+        };
+        self.spans = all;
+        written
+    }
+
+    #[inline(always)]
+    fn influences_into(&mut self, spans: &mut [InfluenceSpan], draws: &[u32]) -> Result<(), Error> {
+        for (span, &d) in spans.iter_mut().zip(draws) {
+            let start = self.influence;
+            let count = match self.skin_draw {
+                Some((sd, from, count)) if sd == d => {
+                    let (before, after) = self
+                        .influences
+                        .split_at_mut_checked(start)
+                        .ok_or_else(arena_mismatch)?;
+                    let source = before.get(from..from + count);
+                    let target = after.get_mut(..count);
+                    match (source, target) {
+                        // A rigid matrix's one influence: no copy loop.
+                        (Some([one]), Some([out])) => *out = *one,
+                        (Some(source), Some(target)) => target.copy_from_slice(source),
+                        _ => return Err(arena_mismatch()),
+                    }
+                    self.influence += count;
+                    count
+                }
+                _ => {
+                    self.write_influences(d)?;
+                    self.influence - start
+                }
+            };
+            self.skin_draw = Some((d, start, count));
+            *span = InfluenceSpan {
+                first: index32(start)?,
+                count: index32(count)?,
+            };
+        }
+        Ok(())
+    }
+
+    /// Writes the influences of draw matrix `d` from DRW1 and EVP1.
+    fn write_influences(&mut self, d: u32) -> Result<(), Error> {
+        match self.model.drw1.matrix(d as usize)? {
+            DrawMatrix::Joint(j) => self.push_influence(u32::from(j), 1.0)?,
+            DrawMatrix::Envelope(e) => {
+                let e = usize::from(e);
+                let start = self.envelope_firsts.get(e).map_or(0, |&f| f as usize);
+                for k in 0..self.model.evp1.joint_count(e)? {
+                    let (joint, weight) = self.model.evp1.influence(start, k)?;
+                    self.push_influence(u32::from(joint), weight)?;
                 }
             }
-            _ => match self.model.drw1.matrix(d as usize)? {
-                DrawMatrix::Joint(j) => self.push_influence(u32::from(j), 1.0)?,
-                DrawMatrix::Envelope(e) => {
-                    let e = usize::from(e);
-                    let start = self.envelope_firsts.get(e).map_or(0, |&f| f as usize);
-                    for k in 0..self.model.evp1.joint_count(e)? {
-                        let (joint, weight) = self.model.evp1.influence(start, k)?;
-                        self.push_influence(u32::from(joint), weight)?;
-                    }
-                }
-            },
         }
-        let count = self.influence - first;
-        self.skin_draw = Some((d, first, count));
-        let span = InfluenceSpan {
-            first: index32(first)?,
-            count: index32(count)?,
-        };
-        *self.spans.get_mut(vertex).ok_or_else(arena_mismatch)? = span;
         Ok(())
     }
 
@@ -494,5 +711,38 @@ impl Filler<'_, '_, '_> {
             .ok_or_else(arena_mismatch)? = Influence { joint, weight };
         self.influence += 1;
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The per-kind loops write what `Primitive::triangle` says, turned to
+    /// the scene's winding, for every kind and vertex count.
+    #[test]
+    fn triangles_follow_primitive_triangle_reversed() {
+        let kinds = [
+            Primitive::Triangles,
+            Primitive::TriangleStrip,
+            Primitive::TriangleFan,
+            Primitive::Quads,
+            Primitive::Quads2,
+            Primitive::Lines,
+            Primitive::LineStrip,
+            Primitive::Points,
+        ];
+        for kind in kinds {
+            for count in 0..14 {
+                let n = kind.triangle_count(count);
+                let mut out = [[0u32; 3]; 14];
+                write_triangles(kind, &mut out[..n], 7);
+                for (t, &written) in out[..n].iter().enumerate() {
+                    let [a, b, c] = kind.triangle(t);
+                    let expected = [a, c, b].map(|v| 7 + v as u32);
+                    assert_eq!(written, expected, "{kind:?} of {count}, triangle {t}");
+                }
+            }
+        }
     }
 }

@@ -10,7 +10,7 @@ use crate::j3d::shp1::{Packet, Shape, VertexDescriptor};
 use crate::scene::{MAX_COLOR_SETS, MAX_UV_SETS};
 
 /// Matrix slots a shape has (PNMTXIDX / 3 is 0..=9).
-const SLOTS: usize = 10;
+pub(super) const SLOTS: usize = 10;
 
 /// A packet's matrix slots: the DRW1 index each names, if set.
 pub(super) type Slots = [Option<u16>; SLOTS];
@@ -112,11 +112,11 @@ pub(super) enum VertexFault {
 pub(super) struct IndexField {
     pub(super) attribute: VertexAttribute,
     /// Byte offset of the index in a display-list vertex.
-    offset: usize,
+    pub(super) offset: usize,
     /// A 16-bit index (else 8-bit).
-    wide: bool,
+    pub(super) wide: bool,
     /// Elements the attribute's array holds (0 without one).
-    limit: usize,
+    pub(super) limit: usize,
 }
 
 /// Where each attribute sits in a shape's display-list vertices, resolved
@@ -187,6 +187,20 @@ pub(super) trait ShapeSink {
     fn uniform(&mut self, _draw: u32, _count: usize) -> Result<bool, Error> {
         Ok(false)
     }
+    /// For a sink that reads no index: `count` vertices of `size` bytes in
+    /// `bytes`, each taking the draw matrix of slot `PNMTXIDX / 3` (the
+    /// byte at `at`) under `slots`. True when the sink took them whole; else
+    /// each is passed to [`ShapeSink::vertex`] (which meets any fault).
+    fn matrix_indexed(
+        &mut self,
+        _slots: &Slots,
+        _bytes: &[u8],
+        _size: usize,
+        _at: usize,
+        _count: usize,
+    ) -> Result<bool, Error> {
+        Ok(false)
+    }
     /// The vertices of a triangle primitive, for a [`ShapeSink::WHOLE`] sink:
     /// read them as `layout` says, under the packet's matrix `slots`.
     fn vertices(
@@ -244,6 +258,22 @@ impl Model<'_> {
                     && layout.direct.is_none()
                     && let Some(draw) = slots.first().copied().flatten()
                     && sink.uniform(u32::from(draw), primitive.vertex_count)?
+                {
+                    sink.primitive(primitive.kind, primitive.vertex_count)?;
+                    continue;
+                }
+                // Without indices, a shape with a matrix index reads only
+                // that byte of each vertex.
+                if !reads_indices
+                    && layout.direct.is_none()
+                    && let Some(at) = layout.matrix
+                    && sink.matrix_indexed(
+                        &slots,
+                        primitive.vertices,
+                        desc.vertex_size,
+                        at,
+                        primitive.vertex_count,
+                    )?
                 {
                     sink.primitive(primitive.kind, primitive.vertex_count)?;
                     continue;
