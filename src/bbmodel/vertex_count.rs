@@ -142,8 +142,8 @@ mod tests {
     use std::string::{String, ToString};
     use std::vec::Vec;
 
-    /// A free model of one mesh with `n` vertex keys, the first at `first`.
-    fn mesh(n: usize, first: &str) -> String {
+    /// A mesh element with `n` vertex keys, the first at `first`.
+    fn mesh_element(n: usize, first: &str, uuid: &str) -> String {
         let keys: Vec<String> = (0..n)
             .map(|i| match i {
                 0 => format!("\"v0\": {first}"),
@@ -151,10 +151,23 @@ mod tests {
             })
             .collect();
         format!(
-            "{{\"meta\": {{\"format_version\": \"4.10\", \"model_format\": \"free\"}}, \"elements\": \
-             [{{\"type\": \"mesh\", \"uuid\": \"m\", \"vertices\": {{{}}}, \"faces\": {{}}}}]}}",
+            "{{\"type\": \"mesh\", \"uuid\": \"{uuid}\", \"vertices\": {{{}}}, \"faces\": {{}}}}",
             keys.join(", ")
         )
+    }
+
+    /// A free model of `elements`.
+    fn model(elements: &[String]) -> String {
+        format!(
+            "{{\"meta\": {{\"format_version\": \"4.10\", \"model_format\": \"free\"}}, \
+             \"elements\": [{}]}}",
+            elements.join(", ")
+        )
+    }
+
+    /// A free model of one mesh with `n` vertex keys, the first at `first`.
+    fn mesh(n: usize, first: &str) -> String {
+        model(&[mesh_element(n, first, "m")])
     }
 
     fn options(max_vertices: u64) -> Options<'static> {
@@ -200,25 +213,6 @@ mod tests {
     #[cfg(feature = "alloc")]
     #[test]
     fn a_refusal_reports_measures_error_with_the_counted_vertices() {
-        let element = |n: usize, first: &str, uuid: &str| {
-            let keys: Vec<String> = (0..n)
-                .map(|i| match i {
-                    0 => format!("\"v0\": {first}"),
-                    _ => format!("\"v{i}\": [{i}, 0, 0]"),
-                })
-                .collect();
-            format!(
-                "{{\"type\": \"mesh\", \"uuid\": \"{uuid}\", \"vertices\": {{{}}}, \"faces\": {{}}}}",
-                keys.join(", ")
-            )
-        };
-        let model = |elements: &[String]| {
-            format!(
-                "{{\"meta\": {{\"format_version\": \"4.10\", \"model_format\": \"free\"}}, \
-                 \"elements\": [{}]}}",
-                elements.join(", ")
-            )
-        };
         let load_options = crate::Options {
             bbmodel: options(8),
             ..crate::Options::default()
@@ -226,18 +220,24 @@ mod tests {
         let cases = [
             // One mesh past the limit: the count, taken from the counting pass.
             (
-                model(&[element(9, "[0, 0, 0]", "a")]),
+                model(&[mesh_element(9, "[0, 0, 0]", "a")]),
                 "$.elements[0].vertices",
             ),
             // A mesh at the limit with a bad position, then one past it: the
             // first one's position comes first.
             (
-                model(&[element(8, "\"x\"", "a"), element(9, "[0, 0, 0]", "b")]),
+                model(&[
+                    mesh_element(8, "\"x\"", "a"),
+                    mesh_element(9, "[0, 0, 0]", "b"),
+                ]),
                 "$.elements[0].vertices.v0",
             ),
             // Past the limit twice: the first.
             (
-                model(&[element(9, "[0, 0, 0]", "a"), element(10, "[0, 0, 0]", "b")]),
+                model(&[
+                    mesh_element(9, "[0, 0, 0]", "a"),
+                    mesh_element(10, "[0, 0, 0]", "b"),
+                ]),
                 "$.elements[0].vertices",
             ),
         ];

@@ -241,14 +241,7 @@ impl ShapeSink for Counter<'_, '_> {
 
     #[inline]
     fn vertex(&mut self, v: &VertexRefs) -> Result<(), Error> {
-        self.vertices += 1;
-        check(
-            self.vertices as u64,
-            self.limits.max_vertices,
-            ErrorCode::TooManyVertices,
-            "vertices",
-            Location::Nowhere,
-        )?;
+        self.add_vertices(1)?;
         self.influences += self.draw_influences(v.draw)?;
         if let Some(p) = v
             .position
@@ -265,14 +258,7 @@ impl ShapeSink for Counter<'_, '_> {
         if self.pass != CountPass::DrawOnly {
             return Ok(false);
         }
-        self.vertices += count;
-        check(
-            self.vertices as u64,
-            self.limits.max_vertices,
-            ErrorCode::TooManyVertices,
-            "vertices",
-            Location::Nowhere,
-        )?;
+        self.add_vertices(count)?;
         self.influences += count * self.draw_influences(draw)?;
         Ok(true)
     }
@@ -315,14 +301,7 @@ impl ShapeSink for Counter<'_, '_> {
             };
             influences += n;
         }
-        self.vertices += count;
-        check(
-            self.vertices as u64,
-            self.limits.max_vertices,
-            ErrorCode::TooManyVertices,
-            "vertices",
-            Location::Nowhere,
-        )?;
+        self.add_vertices(count)?;
         self.influences += influences;
         Ok(true)
     }
@@ -345,6 +324,19 @@ impl ShapeSink for Counter<'_, '_> {
 }
 
 impl Counter<'_, '_> {
+    /// Counts `n` more vertices against maxVertices.
+    #[inline(always)]
+    fn add_vertices(&mut self, n: usize) -> Result<(), Error> {
+        self.vertices += n;
+        check(
+            self.vertices as u64,
+            self.limits.max_vertices,
+            ErrorCode::TooManyVertices,
+            "vertices",
+            Location::Nowhere,
+        )
+    }
+
     /// Joints draw matrix `draw` names, cached for the next vertices.
     #[inline(always)]
     fn draw_influences(&mut self, draw: u32) -> Result<usize, Error> {
