@@ -1,10 +1,6 @@
 //! The push decoder: the file's bytes in pieces of any size, in order,
 //! walked chunk by chunk (length, type, data, CRC) with every order rule
 //! checked as the chunk starts and every checked CRC compared as it ends.
-#![allow(
-    clippy::arithmetic_side_effects,
-    reason = "not yet converted: sizes come from the IHDR checks in header.rs, and the png fuzz target exercises it"
-)]
 
 use super::crc;
 use super::error::{PngError, PngErrorKind};
@@ -182,12 +178,14 @@ impl Decoder {
                     let (piece, _) = input.split_at(n);
                     self.body(piece, out)?;
                     // n ≤ remaining, a u32.
-                    self.remaining -= u32::try_from(n).unwrap_or(self.remaining);
+                    self.remaining = self
+                        .remaining
+                        .saturating_sub(u32::try_from(n).unwrap_or(self.remaining));
                     n
                 }
                 Stage::End => input.len(),
             };
-            self.offset += used as u64;
+            self.offset = self.offset.saturating_add(used as u64);
             input = input.get(used..).unwrap_or_default();
             match self.stage {
                 Stage::Header if self.held_len == HEADER_LEN => {
@@ -207,12 +205,14 @@ impl Decoder {
     fn hold(&mut self, input: &[u8], want: usize) -> usize {
         let n = want.saturating_sub(self.held_len).min(input.len());
         if let (Some(dst), Some(src)) = (
-            self.held.get_mut(self.held_len..self.held_len + n),
+            self.held
+                .get_mut(self.held_len..)
+                .and_then(|held| held.get_mut(..n)),
             input.get(..n),
         ) {
             dst.copy_from_slice(src);
         }
-        self.held_len += n;
+        self.held_len = self.held_len.saturating_add(n);
         n
     }
 
@@ -229,7 +229,8 @@ impl Decoder {
     fn begin_chunk(&mut self) -> Result<(), PngError> {
         use PngErrorKind as K;
         let [l0, l1, l2, l3, t0, t1, t2, t3, ..] = self.held;
-        self.chunk_start = self.offset - 8;
+        // The length and type (8 bytes) were just held.
+        self.chunk_start = self.offset.saturating_sub(8);
         self.chunk_len = u32::from_be_bytes([l0, l1, l2, l3]);
         self.chunk_type = [t0, t1, t2, t3];
         self.remaining = self.chunk_len;
@@ -339,7 +340,8 @@ impl Decoder {
         if self.checked {
             self.crc = crc::update(self.crc, piece);
         }
-        let at = usize::try_from(self.chunk_len - self.remaining).unwrap_or(usize::MAX);
+        let at =
+            usize::try_from(self.chunk_len.saturating_sub(self.remaining)).unwrap_or(usize::MAX);
         let keep = match &self.chunk_type {
             b"PLTE" => self.palette.get_mut(at..),
             b"tRNS" => self.transparency.get_mut(at..),

@@ -13,10 +13,6 @@
 //! against the rows the header declares, so a stream holding more than the
 //! image fails within one window's worth of output: an inflate bomb costs
 //! nothing.
-#![allow(
-    clippy::arithmetic_side_effects,
-    reason = "not yet converted: sizes come from the IHDR checks in header.rs, and the png fuzz target exercises it"
-)]
 
 use crate::inflate::{Flow, InflateError, Inflater};
 
@@ -117,7 +113,7 @@ impl ImageData {
                 self.ring_pos = if ring {
                     0
                 } else {
-                    let shift = window.len() - WINDOW_LEN;
+                    let shift = window.len().saturating_sub(WINDOW_LEN);
                     window.copy_within(shift.., 0);
                     self.rows.kept = self.rows.kept.and_then(|k| k.checked_sub(shift));
                     WINDOW_LEN
@@ -148,8 +144,8 @@ impl ImageData {
 
 impl RowCursor {
     /// Moves to `pass`, or past the last pass when every later one is empty.
-    fn enter_pass(&mut self, header: &Header, mut pass: usize) {
-        while pass < ADAM7.len() {
+    fn enter_pass(&mut self, header: &Header, first: usize) {
+        for pass in first..ADAM7.len() {
             let (w, h) = header.pass_size(pass);
             if w > 0 && h > 0 {
                 *self = RowCursor {
@@ -161,7 +157,6 @@ impl RowCursor {
                 };
                 return;
             }
-            pass += 1;
         }
         self.complete = true;
     }
@@ -194,11 +189,12 @@ impl RowCursor {
                 self.filter = first;
                 self.filled = 1;
                 src = rest;
-                at += 1;
+                at = at.saturating_add(1);
                 continue;
             }
-            let have = self.filled - 1;
-            let want = self.row_bytes - have;
+            // `filled` counts the filter byte, and stays below `row_bytes + 1`.
+            let have = self.filled.saturating_sub(1);
+            let want = self.row_bytes.saturating_sub(have);
             let take = usize::try_from(want).map_or(src.len(), |w| w.min(src.len()));
             let (piece, rest) = src.split_at(take);
             if let Sink::Rgba8 {
@@ -213,9 +209,9 @@ impl RowCursor {
                 if have == 0 {
                     self.kept = Some(at);
                 }
-                self.filled += take as u64;
+                self.filled = self.filled.saturating_add(take as u64);
                 src = rest;
-                at += take;
+                at = at.saturating_add(take);
                 if take as u64 == want {
                     let len = self.row_len().ok_or(PngErrorKind::ScratchTooShort)?;
                     let row = self
@@ -233,14 +229,15 @@ impl RowCursor {
                 let row = self
                     .row_mut(header, pixels, rows)
                     .ok_or(PngErrorKind::ScratchTooShort)?;
-                row.get_mut(at..at + take)
+                row.get_mut(at..)
+                    .and_then(|row| row.get_mut(..take))
                     .ok_or(PngErrorKind::ScratchTooShort)?
                     .copy_from_slice(piece);
             }
-            self.filled += take as u64;
+            self.filled = self.filled.saturating_add(take as u64);
             src = rest;
-            at += take;
-            if self.filled - 1 == self.row_bytes {
+            at = at.saturating_add(take);
+            if take as u64 == want {
                 if let Sink::Rgba8 {
                     pixels,
                     rows,
@@ -259,9 +256,9 @@ impl RowCursor {
     fn next_row(&mut self, header: &Header) {
         self.filled = 0;
         self.flip = !self.flip;
-        self.y += 1;
+        self.y = self.y.saturating_add(1);
         if self.y == self.height {
-            self.enter_pass(header, self.pass + 1);
+            self.enter_pass(header, self.pass.saturating_add(1));
         }
     }
 
@@ -309,10 +306,9 @@ impl RowCursor {
         if header.rows_in_place() {
             let start = y.checked_mul(len)?;
             let (above, from_here) = pixels.split_at_mut_checked(start)?;
-            let prev = if y > 0 {
-                above.get(start - len..)
-            } else {
-                None
+            let prev = match start.checked_sub(len) {
+                Some(above_start) if y > 0 => above.get(above_start..),
+                _ => None,
             };
             unfilter(from_here.get_mut(..len)?, prev);
             return Some(());
@@ -334,7 +330,7 @@ impl RowCursor {
         let [x0, y0, dx, dy] = *ADAM7.get(self.pass)?;
         let pass_row = spread.get_mut(..usize::try_from(self.width).ok()?.checked_mul(4)?)?;
         expander.expand(cur, pass_row);
-        let image_y = usize::try_from(y0 + self.y * dy).ok()?;
+        let image_y = usize::try_from(self.y.checked_mul(dy)?.checked_add(y0)?).ok()?;
         let start = image_y.checked_mul(stride)?;
         let out = pixels.get_mut(start..start.checked_add(stride)?)?;
         let targets = out.as_chunks_mut::<4>().0.iter_mut();
