@@ -68,6 +68,9 @@
 extern crate alloc;
 #[cfg(any(feature = "std", test))]
 extern crate std;
+// Unit tests include helpers from `tests/support/` that name the crate.
+#[cfg(test)]
+extern crate self as scenedec;
 
 pub mod arena;
 pub mod bbmodel;

@@ -11,16 +11,11 @@ use miniz_oxide::deflate::core::{
 use std::vec;
 use std::vec::Vec;
 
-/// How the output window is handed over.
-#[derive(Clone, Copy, Debug)]
-pub(crate) enum Window {
-    /// 64 KiB slid back by 32 KiB when full (a PNG decode).
-    Slid,
-    /// A 32 KiB ring (a PNG validation).
-    Ring,
-    /// One buffer big enough for everything.
-    Flat,
-}
+#[path = "../../tests/support/inflate.rs"]
+mod piecewise;
+
+pub(crate) use piecewise::Window;
+use piecewise::{Ending, inflate_in_pieces};
 
 /// What a stream came to.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -32,44 +27,10 @@ pub(crate) enum Verdict {
 
 /// Inflates `stream` fed `piece` bytes at a time through `window`.
 pub(crate) fn drive(stream: &[u8], piece: usize, window: Window) -> Verdict {
-    let len = match window {
-        Window::Slid => 2 * MAX_DISTANCE,
-        Window::Ring => MAX_DISTANCE,
-        Window::Flat => 1 << 24,
-    };
-    let mut buf = vec![0u8; len];
-    let mut at = 0;
-    let mut out = Vec::new();
-    let mut inflater = Inflater::new();
-    let mut pieces = stream.chunks(piece.max(1));
-    let mut input: &[u8] = pieces.next().unwrap_or_default();
-    loop {
-        if at == buf.len() {
-            match window {
-                Window::Slid => {
-                    buf.copy_within(MAX_DISTANCE.., 0);
-                    at = MAX_DISTANCE;
-                }
-                Window::Ring => at = 0,
-                Window::Flat => return Verdict::Truncated,
-            }
-        }
-        let p = inflater.inflate(input, &mut buf, at, matches!(window, Window::Ring));
-        out.extend_from_slice(&buf[at..at + p.written]);
-        at += p.written;
-        input = &input[p.used..];
-        match p.result {
-            Err(e) => return Verdict::Refused(e),
-            Ok(Flow::Done) => return Verdict::Ok(out),
-            Ok(Flow::OutputFull) => assert_eq!(at, buf.len(), "full only when full"),
-            Ok(Flow::NeedsInput) => {
-                assert!(input.is_empty(), "needs input only when all is taken");
-                match pieces.next() {
-                    Some(next) => input = next,
-                    None => return Verdict::Truncated,
-                }
-            }
-        }
+    match inflate_in_pieces(stream, piece, window, usize::MAX) {
+        (out, Ending::Done) => Verdict::Ok(out),
+        (_, Ending::Refused(e)) => Verdict::Refused(e),
+        (_, Ending::Truncated | Ending::Long) => Verdict::Truncated,
     }
 }
 

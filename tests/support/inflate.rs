@@ -1,10 +1,14 @@
 //! Drives `scenedec::inflate` over a whole zlib stream the way the PNG
 //! decoder does (input in pieces, a slid 64 KiB window or a 32 KiB ring),
-//! and miniz_oxide over the same stream, with verdicts that compare.
+//! and miniz_oxide over the same stream, with verdicts that compare. The
+//! inflater's unit tests, `tests/inflate.rs` and the fuzz targets share it,
+//! so every one of them drives the inflater the same way.
 
 #![allow(dead_code)]
 
 use scenedec::inflate::{Flow, InflateError, Inflater, MAX_DISTANCE};
+use std::vec;
+use std::vec::Vec;
 
 /// How the output window is handed over.
 #[derive(Clone, Copy, Debug)]
@@ -13,6 +17,8 @@ pub enum Window {
     Slid,
     /// A 32 KiB ring (a PNG validation).
     Ring,
+    /// One 16 MiB buffer, never slid: a stream that fills it is cut.
+    Flat,
 }
 
 /// What a stream came to (its output cut at `limit` bytes).
@@ -28,11 +34,38 @@ pub enum Verdict {
     Truncated,
 }
 
+/// How a piecewise inflate ended, with the output so far.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Ending {
+    /// The stream ended with a matching Adler-32.
+    Done,
+    /// At least `limit` bytes came out before either end.
+    Long,
+    /// The inflater refused the stream.
+    Refused(InflateError),
+    /// The input (or a flat window) ran out first.
+    Truncated,
+}
+
 /// Inflates `stream` fed `piece` bytes at a time through `window`,
-/// stopping once `limit` bytes are out.
-pub fn ours(stream: &[u8], piece: usize, window: Window, limit: usize) -> Verdict {
+/// stopping once `limit` bytes are out, and checks the inflater's flow
+/// promises on the way (full only when the window is, more input asked
+/// for only when all of it was taken).
+pub fn inflate_in_pieces(
+    stream: &[u8],
+    piece: usize,
+    window: Window,
+    limit: usize,
+) -> (Vec<u8>, Ending) {
     let ring = matches!(window, Window::Ring);
-    let mut buf = vec![0u8; if ring { MAX_DISTANCE } else { 2 * MAX_DISTANCE }];
+    let mut buf = vec![
+        0u8;
+        match window {
+            Window::Slid => 2 * MAX_DISTANCE,
+            Window::Ring => MAX_DISTANCE,
+            Window::Flat => 1 << 24,
+        }
+    ];
     let mut at = 0;
     let mut out = Vec::new();
     let mut inflater = Inflater::new();
@@ -40,12 +73,14 @@ pub fn ours(stream: &[u8], piece: usize, window: Window, limit: usize) -> Verdic
     let mut input: &[u8] = pieces.next().unwrap_or_default();
     loop {
         if at == buf.len() {
-            at = if ring {
-                0
-            } else {
-                buf.copy_within(MAX_DISTANCE.., 0);
-                MAX_DISTANCE
-            };
+            match window {
+                Window::Slid => {
+                    buf.copy_within(MAX_DISTANCE.., 0);
+                    at = MAX_DISTANCE;
+                }
+                Window::Ring => at = 0,
+                Window::Flat => return (out, Ending::Truncated),
+            }
         }
         let p = inflater.inflate(input, &mut buf, at, ring);
         out.extend_from_slice(&buf[at..at + p.written]);
@@ -53,24 +88,33 @@ pub fn ours(stream: &[u8], piece: usize, window: Window, limit: usize) -> Verdic
         input = &input[p.used..];
         if out.len() >= limit {
             out.truncate(limit);
-            return Verdict::Long(out);
+            return (out, Ending::Long);
         }
         match p.result {
-            Err(e) => {
-                return Verdict::Refused {
-                    adler32: e == InflateError::Adler32,
-                };
-            }
-            Ok(Flow::Done) => return Verdict::Ok(out),
+            Err(e) => return (out, Ending::Refused(e)),
+            Ok(Flow::Done) => return (out, Ending::Done),
             Ok(Flow::OutputFull) => assert_eq!(at, buf.len(), "output full before the end"),
             Ok(Flow::NeedsInput) => {
                 assert!(input.is_empty(), "input left when asking for more");
                 match pieces.next() {
                     Some(next) => input = next,
-                    None => return Verdict::Truncated,
+                    None => return (out, Ending::Truncated),
                 }
             }
         }
+    }
+}
+
+/// [`inflate_in_pieces`] in the terms miniz_oxide's verdict can be
+/// compared in.
+pub fn ours(stream: &[u8], piece: usize, window: Window, limit: usize) -> Verdict {
+    match inflate_in_pieces(stream, piece, window, limit) {
+        (out, Ending::Done) => Verdict::Ok(out),
+        (out, Ending::Long) => Verdict::Long(out),
+        (_, Ending::Refused(e)) => Verdict::Refused {
+            adler32: e == InflateError::Adler32,
+        },
+        (_, Ending::Truncated) => Verdict::Truncated,
     }
 }
 
