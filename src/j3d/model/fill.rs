@@ -2,6 +2,7 @@
 //! then writes every part in order (bind pose, skin, materials, textures,
 //! then one mesh per shape, its vertices written by [`Filler`]).
 
+use super::batch::{Batch, Pending};
 use super::names::Pool;
 use super::normals::NormalTable;
 use super::vertices::{ArrayReaders, BLOCK, Filler, Lanes};
@@ -90,6 +91,7 @@ impl<'a> Model<'a> {
             readers: ArrayReaders::new(&self.vtx1),
             turned: NormalTable::default(),
         };
+        let mut pending = Pending::default();
         for s in 0..self.shp1.len() {
             let shape = self.shp1.shape(s)?;
             let desc = self.shp1.descriptor(&shape, &self.vtx1)?;
@@ -99,7 +101,11 @@ impl<'a> Model<'a> {
             filler.uv_sets = uv_sets(&desc);
             filler.color_sets = color_sets(&desc);
             filler.mesh_vertices = 0;
-            self.walk_shape(&shape, &desc, &mut filler)?;
+            let mut batch = Batch {
+                filler: &mut filler,
+                pending: &mut pending,
+            };
+            self.walk_shape(&shape, &desc, &mut batch)?;
             let shape_vertices = filler.vertex - first_vertex;
             filler.uv += filler.uv_sets * shape_vertices;
             filler.color += filler.color_sets * shape_vertices;

@@ -16,6 +16,7 @@
 //! | `count.rs` | the count pass: limits, counts, the summary |
 //! | `walk.rs` | the display-list walk: matrix slots, each vertex's indices |
 //! | `fill.rs` | the fill pass: carving, then every part in order |
+//! | `batch.rs` | short primitives' vertices gathered side by side into full blocks |
 //! | `vertices.rs` | the hot path: each primitive in blocks, one attribute at a time, read, transformed and written |
 //! | `normals.rs` | normals already turned by the current draw matrix, by index |
 //! | `pose.rs` | bind pose (world and draw matrices) and the skin |
@@ -36,6 +37,7 @@
     reason = "not yet converted: the arithmetic is on counts the count pass checked against J3dLimits, and the fuzz targets exercise it"
 )]
 
+mod batch;
 mod count;
 mod fill;
 mod materials;

@@ -8,9 +8,7 @@
 //! waiting on each other behind the rest of a vertex's work.
 
 use super::normals::NormalTable;
-use super::walk::{
-    IndexField, PrimitiveVertices, ShapeSink, Slots, VertexFault, VertexLayout, VertexRefs,
-};
+use super::walk::{IndexField, Slots, VertexFault, VertexLayout};
 use super::{Model, arena_mismatch, index32, small};
 use crate::error::{Error, Location, SectionId, Warning, WarningCode, Warnings};
 use crate::gx::display_list::Primitive;
@@ -129,18 +127,50 @@ impl<'a> Lanes<'a> {
     }
 }
 
-/// A block of one primitive's vertices: `bytes` holds `size`-byte vertices,
-/// the first at file offset `at`.
+/// A block of vertices: `bytes` holds `size`-byte vertices, the first at
+/// file offset `at` (one primitive's, in place), or each at its own offset
+/// in `ats` (vertices of several primitives side by side, `batch.rs`).
 #[derive(Clone, Copy)]
-struct Block<'l> {
+pub(super) struct Block<'l> {
     bytes: &'l [u8],
     size: usize,
     at: usize,
+    ats: Option<&'l [usize; BLOCK]>,
 }
 
 impl<'l> Block<'l> {
-    fn vertices(self) -> core::slice::ChunksExact<'l, u8> {
+    /// Vertices in place in a display list, the first at file offset `at`;
+    /// `size` is at least 1.
+    pub(super) fn in_place(bytes: &'l [u8], size: usize, at: usize) -> Self {
+        Self {
+            bytes,
+            size,
+            at,
+            ats: None,
+        }
+    }
+
+    /// Vertices copied side by side, vertex `k` from file offset `ats[k]`.
+    pub(super) fn gathered(bytes: &'l [u8], size: usize, ats: &'l [usize; BLOCK]) -> Self {
+        Self {
+            bytes,
+            size,
+            at: 0,
+            ats: Some(ats),
+        }
+    }
+
+    pub(super) fn vertices(self) -> core::slice::ChunksExact<'l, u8> {
         self.bytes.chunks_exact(self.size)
+    }
+
+    /// The file offset of the block's `k`-th vertex (for errors).
+    #[cold]
+    fn at(self, k: usize) -> usize {
+        match self.ats {
+            Some(ats) => ats.get(k).copied().unwrap_or(self.at),
+            None => self.at.saturating_add(k.saturating_mul(self.size)),
+        }
     }
 }
 
@@ -340,60 +370,44 @@ impl<'a> Model<'a> {
                 Ok(())
             }
         };
-        read.map_err(|(k, fault)| self.vertex_error(block.at + k * block.size, fault))
+        read.map_err(|(k, fault)| self.vertex_error(block.at(k), fault))
     }
 }
 
-impl ShapeSink for Filler<'_, '_, '_> {
-    const WHOLE: bool = true;
-
-    fn reads_indices(&self) -> bool {
-        false
-    }
-
-    fn shape(&mut self, layout: &VertexLayout) {
+impl Filler<'_, '_, '_> {
+    /// A shape starts: its attributes resolved for the fill.
+    pub(super) fn shape(&mut self, layout: &VertexLayout) {
         self.lanes = Lanes::new(layout, &self.readers);
     }
 
-    fn vertex(&mut self, _v: &VertexRefs) -> Result<(), Error> {
-        // A whole-primitive sink is handed primitives, not vertices.
-        Err(arena_mismatch())
-    }
-
-    fn vertices(
-        &mut self,
+    /// The draw matrices of `block`'s vertices under `slots`.
+    pub(super) fn draws(
+        &self,
         layout: &VertexLayout,
         slots: &Slots,
-        p: PrimitiveVertices<'_>,
-    ) -> Result<(), Error> {
-        if p.count == 0 {
-            return Ok(());
+        block: Block<'_>,
+    ) -> Result<[u32; BLOCK], Error> {
+        let mut draws = [0u32; BLOCK];
+        for (k, (d, vertex)) in draws.iter_mut().zip(block.vertices()).enumerate() {
+            *d = layout
+                .draw(vertex, slots)
+                .map_err(|fault| self.model.vertex_error(block.at(k), fault))?;
         }
-        if let Some(attribute) = layout.direct {
-            return Err(self
-                .model
-                .vertex_error(p.at, VertexFault::Direct(attribute)));
-        }
-        let size = p.size.max(1);
-        let bytes = p
-            .count
-            .checked_mul(size)
-            .and_then(|n| p.bytes.get(..n))
-            .ok_or_else(arena_mismatch)?;
-        for (b, bytes) in bytes.chunks(BLOCK * size).enumerate() {
-            let block = Block {
-                bytes,
-                size,
-                at: p.at + b * BLOCK * size,
-            };
-            self.block(layout, slots, block)?;
-        }
-        Ok(())
+        Ok(draws)
     }
 
-    fn primitive(&mut self, kind: Primitive, count: usize) -> Result<(), Error> {
-        // The primitive's vertices are the last `count` written.
-        let base = self.vertex - count - self.mesh_first_vertex;
+    /// The triangles of a primitive of `count` vertices whose last vertex
+    /// is the scene's vertex `end - 1` (written, or waiting in a batch).
+    pub(super) fn primitive(
+        &mut self,
+        kind: Primitive,
+        count: usize,
+        end: usize,
+    ) -> Result<(), Error> {
+        let base = end
+            .checked_sub(count)
+            .and_then(|first| first.checked_sub(self.mesh_first_vertex))
+            .ok_or_else(arena_mismatch)?;
         // Every index is below `base + count`: converted once, not per index.
         index32(base + count)?;
         let base = index32(base)?;
@@ -407,7 +421,8 @@ impl ShapeSink for Filler<'_, '_, '_> {
         Ok(())
     }
 
-    fn skipped(&mut self, kind: Primitive, offset: usize) {
+    /// A primitive that makes no triangles, warned about.
+    pub(super) fn skipped(&mut self, kind: Primitive, offset: usize) {
         self.warnings.push(Warning::new(
             WarningCode::UnsupportedPrimitive,
             Location::Binary {
@@ -456,21 +471,10 @@ fn put_triangles(out: &mut [[u32; 3]], base: u32, triangle: impl Fn(u32) -> [u32
 }
 
 impl Filler<'_, '_, '_> {
-    /// Fills one block of a primitive's vertices, attribute by attribute.
-    fn block(
-        &mut self,
-        layout: &VertexLayout,
-        slots: &Slots,
-        block: Block<'_>,
-    ) -> Result<(), Error> {
-        let model = self.model;
+    /// Fills one block of vertices, attribute by attribute; `draws` are
+    /// their draw matrices ([`Filler::draws`]).
+    pub(super) fn block(&mut self, block: Block<'_>, draws: &[u32; BLOCK]) -> Result<(), Error> {
         let n = block.bytes.len() / block.size;
-        let mut draws = [0u32; BLOCK];
-        for (k, (d, vertex)) in draws.iter_mut().zip(block.vertices()).enumerate() {
-            *d = layout
-                .draw(vertex, slots)
-                .map_err(|fault| model.vertex_error(block.at + k * block.size, fault))?;
-        }
         let draws = draws.get(..n).ok_or_else(arena_mismatch)?;
         self.block_positions(draws, block)?;
         self.block_normals(draws, block)?;
@@ -615,16 +619,14 @@ impl Filler<'_, '_, '_> {
                     gather_colors(field, block, array, outs, keys)
                 };
                 if let Some(gathered) = gathered {
-                    gathered.map_err(|(k, fault)| {
-                        model.vertex_error(block.at + k * block.size, fault)
-                    })?;
+                    gathered.map_err(|(k, fault)| model.vertex_error(block.at(k), fault))?;
                     continue;
                 }
             }
             let outs = out.iter_mut().skip(set).step_by(sets);
             for (k, (out, vertex)) in outs.zip(block.vertices()).enumerate() {
                 let index = IndexField::read(Some(field), vertex)
-                    .map_err(|fault| model.vertex_error(block.at + k * block.size, fault))?;
+                    .map_err(|fault| model.vertex_error(block.at(k), fault))?;
                 *out = match (index.get(), array) {
                     (Some(i), Some(array)) => array
                         .format

@@ -215,6 +215,10 @@ pub(super) trait ShapeSink {
     fn primitive(&mut self, kind: Primitive, count: usize) -> Result<(), Error>;
     /// A primitive that makes no triangles (lines, points), at a file offset.
     fn skipped(&mut self, kind: Primitive, offset: usize);
+    /// The shape's last primitive has been passed.
+    fn end_shape(&mut self) -> Result<(), Error> {
+        Ok(())
+    }
 }
 
 impl Model<'_> {
@@ -309,7 +313,7 @@ impl Model<'_> {
                 sink.primitive(primitive.kind, primitive.vertex_count)?;
             }
         }
-        Ok(())
+        sink.end_shape()
     }
 
     fn set_slots(
