@@ -64,10 +64,10 @@ impl Batch<'_, '_, '_, '_> {
         if pending.len == 0 {
             pending.size = size;
         }
-        let start = pending.len * size;
         pending
             .bytes
-            .get_mut(start..start + bytes.len())
+            .get_mut(pending.len.saturating_mul(size)..)
+            .and_then(|rest| rest.get_mut(..bytes.len()))
             .ok_or_else(arena_mismatch)?
             .copy_from_slice(bytes);
         let waiting = pending
@@ -75,19 +75,28 @@ impl Batch<'_, '_, '_, '_> {
             .iter_mut()
             .zip(&mut pending.ats)
             .skip(pending.len);
-        let mut added = 0;
+        let mut added = 0usize;
         for ((draw, vertex_at), (k, vertex)) in waiting.zip(bytes.chunks_exact(size).enumerate()) {
+            #[allow(
+                clippy::arithmetic_side_effects,
+                reason = "k × size < bytes.len(), and at + bytes.len() is a file offset (the display list's end)"
+            )]
             let offset = at + k * size;
             *draw = layout
                 .draw(vertex, slots)
                 .map_err(|fault| filler.model.vertex_error(offset, fault))?;
             *vertex_at = offset;
-            added += 1;
+            added = k;
         }
-        if added * size != bytes.len() {
+        let added = if bytes.is_empty() {
+            0
+        } else {
+            added.saturating_add(1)
+        };
+        if added.checked_mul(size) != Some(bytes.len()) {
             return Err(arena_mismatch());
         }
-        pending.len += added;
+        pending.len = pending.len.saturating_add(added);
         Ok(())
     }
 
@@ -99,7 +108,7 @@ impl Batch<'_, '_, '_, '_> {
         }
         let bytes = pending
             .bytes
-            .get(..pending.len * pending.size)
+            .get(..pending.len.saturating_mul(pending.size))
             .ok_or_else(arena_mismatch)?;
         filler.block(
             Block::gathered(bytes, pending.size, &pending.ats),
@@ -154,10 +163,10 @@ impl ShapeSink for Batch<'_, '_, '_, '_> {
             if self.pending.size != size {
                 self.flush()?;
             } else {
-                let room = (BLOCK - self.pending.len) * size;
+                let room = BLOCK.saturating_sub(self.pending.len).saturating_mul(size);
                 let (now, later) = rest.split_at(room.min(rest.len()));
                 self.stage(layout, slots, now, size, at)?;
-                (rest, at) = (later, at + now.len());
+                (rest, at) = (later, at.saturating_add(now.len()));
                 if self.pending.len == BLOCK {
                     self.flush()?;
                 }
@@ -165,12 +174,12 @@ impl ShapeSink for Batch<'_, '_, '_, '_> {
         }
         // Whole blocks in place; what is left waits for the next primitive
         // (or, when a vertex is too large to wait, is a short block).
-        let mut blocks = rest.chunks_exact(BLOCK * size);
+        let mut blocks = rest.chunks_exact(BLOCK.saturating_mul(size));
         for bytes in &mut blocks {
             let block = Block::in_place(bytes, size, at);
             let draws = self.filler.draws(layout, slots, block)?;
             self.filler.block(block, &draws)?;
-            at += bytes.len();
+            at = at.saturating_add(bytes.len());
         }
         let tail = blocks.remainder();
         if tail.is_empty() {
@@ -185,7 +194,7 @@ impl ShapeSink for Batch<'_, '_, '_, '_> {
     }
 
     fn primitive(&mut self, kind: Primitive, count: usize) -> Result<(), Error> {
-        let end = self.filler.vertex + self.pending.len;
+        let end = self.filler.vertex.saturating_add(self.pending.len);
         self.filler.primitive(kind, count, end)
     }
 

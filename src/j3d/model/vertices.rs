@@ -9,7 +9,7 @@
 
 use super::normals::NormalTable;
 use super::walk::{IndexField, Slots, VertexFault, VertexLayout};
-use super::{Model, arena_mismatch, index32, small};
+use super::{Model, arena_mismatch, index32, product, small, sum};
 use crate::error::{Error, Location, SectionId, Warning, WarningCode, Warnings};
 use crate::gx::display_list::Primitive;
 use crate::gx::vertex::{
@@ -21,6 +21,16 @@ use crate::scene::{Influence, InfluenceSpan, MAX_COLOR_SETS, MAX_UV_SETS, Mat4, 
 
 /// Vertices filled together, one attribute at a time.
 pub(super) const BLOCK: usize = 32;
+
+/// Values `sets` per vertex take for `n` vertices of a block.
+#[inline(always)]
+#[allow(
+    clippy::arithmetic_side_effects,
+    reason = "n <= BLOCK (32) and sets <= 8 UV sets"
+)]
+fn block_len(n: usize, sets: usize) -> usize {
+    n * sets
+}
 
 /// Writes vertices, triangles and influences into the scene's arrays.
 pub(super) struct Filler<'f, 'm, 'a> {
@@ -160,6 +170,11 @@ impl<'l> Block<'l> {
         }
     }
 
+    /// Vertices in the block.
+    pub(super) fn len(self) -> usize {
+        self.bytes.len().checked_div(self.size).unwrap_or_default()
+    }
+
     pub(super) fn vertices(self) -> core::slice::ChunksExact<'l, u8> {
         self.bytes.chunks_exact(self.size)
     }
@@ -270,7 +285,11 @@ fn lane_fault(field: IndexField, block: Block<'_>, k: usize) -> LaneFault {
 /// bound is `elements` arrays' elements: then [`gather`] reads it.
 fn gathers(field: IndexField, size: usize, elements: usize) -> bool {
     let width = if field.wide { 2 } else { 1 };
-    field.offset + width <= size && field.limit == elements
+    field
+        .offset
+        .checked_add(width)
+        .is_some_and(|end| end <= size)
+        && field.limit == elements
 }
 
 /// Reads a block's colours of one set from `array` through [`gather`], the
@@ -409,9 +428,9 @@ impl Filler<'_, '_, '_> {
             .and_then(|first| first.checked_sub(self.mesh_first_vertex))
             .ok_or_else(arena_mismatch)?;
         // Every index is below `base + count`: converted once, not per index.
-        index32(base + count)?;
+        index32(sum(base, count)?)?;
         let base = index32(base)?;
-        let end = self.index + 3 * kind.triangle_count(count);
+        let end = sum(self.index, product(3, kind.triangle_count(count))?)?;
         let out = self
             .indices
             .get_mut(self.index..end)
@@ -440,6 +459,10 @@ impl Filler<'_, '_, '_> {
 /// in the primitive. GX's front face is clockwise, the scene's
 /// counter-clockwise: each [`Primitive::triangle`] (a, b, c) is written
 /// (a, c, b). One loop per kind, so nothing is chosen per triangle.
+#[allow(
+    clippy::arithmetic_side_effects,
+    reason = "out holds the triangles of one primitive, whose vertex count is a u16: t < 2^16, so 3t + 2 < 2^18"
+)]
 fn write_triangles(kind: Primitive, out: &mut [[u32; 3]], base: u32) {
     match kind {
         Primitive::TriangleStrip => put_triangles(out, base, |t| {
@@ -464,6 +487,10 @@ fn write_triangles(kind: Primitive, out: &mut [[u32; 3]], base: u32) {
 
 /// Writes triangle `t` of `out` as `base` plus `triangle(t)`'s vertices.
 #[inline(always)]
+#[allow(
+    clippy::arithmetic_side_effects,
+    reason = "t < 2^16 (write_triangles); local is below the primitive's count and base + count fits u32 (Filler::primitive checks it)"
+)]
 fn put_triangles(out: &mut [[u32; 3]], base: u32, triangle: impl Fn(u32) -> [u32; 3]) {
     for (t, out) in (0u32..).zip(out) {
         *out = triangle(t).map(|local| base + local);
@@ -474,7 +501,7 @@ impl Filler<'_, '_, '_> {
     /// Fills one block of vertices, attribute by attribute; `draws` are
     /// their draw matrices ([`Filler::draws`]).
     pub(super) fn block(&mut self, block: Block<'_>, draws: &[u32; BLOCK]) -> Result<(), Error> {
-        let n = block.bytes.len() / block.size;
+        let n = block.len();
         let draws = draws.get(..n).ok_or_else(arena_mismatch)?;
         self.block_positions(draws, block)?;
         self.block_normals(draws, block)?;
@@ -483,8 +510,8 @@ impl Filler<'_, '_, '_> {
         if !self.spans.is_empty() {
             self.block_influences(draws)?;
         }
-        self.vertex += n;
-        self.mesh_vertices += n;
+        self.vertex = sum(self.vertex, n)?;
+        self.mesh_vertices = sum(self.mesh_vertices, n)?;
         Ok(())
     }
 
@@ -498,7 +525,8 @@ impl Filler<'_, '_, '_> {
         let first = self.vertex;
         let out = self
             .positions
-            .get_mut(first..first + draws.len())
+            .get_mut(first..)
+            .and_then(|out| out.get_mut(..draws.len()))
             .ok_or_else(arena_mismatch)?;
         let mut current = None;
         let mut matrix = Mat4::IDENTITY;
@@ -530,7 +558,8 @@ impl Filler<'_, '_, '_> {
         let first = self.vertex;
         let out = self
             .normals
-            .get_mut(first..first + draws.len())
+            .get_mut(first..)
+            .and_then(|out| out.get_mut(..draws.len()))
             .ok_or_else(arena_mismatch)?;
         for (((out, normal), &key), &d) in out.iter_mut().zip(raw).zip(keys).zip(draws) {
             if key == u32::MAX || !has_array {
@@ -564,11 +593,12 @@ impl Filler<'_, '_, '_> {
         if sets == 0 {
             return Ok(());
         }
-        let n = block.bytes.len() / block.size;
-        let at = self.uv + self.mesh_vertices * sets;
+        let n = block.len();
+        let at = sum(self.uv, product(self.mesh_vertices, sets)?)?;
         let out = self
             .uvs
-            .get_mut(at..at + n * sets)
+            .get_mut(at..)
+            .and_then(|out| out.get_mut(..block_len(n, sets)))
             .ok_or_else(arena_mismatch)?;
         if sets == 1 {
             // One set (most shapes): its UVs are the block's whole run.
@@ -596,11 +626,12 @@ impl Filler<'_, '_, '_> {
         if sets == 0 {
             return Ok(());
         }
-        let n = block.bytes.len() / block.size;
-        let at = self.color + self.mesh_vertices * sets;
+        let n = block.len();
+        let at = sum(self.color, product(self.mesh_vertices, sets)?)?;
         let out = self
             .colors
-            .get_mut(at..at + n * sets)
+            .get_mut(at..)
+            .and_then(|out| out.get_mut(..block_len(n, sets)))
             .ok_or_else(arena_mismatch)?;
         for (set, lane) in self.lanes.colors.iter().enumerate().take(sets) {
             let Some((field, array)) = *lane else {
@@ -647,7 +678,7 @@ impl Filler<'_, '_, '_> {
         // back whatever happens.
         let all = core::mem::take(&mut self.spans);
         let first = self.vertex;
-        let written = match all.get_mut(first..first + draws.len()) {
+        let written = match all.get_mut(first..).and_then(|s| s.get_mut(..draws.len())) {
             Some(spans) => self.influences_into(spans, draws),
             None => Err(arena_mismatch()),
         };
@@ -665,6 +696,10 @@ impl Filler<'_, '_, '_> {
                         .influences
                         .split_at_mut_checked(start)
                         .ok_or_else(arena_mismatch)?;
+                    #[allow(
+                        clippy::arithmetic_side_effects,
+                        reason = "from + count is where the copied run ended: start, below influences.len()"
+                    )]
                     let source = before.get(from..from + count);
                     let target = after.get_mut(..count);
                     match (source, target) {
@@ -673,12 +708,18 @@ impl Filler<'_, '_, '_> {
                         (Some(source), Some(target)) => target.copy_from_slice(source),
                         _ => return Err(arena_mismatch()),
                     }
-                    self.influence += count;
+                    #[allow(
+                        clippy::arithmetic_side_effects,
+                        reason = "after.get_mut(..count) held: start + count <= influences.len()"
+                    )]
+                    {
+                        self.influence += count;
+                    }
                     count
                 }
                 _ => {
                     self.write_influences(d)?;
-                    self.influence - start
+                    self.influence.saturating_sub(start)
                 }
             };
             self.skin_draw = Some((d, start, count));
@@ -711,7 +752,7 @@ impl Filler<'_, '_, '_> {
             .influences
             .get_mut(self.influence)
             .ok_or_else(arena_mismatch)? = Influence { joint, weight };
-        self.influence += 1;
+        self.influence = sum(self.influence, 1)?;
         Ok(())
     }
 }
