@@ -159,17 +159,17 @@ impl ShapeSink for Batch<'_, '_, '_, '_> {
             .ok_or_else(arena_mismatch)?;
         let mut at = p.at;
         let batched = size <= MAX_VERTEX_BYTES;
-        if batched && self.pending.len > 0 {
-            if self.pending.size != size {
+        // Waiting vertices go first, whatever this primitive's size.
+        if self.pending.len > 0 && (!batched || self.pending.size != size) {
+            self.flush()?;
+        }
+        if self.pending.len > 0 {
+            let room = BLOCK.saturating_sub(self.pending.len).saturating_mul(size);
+            let (now, later) = rest.split_at(room.min(rest.len()));
+            self.stage(layout, slots, now, size, at)?;
+            (rest, at) = (later, at.saturating_add(now.len()));
+            if self.pending.len == BLOCK {
                 self.flush()?;
-            } else {
-                let room = BLOCK.saturating_sub(self.pending.len).saturating_mul(size);
-                let (now, later) = rest.split_at(room.min(rest.len()));
-                self.stage(layout, slots, now, size, at)?;
-                (rest, at) = (later, at.saturating_add(now.len()));
-                if self.pending.len == BLOCK {
-                    self.flush()?;
-                }
             }
         }
         // Whole blocks in place; what is left waits for the next primitive

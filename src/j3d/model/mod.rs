@@ -17,7 +17,7 @@
 //! | `walk.rs` | the display-list walk: matrix slots, each vertex's indices |
 //! | `fill.rs` | the fill pass: carving, then every part in order |
 //! | `batch.rs` | short primitives' vertices gathered side by side into full blocks |
-//! | `vertices.rs` | the hot path: each primitive in blocks, one attribute at a time, read, transformed and written |
+//! | `vertices.rs` | the hot path: blocks of vertices, one attribute at a time, read, transformed and written |
 //! | `normals.rs` | normals already turned by the current draw matrix, by index |
 //! | `pose.rs` | bind pose (world and draw matrices) and the skin |
 //! | `materials.rs` | MAT3 materials as scene records |

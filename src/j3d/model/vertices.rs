@@ -2,10 +2,11 @@
 //! index, positions and normals moved into bind-pose model space, UVs,
 //! colours and skin influences written, and each primitive's triangles.
 //!
-//! A primitive is filled in blocks of vertices, one attribute at a time: the
-//! loop over one attribute is short, its branches the same for every
-//! vertex, and the array reads of neighbouring vertices overlap instead of
-//! waiting on each other behind the rest of a vertex's work.
+//! Vertices are filled in blocks (of one primitive, or of several short
+//! ones side by side: `batch.rs`), one attribute at a time: the loop over
+//! one attribute is short, its branches the same for every vertex, and the
+//! array reads of neighbouring vertices overlap instead of waiting on each
+//! other behind the rest of a vertex's work.
 
 use super::normals::NormalTable;
 use super::walk::{IndexField, Slots, VertexFault, VertexLayout};
