@@ -1877,3 +1877,64 @@ fn yaz0_wrapped_model_decodes_identically() {
     let names: Vec<&str> = sb.nodes().iter().map(|n| sb.text(n.name)).collect();
     assert_eq!(names, ["a", "b"]);
 }
+
+/// Short strips are filled in blocks gathered across primitives and
+/// packets (each vertex keeps the draw matrix of its own packet's slots),
+/// and a long strip in whole blocks in place plus a tail: positions and
+/// triangles come out in display-list order whatever the block bounds.
+#[test]
+fn short_strips_across_blocks_and_packets_keep_their_order_and_matrices() {
+    let points: Vec<[f32; 3]> = (0..60).map(|i| [i as f32, 0.0, 0.0]).collect();
+    let offsets = [[0.0, 0.0, 0.0], [100.0, 0.0, 0.0], [0.0, 100.0, 0.0]];
+    // (slots, strip lengths) per packet; the last is one long strip.
+    let plan: [(&[u16], &[usize]); 3] = [
+        (&[0, 1], &[3, 5, 4, 7, 3, 6, 5, 4]),
+        (&[2, 0xFFFF], &[4, 3, 9, 5, 3, 8]),
+        (&[1, 2], &[71]),
+    ];
+    let mut packets = Vec::new();
+    let mut expected_positions = Vec::new();
+    let mut expected_triangles = Vec::new();
+    let mut n = 0u32;
+    for (p, (slots, strips)) in plan.iter().enumerate() {
+        let mut dl = Vec::new();
+        for &len in strips.iter() {
+            let vertices: Vec<Vec<u8>> = (0..len)
+                .map(|k| {
+                    let slot = (k + p) % 2;
+                    let pos = (n as usize + k * 7) % points.len();
+                    // Packet 1's slot 1 keeps packet 0's draw matrix 1.
+                    let draw = if p == 1 && slot == 1 { 1 } else { slots[slot] };
+                    let [x, y, z] = points[pos];
+                    let o = offsets[usize::from(draw)];
+                    expected_positions.push([x + o[0], y + o[1], z + o[2]]);
+                    pv(3 * slot as u8, pos as u16)
+                })
+                .collect();
+            for t in 0..len as u32 - 2 {
+                expected_triangles.push(if t % 2 == 0 {
+                    [n + t, n + t + 2, n + t + 1]
+                } else {
+                    [n + t, n + t + 1, n + t + 2]
+                });
+            }
+            n += len as u32;
+            dl.extend(draw(prim::STRIP, &vertices));
+        }
+        packets.push(PacketDef {
+            slots: slots.to_vec(),
+            display_list: padded(dl),
+        });
+    }
+    let bytes = skinned(
+        three_joints(),
+        &points,
+        vec![(0, 0), (0, 1), (0, 2)],
+        packets,
+    )
+    .build();
+    let loaded = load(&bytes);
+    let scene = loaded.scene();
+    assert_eq!(mesh_positions(&scene, 0), expected_positions);
+    assert_eq!(triangles(&scene, 0), expected_triangles);
+}

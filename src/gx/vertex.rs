@@ -1,9 +1,5 @@
 //! GX vertex attributes: which attribute, how it is indexed in a display list,
 //! and how its array stores components.
-#![allow(
-    clippy::arithmetic_side_effects,
-    reason = "not yet converted: the arithmetic is on counts the count pass checked against J3dLimits, and the fuzz targets exercise it"
-)]
 
 use core::fmt;
 
@@ -32,11 +28,11 @@ impl VertexAttribute {
     pub fn from_code(code: u32) -> Option<Self> {
         Some(match code {
             0x00 => Self::PositionMatrixIndex,
-            0x01..=0x08 => Self::TexMatrixIndex(u8::try_from(code - 0x01).ok()?),
+            0x01..=0x08 => Self::TexMatrixIndex(u8::try_from(code.checked_sub(0x01)?).ok()?),
             0x09 => Self::Position,
             0x0A => Self::Normal,
-            0x0B | 0x0C => Self::Color(u8::try_from(code - 0x0B).ok()?),
-            0x0D..=0x14 => Self::TexCoord(u8::try_from(code - 0x0D).ok()?),
+            0x0B | 0x0C => Self::Color(u8::try_from(code.checked_sub(0x0B)?).ok()?),
+            0x0D..=0x14 => Self::TexCoord(u8::try_from(code.checked_sub(0x0D)?).ok()?),
             0x19 => Self::NormalBinormalTangent,
             _ => return None,
         })
@@ -218,6 +214,10 @@ impl ArrayFormat {
     /// Bytes of one element.
     pub fn stride(self) -> usize {
         match self {
+            #[allow(
+                clippy::arithmetic_side_effects,
+                reason = "a u8 count times at most 4 bytes is below 2^10"
+            )]
             Self::Numeric { count, ty, .. } => usize::from(count) * component_size(ty),
             Self::Color(ColorFormat::Rgb565 | ColorFormat::Rgba4) => 2,
             Self::Color(ColorFormat::Rgb8 | ColorFormat::Rgba6) => 3,
@@ -408,7 +408,10 @@ impl NumericReader<'_> {
     /// Whole elements the array holds: the bound its indices are checked
     /// against.
     pub(crate) fn len(&self) -> usize {
-        self.data.len() / self.stride.max(1)
+        self.data
+            .len()
+            .checked_div(self.stride.max(1))
+            .unwrap_or_default()
     }
 }
 
@@ -499,8 +502,13 @@ fn components<const N: usize, const W: usize>(
         if k >= n {
             return 0.0;
         }
+        #[allow(
+            clippy::arithmetic_side_effects,
+            reason = "k < N, at most 9 components, of W <= 4 bytes"
+        )]
+        let start = k * W;
         bytes
-            .get(k * W..)
+            .get(start..)
             .and_then(<[u8]>::first_chunk::<W>)
             .map_or(0.0, |c| f(*c))
     })

@@ -38,6 +38,10 @@ impl ScalingRule {
 
 /// Joints, shapes and materials may be numbered up to u16::MAX; one bit each.
 const INDEX_BITS: usize = 1 << 16;
+
+/// Joints and shapes a model may have for the walk's small seen-sets (the
+/// default limits allow 1024 joints and 4096 shapes).
+const SMALL_INDEX_BITS: usize = 1 << 12;
 /// Deepest hierarchy walked, whatever the limit says (the stack lives on the stack).
 pub const HARD_MAX_DEPTH: usize = 1024;
 
@@ -109,13 +113,31 @@ impl<'a> Inf1<'a> {
         &self,
         counts: HierarchyCounts,
         max_depth: u64,
+        visit: impl FnMut(HierarchyEvent) -> Result<(), Error>,
+    ) -> Result<(), Error> {
+        // The seen-sets sized for the counts (an index is checked against
+        // its count before it is marked): zeroing two sets of 8 KiB was
+        // most of a small model's walk.
+        if counts.joints.max(counts.shapes) <= SMALL_INDEX_BITS {
+            self.walk_marking::<{ SMALL_INDEX_BITS / 64 }>(counts, max_depth, visit)
+        } else {
+            self.walk_marking::<{ INDEX_BITS / 64 }>(counts, max_depth, visit)
+        }
+    }
+
+    /// [`Inf1::walk`] with seen-sets of `W` words, which hold every index
+    /// below `counts.joints` and `counts.shapes`.
+    fn walk_marking<const W: usize>(
+        &self,
+        counts: HierarchyCounts,
+        max_depth: u64,
         mut visit: impl FnMut(HierarchyEvent) -> Result<(), Error>,
     ) -> Result<(), Error> {
         let max_depth = usize::try_from(max_depth)
             .unwrap_or(usize::MAX)
             .min(HARD_MAX_DEPTH);
-        let mut joints_seen = BitSet::new();
-        let mut shapes_seen = BitSet::new();
+        let mut joints_seen = BitSet::<W>::new();
+        let mut shapes_seen = BitSet::<W>::new();
         let mut stack = heapless::Vec::<Option<u16>, HARD_MAX_DEPTH>::new();
         let mut context: Option<u16> = None;
         let mut last_joint: Option<u16> = None;
@@ -233,12 +255,14 @@ pub struct HierarchyCounts {
     pub shapes: usize,
 }
 
-/// One bit per possible u16 index (8 KiB).
-struct BitSet([u64; INDEX_BITS / 64]);
+/// One bit per index below `64 × W`: 8 KiB for every u16 index
+/// ([`INDEX_BITS`]), 512 bytes for models of at most [`SMALL_INDEX_BITS`]
+/// joints and shapes.
+struct BitSet<const W: usize>([u64; W]);
 
-impl BitSet {
+impl<const W: usize> BitSet<W> {
     fn new() -> Self {
-        Self([0; INDEX_BITS / 64])
+        Self([0; W])
     }
 
     /// Sets bit `i`; false when it was already set.
@@ -250,6 +274,69 @@ impl BitSet {
                 true
             }
             _ => false,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::error::SectionId;
+    use crate::j3d::header::Section;
+    use std::string::ToString;
+
+    /// An INF1 section whose hierarchy is `nodes` (type, index), then the end.
+    fn section(nodes: &[(u16, u16)]) -> std::vec::Vec<u8> {
+        let mut bytes = std::vec![0u8; 0x18];
+        bytes[..4].copy_from_slice(b"INF1");
+        bytes[0x14..0x18].copy_from_slice(&0x18u32.to_be_bytes());
+        for &(kind, index) in nodes.iter().chain(&[(0, 0)]) {
+            bytes.extend(kind.to_be_bytes());
+            bytes.extend(index.to_be_bytes());
+        }
+        bytes
+    }
+
+    /// The shapes `nodes` names, walked with `counts`; or the error's message.
+    fn shapes(nodes: &[(u16, u16)], counts: HierarchyCounts) -> Result<usize, std::string::String> {
+        let bytes = section(nodes);
+        let inf1 = Inf1::parse(SectionReader::new(Section {
+            id: SectionId(*b"INF1"),
+            offset: 0,
+            bytes: &bytes,
+        }))
+        .map_err(|e| e.to_string())?;
+        let mut seen = 0;
+        inf1.walk(counts, 256, |event| {
+            seen += usize::from(matches!(event, HierarchyEvent::Shape { .. }));
+            Ok(())
+        })
+        .map_err(|e| e.to_string())?;
+        Ok(seen)
+    }
+
+    /// Both sizes of seen-set: every index below the count is taken once
+    /// and refused the second time, and an index past the count is refused
+    /// before it is marked.
+    #[test]
+    fn shapes_named_twice_are_refused_with_small_and_full_seen_sets() {
+        for count in [1, SMALL_INDEX_BITS, SMALL_INDEX_BITS + 1, INDEX_BITS - 1] {
+            let counts = HierarchyCounts {
+                shapes: count,
+                ..HierarchyCounts::default()
+            };
+            let last = u16::try_from(count - 1).unwrap();
+            assert_eq!(shapes(&[(0x12, last)], counts), Ok(1));
+            if count > 1 {
+                assert_eq!(shapes(&[(0x12, 0), (0x12, last)], counts), Ok(2));
+            }
+            let twice = shapes(&[(0x12, last), (0x12, last)], counts).unwrap_err();
+            assert!(twice.contains("appears twice"), "{count}: {twice}");
+            let past = u16::try_from(count).unwrap_or(u16::MAX);
+            if usize::from(past) >= count {
+                let error = shapes(&[(0x12, past)], counts).unwrap_err();
+                assert!(error.contains("but the model has"), "{count}: {error}");
+            }
         }
     }
 }

@@ -113,7 +113,7 @@ impl Model<'_> {
             let before = counter.vertices;
             counter.shape_uv_sets = uv_sets(&desc);
             counter.shape_color_sets = color_sets(&desc);
-            summary.packets += shape.packet_count();
+            summary.packets = summary.packets.saturating_add(shape.packet_count());
             check(
                 summary.packets as u64,
                 limits.max_packets,
@@ -123,7 +123,8 @@ impl Model<'_> {
             )?;
             let mut dl_bytes = 0u64;
             for j in 0..shape.packet_count() {
-                dl_bytes += self.shp1.packet(&shape, j)?.display_list.len() as u64;
+                dl_bytes =
+                    dl_bytes.saturating_add(self.shp1.packet(&shape, j)?.display_list.len() as u64);
             }
             check(
                 dl_bytes,
@@ -133,9 +134,14 @@ impl Model<'_> {
                 at(b"SHP1"),
             )?;
             self.walk_shape(&shape, &desc, &mut counter)?;
-            let shape_vertices = counter.vertices - before;
-            counter.uvs += shape_vertices * counter.shape_uv_sets;
-            counter.colors += shape_vertices * counter.shape_color_sets;
+            // Saturated, a count fails the plan's checked sizes.
+            let shape_vertices = counter.vertices.saturating_sub(before);
+            counter.uvs = counter
+                .uvs
+                .saturating_add(shape_vertices.saturating_mul(counter.shape_uv_sets));
+            counter.colors = counter
+                .colors
+                .saturating_add(shape_vertices.saturating_mul(counter.shape_color_sets));
         }
         summary.primitives = counter.primitives;
         summary.raw_position_bbox = counter.bbox;
@@ -150,7 +156,7 @@ impl Model<'_> {
             normals: counter.vertices,
             uvs: counter.uvs,
             colors: counter.colors,
-            indices: counter.triangles * 3,
+            indices: counter.triangles.saturating_mul(3),
             materials,
             textures,
             mips,
@@ -186,7 +192,7 @@ impl Model<'_> {
                 // The decode reads this joint's inverse bind: it must exist.
                 self.evp1.inverse_bind(usize::from(joint))?;
             }
-            first += n;
+            first = first.saturating_add(n);
         }
         Ok(())
     }
@@ -242,7 +248,9 @@ impl ShapeSink for Counter<'_, '_> {
     #[inline]
     fn vertex(&mut self, v: &VertexRefs) -> Result<(), Error> {
         self.add_vertices(1)?;
-        self.influences += self.draw_influences(v.draw)?;
+        self.influences = self
+            .influences
+            .saturating_add(self.draw_influences(v.draw)?);
         if let Some(p) = v
             .position
             .get()
@@ -254,12 +262,15 @@ impl ShapeSink for Counter<'_, '_> {
         Ok(())
     }
 
+    #[inline(always)]
     fn uniform(&mut self, draw: u32, count: usize) -> Result<bool, Error> {
         if self.pass != CountPass::DrawOnly {
             return Ok(false);
         }
         self.add_vertices(count)?;
-        self.influences += count * self.draw_influences(draw)?;
+        self.influences = self
+            .influences
+            .saturating_add(count.saturating_mul(self.draw_influences(draw)?));
         Ok(true)
     }
 
@@ -299,16 +310,23 @@ impl ShapeSink for Counter<'_, '_> {
                     n
                 }
             };
-            influences += n;
+            #[allow(
+                clippy::arithmetic_side_effects,
+                reason = "at most 65 535 vertices (a u16 count) of at most 255 joints each: below 2^24"
+            )]
+            {
+                influences += n;
+            }
         }
         self.add_vertices(count)?;
-        self.influences += influences;
+        self.influences = self.influences.saturating_add(influences);
         Ok(true)
     }
 
+    #[inline(always)]
     fn primitive(&mut self, kind: Primitive, count: usize) -> Result<(), Error> {
         self.primitives.add(kind);
-        self.triangles += kind.triangle_count(count);
+        self.triangles = self.triangles.saturating_add(kind.triangle_count(count));
         check(
             self.triangles as u64,
             self.limits.max_triangles,
@@ -327,7 +345,8 @@ impl Counter<'_, '_> {
     /// Counts `n` more vertices against maxVertices.
     #[inline(always)]
     fn add_vertices(&mut self, n: usize) -> Result<(), Error> {
-        self.vertices += n;
+        // Saturated, it fails the limit below.
+        self.vertices = self.vertices.saturating_add(n);
         check(
             self.vertices as u64,
             self.limits.max_vertices,

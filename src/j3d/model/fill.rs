@@ -2,10 +2,11 @@
 //! then writes every part in order (bind pose, skin, materials, textures,
 //! then one mesh per shape, its vertices written by [`Filler`]).
 
+use super::batch::{Batch, Pending};
 use super::names::Pool;
 use super::normals::NormalTable;
 use super::vertices::{ArrayReaders, BLOCK, Filler, Lanes};
-use super::{Model, arena_mismatch, color_sets, index32, uv_sets};
+use super::{Model, arena_mismatch, color_sets, index32, product, sum, uv_sets};
 use crate::arena::Arena;
 use crate::error::{Error, Warnings};
 use crate::gx::vertex::VertexAttribute;
@@ -90,6 +91,7 @@ impl<'a> Model<'a> {
             readers: ArrayReaders::new(&self.vtx1),
             turned: NormalTable::default(),
         };
+        let mut pending = Pending::default();
         for s in 0..self.shp1.len() {
             let shape = self.shp1.shape(s)?;
             let desc = self.shp1.descriptor(&shape, &self.vtx1)?;
@@ -99,10 +101,14 @@ impl<'a> Model<'a> {
             filler.uv_sets = uv_sets(&desc);
             filler.color_sets = color_sets(&desc);
             filler.mesh_vertices = 0;
-            self.walk_shape(&shape, &desc, &mut filler)?;
-            let shape_vertices = filler.vertex - first_vertex;
-            filler.uv += filler.uv_sets * shape_vertices;
-            filler.color += filler.color_sets * shape_vertices;
+            let mut batch = Batch {
+                filler: &mut filler,
+                pending: &mut pending,
+            };
+            self.walk_shape(&shape, &desc, &mut batch)?;
+            let shape_vertices = filler.vertex.saturating_sub(first_vertex);
+            filler.uv = sum(filler.uv, product(filler.uv_sets, shape_vertices)?)?;
+            filler.color = sum(filler.color, product(filler.color_sets, shape_vertices)?)?;
             let material = shape_materials
                 .get(s)
                 .and_then(|&m| m.checked_sub(1))
@@ -121,7 +127,7 @@ impl<'a> Model<'a> {
                 },
                 render_order: 0,
                 first_index: index32(first_index)?,
-                index_count: index32(filler.index - first_index)?,
+                index_count: index32(filler.index.saturating_sub(first_index))?,
             };
             let mesh = arrays.meshes.get_mut(s).ok_or_else(arena_mismatch)?;
             *mesh = MeshRecord {
@@ -136,9 +142,9 @@ impl<'a> Model<'a> {
                         0
                     },
                 first_vertex: index32(first_vertex)?,
-                vertex_count: index32(filler.vertex - first_vertex)?,
+                vertex_count: index32(filler.vertex.saturating_sub(first_vertex))?,
                 first_index: index32(first_index)?,
-                index_count: index32(filler.index - first_index)?,
+                index_count: index32(filler.index.saturating_sub(first_index))?,
                 first_group: index32(s)?,
                 group_count: 1,
                 uv_sets: index32(filler.uv_sets)?,

@@ -149,7 +149,10 @@ fn uv_source(m: &Material<'_>) -> Result<(u8, Option<u8>), Error> {
         }
     }
     Ok(match m.tex_gen(coord)? {
-        Some(g) if (TG_TEX0..TG_TEX0 + 8).contains(&g.source) => (g.source - TG_TEX0, None),
+        // Inside the guard's range the subtraction cannot wrap.
+        Some(g) if (TG_TEX0..TG_TEX0.saturating_add(8)).contains(&g.source) => {
+            (g.source.wrapping_sub(TG_TEX0), None)
+        }
         Some(g) => (0, Some(g.source)),
         // No generator: GX's default, TEX0 through the identity.
         None => (0, None),
@@ -430,12 +433,16 @@ fn raster(m: &Material<'_>, channel: u8, half: Half) -> Result<Option<Product>, 
 /// A konst selector's value (`GX_TEV_KCSEL_*` / `GX_TEV_KASEL_*`): a
 /// fraction 8/8..1/8, a konst colour's RGB, or one of its components.
 fn konst(m: &Material<'_>, selector: u8, half: Half) -> Result<Option<[f32; 3]>, Error> {
-    if selector <= 7 {
-        return Ok(Some([f32::from(8 - selector) / 8.0; 3]));
+    if let Some(eighths) = 8u8.checked_sub(selector).filter(|&e| e >= 1) {
+        return Ok(Some([f32::from(eighths) / 8.0; 3]));
     }
+    // In the ranges matched, the subtractions cannot wrap.
     let (slot, component) = match selector {
-        0x0C..=0x0F if half == Half::Color => (selector - 0x0C, None),
-        0x10..=0x1F => ((selector - 0x10) % 4, Some((selector - 0x10) / 4)),
+        0x0C..=0x0F if half == Half::Color => (selector.wrapping_sub(0x0C), None),
+        0x10..=0x1F => {
+            let k = selector.wrapping_sub(0x10);
+            (k % 4, Some(k / 4))
+        }
         _ => return Ok(None),
     };
     let Some(c) = m.konst_color(usize::from(slot))? else {

@@ -16,7 +16,8 @@
 //! | `count.rs` | the count pass: limits, counts, the summary |
 //! | `walk.rs` | the display-list walk: matrix slots, each vertex's indices |
 //! | `fill.rs` | the fill pass: carving, then every part in order |
-//! | `vertices.rs` | the hot path: each primitive in blocks, one attribute at a time, read, transformed and written |
+//! | `batch.rs` | short primitives' vertices gathered side by side into full blocks |
+//! | `vertices.rs` | the hot path: blocks of vertices, one attribute at a time, read, transformed and written |
 //! | `normals.rs` | normals already turned by the current draw matrix, by index |
 //! | `pose.rs` | bind pose (world and draw matrices) and the skin |
 //! | `materials.rs` | MAT3 materials as scene records |
@@ -31,11 +32,8 @@
 //! 0), slots being set packet by packet from SHP1's matrix table (0xFFFF
 //! keeps the slot). Positions and normals are stored in that bind-pose model
 //! space; every vertex is skinned to the joints its draw matrix names.
-#![allow(
-    clippy::arithmetic_side_effects,
-    reason = "not yet converted: the arithmetic is on counts the count pass checked against J3dLimits, and the fuzz targets exercise it"
-)]
 
+mod batch;
 mod count;
 mod fill;
 mod materials;
@@ -149,6 +147,19 @@ impl<'a> Model<'a> {
 /// that keep them far below 2^32, so failing means the arena does not match.
 fn index32(n: usize) -> Result<u32, Error> {
     u32::try_from(n).map_err(|_| arena_mismatch())
+}
+
+/// `a + b` for a place in the fill's arena arrays, whose lengths keep it
+/// far below `usize::MAX`: past it the arena cannot match.
+#[inline(always)]
+fn sum(a: usize, b: usize) -> Result<usize, Error> {
+    a.checked_add(b).ok_or_else(arena_mismatch)
+}
+
+/// `a × b` for a size in the fill's arena arrays (see [`sum`]).
+#[inline(always)]
+fn product(a: usize, b: usize) -> Result<usize, Error> {
+    a.checked_mul(b).ok_or_else(arena_mismatch)
 }
 
 /// A UV or colour set number (always below 8) as the attribute's u8.

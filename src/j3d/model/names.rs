@@ -1,25 +1,25 @@
 //! Names: borrowed from the file when they are UTF-8, else copied lossily
 //! (U+FFFD for bad bytes) into the scene's text pool.
 
-use super::{Model, arena_mismatch};
+use super::{Model, arena_mismatch, sum};
 use crate::error::Error;
 use crate::scene::{TextRef, TextSource};
 
 impl Model<'_> {
     /// Text-pool bytes for names that are not UTF-8 (stored lossily).
     pub(super) fn pool_bytes(&self) -> Result<usize, Error> {
-        let mut total = 0;
+        let mut total = 0usize;
         for j in 0..self.jnt1.len() {
-            total += lossy_len(self.jnt1.joint(j)?.name.0);
+            total = total.saturating_add(lossy_len(self.jnt1.joint(j)?.name.0));
         }
         if let Some(mat3) = &self.mat3 {
             for m in 0..mat3.len() {
-                total += lossy_len(mat3.material(m)?.name()?.0);
+                total = total.saturating_add(lossy_len(mat3.material(m)?.name()?.0));
             }
         }
         if let Some(tex1) = &self.tex1 {
             for t in 0..tex1.len() {
-                total += lossy_len(tex1.texture(t)?.name.0);
+                total = total.saturating_add(lossy_len(tex1.texture(t)?.name.0));
             }
         }
         Ok(total)
@@ -50,7 +50,7 @@ impl Pool<'_> {
                     "\u{FFFD}"
                 },
             ] {
-                let end = self.len + piece.len();
+                let end = sum(self.len, piece.len())?;
                 self.bytes
                     .get_mut(self.len..end)
                     .ok_or_else(arena_mismatch)?
@@ -58,7 +58,8 @@ impl Pool<'_> {
                 self.len = end;
             }
         }
-        TextRef::new(TextSource::Pool, start, self.len - start).ok_or_else(arena_mismatch)
+        TextRef::new(TextSource::Pool, start, self.len.saturating_sub(start))
+            .ok_or_else(arena_mismatch)
     }
 }
 
@@ -69,6 +70,10 @@ fn lossy_len(bytes: &[u8]) -> usize {
     }
     bytes
         .utf8_chunks()
-        .map(|c| c.valid().len() + if c.invalid().is_empty() { 0 } else { 3 })
+        .map(|c| {
+            c.valid()
+                .len()
+                .saturating_add(if c.invalid().is_empty() { 0 } else { 3 })
+        })
         .sum()
 }

@@ -88,7 +88,7 @@ impl Model<'_> {
         let mut first = 0usize;
         for (e, slot) in envelope_firsts.iter_mut().enumerate() {
             *slot = u32::try_from(first).unwrap_or(u32::MAX);
-            first += self.evp1.joint_count(e)?;
+            first = first.saturating_add(self.evp1.joint_count(e)?);
         }
         for (d, out) in draws.iter_mut().enumerate() {
             *out = match self.drw1.matrix(d)? {

@@ -64,6 +64,6 @@ impl PrimitiveCounts {
             Primitive::LineStrip => &mut self.line_strip,
             Primitive::Points => &mut self.points,
         };
-        *n += 1;
+        *n = n.saturating_add(1);
     }
 }

@@ -3,7 +3,7 @@
 //! decoded RGBA8 levels.
 
 use super::names::Pool;
-use super::{Model, arena_mismatch, index32};
+use super::{Model, arena_mismatch, index32, sum};
 use crate::error::{Error, ErrorCode, Warning, WarningCode, Warnings};
 use crate::gx::texture;
 use crate::j3d::tex1::{Tex1, Texture};
@@ -57,7 +57,7 @@ impl<'a> Model<'a> {
                 // Headers only: no level is decoded, so no data is checked.
                 continue;
             }
-            mips += usize::from(t.levels());
+            mips = mips.saturating_add(usize::from(t.levels()));
             if shared_with_earlier(tex1, &t)?.is_some() {
                 continue;
             }
@@ -145,8 +145,8 @@ impl<'a> Model<'a> {
                         // Same pixels: point at the first texture's levels.
                         let first = textures.get(j).ok_or_else(arena_mismatch)?.first_mip as usize;
                         for k in 0..levels {
-                            let level = *mips.get(first + k).ok_or_else(arena_mismatch)?;
-                            *mips.get_mut(mip + k).ok_or_else(arena_mismatch)? = level;
+                            let level = *mips.get(sum(first, k)?).ok_or_else(arena_mismatch)?;
+                            *mips.get_mut(sum(mip, k)?).ok_or_else(arena_mismatch)? = level;
                         }
                     } else {
                         let palette = t.palette.map(|p| (p.format, p.bytes));
@@ -173,16 +173,16 @@ impl<'a> Model<'a> {
                                     format_args!("texture {i} level {k}: {e}"),
                                 )
                             })?;
-                            *mips.get_mut(mip + k).ok_or_else(arena_mismatch)? = MipRecord {
+                            *mips.get_mut(sum(mip, k)?).ok_or_else(arena_mismatch)? = MipRecord {
                                 offset: index32(cursor)?,
                                 width: level.width,
                                 height: level.height,
                             };
-                            cursor += size;
+                            cursor = sum(cursor, size)?;
                         }
                     }
                     record.mip_count = index32(levels)?;
-                    mip += levels;
+                    mip = sum(mip, levels)?;
                 }
             }
             *textures.get_mut(i).ok_or_else(arena_mismatch)? = record;

@@ -2,16 +2,15 @@
 //! index, positions and normals moved into bind-pose model space, UVs,
 //! colours and skin influences written, and each primitive's triangles.
 //!
-//! A primitive is filled in blocks of vertices, one attribute at a time: the
-//! loop over one attribute is short, its branches the same for every
-//! vertex, and the array reads of neighbouring vertices overlap instead of
-//! waiting on each other behind the rest of a vertex's work.
+//! Vertices are filled in blocks (of one primitive, or of several short
+//! ones side by side: `batch.rs`), one attribute at a time: the loop over
+//! one attribute is short, its branches the same for every vertex, and the
+//! array reads of neighbouring vertices overlap instead of waiting on each
+//! other behind the rest of a vertex's work.
 
 use super::normals::NormalTable;
-use super::walk::{
-    IndexField, PrimitiveVertices, ShapeSink, Slots, VertexFault, VertexLayout, VertexRefs,
-};
-use super::{Model, arena_mismatch, index32, small};
+use super::walk::{IndexField, Slots, VertexFault, VertexLayout};
+use super::{Model, arena_mismatch, index32, product, small, sum};
 use crate::error::{Error, Location, SectionId, Warning, WarningCode, Warnings};
 use crate::gx::display_list::Primitive;
 use crate::gx::vertex::{
@@ -23,6 +22,16 @@ use crate::scene::{Influence, InfluenceSpan, MAX_COLOR_SETS, MAX_UV_SETS, Mat4, 
 
 /// Vertices filled together, one attribute at a time.
 pub(super) const BLOCK: usize = 32;
+
+/// Values `sets` per vertex take for `n` vertices of a block.
+#[inline(always)]
+#[allow(
+    clippy::arithmetic_side_effects,
+    reason = "n <= BLOCK (32) and sets <= 8 UV sets"
+)]
+fn block_len(n: usize, sets: usize) -> usize {
+    n * sets
+}
 
 /// Writes vertices, triangles and influences into the scene's arrays.
 pub(super) struct Filler<'f, 'm, 'a> {
@@ -129,18 +138,55 @@ impl<'a> Lanes<'a> {
     }
 }
 
-/// A block of one primitive's vertices: `bytes` holds `size`-byte vertices,
-/// the first at file offset `at`.
+/// A block of vertices: `bytes` holds `size`-byte vertices, the first at
+/// file offset `at` (one primitive's, in place), or each at its own offset
+/// in `ats` (vertices of several primitives side by side, `batch.rs`).
 #[derive(Clone, Copy)]
-struct Block<'l> {
+pub(super) struct Block<'l> {
     bytes: &'l [u8],
     size: usize,
     at: usize,
+    ats: Option<&'l [usize; BLOCK]>,
 }
 
 impl<'l> Block<'l> {
-    fn vertices(self) -> core::slice::ChunksExact<'l, u8> {
+    /// Vertices in place in a display list, the first at file offset `at`;
+    /// `size` is at least 1.
+    pub(super) fn in_place(bytes: &'l [u8], size: usize, at: usize) -> Self {
+        Self {
+            bytes,
+            size,
+            at,
+            ats: None,
+        }
+    }
+
+    /// Vertices copied side by side, vertex `k` from file offset `ats[k]`.
+    pub(super) fn gathered(bytes: &'l [u8], size: usize, ats: &'l [usize; BLOCK]) -> Self {
+        Self {
+            bytes,
+            size,
+            at: 0,
+            ats: Some(ats),
+        }
+    }
+
+    /// Vertices in the block.
+    pub(super) fn len(self) -> usize {
+        self.bytes.len().checked_div(self.size).unwrap_or_default()
+    }
+
+    pub(super) fn vertices(self) -> core::slice::ChunksExact<'l, u8> {
         self.bytes.chunks_exact(self.size)
+    }
+
+    /// The file offset of the block's `k`-th vertex (for errors).
+    #[cold]
+    fn at(self, k: usize) -> usize {
+        match self.ats {
+            Some(ats) => ats.get(k).copied().unwrap_or(self.at),
+            None => self.at.saturating_add(k.saturating_mul(self.size)),
+        }
     }
 }
 
@@ -240,7 +286,11 @@ fn lane_fault(field: IndexField, block: Block<'_>, k: usize) -> LaneFault {
 /// bound is `elements` arrays' elements: then [`gather`] reads it.
 fn gathers(field: IndexField, size: usize, elements: usize) -> bool {
     let width = if field.wide { 2 } else { 1 };
-    field.offset + width <= size && field.limit == elements
+    field
+        .offset
+        .checked_add(width)
+        .is_some_and(|end| end <= size)
+        && field.limit == elements
 }
 
 /// Reads a block's colours of one set from `array` through [`gather`], the
@@ -340,64 +390,48 @@ impl<'a> Model<'a> {
                 Ok(())
             }
         };
-        read.map_err(|(k, fault)| self.vertex_error(block.at + k * block.size, fault))
+        read.map_err(|(k, fault)| self.vertex_error(block.at(k), fault))
     }
 }
 
-impl ShapeSink for Filler<'_, '_, '_> {
-    const WHOLE: bool = true;
-
-    fn reads_indices(&self) -> bool {
-        false
-    }
-
-    fn shape(&mut self, layout: &VertexLayout) {
+impl Filler<'_, '_, '_> {
+    /// A shape starts: its attributes resolved for the fill.
+    pub(super) fn shape(&mut self, layout: &VertexLayout) {
         self.lanes = Lanes::new(layout, &self.readers);
     }
 
-    fn vertex(&mut self, _v: &VertexRefs) -> Result<(), Error> {
-        // A whole-primitive sink is handed primitives, not vertices.
-        Err(arena_mismatch())
-    }
-
-    fn vertices(
-        &mut self,
+    /// The draw matrices of `block`'s vertices under `slots`.
+    pub(super) fn draws(
+        &self,
         layout: &VertexLayout,
         slots: &Slots,
-        p: PrimitiveVertices<'_>,
-    ) -> Result<(), Error> {
-        if p.count == 0 {
-            return Ok(());
+        block: Block<'_>,
+    ) -> Result<[u32; BLOCK], Error> {
+        let mut draws = [0u32; BLOCK];
+        for (k, (d, vertex)) in draws.iter_mut().zip(block.vertices()).enumerate() {
+            *d = layout
+                .draw(vertex, slots)
+                .map_err(|fault| self.model.vertex_error(block.at(k), fault))?;
         }
-        if let Some(attribute) = layout.direct {
-            return Err(self
-                .model
-                .vertex_error(p.at, VertexFault::Direct(attribute)));
-        }
-        let size = p.size.max(1);
-        let bytes = p
-            .count
-            .checked_mul(size)
-            .and_then(|n| p.bytes.get(..n))
-            .ok_or_else(arena_mismatch)?;
-        for (b, bytes) in bytes.chunks(BLOCK * size).enumerate() {
-            let block = Block {
-                bytes,
-                size,
-                at: p.at + b * BLOCK * size,
-            };
-            self.block(layout, slots, block)?;
-        }
-        Ok(())
+        Ok(draws)
     }
 
-    fn primitive(&mut self, kind: Primitive, count: usize) -> Result<(), Error> {
-        // The primitive's vertices are the last `count` written.
-        let base = self.vertex - count - self.mesh_first_vertex;
+    /// The triangles of a primitive of `count` vertices whose last vertex
+    /// is the scene's vertex `end - 1` (written, or waiting in a batch).
+    pub(super) fn primitive(
+        &mut self,
+        kind: Primitive,
+        count: usize,
+        end: usize,
+    ) -> Result<(), Error> {
+        let base = end
+            .checked_sub(count)
+            .and_then(|first| first.checked_sub(self.mesh_first_vertex))
+            .ok_or_else(arena_mismatch)?;
         // Every index is below `base + count`: converted once, not per index.
-        index32(base + count)?;
+        index32(sum(base, count)?)?;
         let base = index32(base)?;
-        let end = self.index + 3 * kind.triangle_count(count);
+        let end = sum(self.index, product(3, kind.triangle_count(count))?)?;
         let out = self
             .indices
             .get_mut(self.index..end)
@@ -407,7 +441,8 @@ impl ShapeSink for Filler<'_, '_, '_> {
         Ok(())
     }
 
-    fn skipped(&mut self, kind: Primitive, offset: usize) {
+    /// A primitive that makes no triangles, warned about.
+    pub(super) fn skipped(&mut self, kind: Primitive, offset: usize) {
         self.warnings.push(Warning::new(
             WarningCode::UnsupportedPrimitive,
             Location::Binary {
@@ -425,6 +460,10 @@ impl ShapeSink for Filler<'_, '_, '_> {
 /// in the primitive. GX's front face is clockwise, the scene's
 /// counter-clockwise: each [`Primitive::triangle`] (a, b, c) is written
 /// (a, c, b). One loop per kind, so nothing is chosen per triangle.
+#[allow(
+    clippy::arithmetic_side_effects,
+    reason = "out holds the triangles of one primitive, whose vertex count is a u16: t < 2^16, so 3t + 2 < 2^18"
+)]
 fn write_triangles(kind: Primitive, out: &mut [[u32; 3]], base: u32) {
     match kind {
         Primitive::TriangleStrip => put_triangles(out, base, |t| {
@@ -449,6 +488,10 @@ fn write_triangles(kind: Primitive, out: &mut [[u32; 3]], base: u32) {
 
 /// Writes triangle `t` of `out` as `base` plus `triangle(t)`'s vertices.
 #[inline(always)]
+#[allow(
+    clippy::arithmetic_side_effects,
+    reason = "t < 2^16 (write_triangles); local is below the primitive's count and base + count fits u32 (Filler::primitive checks it)"
+)]
 fn put_triangles(out: &mut [[u32; 3]], base: u32, triangle: impl Fn(u32) -> [u32; 3]) {
     for (t, out) in (0u32..).zip(out) {
         *out = triangle(t).map(|local| base + local);
@@ -456,21 +499,10 @@ fn put_triangles(out: &mut [[u32; 3]], base: u32, triangle: impl Fn(u32) -> [u32
 }
 
 impl Filler<'_, '_, '_> {
-    /// Fills one block of a primitive's vertices, attribute by attribute.
-    fn block(
-        &mut self,
-        layout: &VertexLayout,
-        slots: &Slots,
-        block: Block<'_>,
-    ) -> Result<(), Error> {
-        let model = self.model;
-        let n = block.bytes.len() / block.size;
-        let mut draws = [0u32; BLOCK];
-        for (k, (d, vertex)) in draws.iter_mut().zip(block.vertices()).enumerate() {
-            *d = layout
-                .draw(vertex, slots)
-                .map_err(|fault| model.vertex_error(block.at + k * block.size, fault))?;
-        }
+    /// Fills one block of vertices, attribute by attribute; `draws` are
+    /// their draw matrices ([`Filler::draws`]).
+    pub(super) fn block(&mut self, block: Block<'_>, draws: &[u32; BLOCK]) -> Result<(), Error> {
+        let n = block.len();
         let draws = draws.get(..n).ok_or_else(arena_mismatch)?;
         self.block_positions(draws, block)?;
         self.block_normals(draws, block)?;
@@ -479,8 +511,8 @@ impl Filler<'_, '_, '_> {
         if !self.spans.is_empty() {
             self.block_influences(draws)?;
         }
-        self.vertex += n;
-        self.mesh_vertices += n;
+        self.vertex = sum(self.vertex, n)?;
+        self.mesh_vertices = sum(self.mesh_vertices, n)?;
         Ok(())
     }
 
@@ -494,7 +526,8 @@ impl Filler<'_, '_, '_> {
         let first = self.vertex;
         let out = self
             .positions
-            .get_mut(first..first + draws.len())
+            .get_mut(first..)
+            .and_then(|out| out.get_mut(..draws.len()))
             .ok_or_else(arena_mismatch)?;
         let mut current = None;
         let mut matrix = Mat4::IDENTITY;
@@ -526,7 +559,8 @@ impl Filler<'_, '_, '_> {
         let first = self.vertex;
         let out = self
             .normals
-            .get_mut(first..first + draws.len())
+            .get_mut(first..)
+            .and_then(|out| out.get_mut(..draws.len()))
             .ok_or_else(arena_mismatch)?;
         for (((out, normal), &key), &d) in out.iter_mut().zip(raw).zip(keys).zip(draws) {
             if key == u32::MAX || !has_array {
@@ -560,11 +594,12 @@ impl Filler<'_, '_, '_> {
         if sets == 0 {
             return Ok(());
         }
-        let n = block.bytes.len() / block.size;
-        let at = self.uv + self.mesh_vertices * sets;
+        let n = block.len();
+        let at = sum(self.uv, product(self.mesh_vertices, sets)?)?;
         let out = self
             .uvs
-            .get_mut(at..at + n * sets)
+            .get_mut(at..)
+            .and_then(|out| out.get_mut(..block_len(n, sets)))
             .ok_or_else(arena_mismatch)?;
         if sets == 1 {
             // One set (most shapes): its UVs are the block's whole run.
@@ -592,11 +627,12 @@ impl Filler<'_, '_, '_> {
         if sets == 0 {
             return Ok(());
         }
-        let n = block.bytes.len() / block.size;
-        let at = self.color + self.mesh_vertices * sets;
+        let n = block.len();
+        let at = sum(self.color, product(self.mesh_vertices, sets)?)?;
         let out = self
             .colors
-            .get_mut(at..at + n * sets)
+            .get_mut(at..)
+            .and_then(|out| out.get_mut(..block_len(n, sets)))
             .ok_or_else(arena_mismatch)?;
         for (set, lane) in self.lanes.colors.iter().enumerate().take(sets) {
             let Some((field, array)) = *lane else {
@@ -615,16 +651,14 @@ impl Filler<'_, '_, '_> {
                     gather_colors(field, block, array, outs, keys)
                 };
                 if let Some(gathered) = gathered {
-                    gathered.map_err(|(k, fault)| {
-                        model.vertex_error(block.at + k * block.size, fault)
-                    })?;
+                    gathered.map_err(|(k, fault)| model.vertex_error(block.at(k), fault))?;
                     continue;
                 }
             }
             let outs = out.iter_mut().skip(set).step_by(sets);
             for (k, (out, vertex)) in outs.zip(block.vertices()).enumerate() {
                 let index = IndexField::read(Some(field), vertex)
-                    .map_err(|fault| model.vertex_error(block.at + k * block.size, fault))?;
+                    .map_err(|fault| model.vertex_error(block.at(k), fault))?;
                 *out = match (index.get(), array) {
                     (Some(i), Some(array)) => array
                         .format
@@ -645,7 +679,7 @@ impl Filler<'_, '_, '_> {
         // back whatever happens.
         let all = core::mem::take(&mut self.spans);
         let first = self.vertex;
-        let written = match all.get_mut(first..first + draws.len()) {
+        let written = match all.get_mut(first..).and_then(|s| s.get_mut(..draws.len())) {
             Some(spans) => self.influences_into(spans, draws),
             None => Err(arena_mismatch()),
         };
@@ -663,6 +697,10 @@ impl Filler<'_, '_, '_> {
                         .influences
                         .split_at_mut_checked(start)
                         .ok_or_else(arena_mismatch)?;
+                    #[allow(
+                        clippy::arithmetic_side_effects,
+                        reason = "from + count is where the copied run ended: start, below influences.len()"
+                    )]
                     let source = before.get(from..from + count);
                     let target = after.get_mut(..count);
                     match (source, target) {
@@ -671,12 +709,18 @@ impl Filler<'_, '_, '_> {
                         (Some(source), Some(target)) => target.copy_from_slice(source),
                         _ => return Err(arena_mismatch()),
                     }
-                    self.influence += count;
+                    #[allow(
+                        clippy::arithmetic_side_effects,
+                        reason = "after.get_mut(..count) held: start + count <= influences.len()"
+                    )]
+                    {
+                        self.influence += count;
+                    }
                     count
                 }
                 _ => {
                     self.write_influences(d)?;
-                    self.influence - start
+                    self.influence.saturating_sub(start)
                 }
             };
             self.skin_draw = Some((d, start, count));
@@ -709,7 +753,7 @@ impl Filler<'_, '_, '_> {
             .influences
             .get_mut(self.influence)
             .ok_or_else(arena_mismatch)? = Influence { joint, weight };
-        self.influence += 1;
+        self.influence = sum(self.influence, 1)?;
         Ok(())
     }
 }

@@ -146,8 +146,13 @@ impl IndexField {
             return Ok(ArrayIndex::NONE);
         };
         let index = if f.wide {
+            #[allow(
+                clippy::arithmetic_side_effects,
+                reason = "an attribute's offset in a vertex of at most 48 bytes"
+            )]
+            let end = f.offset + 2;
             vertex
-                .get(f.offset..f.offset + 2)
+                .get(f.offset..end)
                 .and_then(|b| b.try_into().ok().map(u16::from_be_bytes))
         } else {
             vertex.get(f.offset).map(|&b| u16::from(b))
@@ -164,6 +169,17 @@ impl IndexField {
         }
         Ok(ArrayIndex(index.into()))
     }
+}
+
+/// The file offset of the first vertex of the draw at `offset` in `packet`'s
+/// display list (after its opcode and u16 count).
+#[inline(always)]
+#[allow(
+    clippy::arithmetic_side_effects,
+    reason = "the draw's vertices lie in the display list, inside the file: the sum is below its length"
+)]
+fn first_vertex_at(packet: &Packet<'_>, offset: usize) -> usize {
+    packet.display_list_offset + offset + 3
 }
 
 /// Receives the vertices and primitives of one shape, in display-list order.
@@ -215,6 +231,10 @@ pub(super) trait ShapeSink {
     fn primitive(&mut self, kind: Primitive, count: usize) -> Result<(), Error>;
     /// A primitive that makes no triangles (lines, points), at a file offset.
     fn skipped(&mut self, kind: Primitive, offset: usize);
+    /// The shape's last primitive has been passed.
+    fn end_shape(&mut self) -> Result<(), Error> {
+        Ok(())
+    }
 }
 
 impl Model<'_> {
@@ -240,14 +260,14 @@ impl Model<'_> {
                 let primitive = primitive.map_err(|e| self.display_list_error(&packet, e))?;
                 if desc.vertex_size == 0 && primitive.vertex_count > 0 {
                     return Err(self.shp1_error(
-                        packet.display_list_offset + primitive.offset,
+                        packet.display_list_offset.saturating_add(primitive.offset),
                         format_args!("a draw of {} vertices, but the shape's vertex descriptor has no attributes", primitive.vertex_count),
                     ));
                 }
                 if !primitive.kind.is_triangles() {
                     sink.skipped(
                         primitive.kind,
-                        packet.display_list_offset + primitive.offset,
+                        packet.display_list_offset.saturating_add(primitive.offset),
                     );
                     continue;
                 }
@@ -283,7 +303,7 @@ impl Model<'_> {
                         bytes: primitive.vertices,
                         count: primitive.vertex_count,
                         size: desc.vertex_size,
-                        at: packet.display_list_offset + primitive.offset + 3,
+                        at: first_vertex_at(&packet, primitive.offset),
                     };
                     sink.vertices(&layout, &slots, vertices)?;
                     sink.primitive(primitive.kind, primitive.vertex_count)?;
@@ -297,10 +317,8 @@ impl Model<'_> {
                 {
                     Self::vertex_refs(&layout, vertex, &slots, &mut refs, reads_indices).map_err(
                         |fault| {
-                            let at = packet.display_list_offset
-                                + primitive.offset
-                                + 3
-                                + i * desc.vertex_size;
+                            let at = first_vertex_at(&packet, primitive.offset)
+                                .saturating_add(i.saturating_mul(desc.vertex_size));
                             self.vertex_error(at, fault)
                         },
                     )?;
@@ -309,7 +327,7 @@ impl Model<'_> {
                 sink.primitive(primitive.kind, primitive.vertex_count)?;
             }
         }
-        Ok(())
+        sink.end_shape()
     }
 
     fn set_slots(
@@ -351,7 +369,7 @@ impl Model<'_> {
             }
             DisplayListError::Truncated { offset } => (offset, ErrorCode::Truncated, 0),
         };
-        let at = packet.display_list_offset + offset;
+        let at = packet.display_list_offset.saturating_add(offset);
         match code {
             ErrorCode::BadValue => Error::binary(
                 code,

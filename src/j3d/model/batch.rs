@@ -1,0 +1,208 @@
+//! Short primitives gathered into full blocks. The corpus's strips hold
+//! about seven vertices on average, and a block's fixed cost (each
+//! attribute's loop chosen, its output range checked) was paid once per
+//! primitive: the vertices of consecutive primitives of a shape are copied
+//! side by side until a block is full, so that a block holds [`BLOCK`]
+//! vertices whatever the primitives' lengths. A primitive's whole blocks
+//! are filled in place, without the copy.
+
+use super::arena_mismatch;
+use super::vertices::{BLOCK, Block, Filler};
+use super::walk::{PrimitiveVertices, ShapeSink, Slots, VertexFault, VertexLayout, VertexRefs};
+use crate::error::Error;
+use crate::gx::display_list::Primitive;
+
+/// Bytes of the largest display-list vertex batched: a descriptor holds at
+/// most 24 attributes of at most two bytes each. A larger vertex (none can
+/// be) would be filled one primitive at a time.
+const MAX_VERTEX_BYTES: usize = 48;
+
+/// Vertices waiting for a full block: their bytes side by side, each one's
+/// draw matrix (found under its own packet's slots) and file offset.
+#[derive(Clone, Debug)]
+pub(super) struct Pending {
+    bytes: [u8; BLOCK * MAX_VERTEX_BYTES],
+    draws: [u32; BLOCK],
+    ats: [usize; BLOCK],
+    /// Vertices waiting.
+    len: usize,
+    /// Bytes of each (the shape's vertex size).
+    size: usize,
+}
+
+impl Default for Pending {
+    fn default() -> Self {
+        Self {
+            bytes: [0; BLOCK * MAX_VERTEX_BYTES],
+            draws: [0; BLOCK],
+            ats: [0; BLOCK],
+            len: 0,
+            size: 1,
+        }
+    }
+}
+
+/// The fill pass's sink for one shape: [`Filler`] fed full blocks.
+pub(super) struct Batch<'p, 'f, 'm, 'a> {
+    pub(super) filler: &'p mut Filler<'f, 'm, 'a>,
+    pub(super) pending: &'p mut Pending,
+}
+
+impl Batch<'_, '_, '_, '_> {
+    /// Copies `bytes` (whole vertices of `size` bytes, the first at file
+    /// offset `at`, no more than the block has room for) into the waiting
+    /// block, each with its draw matrix under `slots`.
+    fn stage(
+        &mut self,
+        layout: &VertexLayout,
+        slots: &Slots,
+        bytes: &[u8],
+        size: usize,
+        at: usize,
+    ) -> Result<(), Error> {
+        let Self { filler, pending } = self;
+        if pending.len == 0 {
+            pending.size = size;
+        }
+        pending
+            .bytes
+            .get_mut(pending.len.saturating_mul(size)..)
+            .and_then(|rest| rest.get_mut(..bytes.len()))
+            .ok_or_else(arena_mismatch)?
+            .copy_from_slice(bytes);
+        let waiting = pending
+            .draws
+            .iter_mut()
+            .zip(&mut pending.ats)
+            .skip(pending.len);
+        let mut added = 0usize;
+        for ((draw, vertex_at), (k, vertex)) in waiting.zip(bytes.chunks_exact(size).enumerate()) {
+            #[allow(
+                clippy::arithmetic_side_effects,
+                reason = "k × size < bytes.len(), and at + bytes.len() is a file offset (the display list's end)"
+            )]
+            let offset = at + k * size;
+            *draw = layout
+                .draw(vertex, slots)
+                .map_err(|fault| filler.model.vertex_error(offset, fault))?;
+            *vertex_at = offset;
+            added = k;
+        }
+        let added = if bytes.is_empty() {
+            0
+        } else {
+            added.saturating_add(1)
+        };
+        if added.checked_mul(size) != Some(bytes.len()) {
+            return Err(arena_mismatch());
+        }
+        pending.len = pending.len.saturating_add(added);
+        Ok(())
+    }
+
+    /// Fills the waiting vertices, if any.
+    fn flush(&mut self) -> Result<(), Error> {
+        let Self { filler, pending } = self;
+        if pending.len == 0 {
+            return Ok(());
+        }
+        let bytes = pending
+            .bytes
+            .get(..pending.len.saturating_mul(pending.size))
+            .ok_or_else(arena_mismatch)?;
+        filler.block(
+            Block::gathered(bytes, pending.size, &pending.ats),
+            &pending.draws,
+        )?;
+        pending.len = 0;
+        Ok(())
+    }
+}
+
+impl ShapeSink for Batch<'_, '_, '_, '_> {
+    const WHOLE: bool = true;
+
+    fn reads_indices(&self) -> bool {
+        false
+    }
+
+    fn shape(&mut self, layout: &VertexLayout) {
+        self.filler.shape(layout);
+        self.pending.len = 0;
+    }
+
+    fn vertex(&mut self, _v: &VertexRefs) -> Result<(), Error> {
+        // A whole-primitive sink is handed primitives, not vertices.
+        Err(arena_mismatch())
+    }
+
+    fn vertices(
+        &mut self,
+        layout: &VertexLayout,
+        slots: &Slots,
+        p: PrimitiveVertices<'_>,
+    ) -> Result<(), Error> {
+        if p.count == 0 {
+            return Ok(());
+        }
+        if let Some(attribute) = layout.direct {
+            return Err(self
+                .filler
+                .model
+                .vertex_error(p.at, VertexFault::Direct(attribute)));
+        }
+        let size = p.size.max(1);
+        let mut rest = p
+            .count
+            .checked_mul(size)
+            .and_then(|n| p.bytes.get(..n))
+            .ok_or_else(arena_mismatch)?;
+        let mut at = p.at;
+        let batched = size <= MAX_VERTEX_BYTES;
+        // Waiting vertices go first, whatever this primitive's size.
+        if self.pending.len > 0 && (!batched || self.pending.size != size) {
+            self.flush()?;
+        }
+        if self.pending.len > 0 {
+            let room = BLOCK.saturating_sub(self.pending.len).saturating_mul(size);
+            let (now, later) = rest.split_at(room.min(rest.len()));
+            self.stage(layout, slots, now, size, at)?;
+            (rest, at) = (later, at.saturating_add(now.len()));
+            if self.pending.len == BLOCK {
+                self.flush()?;
+            }
+        }
+        // Whole blocks in place; what is left waits for the next primitive
+        // (or, when a vertex is too large to wait, is a short block).
+        let mut blocks = rest.chunks_exact(BLOCK.saturating_mul(size));
+        for bytes in &mut blocks {
+            let block = Block::in_place(bytes, size, at);
+            let draws = self.filler.draws(layout, slots, block)?;
+            self.filler.block(block, &draws)?;
+            at = at.saturating_add(bytes.len());
+        }
+        let tail = blocks.remainder();
+        if tail.is_empty() {
+            Ok(())
+        } else if batched {
+            self.stage(layout, slots, tail, size, at)
+        } else {
+            let block = Block::in_place(tail, size, at);
+            let draws = self.filler.draws(layout, slots, block)?;
+            self.filler.block(block, &draws)
+        }
+    }
+
+    fn primitive(&mut self, kind: Primitive, count: usize) -> Result<(), Error> {
+        let end = self.filler.vertex.saturating_add(self.pending.len);
+        self.filler.primitive(kind, count, end)
+    }
+
+    fn skipped(&mut self, kind: Primitive, offset: usize) {
+        self.filler.skipped(kind, offset);
+    }
+
+    fn end_shape(&mut self) -> Result<(), Error> {
+        self.flush()
+    }
+}
