@@ -89,8 +89,9 @@ impl Walk {
         self.in_string = inside >> 63 != 0;
         let open = s.open & !inside;
         let close = s.close & !inside;
-        if !COUNT && (close.count_ones() as usize) < self.depth {
-            // Too few closing brackets to reach depth 0 here.
+        // Too few closing brackets to reach depth 0 here, or (counting)
+        // depth 1, where the commas that count stand: only the depth moves.
+        if (close.count_ones() as usize) + usize::from(COUNT) < self.depth {
             self.depth = self.depth + open.count_ones() as usize - close.count_ones() as usize;
             return None;
         }
