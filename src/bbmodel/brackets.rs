@@ -209,6 +209,36 @@ mod tests {
         }
     }
 
+    /// Blocks deep inside entries (few closing brackets, many commas below
+    /// depth 1) are passed over by their depth alone: the entries and the
+    /// close are still those of the byte walk.
+    #[test]
+    fn blocks_below_depth_one_count_no_commas() {
+        // Deep entries, and flat ones whose blocks hold one closing bracket
+        // and the comma after it, at depth 1.
+        let deep = r#"{"faces": {"north": {"uv": [0, 0, 16, 16], "texture": 0}, "up": {"uv": [1, 2, 3, 4]}}, "from": [1, 2, 3]}"#;
+        let flat = r#"{"name": "one closing bracket a block"}"#;
+        for (entry, entries) in [deep, flat]
+            .into_iter()
+            .flat_map(|e| [1, 2, 7, 40].map(|n| (e, n)))
+        {
+            let body = std::vec![entry; entries].join(",\n");
+            for (depth, text) in [
+                (1, std::format!("{body}] , 9]")),
+                (3, std::format!("{body}]]] , 9]")),
+            ] {
+                let found = block_walk(text.as_bytes(), 0, depth);
+                assert_eq!(
+                    found,
+                    reference(text.as_bytes(), 0, depth),
+                    "{entries} at depth {depth}"
+                );
+                let commas = if depth == 1 { entries - 1 } else { 0 };
+                assert_eq!(found.1, commas, "{entries} at depth {depth}");
+            }
+        }
+    }
+
     /// Random bracket soup, strings, escapes and commas, every start depth:
     /// the block walk agrees with the byte walk exactly.
     #[test]
