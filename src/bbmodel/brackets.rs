@@ -89,8 +89,9 @@ impl Walk {
         self.in_string = inside >> 63 != 0;
         let open = s.open & !inside;
         let close = s.close & !inside;
-        if !COUNT && (close.count_ones() as usize) < self.depth {
-            // Too few closing brackets to reach depth 0 here.
+        // Too few closing brackets to reach depth 0 here, or (counting)
+        // depth 1, where the commas that count stand: only the depth moves.
+        if (close.count_ones() as usize) + usize::from(COUNT) < self.depth {
             self.depth = self.depth + open.count_ones() as usize - close.count_ones() as usize;
             return None;
         }
@@ -205,6 +206,36 @@ mod tests {
         long.extend_from_slice(&[b' '; 200]);
         for bytes in [&json[..], &long[..]] {
             assert_eq!(block_walk(bytes, 0, 1), (Some(close), 3));
+        }
+    }
+
+    /// Blocks deep inside entries (few closing brackets, many commas below
+    /// depth 1) are passed over by their depth alone: the entries and the
+    /// close are still those of the byte walk.
+    #[test]
+    fn blocks_below_depth_one_count_no_commas() {
+        // Deep entries, and flat ones whose blocks hold one closing bracket
+        // and the comma after it, at depth 1.
+        let deep = r#"{"faces": {"north": {"uv": [0, 0, 16, 16], "texture": 0}, "up": {"uv": [1, 2, 3, 4]}}, "from": [1, 2, 3]}"#;
+        let flat = r#"{"name": "one closing bracket a block"}"#;
+        for (entry, entries) in [deep, flat]
+            .into_iter()
+            .flat_map(|e| [1, 2, 7, 40].map(|n| (e, n)))
+        {
+            let body = std::vec![entry; entries].join(",\n");
+            for (depth, text) in [
+                (1, std::format!("{body}] , 9]")),
+                (3, std::format!("{body}]]] , 9]")),
+            ] {
+                let found = block_walk(text.as_bytes(), 0, depth);
+                assert_eq!(
+                    found,
+                    reference(text.as_bytes(), 0, depth),
+                    "{entries} at depth {depth}"
+                );
+                let commas = if depth == 1 { entries - 1 } else { 0 };
+                assert_eq!(found.1, commas, "{entries} at depth {depth}");
+            }
         }
     }
 
