@@ -137,4 +137,16 @@ impl BlockDecoder for Ia8 {
         }
         Ok(())
     }
+
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    #[inline(always)]
+    fn rows_ready(&self, _: &[u8]) -> bool {
+        true
+    }
+
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    #[inline(always)]
+    fn decode_row<const Y: usize>(&self, src: &[u8], out: &mut [u8]) {
+        super::sse2::ia8_rows::<Y>(src, out);
+    }
 }

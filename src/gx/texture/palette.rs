@@ -132,6 +132,37 @@ impl BlockDecoder for C4 {
             |i| self.0.get(i),
         )
     }
+
+    #[inline(always)]
+    fn rows_ready(&self, src: &[u8]) -> bool {
+        // A nibble addresses only the table's 16 entries.
+        self.0.entries >= 16
+            || usize::from(src.iter().fold(0, |m, &b| m.max(b >> 4).max(b & 0xF))) < self.0.entries
+    }
+
+    #[inline(always)]
+    fn decode_row<const Y: usize>(&self, src: &[u8], out: &mut [u8]) {
+        let texels = &self.0.texels;
+        let pick = |i: u8| {
+            texels
+                .get(usize::from(i & 0xF))
+                .copied()
+                .unwrap_or_default()
+        };
+        let (blocks, _) = src.as_chunks::<32>();
+        let (outs, _) = out.as_chunks_mut::<32>();
+        for (block, o) in blocks.iter().zip(outs) {
+            // Row `Y` is the block's four bytes from `4 * Y`.
+            let (rows, _) = block.as_chunks::<4>();
+            let (o, _) = o.as_chunks_mut::<4>();
+            let (pairs, _) = o.as_chunks_mut::<2>();
+            if let Some(indices) = rows.get(Y) {
+                for (pair, &b) in pairs.iter_mut().zip(indices) {
+                    *pair = [pick(b >> 4), pick(b)];
+                }
+            }
+        }
+    }
 }
 
 /// C8: 8x4 texels of 8-bit indices.
@@ -179,6 +210,29 @@ impl BlockDecoder for C8 {
             self.0.entries,
             |i| self.0.get(i),
         )
+    }
+
+    #[inline(always)]
+    fn rows_ready(&self, src: &[u8]) -> bool {
+        // A byte addresses only the table's 256 entries.
+        self.0.entries >= 256 || usize::from(src.iter().fold(0, |m, &b| m.max(b))) < self.0.entries
+    }
+
+    #[inline(always)]
+    fn decode_row<const Y: usize>(&self, src: &[u8], out: &mut [u8]) {
+        let texels = &self.0.texels;
+        let (blocks, _) = src.as_chunks::<32>();
+        let (outs, _) = out.as_chunks_mut::<32>();
+        for (block, o) in blocks.iter().zip(outs) {
+            // Row `Y` is the block's eight bytes from `8 * Y`.
+            let (rows, _) = block.as_chunks::<8>();
+            let (o, _) = o.as_chunks_mut::<4>();
+            if let Some(indices) = rows.get(Y) {
+                for (texel, &i) in o.iter_mut().zip(indices) {
+                    *texel = texels.get(usize::from(i)).copied().unwrap_or_default();
+                }
+            }
+        }
     }
 }
 

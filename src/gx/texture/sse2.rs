@@ -12,7 +12,7 @@
 use safe_arch::{
     add_i16_m128i, bitand_m128i, bitandnot_m128i, bitor_m128i, bitxor_m128i, cmp_eq_mask_i32_m128i,
     cmp_gt_mask_i32_m128i, load_unaligned_m128i, m128i, mul_i16_keep_low_m128i, set_i32_m128i,
-    set_splat_i16_m128i, set_splat_i32_m128i, shl_imm_u16_m128i, shl_imm_u32_m128i,
+    set_i64_m128i, set_splat_i16_m128i, set_splat_i32_m128i, shl_imm_u16_m128i, shl_imm_u32_m128i,
     shr_imm_i16_m128i, shr_imm_u16_m128i, shr_imm_u32_m128i, shuffle_ai_f32_all_m128i,
     store_unaligned_m128i, unpack_high_i8_m128i, unpack_high_i16_m128i, unpack_low_i8_m128i,
     unpack_low_i16_m128i, unpack_low_i64_m128i,
@@ -122,16 +122,58 @@ pub(super) fn ia4(src: &[u8; 32], out: &mut [u8; 128]) {
     }
 }
 
+/// IA8: eight texels' `a | i << 8` lanes (as loaded) to `[i, i, i, a]`.
+#[inline(always)]
+fn ia8_texels(v: m128i) -> [m128i; 2] {
+    let i = shr_imm_u16_m128i::<8>(v);
+    let ii = bitor_m128i(i, shl_imm_u16_m128i::<8>(i));
+    let ia = bitor_m128i(i, shl_imm_u16_m128i::<8>(v));
+    interleave_rg_ba(ii, ia)
+}
+
 /// IA8: alpha byte first, then intensity, to `[i, i, i, a]`.
 #[inline(always)]
 pub(super) fn ia8(src: &[u8; 32], out: &mut [u8; 64]) {
+    u16_block(src, out, ia8_texels);
+}
+
+/// Row `Y` of a run of IA8 blocks ([`u16_rows`]).
+#[inline(always)]
+pub(super) fn ia8_rows<const Y: usize>(src: &[u8], out: &mut [u8]) {
+    u16_rows::<Y>(src, out, ia8_texels);
+}
+
+/// A 4x4 block of 16-bit texels, eight at a time through `texels`.
+#[inline(always)]
+fn u16_block(src: &[u8; 32], out: &mut [u8; 64], texels: impl Fn(m128i) -> [m128i; 2]) {
     let (halves, _) = out.as_chunks_mut::<32>();
     for (v, half) in loads::<32, 2>(src).into_iter().zip(halves) {
-        // Lanes are `a | i << 8` as loaded.
-        let i = shr_imm_u16_m128i::<8>(v);
-        let ii = bitor_m128i(i, shl_imm_u16_m128i::<8>(i));
-        let ia = bitor_m128i(i, shl_imm_u16_m128i::<8>(v));
-        stores(half, interleave_rg_ba(ii, ia));
+        stores(half, texels(v));
+    }
+}
+
+/// Eight bytes of `block` from `8 * k` as the low half of a lane.
+#[inline(always)]
+fn piece<const B: usize>(block: &[u8; B], k: usize) -> i64 {
+    let (pieces, _) = block.as_chunks::<8>();
+    pieces.get(k).map_or(0, |p| i64::from_le_bytes(*p))
+}
+
+/// Row `Y` of a run of 4x4 blocks of 16-bit texels (a block's row is its
+/// eight bytes from `8 * Y`), two blocks per vector: their rows lie side by
+/// side in the output, so one vector of eight lanes becomes 32 contiguous
+/// bytes. `texels` turns eight u16 lanes as loaded into two four-texel
+/// vectors.
+#[inline(always)]
+fn u16_rows<const Y: usize>(src: &[u8], out: &mut [u8], texels: impl Fn(m128i) -> [m128i; 2]) {
+    let (pairs, last) = src.as_chunks::<64>();
+    let (outs, out_last) = out.as_chunks_mut::<32>();
+    for (pair, o) in pairs.iter().zip(outs) {
+        stores(o, texels(set_i64_m128i(piece(pair, 4 + Y), piece(pair, Y))));
+    }
+    if let (Some(block), Some(o)) = (last.first_chunk::<32>(), out_last.first_chunk_mut::<16>()) {
+        let [t, _] = texels(set_i64_m128i(0, piece(block, Y)));
+        store_unaligned_m128i(o, t);
     }
 }
 
@@ -147,74 +189,117 @@ fn expand5(v: m128i) -> m128i {
     bitor_m128i(shl_imm_u16_m128i::<3>(v), shr_imm_u16_m128i::<2>(v))
 }
 
+/// RGB565, big-endian: eight lanes as loaded to eight texels.
+#[inline(always)]
+fn rgb565_texels(v: m128i) -> [m128i; 2] {
+    let p = swap_bytes16(v);
+    let r = expand5(shr_imm_u16_m128i::<11>(p));
+    let g6 = and16(shr_imm_u16_m128i::<5>(p), 0x3F);
+    let g = bitor_m128i(shl_imm_u16_m128i::<2>(g6), shr_imm_u16_m128i::<4>(g6));
+    let b = expand5(and16(p, 0x1F));
+    let rg = bitor_m128i(r, shl_imm_u16_m128i::<8>(g));
+    let ba = bitor_m128i(b, splat16(0xFF00));
+    interleave_rg_ba(rg, ba)
+}
+
 /// RGB565, big-endian.
 #[inline(always)]
 pub(super) fn rgb565(src: &[u8; 32], out: &mut [u8; 64]) {
-    let (halves, _) = out.as_chunks_mut::<32>();
-    for (v, half) in loads::<32, 2>(src).into_iter().zip(halves) {
-        let p = swap_bytes16(v);
-        let r = expand5(shr_imm_u16_m128i::<11>(p));
-        let g6 = and16(shr_imm_u16_m128i::<5>(p), 0x3F);
-        let g = bitor_m128i(shl_imm_u16_m128i::<2>(g6), shr_imm_u16_m128i::<4>(g6));
-        let b = expand5(and16(p, 0x1F));
-        let rg = bitor_m128i(r, shl_imm_u16_m128i::<8>(g));
-        let ba = bitor_m128i(b, splat16(0xFF00));
-        stores(half, interleave_rg_ba(rg, ba));
-    }
+    u16_block(src, out, rgb565_texels);
+}
+
+/// Row `Y` of a run of RGB565 blocks ([`u16_rows`]).
+#[inline(always)]
+pub(super) fn rgb565_rows<const Y: usize>(src: &[u8], out: &mut [u8]) {
+    u16_rows::<Y>(src, out, rgb565_texels);
 }
 
 /// RGB5A3, big-endian: bit 15 set is RGB555 with alpha 255, clear is
-/// A3RGB4; both are computed and the mode bit selects per lane.
+/// A3RGB4; both are computed and the mode bit selects per lane. Eight lanes
+/// as loaded to eight texels.
+#[inline(always)]
+fn rgb5a3_texels(v: m128i) -> [m128i; 2] {
+    let p = swap_bytes16(v);
+    let opaque = shr_imm_i16_m128i::<15>(p);
+    let pick = |when_opaque: m128i, otherwise: m128i| {
+        bitor_m128i(
+            bitand_m128i(opaque, when_opaque),
+            bitandnot_m128i(opaque, otherwise),
+        )
+    };
+    let r = pick(
+        expand5(and16(shr_imm_u16_m128i::<10>(p), 0x1F)),
+        times_0x11(and16(shr_imm_u16_m128i::<8>(p), 0xF)),
+    );
+    let g = pick(
+        expand5(and16(shr_imm_u16_m128i::<5>(p), 0x1F)),
+        times_0x11(and16(shr_imm_u16_m128i::<4>(p), 0xF)),
+    );
+    let b = pick(expand5(and16(p, 0x1F)), times_0x11(and16(p, 0xF)));
+    let a3 = and16(shr_imm_u16_m128i::<12>(p), 0x7);
+    let a = pick(
+        splat16(0xFF),
+        bitor_m128i(
+            bitor_m128i(shl_imm_u16_m128i::<5>(a3), shl_imm_u16_m128i::<2>(a3)),
+            shr_imm_u16_m128i::<1>(a3),
+        ),
+    );
+    let rg = bitor_m128i(r, shl_imm_u16_m128i::<8>(g));
+    let ba = bitor_m128i(b, shl_imm_u16_m128i::<8>(a));
+    interleave_rg_ba(rg, ba)
+}
+
+/// RGB5A3, big-endian ([`rgb5a3_texels`]).
 #[inline(always)]
 pub(super) fn rgb5a3(src: &[u8; 32], out: &mut [u8; 64]) {
-    let (halves, _) = out.as_chunks_mut::<32>();
-    for (v, half) in loads::<32, 2>(src).into_iter().zip(halves) {
-        let p = swap_bytes16(v);
-        let opaque = shr_imm_i16_m128i::<15>(p);
-        let pick = |when_opaque: m128i, otherwise: m128i| {
-            bitor_m128i(
-                bitand_m128i(opaque, when_opaque),
-                bitandnot_m128i(opaque, otherwise),
-            )
-        };
-        let r = pick(
-            expand5(and16(shr_imm_u16_m128i::<10>(p), 0x1F)),
-            times_0x11(and16(shr_imm_u16_m128i::<8>(p), 0xF)),
-        );
-        let g = pick(
-            expand5(and16(shr_imm_u16_m128i::<5>(p), 0x1F)),
-            times_0x11(and16(shr_imm_u16_m128i::<4>(p), 0xF)),
-        );
-        let b = pick(expand5(and16(p, 0x1F)), times_0x11(and16(p, 0xF)));
-        let a3 = and16(shr_imm_u16_m128i::<12>(p), 0x7);
-        let a = pick(
-            splat16(0xFF),
-            bitor_m128i(
-                bitor_m128i(shl_imm_u16_m128i::<5>(a3), shl_imm_u16_m128i::<2>(a3)),
-                shr_imm_u16_m128i::<1>(a3),
-            ),
-        );
-        let rg = bitor_m128i(r, shl_imm_u16_m128i::<8>(g));
-        let ba = bitor_m128i(b, shl_imm_u16_m128i::<8>(a));
-        stores(half, interleave_rg_ba(rg, ba));
-    }
+    u16_block(src, out, rgb5a3_texels);
+}
+
+/// Row `Y` of a run of RGB5A3 blocks ([`u16_rows`]).
+#[inline(always)]
+pub(super) fn rgb5a3_rows<const Y: usize>(src: &[u8], out: &mut [u8]) {
+    u16_rows::<Y>(src, out, rgb5a3_texels);
+}
+
+/// RGBA8: texels from lanes of AR pairs and the matching GB pairs (as
+/// loaded): 32-bit lanes `a | r << 8 | g << 16 | b << 24`, rotated right a
+/// byte.
+#[inline(always)]
+fn rgba8_texels(ar: m128i, gb: m128i) -> [m128i; 2] {
+    let rotate = |x: m128i| bitor_m128i(shr_imm_u32_m128i::<8>(x), shl_imm_u32_m128i::<24>(x));
+    [
+        rotate(unpack_low_i16_m128i(ar, gb)),
+        rotate(unpack_high_i16_m128i(ar, gb)),
+    ]
 }
 
 /// RGBA8: 16 AR byte pairs, then 16 GB pairs, to `[r, g, b, a]`.
 #[inline(always)]
 pub(super) fn rgba8(src: &[u8; 64], out: &mut [u8; 64]) {
     let [ar0, ar1, gb0, gb1] = loads::<64, 4>(src);
-    // 32-bit lanes `a | r << 8 | g << 16 | b << 24`, rotated right a byte.
-    let rotate = |x: m128i| bitor_m128i(shr_imm_u32_m128i::<8>(x), shl_imm_u32_m128i::<24>(x));
-    stores(
-        out,
-        [
-            rotate(unpack_low_i16_m128i(ar0, gb0)),
-            rotate(unpack_high_i16_m128i(ar0, gb0)),
-            rotate(unpack_low_i16_m128i(ar1, gb1)),
-            rotate(unpack_high_i16_m128i(ar1, gb1)),
-        ],
-    );
+    let [t0, t1] = rgba8_texels(ar0, gb0);
+    let [t2, t3] = rgba8_texels(ar1, gb1);
+    stores(out, [t0, t1, t2, t3]);
+}
+
+/// Row `Y` of a run of RGBA8 blocks: a block's row is its AR pairs from
+/// `8 * Y` and its GB pairs from `32 + 8 * Y`; two blocks per vector, as in
+/// [`u16_rows`].
+#[inline(always)]
+pub(super) fn rgba8_rows<const Y: usize>(src: &[u8], out: &mut [u8]) {
+    let (pairs, last) = src.as_chunks::<128>();
+    let (outs, out_last) = out.as_chunks_mut::<32>();
+    for (pair, o) in pairs.iter().zip(outs) {
+        let ar = set_i64_m128i(piece(pair, 8 + Y), piece(pair, Y));
+        let gb = set_i64_m128i(piece(pair, 12 + Y), piece(pair, 4 + Y));
+        stores(o, rgba8_texels(ar, gb));
+    }
+    if let (Some(block), Some(o)) = (last.first_chunk::<64>(), out_last.first_chunk_mut::<16>()) {
+        let ar = set_i64_m128i(0, piece(block, Y));
+        let gb = set_i64_m128i(0, piece(block, 4 + Y));
+        let [t, _] = rgba8_texels(ar, gb);
+        store_unaligned_m128i(o, t);
+    }
 }
 
 /// The four colours of CMPR's four sub-blocks: lane `k` of each vector is

@@ -1,8 +1,10 @@
 //! The block (tile) layout shared by every GX texture format.
 //!
-//! Blocks are stored row-major over the padded image; each format decodes one
-//! block into a small RGBA8 [`Tile`], and [`decode_tiled`] copies the visible
-//! part of that tile into the output rows.
+//! Blocks are stored row-major over the padded image. A format with a row
+//! pass writes a strip's whole blocks one output row at a time, straight
+//! into the row; otherwise (and for the right edge block) each block is
+//! decoded into a small RGBA8 [`Tile`], and [`decode_tiled`] copies the
+//! visible part of that tile into the output rows.
 #![allow(
     clippy::arithmetic_side_effects,
     reason = "texel arithmetic on u8/u16 channel values with constant factors, and coordinates below the texture's side, whose sizes were checked with checked_mul first"
@@ -39,6 +41,38 @@ pub(super) trait BlockDecoder {
         visible_w: usize,
         visible_h: usize,
     ) -> Result<(), TextureError>;
+
+    /// Whether [`Self::decode_row`] may write the whole blocks of a strip,
+    /// `src`: false for a format without a row pass, and for a strip whose
+    /// indices its palette may lack (the block path then finds the first in
+    /// block order, as it always has).
+    #[inline(always)]
+    fn rows_ready(&self, _src: &[u8]) -> bool {
+        false
+    }
+
+    /// Output row `Y` of a strip's whole blocks: `src` holds the blocks,
+    /// `out` is `WIDTH * 4` bytes per block. Only called when
+    /// [`Self::rows_ready`] said so; each texel is stored once, straight
+    /// into its row, with no tile between.
+    #[inline(always)]
+    fn decode_row<const Y: usize>(&self, _src: &[u8], _out: &mut [u8]) {}
+}
+
+/// [`BlockDecoder::decode_row`] for a row number known only at run time.
+#[inline(always)]
+fn row_at<D: BlockDecoder>(decoder: &D, y: usize, src: &[u8], out: &mut [u8]) {
+    match y {
+        0 => decoder.decode_row::<0>(src, out),
+        1 => decoder.decode_row::<1>(src, out),
+        2 => decoder.decode_row::<2>(src, out),
+        3 => decoder.decode_row::<3>(src, out),
+        4 => decoder.decode_row::<4>(src, out),
+        5 => decoder.decode_row::<5>(src, out),
+        6 => decoder.decode_row::<6>(src, out),
+        7 => decoder.decode_row::<7>(src, out),
+        _ => {}
+    }
 }
 
 /// Moves the first `n` bytes of each tile row to the front of its output
@@ -99,16 +133,40 @@ pub(super) fn decode_tiled<D: BlockDecoder>(
         .zip(data.chunks_exact(strip_src_bytes))
     {
         let rows = strip.len() / row_bytes;
-        // The strip's output rows, each advanced past a block as it is
-        // written: one split per row and block, no offsets recomputed.
-        let mut out_rows = strip.chunks_exact_mut(row_bytes);
+        let (full_src, edge_src) = strip_src
+            .split_at_checked(full_blocks * D::BYTES)
+            .unwrap_or_default();
+        // Whole blocks a row at a time when the format can; the edge block
+        // (and every block otherwise) through the tile below.
+        let by_rows = decoder.rows_ready(full_src);
+        let done_bytes = if by_rows {
+            let full_bytes = full_blocks * D::WIDTH * 4;
+            for (y, row) in strip.chunks_exact_mut(row_bytes).enumerate() {
+                if let Some(row) = row.get_mut(..full_bytes) {
+                    row_at(decoder, y, full_src, row);
+                }
+            }
+            full_bytes
+        } else {
+            0
+        };
+        // The strip's output rows past what the row pass wrote, each
+        // advanced past a block as it is written: one split per row and
+        // block, no offsets recomputed.
+        let mut out_rows = strip
+            .chunks_exact_mut(row_bytes)
+            .map(|row| row.get_mut(done_bytes..).unwrap_or_default());
         let mut row_slices: [&mut [u8]; MAX_BLOCK_HEIGHT] =
             core::array::from_fn(|_| out_rows.next().unwrap_or_default());
         let mut blocks = strip_src.chunks_exact(D::BYTES);
-        // Whole-width blocks: the copy length is a constant per format.
-        for block in blocks.by_ref().take(full_blocks) {
-            decoder.decode_block(block, &mut tile, D::WIDTH, rows)?;
-            copy_rows(&mut row_slices, &tile, D::WIDTH, D::HEIGHT, D::WIDTH * 4);
+        if by_rows {
+            blocks = edge_src.chunks_exact(D::BYTES);
+        } else {
+            // Whole-width blocks: the copy length is a constant per format.
+            for block in blocks.by_ref().take(full_blocks) {
+                decoder.decode_block(block, &mut tile, D::WIDTH, rows)?;
+                copy_rows(&mut row_slices, &tile, D::WIDTH, D::HEIGHT, D::WIDTH * 4);
+            }
         }
         // The right edge block: present only when the width is not a
         // multiple of the block width (then `last_w` is its visible width).
