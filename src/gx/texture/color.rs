@@ -6,7 +6,7 @@
 )]
 
 use super::TextureError;
-use super::tiles::{BlockDecoder, Texel, Tile};
+use super::tiles::{BlockDecoder, StripRows, Texel, Tile, by_rows};
 
 /// Low byte of `v` (callers pass values below 256).
 #[inline(always)]
@@ -243,5 +243,16 @@ impl BlockDecoder for Rgba8 {
     #[inline(always)]
     fn decode_row<const Y: usize>(&self, src: &[u8], out: &mut [u8]) {
         super::sse2::rgba8_rows::<Y>(src, out);
+    }
+
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    #[inline(always)]
+    fn decode_strip(&self, src: &[u8], rows: &mut StripRows<'_>, visible: usize) {
+        // Block order when the strip has all four rows.
+        if let ([r0, r1, r2, r3, ..], 4) = (&mut *rows, visible) {
+            super::sse2::rgba8_strip(src, [r0, r1, r2, r3]);
+            return;
+        }
+        by_rows(self, src, rows, visible);
     }
 }

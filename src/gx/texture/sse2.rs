@@ -14,8 +14,8 @@ use safe_arch::{
     cmp_gt_mask_i32_m128i, load_unaligned_m128i, m128i, mul_i16_keep_low_m128i, set_i32_m128i,
     set_i64_m128i, set_splat_i16_m128i, set_splat_i32_m128i, shl_imm_u16_m128i, shl_imm_u32_m128i,
     shr_imm_i16_m128i, shr_imm_u16_m128i, shr_imm_u32_m128i, shuffle_ai_f32_all_m128i,
-    store_unaligned_m128i, unpack_high_i8_m128i, unpack_high_i16_m128i, unpack_low_i8_m128i,
-    unpack_low_i16_m128i, unpack_low_i64_m128i,
+    store_unaligned_m128i, unpack_high_i8_m128i, unpack_high_i16_m128i, unpack_high_i64_m128i,
+    unpack_low_i8_m128i, unpack_low_i16_m128i, unpack_low_i64_m128i,
 };
 
 /// A 16-bit lane mask.
@@ -299,6 +299,53 @@ pub(super) fn rgba8_rows<const Y: usize>(src: &[u8], out: &mut [u8]) {
         let gb = set_i64_m128i(0, piece(block, 4 + Y));
         let [t, _] = rgba8_texels(ar, gb);
         store_unaligned_m128i(o, t);
+    }
+}
+
+/// A strip of RGBA8 blocks into its four rows, two blocks at a time: the
+/// input read once, in order, each row's 32 bytes stored once.
+#[inline(always)]
+pub(super) fn rgba8_strip(src: &[u8], rows: [&mut &mut [u8]; 4]) {
+    let [r0, r1, r2, r3] = rows;
+    let (pairs, last) = src.as_chunks::<128>();
+    let (o0, o1, o2, o3) = (
+        r0.as_chunks_mut::<32>().0,
+        r1.as_chunks_mut::<32>().0,
+        r2.as_chunks_mut::<32>().0,
+        r3.as_chunks_mut::<32>().0,
+    );
+    for ((((pair, o0), o1), o2), o3) in pairs.iter().zip(o0).zip(o1).zip(o2).zip(o3) {
+        let [
+            a_ar01,
+            a_ar23,
+            a_gb01,
+            a_gb23,
+            b_ar01,
+            b_ar23,
+            b_gb01,
+            b_gb23,
+        ] = loads::<128, 8>(pair);
+        let ar = |a, b| [unpack_low_i64_m128i(a, b), unpack_high_i64_m128i(a, b)];
+        let [ar0, ar1] = ar(a_ar01, b_ar01);
+        let [ar2, ar3] = ar(a_ar23, b_ar23);
+        let [gb0, gb1] = ar(a_gb01, b_gb01);
+        let [gb2, gb3] = ar(a_gb23, b_gb23);
+        stores(o0, rgba8_texels(ar0, gb0));
+        stores(o1, rgba8_texels(ar1, gb1));
+        stores(o2, rgba8_texels(ar2, gb2));
+        stores(o3, rgba8_texels(ar3, gb3));
+    }
+    // An odd last block.
+    if let Some(block) = last.first_chunk::<64>() {
+        let n = pairs.len() * 32;
+        for (y, row) in [r0, r1, r2, r3].into_iter().enumerate() {
+            if let Some(o) = row.get_mut(n..).and_then(|r| r.first_chunk_mut::<16>()) {
+                let ar = set_i64_m128i(0, piece(block, y));
+                let gb = set_i64_m128i(0, piece(block, 4 + y));
+                let [t, _] = rgba8_texels(ar, gb);
+                store_unaligned_m128i(o, t);
+            }
+        }
     }
 }
 

@@ -57,6 +57,34 @@ pub(super) trait BlockDecoder {
     /// into its row, with no tile between.
     #[inline(always)]
     fn decode_row<const Y: usize>(&self, _src: &[u8], _out: &mut [u8]) {}
+
+    /// A strip's whole blocks (`src`) into its first `visible` rows, each
+    /// `WIDTH * 4` bytes per block (the rest of `rows` is empty), when
+    /// [`Self::rows_ready`] said so. The default writes a row at a time.
+    #[inline(always)]
+    fn decode_strip(&self, src: &[u8], rows: &mut StripRows<'_>, visible: usize)
+    where
+        Self: Sized,
+    {
+        by_rows(self, src, rows, visible);
+    }
+}
+
+/// A strip's output rows, one per texel row of its blocks (empty slices
+/// below the image's last row).
+pub(super) type StripRows<'a> = [&'a mut [u8]; MAX_BLOCK_HEIGHT];
+
+/// [`BlockDecoder::decode_strip`] a row at a time.
+#[inline(always)]
+pub(super) fn by_rows<D: BlockDecoder>(
+    decoder: &D,
+    src: &[u8],
+    rows: &mut StripRows<'_>,
+    visible: usize,
+) {
+    for (y, row) in rows.iter_mut().enumerate().take(visible) {
+        row_at(decoder, y, src, row);
+    }
 }
 
 /// [`BlockDecoder::decode_row`] for a row number known only at run time.
@@ -80,13 +108,7 @@ fn row_at<D: BlockDecoder>(decoder: &D, y: usize, src: &[u8], out: &mut [u8]) {
 /// rows (empty slices below the image's last row), each starting at the
 /// block's first byte.
 #[inline(always)]
-fn copy_rows(
-    rows: &mut [&mut [u8]; MAX_BLOCK_HEIGHT],
-    tile_rows: &[Texel],
-    width: usize,
-    height: usize,
-    n: usize,
-) {
+fn copy_rows(rows: &mut StripRows<'_>, tile_rows: &[Texel], width: usize, height: usize, n: usize) {
     for (row_out, row_tile) in rows
         .iter_mut()
         .zip(tile_rows.chunks_exact(width))
@@ -136,37 +158,36 @@ pub(super) fn decode_tiled<D: BlockDecoder>(
         let (full_src, edge_src) = strip_src
             .split_at_checked(full_blocks * D::BYTES)
             .unwrap_or_default();
-        // Whole blocks a row at a time when the format can; the edge block
-        // (and every block otherwise) through the tile below.
-        let by_rows = decoder.rows_ready(full_src);
-        let done_bytes = if by_rows {
+        if decoder.rows_ready(full_src) {
+            // Whole blocks straight into the rows; the edge block through
+            // the tile.
             let full_bytes = full_blocks * D::WIDTH * 4;
-            for (y, row) in strip.chunks_exact_mut(row_bytes).enumerate() {
-                if let Some(row) = row.get_mut(..full_bytes) {
-                    row_at(decoder, y, full_src, row);
-                }
+            let mut full_rows = StripRows::default();
+            let mut edge_rows = StripRows::default();
+            for ((row, full), edge) in strip
+                .chunks_exact_mut(row_bytes)
+                .zip(&mut full_rows)
+                .zip(&mut edge_rows)
+            {
+                (*full, *edge) = row.split_at_mut_checked(full_bytes).unwrap_or_default();
             }
-            full_bytes
-        } else {
-            0
-        };
-        // The strip's output rows past what the row pass wrote, each
-        // advanced past a block as it is written: one split per row and
-        // block, no offsets recomputed.
-        let mut out_rows = strip
-            .chunks_exact_mut(row_bytes)
-            .map(|row| row.get_mut(done_bytes..).unwrap_or_default());
+            decoder.decode_strip(full_src, &mut full_rows, rows);
+            if let Some(block) = edge_src.get(..D::BYTES) {
+                decoder.decode_block(block, &mut tile, last_w, rows)?;
+                copy_rows(&mut edge_rows, &tile, D::WIDTH, D::HEIGHT, last_w * 4);
+            }
+            continue;
+        }
+        // The strip's output rows, each advanced past a block as it is
+        // written: one split per row and block, no offsets recomputed.
+        let mut out_rows = strip.chunks_exact_mut(row_bytes);
         let mut row_slices: [&mut [u8]; MAX_BLOCK_HEIGHT] =
             core::array::from_fn(|_| out_rows.next().unwrap_or_default());
         let mut blocks = strip_src.chunks_exact(D::BYTES);
-        if by_rows {
-            blocks = edge_src.chunks_exact(D::BYTES);
-        } else {
-            // Whole-width blocks: the copy length is a constant per format.
-            for block in blocks.by_ref().take(full_blocks) {
-                decoder.decode_block(block, &mut tile, D::WIDTH, rows)?;
-                copy_rows(&mut row_slices, &tile, D::WIDTH, D::HEIGHT, D::WIDTH * 4);
-            }
+        // Whole-width blocks: the copy length is a constant per format.
+        for block in blocks.by_ref().take(full_blocks) {
+            decoder.decode_block(block, &mut tile, D::WIDTH, rows)?;
+            copy_rows(&mut row_slices, &tile, D::WIDTH, D::HEIGHT, D::WIDTH * 4);
         }
         // The right edge block: present only when the width is not a
         // multiple of the block width (then `last_w` is its visible width).
