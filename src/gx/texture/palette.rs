@@ -154,6 +154,11 @@ impl BlockDecoder for C4 {
         for (block, o) in blocks.iter().zip(outs) {
             // Row `Y` is the block's four bytes from `4 * Y`.
             let (rows, _) = block.as_chunks::<4>();
+            #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+            if let Some(indices) = rows.get(Y) {
+                super::sse2::c4_row(texels, indices, o);
+                continue;
+            }
             let (o, _) = o.as_chunks_mut::<4>();
             let (pairs, _) = o.as_chunks_mut::<2>();
             if let Some(indices) = rows.get(Y) {
@@ -226,10 +231,21 @@ impl BlockDecoder for C8 {
         for (block, o) in blocks.iter().zip(outs) {
             // Row `Y` is the block's eight bytes from `8 * Y`.
             let (rows, _) = block.as_chunks::<8>();
-            let (o, _) = o.as_chunks_mut::<4>();
+            #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
             if let Some(indices) = rows.get(Y) {
-                for (texel, &i) in o.iter_mut().zip(indices) {
-                    *texel = texels.get(usize::from(i)).copied().unwrap_or_default();
+                super::sse2::c8_row(texels, indices, o);
+                continue;
+            }
+            let (o, _) = o.as_chunks_mut::<8>();
+            if let Some(indices) = rows.get(Y) {
+                let (pairs, _) = indices.as_chunks::<2>();
+                let look = |i: u8| {
+                    u64::from(u32::from_le_bytes(
+                        texels.get(usize::from(i)).copied().unwrap_or_default(),
+                    ))
+                };
+                for (two, &[a, b]) in o.iter_mut().zip(pairs) {
+                    *two = (look(a) | look(b) << 32).to_le_bytes();
                 }
             }
         }
