@@ -137,6 +137,12 @@ pub(super) fn ia8(src: &[u8; 32], out: &mut [u8; 64]) {
     u16_block(src, out, ia8_texels);
 }
 
+/// A strip of IA8 blocks into its four rows ([`u16_strip`]).
+#[inline(always)]
+pub(super) fn ia8_strip(src: &[u8], rows: [&mut &mut [u8]; 4]) {
+    u16_strip(src, rows, ia8_texels);
+}
+
 /// Row `Y` of a run of IA8 blocks ([`u16_rows`]).
 #[inline(always)]
 pub(super) fn ia8_rows<const Y: usize>(src: &[u8], out: &mut [u8]) {
@@ -149,6 +155,29 @@ fn u16_block(src: &[u8; 32], out: &mut [u8; 64], texels: impl Fn(m128i) -> [m128
     let (halves, _) = out.as_chunks_mut::<32>();
     for (v, half) in loads::<32, 2>(src).into_iter().zip(halves) {
         stores(half, texels(v));
+    }
+}
+
+/// A strip of 4x4 blocks of 16-bit texels into its four rows, a block at
+/// a time: each sixteen-byte half of a block is two of its rows.
+#[inline(always)]
+fn u16_strip(src: &[u8], rows: [&mut &mut [u8]; 4], texels: impl Fn(m128i) -> [m128i; 2]) {
+    let [r0, r1, r2, r3] = rows;
+    let (blocks, _) = src.as_chunks::<32>();
+    let (o0, o1, o2, o3) = (
+        r0.as_chunks_mut::<16>().0,
+        r1.as_chunks_mut::<16>().0,
+        r2.as_chunks_mut::<16>().0,
+        r3.as_chunks_mut::<16>().0,
+    );
+    for ((((block, o0), o1), o2), o3) in blocks.iter().zip(o0).zip(o1).zip(o2).zip(o3) {
+        let [top, bottom] = loads::<32, 2>(block);
+        let [t0, t1] = texels(top);
+        let [t2, t3] = texels(bottom);
+        store_unaligned_m128i(o0, t0);
+        store_unaligned_m128i(o1, t1);
+        store_unaligned_m128i(o2, t2);
+        store_unaligned_m128i(o3, t3);
     }
 }
 
@@ -208,6 +237,12 @@ pub(super) fn rgb565(src: &[u8; 32], out: &mut [u8; 64]) {
     u16_block(src, out, rgb565_texels);
 }
 
+/// A strip of RGB565 blocks into its four rows ([`u16_strip`]).
+#[inline(always)]
+pub(super) fn rgb565_strip(src: &[u8], rows: [&mut &mut [u8]; 4]) {
+    u16_strip(src, rows, rgb565_texels);
+}
+
 /// Row `Y` of a run of RGB565 blocks ([`u16_rows`]).
 #[inline(always)]
 pub(super) fn rgb565_rows<const Y: usize>(src: &[u8], out: &mut [u8]) {
@@ -253,6 +288,12 @@ fn rgb5a3_texels(v: m128i) -> [m128i; 2] {
 #[inline(always)]
 pub(super) fn rgb5a3(src: &[u8; 32], out: &mut [u8; 64]) {
     u16_block(src, out, rgb5a3_texels);
+}
+
+/// A strip of RGB5A3 blocks into its four rows ([`u16_strip`]).
+#[inline(always)]
+pub(super) fn rgb5a3_strip(src: &[u8], rows: [&mut &mut [u8]; 4]) {
+    u16_strip(src, rows, rgb5a3_texels);
 }
 
 /// Row `Y` of a run of RGB5A3 blocks ([`u16_rows`]).
