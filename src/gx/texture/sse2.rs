@@ -11,11 +11,12 @@
 
 use safe_arch::{
     add_i16_m128i, bitand_m128i, bitandnot_m128i, bitor_m128i, bitxor_m128i, cmp_eq_mask_i32_m128i,
-    cmp_gt_mask_i32_m128i, load_unaligned_m128i, m128i, mul_i16_keep_low_m128i, set_i32_m128i,
-    set_i64_m128i, set_splat_i16_m128i, set_splat_i32_m128i, shl_imm_u16_m128i, shl_imm_u32_m128i,
-    shr_imm_i16_m128i, shr_imm_u16_m128i, shr_imm_u32_m128i, shuffle_ai_f32_all_m128i,
-    store_unaligned_m128i, unpack_high_i8_m128i, unpack_high_i16_m128i, unpack_high_i64_m128i,
-    unpack_low_i8_m128i, unpack_low_i16_m128i, unpack_low_i64_m128i,
+    cmp_gt_mask_i32_m128i, load_unaligned_m128i, m128i, mul_i16_keep_low_m128i,
+    mul_u16_keep_high_m128i, set_i32_m128i, set_i64_m128i, set_splat_i16_m128i,
+    set_splat_i32_m128i, shl_imm_u16_m128i, shl_imm_u32_m128i, shr_imm_i16_m128i,
+    shr_imm_u16_m128i, shr_imm_u32_m128i, shuffle_ai_f32_all_m128i, store_unaligned_m128i,
+    unpack_high_i8_m128i, unpack_high_i16_m128i, unpack_high_i64_m128i, unpack_low_i8_m128i,
+    unpack_low_i16_m128i, unpack_low_i64_m128i,
 };
 
 /// A 16-bit lane mask.
@@ -222,11 +223,16 @@ fn expand5(v: m128i) -> m128i {
 #[inline(always)]
 fn rgb565_texels(v: m128i) -> [m128i; 2] {
     let p = swap_bytes16(v);
-    let r = expand5(shr_imm_u16_m128i::<11>(p));
-    let g6 = and16(shr_imm_u16_m128i::<5>(p), 0x3F);
-    let g = bitor_m128i(shl_imm_u16_m128i::<2>(g6), shr_imm_u16_m128i::<4>(g6));
-    let b = expand5(and16(p, 0x1F));
-    let rg = bitor_m128i(r, shl_imm_u16_m128i::<8>(g));
+    // Bit replication as one multiply a channel: `(r << 11) * 264 >> 16`
+    // is `33 * r >> 2` (5 bits to 8), and the high byte of `(g << 4) * 65`
+    // is `65 * g >> 4` (6 bits to 8), already where the texel wants it.
+    let r = mul_u16_keep_high_m128i(and16(p, 0xF800), splat16(264));
+    let g = and16(
+        mul_i16_keep_low_m128i(and16(shr_imm_u16_m128i::<1>(p), 0x03F0), splat16(65)),
+        0xFF00,
+    );
+    let b = mul_u16_keep_high_m128i(shl_imm_u16_m128i::<11>(p), splat16(264));
+    let rg = bitor_m128i(r, g);
     let ba = bitor_m128i(b, splat16(0xFF00));
     interleave_rg_ba(rg, ba)
 }
