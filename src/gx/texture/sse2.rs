@@ -571,6 +571,7 @@ mod tests {
     //! together hold every byte value (and, for the 16-bit formats, every
     //! u16) in every position class.
     extern crate std;
+    use std::vec;
     use std::vec::Vec;
 
     use super::super::color::{ia8 as ia8_texel, rgb5a3 as rgb5a3_texel, rgb565 as rgb565_texel};
@@ -685,6 +686,124 @@ mod tests {
             let mut tile = [[0u8; 4]; super::super::tiles::TILE_TEXELS];
             super::super::cmpr::macroblock(&src, &mut tile);
             assert_eq!(out.as_slice(), tile.as_flattened(), "{src:02x?}");
+        }
+    }
+
+    /// Rows `0..4` of `n` 4x4 blocks as the block decoder writes them.
+    fn block_rows<const B: usize>(
+        blocks: &[[u8; B]],
+        decode: fn(&[u8; B], &mut [u8; 64]),
+    ) -> [Vec<u8>; 4] {
+        let mut rows: [Vec<u8>; 4] = Default::default();
+        for src in blocks {
+            let mut out = [0; 64];
+            decode(src, &mut out);
+            for (row, piece) in rows.iter_mut().zip(out.chunks_exact(16)) {
+                row.extend_from_slice(piece);
+            }
+        }
+        rows
+    }
+
+    /// The strip and row passes of one 4x4 format against its block
+    /// decoder, over runs of one to five blocks (odd counts end in a lone
+    /// block).
+    fn strip_and_rows_match<const B: usize>(
+        decode: fn(&[u8; B], &mut [u8; 64]),
+        strip: fn(&[u8], [&mut &mut [u8]; 4]),
+        rows: [fn(&[u8], &mut [u8]); 4],
+    ) {
+        for n in 1..=5 {
+            let blocks: Vec<[u8; B]> = (0..n).map(|k| block::<B>(k * 7 + n)).collect();
+            let src = blocks.as_flattened();
+            let want = block_rows(&blocks, decode);
+            let mut got: [Vec<u8>; 4] = core::array::from_fn(|_| vec![0xEE; n * 16]);
+            {
+                let [a, b, c, d] = &mut got;
+                let (mut a, mut b, mut c, mut d) = (
+                    a.as_mut_slice(),
+                    b.as_mut_slice(),
+                    c.as_mut_slice(),
+                    d.as_mut_slice(),
+                );
+                strip(src, [&mut a, &mut b, &mut c, &mut d]);
+            }
+            assert_eq!(got, want, "strip of {n}");
+            for (y, row) in rows.iter().enumerate() {
+                let mut out = vec![0xEE; n * 16];
+                row(src, &mut out);
+                assert_eq!(out, want[y], "row {y} of {n}");
+            }
+        }
+    }
+
+    #[test]
+    fn strips_and_rows_equal_the_block_decoders() {
+        strip_and_rows_match::<32>(
+            super::ia8,
+            super::ia8_strip,
+            [
+                super::ia8_rows::<0>,
+                super::ia8_rows::<1>,
+                super::ia8_rows::<2>,
+                super::ia8_rows::<3>,
+            ],
+        );
+        strip_and_rows_match::<32>(
+            super::rgb565,
+            super::rgb565_strip,
+            [
+                super::rgb565_rows::<0>,
+                super::rgb565_rows::<1>,
+                super::rgb565_rows::<2>,
+                super::rgb565_rows::<3>,
+            ],
+        );
+        strip_and_rows_match::<32>(
+            super::rgb5a3,
+            super::rgb5a3_strip,
+            [
+                super::rgb5a3_rows::<0>,
+                super::rgb5a3_rows::<1>,
+                super::rgb5a3_rows::<2>,
+                super::rgb5a3_rows::<3>,
+            ],
+        );
+        strip_and_rows_match::<64>(
+            super::rgba8,
+            super::rgba8_strip,
+            [
+                super::rgba8_rows::<0>,
+                super::rgba8_rows::<1>,
+                super::rgba8_rows::<2>,
+                super::rgba8_rows::<3>,
+            ],
+        );
+    }
+
+    #[test]
+    fn palette_rows_are_table_lookups_in_texel_order() {
+        let table: Vec<[u8; 4]> = (0..256).map(|k| block::<4>(k)).collect();
+        let table: [[u8; 4]; 256] = table.try_into().unwrap();
+        let small: [[u8; 4]; 16] = table[..16].try_into().unwrap();
+        for k in 0..512 {
+            let indices = block::<8>(k);
+            let mut out = [0; 32];
+            super::c8_row(&table, &indices, &mut out);
+            let want: Vec<u8> = indices
+                .iter()
+                .flat_map(|&i| table[usize::from(i)])
+                .collect();
+            assert_eq!(out.as_slice(), want.as_slice());
+
+            let nibbles = block::<4>(k);
+            super::c4_row(&small, &nibbles, &mut out);
+            let want: Vec<u8> = nibbles
+                .iter()
+                .flat_map(|&b| [b >> 4, b & 0xF])
+                .flat_map(|i| small[usize::from(i)])
+                .collect();
+            assert_eq!(out.as_slice(), want.as_slice());
         }
     }
 
