@@ -125,6 +125,41 @@ fn copy_rows(rows: &mut StripRows<'_>, tile_rows: &[Texel], width: usize, height
 /// The tallest block (8 texels).
 const MAX_BLOCK_HEIGHT: usize = 8;
 
+/// One strip whose whole blocks go straight into its rows
+/// ([`BlockDecoder::decode_strip`]); the edge block, if any, through the
+/// tile.
+#[inline(always)]
+fn strip_in_rows<D: BlockDecoder>(
+    decoder: &D,
+    strip: &mut [u8],
+    strip_src: &[u8],
+    row_bytes: usize,
+    full_blocks: usize,
+    tile: &mut Tile,
+) -> Result<(), TextureError> {
+    let rows = strip.len() / row_bytes;
+    let (full_src, edge_src) = strip_src
+        .split_at_checked(full_blocks * D::BYTES)
+        .unwrap_or_default();
+    let full_bytes = full_blocks * D::WIDTH * 4;
+    let mut full_rows = StripRows::default();
+    let mut edge_rows = StripRows::default();
+    for ((row, full), edge) in strip
+        .chunks_exact_mut(row_bytes)
+        .zip(&mut full_rows)
+        .zip(&mut edge_rows)
+    {
+        (*full, *edge) = row.split_at_mut_checked(full_bytes).unwrap_or_default();
+    }
+    decoder.decode_strip(full_src, &mut full_rows, rows);
+    if let Some(block) = edge_src.get(..D::BYTES) {
+        let last_w = row_bytes / 4 - full_blocks * D::WIDTH;
+        decoder.decode_block(block, tile, last_w, rows)?;
+        copy_rows(&mut edge_rows, tile, D::WIDTH, D::HEIGHT, last_w * 4);
+    }
+    Ok(())
+}
+
 /// Decodes a `width` x `height` level laid out in `D`'s blocks. The caller
 /// has checked that `out` is exactly `width * height * 4` bytes and `data`
 /// at least the level's encoded size.
@@ -155,27 +190,8 @@ pub(super) fn decode_tiled<D: BlockDecoder>(
         .zip(data.chunks_exact(strip_src_bytes))
     {
         let rows = strip.len() / row_bytes;
-        let (full_src, edge_src) = strip_src
-            .split_at_checked(full_blocks * D::BYTES)
-            .unwrap_or_default();
-        if decoder.rows_ready(full_src) {
-            // Whole blocks straight into the rows; the edge block through
-            // the tile.
-            let full_bytes = full_blocks * D::WIDTH * 4;
-            let mut full_rows = StripRows::default();
-            let mut edge_rows = StripRows::default();
-            for ((row, full), edge) in strip
-                .chunks_exact_mut(row_bytes)
-                .zip(&mut full_rows)
-                .zip(&mut edge_rows)
-            {
-                (*full, *edge) = row.split_at_mut_checked(full_bytes).unwrap_or_default();
-            }
-            decoder.decode_strip(full_src, &mut full_rows, rows);
-            if let Some(block) = edge_src.get(..D::BYTES) {
-                decoder.decode_block(block, &mut tile, last_w, rows)?;
-                copy_rows(&mut edge_rows, &tile, D::WIDTH, D::HEIGHT, last_w * 4);
-            }
+        if decoder.rows_ready(strip_src.get(..full_blocks * D::BYTES).unwrap_or_default()) {
+            strip_in_rows(decoder, strip, strip_src, row_bytes, full_blocks, &mut tile)?;
             continue;
         }
         // The strip's output rows, each advanced past a block as it is
