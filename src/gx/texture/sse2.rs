@@ -1,9 +1,12 @@
 //! SSE2 block decoders for the formats whose texels come in block order:
 //! sixteen bytes of RGBA8 (four texels) per store, computed in 8- or 16-bit
 //! lanes through `safe_arch`'s safe wrappers. Each function is the exact
-//! equivalent of its format's scalar loop (the tests below compare them on
-//! every value a lane can hold); the scalar loops remain the path on other
-//! targets.
+//! equivalent of its format's scalar loop (the tests compare them on every
+//! value a lane can hold); the scalar loops remain the path on other
+//! targets. IA8, RGB565, RGB5A3 and RGBA8 also have a strip pass (a strip's
+//! blocks straight into its four rows) and a row pass (one row, for the
+//! image's last strip when it is shorter), and C4/C8 a row of palette
+//! lookups; the tests compare those with the block decoders.
 //!
 //! The scalar loops either move bytes (IA8, RGBA8), which SSE2 cannot
 //! shuffle within a register but can interleave (`unpack`), or compute each
