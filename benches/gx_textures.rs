@@ -4,6 +4,8 @@
 //! are deterministic pseudo-random bytes, so every texel path is taken
 //! (palette indices are masked into a full palette).
 //!
+//! Small CMPR levels (32² and 64²) have a group of their own.
+//!
 //! `cargo bench --bench gx_textures`
 
 use std::hint::black_box;
@@ -66,6 +68,27 @@ fn bench(c: &mut Criterion) {
         );
     }
     g.finish();
+
+    // Small CMPR levels, as J3D models carry them: what a decode costs
+    // beyond its texels (checks, setup, strips) shows here per byte.
+    let mut small = c.benchmark_group("gx_textures_small_cmpr_rgba8_out");
+    small.sample_size(20);
+    for side in [32u32, 64] {
+        let data = noise(
+            texture::encoded_size(GxFormat::CMPR, side, side).unwrap(),
+            3,
+        );
+        let mut out = vec![0u8; texture::decoded_size(side, side).unwrap()];
+        small.throughput(Throughput::Bytes(out.len() as u64));
+        small.bench_with_input(BenchmarkId::new("CMPR", side), &data, |b, data| {
+            b.iter(|| {
+                texture::decode(GxFormat::CMPR, side, side, black_box(data), None, &mut out)
+                    .unwrap();
+                black_box(out[0])
+            })
+        });
+    }
+    small.finish();
 }
 
 criterion_group!(benches, bench);

@@ -7,6 +7,8 @@
 
 use super::TextureError;
 use super::tiles::{BlockDecoder, Texel, Tile};
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+use super::tiles::{StripRows, by_rows};
 
 /// Low byte of `v` (callers pass values below 256).
 #[inline(always)]
@@ -141,10 +143,12 @@ pub(super) fn sse2_block<const B: usize, const O: usize>(
     }
 }
 
-/// Defines a 4x4 block format of 32 bytes decoded by `sse2::$simd` on
-/// x86-64 and by `u16_texels` with `$scalar` elsewhere.
+/// Defines a 4x4 block format of 32 bytes decoded by `sse2::$simd` (a
+/// block), `sse2::$strip` (a strip's four rows) and `sse2::$rows` (one row
+/// of a shorter strip) on x86-64, and by `u16_texels` with `$scalar`
+/// elsewhere.
 macro_rules! u16_format {
-    ($(#[$doc:meta])* $name:ident, $scalar:path, $simd:ident) => {
+    ($(#[$doc:meta])* $name:ident, $scalar:path, $simd:ident, $rows:ident, $strip:ident) => {
         $(#[$doc])*
         pub(super) struct $name;
 
@@ -168,6 +172,29 @@ macro_rules! u16_format {
                 u16_texels(src, tile, $scalar);
                 Ok(())
             }
+
+            #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+            #[inline(always)]
+            fn rows_ready(&self, _: &[u8]) -> bool {
+                true
+            }
+
+            #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+            #[inline(always)]
+            fn decode_row<const Y: usize>(&self, src: &[u8], out: &mut [u8]) {
+                super::sse2::$rows::<Y>(src, out);
+            }
+
+            #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+            #[inline(always)]
+            fn decode_strip(&self, src: &[u8], rows: &mut StripRows<'_>, visible: usize) {
+                // Block order when the strip has all four rows.
+                if let ([r0, r1, r2, r3, ..], 4) = (&mut *rows, visible) {
+                    super::sse2::$strip(src, [r0, r1, r2, r3]);
+                    return;
+                }
+                by_rows(self, src, rows, visible);
+            }
         }
     };
 }
@@ -176,13 +203,17 @@ u16_format!(
     /// RGB565: 4x4 texels, big-endian `rrrrrggggggbbbbb`.
     Rgb565,
     rgb565,
-    rgb565
+    rgb565,
+    rgb565_rows,
+    rgb565_strip
 );
 u16_format!(
     /// RGB5A3: 4x4 texels, big-endian, RGB555 or A3RGB4 by bit 15.
     Rgb5a3,
     rgb5a3_lookup,
-    rgb5a3
+    rgb5a3,
+    rgb5a3_rows,
+    rgb5a3_strip
 );
 
 /// RGBA8: 4x4 texels as 16 AR byte pairs, then 16 GB byte pairs.
@@ -216,5 +247,28 @@ impl BlockDecoder for Rgba8 {
             }
         }
         Ok(())
+    }
+
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    #[inline(always)]
+    fn rows_ready(&self, _: &[u8]) -> bool {
+        true
+    }
+
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    #[inline(always)]
+    fn decode_row<const Y: usize>(&self, src: &[u8], out: &mut [u8]) {
+        super::sse2::rgba8_rows::<Y>(src, out);
+    }
+
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    #[inline(always)]
+    fn decode_strip(&self, src: &[u8], rows: &mut StripRows<'_>, visible: usize) {
+        // Block order when the strip has all four rows.
+        if let ([r0, r1, r2, r3, ..], 4) = (&mut *rows, visible) {
+            super::sse2::rgba8_strip(src, [r0, r1, r2, r3]);
+            return;
+        }
+        by_rows(self, src, rows, visible);
     }
 }

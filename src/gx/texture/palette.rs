@@ -132,6 +132,48 @@ impl BlockDecoder for C4 {
             |i| self.0.get(i),
         )
     }
+
+    #[inline(always)]
+    fn rows_ready(&self, src: &[u8]) -> bool {
+        // A nibble addresses only the table's 16 entries.
+        self.0.entries >= 16
+            || usize::from(src.iter().fold(0, |m, &b| m.max(b >> 4).max(b & 0xF))) < self.0.entries
+    }
+
+    #[inline(always)]
+    fn decode_row<const Y: usize>(&self, src: &[u8], out: &mut [u8]) {
+        let (blocks, _) = src.as_chunks::<32>();
+        let (outs, _) = out.as_chunks_mut::<32>();
+        for (block, o) in blocks.iter().zip(outs) {
+            // Row `Y` is the block's four bytes from `4 * Y`.
+            let (rows, _) = block.as_chunks::<4>();
+            if let Some(indices) = rows.get(Y) {
+                c4_row(&self.0.texels, indices, o);
+            }
+        }
+    }
+}
+
+/// A C4 block row's four bytes of nibble indices (the high nibble first)
+/// to eight texels.
+#[inline(always)]
+fn c4_row(table: &[Texel; 16], indices: &[u8; 4], out: &mut [u8; 32]) {
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    super::sse2::c4_row(table, indices, out);
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+    c4_row_scalar(table, indices, out);
+}
+
+/// [`c4_row`] without SSE2: two texels a byte.
+#[cfg(any(test, not(all(target_arch = "x86_64", target_feature = "sse2"))))]
+#[inline(always)]
+fn c4_row_scalar(table: &[Texel; 16], indices: &[u8; 4], out: &mut [u8; 32]) {
+    let pick = |i: u8| table.get(usize::from(i & 0xF)).copied().unwrap_or_default();
+    let (o, _) = out.as_chunks_mut::<4>();
+    let (pairs, _) = o.as_chunks_mut::<2>();
+    for (pair, &b) in pairs.iter_mut().zip(indices) {
+        *pair = [pick(b >> 4), pick(b)];
+    }
 }
 
 /// C8: 8x4 texels of 8-bit indices.
@@ -179,6 +221,51 @@ impl BlockDecoder for C8 {
             self.0.entries,
             |i| self.0.get(i),
         )
+    }
+
+    #[inline(always)]
+    fn rows_ready(&self, src: &[u8]) -> bool {
+        // A byte addresses only the table's 256 entries.
+        self.0.entries >= 256 || usize::from(src.iter().fold(0, |m, &b| m.max(b))) < self.0.entries
+    }
+
+    #[inline(always)]
+    fn decode_row<const Y: usize>(&self, src: &[u8], out: &mut [u8]) {
+        let (blocks, _) = src.as_chunks::<32>();
+        let (outs, _) = out.as_chunks_mut::<32>();
+        for (block, o) in blocks.iter().zip(outs) {
+            // Row `Y` is the block's eight bytes from `8 * Y`.
+            let (rows, _) = block.as_chunks::<8>();
+            if let Some(indices) = rows.get(Y) {
+                c8_row(&self.0.texels, indices, o);
+            }
+        }
+    }
+}
+
+/// A C8 block row's eight byte indices to eight texels.
+#[inline(always)]
+fn c8_row(table: &[Texel; 256], indices: &[u8; 8], out: &mut [u8; 32]) {
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    super::sse2::c8_row(table, indices, out);
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+    c8_row_scalar(table, indices, out);
+}
+
+/// [`c8_row`] without SSE2: two texels per 8-byte store (half the stores
+/// of one a texel).
+#[cfg(any(test, not(all(target_arch = "x86_64", target_feature = "sse2"))))]
+#[inline(always)]
+fn c8_row_scalar(table: &[Texel; 256], indices: &[u8; 8], out: &mut [u8; 32]) {
+    let look = |i: u8| {
+        u64::from(u32::from_le_bytes(
+            table.get(usize::from(i)).copied().unwrap_or_default(),
+        ))
+    };
+    let (o, _) = out.as_chunks_mut::<8>();
+    let (pairs, _) = indices.as_chunks::<2>();
+    for (two, &[a, b]) in o.iter_mut().zip(pairs) {
+        *two = (look(a) | look(b) << 32).to_le_bytes();
     }
 }
 
@@ -254,6 +341,52 @@ impl BlockDecoder for C14x2<'_> {
                 entries,
                 |i| self.get(i, rgb5a3_lookup),
             ),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! The row lookups (SSE2 where the target has it, and the scalar ones
+    //! other targets use) against the table, texel by texel.
+    extern crate std;
+    use std::vec::Vec;
+
+    use super::Texel;
+
+    fn bytes<const N: usize>(k: usize) -> [u8; N] {
+        core::array::from_fn(|j| {
+            ((k * N + j) as u32)
+                .wrapping_mul(2_654_435_761)
+                .to_le_bytes()[3]
+        })
+    }
+
+    #[test]
+    fn row_lookups_are_the_table_in_texel_order() {
+        let table: [Texel; 256] = core::array::from_fn(|k| bytes::<4>(k + 1000));
+        let small: [Texel; 16] = core::array::from_fn(|k| table[k]);
+        for k in 0..512 {
+            let indices = bytes::<8>(k);
+            let want: Vec<u8> = indices
+                .iter()
+                .flat_map(|&i| table[usize::from(i)])
+                .collect();
+            let nibbles = bytes::<4>(k);
+            let want4: Vec<u8> = nibbles
+                .iter()
+                .flat_map(|&b| [b >> 4, b & 0xF])
+                .flat_map(|i| small[usize::from(i)])
+                .collect();
+            let mut out = [0; 32];
+            super::c8_row(&table, &indices, &mut out);
+            assert_eq!(out.as_slice(), want.as_slice());
+            super::c8_row_scalar(&table, &indices, &mut out);
+            assert_eq!(out.as_slice(), want.as_slice());
+            super::c4_row(&small, &nibbles, &mut out);
+            assert_eq!(out.as_slice(), want4.as_slice());
+            super::c4_row_scalar(&small, &nibbles, &mut out);
+            assert_eq!(out.as_slice(), want4.as_slice());
         }
     }
 }

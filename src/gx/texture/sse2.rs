@@ -1,9 +1,12 @@
 //! SSE2 block decoders for the formats whose texels come in block order:
 //! sixteen bytes of RGBA8 (four texels) per store, computed in 8- or 16-bit
 //! lanes through `safe_arch`'s safe wrappers. Each function is the exact
-//! equivalent of its format's scalar loop (the tests below compare them on
-//! every value a lane can hold); the scalar loops remain the path on other
-//! targets.
+//! equivalent of its format's scalar loop (the tests compare them on every
+//! value a lane can hold); the scalar loops remain the path on other
+//! targets. IA8, RGB565, RGB5A3 and RGBA8 also have a strip pass (a strip's
+//! blocks straight into its four rows) and a row pass (one row, for the
+//! image's last strip when it is shorter), and C4/C8 a row of palette
+//! lookups; the tests compare those with the block decoders.
 //!
 //! The scalar loops either move bytes (IA8, RGBA8), which SSE2 cannot
 //! shuffle within a register but can interleave (`unpack`), or compute each
@@ -11,10 +14,11 @@
 
 use safe_arch::{
     add_i16_m128i, bitand_m128i, bitandnot_m128i, bitor_m128i, bitxor_m128i, cmp_eq_mask_i32_m128i,
-    cmp_gt_mask_i32_m128i, load_unaligned_m128i, m128i, mul_i16_keep_low_m128i, set_i32_m128i,
-    set_splat_i16_m128i, set_splat_i32_m128i, shl_imm_u16_m128i, shl_imm_u32_m128i,
-    shr_imm_i16_m128i, shr_imm_u16_m128i, shr_imm_u32_m128i, shuffle_ai_f32_all_m128i,
-    store_unaligned_m128i, unpack_high_i8_m128i, unpack_high_i16_m128i, unpack_low_i8_m128i,
+    cmp_gt_mask_i32_m128i, load_unaligned_m128i, m128i, mul_i16_keep_low_m128i,
+    mul_u16_keep_high_m128i, set_i32_m128i, set_i64_m128i, set_splat_i16_m128i,
+    set_splat_i32_m128i, shl_imm_u16_m128i, shl_imm_u32_m128i, shr_imm_i16_m128i,
+    shr_imm_u16_m128i, shr_imm_u32_m128i, shuffle_ai_f32_all_m128i, store_unaligned_m128i,
+    unpack_high_i8_m128i, unpack_high_i16_m128i, unpack_high_i64_m128i, unpack_low_i8_m128i,
     unpack_low_i16_m128i, unpack_low_i64_m128i,
 };
 
@@ -122,16 +126,87 @@ pub(super) fn ia4(src: &[u8; 32], out: &mut [u8; 128]) {
     }
 }
 
+/// IA8: eight texels' `a | i << 8` lanes (as loaded) to `[i, i, i, a]`.
+#[inline(always)]
+fn ia8_texels(v: m128i) -> [m128i; 2] {
+    let i = shr_imm_u16_m128i::<8>(v);
+    let ii = bitor_m128i(i, shl_imm_u16_m128i::<8>(i));
+    let ia = bitor_m128i(i, shl_imm_u16_m128i::<8>(v));
+    interleave_rg_ba(ii, ia)
+}
+
 /// IA8: alpha byte first, then intensity, to `[i, i, i, a]`.
 #[inline(always)]
 pub(super) fn ia8(src: &[u8; 32], out: &mut [u8; 64]) {
+    u16_block(src, out, ia8_texels);
+}
+
+/// A strip of IA8 blocks into its four rows ([`u16_strip`]).
+#[inline(always)]
+pub(super) fn ia8_strip(src: &[u8], rows: [&mut &mut [u8]; 4]) {
+    u16_strip(src, rows, ia8_texels);
+}
+
+/// Row `Y` of a run of IA8 blocks ([`u16_rows`]).
+#[inline(always)]
+pub(super) fn ia8_rows<const Y: usize>(src: &[u8], out: &mut [u8]) {
+    u16_rows::<Y>(src, out, ia8_texels);
+}
+
+/// A 4x4 block of 16-bit texels, eight at a time through `texels`.
+#[inline(always)]
+fn u16_block(src: &[u8; 32], out: &mut [u8; 64], texels: impl Fn(m128i) -> [m128i; 2]) {
     let (halves, _) = out.as_chunks_mut::<32>();
     for (v, half) in loads::<32, 2>(src).into_iter().zip(halves) {
-        // Lanes are `a | i << 8` as loaded.
-        let i = shr_imm_u16_m128i::<8>(v);
-        let ii = bitor_m128i(i, shl_imm_u16_m128i::<8>(i));
-        let ia = bitor_m128i(i, shl_imm_u16_m128i::<8>(v));
-        stores(half, interleave_rg_ba(ii, ia));
+        stores(half, texels(v));
+    }
+}
+
+/// A strip of 4x4 blocks of 16-bit texels into its four rows, a block at
+/// a time: each sixteen-byte half of a block is two of its rows.
+#[inline(always)]
+fn u16_strip(src: &[u8], rows: [&mut &mut [u8]; 4], texels: impl Fn(m128i) -> [m128i; 2]) {
+    let [r0, r1, r2, r3] = rows;
+    let (blocks, _) = src.as_chunks::<32>();
+    let (o0, o1, o2, o3) = (
+        r0.as_chunks_mut::<16>().0,
+        r1.as_chunks_mut::<16>().0,
+        r2.as_chunks_mut::<16>().0,
+        r3.as_chunks_mut::<16>().0,
+    );
+    for ((((block, o0), o1), o2), o3) in blocks.iter().zip(o0).zip(o1).zip(o2).zip(o3) {
+        let [top, bottom] = loads::<32, 2>(block);
+        let [t0, t1] = texels(top);
+        let [t2, t3] = texels(bottom);
+        store_unaligned_m128i(o0, t0);
+        store_unaligned_m128i(o1, t1);
+        store_unaligned_m128i(o2, t2);
+        store_unaligned_m128i(o3, t3);
+    }
+}
+
+/// Eight bytes of `block` from `8 * k` as the low half of a lane.
+#[inline(always)]
+fn piece<const B: usize>(block: &[u8; B], k: usize) -> i64 {
+    let (pieces, _) = block.as_chunks::<8>();
+    pieces.get(k).map_or(0, |p| i64::from_le_bytes(*p))
+}
+
+/// Row `Y` of a run of 4x4 blocks of 16-bit texels (a block's row is its
+/// eight bytes from `8 * Y`), two blocks per vector: their rows lie side by
+/// side in the output, so one vector of eight lanes becomes 32 contiguous
+/// bytes. `texels` turns eight u16 lanes as loaded into two four-texel
+/// vectors.
+#[inline(always)]
+fn u16_rows<const Y: usize>(src: &[u8], out: &mut [u8], texels: impl Fn(m128i) -> [m128i; 2]) {
+    let (pairs, last) = src.as_chunks::<64>();
+    let (outs, out_last) = out.as_chunks_mut::<32>();
+    for (pair, o) in pairs.iter().zip(outs) {
+        stores(o, texels(set_i64_m128i(piece(pair, 4 + Y), piece(pair, Y))));
+    }
+    if let (Some(block), Some(o)) = (last.first_chunk::<32>(), out_last.first_chunk_mut::<16>()) {
+        let [t, _] = texels(set_i64_m128i(0, piece(block, Y)));
+        store_unaligned_m128i(o, t);
     }
 }
 
@@ -147,72 +222,221 @@ fn expand5(v: m128i) -> m128i {
     bitor_m128i(shl_imm_u16_m128i::<3>(v), shr_imm_u16_m128i::<2>(v))
 }
 
+/// RGB565, big-endian: eight lanes as loaded to eight texels.
+#[inline(always)]
+fn rgb565_texels(v: m128i) -> [m128i; 2] {
+    let p = swap_bytes16(v);
+    // Bit replication as one multiply a channel: `(r << 11) * 264 >> 16`
+    // is `33 * r >> 2` (5 bits to 8), and the high byte of `(g << 4) * 65`
+    // is `65 * g >> 4` (6 bits to 8), already where the texel wants it.
+    let r = mul_u16_keep_high_m128i(and16(p, 0xF800), splat16(264));
+    let g = and16(
+        mul_i16_keep_low_m128i(and16(shr_imm_u16_m128i::<1>(p), 0x03F0), splat16(65)),
+        0xFF00,
+    );
+    let b = mul_u16_keep_high_m128i(shl_imm_u16_m128i::<11>(p), splat16(264));
+    let rg = bitor_m128i(r, g);
+    let ba = bitor_m128i(b, splat16(0xFF00));
+    interleave_rg_ba(rg, ba)
+}
+
 /// RGB565, big-endian.
 #[inline(always)]
 pub(super) fn rgb565(src: &[u8; 32], out: &mut [u8; 64]) {
-    let (halves, _) = out.as_chunks_mut::<32>();
-    for (v, half) in loads::<32, 2>(src).into_iter().zip(halves) {
-        let p = swap_bytes16(v);
-        let r = expand5(shr_imm_u16_m128i::<11>(p));
-        let g6 = and16(shr_imm_u16_m128i::<5>(p), 0x3F);
-        let g = bitor_m128i(shl_imm_u16_m128i::<2>(g6), shr_imm_u16_m128i::<4>(g6));
-        let b = expand5(and16(p, 0x1F));
-        let rg = bitor_m128i(r, shl_imm_u16_m128i::<8>(g));
-        let ba = bitor_m128i(b, splat16(0xFF00));
-        stores(half, interleave_rg_ba(rg, ba));
-    }
+    u16_block(src, out, rgb565_texels);
+}
+
+/// A strip of RGB565 blocks into its four rows ([`u16_strip`]).
+#[inline(always)]
+pub(super) fn rgb565_strip(src: &[u8], rows: [&mut &mut [u8]; 4]) {
+    u16_strip(src, rows, rgb565_texels);
+}
+
+/// Row `Y` of a run of RGB565 blocks ([`u16_rows`]).
+#[inline(always)]
+pub(super) fn rgb565_rows<const Y: usize>(src: &[u8], out: &mut [u8]) {
+    u16_rows::<Y>(src, out, rgb565_texels);
 }
 
 /// RGB5A3, big-endian: bit 15 set is RGB555 with alpha 255, clear is
-/// A3RGB4; both are computed and the mode bit selects per lane.
+/// A3RGB4; both are computed and the mode bit selects per lane. Eight lanes
+/// as loaded to eight texels.
+#[inline(always)]
+fn rgb5a3_texels(v: m128i) -> [m128i; 2] {
+    let p = swap_bytes16(v);
+    let opaque = shr_imm_i16_m128i::<15>(p);
+    let pick = |when_opaque: m128i, otherwise: m128i| {
+        bitor_m128i(
+            bitand_m128i(opaque, when_opaque),
+            bitandnot_m128i(opaque, otherwise),
+        )
+    };
+    let r = pick(
+        expand5(and16(shr_imm_u16_m128i::<10>(p), 0x1F)),
+        times_0x11(and16(shr_imm_u16_m128i::<8>(p), 0xF)),
+    );
+    let g = pick(
+        expand5(and16(shr_imm_u16_m128i::<5>(p), 0x1F)),
+        times_0x11(and16(shr_imm_u16_m128i::<4>(p), 0xF)),
+    );
+    let b = pick(expand5(and16(p, 0x1F)), times_0x11(and16(p, 0xF)));
+    let a3 = and16(shr_imm_u16_m128i::<12>(p), 0x7);
+    let a = pick(
+        splat16(0xFF),
+        bitor_m128i(
+            bitor_m128i(shl_imm_u16_m128i::<5>(a3), shl_imm_u16_m128i::<2>(a3)),
+            shr_imm_u16_m128i::<1>(a3),
+        ),
+    );
+    let rg = bitor_m128i(r, shl_imm_u16_m128i::<8>(g));
+    let ba = bitor_m128i(b, shl_imm_u16_m128i::<8>(a));
+    interleave_rg_ba(rg, ba)
+}
+
+/// RGB5A3, big-endian ([`rgb5a3_texels`]).
 #[inline(always)]
 pub(super) fn rgb5a3(src: &[u8; 32], out: &mut [u8; 64]) {
-    let (halves, _) = out.as_chunks_mut::<32>();
-    for (v, half) in loads::<32, 2>(src).into_iter().zip(halves) {
-        let p = swap_bytes16(v);
-        let opaque = shr_imm_i16_m128i::<15>(p);
-        let pick = |when_opaque: m128i, otherwise: m128i| {
-            bitor_m128i(
-                bitand_m128i(opaque, when_opaque),
-                bitandnot_m128i(opaque, otherwise),
-            )
-        };
-        let r = pick(
-            expand5(and16(shr_imm_u16_m128i::<10>(p), 0x1F)),
-            times_0x11(and16(shr_imm_u16_m128i::<8>(p), 0xF)),
-        );
-        let g = pick(
-            expand5(and16(shr_imm_u16_m128i::<5>(p), 0x1F)),
-            times_0x11(and16(shr_imm_u16_m128i::<4>(p), 0xF)),
-        );
-        let b = pick(expand5(and16(p, 0x1F)), times_0x11(and16(p, 0xF)));
-        let a3 = and16(shr_imm_u16_m128i::<12>(p), 0x7);
-        let a = pick(
-            splat16(0xFF),
-            bitor_m128i(
-                bitor_m128i(shl_imm_u16_m128i::<5>(a3), shl_imm_u16_m128i::<2>(a3)),
-                shr_imm_u16_m128i::<1>(a3),
-            ),
-        );
-        let rg = bitor_m128i(r, shl_imm_u16_m128i::<8>(g));
-        let ba = bitor_m128i(b, shl_imm_u16_m128i::<8>(a));
-        stores(half, interleave_rg_ba(rg, ba));
-    }
+    u16_block(src, out, rgb5a3_texels);
+}
+
+/// A strip of RGB5A3 blocks into its four rows ([`u16_strip`]).
+#[inline(always)]
+pub(super) fn rgb5a3_strip(src: &[u8], rows: [&mut &mut [u8]; 4]) {
+    u16_strip(src, rows, rgb5a3_texels);
+}
+
+/// Row `Y` of a run of RGB5A3 blocks ([`u16_rows`]).
+#[inline(always)]
+pub(super) fn rgb5a3_rows<const Y: usize>(src: &[u8], out: &mut [u8]) {
+    u16_rows::<Y>(src, out, rgb5a3_texels);
+}
+
+/// RGBA8: texels from lanes of AR pairs and the matching GB pairs (as
+/// loaded): 32-bit lanes `a | r << 8 | g << 16 | b << 24`, rotated right a
+/// byte.
+#[inline(always)]
+fn rgba8_texels(ar: m128i, gb: m128i) -> [m128i; 2] {
+    let rotate = |x: m128i| bitor_m128i(shr_imm_u32_m128i::<8>(x), shl_imm_u32_m128i::<24>(x));
+    [
+        rotate(unpack_low_i16_m128i(ar, gb)),
+        rotate(unpack_high_i16_m128i(ar, gb)),
+    ]
 }
 
 /// RGBA8: 16 AR byte pairs, then 16 GB pairs, to `[r, g, b, a]`.
 #[inline(always)]
 pub(super) fn rgba8(src: &[u8; 64], out: &mut [u8; 64]) {
     let [ar0, ar1, gb0, gb1] = loads::<64, 4>(src);
-    // 32-bit lanes `a | r << 8 | g << 16 | b << 24`, rotated right a byte.
-    let rotate = |x: m128i| bitor_m128i(shr_imm_u32_m128i::<8>(x), shl_imm_u32_m128i::<24>(x));
+    let [t0, t1] = rgba8_texels(ar0, gb0);
+    let [t2, t3] = rgba8_texels(ar1, gb1);
+    stores(out, [t0, t1, t2, t3]);
+}
+
+/// Row `Y` of a run of RGBA8 blocks: a block's row is its AR pairs from
+/// `8 * Y` and its GB pairs from `32 + 8 * Y`; two blocks per vector, as in
+/// [`u16_rows`].
+#[inline(always)]
+pub(super) fn rgba8_rows<const Y: usize>(src: &[u8], out: &mut [u8]) {
+    let (pairs, last) = src.as_chunks::<128>();
+    let (outs, out_last) = out.as_chunks_mut::<32>();
+    for (pair, o) in pairs.iter().zip(outs) {
+        let ar = set_i64_m128i(piece(pair, 8 + Y), piece(pair, Y));
+        let gb = set_i64_m128i(piece(pair, 12 + Y), piece(pair, 4 + Y));
+        stores(o, rgba8_texels(ar, gb));
+    }
+    if let (Some(block), Some(o)) = (last.first_chunk::<64>(), out_last.first_chunk_mut::<16>()) {
+        let ar = set_i64_m128i(0, piece(block, Y));
+        let gb = set_i64_m128i(0, piece(block, 4 + Y));
+        let [t, _] = rgba8_texels(ar, gb);
+        store_unaligned_m128i(o, t);
+    }
+}
+
+/// A strip of RGBA8 blocks into its four rows, two blocks at a time: the
+/// input read once, in order, each row's 32 bytes stored once.
+#[inline(always)]
+pub(super) fn rgba8_strip(src: &[u8], rows: [&mut &mut [u8]; 4]) {
+    let [r0, r1, r2, r3] = rows;
+    let (pairs, last) = src.as_chunks::<128>();
+    let (o0, o1, o2, o3) = (
+        r0.as_chunks_mut::<32>().0,
+        r1.as_chunks_mut::<32>().0,
+        r2.as_chunks_mut::<32>().0,
+        r3.as_chunks_mut::<32>().0,
+    );
+    for ((((pair, o0), o1), o2), o3) in pairs.iter().zip(o0).zip(o1).zip(o2).zip(o3) {
+        let [
+            a_ar01,
+            a_ar23,
+            a_gb01,
+            a_gb23,
+            b_ar01,
+            b_ar23,
+            b_gb01,
+            b_gb23,
+        ] = loads::<128, 8>(pair);
+        let ar = |a, b| [unpack_low_i64_m128i(a, b), unpack_high_i64_m128i(a, b)];
+        let [ar0, ar1] = ar(a_ar01, b_ar01);
+        let [ar2, ar3] = ar(a_ar23, b_ar23);
+        let [gb0, gb1] = ar(a_gb01, b_gb01);
+        let [gb2, gb3] = ar(a_gb23, b_gb23);
+        stores(o0, rgba8_texels(ar0, gb0));
+        stores(o1, rgba8_texels(ar1, gb1));
+        stores(o2, rgba8_texels(ar2, gb2));
+        stores(o3, rgba8_texels(ar3, gb3));
+    }
+    // An odd last block.
+    if let Some(block) = last.first_chunk::<64>() {
+        let n = pairs.len() * 32;
+        for (y, row) in [r0, r1, r2, r3].into_iter().enumerate() {
+            if let Some(o) = row.get_mut(n..).and_then(|r| r.first_chunk_mut::<16>()) {
+                let ar = set_i64_m128i(0, piece(block, y));
+                let gb = set_i64_m128i(0, piece(block, 4 + y));
+                let [t, _] = rgba8_texels(ar, gb);
+                store_unaligned_m128i(o, t);
+            }
+        }
+    }
+}
+
+/// Four palette entries, as one vector (the first lowest).
+#[inline(always)]
+fn lookup4<const N: usize>(table: &[[u8; 4]; N], indices: [usize; 4]) -> m128i {
+    let [a, b, c, d] =
+        indices.map(|i| i32::from_le_bytes(table.get(i).copied().unwrap_or_default()));
+    set_i32_m128i(d, c, b, a)
+}
+
+/// C8: a block row's eight byte indices, four texels per store.
+#[inline(always)]
+pub(super) fn c8_row(table: &[[u8; 4]; 256], indices: &[u8; 8], out: &mut [u8; 32]) {
+    // The indices from one load, each shifted down: fewer loads than a
+    // load per index, which measured slower.
+    let v = u64::from_le_bytes(*indices);
+    let t = |k: u32| {
+        let i = usize::from((v >> (8 * k)).to_le_bytes()[0]);
+        i32::from_le_bytes(table.get(i).copied().unwrap_or_default())
+    };
     stores(
         out,
         [
-            rotate(unpack_low_i16_m128i(ar0, gb0)),
-            rotate(unpack_high_i16_m128i(ar0, gb0)),
-            rotate(unpack_low_i16_m128i(ar1, gb1)),
-            rotate(unpack_high_i16_m128i(ar1, gb1)),
+            set_i32_m128i(t(3), t(2), t(1), t(0)),
+            set_i32_m128i(t(7), t(6), t(5), t(4)),
+        ],
+    );
+}
+
+/// C4: a block row's four bytes of nibble indices (the high nibble first),
+/// four texels per store.
+#[inline(always)]
+pub(super) fn c4_row(table: &[[u8; 4]; 16], indices: &[u8; 4], out: &mut [u8; 32]) {
+    let v = u32::from_le_bytes(*indices);
+    let at = |shift: u32| usize::from((v >> shift).to_le_bytes()[0] & 0xF);
+    stores(
+        out,
+        [
+            lookup4(table, [at(4), at(0), at(12), at(8)]),
+            lookup4(table, [at(20), at(16), at(28), at(24)]),
         ],
     );
 }
@@ -345,145 +569,4 @@ pub(super) fn cmpr(src: &[u8; 32], out: &mut [u8; 256]) {
 }
 
 #[cfg(test)]
-mod tests {
-    //! Each SSE2 decoder against its format's scalar rule, on blocks that
-    //! together hold every byte value (and, for the 16-bit formats, every
-    //! u16) in every position class.
-    extern crate std;
-    use std::vec::Vec;
-
-    use super::super::color::{ia8 as ia8_texel, rgb5a3 as rgb5a3_texel, rgb565 as rgb565_texel};
-
-    /// Block `k` of a sweep: bytes `k * B + j` (mod 256), then mixed.
-    fn block<const B: usize>(k: usize) -> [u8; B] {
-        core::array::from_fn(|j| {
-            ((k * B + j) as u32)
-                .wrapping_mul(2_654_435_761)
-                .to_le_bytes()[k % 4]
-                ^ (k + j) as u8
-        })
-    }
-
-    fn u16_blocks() -> impl Iterator<Item = [u8; 32]> {
-        // Every u16 once, sixteen per block.
-        (0..4096u32).map(|k| {
-            let mut b = [0u8; 32];
-            for (t, pair) in b.chunks_exact_mut(2).enumerate() {
-                pair.copy_from_slice(&((k * 16 + t as u32) as u16).to_be_bytes());
-            }
-            b
-        })
-    }
-
-    #[test]
-    fn i8_repeats_the_intensity_into_every_channel() {
-        for k in 0..64 {
-            let src = block::<32>(k);
-            let mut out = [0; 128];
-            super::i8(&src, &mut out);
-            let want: Vec<u8> = src.iter().flat_map(|&i| [i; 4]).collect();
-            assert_eq!(out.as_slice(), want.as_slice());
-        }
-    }
-
-    #[test]
-    fn i4_takes_the_high_nibble_first_times_0x11() {
-        for k in 0..64 {
-            let src = block::<32>(k);
-            let mut out = [0; 256];
-            super::i4(&src, &mut out);
-            let want: Vec<u8> = src
-                .iter()
-                .flat_map(|&b| [b >> 4, b & 0xF])
-                .flat_map(|n| [n * 0x11; 4])
-                .collect();
-            assert_eq!(out.as_slice(), want.as_slice());
-        }
-    }
-
-    #[test]
-    fn ia4_is_intensity_low_alpha_high() {
-        for k in 0..64 {
-            let src = block::<32>(k);
-            let mut out = [0; 128];
-            super::ia4(&src, &mut out);
-            let want: Vec<u8> = src
-                .iter()
-                .flat_map(|&b| {
-                    let i = (b & 0xF) * 0x11;
-                    [i, i, i, (b >> 4) * 0x11]
-                })
-                .collect();
-            assert_eq!(out.as_slice(), want.as_slice());
-        }
-    }
-
-    fn same_as_scalar(simd: fn(&[u8; 32], &mut [u8; 64]), scalar: fn(u16) -> [u8; 4]) {
-        for src in u16_blocks() {
-            let mut out = [0; 64];
-            simd(&src, &mut out);
-            let want: Vec<u8> = src
-                .chunks_exact(2)
-                .flat_map(|p| scalar(u16::from_be_bytes([p[0], p[1]])))
-                .collect();
-            assert_eq!(out.as_slice(), want.as_slice());
-        }
-    }
-
-    #[test]
-    fn ia8_rgb565_and_rgb5a3_equal_their_scalar_rules_on_every_u16() {
-        same_as_scalar(super::ia8, ia8_texel);
-        same_as_scalar(super::rgb565, rgb565_texel);
-        same_as_scalar(super::rgb5a3, rgb5a3_texel);
-    }
-
-    #[test]
-    fn cmpr_equals_the_texel_by_texel_decoder() {
-        // Random blocks, then every ordering of c0 and c1 (equal, above,
-        // below) with all index patterns.
-        let mut blocks: Vec<[u8; 32]> = (0..20_000).map(block::<32>).collect();
-        for (c0, c1) in [
-            (0x1234u16, 0x1234u16),
-            (0xFFFF, 0),
-            (0, 0xFFFF),
-            (0x8000, 0x7FFF),
-        ] {
-            for i in 0..=255u8 {
-                let mut b = [0u8; 32];
-                for sub in b.chunks_exact_mut(8) {
-                    sub[..2].copy_from_slice(&c0.to_be_bytes());
-                    sub[2..4].copy_from_slice(&c1.to_be_bytes());
-                    sub[4..].copy_from_slice(&[i, i.rotate_left(2), i.rotate_left(4), !i]);
-                }
-                blocks.push(b);
-            }
-        }
-        for src in blocks {
-            let mut out = [0; 256];
-            super::cmpr(&src, &mut out);
-            let mut tile = [[0u8; 4]; super::super::tiles::TILE_TEXELS];
-            super::super::cmpr::macroblock(&src, &mut tile);
-            assert_eq!(out.as_slice(), tile.as_flattened(), "{src:02x?}");
-        }
-    }
-
-    #[test]
-    fn rgba8_takes_ar_pairs_then_gb_pairs() {
-        for k in 0..256 {
-            let src = block::<64>(k);
-            let mut out = [0; 64];
-            super::rgba8(&src, &mut out);
-            let want: Vec<u8> = (0..16)
-                .flat_map(|t| {
-                    [
-                        src[2 * t + 1],
-                        src[32 + 2 * t],
-                        src[32 + 2 * t + 1],
-                        src[2 * t],
-                    ]
-                })
-                .collect();
-            assert_eq!(out.as_slice(), want.as_slice());
-        }
-    }
-}
+mod tests;

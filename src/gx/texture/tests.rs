@@ -370,6 +370,43 @@ fn short_palettes_in_range_match_reference() {
     }
 }
 
+/// A short palette and a strip holding an index it lacks: that strip
+/// skips the row pass, so the first bad texel in block order (not row
+/// order) is reported, after the strips above it were written.
+#[test]
+fn short_palette_errors_in_block_order_after_whole_strips() {
+    let raw = palette_bytes(&mut Rng(0x0DD_BA11), 4);
+    let pal = Some((PaletteFormat::RGB565, raw.as_slice()));
+    for format in [GxFormat::C4, GxFormat::C8] {
+        let (bw, bh) = (format.block_width(), format.block_height());
+        let (w, h) = (2 * bw, 2 * bh);
+        let unit = |x: u32, y: u32| match (x, y) {
+            // Row order meets 9 first, block order 5.
+            (x, y) if (x, y) == (bw, bh) => 9,
+            (x, y) if (x, y) == (bw - 1, 2 * bh - 1) => 5,
+            (x, y) => (x + y) % 4,
+        };
+        let data = encode(format, w, h, unit);
+        let mut out = vec![0xCD; decoded_size(w, h).unwrap()];
+        assert_eq!(
+            decode(format, w, h, &data, pal, &mut out),
+            Err(TextureError::PaletteIndexOutOfRange {
+                index: 5,
+                entries: 4
+            }),
+            "{format}"
+        );
+        for y in 0..bh {
+            for x in 0..w {
+                let want = ref_texel(format, unit(x, y), pal).unwrap();
+                assert_eq!(texel_at(&out, w, x, y), want, "{format} at {x},{y}");
+            }
+        }
+        // Nothing of the failing strip's second block was written.
+        assert_eq!(texel_at(&out, w, bw, bh), [0xCD; 4], "{format}");
+    }
+}
+
 #[test]
 fn palette_index_out_of_range() {
     let raw = [0x12, 0x34, 0x56, 0x78, 0x9A]; // 2 entries; the odd byte is ignored

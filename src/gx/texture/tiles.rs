@@ -1,8 +1,10 @@
 //! The block (tile) layout shared by every GX texture format.
 //!
-//! Blocks are stored row-major over the padded image; each format decodes one
-//! block into a small RGBA8 [`Tile`], and [`decode_tiled`] copies the visible
-//! part of that tile into the output rows.
+//! Blocks are stored row-major over the padded image. A format with a row
+//! pass writes a strip's whole blocks one output row at a time, straight
+//! into the row; otherwise (and for the right edge block) each block is
+//! decoded into a small RGBA8 [`Tile`], and [`decode_tiled`] copies the
+//! visible part of that tile into the output rows.
 #![allow(
     clippy::arithmetic_side_effects,
     reason = "texel arithmetic on u8/u16 channel values with constant factors, and coordinates below the texture's side, whose sizes were checked with checked_mul first"
@@ -39,6 +41,66 @@ pub(super) trait BlockDecoder {
         visible_w: usize,
         visible_h: usize,
     ) -> Result<(), TextureError>;
+
+    /// Whether [`Self::decode_row`] may write the whole blocks of a strip,
+    /// `src`: false for a format without a row pass, and for a strip whose
+    /// indices its palette may lack (the block path then finds the first in
+    /// block order, as it always has).
+    #[inline(always)]
+    fn rows_ready(&self, _src: &[u8]) -> bool {
+        false
+    }
+
+    /// Output row `Y` of a strip's whole blocks: `src` holds the blocks,
+    /// `out` is `WIDTH * 4` bytes per block. Only called when
+    /// [`Self::rows_ready`] said so; each texel is stored once, straight
+    /// into its row, with no tile between.
+    #[inline(always)]
+    fn decode_row<const Y: usize>(&self, _src: &[u8], _out: &mut [u8]) {}
+
+    /// A strip's whole blocks (`src`) into its first `visible` rows, each
+    /// `WIDTH * 4` bytes per block (the rest of `rows` is empty), when
+    /// [`Self::rows_ready`] said so. The default writes a row at a time.
+    #[inline(always)]
+    fn decode_strip(&self, src: &[u8], rows: &mut StripRows<'_>, visible: usize)
+    where
+        Self: Sized,
+    {
+        by_rows(self, src, rows, visible);
+    }
+}
+
+/// A strip's output rows, one per texel row of its blocks (empty slices
+/// below the image's last row).
+pub(super) type StripRows<'a> = [&'a mut [u8]; MAX_BLOCK_HEIGHT];
+
+/// [`BlockDecoder::decode_strip`] a row at a time.
+#[inline(always)]
+pub(super) fn by_rows<D: BlockDecoder>(
+    decoder: &D,
+    src: &[u8],
+    rows: &mut StripRows<'_>,
+    visible: usize,
+) {
+    for (y, row) in rows.iter_mut().enumerate().take(visible) {
+        row_at(decoder, y, src, row);
+    }
+}
+
+/// [`BlockDecoder::decode_row`] for a row number known only at run time.
+#[inline(always)]
+fn row_at<D: BlockDecoder>(decoder: &D, y: usize, src: &[u8], out: &mut [u8]) {
+    match y {
+        0 => decoder.decode_row::<0>(src, out),
+        1 => decoder.decode_row::<1>(src, out),
+        2 => decoder.decode_row::<2>(src, out),
+        3 => decoder.decode_row::<3>(src, out),
+        4 => decoder.decode_row::<4>(src, out),
+        5 => decoder.decode_row::<5>(src, out),
+        6 => decoder.decode_row::<6>(src, out),
+        7 => decoder.decode_row::<7>(src, out),
+        _ => {}
+    }
 }
 
 /// Moves the first `n` bytes of each tile row to the front of its output
@@ -46,13 +108,7 @@ pub(super) trait BlockDecoder {
 /// rows (empty slices below the image's last row), each starting at the
 /// block's first byte.
 #[inline(always)]
-fn copy_rows(
-    rows: &mut [&mut [u8]; MAX_BLOCK_HEIGHT],
-    tile_rows: &[Texel],
-    width: usize,
-    height: usize,
-    n: usize,
-) {
+fn copy_rows(rows: &mut StripRows<'_>, tile_rows: &[Texel], width: usize, height: usize, n: usize) {
     for (row_out, row_tile) in rows
         .iter_mut()
         .zip(tile_rows.chunks_exact(width))
@@ -68,6 +124,41 @@ fn copy_rows(
 
 /// The tallest block (8 texels).
 const MAX_BLOCK_HEIGHT: usize = 8;
+
+/// One strip whose whole blocks go straight into its rows
+/// ([`BlockDecoder::decode_strip`]); the edge block, if any, through the
+/// tile.
+#[inline(always)]
+fn strip_in_rows<D: BlockDecoder>(
+    decoder: &D,
+    strip: &mut [u8],
+    strip_src: &[u8],
+    row_bytes: usize,
+    full_blocks: usize,
+    tile: &mut Tile,
+) -> Result<(), TextureError> {
+    let rows = strip.len() / row_bytes;
+    let (full_src, edge_src) = strip_src
+        .split_at_checked(full_blocks * D::BYTES)
+        .unwrap_or_default();
+    let full_bytes = full_blocks * D::WIDTH * 4;
+    let mut full_rows = StripRows::default();
+    let mut edge_rows = StripRows::default();
+    for ((row, full), edge) in strip
+        .chunks_exact_mut(row_bytes)
+        .zip(&mut full_rows)
+        .zip(&mut edge_rows)
+    {
+        (*full, *edge) = row.split_at_mut_checked(full_bytes).unwrap_or_default();
+    }
+    decoder.decode_strip(full_src, &mut full_rows, rows);
+    if let Some(block) = edge_src.get(..D::BYTES) {
+        let last_w = row_bytes / 4 - full_blocks * D::WIDTH;
+        decoder.decode_block(block, tile, last_w, rows)?;
+        copy_rows(&mut edge_rows, tile, D::WIDTH, D::HEIGHT, last_w * 4);
+    }
+    Ok(())
+}
 
 /// Decodes a `width` x `height` level laid out in `D`'s blocks. The caller
 /// has checked that `out` is exactly `width * height * 4` bytes and `data`
@@ -99,6 +190,10 @@ pub(super) fn decode_tiled<D: BlockDecoder>(
         .zip(data.chunks_exact(strip_src_bytes))
     {
         let rows = strip.len() / row_bytes;
+        if decoder.rows_ready(strip_src.get(..full_blocks * D::BYTES).unwrap_or_default()) {
+            strip_in_rows(decoder, strip, strip_src, row_bytes, full_blocks, &mut tile)?;
+            continue;
+        }
         // The strip's output rows, each advanced past a block as it is
         // written: one split per row and block, no offsets recomputed.
         let mut out_rows = strip.chunks_exact_mut(row_bytes);

@@ -1,0 +1,236 @@
+//! Each SSE2 decoder against its format's scalar rule, on blocks that
+//! together hold every byte value (and, for the 16-bit formats, every
+//! u16) in every position class.
+extern crate std;
+use std::vec;
+use std::vec::Vec;
+
+use super::super::color::{ia8 as ia8_texel, rgb5a3 as rgb5a3_texel, rgb565 as rgb565_texel};
+
+/// Block `k` of a sweep: bytes `k * B + j` (mod 256), then mixed.
+fn block<const B: usize>(k: usize) -> [u8; B] {
+    core::array::from_fn(|j| {
+        ((k * B + j) as u32)
+            .wrapping_mul(2_654_435_761)
+            .to_le_bytes()[k % 4]
+            ^ (k + j) as u8
+    })
+}
+
+fn u16_blocks() -> impl Iterator<Item = [u8; 32]> {
+    // Every u16 once, sixteen per block.
+    (0..4096u32).map(|k| {
+        let mut b = [0u8; 32];
+        for (t, pair) in b.chunks_exact_mut(2).enumerate() {
+            pair.copy_from_slice(&((k * 16 + t as u32) as u16).to_be_bytes());
+        }
+        b
+    })
+}
+
+#[test]
+fn i8_repeats_the_intensity_into_every_channel() {
+    for k in 0..64 {
+        let src = block::<32>(k);
+        let mut out = [0; 128];
+        super::i8(&src, &mut out);
+        let want: Vec<u8> = src.iter().flat_map(|&i| [i; 4]).collect();
+        assert_eq!(out.as_slice(), want.as_slice());
+    }
+}
+
+#[test]
+fn i4_takes_the_high_nibble_first_times_0x11() {
+    for k in 0..64 {
+        let src = block::<32>(k);
+        let mut out = [0; 256];
+        super::i4(&src, &mut out);
+        let want: Vec<u8> = src
+            .iter()
+            .flat_map(|&b| [b >> 4, b & 0xF])
+            .flat_map(|n| [n * 0x11; 4])
+            .collect();
+        assert_eq!(out.as_slice(), want.as_slice());
+    }
+}
+
+#[test]
+fn ia4_is_intensity_low_alpha_high() {
+    for k in 0..64 {
+        let src = block::<32>(k);
+        let mut out = [0; 128];
+        super::ia4(&src, &mut out);
+        let want: Vec<u8> = src
+            .iter()
+            .flat_map(|&b| {
+                let i = (b & 0xF) * 0x11;
+                [i, i, i, (b >> 4) * 0x11]
+            })
+            .collect();
+        assert_eq!(out.as_slice(), want.as_slice());
+    }
+}
+
+fn same_as_scalar(simd: fn(&[u8; 32], &mut [u8; 64]), scalar: fn(u16) -> [u8; 4]) {
+    for src in u16_blocks() {
+        let mut out = [0; 64];
+        simd(&src, &mut out);
+        let want: Vec<u8> = src
+            .chunks_exact(2)
+            .flat_map(|p| scalar(u16::from_be_bytes([p[0], p[1]])))
+            .collect();
+        assert_eq!(out.as_slice(), want.as_slice());
+    }
+}
+
+#[test]
+fn ia8_rgb565_and_rgb5a3_equal_their_scalar_rules_on_every_u16() {
+    same_as_scalar(super::ia8, ia8_texel);
+    same_as_scalar(super::rgb565, rgb565_texel);
+    same_as_scalar(super::rgb5a3, rgb5a3_texel);
+}
+
+#[test]
+fn cmpr_equals_the_texel_by_texel_decoder() {
+    // Random blocks, then every ordering of c0 and c1 (equal, above,
+    // below) with all index patterns.
+    let mut blocks: Vec<[u8; 32]> = (0..20_000).map(block::<32>).collect();
+    for (c0, c1) in [
+        (0x1234u16, 0x1234u16),
+        (0xFFFF, 0),
+        (0, 0xFFFF),
+        (0x8000, 0x7FFF),
+    ] {
+        for i in 0..=255u8 {
+            let mut b = [0u8; 32];
+            for sub in b.chunks_exact_mut(8) {
+                sub[..2].copy_from_slice(&c0.to_be_bytes());
+                sub[2..4].copy_from_slice(&c1.to_be_bytes());
+                sub[4..].copy_from_slice(&[i, i.rotate_left(2), i.rotate_left(4), !i]);
+            }
+            blocks.push(b);
+        }
+    }
+    for src in blocks {
+        let mut out = [0; 256];
+        super::cmpr(&src, &mut out);
+        let mut tile = [[0u8; 4]; super::super::tiles::TILE_TEXELS];
+        super::super::cmpr::macroblock(&src, &mut tile);
+        assert_eq!(out.as_slice(), tile.as_flattened(), "{src:02x?}");
+    }
+}
+
+/// Rows `0..4` of `n` 4x4 blocks as the block decoder writes them.
+fn block_rows<const B: usize>(
+    blocks: &[[u8; B]],
+    decode: fn(&[u8; B], &mut [u8; 64]),
+) -> [Vec<u8>; 4] {
+    let mut rows: [Vec<u8>; 4] = Default::default();
+    for src in blocks {
+        let mut out = [0; 64];
+        decode(src, &mut out);
+        for (row, piece) in rows.iter_mut().zip(out.chunks_exact(16)) {
+            row.extend_from_slice(piece);
+        }
+    }
+    rows
+}
+
+/// One row function of a strip pass.
+type RowFn = fn(&[u8], &mut [u8]);
+
+/// The strip and row passes of one 4x4 format against its block
+/// decoder, over runs of one to five blocks (odd counts end in a lone
+/// block).
+fn strip_and_rows_match<const B: usize>(
+    decode: fn(&[u8; B], &mut [u8; 64]),
+    strip: fn(&[u8], [&mut &mut [u8]; 4]),
+    rows: [RowFn; 4],
+) {
+    for n in 1..=5 {
+        let blocks: Vec<[u8; B]> = (0..n).map(|k| block::<B>(k * 7 + n)).collect();
+        let src = blocks.as_flattened();
+        let want = block_rows(&blocks, decode);
+        let mut got: [Vec<u8>; 4] = core::array::from_fn(|_| vec![0xEE; n * 16]);
+        {
+            let [a, b, c, d] = &mut got;
+            let (mut a, mut b, mut c, mut d) = (
+                a.as_mut_slice(),
+                b.as_mut_slice(),
+                c.as_mut_slice(),
+                d.as_mut_slice(),
+            );
+            strip(src, [&mut a, &mut b, &mut c, &mut d]);
+        }
+        assert_eq!(got, want, "strip of {n}");
+        for (y, row) in rows.iter().enumerate() {
+            let mut out = vec![0xEE; n * 16];
+            row(src, &mut out);
+            assert_eq!(out, want[y], "row {y} of {n}");
+        }
+    }
+}
+
+#[test]
+fn strips_and_rows_equal_the_block_decoders() {
+    strip_and_rows_match::<32>(
+        super::ia8,
+        super::ia8_strip,
+        [
+            super::ia8_rows::<0>,
+            super::ia8_rows::<1>,
+            super::ia8_rows::<2>,
+            super::ia8_rows::<3>,
+        ],
+    );
+    strip_and_rows_match::<32>(
+        super::rgb565,
+        super::rgb565_strip,
+        [
+            super::rgb565_rows::<0>,
+            super::rgb565_rows::<1>,
+            super::rgb565_rows::<2>,
+            super::rgb565_rows::<3>,
+        ],
+    );
+    strip_and_rows_match::<32>(
+        super::rgb5a3,
+        super::rgb5a3_strip,
+        [
+            super::rgb5a3_rows::<0>,
+            super::rgb5a3_rows::<1>,
+            super::rgb5a3_rows::<2>,
+            super::rgb5a3_rows::<3>,
+        ],
+    );
+    strip_and_rows_match::<64>(
+        super::rgba8,
+        super::rgba8_strip,
+        [
+            super::rgba8_rows::<0>,
+            super::rgba8_rows::<1>,
+            super::rgba8_rows::<2>,
+            super::rgba8_rows::<3>,
+        ],
+    );
+}
+
+#[test]
+fn rgba8_takes_ar_pairs_then_gb_pairs() {
+    for k in 0..256 {
+        let src = block::<64>(k);
+        let mut out = [0; 64];
+        super::rgba8(&src, &mut out);
+        let want: Vec<u8> = (0..16)
+            .flat_map(|t| {
+                [
+                    src[2 * t + 1],
+                    src[32 + 2 * t],
+                    src[32 + 2 * t + 1],
+                    src[2 * t],
+                ]
+            })
+            .collect();
+        assert_eq!(out.as_slice(), want.as_slice());
+    }
+}
