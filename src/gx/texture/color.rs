@@ -7,8 +7,6 @@
 
 use super::TextureError;
 use super::tiles::{BlockDecoder, Texel, Tile};
-#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-use super::tiles::{StripRows, by_rows};
 
 /// Low byte of `v` (callers pass values below 256).
 #[inline(always)]
@@ -173,28 +171,7 @@ macro_rules! u16_format {
                 Ok(())
             }
 
-            #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-            #[inline(always)]
-            fn rows_ready(&self, _: &[u8]) -> bool {
-                true
-            }
-
-            #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-            #[inline(always)]
-            fn decode_row<const Y: usize>(&self, src: &[u8], out: &mut [u8]) {
-                super::sse2::$rows::<Y>(src, out);
-            }
-
-            #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-            #[inline(always)]
-            fn decode_strip(&self, src: &[u8], rows: &mut StripRows<'_>, visible: usize) {
-                // Block order when the strip has all four rows.
-                if let ([r0, r1, r2, r3, ..], 4) = (&mut *rows, visible) {
-                    super::sse2::$strip(src, [r0, r1, r2, r3]);
-                    return;
-                }
-                by_rows(self, src, rows, visible);
-            }
+            super::tiles::sse2_strip_methods!($rows, $strip);
         }
     };
 }
@@ -249,26 +226,5 @@ impl BlockDecoder for Rgba8 {
         Ok(())
     }
 
-    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-    #[inline(always)]
-    fn rows_ready(&self, _: &[u8]) -> bool {
-        true
-    }
-
-    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-    #[inline(always)]
-    fn decode_row<const Y: usize>(&self, src: &[u8], out: &mut [u8]) {
-        super::sse2::rgba8_rows::<Y>(src, out);
-    }
-
-    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-    #[inline(always)]
-    fn decode_strip(&self, src: &[u8], rows: &mut StripRows<'_>, visible: usize) {
-        // Block order when the strip has all four rows.
-        if let ([r0, r1, r2, r3, ..], 4) = (&mut *rows, visible) {
-            super::sse2::rgba8_strip(src, [r0, r1, r2, r3]);
-            return;
-        }
-        by_rows(self, src, rows, visible);
-    }
+    super::tiles::sse2_strip_methods!(rgba8_rows, rgba8_strip);
 }

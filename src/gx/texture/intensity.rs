@@ -9,8 +9,6 @@ use super::color::ia8;
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 use super::color::sse2_block;
 use super::tiles::{BlockDecoder, Tile};
-#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-use super::tiles::{StripRows, by_rows};
 
 /// A block's encoded bytes as an array, so that its loop has a constant
 /// trip count (the caller hands over exactly `B` bytes; anything else reads
@@ -140,26 +138,5 @@ impl BlockDecoder for Ia8 {
         Ok(())
     }
 
-    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-    #[inline(always)]
-    fn rows_ready(&self, _: &[u8]) -> bool {
-        true
-    }
-
-    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-    #[inline(always)]
-    fn decode_row<const Y: usize>(&self, src: &[u8], out: &mut [u8]) {
-        super::sse2::ia8_rows::<Y>(src, out);
-    }
-
-    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-    #[inline(always)]
-    fn decode_strip(&self, src: &[u8], rows: &mut StripRows<'_>, visible: usize) {
-        // Block order when the strip has all four rows.
-        if let ([r0, r1, r2, r3, ..], 4) = (&mut *rows, visible) {
-            super::sse2::ia8_strip(src, [r0, r1, r2, r3]);
-            return;
-        }
-        by_rows(self, src, rows, visible);
-    }
+    super::tiles::sse2_strip_methods!(ia8_rows, ia8_strip);
 }

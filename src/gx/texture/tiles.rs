@@ -70,6 +70,37 @@ pub(super) trait BlockDecoder {
     }
 }
 
+/// The strip methods of a format whose SSE2 code writes whole rows: ready
+/// for every strip, row `Y` by `$rows`, and a strip of all four rows in
+/// block order by `$strip` (a shorter one row by row). Written once here
+/// for IA8, RGB565, RGB5A3 and RGBA8.
+macro_rules! sse2_strip_methods {
+    ($rows:ident, $strip:ident) => {
+        #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+        #[inline(always)]
+        fn rows_ready(&self, _: &[u8]) -> bool {
+            true
+        }
+
+        #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+        #[inline(always)]
+        fn decode_row<const Y: usize>(&self, src: &[u8], out: &mut [u8]) {
+            super::sse2::$rows::<Y>(src, out);
+        }
+
+        #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+        #[inline(always)]
+        fn decode_strip(&self, src: &[u8], rows: &mut super::tiles::StripRows<'_>, visible: usize) {
+            if let ([r0, r1, r2, r3, ..], 4) = (&mut *rows, visible) {
+                super::sse2::$strip(src, [r0, r1, r2, r3]);
+                return;
+            }
+            super::tiles::by_rows(self, src, rows, visible);
+        }
+    };
+}
+pub(super) use sse2_strip_methods;
+
 /// A strip's output rows, one per texel row of its blocks (empty slices
 /// below the image's last row).
 pub(super) type StripRows<'a> = [&'a mut [u8]; MAX_BLOCK_HEIGHT];
