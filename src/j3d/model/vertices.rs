@@ -8,7 +8,7 @@
 //! array reads of neighbouring vertices overlap instead of waiting on each
 //! other behind the rest of a vertex's work.
 
-use super::normals::NormalTable;
+use super::normals::turn_all;
 use super::walk::{IndexField, Slots, VertexFault, VertexLayout};
 use super::{Model, arena_mismatch, index32, product, small, sum};
 use crate::error::{Error, Location, SectionId, Warning, WarningCode, Warnings};
@@ -58,8 +58,6 @@ pub(super) struct Filler<'f, 'm, 'a> {
     pub(super) mesh_vertices: usize,
     /// The draw matrix normals were last turned by, with its normal matrix.
     pub(super) normal_draw: Option<(u32, NormalMatrix)>,
-    /// Normals turned by `normal_draw`'s matrix, by index.
-    pub(super) turned: NormalTable,
     /// The draw matrix influences were last written for, and where they
     /// are (first, count): the next vertex of that matrix copies them.
     pub(super) skin_draw: Option<(u32, usize, usize)>,
@@ -106,8 +104,6 @@ impl<'a> ArrayReaders<'a> {
 pub(super) struct Lanes<'a> {
     position: Option<(IndexField, Option<NumericReader<'a>>)>,
     normal: Option<(IndexField, Option<NumericReader<'a>>)>,
-    /// The normal reads the NBT array (else NRM).
-    nbt: bool,
     uvs: [Option<(IndexField, Option<NumericReader<'a>>)>; MAX_UV_SETS],
     colors: [Option<(IndexField, Option<VertexArray<'a>>)>; MAX_COLOR_SETS],
 }
@@ -125,7 +121,6 @@ impl<'a> Lanes<'a> {
         Self {
             position: layout.position.map(|f| (f, readers.position)),
             normal: layout.normal.map(|f| (f, normal_reader)),
-            nbt,
             uvs: core::array::from_fn(|t| {
                 let reader = readers.uvs.get(t).copied().flatten();
                 layout.uvs.get(t).copied().flatten().map(|f| (f, reader))
@@ -546,27 +541,28 @@ impl Filler<'_, '_, '_> {
         Ok(())
     }
 
-    /// Normals, each turned by its draw matrix's normal matrix (or copied
-    /// from the table when that matrix turned the same index before).
+    /// Normals, each turned by its draw matrix's normal matrix: a run of
+    /// vertices of one draw matrix at a time, two normals at once
+    /// (`normals.rs`).
     #[inline(always)]
     fn block_normals(&mut self, draws: &[u32], block: Block<'_>) -> Result<(), Error> {
         let (raw, keys) = (&mut self.raw, &mut self.keys);
         self.model
             .read_lane(self.lanes.normal, block, raw.iter_mut(), keys)?;
-        let (raw, keys) = (&self.raw, &self.keys);
-        let has_array = matches!(self.lanes.normal, Some((_, Some(_))));
-        let nbt = self.lanes.nbt;
         let first = self.vertex;
         let out = self
             .normals
             .get_mut(first..)
             .and_then(|out| out.get_mut(..draws.len()))
             .ok_or_else(arena_mismatch)?;
-        for (((out, normal), &key), &d) in out.iter_mut().zip(raw).zip(keys).zip(draws) {
-            if key == u32::MAX || !has_array {
-                *out = [0.0; 3];
-                continue;
-            }
+        if !matches!(self.lanes.normal, Some((_, Some(_)))) {
+            out.fill([0.0; 3]);
+            return Ok(());
+        }
+        // A vertex without a normal index read as zero, which turns to zero.
+        let (mut raw, mut out) = (self.raw.as_slice(), out);
+        for run in draws.chunk_by(|a, b| a == b) {
+            let &[d, ..] = run else { continue };
             if self.normal_draw.as_ref().map(|(nd, _)| *nd) != Some(d) {
                 let draw = Mat4(
                     self.draws
@@ -575,14 +571,16 @@ impl Filler<'_, '_, '_> {
                         .ok_or_else(arena_mismatch)?,
                 );
                 self.normal_draw = Some((d, draw.normal_matrix()));
-                self.turned.clear();
             }
             let Some((_, normal_matrix)) = &self.normal_draw else {
                 return Err(arena_mismatch());
             };
-            *out = self
-                .turned
-                .get_or(NormalTable::key(key, nbt), || normal_matrix.apply(*normal));
+            let (raw_run, raw_rest) = raw.split_at_checked(run.len()).ok_or_else(arena_mismatch)?;
+            let (out_run, out_rest) = out
+                .split_at_mut_checked(run.len())
+                .ok_or_else(arena_mismatch)?;
+            turn_all(normal_matrix, raw_run, out_run);
+            (raw, out) = (raw_rest, out_rest);
         }
         Ok(())
     }
