@@ -86,7 +86,6 @@ impl<'a> Model<'a> {
             skin_draw: None,
             lanes: Lanes::default(),
             raw: [[0.0; 3]; BLOCK],
-            keys: [0; BLOCK],
             readers: ArrayReaders::new(&self.vtx1),
         };
         let mut pending = Pending::default();

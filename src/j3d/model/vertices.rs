@@ -65,9 +65,8 @@ pub(super) struct Filler<'f, 'm, 'a> {
     pub(super) readers: ArrayReaders<'a>,
     /// The current shape's attributes: where each index is, what it reads.
     pub(super) lanes: Lanes<'a>,
-    /// A block's elements of one attribute as stored, and their indices.
+    /// A block's elements of one attribute as stored.
     pub(super) raw: [[f32; 3]; BLOCK],
-    pub(super) keys: [u32; BLOCK],
 }
 
 /// VTX1's numeric arrays resolved for reading by index ([`NumericReader`]),
@@ -186,45 +185,33 @@ impl<'l> Block<'l> {
 }
 
 /// One attribute of a block's vertices: each vertex's index read and
-/// checked, its element read into `outs`, and its index into `keys`. A
+/// checked, and its element read into `outs`. A
 /// fault comes back with its vertex's place in the block, small: the
 /// `Error` is built by the caller, only when there is one.
-struct Lane<'k, 'l, I> {
+struct Lane<'l, I> {
     field: IndexField,
     block: Block<'l>,
     outs: I,
-    keys: &'k mut [u32; BLOCK],
 }
 
 /// A fault of the block's `k`-th vertex.
 type LaneFault = (usize, VertexFault);
 
-impl<'o, const N: usize, I: Iterator<Item = &'o mut [f32; N]>> ElementVisitor<N>
-    for Lane<'_, '_, I>
-{
+impl<'o, const N: usize, I: Iterator<Item = &'o mut [f32; N]>> ElementVisitor<N> for Lane<'_, I> {
     type Output = Result<(), LaneFault>;
 
     #[inline(always)]
     fn run(self, read: impl Fn(usize) -> [f32; N]) -> Result<(), LaneFault> {
-        let Self {
-            field,
-            block,
-            outs,
-            keys,
-        } = self;
-        for (k, ((out, key), vertex)) in outs.zip(keys.iter_mut()).zip(block.vertices()).enumerate()
-        {
+        let Self { field, block, outs } = self;
+        for (k, (out, vertex)) in outs.zip(block.vertices()).enumerate() {
             let index = IndexField::read(Some(field), vertex).map_err(|fault| (k, fault))?;
-            (*out, *key) = match index.get() {
-                Some(i) => (read(i), index.raw()),
-                None => ([0.0; N], u32::MAX),
-            };
+            *out = index.get().map_or([0.0; N], &read);
         }
         Ok(())
     }
 }
 
-impl<'o, const N: usize, I: Iterator<Item = &'o mut [f32; N]>> FixedVisitor<N> for Lane<'_, '_, I> {
+impl<'o, const N: usize, I: Iterator<Item = &'o mut [f32; N]>> FixedVisitor<N> for Lane<'_, I> {
     type Output = Result<(), LaneFault>;
 
     #[inline(always)]
@@ -233,13 +220,8 @@ impl<'o, const N: usize, I: Iterator<Item = &'o mut [f32; N]>> FixedVisitor<N> f
         elements: &[[u8; S]],
         read: impl Fn(&[u8; S]) -> [f32; N],
     ) -> Result<(), LaneFault> {
-        let Self {
-            field,
-            block,
-            outs,
-            keys,
-        } = self;
-        gather_field(field, block, elements, read, outs, keys)
+        let Self { field, block, outs } = self;
+        gather_field(field, block, elements, read, outs)
     }
 }
 
@@ -251,12 +233,11 @@ fn gather_field<'o, const S: usize, T: 'o>(
     elements: &[[u8; S]],
     read: impl Fn(&[u8; S]) -> T,
     outs: impl Iterator<Item = &'o mut T>,
-    keys: &mut [u32; BLOCK],
 ) -> Result<(), LaneFault> {
     let gathered = if field.wide {
-        gather::<2, S, _>(field.offset, block, elements, read, outs, keys)
+        gather::<2, S, _>(field.offset, block, elements, read, outs)
     } else {
-        gather::<1, S, _>(field.offset, block, elements, read, outs, keys)
+        gather::<1, S, _>(field.offset, block, elements, read, outs)
     };
     gathered.map_err(|k| lane_fault(field, block, k))
 }
@@ -296,7 +277,6 @@ fn gather_colors<'o>(
     block: Block<'_>,
     array: VertexArray<'_>,
     outs: impl Iterator<Item = &'o mut [u8; 4]>,
-    keys: &mut [u32; BLOCK],
 ) -> Option<Result<(), LaneFault>> {
     let ArrayFormat::Color(format) = array.format else {
         return None;
@@ -308,18 +288,16 @@ fn gather_colors<'o>(
     let data = array.data;
     let read = |e: &[u8]| array.format.read_color(e);
     Some(match (format, stride) {
-        (ColorFormat::Rgba8, _) => {
-            gather_field(field, block, data.as_chunks().0, |e| *e, outs, keys)
-        }
-        (_, 2) => gather_field::<2, _>(field, block, data.as_chunks().0, |e| read(e), outs, keys),
-        (_, 3) => gather_field::<3, _>(field, block, data.as_chunks().0, |e| read(e), outs, keys),
-        (_, 4) => gather_field::<4, _>(field, block, data.as_chunks().0, |e| read(e), outs, keys),
+        (ColorFormat::Rgba8, _) => gather_field(field, block, data.as_chunks().0, |e| *e, outs),
+        (_, 2) => gather_field::<2, _>(field, block, data.as_chunks().0, |e| read(e), outs),
+        (_, 3) => gather_field::<3, _>(field, block, data.as_chunks().0, |e| read(e), outs),
+        (_, 4) => gather_field::<4, _>(field, block, data.as_chunks().0, |e| read(e), outs),
         _ => return None,
     })
 }
 
 /// Reads the `W`-byte index at `offset` of each vertex of `block` and its
-/// element, one of `elements`, into `outs` (and the index into `keys`).
+/// element, one of `elements`, into `outs`.
 /// An index past the elements stops the loop: `Err` holds the vertex.
 /// The caller has checked that the index lies inside every vertex and that
 /// `elements` is the array's whole bound, so one check does for both.
@@ -330,38 +308,31 @@ fn gather<'o, const W: usize, const S: usize, T: 'o>(
     elements: &[[u8; S]],
     read: impl Fn(&[u8; S]) -> T,
     outs: impl Iterator<Item = &'o mut T>,
-    keys: &mut [u32; BLOCK],
 ) -> Result<(), usize> {
-    for (k, ((out, key), vertex)) in outs.zip(keys.iter_mut()).zip(block.vertices()).enumerate() {
+    for (k, (out, vertex)) in outs.zip(block.vertices()).enumerate() {
         let index = vertex
             .get(offset..)
             .and_then(<[u8]>::first_chunk::<W>)
             .map_or(0, |b| b.iter().fold(0u32, |i, &b| (i << 8) | u32::from(b)));
         let element = elements.get(index as usize).ok_or(k)?;
-        (*out, *key) = (read(element), index);
+        *out = read(element);
     }
     Ok(())
 }
 
 impl<'a> Model<'a> {
     /// Reads attribute `lane` of every vertex of `block` into `outs` (zeros
-    /// without it) and their indices into `keys`.
+    /// without it).
     #[inline(always)]
     fn read_lane<'o, const N: usize>(
         &self,
         lane: Option<(IndexField, Option<NumericReader<'a>>)>,
         block: Block<'_>,
         outs: impl Iterator<Item = &'o mut [f32; N]>,
-        keys: &mut [u32; BLOCK],
     ) -> Result<(), Error> {
         let read = match lane {
             Some((field, Some(reader))) => {
-                let lane = Lane {
-                    field,
-                    block,
-                    outs,
-                    keys,
-                };
+                let lane = Lane { field, block, outs };
                 // The fixed-size loop when every index lies inside the
                 // vertex and the array's length is its bound.
                 if gathers(field, block.size, reader.len()) {
@@ -381,7 +352,6 @@ impl<'a> Model<'a> {
             }
             None => {
                 outs.for_each(|out| *out = [0.0; N]);
-                keys.fill(u32::MAX);
                 Ok(())
             }
         };
@@ -514,9 +484,8 @@ impl Filler<'_, '_, '_> {
     /// Positions, each moved by its draw matrix.
     #[inline(always)]
     fn block_positions(&mut self, draws: &[u32], block: Block<'_>) -> Result<(), Error> {
-        let (raw, keys) = (&mut self.raw, &mut self.keys);
         self.model
-            .read_lane(self.lanes.position, block, raw.iter_mut(), keys)?;
+            .read_lane(self.lanes.position, block, self.raw.iter_mut())?;
         let raw = &self.raw;
         let first = self.vertex;
         let out = self
@@ -546,9 +515,8 @@ impl Filler<'_, '_, '_> {
     /// (`normals.rs`).
     #[inline(always)]
     fn block_normals(&mut self, draws: &[u32], block: Block<'_>) -> Result<(), Error> {
-        let (raw, keys) = (&mut self.raw, &mut self.keys);
         self.model
-            .read_lane(self.lanes.normal, block, raw.iter_mut(), keys)?;
+            .read_lane(self.lanes.normal, block, self.raw.iter_mut())?;
         let first = self.vertex;
         let out = self
             .normals
@@ -602,13 +570,13 @@ impl Filler<'_, '_, '_> {
         if sets == 1 {
             // One set (most shapes): its UVs are the block's whole run.
             let lane = self.lanes.uvs.first().copied().flatten();
-            return model.read_lane(lane, block, out.iter_mut(), &mut self.keys);
+            return model.read_lane(lane, block, out.iter_mut());
         }
         // Several sets: each read as a run, then put in its place of every
         // vertex's sets (the interleaved writes kept out of the read loop).
         let mut run = [[0.0; 2]; BLOCK];
         for (set, &lane) in self.lanes.uvs.iter().enumerate().take(sets) {
-            model.read_lane(lane, block, run.iter_mut().take(n), &mut self.keys)?;
+            model.read_lane(lane, block, run.iter_mut().take(n))?;
             for (uvs, uv) in out.chunks_exact_mut(sets).zip(&run) {
                 if let Some(out) = uvs.get_mut(set) {
                     *out = *uv;
@@ -641,12 +609,11 @@ impl Filler<'_, '_, '_> {
                 continue;
             };
             if let Some(array) = array {
-                let keys = &mut self.keys;
                 let gathered = if sets == 1 {
-                    gather_colors(field, block, array, out.iter_mut(), keys)
+                    gather_colors(field, block, array, out.iter_mut())
                 } else {
                     let outs = out.iter_mut().skip(set).step_by(sets);
-                    gather_colors(field, block, array, outs, keys)
+                    gather_colors(field, block, array, outs)
                 };
                 if let Some(gathered) = gathered {
                     gathered.map_err(|(k, fault)| model.vertex_error(block.at(k), fault))?;
