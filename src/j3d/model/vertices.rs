@@ -652,9 +652,18 @@ impl Filler<'_, '_, '_> {
         written
     }
 
+    /// A run of vertices of one draw matrix at a time: its first vertex's
+    /// influences written from EVP1 (or copied from the matrix's last
+    /// vertex before), the others copies of the first's.
     #[inline(always)]
     fn influences_into(&mut self, spans: &mut [InfluenceSpan], draws: &[u32]) -> Result<(), Error> {
-        for (span, &d) in spans.iter_mut().zip(draws) {
+        let mut spans = spans;
+        for run in draws.chunk_by(|a, b| a == b) {
+            let &[d, ..] = run else { continue };
+            let (run_spans, rest) = core::mem::take(&mut spans)
+                .split_at_mut_checked(run.len())
+                .ok_or_else(arena_mismatch)?;
+            spans = rest;
             let start = self.influence;
             let count = match self.skin_draw {
                 Some((sd, from, count)) if sd == d => {
@@ -662,24 +671,10 @@ impl Filler<'_, '_, '_> {
                         .influences
                         .split_at_mut_checked(start)
                         .ok_or_else(arena_mismatch)?;
-                    #[allow(
-                        clippy::arithmetic_side_effects,
-                        reason = "from + count is where the copied run ended: start, below influences.len()"
-                    )]
-                    let source = before.get(from..from + count);
-                    let target = after.get_mut(..count);
-                    match (source, target) {
-                        // A rigid matrix's one influence: no copy loop.
-                        (Some([one]), Some([out])) => *out = *one,
+                    let source = before.get(from..sum(from, count)?);
+                    match (source, after.get_mut(..count)) {
                         (Some(source), Some(target)) => target.copy_from_slice(source),
                         _ => return Err(arena_mismatch()),
-                    }
-                    #[allow(
-                        clippy::arithmetic_side_effects,
-                        reason = "after.get_mut(..count) held: start + count <= influences.len()"
-                    )]
-                    {
-                        self.influence += count;
                     }
                     count
                 }
@@ -688,11 +683,37 @@ impl Filler<'_, '_, '_> {
                     self.influence.saturating_sub(start)
                 }
             };
+            // The run's other vertices: copies of its first's influences.
+            let first_end = sum(start, count)?;
+            let end = sum(start, product(count, run.len())?)?;
+            let (before, after) = self
+                .influences
+                .split_at_mut_checked(first_end)
+                .ok_or_else(arena_mismatch)?;
+            let source = before.get(start..).ok_or_else(arena_mismatch)?;
+            let copies = after
+                .get_mut(..end.saturating_sub(first_end))
+                .ok_or_else(arena_mismatch)?;
+            match source {
+                // A rigid matrix's one influence: a fill.
+                [one] => copies.fill(*one),
+                [] => {}
+                _ => copies
+                    .chunks_exact_mut(count)
+                    .for_each(|copy| copy.copy_from_slice(source)),
+            }
+            // Every span's first is below `end`, which fits u32.
+            index32(end)?;
+            let (mut first, count32) = (index32(start)?, index32(count)?);
+            for span in run_spans {
+                *span = InfluenceSpan {
+                    first,
+                    count: count32,
+                };
+                first = first.saturating_add(count32);
+            }
+            self.influence = end;
             self.skin_draw = Some((d, start, count));
-            *span = InfluenceSpan {
-                first: index32(start)?,
-                count: index32(count)?,
-            };
         }
         Ok(())
     }
