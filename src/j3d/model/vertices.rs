@@ -575,6 +575,24 @@ impl Filler<'_, '_, '_> {
         // Several sets: each read as a run, then put in its place of every
         // vertex's sets (the interleaved writes kept out of the read loop).
         let mut run = [[0.0; 2]; BLOCK];
+        if let [first, second, ..] = self.lanes.uvs
+            && sets == 2
+        {
+            // Two sets (the corpus's maps): both runs, then one pass of
+            // whole pairs.
+            let mut other = [[0.0; 2]; BLOCK];
+            model.read_lane(first, block, run.iter_mut().take(n))?;
+            model.read_lane(second, block, other.iter_mut().take(n))?;
+            for (uvs, (a, b)) in out
+                .as_chunks_mut::<2>()
+                .0
+                .iter_mut()
+                .zip(run.iter().zip(&other))
+            {
+                *uvs = [*a, *b];
+            }
+            return Ok(());
+        }
         for (set, &lane) in self.lanes.uvs.iter().enumerate().take(sets) {
             model.read_lane(lane, block, run.iter_mut().take(n))?;
             for (uvs, uv) in out.chunks_exact_mut(sets).zip(&run) {
