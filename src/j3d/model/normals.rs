@@ -123,9 +123,9 @@ mod tests {
             f32::NAN,
             f32::MIN_POSITIVE,
         ];
-        let mut value = |next: &mut dyn FnMut() -> u64| {
+        let value = |next: &mut dyn FnMut() -> u64| {
             let r = next();
-            if r % 8 == 0 {
+            if r.is_multiple_of(8) {
                 special[(r >> 8) as usize % special.len()]
             } else {
                 (r >> 11) as f32 / (1u64 << 52) as f32 * 4.0 - 2.0
