@@ -204,6 +204,12 @@ impl Mat4 {
 pub struct NormalMatrix([f64; 9]);
 
 impl NormalMatrix {
+    /// The coefficients, column-major: a decoder that turns many normals at
+    /// once computes what [`NormalMatrix::apply`] computes from them.
+    pub(crate) fn coefficients(&self) -> &[f64; 9] {
+        &self.0
+    }
+
     /// Turns `n` and normalises it; a zero or non-finite result is zero.
     pub fn apply(&self, n: [f32; 3]) -> [f32; 3] {
         let c = &self.0;

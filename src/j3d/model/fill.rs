@@ -4,7 +4,6 @@
 
 use super::batch::{Batch, Pending};
 use super::names::Pool;
-use super::normals::NormalTable;
 use super::vertices::{ArrayReaders, BLOCK, Filler, Lanes};
 use super::{Model, arena_mismatch, color_sets, index32, product, sum, uv_sets};
 use crate::arena::Arena;
@@ -87,9 +86,7 @@ impl<'a> Model<'a> {
             skin_draw: None,
             lanes: Lanes::default(),
             raw: [[0.0; 3]; BLOCK],
-            keys: [0; BLOCK],
             readers: ArrayReaders::new(&self.vtx1),
-            turned: NormalTable::default(),
         };
         let mut pending = Pending::default();
         for s in 0..self.shp1.len() {

@@ -18,7 +18,7 @@
 //! | `fill.rs` | the fill pass: carving, then every part in order |
 //! | `batch.rs` | short primitives' vertices gathered side by side into full blocks |
 //! | `vertices.rs` | the hot path: blocks of vertices, one attribute at a time, read, transformed and written |
-//! | `normals.rs` | normals already turned by the current draw matrix, by index |
+//! | `normals.rs` | normals turned by their draw matrix, two at a time |
 //! | `pose.rs` | bind pose (world and draw matrices) and the skin |
 //! | `materials.rs` | MAT3 materials as scene records |
 //! | `textures.rs` | TEX1: limits, records, decoded levels |

@@ -1,97 +1,158 @@
-//! Normals already turned by the current draw matrix. Under one draw
-//! matrix a normal index gives one turned and normalised normal however
-//! many vertices name it (neighbouring faces share normals), and turning one
-//! costs a square root and three divisions in f64: a repeat is copied
-//! instead, bit for bit what turning it again gives.
+//! Normals turned by their draw matrix, two at a time. Turning one costs a
+//! square root and three divisions in f64 ([`NormalMatrix::apply`]), each
+//! waiting on the one before; on x86-64 two normals share every SSE2
+//! instruction (`sqrtpd`, `divpd`: each lane computes what the scalar
+//! instruction computes), in a loop without branches, so the normals are
+//! bit for bit what `apply` gives and the chains of neighbouring vertices
+//! overlap. Elsewhere `apply` turns them one by one.
 
-/// Slots of the normal table (a power of two; indices are taken modulo it).
-const NORMAL_SLOTS: usize = 64;
+use crate::scene::NormalMatrix;
 
-/// Normals already turned by the current draw matrix, by normal key
-/// ([`NormalTable::key`]), direct-mapped.
-#[derive(Clone, Debug)]
-pub(super) struct NormalTable {
-    keys: [u32; NORMAL_SLOTS],
-    /// The generation each slot was written in; only the current one counts.
-    generations: [u32; NORMAL_SLOTS],
-    values: [[f32; 3]; NORMAL_SLOTS],
-    generation: u32,
+/// Writes `matrix.apply(n)` for each normal `n` of `normals` into `out`
+/// (as many as the shorter holds).
+#[inline(always)]
+pub(super) fn turn_all(matrix: &NormalMatrix, normals: &[[f32; 3]], out: &mut [[f32; 3]]) {
+    chosen::turn_all(matrix, normals, out);
 }
 
-impl Default for NormalTable {
-    fn default() -> Self {
-        Self {
-            keys: [0; NORMAL_SLOTS],
-            generations: [0; NORMAL_SLOTS],
-            values: [[0.0; 3]; NORMAL_SLOTS],
-            generation: 1,
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+use sse2 as chosen;
+
+#[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+use portable as chosen;
+
+#[cfg(any(test, not(all(target_arch = "x86_64", target_feature = "sse2"))))]
+mod portable {
+    use crate::scene::NormalMatrix;
+
+    pub(super) fn turn_all(matrix: &NormalMatrix, normals: &[[f32; 3]], out: &mut [[f32; 3]]) {
+        for (out, n) in out.iter_mut().zip(normals) {
+            *out = matrix.apply(*n);
         }
     }
 }
 
-impl NormalTable {
-    /// The key of normal `index` (a display-list index, below 2^16) of the
-    /// NBT array (`nbt`) or the NRM one.
-    #[inline(always)]
-    pub(super) fn key(index: u32, nbt: bool) -> u32 {
-        (index & 0xFFFF) | (u32::from(nbt) << 16)
-    }
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+mod sse2 {
+    use crate::scene::NormalMatrix;
+    use safe_arch::{
+        add_m128d, bitand_m128d, cmp_gt_mask_m128d, cmp_lt_mask_m128d, div_m128d, m128d, mul_m128d,
+        set_splat_m128d, sqrt_m128d,
+    };
 
-    /// Forgets every entry: the draw matrix changed.
-    pub(super) fn clear(&mut self) {
-        self.generation = self.generation.wrapping_add(1);
-        if self.generation == 0 {
-            self.generations = [0; NORMAL_SLOTS];
-            self.generation = 1;
-        }
-    }
-
-    /// The normal stored for `key`, or `turn()` stored and returned.
     #[inline(always)]
-    pub(super) fn get_or(&mut self, key: u32, turn: impl FnOnce() -> [f32; 3]) -> [f32; 3] {
-        let slot = key as usize & (NORMAL_SLOTS - 1);
-        if let (Some(k), Some(g), Some(v)) = (
-            self.keys.get_mut(slot),
-            self.generations.get_mut(slot),
-            self.values.get_mut(slot),
-        ) {
-            if *g == self.generation && *k == key {
-                return *v;
+    pub(super) fn turn_all(matrix: &NormalMatrix, normals: &[[f32; 3]], out: &mut [[f32; 3]]) {
+        let c = matrix.coefficients().map(set_splat_m128d);
+        let n = normals.len().min(out.len());
+        let (Some(normals), Some(out)) = (normals.get(..n), out.get_mut(..n)) else {
+            return;
+        };
+        let mut ins = normals.chunks_exact(2);
+        let mut outs = out.chunks_exact_mut(2);
+        for (n, o) in (&mut ins).zip(&mut outs) {
+            if let ([a, b], [oa, ob]) = (n, o) {
+                [*oa, *ob] = turn_pair(&c, *a, *b);
             }
-            let normal = turn();
-            (*k, *g, *v) = (key, self.generation, normal);
-            return normal;
         }
-        turn()
+        if let (Some(&a), Some(o)) = (ins.remainder().first(), outs.into_remainder().first_mut()) {
+            let [turned, _] = turn_pair(&c, a, a);
+            *o = turned;
+        }
+    }
+
+    /// [`NormalMatrix::apply`] of `a` and of `b`, one in each lane: the
+    /// same operations in the same order, and the zero or non-finite
+    /// length's zero as a mask.
+    #[inline(always)]
+    fn turn_pair(c: &[m128d; 9], a: [f32; 3], b: [f32; 3]) -> [[f32; 3]; 2] {
+        let [c0, c1, c2, c3, c4, c5, c6, c7, c8] = *c;
+        let lanes = |x: f32, y: f32| m128d::from_array([f64::from(x), f64::from(y)]);
+        let (n0, n1, n2) = (lanes(a[0], b[0]), lanes(a[1], b[1]), lanes(a[2], b[2]));
+        let row = |p: m128d, q: m128d, r: m128d| {
+            add_m128d(
+                add_m128d(mul_m128d(p, n0), mul_m128d(q, n1)),
+                mul_m128d(r, n2),
+            )
+        };
+        let (x, y, z) = (row(c0, c3, c6), row(c1, c4, c7), row(c2, c5, c8));
+        let len = sqrt_m128d(add_m128d(
+            add_m128d(mul_m128d(x, x), mul_m128d(y, y)),
+            mul_m128d(z, z),
+        ));
+        // `len > 0.0 && len.is_finite()`: false for NaN in both compares.
+        let keep = bitand_m128d(
+            cmp_gt_mask_m128d(len, set_splat_m128d(0.0)),
+            cmp_lt_mask_m128d(len, set_splat_m128d(f64::INFINITY)),
+        );
+        let unit = |v: m128d| bitand_m128d(keep, div_m128d(v, len)).to_array();
+        let ([xa, xb], [ya, yb], [za, zb]) = (unit(x), unit(y), unit(z));
+        // A unit component always fits f32.
+        #[allow(clippy::cast_possible_truncation)]
+        let turned = [
+            [xa as f32, ya as f32, za as f32],
+            [xb as f32, yb as f32, zb as f32],
+        ];
+        turned
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::scene::Mat4;
 
+    /// The paired turn gives `NormalMatrix::apply`'s bits for every normal,
+    /// zero and non-finite lengths included, in even and odd counts.
     #[test]
-    fn normals_are_turned_once_per_key_until_cleared() {
-        let mut table = NormalTable::default();
-        let turns = core::cell::Cell::new(0);
-        let get = |table: &mut NormalTable, key, value: f32| {
-            table.get_or(key, || {
-                turns.set(turns.get() + 1);
-                [value; 3]
-            })
+    fn normals_turned_in_pairs_match_apply_bit_for_bit() {
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
         };
-        assert_eq!(get(&mut table, 5, 1.0), [1.0; 3]);
-        assert_eq!(get(&mut table, 5, 2.0), [1.0; 3]);
-        // Same slot, other key (NBT, or 64 further): turned again.
-        assert_eq!(get(&mut table, NormalTable::key(5, true), 3.0), [3.0; 3]);
-        assert_eq!(get(&mut table, 5 + 64, 4.0), [4.0; 3]);
-        table.clear();
-        assert_eq!(get(&mut table, 5 + 64, 5.0), [5.0; 3]);
-        assert_eq!(turns.get(), 4);
-        // The generation wraps without reviving old entries.
-        table.generation = u32::MAX;
-        table.clear();
-        assert_eq!(get(&mut table, 5 + 64, 6.0), [6.0; 3]);
-        assert_eq!(turns.get(), 5);
+        let special = [
+            0.0,
+            -0.0,
+            1.0,
+            -1.0,
+            1e-30,
+            3e38,
+            f32::INFINITY,
+            f32::NAN,
+            f32::MIN_POSITIVE,
+        ];
+        let value = |next: &mut dyn FnMut() -> u64| {
+            let r = next();
+            if r.is_multiple_of(8) {
+                special[(r >> 8) as usize % special.len()]
+            } else {
+                (r >> 11) as f32 / (1u64 << 52) as f32 * 4.0 - 2.0
+            }
+        };
+        for round in 0..200 {
+            let m: [f32; 16] = core::array::from_fn(|_| value(&mut next));
+            let matrix = if round % 3 == 0 {
+                Mat4::IDENTITY.normal_matrix()
+            } else {
+                Mat4(m).normal_matrix()
+            };
+            let normals: [[f32; 3]; 33] =
+                core::array::from_fn(|_| core::array::from_fn(|_| value(&mut next)));
+            for n in [0, 1, 2, 7, 32, 33] {
+                let mut out = [[7.0f32; 3]; 33];
+                turn_all(&matrix, &normals[..n], &mut out);
+                let mut expected = [[7.0f32; 3]; 33];
+                portable::turn_all(&matrix, &normals[..n], &mut expected);
+                for (k, (got, want)) in out.iter().zip(&expected).enumerate() {
+                    assert_eq!(
+                        got.map(f32::to_bits),
+                        want.map(f32::to_bits),
+                        "round {round}, {n} normals, normal {k}"
+                    );
+                }
+            }
+        }
     }
 }

@@ -8,7 +8,7 @@
 //! array reads of neighbouring vertices overlap instead of waiting on each
 //! other behind the rest of a vertex's work.
 
-use super::normals::NormalTable;
+use super::normals::turn_all;
 use super::walk::{IndexField, Slots, VertexFault, VertexLayout};
 use super::{Model, arena_mismatch, index32, product, small, sum};
 use crate::error::{Error, Location, SectionId, Warning, WarningCode, Warnings};
@@ -58,8 +58,6 @@ pub(super) struct Filler<'f, 'm, 'a> {
     pub(super) mesh_vertices: usize,
     /// The draw matrix normals were last turned by, with its normal matrix.
     pub(super) normal_draw: Option<(u32, NormalMatrix)>,
-    /// Normals turned by `normal_draw`'s matrix, by index.
-    pub(super) turned: NormalTable,
     /// The draw matrix influences were last written for, and where they
     /// are (first, count): the next vertex of that matrix copies them.
     pub(super) skin_draw: Option<(u32, usize, usize)>,
@@ -67,9 +65,8 @@ pub(super) struct Filler<'f, 'm, 'a> {
     pub(super) readers: ArrayReaders<'a>,
     /// The current shape's attributes: where each index is, what it reads.
     pub(super) lanes: Lanes<'a>,
-    /// A block's elements of one attribute as stored, and their indices.
+    /// A block's elements of one attribute as stored.
     pub(super) raw: [[f32; 3]; BLOCK],
-    pub(super) keys: [u32; BLOCK],
 }
 
 /// VTX1's numeric arrays resolved for reading by index ([`NumericReader`]),
@@ -106,8 +103,6 @@ impl<'a> ArrayReaders<'a> {
 pub(super) struct Lanes<'a> {
     position: Option<(IndexField, Option<NumericReader<'a>>)>,
     normal: Option<(IndexField, Option<NumericReader<'a>>)>,
-    /// The normal reads the NBT array (else NRM).
-    nbt: bool,
     uvs: [Option<(IndexField, Option<NumericReader<'a>>)>; MAX_UV_SETS],
     colors: [Option<(IndexField, Option<VertexArray<'a>>)>; MAX_COLOR_SETS],
 }
@@ -125,7 +120,6 @@ impl<'a> Lanes<'a> {
         Self {
             position: layout.position.map(|f| (f, readers.position)),
             normal: layout.normal.map(|f| (f, normal_reader)),
-            nbt,
             uvs: core::array::from_fn(|t| {
                 let reader = readers.uvs.get(t).copied().flatten();
                 layout.uvs.get(t).copied().flatten().map(|f| (f, reader))
@@ -191,45 +185,33 @@ impl<'l> Block<'l> {
 }
 
 /// One attribute of a block's vertices: each vertex's index read and
-/// checked, its element read into `outs`, and its index into `keys`. A
+/// checked, and its element read into `outs`. A
 /// fault comes back with its vertex's place in the block, small: the
 /// `Error` is built by the caller, only when there is one.
-struct Lane<'k, 'l, I> {
+struct Lane<'l, I> {
     field: IndexField,
     block: Block<'l>,
     outs: I,
-    keys: &'k mut [u32; BLOCK],
 }
 
 /// A fault of the block's `k`-th vertex.
 type LaneFault = (usize, VertexFault);
 
-impl<'o, const N: usize, I: Iterator<Item = &'o mut [f32; N]>> ElementVisitor<N>
-    for Lane<'_, '_, I>
-{
+impl<'o, const N: usize, I: Iterator<Item = &'o mut [f32; N]>> ElementVisitor<N> for Lane<'_, I> {
     type Output = Result<(), LaneFault>;
 
     #[inline(always)]
     fn run(self, read: impl Fn(usize) -> [f32; N]) -> Result<(), LaneFault> {
-        let Self {
-            field,
-            block,
-            outs,
-            keys,
-        } = self;
-        for (k, ((out, key), vertex)) in outs.zip(keys.iter_mut()).zip(block.vertices()).enumerate()
-        {
+        let Self { field, block, outs } = self;
+        for (k, (out, vertex)) in outs.zip(block.vertices()).enumerate() {
             let index = IndexField::read(Some(field), vertex).map_err(|fault| (k, fault))?;
-            (*out, *key) = match index.get() {
-                Some(i) => (read(i), index.raw()),
-                None => ([0.0; N], u32::MAX),
-            };
+            *out = index.get().map_or([0.0; N], &read);
         }
         Ok(())
     }
 }
 
-impl<'o, const N: usize, I: Iterator<Item = &'o mut [f32; N]>> FixedVisitor<N> for Lane<'_, '_, I> {
+impl<'o, const N: usize, I: Iterator<Item = &'o mut [f32; N]>> FixedVisitor<N> for Lane<'_, I> {
     type Output = Result<(), LaneFault>;
 
     #[inline(always)]
@@ -238,13 +220,8 @@ impl<'o, const N: usize, I: Iterator<Item = &'o mut [f32; N]>> FixedVisitor<N> f
         elements: &[[u8; S]],
         read: impl Fn(&[u8; S]) -> [f32; N],
     ) -> Result<(), LaneFault> {
-        let Self {
-            field,
-            block,
-            outs,
-            keys,
-        } = self;
-        gather_field(field, block, elements, read, outs, keys)
+        let Self { field, block, outs } = self;
+        gather_field(field, block, elements, read, outs)
     }
 }
 
@@ -256,12 +233,11 @@ fn gather_field<'o, const S: usize, T: 'o>(
     elements: &[[u8; S]],
     read: impl Fn(&[u8; S]) -> T,
     outs: impl Iterator<Item = &'o mut T>,
-    keys: &mut [u32; BLOCK],
 ) -> Result<(), LaneFault> {
     let gathered = if field.wide {
-        gather::<2, S, _>(field.offset, block, elements, read, outs, keys)
+        gather::<2, S, _>(field.offset, block, elements, read, outs)
     } else {
-        gather::<1, S, _>(field.offset, block, elements, read, outs, keys)
+        gather::<1, S, _>(field.offset, block, elements, read, outs)
     };
     gathered.map_err(|k| lane_fault(field, block, k))
 }
@@ -301,7 +277,6 @@ fn gather_colors<'o>(
     block: Block<'_>,
     array: VertexArray<'_>,
     outs: impl Iterator<Item = &'o mut [u8; 4]>,
-    keys: &mut [u32; BLOCK],
 ) -> Option<Result<(), LaneFault>> {
     let ArrayFormat::Color(format) = array.format else {
         return None;
@@ -313,18 +288,16 @@ fn gather_colors<'o>(
     let data = array.data;
     let read = |e: &[u8]| array.format.read_color(e);
     Some(match (format, stride) {
-        (ColorFormat::Rgba8, _) => {
-            gather_field(field, block, data.as_chunks().0, |e| *e, outs, keys)
-        }
-        (_, 2) => gather_field::<2, _>(field, block, data.as_chunks().0, |e| read(e), outs, keys),
-        (_, 3) => gather_field::<3, _>(field, block, data.as_chunks().0, |e| read(e), outs, keys),
-        (_, 4) => gather_field::<4, _>(field, block, data.as_chunks().0, |e| read(e), outs, keys),
+        (ColorFormat::Rgba8, _) => gather_field(field, block, data.as_chunks().0, |e| *e, outs),
+        (_, 2) => gather_field::<2, _>(field, block, data.as_chunks().0, |e| read(e), outs),
+        (_, 3) => gather_field::<3, _>(field, block, data.as_chunks().0, |e| read(e), outs),
+        (_, 4) => gather_field::<4, _>(field, block, data.as_chunks().0, |e| read(e), outs),
         _ => return None,
     })
 }
 
 /// Reads the `W`-byte index at `offset` of each vertex of `block` and its
-/// element, one of `elements`, into `outs` (and the index into `keys`).
+/// element, one of `elements`, into `outs`.
 /// An index past the elements stops the loop: `Err` holds the vertex.
 /// The caller has checked that the index lies inside every vertex and that
 /// `elements` is the array's whole bound, so one check does for both.
@@ -335,38 +308,31 @@ fn gather<'o, const W: usize, const S: usize, T: 'o>(
     elements: &[[u8; S]],
     read: impl Fn(&[u8; S]) -> T,
     outs: impl Iterator<Item = &'o mut T>,
-    keys: &mut [u32; BLOCK],
 ) -> Result<(), usize> {
-    for (k, ((out, key), vertex)) in outs.zip(keys.iter_mut()).zip(block.vertices()).enumerate() {
+    for (k, (out, vertex)) in outs.zip(block.vertices()).enumerate() {
         let index = vertex
             .get(offset..)
             .and_then(<[u8]>::first_chunk::<W>)
             .map_or(0, |b| b.iter().fold(0u32, |i, &b| (i << 8) | u32::from(b)));
         let element = elements.get(index as usize).ok_or(k)?;
-        (*out, *key) = (read(element), index);
+        *out = read(element);
     }
     Ok(())
 }
 
 impl<'a> Model<'a> {
     /// Reads attribute `lane` of every vertex of `block` into `outs` (zeros
-    /// without it) and their indices into `keys`.
+    /// without it).
     #[inline(always)]
     fn read_lane<'o, const N: usize>(
         &self,
         lane: Option<(IndexField, Option<NumericReader<'a>>)>,
         block: Block<'_>,
         outs: impl Iterator<Item = &'o mut [f32; N]>,
-        keys: &mut [u32; BLOCK],
     ) -> Result<(), Error> {
         let read = match lane {
             Some((field, Some(reader))) => {
-                let lane = Lane {
-                    field,
-                    block,
-                    outs,
-                    keys,
-                };
+                let lane = Lane { field, block, outs };
                 // The fixed-size loop when every index lies inside the
                 // vertex and the array's length is its bound.
                 if gathers(field, block.size, reader.len()) {
@@ -386,7 +352,6 @@ impl<'a> Model<'a> {
             }
             None => {
                 outs.for_each(|out| *out = [0.0; N]);
-                keys.fill(u32::MAX);
                 Ok(())
             }
         };
@@ -519,9 +484,8 @@ impl Filler<'_, '_, '_> {
     /// Positions, each moved by its draw matrix.
     #[inline(always)]
     fn block_positions(&mut self, draws: &[u32], block: Block<'_>) -> Result<(), Error> {
-        let (raw, keys) = (&mut self.raw, &mut self.keys);
         self.model
-            .read_lane(self.lanes.position, block, raw.iter_mut(), keys)?;
+            .read_lane(self.lanes.position, block, self.raw.iter_mut())?;
         let raw = &self.raw;
         let first = self.vertex;
         let out = self
@@ -546,27 +510,27 @@ impl Filler<'_, '_, '_> {
         Ok(())
     }
 
-    /// Normals, each turned by its draw matrix's normal matrix (or copied
-    /// from the table when that matrix turned the same index before).
+    /// Normals, each turned by its draw matrix's normal matrix: a run of
+    /// vertices of one draw matrix at a time, two normals at once
+    /// (`normals.rs`).
     #[inline(always)]
     fn block_normals(&mut self, draws: &[u32], block: Block<'_>) -> Result<(), Error> {
-        let (raw, keys) = (&mut self.raw, &mut self.keys);
         self.model
-            .read_lane(self.lanes.normal, block, raw.iter_mut(), keys)?;
-        let (raw, keys) = (&self.raw, &self.keys);
-        let has_array = matches!(self.lanes.normal, Some((_, Some(_))));
-        let nbt = self.lanes.nbt;
+            .read_lane(self.lanes.normal, block, self.raw.iter_mut())?;
         let first = self.vertex;
         let out = self
             .normals
             .get_mut(first..)
             .and_then(|out| out.get_mut(..draws.len()))
             .ok_or_else(arena_mismatch)?;
-        for (((out, normal), &key), &d) in out.iter_mut().zip(raw).zip(keys).zip(draws) {
-            if key == u32::MAX || !has_array {
-                *out = [0.0; 3];
-                continue;
-            }
+        if !matches!(self.lanes.normal, Some((_, Some(_)))) {
+            out.fill([0.0; 3]);
+            return Ok(());
+        }
+        // A vertex without a normal index read as zero, which turns to zero.
+        let (mut raw, mut out) = (self.raw.as_slice(), out);
+        for run in draws.chunk_by(|a, b| a == b) {
+            let &[d, ..] = run else { continue };
             if self.normal_draw.as_ref().map(|(nd, _)| *nd) != Some(d) {
                 let draw = Mat4(
                     self.draws
@@ -575,14 +539,16 @@ impl Filler<'_, '_, '_> {
                         .ok_or_else(arena_mismatch)?,
                 );
                 self.normal_draw = Some((d, draw.normal_matrix()));
-                self.turned.clear();
             }
             let Some((_, normal_matrix)) = &self.normal_draw else {
                 return Err(arena_mismatch());
             };
-            *out = self
-                .turned
-                .get_or(NormalTable::key(key, nbt), || normal_matrix.apply(*normal));
+            let (raw_run, raw_rest) = raw.split_at_checked(run.len()).ok_or_else(arena_mismatch)?;
+            let (out_run, out_rest) = out
+                .split_at_mut_checked(run.len())
+                .ok_or_else(arena_mismatch)?;
+            turn_all(normal_matrix, raw_run, out_run);
+            (raw, out) = (raw_rest, out_rest);
         }
         Ok(())
     }
@@ -604,13 +570,31 @@ impl Filler<'_, '_, '_> {
         if sets == 1 {
             // One set (most shapes): its UVs are the block's whole run.
             let lane = self.lanes.uvs.first().copied().flatten();
-            return model.read_lane(lane, block, out.iter_mut(), &mut self.keys);
+            return model.read_lane(lane, block, out.iter_mut());
         }
         // Several sets: each read as a run, then put in its place of every
         // vertex's sets (the interleaved writes kept out of the read loop).
         let mut run = [[0.0; 2]; BLOCK];
+        if let [first, second, ..] = self.lanes.uvs
+            && sets == 2
+        {
+            // Two sets (the corpus's maps): both runs, then one pass of
+            // whole pairs.
+            let mut other = [[0.0; 2]; BLOCK];
+            model.read_lane(first, block, run.iter_mut().take(n))?;
+            model.read_lane(second, block, other.iter_mut().take(n))?;
+            for (uvs, (a, b)) in out
+                .as_chunks_mut::<2>()
+                .0
+                .iter_mut()
+                .zip(run.iter().zip(&other))
+            {
+                *uvs = [*a, *b];
+            }
+            return Ok(());
+        }
         for (set, &lane) in self.lanes.uvs.iter().enumerate().take(sets) {
-            model.read_lane(lane, block, run.iter_mut().take(n), &mut self.keys)?;
+            model.read_lane(lane, block, run.iter_mut().take(n))?;
             for (uvs, uv) in out.chunks_exact_mut(sets).zip(&run) {
                 if let Some(out) = uvs.get_mut(set) {
                     *out = *uv;
@@ -643,12 +627,11 @@ impl Filler<'_, '_, '_> {
                 continue;
             };
             if let Some(array) = array {
-                let keys = &mut self.keys;
                 let gathered = if sets == 1 {
-                    gather_colors(field, block, array, out.iter_mut(), keys)
+                    gather_colors(field, block, array, out.iter_mut())
                 } else {
                     let outs = out.iter_mut().skip(set).step_by(sets);
-                    gather_colors(field, block, array, outs, keys)
+                    gather_colors(field, block, array, outs)
                 };
                 if let Some(gathered) = gathered {
                     gathered.map_err(|(k, fault)| model.vertex_error(block.at(k), fault))?;
@@ -687,9 +670,18 @@ impl Filler<'_, '_, '_> {
         written
     }
 
+    /// A run of vertices of one draw matrix at a time: its first vertex's
+    /// influences written from EVP1 (or copied from the matrix's last
+    /// vertex before), the others copies of the first's.
     #[inline(always)]
     fn influences_into(&mut self, spans: &mut [InfluenceSpan], draws: &[u32]) -> Result<(), Error> {
-        for (span, &d) in spans.iter_mut().zip(draws) {
+        let mut spans = spans;
+        for run in draws.chunk_by(|a, b| a == b) {
+            let &[d, ..] = run else { continue };
+            let (run_spans, rest) = core::mem::take(&mut spans)
+                .split_at_mut_checked(run.len())
+                .ok_or_else(arena_mismatch)?;
+            spans = rest;
             let start = self.influence;
             let count = match self.skin_draw {
                 Some((sd, from, count)) if sd == d => {
@@ -697,24 +689,10 @@ impl Filler<'_, '_, '_> {
                         .influences
                         .split_at_mut_checked(start)
                         .ok_or_else(arena_mismatch)?;
-                    #[allow(
-                        clippy::arithmetic_side_effects,
-                        reason = "from + count is where the copied run ended: start, below influences.len()"
-                    )]
-                    let source = before.get(from..from + count);
-                    let target = after.get_mut(..count);
-                    match (source, target) {
-                        // A rigid matrix's one influence: no copy loop.
-                        (Some([one]), Some([out])) => *out = *one,
+                    let source = before.get(from..sum(from, count)?);
+                    match (source, after.get_mut(..count)) {
                         (Some(source), Some(target)) => target.copy_from_slice(source),
                         _ => return Err(arena_mismatch()),
-                    }
-                    #[allow(
-                        clippy::arithmetic_side_effects,
-                        reason = "after.get_mut(..count) held: start + count <= influences.len()"
-                    )]
-                    {
-                        self.influence += count;
                     }
                     count
                 }
@@ -723,11 +701,37 @@ impl Filler<'_, '_, '_> {
                     self.influence.saturating_sub(start)
                 }
             };
+            // The run's other vertices: copies of its first's influences.
+            let first_end = sum(start, count)?;
+            let end = sum(start, product(count, run.len())?)?;
+            let (before, after) = self
+                .influences
+                .split_at_mut_checked(first_end)
+                .ok_or_else(arena_mismatch)?;
+            let source = before.get(start..).ok_or_else(arena_mismatch)?;
+            let copies = after
+                .get_mut(..end.saturating_sub(first_end))
+                .ok_or_else(arena_mismatch)?;
+            match source {
+                // A rigid matrix's one influence: a fill.
+                [one] => copies.fill(*one),
+                [] => {}
+                _ => copies
+                    .chunks_exact_mut(count)
+                    .for_each(|copy| copy.copy_from_slice(source)),
+            }
+            // Every span's first is below `end`, which fits u32.
+            index32(end)?;
+            let (mut first, count32) = (index32(start)?, index32(count)?);
+            for span in run_spans {
+                *span = InfluenceSpan {
+                    first,
+                    count: count32,
+                };
+                first = first.saturating_add(count32);
+            }
+            self.influence = end;
             self.skin_draw = Some((d, start, count));
-            *span = InfluenceSpan {
-                first: index32(start)?,
-                count: index32(count)?,
-            };
         }
         Ok(())
     }

@@ -83,11 +83,6 @@ impl ArrayIndex {
     pub(super) fn get(self) -> Option<usize> {
         (self != Self::NONE).then_some(self.0 as usize)
     }
-
-    /// The index as the display list stores it, `u32::MAX` for none.
-    pub(super) fn raw(self) -> u32 {
-        self.0
-    }
 }
 
 /// Why a display-list vertex cannot be read; made into an [`Error`] (with the
