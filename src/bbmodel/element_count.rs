@@ -18,9 +18,9 @@ use super::mesh_faces::for_each_mesh_face;
 use super::reader::escaped_len;
 use super::structure::for_each_value;
 use super::uuid_tables::SeenUuids;
-use super::value::{Cursor, Path, known_key};
+use super::value::{Cursor, Path};
 use crate::error::{Error, ErrorCode};
-use crate::json::{JsonStr, Token, TokenKind};
+use crate::json::{JsonStr, Token, TokenKind, Tokenizer};
 use crate::limits::BbmodelLimits;
 use crate::scene::SceneCounts;
 
@@ -184,19 +184,17 @@ struct PlainCube<'a> {
     uuid: Option<JsonStr<'a>>,
 }
 
-/// The element keys [`plain_cube`] looks at; every other value is passed
-/// over by its brackets.
-const PROBED_KEYS: [&str; 5] = ["type", "name", "uuid", "faces", "vertices"];
-
 /// Reads the element whose first token is `first` by its keys alone: `Some`
 /// when it is a cube (`type` "cube", or none: spec, Supported) that only
 /// the fill pass needs to read strictly, the cursor then after it; `None`
 /// for anything else, the cursor left anywhere.
 ///
-/// A plain cube has one `faces` object (passed over by its brackets), no
-/// `vertices` (which only a counting pass checks on a cube), and a name
-/// and uuid that are strings within maxStringChars. Everything else goes
-/// to the exact read, which counts it as before and fails where it did.
+/// One walk by brackets visits the strings right inside the element (keys
+/// and string values, none escaped); a key is a string followed by `:`.
+/// A plain cube has one `faces` object, no `vertices` (which only a
+/// counting pass checks on a cube), and a name and uuid that are strings
+/// within maxStringChars. Everything else goes to the exact read, which
+/// counts it as before and fails where it did.
 fn plain_cube<'a>(first: &Token<'a>, c: &mut Cursor<'a>, max_chars: u64) -> Option<PlainCube<'a>> {
     if first.kind != TokenKind::BeginObject {
         return None;
@@ -206,28 +204,54 @@ fn plain_cube<'a>(first: &Token<'a>, c: &mut Cursor<'a>, max_chars: u64) -> Opti
         uuid: None,
     };
     let mut faces = false;
-    while let Some(key) = c.next_key().ok()? {
-        let Some(k) = known_key(&key, &PROBED_KEYS) else {
-            c.pass_over().ok()?;
-            continue;
+    c.leave_visiting(|at| {
+        // The raw bytes after the quote: a key this reads is unescaped.
+        let Some(body) = at.get(1..) else {
+            return false;
         };
-        let v = c.next().ok()?;
-        match (k, v.kind) {
-            ("type", TokenKind::String(s)) if s.as_str() == Some("cube") => {}
-            ("name", TokenKind::String(s)) if s.decoded_len() as u64 <= max_chars => {
-                cube.name = Some(s);
-            }
-            ("uuid", TokenKind::String(s)) if s.decoded_len() as u64 <= max_chars => {
-                cube.uuid = Some(s);
-            }
-            ("faces", TokenKind::BeginObject) if !faces => {
+        let Some((key, value)) = PROBED_KEYS
+            .iter()
+            .find_map(|&k| Some((k, key_value(body, k)?)))
+        else {
+            return true;
+        };
+        match key {
+            "type" => value.starts_with(b"\"cube\""),
+            "faces" if !faces && value.first() == Some(&b'{') => {
                 faces = true;
-                c.leave_unchecked().ok()?;
+                true
             }
-            _ => return None,
+            "name" | "uuid" => {
+                let Ok(Some(Token {
+                    kind: TokenKind::String(s),
+                    ..
+                })) = Tokenizer::new(value, 0).next_token()
+                else {
+                    return false;
+                };
+                let slot = if key == "name" {
+                    &mut cube.name
+                } else {
+                    &mut cube.uuid
+                };
+                *slot = Some(s);
+                s.decoded_len() as u64 <= max_chars
+            }
+            _ => false,
         }
-    }
+    })?;
     Some(cube)
+}
+
+/// The element keys [`plain_cube`] looks at.
+const PROBED_KEYS: [&str; 5] = ["type", "name", "uuid", "faces", "vertices"];
+
+/// The value after `key` when `body` (a string's bytes after its opening
+/// quote) is that key: the string is `key` and a `:` follows it.
+fn key_value<'b>(body: &'b [u8], key: &str) -> Option<&'b [u8]> {
+    let rest = body.strip_prefix(key.as_bytes())?.strip_prefix(b"\"")?;
+    let rest = rest.trim_ascii_start().strip_prefix(b":")?;
+    Some(rest.trim_ascii_start())
 }
 
 /// Distinct (material, sidedness) pairs of one mesh the counting pass
