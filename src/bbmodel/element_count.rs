@@ -217,7 +217,7 @@ fn plain_cube<'a>(first: &Token<'a>, c: &mut Cursor<'a>, max_chars: u64) -> Opti
         };
         match key {
             "type" => value.starts_with(b"\"cube\""),
-            "faces" if !faces && value.first() == Some(&b'{') => {
+            "faces" if !faces && opens_as_cube_faces(value) => {
                 faces = true;
                 true
             }
@@ -241,6 +241,24 @@ fn plain_cube<'a>(first: &Token<'a>, c: &mut Cursor<'a>, max_chars: u64) -> Opti
         }
     })?;
     Some(cube)
+}
+
+/// Whether `value` is an object that is empty or whose first key is one
+/// of a cube's six faces: a mesh's faces (named by ids) end the walk
+/// there, before the rest of the mesh is walked for nothing.
+fn opens_as_cube_faces(value: &[u8]) -> bool {
+    let Some(rest) = value.strip_prefix(b"{").map(<[u8]>::trim_ascii_start) else {
+        return false;
+    };
+    rest.first() == Some(&b'}')
+        || rest.strip_prefix(b"\"").is_some_and(|key| {
+            ["north", "east", "south", "west", "up", "down"]
+                .iter()
+                .any(|n| {
+                    key.strip_prefix(n.as_bytes())
+                        .is_some_and(|r| r.first() == Some(&b'"'))
+                })
+        })
 }
 
 /// The element keys [`plain_cube`] looks at.
@@ -418,6 +436,9 @@ mod tests {
                 (a, b) => panic!("{extra}: {:?} against {b:?}", a.map(|p| p.1)),
             }
         }
+        // A mesh ends the walk at its faces, and is counted exactly.
+        let (bounded, exact) = plans(&model(&[triangle()]), &Options::default());
+        assert_eq!(bounded, exact);
         // A cube of no type is a cube (spec, Supported): bounded.
         let untyped = cube(1, "").replace(r#""type": "cube", "#, "");
         let (bounded, _) = plans(&model(&[untyped]), &Options::default());
