@@ -38,7 +38,7 @@
 //! ## Features
 //!
 //! - *(none)*: `#![no_std]`, no `alloc`; [`measure`] and [`decode_into`].
-//! - `alloc`: [`load`], which allocates the planned arena exactly once.
+//! - `alloc`: [`load`], which allocates the planned arena ([`load_plan`]) exactly once.
 //! - `std` (default): `std::error::Error` for [`Error`], [`export`] (PNG
 //!   files of decoded textures), and the `scenedec` command.
 
