@@ -606,6 +606,17 @@ pub fn bbmodel(data: &[u8]) {
         (_, _, false) => {}
         (Ok(scene), Ok(l), _) => {
             assert_eq!(scene.counts(), l.scene().counts(), "load decodes alike");
+            // `load` plans cubes by their bound: never under `measure`,
+            // and within the limits like it.
+            assert!(l.arena_bytes() >= plan.arena_bytes(), "load under measure");
+            let whole = scenedec::Options {
+                bbmodel: options,
+                ..scenedec::Options::default()
+            };
+            let bound = scenedec::load_plan(data, Some("bbmodel"), &whole).expect("load_plan");
+            let counts = bound.counts();
+            assert!(counts.positions as u64 <= options.limits.max_vertices);
+            assert!((counts.indices / 3) as u64 <= options.limits.max_triangles);
         }
         (Err(e), Err(l), _) => assert_eq!(e, l, "load fails as decode does"),
         _ => panic!("load and measure + decode disagree"),

@@ -38,7 +38,7 @@
 //! ## Features
 //!
 //! - *(none)*: `#![no_std]`, no `alloc`; [`measure`] and [`decode_into`].
-//! - `alloc`: [`load`], which allocates the planned arena exactly once.
+//! - `alloc`: [`load`], which allocates the planned arena ([`load_plan`]) exactly once.
 //! - `std` (default): `std::error::Error` for [`Error`], [`export`] (PNG
 //!   files of decoded textures), and the `scenedec` command.
 
@@ -100,7 +100,7 @@ pub use arena::{Arena, Plan};
 pub use error::{Error, ErrorCode, Location, Warning, WarningCode, Warnings};
 pub use limits::{BbmodelLimits, J3dLimits};
 #[cfg(feature = "alloc")]
-pub use model::{Loaded, load};
+pub use model::{Loaded, load, load_plan};
 pub use model::{
     Options, decode_into, decode_with_plan, format_of, measure, unwrap_into, unwrapped_len,
 };

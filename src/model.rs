@@ -134,7 +134,7 @@ pub fn decode_with_plan<'a>(
 }
 
 #[cfg(feature = "alloc")]
-pub use owned::{Loaded, load};
+pub use owned::{Loaded, load, load_plan};
 
 #[cfg(feature = "alloc")]
 mod owned {
@@ -189,6 +189,25 @@ mod owned {
         /// Bytes of the arena allocation.
         pub fn arena_bytes(&self) -> usize {
             self.arena.len() * 8
+        }
+    }
+
+    /// The plan [`load`] allocates for unwrapped `bytes`: [`measure`]'s,
+    /// except that a .bbmodel's cubes are planned by the most a cube can
+    /// draw rather than counted (the fill pass reads each cube once, not
+    /// twice). Every count of it is within the limits, and it is never
+    /// smaller than [`measure`]'s; its error is [`measure`]'s.
+    pub fn load_plan(
+        bytes: &[u8],
+        hint: Option<&str>,
+        options: &Options<'_>,
+    ) -> Result<Plan, Error> {
+        match format_of(bytes, hint)? {
+            Format::Bbmodel => {
+                bbmodel::count_located(bytes, &options.bbmodel).map(|(_, plan)| plan)
+            }
+            Format::J3d => j3d::count_for_load(bytes, &options.j3d)
+                .map_err(|e| j3d::measured_error(bytes, &options.j3d, e)),
         }
     }
 

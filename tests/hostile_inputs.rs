@@ -32,8 +32,9 @@ fn run(case: &Case) -> (Result<(), ErrorCode>, Vec<usize>) {
     (result, sizes)
 }
 
-/// The arena `measure` plans for `bytes` (as u64 words), or nothing when
-/// it needs none.
+/// The arena `load` plans for `bytes` (as u64 words; `measure`'s, with a
+/// .bbmodel's cubes at the most a cube draws, each count within the
+/// limits), or nothing when it needs none.
 fn planned(bytes: &[u8], ext: &str, texture_files: &[(String, Vec<u8>)]) -> Vec<usize> {
     let files: Vec<(&str, &[u8])> = texture_files
         .iter()
@@ -41,7 +42,7 @@ fn planned(bytes: &[u8], ext: &str, texture_files: &[(String, Vec<u8>)]) -> Vec<
         .collect();
     let mut options = Options::default();
     options.bbmodel.texture_files = &files;
-    let plan = scenedec::measure(bytes, Some(ext), &options).expect("measured");
+    let plan = scenedec::load_plan(bytes, Some(ext), &options).expect("planned");
     if plan.arena_bytes() == 0 {
         return Vec::new();
     }

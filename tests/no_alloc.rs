@@ -92,9 +92,29 @@ fn load_allocates_the_planned_arena_once() {
         }) else {
             continue;
         };
-        let Ok(plan) = scenedec::measure(&unwrapped, ext(&name), &options) else {
+        let Ok(measured) = scenedec::measure(&unwrapped, ext(&name), &options) else {
             continue;
         };
+        // `load` plans a .bbmodel's cubes by the most a cube draws: never
+        // less than `measure` counts, and within the limits like it.
+        let plan = scenedec::load_plan(&unwrapped, ext(&name), &options).expect("load_plan");
+        let (bound, exact) = (plan.counts(), measured.counts());
+        let limits = &options.bbmodel.limits;
+        for (array, b, e) in [
+            ("meshes", bound.meshes, exact.meshes),
+            ("groups", bound.groups, exact.groups),
+            ("positions", bound.positions, exact.positions),
+            ("indices", bound.indices, exact.indices),
+            ("uv_rects", bound.uv_rects, exact.uv_rects),
+        ] {
+            assert!(b >= e, "{name}: {array} bound {b} under the count {e}");
+        }
+        if name.ends_with(".bbmodel") {
+            assert!(bound.positions as u64 <= limits.max_vertices, "{name}");
+            assert!((bound.indices / 3) as u64 <= limits.max_triangles, "{name}");
+        } else {
+            assert_eq!(plan, measured, "{name}: J3D plans are exact");
+        }
         let (loaded, sizes) = allocations(|| scenedec::load(&bytes, ext(&name), &options));
         let loaded = loaded.unwrap_or_else(|e| panic!("{name}: {e}"));
         let mut expected = Vec::new();
@@ -102,6 +122,7 @@ fn load_allocates_the_planned_arena_once() {
             expected.push(yaz0);
         }
         // The arena is u64 words for alignment: the plan's bytes rounded up to 8.
+        assert!(plan.arena_bytes() >= measured.arena_bytes(), "{name}");
         if plan.arena_bytes() > 0 {
             expected.push(plan.arena_words() * 8);
         }

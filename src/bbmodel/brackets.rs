@@ -39,6 +39,124 @@ pub(crate) fn closing_bracket_uncounted(bytes: &[u8], from: usize, depth: usize)
     walk::<false>(bytes, from, depth).0
 }
 
+/// Where the container that `from` lies right inside closes, found by
+/// brackets as [`closing_bracket`] finds it, calling `visit` with the offset
+/// of each string's opening quote right inside it (its keys, and its values
+/// that are strings). `None` when it does not close, when `visit` returns
+/// false, or when one of those strings holds a backslash (so that each one
+/// visited reads as its raw bytes).
+pub(crate) fn closing_bracket_visiting(
+    bytes: &[u8],
+    from: usize,
+    mut visit: impl FnMut(usize) -> bool,
+) -> Option<usize> {
+    let mut walk = Walk {
+        depth: 1,
+        in_string: false,
+        commas: 0,
+    };
+    let mut i = from;
+    loop {
+        let Some(block) = bytes.get(i..).and_then(<[u8]>::first_chunk::<64>) else {
+            return match visit_bytes(bytes, &mut i, bytes.len(), &mut walk, &mut visit) {
+                Visited::Closed(close) => Some(close),
+                Visited::Stopped | Visited::Open => None,
+            };
+        };
+        let s = classify::structure(block);
+        if s.backslash != 0 {
+            let end = i + 64;
+            match visit_bytes(bytes, &mut i, end, &mut walk, &mut visit) {
+                Visited::Closed(close) => return Some(close),
+                Visited::Stopped => return None,
+                Visited::Open => continue,
+            }
+        }
+        let inside = prefix_xor(s.quote) ^ if walk.in_string { !0 } else { 0 };
+        walk.in_string = inside >> 63 != 0;
+        let open = s.open & !inside;
+        let close = s.close & !inside;
+        // Where depth 1 starts or stops, as for counted commas.
+        let mut toggles = 0u64;
+        let at_one = walk.depth == 1;
+        let mut brackets = open | close;
+        let mut closed = None;
+        while brackets != 0 {
+            let k = brackets.trailing_zeros();
+            let before = walk.depth;
+            walk.depth = (before + 2 * ((open >> k) & 1) as usize) - 1;
+            if walk.depth == 0 {
+                closed = Some(k);
+                break;
+            }
+            toggles |= (u64::from(before == 1) << k) | ((u64::from(walk.depth == 1) << k) << 1);
+            brackets &= brackets - 1;
+        }
+        let region = prefix_xor(toggles) ^ if at_one { !0 } else { 0 };
+        // Opening quotes are the quotes inside a string (a closing one is not).
+        let mut starts = s.quote & inside & region;
+        if let Some(k) = closed {
+            starts &= (1u64 << k) - 1;
+        }
+        while starts != 0 {
+            if !visit(i + starts.trailing_zeros() as usize) {
+                return None;
+            }
+            starts &= starts - 1;
+        }
+        if let Some(k) = closed {
+            return Some(i + k as usize);
+        }
+        i += 64;
+    }
+}
+
+/// How a byte walk for [`closing_bracket_visiting`] ended.
+enum Visited {
+    Closed(usize),
+    Stopped,
+    /// The container is still open where the walk stopped.
+    Open,
+}
+
+/// [`walk_bytes`] for [`closing_bracket_visiting`]: visits the strings
+/// that open at depth 1, and stops at a backslash in one.
+fn visit_bytes(
+    bytes: &[u8],
+    i: &mut usize,
+    end: usize,
+    walk: &mut Walk,
+    visit: &mut impl FnMut(usize) -> bool,
+) -> Visited {
+    while *i < end {
+        let Some(&b) = bytes.get(*i) else {
+            return Visited::Stopped;
+        };
+        match (walk.in_string, b) {
+            (true, b'"') => walk.in_string = false,
+            (true, b'\\') if walk.depth == 1 => return Visited::Stopped,
+            (true, b'\\') => *i += 1,
+            (true, _) => {}
+            (false, b'"') => {
+                walk.in_string = true;
+                if walk.depth == 1 && !visit(*i) {
+                    return Visited::Stopped;
+                }
+            }
+            (false, b'[' | b'{') => walk.depth += 1,
+            (false, b']' | b'}') => {
+                walk.depth -= 1;
+                if walk.depth == 0 {
+                    return Visited::Closed(*i);
+                }
+            }
+            (false, _) => {}
+        }
+        *i += 1;
+    }
+    Visited::Open
+}
+
 /// The walk behind both: the closing bracket, and (when `COUNT`) the commas
 /// at depth 1 before it.
 fn walk<const COUNT: bool>(bytes: &[u8], from: usize, depth: usize) -> (Option<usize>, usize) {
@@ -236,6 +354,79 @@ mod tests {
                 let commas = if depth == 1 { entries - 1 } else { 0 };
                 assert_eq!(found.1, commas, "{entries} at depth {depth}");
             }
+        }
+    }
+
+    /// The byte walk over the whole input, visiting: the reference.
+    fn visiting_reference(bytes: &[u8], from: usize) -> (Option<usize>, Vec<usize>) {
+        let mut walk = Walk {
+            depth: 1,
+            in_string: false,
+            commas: 0,
+        };
+        let (mut i, mut seen) = (from, Vec::new());
+        let found = match visit_bytes(bytes, &mut i, bytes.len(), &mut walk, &mut |k| {
+            seen.push(k);
+            true
+        }) {
+            Visited::Closed(close) => Some(close),
+            _ => None,
+        };
+        (found, seen)
+    }
+
+    /// The visiting walk finds the close the counting walk finds, visits
+    /// exactly the strings that open at depth 1 (keys and string values),
+    /// and gives up on a backslash in one of them, as the byte walk does.
+    #[test]
+    fn visiting_walk_agrees_with_the_byte_walk() {
+        let json = br#"{"a": "x,{", "b": [1, "in"], "c": {"d": "e"}, "f": 2} , "g"]"#;
+        let mut long = json[1..].to_vec();
+        long.extend_from_slice(&[b' '; 200]);
+        let mut seen = Vec::new();
+        let close = closing_bracket_visiting(&long, 0, |k| {
+            seen.push(k);
+            true
+        });
+        let strings: Vec<&[u8]> = seen.iter().map(|&k| &long[k..k + 3]).collect();
+        assert_eq!(
+            strings,
+            [&b"\"a\""[..], b"\"x,", b"\"b\"", b"\"c\"", b"\"f\""]
+        );
+        assert_eq!(close, closing_bracket_uncounted(&long, 0, 1));
+        assert_eq!(closing_bracket_visiting(&long, 0, |_| false), None);
+        let escaped = br#""a\"b": 1}"#;
+        assert_eq!(visiting_reference(escaped, 0).0, None);
+        assert_eq!(closing_bracket_visiting(escaped, 0, |_| true), None);
+
+        const ALPHABETS: [&[u8]; 2] = [b"[]{},,\"\"\\  a1:", b"[]{},,\"  a1:"];
+        let mut rng = crate::test_rng::XorShift(0x2545_F491_4F6C_DD1D);
+        let mut next = || rng.next();
+        for round in 0..40_000 {
+            let alphabet = ALPHABETS[round % 2];
+            let len = (next() % 400) as usize;
+            let bytes: Vec<u8> = (0..len)
+                .map(|_| {
+                    let r = next();
+                    if r % 4 == 0 {
+                        alphabet[(r >> 8) as usize % alphabet.len()]
+                    } else {
+                        b'a'
+                    }
+                })
+                .collect();
+            let from = if len == 0 { 0 } else { (next() as usize) % len };
+            let mut seen = Vec::new();
+            let found = closing_bracket_visiting(&bytes, from, |k| {
+                seen.push(k);
+                true
+            });
+            assert_eq!(
+                (found, seen),
+                visiting_reference(&bytes, from),
+                "from {from} in {:?}",
+                String::from_utf8_lossy(&bytes)
+            );
         }
     }
 

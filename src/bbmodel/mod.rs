@@ -13,6 +13,7 @@ mod brackets;
 mod collections;
 pub mod cube;
 mod document;
+mod element_count;
 mod elements;
 mod face_reader;
 pub mod formats;
@@ -41,6 +42,7 @@ use crate::arena::{Arena, Plan};
 use crate::error::{Error, Warnings};
 use crate::limits::BbmodelLimits;
 use crate::scene::Scene;
+use element_count::Cubes;
 use elements::Pass;
 use vertex_count::VertexCounts;
 
@@ -90,7 +92,7 @@ pub(crate) fn count_located<'a>(
     let doc =
         Document::locate(bytes, limits).map_err(|e| Document::first_error(bytes, limits, e))?;
     let counted = VertexCounts::new(None);
-    match reader::plan(&doc, options, Pass::Count, &counted) {
+    match reader::plan(&doc, options, Pass::Count, Cubes::Bounded, &counted) {
         Ok((plan, _)) => Ok((doc, plan)),
         Err(e) => Err(count_refusal(&doc, options, e, &counted)),
     }
@@ -114,7 +116,7 @@ fn count_refusal(
     if let Err(first) = Document::read(doc.bytes, &options.limits) {
         return first;
     }
-    match reader::plan(doc, options, Pass::Measure, counted) {
+    match reader::plan(doc, options, Pass::Measure, Cubes::Exact, counted) {
         Err(m) => m,
         Ok(_) => e,
     }
@@ -129,7 +131,10 @@ fn locate_and_plan<'a>(
     Document::locate(bytes, limits)
         .and_then(|doc| {
             let counted = VertexCounts::new(None);
-            Ok((doc, reader::plan(&doc, options, pass, &counted)?.0))
+            Ok((
+                doc,
+                reader::plan(&doc, options, pass, Cubes::Exact, &counted)?.0,
+            ))
         })
         .map_err(|e| Document::first_error(bytes, limits, e))
 }
@@ -156,9 +161,15 @@ pub fn decode_into<'a>(
     warnings: &mut Warnings,
 ) -> Result<Scene<'a>, Error> {
     let doc = Document::read(bytes, &options.limits)?;
-    reader::plan(&doc, options, Pass::Count, &VertexCounts::new(None))
-        .and_then(|(plan, _)| reader::fill(&doc, options, &plan, arena, warnings))
-        .map_err(|e| measured_error(bytes, options, e))
+    reader::plan(
+        &doc,
+        options,
+        Pass::Count,
+        Cubes::Exact,
+        &VertexCounts::new(None),
+    )
+    .and_then(|(plan, _)| reader::fill(&doc, options, &plan, arena, warnings))
+    .map_err(|e| measured_error(bytes, options, e))
 }
 
 /// Reads a file once (size check, strict UTF-8 JSON, meta) for
@@ -179,7 +190,14 @@ pub fn read_document(bytes: &[u8], max_file_bytes: u64) -> Result<Document<'_>, 
 /// against these options' maxFileBytes again, as loadBbmodel does).
 pub fn measure_document(doc: &Document<'_>, options: &Options<'_>) -> Result<Plan, Error> {
     check_size(doc, &options.limits)?;
-    Ok(reader::plan(doc, options, Pass::Measure, &VertexCounts::new(None))?.0)
+    Ok(reader::plan(
+        doc,
+        options,
+        Pass::Measure,
+        Cubes::Exact,
+        &VertexCounts::new(None),
+    )?
+    .0)
 }
 
 /// [`decode_with_plan`] for a document [`read_document`] read.

@@ -16,10 +16,8 @@ use super::animations::{
 };
 use super::collections::{ChildEntry, Collections, ScopeEntry};
 use super::document::Document;
-use super::elements::{
-    Element, ElementBody, ElementContext, GroupKey, Pass, group_key, read_element,
-};
-use super::mesh_faces::for_each_mesh_face;
+use super::element_count::{Cubes, ElementTally, count_elements};
+use super::elements::{Element, ElementBody, ElementContext, Pass, read_element};
 use super::mesh_keys::{KeyEntry, key_slots, string_at, text_hash};
 use super::mesh_writer::{GroupSlot, KeptFace, MeshCorner, MeshScratch, MeshWriter};
 use super::scene_textures::{COMPOSITE_NAME, write_composite, write_texture};
@@ -33,8 +31,8 @@ use super::text_pool::Pool;
 use super::texture_pixels::{ImageTally, ImageWriter, validate_image};
 use super::textures::{COUNTED_UUIDS, TextureFacts, Textures, for_each_texture, uuid_entry};
 use super::uuid_tables::{
-    ElementEntry, OutlinerRef, SeenUuids, UuidEntry, body_offset, elements_unique, group_data_at,
-    group_entry, group_table, groups_placed_once, place,
+    ElementEntry, OutlinerRef, UuidEntry, body_offset, elements_unique, group_data_at, group_entry,
+    group_table, groups_placed_once, place,
 };
 use super::value::{Cursor, GROUPS, Path, known_key};
 use super::vertex_count::VertexCounts;
@@ -48,11 +46,13 @@ use crate::scene::{
 
 /// Counts the scene and the scratch the fill pass needs, checking every
 /// value (`pass` [`Pass::Measure`]) or leaving to the fill pass what it
-/// checks itself ([`Pass::Count`]); the plan is the same.
+/// checks itself ([`Pass::Count`]); the plan is the same, unless `cubes`
+/// bounds cubes instead of counting them ([`Cubes::Bounded`]).
 pub(crate) fn plan(
     doc: &Document<'_>,
     options: &Options<'_>,
     pass: Pass,
+    cubes: Cubes,
     counted: &VertexCounts,
 ) -> Result<(Plan, Census), Error> {
     let limits = &options.limits;
@@ -140,9 +140,12 @@ pub(crate) fn plan(
         placed: Placement::Unknown,
         counted,
     };
-    let mut max_keys = 0usize;
-    let mut largest = MeshFaces::default();
-    pool += count_elements(&ctx, pass, &mut counts, &mut max_keys, &mut largest)?;
+    let ElementTally {
+        pool: element_pool,
+        max_keys,
+        largest,
+    } = count_elements(&ctx, pass, cubes, &mut counts)?;
+    pool += element_pool;
     // Animations: at most three channels per animator (an upper bound).
     counts.animations = animations.animations;
     counts.channels = animations.animators.saturating_mul(3);
@@ -226,116 +229,7 @@ const NOTE_COLLECTION_NODES: usize = 13;
 const NOTE_GROUP_TEXTURES: usize = 14;
 const NOTE_MAX_MESH_GROUPS: usize = 15;
 
-/// The most faces of 3 or more vertices, and their corners, of any one mesh.
-#[derive(Clone, Copy, Debug, Default)]
-struct MeshFaces {
-    faces: usize,
-    corners: usize,
-    /// Groups (an upper bound past [`COUNTED_GROUP_KEYS`]).
-    groups: usize,
-}
-
-/// Counts meshes, vertices, triangles and groups of every element, checking
-/// maxTriangles and maxVertices as they grow (spec: "counted from the upper
-/// bounds first"); returns the text-pool bytes of escaped element names.
-fn count_elements(
-    ctx: &ElementContext<'_, '_>,
-    pass: Pass,
-    counts: &mut SceneCounts,
-    max_keys: &mut usize,
-    largest: &mut MeshFaces,
-) -> Result<usize, Error> {
-    let (doc, limits, textures) = (ctx.doc, ctx.limits, ctx.textures);
-    let mut pool = 0;
-    let mut seen = SeenUuids::new();
-    for_each_value(doc, doc.elements, |i, first, c| {
-        let element = read_element(ctx, pass, i, &first, c, None)?;
-        if let Some(uuid) = &element.head.uuid {
-            seen.check(doc, uuid, i)?;
-        }
-        pool += escaped_len(&element.head.name);
-        match element.body {
-            ElementBody::Cube(cube) => {
-                let mut faces = cube.group_keys(ctx);
-                counts.meshes += 1;
-                counts.positions += 4 * faces.len();
-                counts.indices += 6 * faces.len();
-                counts.uv_rects += 2 * faces.len();
-                faces.sort_unstable();
-                let repeats = faces
-                    .windows(2)
-                    .filter(|w| matches!(w, [a, b] if a == b))
-                    .count();
-                counts.groups += faces.len() - repeats;
-            }
-            ElementBody::Mesh(mesh) => {
-                *max_keys = (*max_keys).max(mesh.keys);
-                let mut keys = heapless::Vec::<GroupKey, COUNTED_GROUP_KEYS>::new();
-                // Faces whose group found no room among `keys`: each
-                // counts as a group of its own (an upper bound).
-                let mut unheld = 0usize;
-                let mut this = MeshFaces::default();
-                for_each_mesh_face(doc, i, &mesh, limits, textures, pass, |face| {
-                    // Upper bounds (spec): k vertices and k − 2 triangles a face.
-                    let k = face.corners;
-                    if k >= 3 {
-                        counts.positions += k;
-                        counts.indices += 3 * (k - 2);
-                        counts.uv_rects += k - 2;
-                        this.faces += 1;
-                        this.corners += k;
-                    }
-                    let key = group_key(
-                        doc,
-                        &ctx.rules.mesh_face(textures, face.material, ctx.placed),
-                    );
-                    if !keys.contains(&key) && keys.push(key).is_err() {
-                        unheld += 1;
-                    }
-                    check_geometry(counts, limits)
-                })?;
-                counts.meshes += 1;
-                counts.groups += keys.len() + unheld;
-                largest.groups = largest.groups.max(keys.len() + unheld);
-                largest.faces = largest.faces.max(this.faces);
-                largest.corners = largest.corners.max(this.corners);
-            }
-            ElementBody::Unsupported => {}
-        }
-        check_geometry(counts, limits)
-    })?;
-    counts.normals = counts.positions;
-    counts.uvs = counts.positions;
-    Ok(pool)
-}
-
-/// Distinct (material, sidedness) pairs of one mesh the counting pass
-/// tells apart on the stack (6 KiB); a mesh with more counts the faces
-/// past them as a group each.
-const COUNTED_GROUP_KEYS: usize = 512;
-
-fn check_geometry(counts: &SceneCounts, limits: &BbmodelLimits) -> Result<(), Error> {
-    let triangles = counts.indices / 3;
-    if triangles as u64 > limits.max_triangles {
-        return Err(super::value::error_at(
-            ErrorCode::TooManyTriangles,
-            &Path::key("elements"),
-            "too many triangles",
-            format_args!("at most maxTriangles ({})", limits.max_triangles),
-        ));
-    }
-    if counts.positions as u64 > limits.max_vertices {
-        return Err(super::value::error_at(
-            ErrorCode::TooManyVertices,
-            &Path::key("elements"),
-            "too many vertices",
-            format_args!("at most maxVertices ({})", limits.max_vertices),
-        ));
-    }
-    Ok(())
-}
-
-fn escaped_len(name: &Option<JsonStr<'_>>) -> usize {
+pub(super) fn escaped_len(name: &Option<JsonStr<'_>>) -> usize {
     name.filter(|n| n.has_escapes())
         .map_or(0, |n| n.decoded_len())
 }

@@ -12,7 +12,7 @@
 
 use core::fmt;
 
-use super::brackets::{closing_bracket, closing_bracket_uncounted};
+use super::brackets::{closing_bracket, closing_bracket_uncounted, closing_bracket_visiting};
 use crate::error::{Error, ErrorCode, JsonPath, Location, PathSegment, Quote};
 use crate::json::{JsonStr, Token, TokenKind, Tokenizer};
 use crate::limits::MAX_BBMODEL_NUMBER;
@@ -266,6 +266,20 @@ impl<'a> Cursor<'a> {
         let close = closing_bracket_uncounted(input, from, 1).ok_or(SyntaxError(None))?;
         self.tokens.leave_container_at(close);
         Ok(())
+    }
+
+    /// [`Cursor::leave_unchecked`] that calls `visit` with each string
+    /// opening right inside the container (its keys and string values:
+    /// the input from its opening quote), found by
+    /// [`closing_bracket_visiting`]; `None` when that walk gives up, the
+    /// cursor then unmoved.
+    pub(crate) fn leave_visiting(&mut self, mut visit: impl FnMut(&'a [u8]) -> bool) -> Option<()> {
+        let input = self.tokens.input();
+        let from = self.tokens.position();
+        let close =
+            closing_bracket_visiting(input, from, |k| visit(input.get(k..).unwrap_or_default()))?;
+        self.tokens.leave_container_at(close);
+        Some(())
     }
 
     /// Passes over the next value: a scalar is read as a token, a container

@@ -1,0 +1,447 @@
+//! The counting pass over `elements`: meshes, vertices, triangles and groups
+//! for the plan, checked against maxTriangles and maxVertices as they grow.
+//!
+//! `measure` and `decode_into` count every element exactly. `load` plans a
+//! cube by its upper bound instead ([`Cubes::Bounded`]): a cube draws at
+//! most six faces of four vertices and two triangles, in at most six groups,
+//! so the count needs only to know that an element is a cube, which its
+//! keys tell without reading its faces; the fill pass then writes and checks
+//! the exact cube. A plan of bounds over any limit is counted again exactly,
+//! so a file within the limits never fails because of the bound.
+#![allow(
+    clippy::arithmetic_side_effects,
+    reason = "counters of items the input spells out, each item at least one byte and adding at most 36 per item, so totals stay far below usize::MAX; each subtraction follows the comparison that bounds it"
+)]
+
+use super::elements::{ElementBody, ElementContext, GroupKey, Pass, group_key, read_element};
+use super::mesh_faces::for_each_mesh_face;
+use super::reader::escaped_len;
+use super::structure::for_each_value;
+use super::uuid_tables::SeenUuids;
+use super::value::{Cursor, Path};
+use crate::error::{Error, ErrorCode};
+use crate::json::{JsonStr, Token, TokenKind, Tokenizer};
+use crate::limits::BbmodelLimits;
+use crate::scene::SceneCounts;
+
+/// How the counting pass counts cubes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Cubes {
+    /// Each cube's drawn faces and groups, as the fill pass writes them:
+    /// the plan `measure` returns, which `decode_into` never exceeds.
+    Exact,
+    /// Each cube the most it can draw (`load`, which allocates the plan it
+    /// makes and hands out only what the fill wrote).
+    Bounded,
+}
+
+/// The most faces of 3 or more vertices, and their corners, of any one mesh.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct MeshFaces {
+    pub faces: usize,
+    pub corners: usize,
+    /// Groups (an upper bound past [`COUNTED_GROUP_KEYS`]).
+    pub groups: usize,
+}
+
+/// What counting the elements gives the plan besides the scene counts.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct ElementTally {
+    /// Text-pool bytes of escaped element names.
+    pub pool: usize,
+    /// The most vertex keys of one mesh.
+    pub max_keys: usize,
+    /// The largest mesh's faces, corners and groups.
+    pub largest: MeshFaces,
+}
+
+/// A cube's most vertices, triangles and groups: six faces of four
+/// vertices and two triangles, each in a group of its own.
+const CUBE_FACES: usize = 6;
+
+/// Counts meshes, vertices, triangles and groups of every element into
+/// `counts`, checking maxTriangles and maxVertices as they grow (spec:
+/// "counted from the upper bounds first").
+///
+/// With [`Cubes::Bounded`], a plan whose bounds go past either limit is
+/// counted again exactly: its error, if any, is the exact count's.
+pub(super) fn count_elements(
+    ctx: &ElementContext<'_, '_>,
+    pass: Pass,
+    cubes: Cubes,
+    counts: &mut SceneCounts,
+) -> Result<ElementTally, Error> {
+    if cubes == Cubes::Bounded {
+        let before = *counts;
+        let mut over = false;
+        match count_with(ctx, pass, true, &mut over, counts) {
+            Err(_) if over => *counts = before,
+            done => return done,
+        }
+    }
+    count_with(ctx, pass, false, &mut false, counts)
+}
+
+/// [`count_elements`], bounding plain cubes when `bounded`; `over` is set
+/// when a limit check fails (then the bound, not the file, may be at fault).
+fn count_with(
+    ctx: &ElementContext<'_, '_>,
+    pass: Pass,
+    bounded: bool,
+    over: &mut bool,
+    counts: &mut SceneCounts,
+) -> Result<ElementTally, Error> {
+    let (doc, limits, textures) = (ctx.doc, ctx.limits, ctx.textures);
+    let mut tally = ElementTally::default();
+    let mut seen = SeenUuids::new();
+    for_each_value(doc, doc.elements, |i, first, c| {
+        let plain = if bounded {
+            // Read on a copy: an element that is no plain cube is read again
+            // whole, from its start.
+            let mut probe = c.clone();
+            plain_cube(&first, &mut probe, limits.max_string_chars).map(|cube| (cube, probe))
+        } else {
+            None
+        };
+        if let Some((cube, probe)) = plain {
+            *c = probe;
+            if let Some(uuid) = &cube.uuid {
+                seen.check(doc, uuid, i)?;
+            }
+            tally.pool += escaped_len(&cube.name);
+            counts.meshes += 1;
+            counts.positions += 4 * CUBE_FACES;
+            counts.indices += 6 * CUBE_FACES;
+            counts.uv_rects += 2 * CUBE_FACES;
+            counts.groups += CUBE_FACES;
+            return check_geometry(counts, limits).inspect_err(|_| *over = true);
+        }
+        let element = read_element(ctx, pass, i, &first, c, None)?;
+        if let Some(uuid) = &element.head.uuid {
+            seen.check(doc, uuid, i)?;
+        }
+        tally.pool += escaped_len(&element.head.name);
+        match element.body {
+            ElementBody::Cube(cube) => {
+                let mut faces = cube.group_keys(ctx);
+                counts.meshes += 1;
+                counts.positions += 4 * faces.len();
+                counts.indices += 6 * faces.len();
+                counts.uv_rects += 2 * faces.len();
+                faces.sort_unstable();
+                let repeats = faces
+                    .windows(2)
+                    .filter(|w| matches!(w, [a, b] if a == b))
+                    .count();
+                counts.groups += faces.len() - repeats;
+            }
+            ElementBody::Mesh(mesh) => {
+                tally.max_keys = tally.max_keys.max(mesh.keys);
+                let mut keys = heapless::Vec::<GroupKey, COUNTED_GROUP_KEYS>::new();
+                // Faces whose group found no room among `keys`: each
+                // counts as a group of its own (an upper bound).
+                let mut unheld = 0usize;
+                let mut this = MeshFaces::default();
+                for_each_mesh_face(doc, i, &mesh, limits, textures, pass, |face| {
+                    // Upper bounds (spec): k vertices and k − 2 triangles a face.
+                    let k = face.corners;
+                    if k >= 3 {
+                        counts.positions += k;
+                        counts.indices += 3 * (k - 2);
+                        counts.uv_rects += k - 2;
+                        this.faces += 1;
+                        this.corners += k;
+                    }
+                    let key = group_key(
+                        doc,
+                        &ctx.rules.mesh_face(textures, face.material, ctx.placed),
+                    );
+                    if !keys.contains(&key) && keys.push(key).is_err() {
+                        unheld += 1;
+                    }
+                    check_geometry(counts, limits).inspect_err(|_| *over = true)
+                })?;
+                counts.meshes += 1;
+                counts.groups += keys.len() + unheld;
+                let largest = &mut tally.largest;
+                largest.groups = largest.groups.max(keys.len() + unheld);
+                largest.faces = largest.faces.max(this.faces);
+                largest.corners = largest.corners.max(this.corners);
+            }
+            ElementBody::Unsupported => {}
+        }
+        check_geometry(counts, limits).inspect_err(|_| *over = true)
+    })?;
+    counts.normals = counts.positions;
+    counts.uvs = counts.positions;
+    Ok(tally)
+}
+
+/// What a cube's bound needs of it: its name (for the text pool) and uuid
+/// (for the early duplicate check).
+struct PlainCube<'a> {
+    name: Option<JsonStr<'a>>,
+    uuid: Option<JsonStr<'a>>,
+}
+
+/// Reads the element whose first token is `first` by its keys alone: `Some`
+/// when it is a cube (`type` "cube", or none: spec, Supported) that only
+/// the fill pass needs to read strictly, the cursor then after it; `None`
+/// for anything else, the cursor left anywhere.
+///
+/// One walk by brackets visits the strings right inside the element (keys
+/// and string values, none escaped); a key is a string followed by `:`.
+/// A plain cube has one `faces` object, no `vertices` (which only a
+/// counting pass checks on a cube), and a name and uuid that are strings
+/// within maxStringChars. Everything else goes to the exact read, which
+/// counts it as before and fails where it did.
+fn plain_cube<'a>(first: &Token<'a>, c: &mut Cursor<'a>, max_chars: u64) -> Option<PlainCube<'a>> {
+    if first.kind != TokenKind::BeginObject {
+        return None;
+    }
+    let mut cube = PlainCube {
+        name: None,
+        uuid: None,
+    };
+    let mut faces = false;
+    c.leave_visiting(|at| {
+        // The raw bytes after the quote: a key this reads is unescaped.
+        let Some(body) = at.get(1..) else {
+            return false;
+        };
+        let Some((key, value)) = PROBED_KEYS
+            .iter()
+            .find_map(|&k| Some((k, key_value(body, k)?)))
+        else {
+            return true;
+        };
+        match key {
+            "type" => value.starts_with(b"\"cube\""),
+            "faces" if !faces && opens_as_cube_faces(value) => {
+                faces = true;
+                true
+            }
+            "name" | "uuid" => {
+                let Ok(Some(Token {
+                    kind: TokenKind::String(s),
+                    ..
+                })) = Tokenizer::new(value, 0).next_token()
+                else {
+                    return false;
+                };
+                let slot = if key == "name" {
+                    &mut cube.name
+                } else {
+                    &mut cube.uuid
+                };
+                *slot = Some(s);
+                s.decoded_len() as u64 <= max_chars
+            }
+            _ => false,
+        }
+    })?;
+    Some(cube)
+}
+
+/// Whether `value` is an object that is empty or whose first key is one
+/// of a cube's six faces: a mesh's faces (named by ids) end the walk
+/// there, before the rest of the mesh is walked for nothing.
+fn opens_as_cube_faces(value: &[u8]) -> bool {
+    let Some(rest) = value.strip_prefix(b"{").map(<[u8]>::trim_ascii_start) else {
+        return false;
+    };
+    rest.first() == Some(&b'}')
+        || rest.strip_prefix(b"\"").is_some_and(|key| {
+            ["north", "east", "south", "west", "up", "down"]
+                .iter()
+                .any(|n| {
+                    key.strip_prefix(n.as_bytes())
+                        .is_some_and(|r| r.first() == Some(&b'"'))
+                })
+        })
+}
+
+/// The element keys [`plain_cube`] looks at.
+const PROBED_KEYS: [&str; 5] = ["type", "name", "uuid", "faces", "vertices"];
+
+/// The value after `key` when `body` (a string's bytes after its opening
+/// quote) is that key: the string is `key` and a `:` follows it.
+fn key_value<'b>(body: &'b [u8], key: &str) -> Option<&'b [u8]> {
+    let rest = body.strip_prefix(key.as_bytes())?.strip_prefix(b"\"")?;
+    let rest = rest.trim_ascii_start().strip_prefix(b":")?;
+    Some(rest.trim_ascii_start())
+}
+
+/// Distinct (material, sidedness) pairs of one mesh the counting pass
+/// tells apart on the stack (6 KiB); a mesh with more counts the faces
+/// past them as a group each.
+const COUNTED_GROUP_KEYS: usize = 512;
+
+fn check_geometry(counts: &SceneCounts, limits: &BbmodelLimits) -> Result<(), Error> {
+    let triangles = counts.indices / 3;
+    if triangles as u64 > limits.max_triangles {
+        return Err(super::value::error_at(
+            ErrorCode::TooManyTriangles,
+            &Path::key("elements"),
+            "too many triangles",
+            format_args!("at most maxTriangles ({})", limits.max_triangles),
+        ));
+    }
+    if counts.positions as u64 > limits.max_vertices {
+        return Err(super::value::error_at(
+            ErrorCode::TooManyVertices,
+            &Path::key("elements"),
+            "too many vertices",
+            format_args!("at most maxVertices ({})", limits.max_vertices),
+        ));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{Options, count_located, measure};
+    use crate::error::ErrorCode;
+    use crate::scene::SceneCounts;
+    use std::format;
+    use std::string::String;
+    use std::vec::Vec;
+
+    /// A free-format model of `elements` (JSON objects), untextured.
+    fn model(elements: &[String]) -> String {
+        format!(
+            r#"{{"meta": {{"format_version": "4.10", "model_format": "free", "box_uv": false}},
+            "elements": [{}], "outliner": [], "textures": []}}"#,
+            elements.join(", ")
+        )
+    }
+
+    /// A cube of `faces` drawn faces (the rest removed by `texture: null`),
+    /// with `extra` members before its type, as Blockbench orders them.
+    fn cube(faces: usize, extra: &str) -> String {
+        let names = ["north", "east", "south", "west", "up", "down"];
+        let faces: Vec<String> = names
+            .iter()
+            .enumerate()
+            .map(|(i, n)| {
+                let texture = if i < faces { "false" } else { "null" };
+                format!(r#""{n}": {{"uv": [0, 0, 1, 1], "texture": {texture}}}"#)
+            })
+            .collect();
+        format!(
+            r#"{{"name": "c", "from": [0, 0, 0], "to": [1, 1, 1], {extra}"faces": {{{}}}, "type": "cube", "uuid": "u{}"}}"#,
+            faces.join(", "),
+            extra.len()
+        )
+    }
+
+    fn triangle() -> String {
+        r#"{"name": "m", "vertices": {"a": [0, 0, 0], "b": [1, 0, 0], "c": [0, 1, 0]},
+        "faces": {"f": {"uv": {"a": [0, 0], "b": [1, 0], "c": [0, 1]}, "vertices": ["a", "b", "c"]}},
+        "type": "mesh", "uuid": "m"}"#
+            .into()
+    }
+
+    fn options(max_triangles: u64) -> Options<'static> {
+        let mut o = Options::default();
+        o.limits.max_triangles = max_triangles;
+        o
+    }
+
+    /// The counts `load` plans by (cubes bounded) and those `measure` gives.
+    fn plans(json: &str, o: &Options<'_>) -> (SceneCounts, SceneCounts) {
+        let bounded = count_located(json.as_bytes(), o).expect("counted").1;
+        let exact = measure(json.as_bytes(), o).expect("measured");
+        (*bounded.counts(), *exact.counts())
+    }
+
+    /// Spec, Conversion (cube box: at most six quads) and "counted from the
+    /// upper bounds first": `load` plans each cube at six faces of four
+    /// vertices and two triangles in six groups, a mesh exactly.
+    #[test]
+    fn a_cube_is_planned_at_six_faces_and_a_mesh_exactly() {
+        let json = model(&[cube(1, ""), triangle()]);
+        let (bounded, exact) = plans(&json, &Options::default());
+        assert_eq!(
+            (exact.positions, exact.indices, exact.groups),
+            (4 + 3, 6 + 3, 2)
+        );
+        assert_eq!(
+            (
+                bounded.positions,
+                bounded.indices,
+                bounded.uv_rects,
+                bounded.groups
+            ),
+            (24 + 3, 36 + 3, 12 + 1, 6 + 1)
+        );
+        assert_eq!((bounded.meshes, bounded.normals, bounded.uvs), (2, 27, 27));
+        // What a cube's count does not change stays as `measure` counts it.
+        let same = SceneCounts {
+            positions: exact.positions,
+            normals: exact.normals,
+            uvs: exact.uvs,
+            indices: exact.indices,
+            uv_rects: exact.uv_rects,
+            groups: exact.groups,
+            ..bounded
+        };
+        assert_eq!(same, exact);
+    }
+
+    /// Limits come first: a plan of bounds past maxTriangles is counted
+    /// again exactly, so a file within the limits loads, and one past them
+    /// fails as `measure` does, before anything is allocated.
+    #[test]
+    fn a_bound_past_the_limits_is_counted_again_exactly() {
+        let cubes: Vec<String> = (0..10)
+            .map(|i| cube(1, "").replace(r#""u0""#, &format!(r#""u{i}""#)))
+            .collect();
+        let json = model(&cubes);
+        // Bounds: 120 triangles; exactly: 20.
+        let (bounded, exact) = plans(&json, &options(30));
+        assert_eq!(bounded, exact);
+        assert_eq!(exact.indices, 60);
+        let o = options(19);
+        let refused = count_located(json.as_bytes(), &o).unwrap_err();
+        assert_eq!(refused.code(), ErrorCode::TooManyTriangles);
+        assert_eq!(refused, measure(json.as_bytes(), &o).unwrap_err());
+        // Within the bound's limits, it is the bound.
+        assert_eq!(plans(&json, &options(120)).0.indices, 360);
+    }
+
+    /// What only a counting pass checks on a cube (a `vertices` object, a
+    /// `faces` written twice), a type that is no plain "cube", and a name
+    /// past maxStringChars, go to the exact read: counted as `measure`
+    /// counts them.
+    #[test]
+    fn cubes_the_bound_cannot_stand_for_are_counted_exactly() {
+        let long = format!(r#""name": "{}", "#, "n".repeat(2000));
+        for extra in [
+            r#""vertices": {"a": [0, 0, 0]}, "#,
+            r#""faces": {}, "#,
+            r#""type": "mesh", "#,
+            r#""type": 1, "#,
+            &long,
+        ] {
+            let json = model(&[cube(1, extra)]);
+            let mut o = Options::default();
+            o.limits.max_string_chars = 1000;
+            match (
+                count_located(json.as_bytes(), &o),
+                measure(json.as_bytes(), &o),
+            ) {
+                (Ok((_, bounded)), Ok(exact)) => assert_eq!(bounded, exact, "{extra}"),
+                (Err(a), Err(b)) => assert_eq!(a, b, "{extra}"),
+                (a, b) => panic!("{extra}: {:?} against {b:?}", a.map(|p| p.1)),
+            }
+        }
+        // A mesh ends the walk at its faces, and is counted exactly.
+        let (bounded, exact) = plans(&model(&[triangle()]), &Options::default());
+        assert_eq!(bounded, exact);
+        // A cube of no type is a cube (spec, Supported): bounded.
+        let untyped = cube(1, "").replace(r#""type": "cube", "#, "");
+        let (bounded, _) = plans(&model(&[untyped]), &Options::default());
+        assert_eq!(bounded.positions, 24);
+    }
+}
