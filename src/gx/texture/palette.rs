@@ -77,6 +77,26 @@ fn fill(
     Ok(())
 }
 
+/// Row `Y` of a run of C4 or C8 blocks (32 bytes, eight texels a row):
+/// a block's row is its `P` index bytes from `P * Y`, looked up in the
+/// table of `N` entries by `row` (eight texels, 32 bytes of output).
+#[inline(always)]
+fn table_rows<const Y: usize, const P: usize, const N: usize>(
+    table: &[Texel; N],
+    src: &[u8],
+    out: &mut [u8],
+    row: impl Fn(&[Texel; N], &[u8; P], &mut [u8; 32]),
+) {
+    let (blocks, _) = src.as_chunks::<32>();
+    let (outs, _) = out.as_chunks_mut::<32>();
+    for (block, o) in blocks.iter().zip(outs) {
+        let (rows, _) = block.as_chunks::<P>();
+        if let Some(indices) = rows.get(Y) {
+            row(table, indices, o);
+        }
+    }
+}
+
 /// C4: 8x8 texels of 4-bit indices, high nibble first.
 pub(super) struct C4(Lut<16>);
 
@@ -142,15 +162,7 @@ impl BlockDecoder for C4 {
 
     #[inline(always)]
     fn decode_row<const Y: usize>(&self, src: &[u8], out: &mut [u8]) {
-        let (blocks, _) = src.as_chunks::<32>();
-        let (outs, _) = out.as_chunks_mut::<32>();
-        for (block, o) in blocks.iter().zip(outs) {
-            // Row `Y` is the block's four bytes from `4 * Y`.
-            let (rows, _) = block.as_chunks::<4>();
-            if let Some(indices) = rows.get(Y) {
-                c4_row(&self.0.texels, indices, o);
-            }
-        }
+        table_rows::<Y, 4, 16>(&self.0.texels, src, out, c4_row);
     }
 }
 
@@ -231,15 +243,7 @@ impl BlockDecoder for C8 {
 
     #[inline(always)]
     fn decode_row<const Y: usize>(&self, src: &[u8], out: &mut [u8]) {
-        let (blocks, _) = src.as_chunks::<32>();
-        let (outs, _) = out.as_chunks_mut::<32>();
-        for (block, o) in blocks.iter().zip(outs) {
-            // Row `Y` is the block's eight bytes from `8 * Y`.
-            let (rows, _) = block.as_chunks::<8>();
-            if let Some(indices) = rows.get(Y) {
-                c8_row(&self.0.texels, indices, o);
-            }
-        }
+        table_rows::<Y, 8, 256>(&self.0.texels, src, out, c8_row);
     }
 }
 

@@ -18,8 +18,8 @@ use safe_arch::{
     mul_u16_keep_high_m128i, set_i32_m128i, set_i64_m128i, set_splat_i16_m128i,
     set_splat_i32_m128i, shl_imm_u16_m128i, shl_imm_u32_m128i, shr_imm_i16_m128i,
     shr_imm_u16_m128i, shr_imm_u32_m128i, shuffle_ai_f32_all_m128i, store_unaligned_m128i,
-    unpack_high_i8_m128i, unpack_high_i16_m128i, unpack_high_i64_m128i, unpack_low_i8_m128i,
-    unpack_low_i16_m128i, unpack_low_i64_m128i,
+    unpack_high_i8_m128i, unpack_high_i16_m128i, unpack_low_i8_m128i, unpack_low_i16_m128i,
+    unpack_low_i64_m128i,
 };
 
 /// A 16-bit lane mask.
@@ -135,23 +135,48 @@ fn ia8_texels(v: m128i) -> [m128i; 2] {
     interleave_rg_ba(ii, ia)
 }
 
-/// IA8: alpha byte first, then intensity, to `[i, i, i, a]`.
-#[inline(always)]
-pub(super) fn ia8(src: &[u8; 32], out: &mut [u8; 64]) {
-    u16_block(src, out, ia8_texels);
+/// The block, strip and row functions of a 4x4 format of 16-bit texels,
+/// from its eight-lane `texels`: written once here for IA8, RGB565 and
+/// RGB5A3.
+macro_rules! u16_format {
+    ($name:literal, $block:ident, $strip:ident, $rows:ident, $texels:ident, $lines:literal) => {
+        #[doc = concat!($name, ": one block ([`u16_block`], [`", stringify!($texels), "`]).")]
+        #[inline(always)]
+        pub(super) fn $block(src: &[u8; 32], out: &mut [u8; 64]) {
+            u16_block(src, out, $texels);
+        }
+
+        #[doc = concat!("A strip of ", $name, " blocks into its four rows ([`u16_strip`]).")]
+        #[inline(always)]
+        pub(super) fn $strip(src: &[u8], rows: [&mut &mut [u8]; 4]) {
+            u16_strip::<$lines>(src, rows, $texels);
+        }
+
+        #[doc = concat!("Row `Y` of a run of ", $name, " blocks ([`u16_rows`]).")]
+        #[inline(always)]
+        pub(super) fn $rows<const Y: usize>(src: &[u8], out: &mut [u8]) {
+            u16_rows::<Y>(src, out, $texels);
+        }
+    };
 }
 
-/// A strip of IA8 blocks into its four rows ([`u16_strip`]).
-#[inline(always)]
-pub(super) fn ia8_strip(src: &[u8], rows: [&mut &mut [u8]; 4]) {
-    u16_strip(src, rows, ia8_texels);
-}
-
-/// Row `Y` of a run of IA8 blocks ([`u16_rows`]).
-#[inline(always)]
-pub(super) fn ia8_rows<const Y: usize>(src: &[u8], out: &mut [u8]) {
-    u16_rows::<Y>(src, out, ia8_texels);
-}
+u16_format!("IA8", ia8, ia8_strip, ia8_rows, ia8_texels, true);
+u16_format!(
+    "RGB565",
+    rgb565,
+    rgb565_strip,
+    rgb565_rows,
+    rgb565_texels,
+    false
+);
+u16_format!(
+    "RGB5A3",
+    rgb5a3,
+    rgb5a3_strip,
+    rgb5a3_rows,
+    rgb5a3_texels,
+    false
+);
 
 /// A 4x4 block of 16-bit texels, eight at a time through `texels`.
 #[inline(always)]
@@ -162,26 +187,84 @@ fn u16_block(src: &[u8; 32], out: &mut [u8; 64], texels: impl Fn(m128i) -> [m128
     }
 }
 
-/// A strip of 4x4 blocks of 16-bit texels into its four rows, a block at
-/// a time: each sixteen-byte half of a block is two of its rows.
+/// A strip of 4x4 blocks into its four rows, four blocks (a 64-byte
+/// line of each row) a step. `half(block, h)` gives a block's rows `2h`
+/// and `2h + 1`. With `BY_LINE`, the four blocks' top halves are computed
+/// first and each row's line stored whole (row 0's 64 bytes, then row
+/// 1's), then the bottom halves for rows 2 and 3: writing a line at once
+/// measured faster for RGBA8, whose input is as large as its output.
+/// Without, a block's four rows are stored before the next block's
+/// (faster for the 16-bit formats, which keep more values live). Blocks
+/// past the last whole line go one at a time.
 #[inline(always)]
-fn u16_strip(src: &[u8], rows: [&mut &mut [u8]; 4], texels: impl Fn(m128i) -> [m128i; 2]) {
+fn strip_by_lines<const B: usize, const LINE: usize, const BY_LINE: bool>(
+    src: &[u8],
+    rows: [&mut &mut [u8]; 4],
+    half: impl Fn(&[u8; B], usize) -> [m128i; 2],
+) {
     let [r0, r1, r2, r3] = rows;
-    let (blocks, _) = src.as_chunks::<32>();
-    let (o0, o1, o2, o3) = (
-        r0.as_chunks_mut::<16>().0,
-        r1.as_chunks_mut::<16>().0,
-        r2.as_chunks_mut::<16>().0,
-        r3.as_chunks_mut::<16>().0,
-    );
+    let (lines, rest) = src.as_chunks::<LINE>();
+    let (l0, e0) = r0.as_chunks_mut::<64>();
+    let (l1, e1) = r1.as_chunks_mut::<64>();
+    let (l2, e2) = r2.as_chunks_mut::<64>();
+    let (l3, e3) = r3.as_chunks_mut::<64>();
+    for ((((line, l0), l1), l2), l3) in lines.iter().zip(l0).zip(l1).zip(l2).zip(l3) {
+        let (blocks, _) = line.as_chunks::<B>();
+        if BY_LINE {
+            for (h, (upper, lower)) in [(l0, l1), (l2, l3)].into_iter().enumerate() {
+                let mut pairs = [[splat16(0); 2]; 4];
+                for (pair, block) in pairs.iter_mut().zip(blocks) {
+                    *pair = half(block, h);
+                }
+                stores(upper, pairs.map(|[t, _]| t));
+                stores(lower, pairs.map(|[_, t]| t));
+            }
+        } else {
+            let [o0, o1, o2, o3] = [l0, l1, l2, l3].map(|l| l.as_chunks_mut::<16>().0);
+            block_rows(blocks, [o0, o1, o2, o3], &half);
+        }
+    }
+    let (blocks, _) = rest.as_chunks::<B>();
+    let [o0, o1, o2, o3] = [e0, e1, e2, e3].map(|e| e.as_chunks_mut::<16>().0);
+    block_rows(blocks, [o0, o1, o2, o3], &half);
+}
+
+/// Blocks one at a time, each into sixteen bytes of the four rows.
+#[inline(always)]
+fn block_rows<const B: usize>(
+    blocks: &[[u8; B]],
+    [o0, o1, o2, o3]: [&mut [[u8; 16]]; 4],
+    half: &impl Fn(&[u8; B], usize) -> [m128i; 2],
+) {
     for ((((block, o0), o1), o2), o3) in blocks.iter().zip(o0).zip(o1).zip(o2).zip(o3) {
-        let [top, bottom] = loads::<32, 2>(block);
-        let [t0, t1] = texels(top);
-        let [t2, t3] = texels(bottom);
+        let [t0, t1] = half(block, 0);
+        let [t2, t3] = half(block, 1);
         store_unaligned_m128i(o0, t0);
         store_unaligned_m128i(o1, t1);
         store_unaligned_m128i(o2, t2);
         store_unaligned_m128i(o3, t3);
+    }
+}
+
+/// A strip of 4x4 blocks of 16-bit texels into its four rows: each
+/// sixteen-byte half of a block is two of its rows. With `LINES`, four
+/// blocks a step ([`strip_by_lines`], faster for IA8); without, one
+/// ([`block_rows`]: RGB565 measured 2 % slower four at a time).
+#[inline(always)]
+fn u16_strip<const LINES: bool>(
+    src: &[u8],
+    rows: [&mut &mut [u8]; 4],
+    texels: impl Fn(m128i) -> [m128i; 2],
+) {
+    let half = |block: &[u8; 32], h: usize| {
+        let (halves, _) = block.as_chunks::<16>();
+        texels(halves.get(h).map_or(splat16(0), load_unaligned_m128i))
+    };
+    if LINES {
+        strip_by_lines::<32, 128, false>(src, rows, half);
+    } else {
+        let (blocks, _) = src.as_chunks::<32>();
+        block_rows(blocks, rows.map(|r| r.as_chunks_mut::<16>().0), &half);
     }
 }
 
@@ -240,24 +323,6 @@ fn rgb565_texels(v: m128i) -> [m128i; 2] {
     interleave_rg_ba(rg, ba)
 }
 
-/// RGB565, big-endian.
-#[inline(always)]
-pub(super) fn rgb565(src: &[u8; 32], out: &mut [u8; 64]) {
-    u16_block(src, out, rgb565_texels);
-}
-
-/// A strip of RGB565 blocks into its four rows ([`u16_strip`]).
-#[inline(always)]
-pub(super) fn rgb565_strip(src: &[u8], rows: [&mut &mut [u8]; 4]) {
-    u16_strip(src, rows, rgb565_texels);
-}
-
-/// Row `Y` of a run of RGB565 blocks ([`u16_rows`]).
-#[inline(always)]
-pub(super) fn rgb565_rows<const Y: usize>(src: &[u8], out: &mut [u8]) {
-    u16_rows::<Y>(src, out, rgb565_texels);
-}
-
 /// RGB5A3, big-endian: bit 15 set is RGB555 with alpha 255, clear is
 /// A3RGB4; both are computed and the mode bit selects per lane. Eight lanes
 /// as loaded to eight texels.
@@ -293,34 +358,16 @@ fn rgb5a3_texels(v: m128i) -> [m128i; 2] {
     interleave_rg_ba(rg, ba)
 }
 
-/// RGB5A3, big-endian ([`rgb5a3_texels`]).
-#[inline(always)]
-pub(super) fn rgb5a3(src: &[u8; 32], out: &mut [u8; 64]) {
-    u16_block(src, out, rgb5a3_texels);
-}
-
-/// A strip of RGB5A3 blocks into its four rows ([`u16_strip`]).
-#[inline(always)]
-pub(super) fn rgb5a3_strip(src: &[u8], rows: [&mut &mut [u8]; 4]) {
-    u16_strip(src, rows, rgb5a3_texels);
-}
-
-/// Row `Y` of a run of RGB5A3 blocks ([`u16_rows`]).
-#[inline(always)]
-pub(super) fn rgb5a3_rows<const Y: usize>(src: &[u8], out: &mut [u8]) {
-    u16_rows::<Y>(src, out, rgb5a3_texels);
-}
-
-/// RGBA8: texels from lanes of AR pairs and the matching GB pairs (as
-/// loaded): 32-bit lanes `a | r << 8 | g << 16 | b << 24`, rotated right a
-/// byte.
+/// RGBA8: eight texels from the lanes of AR pairs and the matching GB
+/// pairs (as loaded).
 #[inline(always)]
 fn rgba8_texels(ar: m128i, gb: m128i) -> [m128i; 2] {
-    let rotate = |x: m128i| bitor_m128i(shr_imm_u32_m128i::<8>(x), shl_imm_u32_m128i::<24>(x));
-    [
-        rotate(unpack_low_i16_m128i(ar, gb)),
-        rotate(unpack_high_i16_m128i(ar, gb)),
-    ]
+    // Bytes `r, b` and `g, a` in each 16-bit lane, then interleaved: two
+    // shifts and two unpacks per eight texels, where a rotate of each
+    // four-texel vector took two shifts and an unpack.
+    let rb = bitor_m128i(shr_imm_u16_m128i::<8>(ar), and16(gb, 0xFF00));
+    let ga = bitor_m128i(and16(gb, 0x00FF), shl_imm_u16_m128i::<8>(ar));
+    [unpack_low_i8_m128i(rb, ga), unpack_high_i8_m128i(rb, ga)]
 }
 
 /// RGBA8: 16 AR byte pairs, then 16 GB pairs, to `[r, g, b, a]`.
@@ -352,51 +399,16 @@ pub(super) fn rgba8_rows<const Y: usize>(src: &[u8], out: &mut [u8]) {
     }
 }
 
-/// A strip of RGBA8 blocks into its four rows, two blocks at a time: the
-/// input read once, in order, each row's 32 bytes stored once.
+/// A strip of RGBA8 blocks into its four rows ([`strip_by_lines`], a
+/// line at a time): a block's rows `2h` and `2h + 1` are its AR pairs
+/// from `16 h` and its GB pairs from `32 + 16 h`.
 #[inline(always)]
 pub(super) fn rgba8_strip(src: &[u8], rows: [&mut &mut [u8]; 4]) {
-    let [r0, r1, r2, r3] = rows;
-    let (pairs, last) = src.as_chunks::<128>();
-    let (o0, o1, o2, o3) = (
-        r0.as_chunks_mut::<32>().0,
-        r1.as_chunks_mut::<32>().0,
-        r2.as_chunks_mut::<32>().0,
-        r3.as_chunks_mut::<32>().0,
-    );
-    for ((((pair, o0), o1), o2), o3) in pairs.iter().zip(o0).zip(o1).zip(o2).zip(o3) {
-        let [
-            a_ar01,
-            a_ar23,
-            a_gb01,
-            a_gb23,
-            b_ar01,
-            b_ar23,
-            b_gb01,
-            b_gb23,
-        ] = loads::<128, 8>(pair);
-        let ar = |a, b| [unpack_low_i64_m128i(a, b), unpack_high_i64_m128i(a, b)];
-        let [ar0, ar1] = ar(a_ar01, b_ar01);
-        let [ar2, ar3] = ar(a_ar23, b_ar23);
-        let [gb0, gb1] = ar(a_gb01, b_gb01);
-        let [gb2, gb3] = ar(a_gb23, b_gb23);
-        stores(o0, rgba8_texels(ar0, gb0));
-        stores(o1, rgba8_texels(ar1, gb1));
-        stores(o2, rgba8_texels(ar2, gb2));
-        stores(o3, rgba8_texels(ar3, gb3));
-    }
-    // An odd last block.
-    if let Some(block) = last.first_chunk::<64>() {
-        let n = pairs.len() * 32;
-        for (y, row) in [r0, r1, r2, r3].into_iter().enumerate() {
-            if let Some(o) = row.get_mut(n..).and_then(|r| r.first_chunk_mut::<16>()) {
-                let ar = set_i64_m128i(0, piece(block, y));
-                let gb = set_i64_m128i(0, piece(block, 4 + y));
-                let [t, _] = rgba8_texels(ar, gb);
-                store_unaligned_m128i(o, t);
-            }
-        }
-    }
+    strip_by_lines::<64, 256, true>(src, rows, |block, h| {
+        let (pieces, _) = block.as_chunks::<16>();
+        let at = |k: usize| pieces.get(k).map_or(splat16(0), load_unaligned_m128i);
+        rgba8_texels(at(h), at(2 + h))
+    });
 }
 
 /// Four palette entries, as one vector (the first lowest).

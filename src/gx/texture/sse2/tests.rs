@@ -28,59 +28,55 @@ fn u16_blocks() -> impl Iterator<Item = [u8; 32]> {
     })
 }
 
+/// Each block through `decode` equals `rule`'s bytes for it.
+fn matches_rule<const B: usize, const O: usize>(
+    blocks: impl IntoIterator<Item = [u8; B]>,
+    decode: fn(&[u8; B], &mut [u8; O]),
+    rule: impl Fn(&[u8; B]) -> Vec<u8>,
+) {
+    for src in blocks {
+        let mut out = [0; O];
+        decode(&src, &mut out);
+        assert_eq!(out.as_slice(), rule(&src).as_slice(), "{src:02x?}");
+    }
+}
+
 #[test]
 fn i8_repeats_the_intensity_into_every_channel() {
-    for k in 0..64 {
-        let src = block::<32>(k);
-        let mut out = [0; 128];
-        super::i8(&src, &mut out);
-        let want: Vec<u8> = src.iter().flat_map(|&i| [i; 4]).collect();
-        assert_eq!(out.as_slice(), want.as_slice());
-    }
+    matches_rule((0..64).map(block::<32>), super::i8, |src| {
+        src.iter().flat_map(|&i| [i; 4]).collect()
+    });
 }
 
 #[test]
 fn i4_takes_the_high_nibble_first_times_0x11() {
-    for k in 0..64 {
-        let src = block::<32>(k);
-        let mut out = [0; 256];
-        super::i4(&src, &mut out);
-        let want: Vec<u8> = src
-            .iter()
+    matches_rule((0..64).map(block::<32>), super::i4, |src| {
+        src.iter()
             .flat_map(|&b| [b >> 4, b & 0xF])
             .flat_map(|n| [n * 0x11; 4])
-            .collect();
-        assert_eq!(out.as_slice(), want.as_slice());
-    }
+            .collect()
+    });
 }
 
 #[test]
 fn ia4_is_intensity_low_alpha_high() {
-    for k in 0..64 {
-        let src = block::<32>(k);
-        let mut out = [0; 128];
-        super::ia4(&src, &mut out);
-        let want: Vec<u8> = src
-            .iter()
+    matches_rule((0..64).map(block::<32>), super::ia4, |src| {
+        src.iter()
             .flat_map(|&b| {
                 let i = (b & 0xF) * 0x11;
                 [i, i, i, (b >> 4) * 0x11]
             })
-            .collect();
-        assert_eq!(out.as_slice(), want.as_slice());
-    }
+            .collect()
+    });
 }
 
+/// Every u16 through a 16-bit format's block decoder equals its texel rule.
 fn same_as_scalar(simd: fn(&[u8; 32], &mut [u8; 64]), scalar: fn(u16) -> [u8; 4]) {
-    for src in u16_blocks() {
-        let mut out = [0; 64];
-        simd(&src, &mut out);
-        let want: Vec<u8> = src
-            .chunks_exact(2)
+    matches_rule(u16_blocks(), simd, |src| {
+        src.chunks_exact(2)
             .flat_map(|p| scalar(u16::from_be_bytes([p[0], p[1]])))
-            .collect();
-        assert_eq!(out.as_slice(), want.as_slice());
-    }
+            .collect()
+    });
 }
 
 #[test]
@@ -140,14 +136,15 @@ fn block_rows<const B: usize>(
 type RowFn = fn(&[u8], &mut [u8]);
 
 /// The strip and row passes of one 4x4 format against its block
-/// decoder, over runs of one to five blocks (odd counts end in a lone
-/// block).
+/// decoder, over runs of one to nine blocks: none, one and two whole
+/// 64-byte lines of each row, each with every tail of one to three
+/// blocks.
 fn strip_and_rows_match<const B: usize>(
     decode: fn(&[u8; B], &mut [u8; 64]),
     strip: fn(&[u8], [&mut &mut [u8]; 4]),
     rows: [RowFn; 4],
 ) {
-    for n in 1..=5 {
+    for n in 1..=9 {
         let blocks: Vec<[u8; B]> = (0..n).map(|k| block::<B>(k * 7 + n)).collect();
         let src = blocks.as_flattened();
         let want = block_rows(&blocks, decode);
@@ -171,57 +168,30 @@ fn strip_and_rows_match<const B: usize>(
     }
 }
 
+/// A format's four row functions, rows 0 to 3.
+macro_rules! rows_of {
+    ($f:ident) => {
+        [
+            super::$f::<0>,
+            super::$f::<1>,
+            super::$f::<2>,
+            super::$f::<3>,
+        ]
+    };
+}
+
 #[test]
 fn strips_and_rows_equal_the_block_decoders() {
-    strip_and_rows_match::<32>(
-        super::ia8,
-        super::ia8_strip,
-        [
-            super::ia8_rows::<0>,
-            super::ia8_rows::<1>,
-            super::ia8_rows::<2>,
-            super::ia8_rows::<3>,
-        ],
-    );
-    strip_and_rows_match::<32>(
-        super::rgb565,
-        super::rgb565_strip,
-        [
-            super::rgb565_rows::<0>,
-            super::rgb565_rows::<1>,
-            super::rgb565_rows::<2>,
-            super::rgb565_rows::<3>,
-        ],
-    );
-    strip_and_rows_match::<32>(
-        super::rgb5a3,
-        super::rgb5a3_strip,
-        [
-            super::rgb5a3_rows::<0>,
-            super::rgb5a3_rows::<1>,
-            super::rgb5a3_rows::<2>,
-            super::rgb5a3_rows::<3>,
-        ],
-    );
-    strip_and_rows_match::<64>(
-        super::rgba8,
-        super::rgba8_strip,
-        [
-            super::rgba8_rows::<0>,
-            super::rgba8_rows::<1>,
-            super::rgba8_rows::<2>,
-            super::rgba8_rows::<3>,
-        ],
-    );
+    strip_and_rows_match::<32>(super::ia8, super::ia8_strip, rows_of!(ia8_rows));
+    strip_and_rows_match::<32>(super::rgb565, super::rgb565_strip, rows_of!(rgb565_rows));
+    strip_and_rows_match::<32>(super::rgb5a3, super::rgb5a3_strip, rows_of!(rgb5a3_rows));
+    strip_and_rows_match::<64>(super::rgba8, super::rgba8_strip, rows_of!(rgba8_rows));
 }
 
 #[test]
 fn rgba8_takes_ar_pairs_then_gb_pairs() {
-    for k in 0..256 {
-        let src = block::<64>(k);
-        let mut out = [0; 64];
-        super::rgba8(&src, &mut out);
-        let want: Vec<u8> = (0..16)
+    matches_rule((0..256).map(block::<64>), super::rgba8, |src| {
+        (0..16)
             .flat_map(|t| {
                 [
                     src[2 * t + 1],
@@ -230,7 +200,6 @@ fn rgba8_takes_ar_pairs_then_gb_pairs() {
                     src[2 * t],
                 ]
             })
-            .collect();
-        assert_eq!(out.as_slice(), want.as_slice());
-    }
+            .collect()
+    });
 }
