@@ -375,6 +375,32 @@ mod tests {
         (found, seen)
     }
 
+    /// Up to 400 bytes of bracket soup (brackets, commas, quotes, colons and,
+    /// on even rounds, backslashes, so that odd rounds take the block path),
+    /// mostly plain bytes so that strings and nesting run long, and a start
+    /// inside them.
+    fn bracket_soup(rng: &mut crate::test_rng::XorShift, round: usize) -> (Vec<u8>, usize) {
+        const ALPHABETS: [&[u8]; 2] = [b"[]{},,\"\"\\  a1:", b"[]{},,\"  a1:"];
+        let alphabet = ALPHABETS[round % 2];
+        let len = (rng.next() % 400) as usize;
+        let bytes: Vec<u8> = (0..len)
+            .map(|_| {
+                let r = rng.next();
+                if r % 4 == 0 {
+                    alphabet[(r >> 8) as usize % alphabet.len()]
+                } else {
+                    b'a'
+                }
+            })
+            .collect();
+        let from = if len == 0 {
+            0
+        } else {
+            (rng.next() as usize) % len
+        };
+        (bytes, from)
+    }
+
     /// The visiting walk finds the close the counting walk finds, visits
     /// exactly the strings that open at depth 1 (keys and string values),
     /// and gives up on a backslash in one of them, as the byte walk does.
@@ -399,23 +425,9 @@ mod tests {
         assert_eq!(visiting_reference(escaped, 0).0, None);
         assert_eq!(closing_bracket_visiting(escaped, 0, |_| true), None);
 
-        const ALPHABETS: [&[u8]; 2] = [b"[]{},,\"\"\\  a1:", b"[]{},,\"  a1:"];
         let mut rng = crate::test_rng::XorShift(0x2545_F491_4F6C_DD1D);
-        let mut next = || rng.next();
         for round in 0..40_000 {
-            let alphabet = ALPHABETS[round % 2];
-            let len = (next() % 400) as usize;
-            let bytes: Vec<u8> = (0..len)
-                .map(|_| {
-                    let r = next();
-                    if r % 4 == 0 {
-                        alphabet[(r >> 8) as usize % alphabet.len()]
-                    } else {
-                        b'a'
-                    }
-                })
-                .collect();
-            let from = if len == 0 { 0 } else { (next() as usize) % len };
+            let (bytes, from) = bracket_soup(&mut rng, round);
             let mut seen = Vec::new();
             let found = closing_bracket_visiting(&bytes, from, |k| {
                 seen.push(k);
@@ -434,26 +446,10 @@ mod tests {
     /// the block walk agrees with the byte walk exactly.
     #[test]
     fn block_walk_agrees_with_the_byte_walk() {
-        // With and without backslashes: blocks without one take the block path.
-        const ALPHABETS: [&[u8]; 2] = [b"[]{},,\"\"\\  a1:", b"[]{},,\"  a1:"];
         let mut rng = crate::test_rng::XorShift(0x9E37_79B9_7F4A_7C15);
-        let mut next = || rng.next();
         for round in 0..40_000 {
-            let alphabet = ALPHABETS[round % 2];
-            let len = (next() % 400) as usize;
-            // Mostly plain bytes, so that strings and nesting run long.
-            let bytes: Vec<u8> = (0..len)
-                .map(|_| {
-                    let r = next();
-                    if r % 4 == 0 {
-                        alphabet[(r >> 8) as usize % alphabet.len()]
-                    } else {
-                        b'a'
-                    }
-                })
-                .collect();
-            let from = if len == 0 { 0 } else { (next() as usize) % len };
-            let depth = 1 + (next() % 3) as usize;
+            let (bytes, from) = bracket_soup(&mut rng, round);
+            let depth = 1 + (rng.next() % 3) as usize;
             assert_eq!(
                 block_walk(&bytes, from, depth),
                 reference(&bytes, from, depth),
