@@ -386,7 +386,7 @@ mod tests {
         let bytes: Vec<u8> = (0..len)
             .map(|_| {
                 let r = rng.next();
-                if r % 4 == 0 {
+                if r.is_multiple_of(4) {
                     alphabet[(r >> 8) as usize % alphabet.len()]
                 } else {
                     b'a'
