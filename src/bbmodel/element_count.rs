@@ -82,6 +82,16 @@ pub(super) fn count_elements(
     count_with(ctx, pass, false, &mut false, counts)
 }
 
+/// One cube of `faces` drawn faces in `groups` groups: four vertices, two
+/// triangles and two UV rects a face (exact or bounded, the same shape).
+fn add_cube(counts: &mut SceneCounts, faces: usize, groups: usize) {
+    counts.meshes += 1;
+    counts.positions += 4 * faces;
+    counts.indices += 6 * faces;
+    counts.uv_rects += 2 * faces;
+    counts.groups += groups;
+}
+
 /// [`count_elements`], bounding plain cubes when `bounded`; `over` is set
 /// when a limit check fails (then the bound, not the file, may be at fault).
 fn count_with(
@@ -109,11 +119,7 @@ fn count_with(
                 seen.check(doc, uuid, i)?;
             }
             tally.pool += escaped_len(&cube.name);
-            counts.meshes += 1;
-            counts.positions += 4 * CUBE_FACES;
-            counts.indices += 6 * CUBE_FACES;
-            counts.uv_rects += 2 * CUBE_FACES;
-            counts.groups += CUBE_FACES;
+            add_cube(counts, CUBE_FACES, CUBE_FACES);
             return check_geometry(counts, limits).inspect_err(|_| *over = true);
         }
         let element = read_element(ctx, pass, i, &first, c, None)?;
@@ -124,16 +130,12 @@ fn count_with(
         match element.body {
             ElementBody::Cube(cube) => {
                 let mut faces = cube.group_keys(ctx);
-                counts.meshes += 1;
-                counts.positions += 4 * faces.len();
-                counts.indices += 6 * faces.len();
-                counts.uv_rects += 2 * faces.len();
                 faces.sort_unstable();
                 let repeats = faces
                     .windows(2)
                     .filter(|w| matches!(w, [a, b] if a == b))
                     .count();
-                counts.groups += faces.len() - repeats;
+                add_cube(counts, faces.len(), faces.len() - repeats);
             }
             ElementBody::Mesh(mesh) => {
                 tally.max_keys = tally.max_keys.max(mesh.keys);
