@@ -105,13 +105,8 @@ mod tests {
     /// zero and non-finite lengths included, in even and odd counts.
     #[test]
     fn normals_turned_in_pairs_match_apply_bit_for_bit() {
-        let mut state = 0x9E37_79B9_7F4A_7C15u64;
-        let mut next = || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut rng = crate::test_rng::XorShift(0x9E37_79B9_7F4A_7C15);
+        let mut next = || rng.next();
         let special = [
             0.0,
             -0.0,
