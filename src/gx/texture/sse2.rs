@@ -527,10 +527,12 @@ fn cmpr_sub_block(p: [m128i; 4], indices: m128i, rows: [&mut [u8; 16]; 4]) {
     }
 }
 
-/// CMPR: an 8x8 macroblock of four 4x4 sub-blocks (top-left, top-right,
-/// bottom-left, bottom-right) into a tile of row stride 8.
+/// CMPR: one 8x8 macroblock of four 4x4 sub-blocks (top-left, top-right,
+/// bottom-left, bottom-right) into its sixteen output pieces: row `y`'s
+/// left and right four texels are `pieces[2y]` and `pieces[2y + 1]`.
+/// Where the pieces live (a tile, or the image's rows) is the caller's.
 #[inline(always)]
-pub(super) fn cmpr(src: &[u8; 32], out: &mut [u8; 256]) {
+fn cmpr_pieces(src: &[u8; 32], pieces: [&mut [u8; 16]; 16]) {
     let [v0, v1] = loads::<32, 2>(src);
     // 32-bit lanes of each half: colours, indices, colours, indices.
     let colours = unpack_low_i64_m128i(
@@ -542,8 +544,6 @@ pub(super) fn cmpr(src: &[u8; 32], out: &mut [u8; 256]) {
         shuffle_ai_f32_all_m128i::<0b10_00_11_01>(v1),
     );
     let palettes = cmpr_palettes(swap_bytes16(colours));
-    let (pieces, _) = out.as_chunks_mut::<16>();
-    // Tile pieces: row y of the top half is pieces 2y (left), 2y + 1 (right).
     let [
         a0,
         b0,
@@ -561,10 +561,7 @@ pub(super) fn cmpr(src: &[u8; 32], out: &mut [u8; 256]) {
         d2,
         c3,
         d3,
-    ] = pieces
-    else {
-        return;
-    };
+    ] = pieces;
     macro_rules! sub_block {
         ($lane:literal, $rows:expr) => {
             cmpr_sub_block(
@@ -578,6 +575,61 @@ pub(super) fn cmpr(src: &[u8; 32], out: &mut [u8; 256]) {
     sub_block!(0x55, [b0, b1, b2, b3]);
     sub_block!(0xAA, [c0, c1, c2, c3]);
     sub_block!(0xFF, [d0, d1, d2, d3]);
+}
+
+/// CMPR: one macroblock into a tile of row stride 8 (the edge block of a
+/// strip, and a strip shorter than eight rows).
+#[inline(always)]
+pub(super) fn cmpr(src: &[u8; 32], out: &mut [u8; 256]) {
+    let (pieces, _) = out.as_chunks_mut::<16>();
+    if let Ok(pieces) = <&mut [[u8; 16]; 16]>::try_from(pieces) {
+        cmpr_pieces(src, pieces.each_mut());
+    }
+}
+
+/// A 32-byte row piece's left and right four texels (equal sizes: the
+/// cast cannot fail).
+#[inline(always)]
+fn halves(row: &mut [u8; 32]) -> [&mut [u8; 16]; 2] {
+    bytemuck::cast_mut::<[u8; 32], [[u8; 16]; 2]>(row).each_mut()
+}
+
+/// CMPR: a strip of whole macroblocks straight into its eight rows, each
+/// 32 bytes per block, with no tile between (the tile and its copy cost
+/// a third of the decode).
+#[inline(always)]
+pub(super) fn cmpr_strip(src: &[u8], rows: [&mut &mut [u8]; 8]) {
+    let (blocks, _) = src.as_chunks::<32>();
+    let mut outs = rows.map(|row| row.as_chunks_mut::<32>().0.iter_mut());
+    for block in blocks {
+        let [
+            Some(r0),
+            Some(r1),
+            Some(r2),
+            Some(r3),
+            Some(r4),
+            Some(r5),
+            Some(r6),
+            Some(r7),
+        ] = outs.each_mut().map(Iterator::next)
+        else {
+            return;
+        };
+        let [a0, b0] = halves(r0);
+        let [a1, b1] = halves(r1);
+        let [a2, b2] = halves(r2);
+        let [a3, b3] = halves(r3);
+        let [c0, d0] = halves(r4);
+        let [c1, d1] = halves(r5);
+        let [c2, d2] = halves(r6);
+        let [c3, d3] = halves(r7);
+        cmpr_pieces(
+            block,
+            [
+                a0, b0, a1, b1, a2, b2, a3, b3, c0, d0, c1, d1, c2, d2, c3, d3,
+            ],
+        );
+    }
 }
 
 #[cfg(test)]

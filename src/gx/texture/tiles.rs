@@ -139,7 +139,13 @@ fn row_at<D: BlockDecoder>(decoder: &D, y: usize, src: &[u8], out: &mut [u8]) {
 /// rows (empty slices below the image's last row), each starting at the
 /// block's first byte.
 #[inline(always)]
-fn copy_rows(rows: &mut StripRows<'_>, tile_rows: &[Texel], width: usize, height: usize, n: usize) {
+pub(super) fn copy_rows(
+    rows: &mut StripRows<'_>,
+    tile_rows: &[Texel],
+    width: usize,
+    height: usize,
+    n: usize,
+) {
     for (row_out, row_tile) in rows
         .iter_mut()
         .zip(tile_rows.chunks_exact(width))

@@ -116,6 +116,33 @@ fn cmpr_equals_the_texel_by_texel_decoder() {
     }
 }
 
+#[test]
+fn cmpr_strip_equals_the_tile_decoder() {
+    // Runs of one to nine macroblocks, each row of the strip the tiles'
+    // rows side by side; bytes past the run stay untouched.
+    for n in 1..=9 {
+        let blocks: Vec<[u8; 32]> = (0..n).map(|k| block::<32>(k * 5 + n)).collect();
+        let mut want: [Vec<u8>; 8] = Default::default();
+        for src in &blocks {
+            let mut tile = [0u8; 256];
+            super::cmpr(src, &mut tile);
+            for (row, piece) in want.iter_mut().zip(tile.chunks_exact(32)) {
+                row.extend_from_slice(piece);
+            }
+        }
+        for row in &mut want {
+            row.extend_from_slice(&[0xEE; 7]);
+        }
+        let mut got: [Vec<u8>; 8] = core::array::from_fn(|_| vec![0xEE; n * 32 + 7]);
+        {
+            let mut slices = got.each_mut().map(Vec::as_mut_slice);
+            let [a, b, c, d, e, f, g, h] = slices.each_mut();
+            super::cmpr_strip(blocks.as_flattened(), [a, b, c, d, e, f, g, h]);
+        }
+        assert_eq!(got, want, "strip of {n}");
+    }
+}
+
 /// Rows `0..4` of `n` 4x4 blocks as the block decoder writes them.
 fn block_rows<const B: usize>(
     blocks: &[[u8; B]],
