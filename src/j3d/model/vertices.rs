@@ -572,14 +572,12 @@ impl Filler<'_, '_, '_> {
             let lane = self.lanes.uvs.first().copied().flatten();
             return model.read_lane(lane, block, out.iter_mut());
         }
-        // Several sets: each read as a run, then put in its place of every
-        // vertex's sets (the interleaved writes kept out of the read loop).
+        // Two sets (the corpus's maps): both read as runs, then one pass of
+        // whole pairs (the interleaved writes kept out of the reads).
         let mut run = [[0.0; 2]; BLOCK];
         if let [first, second, ..] = self.lanes.uvs
             && sets == 2
         {
-            // Two sets (the corpus's maps): both runs, then one pass of
-            // whole pairs.
             let mut other = [[0.0; 2]; BLOCK];
             model.read_lane(first, block, run.iter_mut().take(n))?;
             model.read_lane(second, block, other.iter_mut().take(n))?;
@@ -593,13 +591,9 @@ impl Filler<'_, '_, '_> {
             }
             return Ok(());
         }
+        // More sets: each read straight into its place of every vertex.
         for (set, &lane) in self.lanes.uvs.iter().enumerate().take(sets) {
-            model.read_lane(lane, block, run.iter_mut().take(n))?;
-            for (uvs, uv) in out.chunks_exact_mut(sets).zip(&run) {
-                if let Some(out) = uvs.get_mut(set) {
-                    *out = *uv;
-                }
-            }
+            model.read_lane(lane, block, out.iter_mut().skip(set).step_by(sets))?;
         }
         Ok(())
     }
