@@ -14,7 +14,7 @@
 
 use crate::bbmodel::value::{Cursor, Path, invalid, known_key, type_name};
 use crate::error::Error;
-use crate::json::{JsonStr, Token, TokenKind};
+use crate::json::{JsonStr, Token, TokenKind, quick_value};
 use crate::limits::MAX_ANIMATION_VALUE;
 use crate::scene::{ChannelTarget, Interpolation, KeyframeRecord};
 
@@ -341,6 +341,15 @@ const MAX_LITERAL: usize = 64;
 /// Blockbench plays them); 0 for a blank string. `None` for anything else:
 /// Molang.
 pub(crate) fn decimal_literal(s: &JsonStr<'_>) -> Option<f64> {
+    // The shape real files store (`"-22.5"`: no escape, space, `+` or bare
+    // point) by the JSON number's exact fast path, without the character
+    // walk below; its value is the one `parse` gives that walk's text.
+    if !s.has_escapes()
+        && plain_decimal(s.raw_bytes())
+        && let Some(v) = quick_value(s.raw_bytes())
+    {
+        return Some(v);
+    }
     #[derive(Clone, Copy, PartialEq)]
     enum At {
         Lead,
@@ -391,11 +400,21 @@ pub(crate) fn decimal_literal(s: &JsonStr<'_>) -> Option<f64> {
     core::str::from_utf8(core.get(..len)?).ok()?.parse().ok()
 }
 
+/// Whether `raw` is `-?[0-9]+(\.[0-9]+)?`: a JSON number without exponent
+/// (leading zeros aside, which `parse` reads as the digits they are).
+fn plain_decimal(raw: &[u8]) -> bool {
+    let digits = |p: &[u8]| !p.is_empty() && p.iter().all(u8::is_ascii_digit);
+    let mut parts = raw.strip_prefix(b"-").unwrap_or(raw).split(|&b| b == b'.');
+    parts.next().is_some_and(digits) && parts.next().is_none_or(digits) && parts.next().is_none()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::json::Tokenizer;
     use std::format;
+    use std::string::String;
+    use std::vec::Vec;
 
     fn literal(json: &str) -> Option<f64> {
         let mut t = Tokenizer::new(json.as_bytes(), 4);
@@ -419,6 +438,52 @@ mod tests {
             (r#""\u0031\u0032""#, 12.0),
         ] {
             assert_eq!(literal(json), Some(v), "{json}");
+        }
+    }
+
+    #[test]
+    fn plain_decimals_read_as_parse_reads_them() {
+        // The fast path's shape, edge cases and a sweep of random values,
+        // each against `parse` of the same text (bit for bit).
+        let mut texts: Vec<String> = [
+            "0",
+            "-0",
+            "007",
+            "-22.5",
+            "0.1",
+            "0.30000000000000004",
+            "1.0000000000000002",
+            "9007199254740992",
+            "9007199254740993",
+            "123456789012345678",
+            "1234567890.123456789",
+            "999999.9999999999999999",
+        ]
+        .map(String::from)
+        .to_vec();
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        for _ in 0..20_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let int = x % 2_000_000;
+            let frac_digits = (x >> 32) % 12;
+            let frac = (x >> 20) % 10u64.pow(frac_digits as u32);
+            let sign = if x & 1 == 0 { "-" } else { "" };
+            texts.push(if frac_digits == 0 {
+                format!("{sign}{int}")
+            } else {
+                format!("{sign}{int}.{frac:0w$}", w = frac_digits as usize)
+            });
+        }
+        for text in texts {
+            assert!(plain_decimal(text.as_bytes()), "{text}");
+            let want: f64 = text.parse().unwrap();
+            let got = literal(&format!("\"{text}\"")).unwrap();
+            assert_eq!(got.to_bits(), want.to_bits(), "{text}");
+        }
+        for text in ["", "-", ".5", "5.", "+2", "1.2.3", "1e3", " 1", "1 ", "-.5"] {
+            assert!(!plain_decimal(text.as_bytes()), "{text}");
         }
     }
 
