@@ -9,7 +9,7 @@
 
 use super::TextureError;
 use super::color::rgb565;
-use super::tiles::{BlockDecoder, StripRows, Texel, Tile};
+use super::tiles::{BlockDecoder, Texel, Tile};
 
 /// `(a * wa + b * wb) >> 3` for weights summing to 8, per 8-bit channel.
 #[inline(always)]
@@ -126,28 +126,5 @@ impl BlockDecoder for Cmpr {
         Ok(())
     }
 
-    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-    #[inline(always)]
-    fn rows_ready(&self, _: &[u8]) -> bool {
-        true
-    }
-
-    /// Eight rows straight from the macroblocks; the image's last strip,
-    /// when shorter, through the tile (its rows below the image are not
-    /// there to write).
-    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-    #[inline(always)]
-    fn decode_strip(&self, src: &[u8], rows: &mut StripRows<'_>, visible: usize) {
-        if visible == Self::HEIGHT {
-            let [r0, r1, r2, r3, r4, r5, r6, r7] = rows.each_mut();
-            super::sse2::cmpr_strip(src, [r0, r1, r2, r3, r4, r5, r6, r7]);
-            return;
-        }
-        let mut tile: Tile = [[0; 4]; super::tiles::TILE_TEXELS];
-        for block in src.chunks_exact(Self::BYTES) {
-            if super::color::sse2_block(block, &mut tile, super::sse2::cmpr) {
-                super::tiles::copy_rows(rows, &tile, Self::WIDTH, visible, Self::WIDTH * 4);
-            }
-        }
-    }
+    super::tiles::sse2_strip_methods!(eight_rows cmpr_strip);
 }

@@ -70,17 +70,15 @@ pub(super) trait BlockDecoder {
     }
 }
 
-/// The strip methods of a format whose SSE2 code writes whole rows: ready
-/// for every strip, row `Y` by `$rows`, and a strip of all four rows in
-/// block order by `$strip` (a shorter one row by row). Written once here
-/// for IA8, RGB565, RGB5A3 and RGBA8.
+/// The strip methods of a format whose SSE2 code writes whole rows, ready
+/// for every strip. `($rows, $strip)`, a 4x4 format (IA8, RGB565, RGB5A3,
+/// RGBA8): row `Y` by `$rows`, a strip of all four rows in block order by
+/// `$strip`, a shorter one row by row. `(eight_rows $strip)`, CMPR (no row
+/// pass): a strip of all eight rows by `$strip`, the image's shorter last
+/// strip block by block through the tile ([`by_tiles`]).
 macro_rules! sse2_strip_methods {
     ($rows:ident, $strip:ident) => {
-        #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-        #[inline(always)]
-        fn rows_ready(&self, _: &[u8]) -> bool {
-            true
-        }
+        super::tiles::sse2_strip_methods!(@ready);
 
         #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
         #[inline(always)]
@@ -96,6 +94,27 @@ macro_rules! sse2_strip_methods {
                 return;
             }
             super::tiles::by_rows(self, src, rows, visible);
+        }
+    };
+    (eight_rows $strip:ident) => {
+        super::tiles::sse2_strip_methods!(@ready);
+
+        #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+        #[inline(always)]
+        fn decode_strip(&self, src: &[u8], rows: &mut super::tiles::StripRows<'_>, visible: usize) {
+            if visible == 8 {
+                let [r0, r1, r2, r3, r4, r5, r6, r7] = rows.each_mut();
+                super::sse2::$strip(src, [r0, r1, r2, r3, r4, r5, r6, r7]);
+                return;
+            }
+            super::tiles::by_tiles(self, src, rows, visible);
+        }
+    };
+    (@ready) => {
+        #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+        #[inline(always)]
+        fn rows_ready(&self, _: &[u8]) -> bool {
+            true
         }
     };
 }
@@ -115,6 +134,28 @@ pub(super) fn by_rows<D: BlockDecoder>(
 ) {
     for (y, row) in rows.iter_mut().enumerate().take(visible) {
         row_at(decoder, y, src, row);
+    }
+}
+
+/// [`BlockDecoder::decode_strip`] a block at a time through a tile, for a
+/// strip of `visible` rows (fewer than the block's height: the rows below
+/// the image are not there to write).
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+#[inline(always)]
+pub(super) fn by_tiles<D: BlockDecoder>(
+    decoder: &D,
+    src: &[u8],
+    rows: &mut StripRows<'_>,
+    visible: usize,
+) {
+    let mut tile: Tile = [[0; 4]; TILE_TEXELS];
+    for block in src.chunks_exact(D::BYTES) {
+        if decoder
+            .decode_block(block, &mut tile, D::WIDTH, visible)
+            .is_ok()
+        {
+            copy_rows(rows, &tile, D::WIDTH, visible, D::WIDTH * 4);
+        }
     }
 }
 
@@ -139,13 +180,7 @@ fn row_at<D: BlockDecoder>(decoder: &D, y: usize, src: &[u8], out: &mut [u8]) {
 /// rows (empty slices below the image's last row), each starting at the
 /// block's first byte.
 #[inline(always)]
-pub(super) fn copy_rows(
-    rows: &mut StripRows<'_>,
-    tile_rows: &[Texel],
-    width: usize,
-    height: usize,
-    n: usize,
-) {
+fn copy_rows(rows: &mut StripRows<'_>, tile_rows: &[Texel], width: usize, height: usize, n: usize) {
     for (row_out, row_tile) in rows
         .iter_mut()
         .zip(tile_rows.chunks_exact(width))
