@@ -5,8 +5,9 @@
 //! value a lane can hold); the scalar loops remain the path on other
 //! targets. IA8, RGB565, RGB5A3 and RGBA8 also have a strip pass (a strip's
 //! blocks straight into its four rows) and a row pass (one row, for the
-//! image's last strip when it is shorter), and C4/C8 a row of palette
-//! lookups; the tests compare those with the block decoders.
+//! image's last strip when it is shorter), CMPR a strip pass into its
+//! eight rows, and C4/C8 a row of palette lookups; the tests compare those
+//! with the block decoders.
 //!
 //! The scalar loops either move bytes (IA8, RGBA8), which SSE2 cannot
 //! shuffle within a register but can interleave (`unpack`), or compute each

@@ -1,10 +1,11 @@
 //! The block (tile) layout shared by every GX texture format.
 //!
-//! Blocks are stored row-major over the padded image. A format with a row
-//! pass writes a strip's whole blocks one output row at a time, straight
-//! into the row; otherwise (and for the right edge block) each block is
-//! decoded into a small RGBA8 [`Tile`], and [`decode_tiled`] copies the
-//! visible part of that tile into the output rows.
+//! Blocks are stored row-major over the padded image. A format with a
+//! strip pass writes a strip's whole blocks straight into its output rows
+//! (all of them at once, or one row at a time); otherwise (and for the
+//! right edge block) each block is decoded into a small RGBA8 [`Tile`], and
+//! [`decode_tiled`] copies the visible part of that tile into the output
+//! rows.
 #![allow(
     clippy::arithmetic_side_effects,
     reason = "texel arithmetic on u8/u16 channel values with constant factors, and coordinates below the texture's side, whose sizes were checked with checked_mul first"
