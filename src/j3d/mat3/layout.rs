@@ -13,25 +13,25 @@ pub enum Pool {
     MaterialColors,
     /// Colour channel counts, u8 (0x24).
     ChannelCounts,
-    /// Colour channel controls, [`ColorChannel`] (0x28).
+    /// Colour channel controls, [`ColorChannel`](super::ColorChannel) (0x28).
     Channels,
     /// Ambient colours, RGBA8 (0x2C).
     AmbientColors,
-    /// Lights, [`Light`] (0x30).
+    /// Lights, [`Light`](super::Light) (0x30).
     Lights,
     /// Texture coordinate generator counts, u8 (0x34).
     TexGenCounts,
-    /// Texture coordinate generators, [`TexGen`] (0x38).
+    /// Texture coordinate generators, [`TexGen`](super::TexGen) (0x38).
     TexGens,
-    /// Post-transform texture coordinate generators, [`TexGen`] (0x3C).
+    /// Post-transform texture coordinate generators, [`TexGen`](super::TexGen) (0x3C).
     PostTexGens,
-    /// Texture matrices, [`TexMatrix`] (0x40).
+    /// Texture matrices, [`TexMatrix`](super::TexMatrix) (0x40).
     TexMatrices,
-    /// Post-transform texture matrices, [`TexMatrix`] (0x44).
+    /// Post-transform texture matrices, [`TexMatrix`](super::TexMatrix) (0x44).
     PostTexMatrices,
     /// The texture table: u16 TEX1 indices (0x48).
     Textures,
-    /// TEV orders, [`TevOrder`] (0x4C).
+    /// TEV orders, [`TevOrder`](super::TevOrder) (0x4C).
     TevOrders,
     /// TEV colour registers, four s16 each (0x50).
     TevColors,
@@ -39,25 +39,25 @@ pub enum Pool {
     KonstColors,
     /// TEV stage counts, u8 (0x58).
     TevStageCounts,
-    /// TEV stages, [`TevStage`] (0x5C).
+    /// TEV stages, [`TevStage`](super::TevStage) (0x5C).
     TevStages,
-    /// TEV swap modes, [`SwapMode`] (0x60).
+    /// TEV swap modes, [`SwapMode`](super::SwapMode) (0x60).
     SwapModes,
-    /// TEV swap tables, [`SwapTable`] (0x64).
+    /// TEV swap tables, [`SwapTable`](super::SwapTable) (0x64).
     SwapTables,
-    /// Fog, [`Fog`] (0x68).
+    /// Fog, [`Fog`](super::Fog) (0x68).
     Fog,
-    /// Alpha compare, [`AlphaCompare`] (0x6C).
+    /// Alpha compare, [`AlphaCompare`](super::AlphaCompare) (0x6C).
     AlphaCompare,
-    /// Blend modes, [`BlendMode`] (0x70).
+    /// Blend modes, [`BlendMode`](super::BlendMode) (0x70).
     Blend,
-    /// Depth modes, [`ZMode`] (0x74).
+    /// Depth modes, [`ZMode`](super::ZMode) (0x74).
     ZMode,
     /// Z compare location (before or after texturing), u8 (0x78).
     ZCompLoc,
     /// Dither enable, u8 (0x7C).
     Dither,
-    /// NBT scales, [`NbtScale`] (0x80); no entry field indexes it.
+    /// NBT scales, [`NbtScale`](super::NbtScale) (0x80); no entry field indexes it.
     NbtScale,
 }
 
