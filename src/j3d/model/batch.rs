@@ -7,7 +7,7 @@
 //! are filled in place, without the copy.
 
 use super::arena_mismatch;
-use super::vertices::{BLOCK, Block, Filler};
+use super::vertices::{BLOCK, Block, Filler, Pieces};
 use super::walk::{PrimitiveVertices, ShapeSink, Slots, VertexFault, VertexLayout, VertexRefs};
 use crate::error::Error;
 use crate::gx::display_list::Primitive;
@@ -18,12 +18,13 @@ use crate::gx::display_list::Primitive;
 const MAX_VERTEX_BYTES: usize = 48;
 
 /// Vertices waiting for a full block: their bytes side by side, each one's
-/// draw matrix (found under its own packet's slots) and file offset.
+/// draw matrix (found under its own packet's slots), and where in the file
+/// each primitive's piece of them came from.
 #[derive(Clone, Debug)]
 pub(super) struct Pending {
     bytes: [u8; BLOCK * MAX_VERTEX_BYTES],
     draws: [u32; BLOCK],
-    ats: [usize; BLOCK],
+    pieces: Pieces,
     /// Vertices waiting.
     len: usize,
     /// Bytes of each (the shape's vertex size).
@@ -35,7 +36,7 @@ impl Default for Pending {
         Self {
             bytes: [0; BLOCK * MAX_VERTEX_BYTES],
             draws: [0; BLOCK],
-            ats: [0; BLOCK],
+            pieces: Pieces::default(),
             len: 0,
             size: 1,
         }
@@ -63,6 +64,14 @@ impl Batch<'_, '_, '_, '_> {
         let Self { filler, pending } = self;
         if pending.len == 0 {
             pending.size = size;
+            pending.pieces.clear();
+        }
+        let added = bytes.len().checked_div(size).unwrap_or_default();
+        if added.checked_mul(size) != Some(bytes.len()) {
+            return Err(arena_mismatch());
+        }
+        if added == 0 {
+            return Ok(());
         }
         pending
             .bytes
@@ -70,32 +79,26 @@ impl Batch<'_, '_, '_, '_> {
             .and_then(|rest| rest.get_mut(..bytes.len()))
             .ok_or_else(arena_mismatch)?
             .copy_from_slice(bytes);
-        let waiting = pending
+        let draws = pending
             .draws
-            .iter_mut()
-            .zip(&mut pending.ats)
-            .skip(pending.len);
-        let mut added = 0usize;
-        for ((draw, vertex_at), (k, vertex)) in waiting.zip(bytes.chunks_exact(size).enumerate()) {
-            #[allow(
-                clippy::arithmetic_side_effects,
-                reason = "k × size < bytes.len(), and at + bytes.len() is a file offset (the display list's end)"
-            )]
-            let offset = at + k * size;
-            *draw = layout
-                .draw(vertex, slots)
-                .map_err(|fault| filler.model.vertex_error(offset, fault))?;
-            *vertex_at = offset;
-            added = k;
-        }
-        let added = if bytes.is_empty() {
-            0
+            .get_mut(pending.len..)
+            .and_then(|rest| rest.get_mut(..added))
+            .ok_or_else(arena_mismatch)?;
+        if layout.matrix.is_none() {
+            // Every vertex takes slot 0's matrix.
+            let draw = layout
+                .draw(&[], slots)
+                .map_err(|fault| filler.model.vertex_error(at, fault))?;
+            draws.fill(draw);
         } else {
-            added.saturating_add(1)
-        };
-        if added.checked_mul(size) != Some(bytes.len()) {
-            return Err(arena_mismatch());
+            for (k, (draw, vertex)) in draws.iter_mut().zip(bytes.chunks_exact(size)).enumerate() {
+                *draw = layout.draw(vertex, slots).map_err(|fault| {
+                    let offset = at.saturating_add(k.saturating_mul(size));
+                    filler.model.vertex_error(offset, fault)
+                })?;
+            }
         }
+        pending.pieces.push(pending.len, at);
         pending.len = pending.len.saturating_add(added);
         Ok(())
     }
@@ -111,7 +114,7 @@ impl Batch<'_, '_, '_, '_> {
             .get(..pending.len.saturating_mul(pending.size))
             .ok_or_else(arena_mismatch)?;
         filler.block(
-            Block::gathered(bytes, pending.size, &pending.ats),
+            Block::gathered(bytes, pending.size, &pending.pieces),
             &pending.draws,
         )?;
         pending.len = 0;

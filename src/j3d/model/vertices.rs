@@ -20,14 +20,19 @@ use crate::j3d::drw1::DrawMatrix;
 use crate::j3d::vtx1::{VertexArray, Vtx1};
 use crate::scene::{Influence, InfluenceSpan, MAX_COLOR_SETS, MAX_UV_SETS, Mat4, NormalMatrix};
 
-/// Vertices filled together, one attribute at a time.
-pub(super) const BLOCK: usize = 32;
+/// Vertices filled together, one attribute at a time. Each attribute's
+/// loop costs something per block whatever its length (its element format
+/// chosen, its output range checked, its draw-matrix runs found), so a
+/// larger block spreads that thinner: 32 → 64 → 128 vertices took a pass
+/// over the J3D corpus from 67.1 to 63.9 to 62.6 M instructions. A block's
+/// buffers, about 13 KiB of stack at 128, stay within L1.
+pub(super) const BLOCK: usize = 128;
 
 /// Values `sets` per vertex take for `n` vertices of a block.
 #[inline(always)]
 #[allow(
     clippy::arithmetic_side_effects,
-    reason = "n <= BLOCK (32) and sets <= 8 UV sets"
+    reason = "n <= BLOCK (128) and sets <= 8 UV sets"
 )]
 fn block_len(n: usize, sets: usize) -> usize {
     n * sets
@@ -133,14 +138,64 @@ impl<'a> Lanes<'a> {
 }
 
 /// A block of vertices: `bytes` holds `size`-byte vertices, the first at
-/// file offset `at` (one primitive's, in place), or each at its own offset
-/// in `ats` (vertices of several primitives side by side, `batch.rs`).
+/// file offset `at` (one primitive's, in place), or pieces of several
+/// primitives side by side, each from its own place in the file (`pieces`,
+/// `batch.rs`).
 #[derive(Clone, Copy)]
 pub(super) struct Block<'l> {
     bytes: &'l [u8],
     size: usize,
+    /// Whole vertices in `bytes`, divided out once.
+    len: usize,
     at: usize,
-    ats: Option<&'l [usize; BLOCK]>,
+    pieces: Option<&'l Pieces>,
+}
+
+/// Where a gathered block's vertices came from: piece `p` starts at the
+/// block's vertex `firsts[p]`, read from file offset `ats[p]`, its vertices
+/// one after another. Kept per piece, not per vertex: only an error asks.
+#[derive(Clone, Debug)]
+pub(super) struct Pieces {
+    firsts: [usize; BLOCK],
+    ats: [usize; BLOCK],
+    len: usize,
+}
+
+impl Default for Pieces {
+    fn default() -> Self {
+        Self {
+            firsts: [0; BLOCK],
+            ats: [0; BLOCK],
+            len: 0,
+        }
+    }
+}
+
+impl Pieces {
+    /// None yet.
+    pub(super) fn clear(&mut self) {
+        self.len = 0;
+    }
+
+    /// A piece starts at the block's vertex `first`, from file offset `at`.
+    pub(super) fn push(&mut self, first: usize, at: usize) {
+        if let (Some(f), Some(a)) = (self.firsts.get_mut(self.len), self.ats.get_mut(self.len)) {
+            (*f, *a) = (first, at);
+            self.len = self.len.saturating_add(1);
+        }
+    }
+
+    /// The file offset of the block's vertex `k`, its vertices `size` bytes.
+    fn at(&self, k: usize, size: usize) -> usize {
+        let firsts = self.firsts.get(..self.len).unwrap_or_default();
+        firsts
+            .iter()
+            .zip(&self.ats)
+            .rfind(|&(&first, _)| first <= k)
+            .map_or(0, |(&first, &at)| {
+                at.saturating_add((k.saturating_sub(first)).saturating_mul(size))
+            })
+    }
 }
 
 impl<'l> Block<'l> {
@@ -150,24 +205,26 @@ impl<'l> Block<'l> {
         Self {
             bytes,
             size,
+            len: vertex_count(bytes, size),
             at,
-            ats: None,
+            pieces: None,
         }
     }
 
-    /// Vertices copied side by side, vertex `k` from file offset `ats[k]`.
-    pub(super) fn gathered(bytes: &'l [u8], size: usize, ats: &'l [usize; BLOCK]) -> Self {
+    /// Vertices copied side by side from the file's `pieces`.
+    pub(super) fn gathered(bytes: &'l [u8], size: usize, pieces: &'l Pieces) -> Self {
         Self {
             bytes,
             size,
+            len: vertex_count(bytes, size),
             at: 0,
-            ats: Some(ats),
+            pieces: Some(pieces),
         }
     }
 
     /// Vertices in the block.
     pub(super) fn len(self) -> usize {
-        self.bytes.len().checked_div(self.size).unwrap_or_default()
+        self.len
     }
 
     pub(super) fn vertices(self) -> core::slice::ChunksExact<'l, u8> {
@@ -177,11 +234,16 @@ impl<'l> Block<'l> {
     /// The file offset of the block's `k`-th vertex (for errors).
     #[cold]
     fn at(self, k: usize) -> usize {
-        match self.ats {
-            Some(ats) => ats.get(k).copied().unwrap_or(self.at),
+        match self.pieces {
+            Some(pieces) => pieces.at(k, self.size),
             None => self.at.saturating_add(k.saturating_mul(self.size)),
         }
     }
+}
+
+/// Whole `size`-byte vertices in `bytes`.
+fn vertex_count(bytes: &[u8], size: usize) -> usize {
+    bytes.len().checked_div(size).unwrap_or_default()
 }
 
 /// One attribute of a block's vertices: each vertex's index read and
@@ -221,7 +283,7 @@ impl<'o, const N: usize, I: Iterator<Item = &'o mut [f32; N]>> FixedVisitor<N> f
         read: impl Fn(&[u8; S]) -> [f32; N],
     ) -> Result<(), LaneFault> {
         let Self { field, block, outs } = self;
-        gather_field(field, block, elements, read, outs)
+        gather_field(field, block, elements, read, outs, Convert::AfterCopy)
     }
 }
 
@@ -233,11 +295,12 @@ fn gather_field<'o, const S: usize, T: 'o>(
     elements: &[[u8; S]],
     read: impl Fn(&[u8; S]) -> T,
     outs: impl Iterator<Item = &'o mut T>,
+    convert: Convert,
 ) -> Result<(), LaneFault> {
     let gathered = if field.wide {
-        gather::<2, S, _>(field.offset, block, elements, read, outs)
+        gather::<2, S, _>(field.offset, block, elements, read, outs, convert)
     } else {
-        gather::<1, S, _>(field.offset, block, elements, read, outs)
+        gather::<1, S, _>(field.offset, block, elements, read, outs, convert)
     };
     gathered.map_err(|k| lane_fault(field, block, k))
 }
@@ -288,16 +351,59 @@ fn gather_colors<'o>(
     let data = array.data;
     let read = |e: &[u8]| array.format.read_color(e);
     Some(match (format, stride) {
-        (ColorFormat::Rgba8, _) => gather_field(field, block, data.as_chunks().0, |e| *e, outs),
-        (_, 2) => gather_field::<2, _>(field, block, data.as_chunks().0, |e| read(e), outs),
-        (_, 3) => gather_field::<3, _>(field, block, data.as_chunks().0, |e| read(e), outs),
-        (_, 4) => gather_field::<4, _>(field, block, data.as_chunks().0, |e| read(e), outs),
+        (ColorFormat::Rgba8, _) => gather_field(
+            field,
+            block,
+            data.as_chunks().0,
+            |e| *e,
+            outs,
+            Convert::InLoop,
+        ),
+        (_, 2) => gather_field::<2, _>(
+            field,
+            block,
+            data.as_chunks().0,
+            |e| read(e),
+            outs,
+            Convert::InLoop,
+        ),
+        (_, 3) => gather_field::<3, _>(
+            field,
+            block,
+            data.as_chunks().0,
+            |e| read(e),
+            outs,
+            Convert::InLoop,
+        ),
+        (_, 4) => gather_field::<4, _>(
+            field,
+            block,
+            data.as_chunks().0,
+            |e| read(e),
+            outs,
+            Convert::InLoop,
+        ),
         _ => return None,
     })
 }
 
+/// How [`gather`] converts the elements it reads.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Convert {
+    /// Each element as it is read, in the loop that reads indices.
+    InLoop,
+    /// Elements of at most four bytes copied side by side first, then
+    /// converted in a loop of their own: a two-component UV's conversion
+    /// is then a few vector instructions for several vertices, where in
+    /// the index loop it is scalar and its pair is packed through a
+    /// general register. Larger elements (F32, three S16 components)
+    /// convert as fast in the index loop and skip the copy.
+    AfterCopy,
+}
+
 /// Reads the `W`-byte index at `offset` of each vertex of `block` and its
-/// element, one of `elements`, into `outs`.
+/// element, one of `elements`, into `outs`, converted by `read` as
+/// `convert` says.
 /// An index past the elements stops the loop: `Err` holds the vertex.
 /// The caller has checked that the index lies inside every vertex and that
 /// `elements` is the array's whole bound, so one check does for both.
@@ -308,13 +414,27 @@ fn gather<'o, const W: usize, const S: usize, T: 'o>(
     elements: &[[u8; S]],
     read: impl Fn(&[u8; S]) -> T,
     outs: impl Iterator<Item = &'o mut T>,
+    convert: Convert,
 ) -> Result<(), usize> {
-    for (k, (out, vertex)) in outs.zip(block.vertices()).enumerate() {
-        let index = vertex
+    let index = |vertex: &[u8]| {
+        vertex
             .get(offset..)
             .and_then(<[u8]>::first_chunk::<W>)
-            .map_or(0, |b| b.iter().fold(0u32, |i, &b| (i << 8) | u32::from(b)));
-        let element = elements.get(index as usize).ok_or(k)?;
+            .map_or(0, |b| b.iter().fold(0u32, |i, &b| (i << 8) | u32::from(b)))
+    };
+    if convert == Convert::InLoop || S > 4 {
+        for (k, (out, vertex)) in outs.zip(block.vertices()).enumerate() {
+            let element = elements.get(index(vertex) as usize).ok_or(k)?;
+            *out = read(element);
+        }
+        return Ok(());
+    }
+    let mut copied = [[0u8; S]; BLOCK];
+    for (k, (copy, vertex)) in copied.iter_mut().zip(block.vertices()).enumerate() {
+        *copy = *elements.get(index(vertex) as usize).ok_or(k)?;
+    }
+    let copied = copied.get(..block.len()).unwrap_or_default();
+    for (out, element) in outs.zip(copied) {
         *out = read(element);
     }
     Ok(())
@@ -372,6 +492,13 @@ impl Filler<'_, '_, '_> {
         slots: &Slots,
         block: Block<'_>,
     ) -> Result<[u32; BLOCK], Error> {
+        if layout.matrix.is_none() {
+            // Every vertex takes slot 0's matrix.
+            let d = layout
+                .draw(&[], slots)
+                .map_err(|fault| self.model.vertex_error(block.at(0), fault))?;
+            return Ok([d; BLOCK]);
+        }
         let mut draws = [0u32; BLOCK];
         for (k, (d, vertex)) in draws.iter_mut().zip(block.vertices()).enumerate() {
             *d = layout
@@ -418,6 +545,54 @@ impl Filler<'_, '_, '_> {
                 "{kind:?} primitive skipped: only triangles, strips, fans and quads are drawn"
             ),
         ));
+    }
+}
+
+/// A block's draw matrices, taken a run of vertices of one matrix at a time
+/// by the loops that transform and skin.
+#[derive(Clone, Copy)]
+struct DrawRuns<'d> {
+    draws: &'d [u32],
+    /// Every vertex takes the same matrix (each block of a shape without
+    /// matrix indices, and most blocks of the others): one run, found
+    /// without comparing neighbours one by one.
+    uniform: bool,
+}
+
+impl<'d> DrawRuns<'d> {
+    /// The runs of `draws`, each vertex's draw matrix.
+    #[inline(always)]
+    fn of(draws: &'d [u32]) -> Self {
+        let first = draws.first().copied().unwrap_or_default();
+        // A fold without an early exit: a few vector instructions.
+        let uniform = draws.iter().fold(0, |differ, &d| differ | (d ^ first)) == 0;
+        Self { draws, uniform }
+    }
+
+    fn len(self) -> usize {
+        self.draws.len()
+    }
+
+    /// Runs of neighbouring vertices of one draw matrix.
+    #[inline(always)]
+    fn runs(self) -> impl Iterator<Item = &'d [u32]> {
+        let (one, many) = if self.uniform {
+            (Some(self.draws), None)
+        } else {
+            (None, Some(self.draws.chunk_by(|a, b| a == b)))
+        };
+        one.into_iter().chain(many.into_iter().flatten())
+    }
+}
+
+/// Puts `run[k]` in place `set` of vertex `k`'s `S` UV sets in `out`. With
+/// `S` fixed, whether `set` is in range is asked once, not per vertex.
+#[inline(always)]
+fn place_set<const S: usize>(out: &mut [[f32; 2]], set: usize, run: &[[f32; 2]]) {
+    for (uvs, uv) in out.as_chunks_mut::<S>().0.iter_mut().zip(run) {
+        if let Some(place) = uvs.get_mut(set) {
+            *place = *uv;
+        }
     }
 }
 
@@ -468,7 +643,7 @@ impl Filler<'_, '_, '_> {
     /// their draw matrices ([`Filler::draws`]).
     pub(super) fn block(&mut self, block: Block<'_>, draws: &[u32; BLOCK]) -> Result<(), Error> {
         let n = block.len();
-        let draws = draws.get(..n).ok_or_else(arena_mismatch)?;
+        let draws = DrawRuns::of(draws.get(..n).ok_or_else(arena_mismatch)?);
         self.block_positions(draws, block)?;
         self.block_normals(draws, block)?;
         self.block_uvs(block)?;
@@ -481,31 +656,35 @@ impl Filler<'_, '_, '_> {
         Ok(())
     }
 
-    /// Positions, each moved by its draw matrix.
+    /// Positions, each moved by its draw matrix: a run of vertices of one
+    /// draw matrix at a time.
     #[inline(always)]
-    fn block_positions(&mut self, draws: &[u32], block: Block<'_>) -> Result<(), Error> {
+    fn block_positions(&mut self, draws: DrawRuns<'_>, block: Block<'_>) -> Result<(), Error> {
         self.model
             .read_lane(self.lanes.position, block, self.raw.iter_mut())?;
-        let raw = &self.raw;
         let first = self.vertex;
         let out = self
             .positions
             .get_mut(first..)
             .and_then(|out| out.get_mut(..draws.len()))
             .ok_or_else(arena_mismatch)?;
-        let mut current = None;
-        let mut matrix = Mat4::IDENTITY;
-        for ((out, position), &d) in out.iter_mut().zip(raw).zip(draws) {
-            if current != Some(d) {
-                matrix = Mat4(
-                    self.draws
-                        .get(d as usize)
-                        .copied()
-                        .ok_or_else(arena_mismatch)?,
-                );
-                current = Some(d);
+        let (mut raw, mut out) = (self.raw.as_slice(), out);
+        for run in draws.runs() {
+            let &[d, ..] = run else { continue };
+            let matrix = Mat4(
+                self.draws
+                    .get(d as usize)
+                    .copied()
+                    .ok_or_else(arena_mismatch)?,
+            );
+            let (raw_run, raw_rest) = raw.split_at_checked(run.len()).ok_or_else(arena_mismatch)?;
+            let (out_run, out_rest) = out
+                .split_at_mut_checked(run.len())
+                .ok_or_else(arena_mismatch)?;
+            for (out, position) in out_run.iter_mut().zip(raw_run) {
+                *out = matrix.transform_point(*position);
             }
-            *out = matrix.transform_point(*position);
+            (raw, out) = (raw_rest, out_rest);
         }
         Ok(())
     }
@@ -514,7 +693,7 @@ impl Filler<'_, '_, '_> {
     /// vertices of one draw matrix at a time, two normals at once
     /// (`normals.rs`).
     #[inline(always)]
-    fn block_normals(&mut self, draws: &[u32], block: Block<'_>) -> Result<(), Error> {
+    fn block_normals(&mut self, draws: DrawRuns<'_>, block: Block<'_>) -> Result<(), Error> {
         self.model
             .read_lane(self.lanes.normal, block, self.raw.iter_mut())?;
         let first = self.vertex;
@@ -529,7 +708,7 @@ impl Filler<'_, '_, '_> {
         }
         // A vertex without a normal index read as zero, which turns to zero.
         let (mut raw, mut out) = (self.raw.as_slice(), out);
-        for run in draws.chunk_by(|a, b| a == b) {
+        for run in draws.runs() {
             let &[d, ..] = run else { continue };
             if self.normal_draw.as_ref().map(|(nd, _)| *nd) != Some(d) {
                 let draw = Mat4(
@@ -591,9 +770,20 @@ impl Filler<'_, '_, '_> {
             }
             return Ok(());
         }
-        // More sets: each read straight into its place of every vertex.
+        // More sets (up to eight): each read as a run, as above, then put
+        // in its place of every vertex.
         for (set, &lane) in self.lanes.uvs.iter().enumerate().take(sets) {
-            model.read_lane(lane, block, out.iter_mut().skip(set).step_by(sets))?;
+            model.read_lane(lane, block, run.iter_mut().take(n))?;
+            match sets {
+                3 => place_set::<3>(out, set, &run),
+                4 => place_set::<4>(out, set, &run),
+                5 => place_set::<5>(out, set, &run),
+                6 => place_set::<6>(out, set, &run),
+                7 => place_set::<7>(out, set, &run),
+                8 => place_set::<8>(out, set, &run),
+                // A shape has at most `MAX_UV_SETS` (8).
+                _ => return Err(arena_mismatch()),
+            }
         }
         Ok(())
     }
@@ -651,7 +841,7 @@ impl Filler<'_, '_, '_> {
     /// matrices are `draws`. A vertex of the same matrix as the one before
     /// copies its influences (the values EVP1 would give again).
     #[inline(always)]
-    fn block_influences(&mut self, draws: &[u32]) -> Result<(), Error> {
+    fn block_influences(&mut self, draws: DrawRuns<'_>) -> Result<(), Error> {
         // The spans are taken out while the influences are written, and put
         // back whatever happens.
         let all = core::mem::take(&mut self.spans);
@@ -668,9 +858,13 @@ impl Filler<'_, '_, '_> {
     /// influences written from EVP1 (or copied from the matrix's last
     /// vertex before), the others copies of the first's.
     #[inline(always)]
-    fn influences_into(&mut self, spans: &mut [InfluenceSpan], draws: &[u32]) -> Result<(), Error> {
+    fn influences_into(
+        &mut self,
+        spans: &mut [InfluenceSpan],
+        draws: DrawRuns<'_>,
+    ) -> Result<(), Error> {
         let mut spans = spans;
-        for run in draws.chunk_by(|a, b| a == b) {
+        for run in draws.runs() {
             let &[d, ..] = run else { continue };
             let (run_spans, rest) = core::mem::take(&mut spans)
                 .split_at_mut_checked(run.len())
@@ -759,6 +953,162 @@ impl Filler<'_, '_, '_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::{vec, vec::Vec};
+
+    /// Both ways of converting in [`gather`] write the same values, and stop
+    /// at the same vertex when an index is past the array, for 8- and 16-bit
+    /// indices, element sizes on both sides of the copy's four-byte bound,
+    /// and every block length.
+    #[test]
+    fn gather_converts_the_same_after_a_copy_as_in_the_loop() {
+        fn check<const S: usize>(wide: bool, rng: &mut crate::test_rng::XorShift) {
+            let width = if wide { 2 } else { 1 };
+            // Three-byte vertices: a pad byte, the index, pad to three.
+            let size = 3;
+            let elements: [[u8; S]; 40] =
+                core::array::from_fn(|_| core::array::from_fn(|_| rng.next() as u8));
+            let read = |e: &[u8; S]| {
+                e.iter()
+                    .fold(0u64, |a, &b| a.wrapping_mul(31) ^ u64::from(b))
+            };
+            for n in 0..=BLOCK {
+                let mut bytes = [0u8; BLOCK * 3];
+                let bad = rng
+                    .next()
+                    .is_multiple_of(4)
+                    .then(|| (rng.next() as usize) % n.max(1));
+                for k in 0..n {
+                    let i = if bad == Some(k) {
+                        40 + (rng.next() % 200) as u16
+                    } else {
+                        (rng.next() % 40) as u16
+                    };
+                    let at = k * size + 1;
+                    if wide {
+                        bytes[at..at + 2].copy_from_slice(&i.to_be_bytes());
+                    } else {
+                        bytes[at] = i as u8;
+                    }
+                }
+                let block = Block::in_place(&bytes[..n * size], size, 0);
+                let (mut a, mut b) = ([0u64; BLOCK], [0u64; BLOCK]);
+                let (ra, rb) = if wide {
+                    (
+                        gather::<2, S, _>(1, block, &elements, read, a.iter_mut(), Convert::InLoop),
+                        gather::<2, S, _>(
+                            1,
+                            block,
+                            &elements,
+                            read,
+                            b.iter_mut(),
+                            Convert::AfterCopy,
+                        ),
+                    )
+                } else {
+                    (
+                        gather::<1, S, _>(1, block, &elements, read, a.iter_mut(), Convert::InLoop),
+                        gather::<1, S, _>(
+                            1,
+                            block,
+                            &elements,
+                            read,
+                            b.iter_mut(),
+                            Convert::AfterCopy,
+                        ),
+                    )
+                };
+                let bad = bad.filter(|_| n > 0);
+                assert_eq!(ra, bad.map_or(Ok(()), Err), "S {S}, width {width}, n {n}");
+                assert_eq!(ra, rb, "S {S}, width {width}, n {n}");
+                if ra.is_ok() {
+                    assert_eq!(a[..n], b[..n], "S {S}, width {width}, n {n}");
+                    assert!(b[n..].iter().all(|&v| v == 0), "past the block: untouched");
+                }
+            }
+        }
+        let mut rng = crate::test_rng::XorShift(0x5EED_0FB1_0C00);
+        for wide in [false, true] {
+            check::<2>(wide, &mut rng);
+            check::<4>(wide, &mut rng);
+            check::<6>(wide, &mut rng);
+            check::<12>(wide, &mut rng);
+        }
+    }
+
+    /// A gathered block's vertex `k` is reported at its own file offset:
+    /// its piece's start plus its place in the piece.
+    #[test]
+    fn a_gathered_vertex_is_found_in_its_piece() {
+        let mut pieces = Pieces::default();
+        pieces.push(0, 1000);
+        pieces.push(3, 5000);
+        pieces.push(4, 200);
+        let bytes = [0u8; 7 * 6];
+        let block = Block::gathered(&bytes, 6, &pieces);
+        let ats: Vec<usize> = (0..7).map(|k| block.at(k)).collect();
+        assert_eq!(ats, [1000, 1006, 1012, 5000, 200, 206, 212]);
+        // A block in place counts from its first vertex.
+        let block = Block::in_place(&bytes, 6, 40);
+        assert_eq!(block.at(3), 58);
+        // Cleared, a block's pieces start again.
+        pieces.clear();
+        pieces.push(0, 9);
+        assert_eq!(Block::gathered(&bytes, 6, &pieces).at(2), 21);
+    }
+
+    /// The runs of one draw matrix are those of `chunk_by`, whether the
+    /// block is uniform or not.
+    #[test]
+    fn draw_runs_are_the_runs_of_equal_neighbours() {
+        let cases: [&[u32]; 6] = [
+            &[],
+            &[4],
+            &[4, 4, 4],
+            &[1, 1, 2, 2, 2, 1],
+            &[0, 1, 2],
+            &[7, 7, 8],
+        ];
+        for draws in cases {
+            let runs = DrawRuns::of(draws);
+            assert_eq!(
+                runs.uniform,
+                draws.windows(2).all(|w| w[0] == w[1]),
+                "{draws:?}"
+            );
+            let got: Vec<&[u32]> = runs.runs().collect();
+            let want: Vec<&[u32]> = if draws.is_empty() {
+                vec![draws]
+            } else {
+                draws.chunk_by(|a, b| a == b).collect()
+            };
+            assert_eq!(got, want, "{draws:?}");
+        }
+    }
+
+    /// Each set's run lands in its own place of every vertex, for every
+    /// count of sets the fill places this way.
+    #[test]
+    fn uv_sets_are_placed_in_their_own_slot() {
+        fn check<const S: usize>() {
+            let n = 5;
+            let mut out = vec![[0.0f32; 2]; n * S];
+            for set in 0..S {
+                let run: Vec<[f32; 2]> = (0..n).map(|k| [k as f32, set as f32]).collect();
+                place_set::<S>(&mut out, set, &run);
+            }
+            for (k, uvs) in out.chunks_exact(S).enumerate() {
+                for (set, uv) in uvs.iter().enumerate() {
+                    assert_eq!(*uv, [k as f32, set as f32], "{S} sets, vertex {k}");
+                }
+            }
+        }
+        check::<3>();
+        check::<4>();
+        check::<5>();
+        check::<6>();
+        check::<7>();
+        check::<8>();
+    }
 
     /// The per-kind loops write what `Primitive::triangle` says, turned to
     /// the scene's winding, for every kind and vertex count.
