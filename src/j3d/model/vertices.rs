@@ -351,40 +351,33 @@ fn gather_colors<'o>(
     let data = array.data;
     let read = |e: &[u8]| array.format.read_color(e);
     Some(match (format, stride) {
-        (ColorFormat::Rgba8, _) => gather_field(
-            field,
-            block,
-            data.as_chunks().0,
-            |e| *e,
-            outs,
-            Convert::InLoop,
-        ),
-        (_, 2) => gather_field::<2, _>(
-            field,
-            block,
-            data.as_chunks().0,
-            |e| read(e),
-            outs,
-            Convert::InLoop,
-        ),
-        (_, 3) => gather_field::<3, _>(
-            field,
-            block,
-            data.as_chunks().0,
-            |e| read(e),
-            outs,
-            Convert::InLoop,
-        ),
-        (_, 4) => gather_field::<4, _>(
-            field,
-            block,
-            data.as_chunks().0,
-            |e| read(e),
-            outs,
-            Convert::InLoop,
-        ),
+        (ColorFormat::Rgba8, _) => colors_in_loop(field, block, data, |e| *e, outs),
+        (_, 2) => colors_in_loop::<2>(field, block, data, |e| read(e), outs),
+        (_, 3) => colors_in_loop::<3>(field, block, data, |e| read(e), outs),
+        (_, 4) => colors_in_loop::<4>(field, block, data, |e| read(e), outs),
         _ => return None,
     })
+}
+
+/// [`gather_field`] over a colour array `data` of `S`-byte elements, each
+/// converted as it is read (RGBA8 is a copy; the others expand in a few
+/// integer operations, nothing a separate loop would vectorise).
+#[inline(always)]
+fn colors_in_loop<'o, const S: usize>(
+    field: IndexField,
+    block: Block<'_>,
+    data: &[u8],
+    read: impl Fn(&[u8; S]) -> [u8; 4],
+    outs: impl Iterator<Item = &'o mut [u8; 4]>,
+) -> Result<(), LaneFault> {
+    gather_field(
+        field,
+        block,
+        data.as_chunks().0,
+        read,
+        outs,
+        Convert::InLoop,
+    )
 }
 
 /// How [`gather`] converts the elements it reads.
@@ -992,31 +985,17 @@ mod tests {
                 }
                 let block = Block::in_place(&bytes[..n * size], size, 0);
                 let (mut a, mut b) = ([0u64; BLOCK], [0u64; BLOCK]);
-                let (ra, rb) = if wide {
-                    (
-                        gather::<2, S, _>(1, block, &elements, read, a.iter_mut(), Convert::InLoop),
-                        gather::<2, S, _>(
-                            1,
-                            block,
-                            &elements,
-                            read,
-                            b.iter_mut(),
-                            Convert::AfterCopy,
-                        ),
-                    )
-                } else {
-                    (
-                        gather::<1, S, _>(1, block, &elements, read, a.iter_mut(), Convert::InLoop),
-                        gather::<1, S, _>(
-                            1,
-                            block,
-                            &elements,
-                            read,
-                            b.iter_mut(),
-                            Convert::AfterCopy,
-                        ),
-                    )
+                let run = |convert, out: &mut [u64; BLOCK]| {
+                    if wide {
+                        gather::<2, S, _>(1, block, &elements, read, out.iter_mut(), convert)
+                    } else {
+                        gather::<1, S, _>(1, block, &elements, read, out.iter_mut(), convert)
+                    }
                 };
+                let (ra, rb) = (
+                    run(Convert::InLoop, &mut a),
+                    run(Convert::AfterCopy, &mut b),
+                );
                 let bad = bad.filter(|_| n > 0);
                 assert_eq!(ra, bad.map_or(Ok(()), Err), "S {S}, width {width}, n {n}");
                 assert_eq!(ra, rb, "S {S}, width {width}, n {n}");
