@@ -84,20 +84,7 @@ impl Batch<'_, '_, '_, '_> {
             .get_mut(pending.len..)
             .and_then(|rest| rest.get_mut(..added))
             .ok_or_else(arena_mismatch)?;
-        if layout.matrix.is_none() {
-            // Every vertex takes slot 0's matrix.
-            let draw = layout
-                .draw(&[], slots)
-                .map_err(|fault| filler.model.vertex_error(at, fault))?;
-            draws.fill(draw);
-        } else {
-            for (k, (draw, vertex)) in draws.iter_mut().zip(bytes.chunks_exact(size)).enumerate() {
-                *draw = layout.draw(vertex, slots).map_err(|fault| {
-                    let offset = at.saturating_add(k.saturating_mul(size));
-                    filler.model.vertex_error(offset, fault)
-                })?;
-            }
-        }
+        filler.draws_into(layout, slots, Block::in_place(bytes, size, at), draws)?;
         pending.pieces.push(pending.len, at);
         pending.len = pending.len.saturating_add(added);
         Ok(())

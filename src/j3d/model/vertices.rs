@@ -485,20 +485,36 @@ impl Filler<'_, '_, '_> {
         slots: &Slots,
         block: Block<'_>,
     ) -> Result<[u32; BLOCK], Error> {
+        let mut draws = [0u32; BLOCK];
+        self.draws_into(layout, slots, block, &mut draws)?;
+        Ok(draws)
+    }
+
+    /// Writes the draw matrices of `block`'s vertices under `slots` into
+    /// `out` (all of `out` with the one matrix of a shape without matrix
+    /// indices).
+    #[inline(always)]
+    pub(super) fn draws_into(
+        &self,
+        layout: &VertexLayout,
+        slots: &Slots,
+        block: Block<'_>,
+        out: &mut [u32],
+    ) -> Result<(), Error> {
         if layout.matrix.is_none() {
             // Every vertex takes slot 0's matrix.
             let d = layout
                 .draw(&[], slots)
                 .map_err(|fault| self.model.vertex_error(block.at(0), fault))?;
-            return Ok([d; BLOCK]);
+            out.fill(d);
+            return Ok(());
         }
-        let mut draws = [0u32; BLOCK];
-        for (k, (d, vertex)) in draws.iter_mut().zip(block.vertices()).enumerate() {
+        for (k, (d, vertex)) in out.iter_mut().zip(block.vertices()).enumerate() {
             *d = layout
                 .draw(vertex, slots)
                 .map_err(|fault| self.model.vertex_error(block.at(k), fault))?;
         }
-        Ok(draws)
+        Ok(())
     }
 
     /// The triangles of a primitive of `count` vertices whose last vertex
