@@ -238,10 +238,25 @@ impl<'a> Document<'a> {
     /// anywhere first, as `read` would. Input this does not recognise at
     /// a glance goes to `read`.
     pub(crate) fn locate(bytes: &'a [u8], limits: &BbmodelLimits) -> Result<Self, Error> {
+        Self::locate_with(bytes, limits, |_, _, _| None)
+    }
+
+    /// [`Document::locate`] that first offers each array it would step
+    /// over to `read_whole`, with the part's name and where the array
+    /// starts: `Some((end, entries))` when it read the array to its end
+    /// (the offset past its `]`) counting its entries, `None` to have it
+    /// stepped over as usual. The read sees the document found so far
+    /// (its bytes; no meta yet). It lets `load` count a part with the walk
+    /// that finds where it ends.
+    pub(crate) fn locate_with(
+        bytes: &'a [u8],
+        limits: &BbmodelLimits,
+        read_whole: impl FnMut(&Self, &'static str, usize) -> Option<(usize, usize)>,
+    ) -> Result<Self, Error> {
         if bytes.len() as u64 > limits.max_file_bytes || bytes.is_empty() {
             return Self::read(bytes, limits);
         }
-        match Self::locate_parts(bytes) {
+        match Self::locate_parts(bytes, read_whole) {
             Some((doc, meta_at, resolution_at)) => doc.finish(meta_at, resolution_at),
             None => Self::read(bytes, limits),
         }
@@ -260,7 +275,10 @@ impl<'a> Document<'a> {
 
     /// The top level of [`Document::locate`]: `None` for anything but a
     /// well-formed object whose members it can step over.
-    fn locate_parts(bytes: &'a [u8]) -> Option<(Self, Option<usize>, Option<usize>)> {
+    fn locate_parts(
+        bytes: &'a [u8],
+        mut read_whole: impl FnMut(&Self, &'static str, usize) -> Option<(usize, usize)>,
+    ) -> Option<(Self, Option<usize>, Option<usize>)> {
         let mut doc = Self::empty(bytes);
         let (mut meta_at, mut resolution_at) = (None, None);
         // The last span stepped over per key, checked whole when the key
@@ -292,7 +310,11 @@ impl<'a> Document<'a> {
                 let whole_later = STEPPED_OVER.iter().position(|k| Some(*k) == name);
                 let (end, entries) = match whole_later {
                     Some(slot) if bytes.get(value_at) == Some(&b'[') => {
-                        let (end, entries) = step_over_array(bytes, value_at)?;
+                        let read = name.and_then(|part| read_whole(&doc, part, value_at));
+                        let (end, entries) = match read {
+                            Some(read) => read,
+                            None => step_over_array(bytes, value_at)?,
+                        };
                         let previous = stepped.get_mut(slot)?.replace((value_at, end));
                         if let Some((start, end)) = previous {
                             check_span(bytes, start, end)?;

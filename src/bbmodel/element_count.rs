@@ -15,6 +15,7 @@
 
 use super::elements::{ElementBody, ElementContext, GroupKey, Pass, group_key, read_element};
 use super::mesh_faces::for_each_mesh_face;
+use super::prescan::CubeTally;
 use super::reader::escaped_len;
 use super::structure::for_each_value;
 use super::uuid_tables::SeenUuids;
@@ -65,31 +66,51 @@ const CUBE_FACES: usize = 6;
 ///
 /// With [`Cubes::Bounded`], a plan whose bounds go past either limit is
 /// counted again exactly: its error, if any, is the exact count's.
+///
+/// `tallied` is what [`tally_plain_cubes`] found while the document was
+/// located; with [`Cubes::Bounded`] it stands for the walk over `elements`
+/// when it was made of the array `elements` now names.
 pub(super) fn count_elements(
     ctx: &ElementContext<'_, '_>,
     pass: Pass,
     cubes: Cubes,
+    tallied: Option<CubeTally>,
     counts: &mut SceneCounts,
 ) -> Result<ElementTally, Error> {
     if cubes == Cubes::Bounded {
         let before = *counts;
-        let mut over = false;
-        match count_with(ctx, pass, true, &mut over, counts) {
-            Err(_) if over => *counts = before,
-            done => return done,
+        if let Some(tally) = tallied.filter(|t| Some(t.at) == ctx.doc.elements) {
+            add_cubes(counts, tally.cubes, CUBE_FACES, CUBE_FACES);
+            if check_geometry(counts, ctx.limits).is_ok() {
+                counts.normals = counts.positions;
+                counts.uvs = counts.positions;
+                return Ok(ElementTally::default());
+            }
+            *counts = before;
+        } else {
+            let mut over = false;
+            match count_with(ctx, pass, true, &mut over, counts) {
+                Err(_) if over => *counts = before,
+                done => return done,
+            }
         }
     }
     count_with(ctx, pass, false, &mut false, counts)
 }
 
+/// `n` cubes of `faces` drawn faces in `groups` groups each.
+fn add_cubes(counts: &mut SceneCounts, n: usize, faces: usize, groups: usize) {
+    counts.meshes += n;
+    counts.positions += 4 * faces * n;
+    counts.indices += 6 * faces * n;
+    counts.uv_rects += 2 * faces * n;
+    counts.groups += groups * n;
+}
+
 /// One cube of `faces` drawn faces in `groups` groups: four vertices, two
 /// triangles and two UV rects a face (exact or bounded, the same shape).
 fn add_cube(counts: &mut SceneCounts, faces: usize, groups: usize) {
-    counts.meshes += 1;
-    counts.positions += 4 * faces;
-    counts.indices += 6 * faces;
-    counts.uv_rects += 2 * faces;
-    counts.groups += groups;
+    add_cubes(counts, 1, faces, groups);
 }
 
 /// [`count_elements`], bounding plain cubes when `bounded`; `over` is set
@@ -181,9 +202,9 @@ fn count_with(
 
 /// What a cube's bound needs of it: its name (for the text pool) and uuid
 /// (for the early duplicate check).
-struct PlainCube<'a> {
-    name: Option<JsonStr<'a>>,
-    uuid: Option<JsonStr<'a>>,
+pub(super) struct PlainCube<'a> {
+    pub name: Option<JsonStr<'a>>,
+    pub uuid: Option<JsonStr<'a>>,
 }
 
 /// Reads the element whose first token is `first` by its keys alone: `Some`
@@ -197,7 +218,11 @@ struct PlainCube<'a> {
 /// counting pass checks on a cube), and a name and uuid that are strings
 /// within maxStringChars. Everything else goes to the exact read, which
 /// counts it as before and fails where it did.
-fn plain_cube<'a>(first: &Token<'a>, c: &mut Cursor<'a>, max_chars: u64) -> Option<PlainCube<'a>> {
+pub(super) fn plain_cube<'a>(
+    first: &Token<'a>,
+    c: &mut Cursor<'a>,
+    max_chars: u64,
+) -> Option<PlainCube<'a>> {
     if first.kind != TokenKind::BeginObject {
         return None;
     }

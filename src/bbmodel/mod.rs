@@ -22,6 +22,7 @@ pub mod mesh;
 mod mesh_faces;
 mod mesh_keys;
 mod mesh_writer;
+mod prescan;
 mod reader;
 pub mod references;
 mod scene_textures;
@@ -44,6 +45,7 @@ use crate::limits::BbmodelLimits;
 use crate::scene::Scene;
 use element_count::Cubes;
 use elements::Pass;
+use prescan::Prescan;
 use vertex_count::VertexCounts;
 
 /// A texture file the caller picked next to the model: its file name and bytes
@@ -89,10 +91,20 @@ pub(crate) fn count_located<'a>(
     options: &Options<'_>,
 ) -> Result<(Document<'a>, Plan), Error> {
     let limits = &options.limits;
-    let doc =
-        Document::locate(bytes, limits).map_err(|e| Document::first_error(bytes, limits, e))?;
+    let mut prescan = Prescan::NONE;
+    let doc = Document::locate_with(bytes, limits, |doc, part, at| {
+        prescan.read(doc, part, at, limits)
+    })
+    .map_err(|e| Document::first_error(bytes, limits, e))?;
     let counted = VertexCounts::new(None);
-    match reader::plan(&doc, options, Pass::Count, Cubes::Bounded, &counted) {
+    match reader::plan(
+        &doc,
+        options,
+        Pass::Count,
+        Cubes::Bounded,
+        &counted,
+        &prescan,
+    ) {
         Ok((plan, _)) => Ok((doc, plan)),
         Err(e) => Err(count_refusal(&doc, options, e, &counted)),
     }
@@ -116,7 +128,14 @@ fn count_refusal(
     if let Err(first) = Document::read(doc.bytes, &options.limits) {
         return first;
     }
-    match reader::plan(doc, options, Pass::Measure, Cubes::Exact, counted) {
+    match reader::plan(
+        doc,
+        options,
+        Pass::Measure,
+        Cubes::Exact,
+        counted,
+        &Prescan::NONE,
+    ) {
         Err(m) => m,
         Ok(_) => e,
     }
@@ -133,7 +152,7 @@ fn locate_and_plan<'a>(
             let counted = VertexCounts::new(None);
             Ok((
                 doc,
-                reader::plan(&doc, options, pass, Cubes::Exact, &counted)?.0,
+                reader::plan(&doc, options, pass, Cubes::Exact, &counted, &Prescan::NONE)?.0,
             ))
         })
         .map_err(|e| Document::first_error(bytes, limits, e))
@@ -167,6 +186,7 @@ pub fn decode_into<'a>(
         Pass::Count,
         Cubes::Exact,
         &VertexCounts::new(None),
+        &Prescan::NONE,
     )
     .and_then(|(plan, _)| reader::fill(&doc, options, &plan, arena, warnings))
     .map_err(|e| measured_error(bytes, options, e))
@@ -196,6 +216,7 @@ pub fn measure_document(doc: &Document<'_>, options: &Options<'_>) -> Result<Pla
         Pass::Measure,
         Cubes::Exact,
         &VertexCounts::new(None),
+        &Prescan::NONE,
     )?
     .0)
 }

@@ -20,6 +20,7 @@ use super::element_count::{Cubes, ElementTally, count_elements};
 use super::elements::{Element, ElementBody, ElementContext, Pass, read_element};
 use super::mesh_keys::{KeyEntry, key_slots, string_at, text_hash};
 use super::mesh_writer::{GroupSlot, KeptFace, MeshCorner, MeshScratch, MeshWriter};
+use super::prescan::Prescan;
 use super::scene_textures::{COMPOSITE_NAME, write_composite, write_texture};
 use super::shown_texture::{
     NO_GROUP_TEXTURE, Placement, TextureRules, TextureSummary, group_texture,
@@ -54,6 +55,7 @@ pub(crate) fn plan(
     pass: Pass,
     cubes: Cubes,
     counted: &VertexCounts,
+    prescan: &Prescan,
 ) -> Result<(Plan, Census), Error> {
     let limits = &options.limits;
     // Text pool: every escaped group name, inline or in `groups` (an upper
@@ -77,7 +79,10 @@ pub(crate) fn plan(
         }
         Ok(())
     })?;
-    let animations = super::animations::count_animations(doc, limits, pass == Pass::Measure)?;
+    let animations = match prescan.animations(doc.animations) {
+        Some(counted) if pass == Pass::Count => counted,
+        _ => super::animations::count_animations(doc, limits, pass == Pass::Measure)?,
+    };
     // Textures, each read in turn and none held: what the rules, the
     // images and the text pool need, and the first uuids for faces that
     // name their texture by uuid.
@@ -144,7 +149,7 @@ pub(crate) fn plan(
         pool: element_pool,
         max_keys,
         largest,
-    } = count_elements(&ctx, pass, cubes, &mut counts)?;
+    } = count_elements(&ctx, pass, cubes, prescan.cubes, &mut counts)?;
     pool += element_pool;
     // Animations: at most three channels per animator (an upper bound).
     counts.animations = animations.animations;

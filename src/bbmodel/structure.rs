@@ -14,7 +14,7 @@
 )]
 
 use super::document::Document;
-use super::value::{Cursor, Path, error_at, invalid, known_key, type_name};
+use super::value::{Cursor, Path, SyntaxError, error_at, invalid, known_key, type_name};
 use crate::error::{Error, ErrorCode};
 use crate::json::{JsonStr, Token, TokenKind};
 use crate::limits::BbmodelLimits;
@@ -289,18 +289,29 @@ pub fn for_each_entry<'a>(
 pub(crate) fn for_each_value<'a>(
     doc: &Document<'a>,
     at: Option<usize>,
-    mut visit: impl FnMut(usize, Token<'a>, &mut Cursor<'a>) -> Result<(), Error>,
+    visit: impl FnMut(usize, Token<'a>, &mut Cursor<'a>) -> Result<(), Error>,
 ) -> Result<(), Error> {
     let Some(at) = at else { return Ok(()) };
+    for_each_value_to_end(doc, at, visit).map(|_| ())
+}
+
+/// [`for_each_value`] over the value at `at`, with any error type a syntax
+/// error converts into: where the array ends (the offset just past its
+/// `]`), or `None` when the value is no array.
+pub(crate) fn for_each_value_to_end<'a, E: From<SyntaxError>>(
+    doc: &Document<'a>,
+    at: usize,
+    mut visit: impl FnMut(usize, Token<'a>, &mut Cursor<'a>) -> Result<(), E>,
+) -> Result<Option<usize>, E> {
     let mut c = doc.cursor(at);
     if c.next()?.kind != TokenKind::BeginArray {
-        return Ok(());
+        return Ok(None);
     }
     let mut i = 0;
     loop {
         let t = c.next()?;
         if t.kind == TokenKind::EndArray {
-            return Ok(());
+            return Ok(Some(c.offset_of(&t) + 1));
         }
         visit(i, t, &mut c)?;
         c.recover(1)?;

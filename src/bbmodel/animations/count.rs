@@ -17,7 +17,7 @@
 
 use super::keyframes::{read_keyframe, within};
 use crate::bbmodel::document::Document;
-use crate::bbmodel::structure::for_each_value;
+use crate::bbmodel::structure::for_each_value_to_end;
 use crate::bbmodel::value::{Cursor, Path, error_at, invalid, known_key, type_name};
 use crate::error::{Error, ErrorCode};
 use crate::json::{Token, TokenKind};
@@ -60,13 +60,29 @@ pub(in crate::bbmodel) fn count_animations(
     limits: &BbmodelLimits,
     check: bool,
 ) -> Result<AnimationCounts, Error> {
+    match doc.animations {
+        Some(at) => count_animations_at(doc, at, limits, check).map(|(counts, _)| counts),
+        None => Ok(AnimationCounts::default()),
+    }
+}
+
+/// [`count_animations`] of the value at `at`, and where it ends when it is
+/// an array (the offset past its `]`): `load` counts the animations while
+/// it locates the document's parts, so that the walk that finds where the
+/// array ends is the count (docs/bbmodel.md, "One walk per part").
+pub(in crate::bbmodel) fn count_animations_at(
+    doc: &Document<'_>,
+    at: usize,
+    limits: &BbmodelLimits,
+    check: bool,
+) -> Result<(AnimationCounts, Option<usize>), Error> {
     let mut counts = AnimationCounts::default();
     let max_animators = limits
         .max_groups
         .saturating_add(limits.max_elements)
         .saturating_add(1);
     let mut held: Option<Error> = None;
-    for_each_value(doc, doc.animations, |i, first, c| {
+    let end = for_each_value_to_end(doc, at, |i, first, c| {
         counts.animations += 1;
         if counts.animations as u64 > limits.max_animations {
             return Err(too_many(
@@ -112,7 +128,7 @@ pub(in crate::bbmodel) fn count_animations(
     })?;
     match held {
         Some(e) => Err(e),
-        None => Ok(counts),
+        None => Ok((counts, end)),
     }
 }
 

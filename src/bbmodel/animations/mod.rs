@@ -22,6 +22,8 @@ mod lookup;
 mod read;
 
 pub(in crate::bbmodel) use count::count_animations;
+#[cfg(feature = "alloc")]
+pub(in crate::bbmodel) use count::count_animations_at;
 pub use count::{AnimationCounts, check_animations};
 pub(in crate::bbmodel) use lookup::{NodeKey, uuid_key};
 pub(in crate::bbmodel) use read::{AnimationArrays, AnimationScratch, Context, fill_animations};
