@@ -8,6 +8,7 @@ use super::textures::Textures;
 use super::value::{Cursor, Path, invalid, known_key, type_name};
 use crate::error::{Error, Quote};
 use crate::json::TokenKind;
+use crate::limits::MAX_BBMODEL_NUMBER;
 
 /// The keys of a cube's six faces.
 const FACE_KEYS: [&str; 6] = ["north", "east", "south", "west", "up", "down"];
@@ -119,6 +120,21 @@ pub(super) fn read_faces(
         };
         let at = path.with_key(name.as_str());
         c.object(&at, "face")?;
+        let index = name.index();
+        if pass == Pass::Fill
+            && let Some((uv, texture)) =
+                c.read_raw(|bytes, i| compact_face(bytes, i, textures.count()))
+        {
+            if let (Some(f), Some(t)) = (faces.get_mut(index), face_textures.get_mut(index)) {
+                let face = FaceInput {
+                    uv: Some(uv),
+                    rotation: FaceRotation::default(),
+                };
+                *f = (texture != FaceTexture::Removed).then_some(face);
+                *t = texture;
+            }
+            continue;
+        }
         let mut face = FaceInput {
             uv: None,
             rotation: FaceRotation::default(),
@@ -186,11 +202,206 @@ pub(super) fn read_faces(
         {
             return Err(e);
         }
-        let index = name.index();
         if let (Some(f), Some(t)) = (faces.get_mut(index), face_textures.get_mut(index)) {
             *f = (texture != FaceTexture::Removed).then_some(face);
             *t = texture;
         }
     }
     Ok(FacesRead::Cube)
+}
+
+/// A face object as Blockbench writes it, `{"uv":[u0,u1,u2,u3]}` with or
+/// without `,"texture":T` (a texture index or `null`), compact, read from
+/// its bytes at `i` (after the `{`): its UV, its texture and the index of
+/// its `}`. The values are the ones the token reads above give, and every
+/// check is theirs: a UV of plain numbers within ±10⁷, an index below
+/// `texture_count`. `None` for any other shape, whitespace, another key, or
+/// a value those reads would refuse: then they read it.
+#[allow(
+    clippy::arithmetic_side_effects,
+    reason = "indices into `bytes`, each moved past bytes just matched there, so they stay below its length"
+)]
+fn compact_face(
+    bytes: &[u8],
+    i: usize,
+    texture_count: usize,
+) -> Option<(([f64; 4], FaceTexture), usize)> {
+    let plain = |at: usize| {
+        crate::json::plain_value(bytes, at).filter(|(v, _)| v.abs() <= MAX_BBMODEL_NUMBER)
+    };
+    let mut j = i + UV_KEY.len();
+    if bytes.get(i..j)? != UV_KEY {
+        return None;
+    }
+    let mut uv = [0.0; 4];
+    for (k, slot) in uv.iter_mut().enumerate() {
+        let (value, end) = plain(j)?;
+        *slot = value;
+        let separator = if k == 3 { b']' } else { b',' };
+        if *bytes.get(end)? != separator {
+            return None;
+        }
+        j = end + 1;
+    }
+    if bytes.get(j) == Some(&b'}') {
+        // A face object without a texture key is blank (convention 4).
+        return Some(((uv, FaceTexture::Blank), j));
+    }
+    j = bytes
+        .get(j..)?
+        .starts_with(TEXTURE_KEY)
+        .then_some(j + TEXTURE_KEY.len())?;
+    let (texture, end) = if bytes.get(j..)?.starts_with(b"null") {
+        (FaceTexture::Removed, j + 4)
+    } else {
+        let (x, end) = plain(j)?;
+        // `face_texture`'s test of an index.
+        if !(x >= 0.0 && libm::trunc(x) == x && x < texture_count as f64) {
+            return None;
+        }
+        #[allow(clippy::cast_possible_truncation)]
+        (FaceTexture::Index(x as usize), end)
+    };
+    (bytes.get(end) == Some(&b'}')).then_some(((uv, texture), end))
+}
+
+/// The bytes [`compact_face`] matches before a face's UV and texture.
+const UV_KEY: &[u8] = br#""uv":["#;
+const TEXTURE_KEY: &[u8] = br#","texture":"#;
+
+#[cfg(test)]
+mod tests {
+    extern crate std;
+
+    use super::*;
+    use crate::bbmodel::document::Document;
+    use crate::error::ErrorCode;
+    use crate::limits::BbmodelLimits;
+    use std::format;
+    use std::string::String;
+
+    type Read = Result<([Option<FaceInput>; 6], [FaceTexture; 6]), ErrorCode>;
+
+    /// The faces object `faces` read by the fill pass, with `count` textures.
+    fn read(faces: &str, count: usize) -> Read {
+        let json = format!(r#"{{"meta":{{"format_version":"4.10"}},"f":[{faces}],"end":1}}"#);
+        let doc = Document::read(json.as_bytes(), &BbmodelLimits::default()).unwrap();
+        let mut c = doc.cursor(json.find(r#""f":"#).unwrap() + 4);
+        assert_eq!(c.next().unwrap().kind, TokenKind::BeginArray);
+        assert_eq!(c.next().unwrap().kind, TokenKind::BeginObject);
+        let textures = Textures::new(&doc, count, &[], &[], 0);
+        let (mut out, mut shown) = ([None; 6], [FaceTexture::Removed; 6]);
+        read_faces(
+            &mut c,
+            Pass::Fill,
+            false,
+            &Path::key("f"),
+            &textures,
+            &mut out,
+            &mut shown,
+        )
+        .map_err(|e| e.code())?;
+        // The cursor stands after the faces object.
+        assert_eq!(c.next().unwrap().kind, TokenKind::EndArray);
+        Ok((out, shown))
+    }
+
+    /// `faces` as the token reads see it: a space after each face's `{`,
+    /// which no compact face has.
+    fn spaced(faces: &str) -> String {
+        faces.replace(":{", ":{ ")
+    }
+
+    /// The compact face and the token reads give the same faces, to the bit
+    /// (`Debug` tells -0.0 from 0.0), and the same errors.
+    fn same(faces: &str, count: usize) -> Read {
+        let (compact, tokens) = (read(faces, count), read(&spaced(faces), count));
+        assert_eq!(format!("{compact:?}"), format!("{tokens:?}"), "{faces}");
+        compact
+    }
+
+    #[test]
+    fn compact_faces_read_as_the_token_reads_read_them() {
+        let faces = r#"{"north":{"uv":[0,1.5,-2.25,16],"texture":1},"east":{"uv":[0.1,2.6666666666666665,3,4]},"up":{"uv":[1,2,3,4],"texture":null},"down":{"uv":[-0,0,1.0,7],"texture":0.0}}"#;
+        let (read, shown) = same(faces, 2).unwrap();
+        assert_eq!(read[0].unwrap().uv, Some([0.0, 1.5, -2.25, 16.0]));
+        assert_eq!(
+            shown,
+            [
+                FaceTexture::Index(1),
+                FaceTexture::Blank,
+                FaceTexture::Removed,
+                FaceTexture::Removed,
+                FaceTexture::Removed,
+                FaceTexture::Index(0),
+            ]
+        );
+        assert_eq!(read[4], None, "texture: null removes the face");
+        assert_eq!(
+            read[5].unwrap().uv.unwrap()[0].to_bits(),
+            (-0.0f64).to_bits()
+        );
+    }
+
+    #[test]
+    fn other_shapes_and_refused_values_go_to_the_token_reads() {
+        for (face, code) in [
+            (
+                r#"{"uv":[0,0,1,1],"texture":2}"#,
+                Some(ErrorCode::InvalidField),
+            ),
+            (
+                r#"{"uv":[0,0,1,1],"texture":-1}"#,
+                Some(ErrorCode::InvalidField),
+            ),
+            (
+                r#"{"uv":[0,0,1,1],"texture":0.5}"#,
+                Some(ErrorCode::InvalidField),
+            ),
+            (r#"{"uv":[0,0,1,10000001]}"#, Some(ErrorCode::InvalidField)),
+            (
+                r#"{"uv":[0,0,1],"texture":0}"#,
+                Some(ErrorCode::InvalidField),
+            ),
+            (r#"{"uv":[0,0,1,1,1]}"#, Some(ErrorCode::InvalidField)),
+            (r#"{"uv":[0,0,1e1,1]}"#, None),
+            (r#"{"uv":[0,0,1,1],"texture":0,"rotation":90}"#, None),
+            (r#"{"uv":[0,0,1,1],"rotation":90,"texture":0}"#, None),
+            (r#"{"texture":0,"uv":[0,0,1,1]}"#, None),
+            (r#"{"uv":[0,0,1,1],"texture":false}"#, None),
+            (
+                r#"{"uv":[0,0,1,1],"texture":"x"}"#,
+                Some(ErrorCode::InvalidField),
+            ),
+            (r#"{"uv":[0,0,1,1],"texture":null,"uv":[1,1,1,1]}"#, None),
+            (r#"{"uv":[0, 0,1,1]}"#, None),
+            (r#"{}"#, None),
+        ] {
+            let faces = format!(r#"{{"south":{face}}}"#);
+            assert_eq!(same(&faces, 2).err(), code, "{face}");
+        }
+    }
+
+    #[test]
+    fn compact_face_matches_its_shape_only() {
+        // In a file, more bytes follow a face (a number is read eight bytes
+        // at a time, so none is read in the last seven bytes of the input).
+        let at = |face: &str| compact_face(format!("{face}        ").as_bytes(), 1, 1);
+        let face = r#"{"uv":[1,2,3,4],"texture":0}"#;
+        let close = face.len() - 1;
+        assert_eq!(
+            at(face),
+            Some((([1.0, 2.0, 3.0, 4.0], FaceTexture::Index(0)), close))
+        );
+        for other in [
+            r#"{"uv":[1,2,3,4],"texture":0,"x":1}"#,
+            r#"{"uv":[1,2,3,4] }"#,
+            r#"{"uv":[1,2,3,4],"texture":1}"#,
+            r#"{"uv":[1,2,3,4],"texture":nul}"#,
+            r#"{"uv":[1,2,3,4],"texture""#,
+            r#"{"uv":[1,2,3"#,
+        ] {
+            assert_eq!(at(other), None, "{other}");
+        }
+    }
 }

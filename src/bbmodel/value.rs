@@ -315,6 +315,23 @@ impl<'a> Cursor<'a> {
         Ok((entries, self.base + close))
     }
 
+    /// Reads the rest of the object or array just entered straight from its
+    /// bytes, for a shape writers always use: `read` gets the input and the
+    /// position after the opening bracket, and gives a value and the index
+    /// of the container's closing bracket when the bytes between are that
+    /// shape (valid JSON it has read whole). Then the cursor is after the
+    /// container; on `None` it has not moved, and the caller reads the
+    /// container token by token.
+    #[inline(always)]
+    pub(crate) fn read_raw<T>(
+        &mut self,
+        read: impl FnOnce(&'a [u8], usize) -> Option<(T, usize)>,
+    ) -> Option<T> {
+        let (value, close) = read(self.tokens.input(), self.tokens.position())?;
+        self.tokens.leave_container_at(close);
+        Some(value)
+    }
+
     /// Leaves the array or object just entered at its closing bracket,
     /// byte `close` of the document, found by an earlier read of the same
     /// bytes; nothing before it is read again.

@@ -84,7 +84,7 @@ mod tokenizer;
 
 pub use error::{ErrorKind, JsonError, NonFinite};
 pub use number::JsonNumber;
-pub(crate) use number::quick_value;
+pub(crate) use number::{plain_value, quick_value};
 pub use stream::{Step, StreamTokenizer};
 pub use string::{BufferTooSmall, JsonStr};
 pub use token::{Token, TokenKind};
