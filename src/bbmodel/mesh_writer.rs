@@ -97,23 +97,29 @@ impl MeshWriter<'_> {
                 self.group += 1;
             }
             let local = index32(self.vertex - first_vertex)?;
-            for (k, (corner, uv)) in face.corners.iter().zip(face.uvs).enumerate() {
-                let v = self.vertex + k;
-                *self.positions.get_mut(v).ok_or_else(mismatch)? = *corner;
-                *self.normals.get_mut(v).ok_or_else(mismatch)? = face.normal;
-                *self.uvs.get_mut(v).ok_or_else(mismatch)? = uv;
+            // A face's four vertices, six indices and two triangles' UV
+            // rects, each written as one slice.
+            let vertices = self.vertex..self.vertex + 4;
+            let slots = |s| s..s + FACE_INDICES.len();
+            let triangles = self.index / 3..self.index / 3 + 2;
+            let positions = self.positions.get_mut(vertices.clone());
+            positions
+                .ok_or_else(mismatch)?
+                .copy_from_slice(&face.corners);
+            let normals = self.normals.get_mut(vertices.clone());
+            normals.ok_or_else(mismatch)?.fill(face.normal);
+            let uvs = self.uvs.get_mut(vertices);
+            uvs.ok_or_else(mismatch)?.copy_from_slice(&face.uvs);
+            let indices = self
+                .indices
+                .get_mut(slots(self.index))
+                .ok_or_else(mismatch)?;
+            for (slot, corner) in indices.iter_mut().zip(FACE_INDICES) {
+                *slot = local + corner;
             }
-            let rect = uv_rect(&face.uvs);
-            for tri in super::cube::FACE_TRIANGLES {
-                for corner in tri {
-                    *self.indices.get_mut(self.index).ok_or_else(mismatch)? = local + corner;
-                    self.index += 1;
-                }
-                *self
-                    .uv_rects
-                    .get_mut((self.index - 3) / 3)
-                    .ok_or_else(mismatch)? = rect;
-            }
+            let rects = self.uv_rects.get_mut(triangles).ok_or_else(mismatch)?;
+            rects.fill(uv_rect(&face.uvs));
+            self.index += FACE_INDICES.len();
             self.vertex += 4;
             if let Some(group) = self
                 .group
@@ -428,6 +434,12 @@ impl MeshWriter<'_> {
         Ok(())
     }
 }
+
+/// [`FACE_TRIANGLES`](super::cube::FACE_TRIANGLES) as one index list.
+const FACE_INDICES: [u32; 6] = {
+    let [[a, b, c], [d, e, f]] = super::cube::FACE_TRIANGLES;
+    [a, b, c, d, e, f]
+};
 
 /// The UV bounding box `[u_min, v_min, u_max, v_max]` of a face.
 pub(super) fn uv_rect(uvs: &[[f32; 2]]) -> [f32; 4] {
