@@ -67,9 +67,10 @@ const CUBE_FACES: usize = 6;
 /// With [`Cubes::Bounded`], a plan whose bounds go past either limit is
 /// counted again exactly: its error, if any, is the exact count's.
 ///
-/// `tallied` is what [`tally_plain_cubes`] found while the document was
-/// located; with [`Cubes::Bounded`] it stands for the walk over `elements`
-/// when it was made of the array `elements` now names.
+/// `tallied` is the tally of plain cubes `load`'s prescan made while the
+/// document was located (`prescan.rs`); with [`Cubes::Bounded`] it stands
+/// for the walk over `elements` when it was made of the array `elements`
+/// now names.
 pub(super) fn count_elements(
     ctx: &ElementContext<'_, '_>,
     pass: Pass,
