@@ -7,6 +7,7 @@ extern crate std;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::vec::Vec;
 
 /// `../shared/corpus/<sub>`, or `None` (after failing under CI, or saying
 /// so) when it is not there.
@@ -30,4 +31,22 @@ pub fn dir(sub: &str) -> Option<PathBuf> {
         "corpus absent: the check at {check} was skipped"
     );
     None
+}
+
+/// The files of `../shared/corpus/<sub>` whose extension is one of
+/// `extensions`, sorted by path, or `None` as [`dir`] gives it.
+#[track_caller]
+pub fn files(sub: &str, extensions: &[&str]) -> Option<Vec<PathBuf>> {
+    let dir = dir(sub)?;
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| {
+            p.extension()
+                .and_then(|x| x.to_str())
+                .is_some_and(|x| extensions.contains(&x))
+        })
+        .collect();
+    files.sort();
+    Some(files)
 }

@@ -137,7 +137,6 @@ mod tests {
     use crate::error::{Error, ErrorCode};
     use std::format;
     use std::string::String;
-    use std::vec::Vec;
 
     /// `load`'s count pass as it was before the prescan: every part
     /// located by its brackets, then counted.
@@ -307,15 +306,9 @@ mod tests {
     /// prescan stands for the count pass's walk on most of them.
     #[test]
     fn corpus_plans_are_unchanged() {
-        let Some(dir) = crate::test_corpus::dir("bbmodel") else {
+        let Some(files) = crate::test_corpus::files("bbmodel", &["bbmodel"]) else {
             return;
         };
-        let mut files: Vec<_> = std::fs::read_dir(&dir)
-            .unwrap()
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| p.extension().is_some_and(|x| x == "bbmodel"))
-            .collect();
-        files.sort();
         let options = Options::default();
         let (mut tallied, mut counted, mut planned) = (0, 0, 0);
         for path in &files {

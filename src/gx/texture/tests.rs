@@ -921,20 +921,14 @@ fn find_tex1(file: &[u8]) -> Option<usize> {
 
 #[test]
 fn corpus_mip0_hashes() {
-    let Some(dir) = crate::test_corpus::dir("j3d") else {
+    let Some(files) = crate::test_corpus::files("j3d", &["bmd", "bdl"]) else {
         return;
     };
-    let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| matches!(p.extension().and_then(|e| e.to_str()), Some("bmd" | "bdl")))
-        .collect();
-    files.sort();
     let (mut matched, mut per_format) = (0usize, std::collections::BTreeMap::new());
     for path in &files {
         let name = path.file_name().unwrap().to_str().unwrap();
         let file = std::fs::read(path).unwrap();
-        let json_path = dir.join("expected").join(format!("{name}.json"));
+        let json_path = path.with_file_name("expected").join(format!("{name}.json"));
         let expected: serde_json::Value =
             serde_json::from_slice(&std::fs::read(&json_path).unwrap()).unwrap();
         let textures = expected["tex1"]["textures"].as_array().unwrap();
