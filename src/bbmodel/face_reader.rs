@@ -95,6 +95,10 @@ pub(super) enum FacesRead {
 /// Conversion, Faces: `texture: null` removes the face and its other fields
 /// are not read, wherever `texture` stands in the face object; so a face's
 /// errors are held until its texture is known.
+///
+/// The fill pass reads an object or face in the compact shape Blockbench
+/// writes from its bytes ([`compact_faces`], [`compact_face`]), to the same
+/// values; anything else is read token by token.
 pub(super) fn read_faces(
     c: &mut Cursor<'_>,
     pass: Pass,
@@ -104,6 +108,13 @@ pub(super) fn read_faces(
     faces: &mut [Option<FaceInput>; 6],
     face_textures: &mut [FaceTexture; 6],
 ) -> Result<FacesRead, Error> {
+    if pass == Pass::Fill
+        && let Some(read) =
+            c.read_raw(|bytes, i| compact_faces(bytes, i, textures.count(), faces, face_textures))
+    {
+        (*faces, *face_textures) = read;
+        return Ok(FacesRead::Cube);
+    }
     // Where a face's errors bring the cursor back to: inside its object
     // (nesting is bounded by the tokenizer's depth, far below usize::MAX).
     let face_depth = c.depth().saturating_add(1);
@@ -125,14 +136,7 @@ pub(super) fn read_faces(
             && let Some((uv, texture)) =
                 c.read_raw(|bytes, i| compact_face(bytes, i, textures.count()))
         {
-            if let (Some(f), Some(t)) = (faces.get_mut(index), face_textures.get_mut(index)) {
-                let face = FaceInput {
-                    uv: Some(uv),
-                    rotation: FaceRotation::default(),
-                };
-                *f = (texture != FaceTexture::Removed).then_some(face);
-                *t = texture;
-            }
+            put_face(faces, face_textures, index, compact(uv), texture);
             continue;
         }
         let mut face = FaceInput {
@@ -202,12 +206,32 @@ pub(super) fn read_faces(
         {
             return Err(e);
         }
-        if let (Some(f), Some(t)) = (faces.get_mut(index), face_textures.get_mut(index)) {
-            *f = (texture != FaceTexture::Removed).then_some(face);
-            *t = texture;
-        }
+        put_face(faces, face_textures, index, face, texture);
     }
     Ok(FacesRead::Cube)
+}
+
+/// Puts the face read at `index`, drawn unless its texture removes it
+/// (convention 4), over what an earlier member of the same name put there.
+fn put_face(
+    faces: &mut [Option<FaceInput>; 6],
+    shown: &mut [FaceTexture; 6],
+    index: usize,
+    face: FaceInput,
+    texture: FaceTexture,
+) {
+    if let (Some(f), Some(t)) = (faces.get_mut(index), shown.get_mut(index)) {
+        *f = (texture != FaceTexture::Removed).then_some(face);
+        *t = texture;
+    }
+}
+
+/// The face a compact face object gives: its UV, not turned.
+fn compact(uv: [f64; 4]) -> FaceInput {
+    FaceInput {
+        uv: Some(uv),
+        rotation: FaceRotation::default(),
+    }
 }
 
 /// A face object as Blockbench writes it, `{"uv":[u0,u1,u2,u3]}` with or
@@ -265,6 +289,46 @@ fn compact_face(
     (bytes.get(end) == Some(&b'}')).then_some(((uv, texture), end))
 }
 
+/// A whole `faces` object, read from its bytes at `i` (after its `{`), when
+/// every member is one of the six faces in [`compact_face`]'s shape, written
+/// compact: `faces` and `shown` (the caller's) with each face read over them
+/// in file order, as the token reads would leave them, and the index of the
+/// object's `}`. `None` for anything else.
+#[allow(
+    clippy::arithmetic_side_effects,
+    reason = "indices into `bytes`, each moved past bytes just matched there, so they stay below its length"
+)]
+fn compact_faces(
+    bytes: &[u8],
+    mut i: usize,
+    texture_count: usize,
+    faces: &[Option<FaceInput>; 6],
+    shown: &[FaceTexture; 6],
+) -> Option<(SixFaces, usize)> {
+    let (mut faces, mut shown) = (*faces, *shown);
+    loop {
+        // `"north":{`, or another of the six.
+        let rest = bytes.get(i..)?.strip_prefix(b"\"")?;
+        let (index, name) = FACE_KEYS.iter().enumerate().find(|(_, name)| {
+            rest.strip_prefix(name.as_bytes())
+                .is_some_and(|r| r.starts_with(b"\":{"))
+        })?;
+        i += name.len() + 4;
+        let ((uv, texture), close) = compact_face(bytes, i, texture_count)?;
+        put_face(&mut faces, &mut shown, index, compact(uv), texture);
+        i = close + 1;
+        match *bytes.get(i)? {
+            b',' => i += 1,
+            b'}' => return Some(((faces, shown), i)),
+            _ => return None,
+        }
+    }
+}
+
+/// A cube's six faces as read: each drawn face's numbers, and what each
+/// face's `texture` names.
+type SixFaces = ([Option<FaceInput>; 6], [FaceTexture; 6]);
+
 /// The bytes [`compact_face`] matches before a face's UV and texture.
 const UV_KEY: &[u8] = br#""uv":["#;
 const TEXTURE_KEY: &[u8] = br#","texture":"#;
@@ -280,7 +344,7 @@ mod tests {
     use std::format;
     use std::string::String;
 
-    type Read = Result<([Option<FaceInput>; 6], [FaceTexture; 6]), ErrorCode>;
+    type Read = Result<SixFaces, ErrorCode>;
 
     /// The faces object `faces` read by the fill pass, with `count` textures.
     fn read(faces: &str, count: usize) -> Read {
@@ -349,6 +413,50 @@ mod tests {
             read[5].unwrap().uv.unwrap()[0].to_bits(),
             (-0.0f64).to_bits()
         );
+    }
+
+    #[test]
+    fn a_compact_faces_object_reads_as_the_token_reads_read_it() {
+        // Six names, one twice (the later wins), blank, removed and textured.
+        let faces = r#"{"north":{"uv":[0,0,1,1],"texture":0},"east":{"uv":[1,2,3,4]},"south":{"uv":[2,2,3,3],"texture":null},"west":{"uv":[4,4,5,5],"texture":1},"up":{"uv":[0,0,8,8],"texture":1},"down":{"uv":[8,8,0,0],"texture":0},"north":{"uv":[5,6,7,8],"texture":1}}"#;
+        let padded = format!("{faces}        ");
+        let (read, close) = compact_faces(
+            padded.as_bytes(),
+            1,
+            2,
+            &[None; 6],
+            &[FaceTexture::Removed; 6],
+        )
+        .unwrap();
+        assert_eq!(close, faces.len() - 1);
+        let (faces_read, shown) = same(faces, 2).unwrap();
+        assert_eq!((faces_read, shown), read);
+        assert_eq!(faces_read[0].unwrap().uv, Some([5.0, 6.0, 7.0, 8.0]));
+        assert_eq!(shown[2], FaceTexture::Removed);
+        assert_eq!(faces_read[2], None);
+        // One face of another shape, or another key: read face by face.
+        for other in [
+            faces.replace(
+                r#""east":{"uv":[1,2,3,4]}"#,
+                r#""east":{"uv":[1,2,3,4],"rotation":90}"#,
+            ),
+            faces.replace(r#""east":"#, r#""other":"#),
+            faces.replace(r#","east":"#, r#", "east":"#),
+        ] {
+            let padded = format!("{other}        ");
+            assert!(
+                compact_faces(
+                    padded.as_bytes(),
+                    1,
+                    2,
+                    &[None; 6],
+                    &[FaceTexture::Removed; 6]
+                )
+                .is_none(),
+                "{other}"
+            );
+            same(&other, 2).unwrap();
+        }
     }
 
     #[test]
