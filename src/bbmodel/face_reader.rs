@@ -37,10 +37,8 @@ pub(super) fn face_texture(
         TokenKind::Null => FaceTexture::Removed,
         TokenKind::Bool(false) => FaceTexture::Blank,
         TokenKind::Number(n) => {
-            let x = n.value();
-            if x >= 0.0 && libm::trunc(x) == x && x < texture_count as f64 {
-                #[allow(clippy::cast_possible_truncation)]
-                FaceTexture::Index(x as usize)
+            if let Some(i) = texture_index(n.value(), texture_count) {
+                FaceTexture::Index(i)
             } else {
                 return Err(invalid(
                     path,
@@ -76,6 +74,13 @@ pub(super) fn face_texture(
     };
     c.skip_rest(&v)?;
     Ok(result)
+}
+
+/// A face's numeric `texture` as an index: a whole number from 0 to below
+/// `texture_count` (convention 4), else `None`.
+fn texture_index(x: f64, texture_count: usize) -> Option<usize> {
+    #[allow(clippy::cast_possible_truncation)]
+    (x >= 0.0 && libm::trunc(x) == x && x < texture_count as f64).then_some(x as usize)
 }
 
 /// How far [`read_faces`] read a `faces` object.
@@ -279,12 +284,7 @@ fn compact_face(
         (FaceTexture::Removed, j + 4)
     } else {
         let (x, end) = plain(j)?;
-        // `face_texture`'s test of an index.
-        if !(x >= 0.0 && libm::trunc(x) == x && x < texture_count as f64) {
-            return None;
-        }
-        #[allow(clippy::cast_possible_truncation)]
-        (FaceTexture::Index(x as usize), end)
+        (FaceTexture::Index(texture_index(x, texture_count)?), end)
     };
     (bytes.get(end) == Some(&b'}')).then_some(((uv, texture), end))
 }
