@@ -38,8 +38,8 @@ use super::reader::offset;
 use super::shown_texture::Placement;
 use super::textures::Textures;
 use super::uuid_tables::body_offset;
-use super::value::{Path, same_text};
 use crate::arena::scratch_record;
+use crate::bbmodel::document::value::{Path, same_text};
 use crate::error::{Error, Location, Warning, WarningCode, Warnings};
 use crate::json::{JsonStr, Token, TokenKind};
 
@@ -189,7 +189,10 @@ struct Entry<'a> {
     texture: Option<Token<'a>>,
 }
 
-fn read_entry<'a>(first: &Token<'a>, c: &mut super::value::Cursor<'a>) -> Result<Entry<'a>, Error> {
+fn read_entry<'a>(
+    first: &Token<'a>,
+    c: &mut crate::bbmodel::document::value::Cursor<'a>,
+) -> Result<Entry<'a>, Error> {
     let mut entry = Entry {
         object: first.kind == TokenKind::BeginObject,
         children: None,

@@ -19,7 +19,7 @@ use super::prescan::CubeTally;
 use super::reader::escaped_len;
 use super::structure::for_each_value;
 use super::uuid_tables::SeenUuids;
-use super::value::{Cursor, Path};
+use crate::bbmodel::document::value::{Cursor, Path};
 use crate::error::{Error, ErrorCode};
 use crate::json::{JsonStr, Token, TokenKind, Tokenizer};
 use crate::limits::BbmodelLimits;
@@ -308,7 +308,7 @@ const COUNTED_GROUP_KEYS: usize = 512;
 fn check_geometry(counts: &SceneCounts, limits: &BbmodelLimits) -> Result<(), Error> {
     let triangles = counts.indices / 3;
     if triangles as u64 > limits.max_triangles {
-        return Err(super::value::error_at(
+        return Err(crate::bbmodel::document::value::error_at(
             ErrorCode::TooManyTriangles,
             &Path::key("elements"),
             "too many triangles",
@@ -316,7 +316,7 @@ fn check_geometry(counts: &SceneCounts, limits: &BbmodelLimits) -> Result<(), Er
         ));
     }
     if counts.positions as u64 > limits.max_vertices {
-        return Err(super::value::error_at(
+        return Err(crate::bbmodel::document::value::error_at(
             ErrorCode::TooManyVertices,
             &Path::key("elements"),
             "too many vertices",

@@ -20,8 +20,8 @@ use super::face_reader::{FaceTexture, FacesRead, read_faces};
 use super::mesh_faces::MeshHead;
 use super::shown_texture::{Placement, Shown, TextureRules};
 use super::textures::{RenderSides, Textures, UvSpace};
-use super::value::{Cursor, Path, error_at, invalid, known_key, type_name};
 use super::vertex_count::{VertexCounts, check_unread_vertices, count_vertex_keys};
+use crate::bbmodel::document::value::{Cursor, Path, error_at, invalid, known_key, type_name};
 use crate::error::{Error, ErrorCode, Location, Quote, Warning, WarningCode, Warnings};
 use crate::json::{JsonStr, Token, TokenKind};
 use crate::limits::BbmodelLimits;
@@ -271,8 +271,8 @@ pub fn read_element<'a>(
     mut warnings: Option<&mut Warnings>,
 ) -> Result<Element<'a>, Error> {
     let doc = ctx.doc;
-    let path = super::value::ELEMENTS.with_index(index);
-    super::value::expect_object(first, &path, "element")?;
+    let path = crate::bbmodel::document::value::ELEMENTS.with_index(index);
+    crate::bbmodel::document::value::expect_object(first, &path, "element")?;
     let inside = c.depth();
     let mut head = ElementHead {
         kind: ElementKind::Cube,

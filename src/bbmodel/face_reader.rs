@@ -5,7 +5,7 @@
 use super::cube::{FaceInput, FaceName, FaceRotation};
 use super::elements::{Pass, deferred};
 use super::textures::Textures;
-use super::value::{Cursor, Path, invalid, known_key, type_name};
+use crate::bbmodel::document::value::{Cursor, Path, invalid, known_key, type_name};
 use crate::error::{Error, Quote};
 use crate::json::TokenKind;
 use crate::limits::MAX_BBMODEL_NUMBER;

@@ -10,7 +10,7 @@
     reason = "frame-order lengths are bounded by MAX_FRAME_ORDER_LENGTH and by the token count of an order of at most maxStringChars; divisors are checked non-zero above"
 )]
 
-use super::formats::ModelFormat;
+use crate::bbmodel::document::formats::ModelFormat;
 use crate::json::JsonStr;
 use crate::limits::{MAX_FRAME_ORDER_CHARS, MAX_FRAME_ORDER_LENGTH};
 use crate::scene::FrameOrder;

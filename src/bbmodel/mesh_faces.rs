@@ -10,8 +10,8 @@ use super::elements::Pass;
 use super::face_reader::{FaceTexture, face_texture};
 use super::mesh_keys::text_hash;
 use super::textures::Textures;
-use super::value::{Cursor, Path, invalid, known_key, same_text, type_name};
 use super::vertex_count::too_many_face_vertices;
+use crate::bbmodel::document::value::{Cursor, Path, invalid, known_key, same_text, type_name};
 use crate::error::{Error, Quote};
 use crate::json::{JsonStr, TokenKind};
 use crate::limits::BbmodelLimits;
@@ -141,7 +141,7 @@ pub fn for_each_mesh_face<'a>(
     let Some(faces_at) = head.faces_at else {
         return Ok(());
     };
-    let element_path = super::value::ELEMENTS.with_index(element);
+    let element_path = crate::bbmodel::document::value::ELEMENTS.with_index(element);
     let path = element_path.with_key("faces");
     let max_vertices = usize::try_from(limits.max_face_vertices)
         .unwrap_or(usize::MAX)

@@ -31,7 +31,7 @@ pub fn mesh_key_table(
     let Some(at) = head.vertices_at else {
         return Ok(Some(0));
     };
-    let element_path = super::value::ELEMENTS.with_index(element);
+    let element_path = crate::bbmodel::document::value::ELEMENTS.with_index(element);
     let path = element_path.with_key("vertices");
     let mut c = doc.cursor(at);
     c.object(&path, "vertices")?;
@@ -148,7 +148,8 @@ impl KeyEntry {
             let end = start.saturating_add(self.len as usize);
             return doc.bytes.get(start..end) == Some(key.raw_bytes());
         }
-        string_at(doc, start).is_some_and(|stored| super::value::same_text(&stored, key))
+        string_at(doc, start)
+            .is_some_and(|stored| crate::bbmodel::document::value::same_text(&stored, key))
     }
 
     /// Whether this entry's key is `other`'s, once both are decoded.

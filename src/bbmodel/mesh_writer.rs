@@ -377,14 +377,14 @@ pub(super) fn resolve(
             .and_then(|i| Some((i, *index.positions.get(i)?)));
         let (index, position) = found.ok_or_else(|| {
             // $.elements[i].faces.<key>.vertices[k]
-            let element = super::value::ELEMENTS.with_index(element);
+            let element = crate::bbmodel::document::value::ELEMENTS.with_index(element);
             let faces = element.with_key("faces");
             let face = match face.key.as_str() {
                 Some(name) => faces.with_key(name),
                 None => faces.with_index(face.index),
             };
             let vertices = face.with_key("vertices");
-            super::value::invalid(
+            crate::bbmodel::document::value::invalid(
                 &vertices.with_index(k),
                 "unknown vertex key",
                 format_args!(

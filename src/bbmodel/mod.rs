@@ -9,14 +9,12 @@
 //! docs/bbmodel.md maps the spec's rules to the modules below.
 
 pub mod animations;
-mod brackets;
 mod collections;
 pub mod cube;
 mod document;
 mod element_count;
 mod elements;
 mod face_reader;
-pub mod formats;
 mod frames;
 pub mod mesh;
 mod mesh_faces;
@@ -28,13 +26,12 @@ pub mod references;
 mod scene_textures;
 mod shown_texture;
 pub mod structure;
-mod text_pool;
 mod texture_pixels;
 pub mod textures;
 mod uuid_tables;
-mod value;
 mod vertex_count;
 
+pub use document::formats;
 pub use document::{Document, FormatVersion, read_meta};
 pub use formats::ModelFormat;
 pub use references::list_references;

@@ -19,7 +19,8 @@ use super::animations::AnimationCounts;
 use {
     super::animations::count_animations_at, super::document::Document,
     super::element_count::plain_cube, super::structure::for_each_value_to_end,
-    super::uuid_tables::SeenUuids, super::value::SyntaxError, crate::limits::BbmodelLimits,
+    super::uuid_tables::SeenUuids, crate::bbmodel::document::value::SyntaxError,
+    crate::limits::BbmodelLimits,
 };
 
 /// What the walks made while locating counted.

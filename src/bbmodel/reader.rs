@@ -28,16 +28,16 @@ use super::shown_texture::{
 use super::structure::{
     Census, GroupFields, OutlinerEvent, census_walk, for_each_value, walk_outliner,
 };
-use super::text_pool::Pool;
 use super::texture_pixels::{ImageTally, ImageWriter, validate_image};
 use super::textures::{COUNTED_UUIDS, TextureFacts, Textures, for_each_texture, uuid_entry};
 use super::uuid_tables::{
     ElementEntry, OutlinerRef, UuidEntry, body_offset, elements_unique, group_data_at, group_entry,
     group_table, groups_placed_once, place,
 };
-use super::value::{Cursor, GROUPS, Path, known_key};
 use super::vertex_count::VertexCounts;
 use crate::arena::{Arena, Plan};
+use crate::bbmodel::document::text_pool::Pool;
+use crate::bbmodel::document::value::{Cursor, GROUPS, Path, known_key};
 use crate::error::{Error, ErrorCode, Location, Quote, Warning, WarningCode, Warnings};
 use crate::json::{JsonStr, TokenKind};
 use crate::limits::BbmodelLimits;

@@ -114,9 +114,9 @@ fn reference_of<'a>(
     }
     let value = relative.filter(|r| r.decoded_len() > 0).or(name);
     Ok(value.filter(|v| {
-        super::value::check_string_length(
+        crate::bbmodel::document::value::check_string_length(
             v,
-            &super::value::Path::key("textures"),
+            &crate::bbmodel::document::value::Path::key("textures"),
             limits.max_string_chars,
         )
         .is_ok()

@@ -22,10 +22,10 @@
 )]
 
 use super::document::Document;
-use super::formats::ModelFormat;
 use super::structure::GroupTexture;
 use super::textures::{RenderMode, RenderSides, TextureMeta, Textures, UvSpace};
-use super::value::Path;
+use crate::bbmodel::document::formats::ModelFormat;
+use crate::bbmodel::document::value::Path;
 use crate::error::{Location, Quote, Warning, WarningCode, Warnings};
 
 /// A mesh face's stored `texture: null` in [`MeshFace::material`]

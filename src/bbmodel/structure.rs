@@ -14,7 +14,9 @@
 )]
 
 use super::document::Document;
-use super::value::{Cursor, Path, SyntaxError, error_at, invalid, known_key, type_name};
+use crate::bbmodel::document::value::{
+    Cursor, Path, SyntaxError, error_at, invalid, known_key, type_name,
+};
 use crate::error::{Error, ErrorCode};
 use crate::json::{JsonStr, Token, TokenKind};
 use crate::limits::BbmodelLimits;
@@ -391,7 +393,7 @@ pub fn walk_outliner<'a>(
                 })?;
             }
             TokenKind::String(uuid) => {
-                super::value::check_string_length(
+                crate::bbmodel::document::value::check_string_length(
                     &uuid,
                     &Path::key("outliner"),
                     limits.max_string_chars,
@@ -417,7 +419,7 @@ pub fn walk_outliner<'a>(
                     match known_key(&key, keys) {
                         Some("uuid") => {
                             if let TokenKind::String(s) = value.kind {
-                                super::value::check_string_length(
+                                crate::bbmodel::document::value::check_string_length(
                                     &s,
                                     &Path::key("outliner").with_key("uuid"),
                                     limits.max_string_chars,

@@ -14,7 +14,7 @@
 
 use super::TextureFile;
 use super::textures::TextureMeta;
-use super::value::{Path, TEXTURES, error_at};
+use crate::bbmodel::document::value::{Path, TEXTURES, error_at};
 use crate::data_url::DataUrl;
 use crate::error::{Error, ErrorCode};
 use crate::limits::BbmodelLimits;

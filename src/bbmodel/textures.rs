@@ -25,8 +25,8 @@ use super::mesh_keys::{string_at, text_hash};
 use super::reader::offset;
 use super::texture_pixels::ImageSource;
 use super::uuid_tables::{UuidEntry, body_offset, entry_uuid};
-use super::value::{Cursor, Path, error_at, invalid, same_text, type_name};
 use crate::arena::scratch_record;
+use crate::bbmodel::document::value::{Cursor, Path, error_at, invalid, same_text, type_name};
 use crate::data_url::DataUrl;
 use crate::error::{Error, ErrorCode, Quote, Warning, WarningCode, Warnings};
 use crate::json::{JsonStr, Token, TokenKind};
@@ -324,8 +324,8 @@ fn read_texture<'a>(
     c: &mut Cursor<'a>,
     mut warnings: Option<&mut Warnings>,
 ) -> Result<TextureMeta<'a>, Error> {
-    let path = super::value::TEXTURES.with_index(index);
-    super::value::expect_object(first, &path, "texture")?;
+    let path = crate::bbmodel::document::value::TEXTURES.with_index(index);
+    crate::bbmodel::document::value::expect_object(first, &path, "texture")?;
     let mut meta = TextureMeta {
         name: None,
         uuid: None,

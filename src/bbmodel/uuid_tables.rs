@@ -9,8 +9,8 @@ use super::document::Document;
 use super::elements::duplicate;
 use super::mesh_keys::{string_at, text_hash};
 use super::reader::offset;
-use super::value::{Path, same_text};
 use crate::arena::scratch_record;
+use crate::bbmodel::document::value::{Path, same_text};
 use crate::error::{Error, ErrorCode, Quote};
 use crate::json::{JsonStr, TokenKind};
 
@@ -35,9 +35,9 @@ pub(super) fn group_table(
     super::structure::for_each_entry(doc, doc.groups, |i, at| {
         let uuid = entry_uuid(doc, at)?;
         if let Some(u) = &uuid {
-            let entry = super::value::GROUPS.with_index(i);
+            let entry = crate::bbmodel::document::value::GROUPS.with_index(i);
             let path = entry.with_key("uuid");
-            super::value::check_string_length(u, &path, max_chars)?;
+            crate::bbmodel::document::value::check_string_length(u, &path, max_chars)?;
         }
         let hash = uuid.map_or(0, |u| text_hash(&u));
         if let Some(slot) = table.get_mut(i) {
@@ -62,7 +62,7 @@ pub(super) fn group_table(
             if let (Some(x), Some(y)) = (x, y)
                 && same_text(&x, &y)
             {
-                return Err(super::value::error_at(
+                return Err(crate::bbmodel::document::value::error_at(
                     ErrorCode::DuplicateReference,
                     &Path::key("groups"),
                     "duplicate uuid",
@@ -131,7 +131,10 @@ impl SeenUuids {
                     if h == hash
                         && string_at(doc, offset(at)).is_some_and(|s| same_text(&s, uuid)) =>
                 {
-                    return Err(duplicate(&super::value::ELEMENTS.with_index(element), uuid));
+                    return Err(duplicate(
+                        &crate::bbmodel::document::value::ELEMENTS.with_index(element),
+                        uuid,
+                    ));
                 }
                 _ => {}
             }
@@ -168,7 +171,10 @@ pub(super) fn elements_unique(doc: &Document<'_>, table: &mut [ElementEntry]) ->
         {
             // The error names the later of the two.
             let later = offset(a.index.max(b.index));
-            return Err(duplicate(&super::value::ELEMENTS.with_index(later), &y));
+            return Err(duplicate(
+                &crate::bbmodel::document::value::ELEMENTS.with_index(later),
+                &y,
+            ));
         }
     }
     Ok(())
@@ -217,7 +223,10 @@ pub(super) fn place(
         return Ok(None);
     };
     if r.taken != 0 {
-        return Err(duplicate(&super::value::ELEMENTS.with_index(element), uuid));
+        return Err(duplicate(
+            &crate::bbmodel::document::value::ELEMENTS.with_index(element),
+            uuid,
+        ));
     }
     r.taken = 1;
     Ok(Some((r.parent, r.seq)))
@@ -239,7 +248,7 @@ pub(super) fn groups_placed_once(doc: &Document<'_>, table: &mut [UuidEntry]) ->
             && let (Some(x), Some(y)) = (string_at(doc, offset(a.at)), string_at(doc, offset(b.at)))
             && same_text(&x, &y)
         {
-            return Err(super::value::error_at(
+            return Err(crate::bbmodel::document::value::error_at(
                 ErrorCode::DuplicateReference,
                 &Path::key("outliner"),
                 "group placed twice",

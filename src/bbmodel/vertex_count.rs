@@ -10,7 +10,7 @@ use core::cell::Cell;
 
 use super::document::MAX_JSON_DEPTH;
 use super::elements::{ElementContext, Pass, deferred};
-use super::value::{Cursor, Path, error_at, invalid, type_name};
+use crate::bbmodel::document::value::{Cursor, Path, error_at, invalid, type_name};
 use crate::error::{Error, ErrorCode};
 use crate::json::TokenKind;
 use crate::limits::BbmodelLimits;

@@ -17,8 +17,8 @@
 
 use super::keyframes::{read_keyframe, within};
 use crate::bbmodel::document::Document;
+use crate::bbmodel::document::value::{Cursor, Path, error_at, invalid, known_key, type_name};
 use crate::bbmodel::structure::for_each_value_to_end;
-use crate::bbmodel::value::{Cursor, Path, error_at, invalid, known_key, type_name};
 use crate::error::{Error, ErrorCode};
 use crate::json::{Token, TokenKind};
 use crate::limits::BbmodelLimits;
@@ -91,7 +91,7 @@ pub(in crate::bbmodel) fn count_animations_at(
                 limits.max_animations,
             ));
         }
-        let path = crate::bbmodel::value::ANIMATIONS.with_index(i);
+        let path = crate::bbmodel::document::value::ANIMATIONS.with_index(i);
         let (animators, keyframes) = if held.is_some() || !check {
             count_animation(c, &first, &path, &mut counts)?
         } else {
@@ -179,7 +179,7 @@ fn expect_object<'a>(c: &mut Cursor<'a>, first: &Token<'a>, path: &Path<'_>) -> 
         return Ok(());
     }
     c.skip_rest(first)?;
-    crate::bbmodel::value::expect_object(first, path, "animation")
+    crate::bbmodel::document::value::expect_object(first, path, "animation")
 }
 
 /// Keyframes of one animator: its `keyframes` array, an animator that is a

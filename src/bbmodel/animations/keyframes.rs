@@ -12,7 +12,7 @@
     reason = "counters of items the input spells out, each item at least one byte and adding at most 6 per item, so totals stay far below usize::MAX; each subtraction follows the comparison that bounds it"
 )]
 
-use crate::bbmodel::value::{Cursor, Path, invalid, known_key, type_name};
+use crate::bbmodel::document::value::{Cursor, Path, invalid, known_key, type_name};
 use crate::error::Error;
 use crate::json::{JsonStr, Token, TokenKind, quick_value};
 use crate::limits::MAX_ANIMATION_VALUE;

@@ -13,9 +13,14 @@
     reason = "positions and lengths index the input or a caller buffer (at most isize::MAX bytes) and advance by at most what was just read or checked, so they stay below usize::MAX"
 )]
 
-use super::brackets::closing_bracket;
-use super::formats::ModelFormat;
-use super::value::{Cursor, Path, invalid, known_key};
+pub(in crate::bbmodel) mod brackets;
+pub mod formats;
+pub(in crate::bbmodel) mod text_pool;
+pub(in crate::bbmodel) mod value;
+
+use crate::bbmodel::document::brackets::closing_bracket;
+use crate::bbmodel::document::formats::ModelFormat;
+use crate::bbmodel::document::value::{Cursor, Path, invalid, known_key};
 use crate::error::{Error, ErrorCode, JsonPath, Location, PathSegment, Quote};
 use crate::json::{JsonError, Token, TokenKind, Tokenizer};
 use crate::limits::BbmodelLimits;

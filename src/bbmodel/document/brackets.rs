@@ -2,7 +2,7 @@
 //! many entries it holds, without reading its values.
 //!
 //! The reader walks this way over parts that another read checks (the
-//! top-level arrays that [`Document::locate`](super::document::Document)
+//! top-level arrays that [`Document::locate`](crate::bbmodel::document::Document)
 //! steps over, a mesh's faces in the cube reader, its vertex keys in the fill
 //! pass). The walk goes 64 bytes per step: the quotes, brackets and commas of
 //! a block are classified at once ([`classify::structure`]), the bytes inside

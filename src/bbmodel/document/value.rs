@@ -12,7 +12,9 @@
 
 use core::fmt;
 
-use super::brackets::{closing_bracket, closing_bracket_uncounted, closing_bracket_visiting};
+use crate::bbmodel::document::brackets::{
+    closing_bracket, closing_bracket_uncounted, closing_bracket_visiting,
+};
 use crate::error::{Error, ErrorCode, JsonPath, Location, PathSegment, Quote};
 use crate::json::{JsonStr, Token, TokenKind, Tokenizer};
 use crate::limits::MAX_BBMODEL_NUMBER;

@@ -5,21 +5,21 @@
     reason = "lengths of text held in fixed buffers or spans of the input, each end checked against its buffer before use"
 )]
 
-use super::reader::mismatch;
+use crate::bbmodel::reader::mismatch;
 use crate::error::Error;
 use crate::json::JsonStr;
 use crate::scene::{TextRef, TextSource};
 
 /// Places strings in the scene: spans of the input when unescaped, decoded
 /// copies in the text pool otherwise.
-pub(super) struct Pool<'p> {
-    pub(super) bytes: &'p mut [u8],
-    pub(super) len: usize,
+pub(in crate::bbmodel) struct Pool<'p> {
+    pub(in crate::bbmodel) bytes: &'p mut [u8],
+    pub(in crate::bbmodel) len: usize,
 }
 
 impl Pool<'_> {
     /// `text` copied into the pool (names the file does not spell).
-    pub(super) fn literal(&mut self, text: &str) -> Result<TextRef, Error> {
+    pub(in crate::bbmodel) fn literal(&mut self, text: &str) -> Result<TextRef, Error> {
         let end = self.len + text.len();
         let out = self.bytes.get_mut(self.len..end).ok_or_else(mismatch)?;
         out.copy_from_slice(text.as_bytes());
@@ -28,7 +28,11 @@ impl Pool<'_> {
         TextRef::new(TextSource::Pool, start, text.len()).ok_or_else(mismatch)
     }
 
-    pub(super) fn text(&mut self, document: &[u8], s: &JsonStr<'_>) -> Result<TextRef, Error> {
+    pub(in crate::bbmodel) fn text(
+        &mut self,
+        document: &[u8],
+        s: &JsonStr<'_>,
+    ) -> Result<TextRef, Error> {
         if !s.has_escapes() {
             let start = (s.raw_bytes().as_ptr() as usize).wrapping_sub(document.as_ptr() as usize);
             return TextRef::new(TextSource::Input, start, s.raw_bytes().len())
