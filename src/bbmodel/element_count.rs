@@ -17,9 +17,9 @@ use super::elements::{ElementBody, ElementContext, GroupKey, Pass, group_key, re
 use super::mesh_faces::for_each_mesh_face;
 use super::prescan::CubeTally;
 use super::reader::escaped_len;
-use super::structure::for_each_value;
-use super::uuid_tables::SeenUuids;
 use crate::bbmodel::document::value::{Cursor, Path};
+use crate::bbmodel::project::structure::for_each_value;
+use crate::bbmodel::project::uuid_tables::SeenUuids;
 use crate::error::{Error, ErrorCode};
 use crate::json::{JsonStr, Token, TokenKind, Tokenizer};
 use crate::limits::BbmodelLimits;

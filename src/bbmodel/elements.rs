@@ -18,10 +18,10 @@ use super::cube::{CubeInput, CubeShape, FaceInput, FaceName, cube_faces};
 use super::document::Document;
 use super::face_reader::{FaceTexture, FacesRead, read_faces};
 use super::mesh_faces::MeshHead;
-use super::shown_texture::{Placement, Shown, TextureRules};
-use super::textures::{RenderSides, Textures, UvSpace};
 use super::vertex_count::{VertexCounts, check_unread_vertices, count_vertex_keys};
 use crate::bbmodel::document::value::{Cursor, Path, error_at, invalid, known_key, type_name};
+use crate::bbmodel::textures::entries::{RenderSides, Textures, UvSpace};
+use crate::bbmodel::textures::shown::{Placement, Shown, TextureRules};
 use crate::error::{Error, ErrorCode, Location, Quote, Warning, WarningCode, Warnings};
 use crate::json::{JsonStr, Token, TokenKind};
 use crate::limits::BbmodelLimits;
@@ -318,7 +318,7 @@ pub fn read_element<'a>(
             }
             "scope" if reads_scope => {
                 let v = c.next()?;
-                match super::collections::scope_of(&v) {
+                match crate::bbmodel::textures::collections::scope_of(&v) {
                     Some(scope) => head.scope = scope,
                     None => bad_scope = v.kind != TokenKind::Null,
                 }

@@ -4,8 +4,8 @@
 
 use super::cube::{FaceInput, FaceName, FaceRotation};
 use super::elements::{Pass, deferred};
-use super::textures::Textures;
 use crate::bbmodel::document::value::{Cursor, Path, invalid, known_key, type_name};
+use crate::bbmodel::textures::entries::Textures;
 use crate::error::{Error, Quote};
 use crate::json::TokenKind;
 use crate::limits::MAX_BBMODEL_NUMBER;

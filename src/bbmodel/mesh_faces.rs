@@ -9,9 +9,9 @@ use super::document::Document;
 use super::elements::Pass;
 use super::face_reader::{FaceTexture, face_texture};
 use super::mesh_keys::text_hash;
-use super::textures::Textures;
 use super::vertex_count::too_many_face_vertices;
 use crate::bbmodel::document::value::{Cursor, Path, invalid, known_key, same_text, type_name};
+use crate::bbmodel::textures::entries::Textures;
 use crate::error::{Error, Quote};
 use crate::json::{JsonStr, TokenKind};
 use crate::limits::BbmodelLimits;
@@ -55,9 +55,9 @@ pub struct MeshFace<'a> {
     /// UV per vertex, in texels, aligned with `vertices`.
     pub uvs: heapless::Vec<[f32; 2], HARD_MAX_FACE_VERTICES>,
     /// The stored texture: an index, −1 blank, or
-    /// [`NULL_FACE`](super::shown_texture::NULL_FACE) for `texture: null`,
+    /// [`NULL_FACE`](crate::bbmodel::textures::shown::NULL_FACE) for `texture: null`,
     /// which a mesh still draws (convention 8);
-    /// [`TextureRules::mesh_face`](super::shown_texture::TextureRules::mesh_face)
+    /// [`TextureRules::mesh_face`](crate::bbmodel::textures::shown::TextureRules::mesh_face)
     /// says what it shows.
     pub material: i32,
     /// How many vertex keys the face lists: `vertices.len()`, except in a
@@ -250,7 +250,7 @@ pub fn for_each_mesh_face<'a>(
                     face.material = match face_texture(&mut c, &field_path, textures)? {
                         FaceTexture::Index(i) => i32::try_from(i).unwrap_or(-1),
                         FaceTexture::Blank => -1,
-                        FaceTexture::Removed => super::shown_texture::NULL_FACE,
+                        FaceTexture::Removed => crate::bbmodel::textures::shown::NULL_FACE,
                     };
                 }
                 _ => {

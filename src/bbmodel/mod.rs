@@ -9,32 +9,26 @@
 //! docs/bbmodel.md maps the spec's rules to the modules below.
 
 pub mod animations;
-mod collections;
 pub mod cube;
 mod document;
 mod element_count;
 mod elements;
 mod face_reader;
-mod frames;
 pub mod mesh;
 mod mesh_faces;
 mod mesh_keys;
 mod mesh_writer;
 mod prescan;
+mod project;
 mod reader;
-pub mod references;
-mod scene_textures;
-mod shown_texture;
-pub mod structure;
-mod texture_pixels;
 pub mod textures;
-mod uuid_tables;
 mod vertex_count;
 
 pub use document::formats;
 pub use document::{Document, FormatVersion, read_meta};
 pub use formats::ModelFormat;
-pub use references::list_references;
+pub use project::references::list_references;
+pub use project::{references, structure};
 
 use crate::arena::{Arena, Plan};
 use crate::error::{Error, Warnings};

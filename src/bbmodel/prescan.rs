@@ -18,9 +18,9 @@ use super::animations::AnimationCounts;
 #[cfg(feature = "alloc")]
 use {
     super::animations::count_animations_at, super::document::Document,
-    super::element_count::plain_cube, super::structure::for_each_value_to_end,
-    super::uuid_tables::SeenUuids, crate::bbmodel::document::value::SyntaxError,
-    crate::limits::BbmodelLimits,
+    super::element_count::plain_cube, crate::bbmodel::document::value::SyntaxError,
+    crate::bbmodel::project::structure::for_each_value_to_end,
+    crate::bbmodel::project::uuid_tables::SeenUuids, crate::limits::BbmodelLimits,
 };
 
 /// What the walks made while locating counted.

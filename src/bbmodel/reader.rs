@@ -1,7 +1,7 @@
 //! The two passes over a .bbmodel: count (measure) and fill (decode_into).
 //!
 //! Both passes walk the same parts in the same order through
-//! [`census`](super::structure::census), [`walk_outliner`] and the group
+//! [`census`](crate::bbmodel::project::structure::census), [`walk_outliner`] and the group
 //! readers, so the arena layout `measure` plans is the one `decode_into`
 //! carves.
 #![allow(
@@ -14,30 +14,32 @@ use super::animations::{
     AnimationArrays, AnimationScratch, Context as AnimationContext, ScratchSizes, fill_animations,
     uuid_key,
 };
-use super::collections::{ChildEntry, Collections, ScopeEntry};
 use super::document::Document;
 use super::element_count::{Cubes, ElementTally, count_elements};
 use super::elements::{Element, ElementBody, ElementContext, Pass, read_element};
 use super::mesh_keys::{KeyEntry, key_slots, string_at, text_hash};
 use super::mesh_writer::{GroupSlot, KeptFace, MeshCorner, MeshScratch, MeshWriter};
 use super::prescan::Prescan;
-use super::scene_textures::{COMPOSITE_NAME, write_composite, write_texture};
-use super::shown_texture::{
-    NO_GROUP_TEXTURE, Placement, TextureRules, TextureSummary, group_texture,
-};
-use super::structure::{
-    Census, GroupFields, OutlinerEvent, census_walk, for_each_value, walk_outliner,
-};
-use super::texture_pixels::{ImageTally, ImageWriter, validate_image};
-use super::textures::{COUNTED_UUIDS, TextureFacts, Textures, for_each_texture, uuid_entry};
-use super::uuid_tables::{
-    ElementEntry, OutlinerRef, UuidEntry, body_offset, elements_unique, group_data_at, group_entry,
-    group_table, groups_placed_once, place,
-};
 use super::vertex_count::VertexCounts;
 use crate::arena::{Arena, Plan};
 use crate::bbmodel::document::text_pool::Pool;
 use crate::bbmodel::document::value::{Cursor, GROUPS, Path, known_key};
+use crate::bbmodel::project::structure::{
+    Census, GroupFields, OutlinerEvent, census_walk, for_each_value, walk_outliner,
+};
+use crate::bbmodel::project::uuid_tables::{
+    ElementEntry, OutlinerRef, UuidEntry, body_offset, elements_unique, group_data_at, group_entry,
+    group_table, groups_placed_once, place,
+};
+use crate::bbmodel::textures::collections::{ChildEntry, Collections, ScopeEntry};
+use crate::bbmodel::textures::entries::{
+    COUNTED_UUIDS, TextureFacts, Textures, for_each_texture, uuid_entry,
+};
+use crate::bbmodel::textures::pixels::{ImageTally, ImageWriter, validate_image};
+use crate::bbmodel::textures::records::{COMPOSITE_NAME, write_composite, write_texture};
+use crate::bbmodel::textures::shown::{
+    NO_GROUP_TEXTURE, Placement, TextureRules, TextureSummary, group_texture,
+};
 use crate::error::{Error, ErrorCode, Location, Quote, Warning, WarningCode, Warnings};
 use crate::json::{JsonStr, TokenKind};
 use crate::limits::BbmodelLimits;
@@ -116,9 +118,10 @@ pub(crate) fn plan(
     uuids.sort_unstable();
     let textures = Textures::new(doc, census.textures, &[], &uuids, held_until);
     let rules = TextureRules::new(doc, &summary);
-    let collections = super::collections::count(doc)?;
+    let collections = crate::bbmodel::textures::collections::count(doc)?;
     // Each node's first collection (Hytale), or its group texture (OptiFine).
-    let collection_nodes = usize::from(super::collections::apply(doc)) * census.nodes;
+    let collection_nodes =
+        usize::from(crate::bbmodel::textures::collections::apply(doc)) * census.nodes;
     let group_textures = usize::from(doc.format.per_group_texture()) * census.nodes;
     let mut counts = SceneCounts {
         nodes: census.nodes,
@@ -132,7 +135,7 @@ pub(crate) fn plan(
     if rules.composite().is_some() {
         pool += COMPOSITE_NAME.len();
     }
-    super::structure::for_each_entry(doc, doc.groups, |i, at| {
+    crate::bbmodel::project::structure::for_each_entry(doc, doc.groups, |i, at| {
         let data = read_group(doc, at, &GROUPS.with_index(i), None, limits)?;
         pool += escaped_len(&data.name);
         Ok(())

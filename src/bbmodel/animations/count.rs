@@ -18,7 +18,7 @@
 use super::keyframes::{read_keyframe, within};
 use crate::bbmodel::document::Document;
 use crate::bbmodel::document::value::{Cursor, Path, error_at, invalid, known_key, type_name};
-use crate::bbmodel::structure::for_each_value_to_end;
+use crate::bbmodel::project::structure::for_each_value_to_end;
 use crate::error::{Error, ErrorCode};
 use crate::json::{Token, TokenKind};
 use crate::limits::BbmodelLimits;

@@ -10,8 +10,8 @@ use crate::arena::scratch_record;
 use crate::bbmodel::document::Document;
 use crate::bbmodel::document::value::same_text;
 use crate::bbmodel::mesh_keys::{string_at, text_hash};
+use crate::bbmodel::project::uuid_tables::body_offset;
 use crate::bbmodel::reader::offset;
-use crate::bbmodel::uuid_tables::body_offset;
 use crate::json::JsonStr;
 use crate::scene::NodeRecord;
 

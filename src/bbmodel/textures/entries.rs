@@ -19,14 +19,14 @@
 //! pass keeps in memory from the plan, so `maxTextures` alone bounds how
 //! many are read.
 
-use super::document::Document;
-use super::frames::{FrameFields, FrameStrip, StripNotes, frame_count, strip};
-use super::mesh_keys::{string_at, text_hash};
-use super::reader::offset;
-use super::texture_pixels::ImageSource;
-use super::uuid_tables::{UuidEntry, body_offset, entry_uuid};
 use crate::arena::scratch_record;
+use crate::bbmodel::document::Document;
 use crate::bbmodel::document::value::{Cursor, Path, error_at, invalid, same_text, type_name};
+use crate::bbmodel::mesh_keys::{string_at, text_hash};
+use crate::bbmodel::project::uuid_tables::{UuidEntry, body_offset, entry_uuid};
+use crate::bbmodel::reader::offset;
+use crate::bbmodel::textures::frames::{FrameFields, FrameStrip, StripNotes, frame_count, strip};
+use crate::bbmodel::textures::pixels::ImageSource;
 use crate::data_url::DataUrl;
 use crate::error::{Error, ErrorCode, Quote, Warning, WarningCode, Warnings};
 use crate::json::{JsonStr, Token, TokenKind};
@@ -150,7 +150,7 @@ pub fn for_each_texture<'a>(
     mut warnings: Option<&mut Warnings>,
     mut visit: impl FnMut(usize, TextureMeta<'a>) -> Result<(), Error>,
 ) -> Result<(), Error> {
-    super::structure::for_each_value(doc, doc.textures, |i, first, c| {
+    crate::bbmodel::project::structure::for_each_value(doc, doc.textures, |i, first, c| {
         let meta = read_texture(doc, limits, picked, i, &first, c, warnings.as_deref_mut())?;
         visit(i, meta)
     })
@@ -271,15 +271,19 @@ impl<'t> Textures<'t> {
         // Past the uuids held: read the later entries' uuids again.
         let held = self.held_until;
         let mut later = None;
-        let _ = super::structure::for_each_entry(&self.doc, self.doc.textures, |i, at| {
-            if later.is_none()
-                && i >= held
-                && entry_uuid(&self.doc, at)?.is_some_and(|u| same_text(&u, uuid))
-            {
-                later = Some(i);
-            }
-            Ok(())
-        });
+        let _ = crate::bbmodel::project::structure::for_each_entry(
+            &self.doc,
+            self.doc.textures,
+            |i, at| {
+                if later.is_none()
+                    && i >= held
+                    && entry_uuid(&self.doc, at)?.is_some_and(|u| same_text(&u, uuid))
+                {
+                    later = Some(i);
+                }
+                Ok(())
+            },
+        );
         later
     }
 }

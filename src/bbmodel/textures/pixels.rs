@@ -12,9 +12,9 @@
     reason = "sample arithmetic on u8/u16 values, and sizes from IHDR's sides (each below 2^31, checked on read) computed in u64"
 )]
 
-use super::TextureFile;
-use super::textures::TextureMeta;
+use crate::bbmodel::TextureFile;
 use crate::bbmodel::document::value::{Path, TEXTURES, error_at};
+use crate::bbmodel::textures::entries::TextureMeta;
 use crate::data_url::DataUrl;
 use crate::error::{Error, ErrorCode};
 use crate::limits::BbmodelLimits;

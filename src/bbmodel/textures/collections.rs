@@ -32,14 +32,14 @@
     reason = "counters of items the input spells out, each item at least one byte and adding at most 6 per item, so totals stay far below usize::MAX; each subtraction follows the comparison that bounds it"
 )]
 
-use super::document::Document;
-use super::mesh_keys::{string_at, text_hash};
-use super::reader::offset;
-use super::shown_texture::Placement;
-use super::textures::Textures;
-use super::uuid_tables::body_offset;
 use crate::arena::scratch_record;
+use crate::bbmodel::document::Document;
 use crate::bbmodel::document::value::{Path, same_text};
+use crate::bbmodel::mesh_keys::{string_at, text_hash};
+use crate::bbmodel::project::uuid_tables::body_offset;
+use crate::bbmodel::reader::offset;
+use crate::bbmodel::textures::entries::Textures;
+use crate::bbmodel::textures::shown::Placement;
 use crate::error::{Error, Location, Warning, WarningCode, Warnings};
 use crate::json::{JsonStr, Token, TokenKind};
 
@@ -92,7 +92,7 @@ pub fn count(doc: &Document<'_>) -> Result<CollectionCounts, Error> {
     if !apply(doc) {
         return Ok(counts);
     }
-    super::structure::for_each_value(doc, doc.collections, |_, first, c| {
+    crate::bbmodel::project::structure::for_each_value(doc, doc.collections, |_, first, c| {
         let entry = read_entry(&first, c)?;
         counts.collections += usize::from(entry.object);
         if entry
@@ -222,7 +222,7 @@ fn for_each_child<'a>(
     at: Option<usize>,
     mut visit: impl FnMut(JsonStr<'a>),
 ) -> Result<(), Error> {
-    super::structure::for_each_value(doc, at, |_, child, _| {
+    crate::bbmodel::project::structure::for_each_value(doc, at, |_, child, _| {
         if let TokenKind::String(s) = child.kind
             && s.decoded_len() > 0
         {
@@ -271,95 +271,99 @@ impl<'s> Collections<'s> {
             warnings.push(Warning::new(code, Location::Json(at.render()), args));
         };
         if apply(doc) {
-            super::structure::for_each_value(doc, doc.collections, |i, first, c| {
-                let at = collections.with_index(i);
-                let entry = read_entry(&first, c)?;
-                if !entry.object {
-                    warn(
-                        WarningCode::UnsupportedValue,
-                        &at,
-                        format_args!("collection is no object: read as an empty collection"),
-                    );
-                    return Ok(());
-                }
-                // Numbered among the objects, which keeps file order.
-                let collection = u32::try_from(objects).map_err(|_| mismatch())?;
-                let texture = match entry.texture.map(|t| t.kind) {
-                    None => -1,
-                    Some(TokenKind::String(s)) if s.decoded_len() == 0 => -1,
-                    Some(TokenKind::String(s)) => match metas.by_uuid(&s) {
-                        Some(t) => i32::try_from(t).map_err(|_| mismatch())?,
-                        None => {
+            crate::bbmodel::project::structure::for_each_value(
+                doc,
+                doc.collections,
+                |i, first, c| {
+                    let at = collections.with_index(i);
+                    let entry = read_entry(&first, c)?;
+                    if !entry.object {
+                        warn(
+                            WarningCode::UnsupportedValue,
+                            &at,
+                            format_args!("collection is no object: read as an empty collection"),
+                        );
+                        return Ok(());
+                    }
+                    // Numbered among the objects, which keeps file order.
+                    let collection = u32::try_from(objects).map_err(|_| mismatch())?;
+                    let texture = match entry.texture.map(|t| t.kind) {
+                        None => -1,
+                        Some(TokenKind::String(s)) if s.decoded_len() == 0 => -1,
+                        Some(TokenKind::String(s)) => match metas.by_uuid(&s) {
+                            Some(t) => i32::try_from(t).map_err(|_| mismatch())?,
+                            None => {
+                                warn(
+                                    WarningCode::UnknownReference,
+                                    &at.with_key("texture"),
+                                    format_args!(
+                                        "collection texture {} names no texture: its cubes are untextured",
+                                        crate::error::Quote(s.raw_str())
+                                    ),
+                                );
+                                -1
+                            }
+                        },
+                        Some(_) => {
                             warn(
-                                WarningCode::UnknownReference,
+                                WarningCode::UnsupportedValue,
                                 &at.with_key("texture"),
                                 format_args!(
-                                    "collection texture {} names no texture: its cubes are untextured",
-                                    crate::error::Quote(s.raw_str())
+                                    "collection texture is no string: its cubes are untextured"
                                 ),
                             );
                             -1
                         }
-                    },
-                    Some(_) => {
-                        warn(
-                            WarningCode::UnsupportedValue,
-                            &at.with_key("texture"),
-                            format_args!(
-                                "collection texture is no string: its cubes are untextured"
-                            ),
-                        );
-                        -1
-                    }
-                };
-                *textures.get_mut(objects).ok_or_else(mismatch)? = texture;
-                objects += 1;
-                if let Some(v) = entry.scope {
-                    match scope_of(&v) {
-                        Some(scope) if scope != 0.0 => {
-                            *scopes.get_mut(scoped).ok_or_else(mismatch)? = ScopeEntry {
-                                scope,
-                                collection: u64::from(collection),
-                            };
-                            scoped += 1;
-                        }
-                        Some(_) => {}
-                        None if v.kind == TokenKind::Null => {}
-                        None => warn(
-                            WarningCode::UnsupportedValue,
-                            &at.with_key("scope"),
-                            format_args!("scope is no number and no numeric string: ignored"),
-                        ),
-                    }
-                }
-                if let Some(children_at) = entry.children {
-                    if doc.cursor(children_at).next()?.kind != TokenKind::BeginArray {
-                        warn(
-                            WarningCode::UnsupportedValue,
-                            &at.with_key("children"),
-                            format_args!("children is no array: ignored"),
-                        );
-                    }
-                    let mut overflow = false;
-                    for_each_child(doc, Some(children_at), |s| {
-                        match children.get_mut(child) {
-                            Some(slot) => {
-                                *slot = ChildEntry {
-                                    hash: hash32(&s),
-                                    collection,
-                                    at: body_offset(doc, &s),
-                                }
+                    };
+                    *textures.get_mut(objects).ok_or_else(mismatch)? = texture;
+                    objects += 1;
+                    if let Some(v) = entry.scope {
+                        match scope_of(&v) {
+                            Some(scope) if scope != 0.0 => {
+                                *scopes.get_mut(scoped).ok_or_else(mismatch)? = ScopeEntry {
+                                    scope,
+                                    collection: u64::from(collection),
+                                };
+                                scoped += 1;
                             }
-                            None => overflow = true,
+                            Some(_) => {}
+                            None if v.kind == TokenKind::Null => {}
+                            None => warn(
+                                WarningCode::UnsupportedValue,
+                                &at.with_key("scope"),
+                                format_args!("scope is no number and no numeric string: ignored"),
+                            ),
                         }
-                        child += 1;
-                    })?;
-                    if overflow {
-                        return Err(mismatch());
                     }
-                }
-                Ok(())
-            })?;
+                    if let Some(children_at) = entry.children {
+                        if doc.cursor(children_at).next()?.kind != TokenKind::BeginArray {
+                            warn(
+                                WarningCode::UnsupportedValue,
+                                &at.with_key("children"),
+                                format_args!("children is no array: ignored"),
+                            );
+                        }
+                        let mut overflow = false;
+                        for_each_child(doc, Some(children_at), |s| {
+                            match children.get_mut(child) {
+                                Some(slot) => {
+                                    *slot = ChildEntry {
+                                        hash: hash32(&s),
+                                        collection,
+                                        at: body_offset(doc, &s),
+                                    }
+                                }
+                                None => overflow = true,
+                            }
+                            child += 1;
+                        })?;
+                        if overflow {
+                            return Err(mismatch());
+                        }
+                    }
+                    Ok(())
+                },
+            )?;
         }
         if child != children.len() || scoped != scopes.len() || objects != textures.len() {
             return Err(mismatch());

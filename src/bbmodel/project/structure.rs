@@ -13,7 +13,7 @@
     reason = "counters of items the input spells out, each item at least one byte and adding at most 6 per item, so totals stay far below usize::MAX; each subtraction follows the comparison that bounds it"
 )]
 
-use super::document::Document;
+use crate::bbmodel::document::Document;
 use crate::bbmodel::document::value::{
     Cursor, Path, SyntaxError, error_at, invalid, known_key, type_name,
 };

@@ -13,8 +13,8 @@
     reason = "counters of items the input spells out, each item at least one byte and adding at most 6 per item, so totals stay far below usize::MAX; each subtraction follows the comparison that bounds it"
 )]
 
-use super::document::Document;
-use super::structure::{census, for_each_entry};
+use crate::bbmodel::document::Document;
+use crate::bbmodel::project::structure::{census, for_each_entry};
 use crate::error::Error;
 use crate::json::{JsonStr, TokenKind};
 use crate::limits::BbmodelLimits;
@@ -38,7 +38,7 @@ pub fn list_references(
 }
 
 /// [`list_references`] for a document read once with
-/// [`read_document`](super::read_document).
+/// [`read_document`](crate::bbmodel::read_document).
 pub fn list_document_references(
     doc: &Document<'_>,
     limits: &BbmodelLimits,

@@ -5,12 +5,12 @@
 //! so a hash collision can never join two different uuids. Two entries
 //! with one uuid are DUPLICATE_REFERENCE (spec Errors).
 
-use super::document::Document;
-use super::elements::duplicate;
-use super::mesh_keys::{string_at, text_hash};
-use super::reader::offset;
 use crate::arena::scratch_record;
+use crate::bbmodel::document::Document;
 use crate::bbmodel::document::value::{Path, same_text};
+use crate::bbmodel::elements::duplicate;
+use crate::bbmodel::mesh_keys::{string_at, text_hash};
+use crate::bbmodel::reader::offset;
 use crate::error::{Error, ErrorCode, Quote};
 use crate::json::{JsonStr, TokenKind};
 
@@ -19,20 +19,20 @@ scratch_record! {
     /// the node's), sortable for binary search.
     #[derive(PartialEq, Eq, PartialOrd, Ord)]
     pub(crate) struct UuidEntry {
-        pub(super) hash: u64,
-        pub(super) at: u64,
-        pub(super) index: u64,
+        pub(in crate::bbmodel) hash: u64,
+        pub(in crate::bbmodel) at: u64,
+        pub(in crate::bbmodel) index: u64,
     }
 }
 
 /// The 5.x `groups` entries by uuid hash, sorted; duplicates are
 /// DUPLICATE_REFERENCE (spec: "the same uuid twice: … two groups entries").
-pub(super) fn group_table(
+pub(in crate::bbmodel) fn group_table(
     doc: &Document<'_>,
     table: &mut [UuidEntry],
     max_chars: u64,
 ) -> Result<(), Error> {
-    super::structure::for_each_entry(doc, doc.groups, |i, at| {
+    crate::bbmodel::project::structure::for_each_entry(doc, doc.groups, |i, at| {
         let uuid = entry_uuid(doc, at)?;
         if let Some(u) = &uuid {
             let entry = crate::bbmodel::document::value::GROUPS.with_index(i);
@@ -87,7 +87,7 @@ const SEEN_HELD: usize = SEEN_SLOTS / 2;
 /// hash, open addressing), so that a uuid repeated among them is refused
 /// where the repeat is read: a file of thousands of elements with one uuid
 /// is refused at its second element, not after a fill pass.
-pub(super) struct SeenUuids {
+pub(in crate::bbmodel) struct SeenUuids {
     /// (hash with its low bit set, where the uuid's string starts); a hash
     /// of 0 is an empty slot.
     slots: [(u64, u64); SEEN_SLOTS],
@@ -95,7 +95,7 @@ pub(super) struct SeenUuids {
 }
 
 impl SeenUuids {
-    pub(super) const fn new() -> Self {
+    pub(in crate::bbmodel) const fn new() -> Self {
         Self {
             slots: [(0, 0); SEEN_SLOTS],
             held: 0,
@@ -104,7 +104,7 @@ impl SeenUuids {
 
     /// DUPLICATE_REFERENCE at `elements[element]` when an element read
     /// earlier and held has `uuid`; else holds it while there is room.
-    pub(super) fn check(
+    pub(in crate::bbmodel) fn check(
         &mut self,
         doc: &Document<'_>,
         uuid: &JsonStr<'_>,
@@ -148,16 +148,19 @@ scratch_record! {
     /// An element's uuid hash, where it starts and its index in `elements`.
     #[derive(PartialEq, Eq, PartialOrd, Ord)]
     pub(crate) struct ElementEntry {
-        pub(super) hash: u64,
-        pub(super) at: u64,
-        pub(super) index: u64,
+        pub(in crate::bbmodel) hash: u64,
+        pub(in crate::bbmodel) at: u64,
+        pub(in crate::bbmodel) index: u64,
     }
 }
 
 /// Two elements with one uuid are DUPLICATE_REFERENCE. `table` holds every
 /// element's entry (hash 0: no uuid, never equal); equal hashes are
 /// confirmed by the uuid strings.
-pub(super) fn elements_unique(doc: &Document<'_>, table: &mut [ElementEntry]) -> Result<(), Error> {
+pub(in crate::bbmodel) fn elements_unique(
+    doc: &Document<'_>,
+    table: &mut [ElementEntry],
+) -> Result<(), Error> {
     table.sort_unstable();
     for pair in table.windows(2) {
         if let [a, b] = pair
@@ -186,11 +189,11 @@ scratch_record! {
     /// element took it.
     #[derive(PartialEq, Eq, PartialOrd, Ord)]
     pub(crate) struct OutlinerRef {
-        pub(super) hash: u64,
-        pub(super) seq: u64,
-        pub(super) at: u64,
-        pub(super) parent: i32,
-        pub(super) taken: u32,
+        pub(in crate::bbmodel) hash: u64,
+        pub(in crate::bbmodel) seq: u64,
+        pub(in crate::bbmodel) at: u64,
+        pub(in crate::bbmodel) parent: i32,
+        pub(in crate::bbmodel) taken: u32,
     }
 }
 
@@ -198,7 +201,7 @@ scratch_record! {
 /// its place in outliner order, or `None` when the outliner does not name it.
 /// An element named twice by the outliner, or a second element with a uuid
 /// already placed, is DUPLICATE_REFERENCE.
-pub(super) fn place(
+pub(in crate::bbmodel) fn place(
     doc: &Document<'_>,
     refs: &mut [OutlinerRef],
     uuid: &JsonStr<'_>,
@@ -233,14 +236,17 @@ pub(super) fn place(
 }
 
 /// Where a string token's body starts in the document.
-pub(super) fn body_offset(doc: &Document<'_>, s: &JsonStr<'_>) -> u64 {
+pub(in crate::bbmodel) fn body_offset(doc: &Document<'_>, s: &JsonStr<'_>) -> u64 {
     (s.raw_bytes().as_ptr() as usize).wrapping_sub(doc.bytes.as_ptr() as usize) as u64
 }
 
 /// Checks that no group is placed twice in the outliner (which also rejects
 /// a group inside itself): DUPLICATE_REFERENCE. `table` holds the uuids of
 /// the outliner's groups; equal neighbours are confirmed by their strings.
-pub(super) fn groups_placed_once(doc: &Document<'_>, table: &mut [UuidEntry]) -> Result<(), Error> {
+pub(in crate::bbmodel) fn groups_placed_once(
+    doc: &Document<'_>,
+    table: &mut [UuidEntry],
+) -> Result<(), Error> {
     table.sort_unstable();
     for pair in table.windows(2) {
         if let [a, b] = pair
@@ -265,7 +271,7 @@ pub(super) fn groups_placed_once(doc: &Document<'_>, table: &mut [UuidEntry]) ->
 /// Where a group's data is: its `groups` entry when the outliner object
 /// names a uuid found there (5.x, looked up in the sorted table), else the
 /// outliner object itself (convention 3).
-pub(super) fn group_data_at(
+pub(in crate::bbmodel) fn group_data_at(
     doc: &Document<'_>,
     table: &[UuidEntry],
     outliner_at: usize,
@@ -276,7 +282,7 @@ pub(super) fn group_data_at(
 
 /// The `groups` entry (5.x) whose uuid is `uuid`, looked up in the sorted
 /// table.
-pub(super) fn group_entry(
+pub(in crate::bbmodel) fn group_entry(
     doc: &Document<'_>,
     table: &[UuidEntry],
     uuid: Option<JsonStr<'_>>,
@@ -300,7 +306,10 @@ pub(super) fn group_entry(
 }
 
 /// The `uuid` string of the object at `at`, if it has one.
-pub(super) fn entry_uuid<'a>(doc: &Document<'a>, at: usize) -> Result<Option<JsonStr<'a>>, Error> {
+pub(in crate::bbmodel) fn entry_uuid<'a>(
+    doc: &Document<'a>,
+    at: usize,
+) -> Result<Option<JsonStr<'a>>, Error> {
     let mut c = doc.cursor(at);
     if c.next()?.kind != TokenKind::BeginObject {
         return Ok(None);

@@ -11,7 +11,7 @@
 //! Two formats give an element's faces the texture of its place in the
 //! model ([`Placement`]): OptiFine's (`per_group_texture`) that of the
 //! element's parent group, and the Hytale ones with collections that of the
-//! first collection containing a cube ([`super::collections`]). The fill
+//! first collection containing a cube ([`crate::bbmodel::textures::collections`]). The fill
 //! pass knows each element's place; the counting passes do not, and count
 //! an element's faces as if they showed one texture of its own (every face
 //! of such an element shows the same one), which bounds its groups from
@@ -21,17 +21,17 @@
     reason = "counters of items the input spells out, each item at least one byte and adding at most 6 per item, so totals stay far below usize::MAX; each subtraction follows the comparison that bounds it"
 )]
 
-use super::document::Document;
-use super::structure::GroupTexture;
-use super::textures::{RenderMode, RenderSides, TextureMeta, Textures, UvSpace};
+use crate::bbmodel::document::Document;
 use crate::bbmodel::document::formats::ModelFormat;
 use crate::bbmodel::document::value::Path;
+use crate::bbmodel::project::structure::GroupTexture;
+use crate::bbmodel::textures::entries::{RenderMode, RenderSides, TextureMeta, Textures, UvSpace};
 use crate::error::{Location, Quote, Warning, WarningCode, Warnings};
 
 /// A mesh face's stored `texture: null` in [`MeshFace::material`]
 /// (convention 8: the face is drawn, unlike a cube face).
 ///
-/// [`MeshFace::material`]: super::mesh_faces::MeshFace::material
+/// [`MeshFace::material`]: crate::bbmodel::mesh_faces::MeshFace::material
 pub const NULL_FACE: i32 = -2;
 
 /// How a format picks a face's texture (convention 15, Face.getTexture).

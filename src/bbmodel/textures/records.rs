@@ -7,9 +7,9 @@
     reason = "frame-order lengths are bounded by MAX_FRAME_ORDER_LENGTH and by the token count of an order of at most maxStringChars; divisors are checked non-zero above"
 )]
 
-use super::frames::write_custom_steps;
-use super::shown_texture::TextureRules;
-use super::textures::{RenderMode, TextureMeta};
+use crate::bbmodel::textures::entries::{RenderMode, TextureMeta};
+use crate::bbmodel::textures::frames::write_custom_steps;
+use crate::bbmodel::textures::shown::TextureRules;
 use crate::error::Error;
 use crate::scene::{
     AlphaMode, Blending, FrameOrder, MaterialFlags, MaterialRecord, SourceFormat, TextRef,
