@@ -9,23 +9,16 @@
 //! docs/bbmodel.md maps the spec's rules to the modules below.
 
 pub mod animations;
-pub mod cube;
 mod document;
-mod element_count;
 mod elements;
-mod face_reader;
-pub mod mesh;
-mod mesh_faces;
-mod mesh_keys;
-mod mesh_writer;
+mod passes;
 mod prescan;
 mod project;
-mod reader;
 pub mod textures;
-mod vertex_count;
 
 pub use document::formats;
 pub use document::{Document, FormatVersion, read_meta};
+pub use elements::{cube, mesh};
 pub use formats::ModelFormat;
 pub use project::references::list_references;
 pub use project::{references, structure};
@@ -34,10 +27,10 @@ use crate::arena::{Arena, Plan};
 use crate::error::{Error, Warnings};
 use crate::limits::BbmodelLimits;
 use crate::scene::Scene;
-use element_count::Cubes;
-use elements::Pass;
+use elements::count::Cubes;
+use elements::mesh::vertex_count::VertexCounts;
+use elements::read::Pass;
 use prescan::Prescan;
-use vertex_count::VertexCounts;
 
 /// A texture file the caller picked next to the model: its file name and bytes
 /// (the spec's `options.textureFiles`).
@@ -88,7 +81,7 @@ pub(crate) fn count_located<'a>(
     })
     .map_err(|e| Document::first_error(bytes, limits, e))?;
     let counted = VertexCounts::new(None);
-    match reader::plan(
+    match passes::plan(
         &doc,
         options,
         Pass::Count,
@@ -119,7 +112,7 @@ fn count_refusal(
     if let Err(first) = Document::read(doc.bytes, &options.limits) {
         return first;
     }
-    match reader::plan(
+    match passes::plan(
         doc,
         options,
         Pass::Measure,
@@ -143,7 +136,7 @@ fn locate_and_plan<'a>(
             let counted = VertexCounts::new(None);
             Ok((
                 doc,
-                reader::plan(&doc, options, pass, Cubes::Exact, &counted, &Prescan::NONE)?.0,
+                passes::plan(&doc, options, pass, Cubes::Exact, &counted, &Prescan::NONE)?.0,
             ))
         })
         .map_err(|e| Document::first_error(bytes, limits, e))
@@ -171,7 +164,7 @@ pub fn decode_into<'a>(
     warnings: &mut Warnings,
 ) -> Result<Scene<'a>, Error> {
     let doc = Document::read(bytes, &options.limits)?;
-    reader::plan(
+    passes::plan(
         &doc,
         options,
         Pass::Count,
@@ -179,7 +172,7 @@ pub fn decode_into<'a>(
         &VertexCounts::new(None),
         &Prescan::NONE,
     )
-    .and_then(|(plan, _)| reader::fill(&doc, options, &plan, arena, warnings))
+    .and_then(|(plan, _)| passes::fill(&doc, options, &plan, arena, warnings))
     .map_err(|e| measured_error(bytes, options, e))
 }
 
@@ -201,7 +194,7 @@ pub fn read_document(bytes: &[u8], max_file_bytes: u64) -> Result<Document<'_>, 
 /// against these options' maxFileBytes again, as loadBbmodel does).
 pub fn measure_document(doc: &Document<'_>, options: &Options<'_>) -> Result<Plan, Error> {
     check_size(doc, &options.limits)?;
-    Ok(reader::plan(
+    Ok(passes::plan(
         doc,
         options,
         Pass::Measure,
@@ -221,7 +214,7 @@ pub fn decode_document<'a>(
     warnings: &mut Warnings,
 ) -> Result<Scene<'a>, Error> {
     check_size(doc, &options.limits)?;
-    reader::fill(doc, options, plan, arena, warnings)
+    passes::fill(doc, options, plan, arena, warnings)
 }
 
 fn check_size(doc: &Document<'_>, limits: &BbmodelLimits) -> Result<(), Error> {
@@ -249,5 +242,5 @@ pub fn decode_with_plan<'a>(
     warnings: &mut Warnings,
 ) -> Result<Scene<'a>, Error> {
     let doc = Document::read(bytes, &options.limits)?;
-    reader::fill(&doc, options, plan, arena, warnings)
+    passes::fill(&doc, options, plan, arena, warnings)
 }

@@ -18,7 +18,7 @@ use super::animations::AnimationCounts;
 #[cfg(feature = "alloc")]
 use {
     super::animations::count_animations_at, super::document::Document,
-    super::element_count::plain_cube, crate::bbmodel::document::value::SyntaxError,
+    crate::bbmodel::document::value::SyntaxError, crate::bbmodel::elements::count::plain_cube,
     crate::bbmodel::project::structure::for_each_value_to_end,
     crate::bbmodel::project::uuid_tables::SeenUuids, crate::limits::BbmodelLimits,
 };
@@ -131,10 +131,10 @@ mod tests {
 
     use super::*;
     use crate::arena::Plan;
-    use crate::bbmodel::element_count::Cubes;
-    use crate::bbmodel::elements::Pass;
-    use crate::bbmodel::vertex_count::VertexCounts;
-    use crate::bbmodel::{Options, count_located, reader};
+    use crate::bbmodel::elements::count::Cubes;
+    use crate::bbmodel::elements::mesh::vertex_count::VertexCounts;
+    use crate::bbmodel::elements::read::Pass;
+    use crate::bbmodel::{Options, count_located, passes};
     use crate::error::{Error, ErrorCode};
     use std::format;
     use std::string::String;
@@ -146,7 +146,7 @@ mod tests {
         let doc = Document::locate(bytes, limits)?;
         let counted = VertexCounts::new(None);
         let none = Prescan::NONE;
-        reader::plan(&doc, options, Pass::Count, Cubes::Bounded, &counted, &none).map(|(p, _)| p)
+        passes::plan(&doc, options, Pass::Count, Cubes::Bounded, &counted, &none).map(|(p, _)| p)
     }
 
     /// What the prescan of `json` kept, and the document it located.

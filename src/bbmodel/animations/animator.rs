@@ -20,7 +20,7 @@ use super::truthy;
 use crate::arena::scratch_record;
 use crate::bbmodel::document::formats::ModelFormat;
 use crate::bbmodel::document::value::{Cursor, Path, invalid, known_key, type_name};
-use crate::bbmodel::reader::{index32, mismatch, offset};
+use crate::bbmodel::passes::{index32, mismatch, offset};
 use crate::error::{Error, Quote, WarningCode};
 use crate::json::{JsonStr, Token, TokenKind};
 use crate::scene::{ChannelRecord, ChannelTarget, KeyframeRecord, NodeRecord};

@@ -5,7 +5,7 @@
     reason = "lengths of text held in fixed buffers or spans of the input, each end checked against its buffer before use"
 )]
 
-use crate::bbmodel::reader::mismatch;
+use crate::bbmodel::passes::mismatch;
 use crate::error::Error;
 use crate::json::JsonStr;
 use crate::scene::{TextRef, TextSource};

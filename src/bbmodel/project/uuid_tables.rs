@@ -8,9 +8,9 @@
 use crate::arena::scratch_record;
 use crate::bbmodel::document::Document;
 use crate::bbmodel::document::value::{Path, same_text};
-use crate::bbmodel::elements::duplicate;
-use crate::bbmodel::mesh_keys::{string_at, text_hash};
-use crate::bbmodel::reader::offset;
+use crate::bbmodel::elements::mesh::keys::{string_at, text_hash};
+use crate::bbmodel::elements::read::duplicate;
+use crate::bbmodel::passes::offset;
 use crate::error::{Error, ErrorCode, Quote};
 use crate::json::{JsonStr, TokenKind};
 

@@ -31,7 +31,7 @@ use crate::error::{Location, Quote, Warning, WarningCode, Warnings};
 /// A mesh face's stored `texture: null` in [`MeshFace::material`]
 /// (convention 8: the face is drawn, unlike a cube face).
 ///
-/// [`MeshFace::material`]: crate::bbmodel::mesh_faces::MeshFace::material
+/// [`MeshFace::material`]: crate::bbmodel::elements::mesh::faces::MeshFace::material
 pub const NULL_FACE: i32 = -2;
 
 /// How a format picks a face's texture (convention 15, Face.getTexture).

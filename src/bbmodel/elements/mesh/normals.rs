@@ -1,8 +1,8 @@
 //! Face and smooth vertex normals as Blockbench computes them (convention
 //! 11): Newell's normal per face, averaged over the faces that list a vertex.
 
-use super::triangulate::quad_loop;
 use super::*;
+use crate::bbmodel::elements::mesh::triangulate::quad_loop;
 
 /// `MeshFace.getNormal(true)` (convention 11): the unit
 /// (s1 − s0) × (s2 − s0) of the face's Blockbench vertex order `s` (the stored

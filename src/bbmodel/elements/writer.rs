@@ -5,62 +5,64 @@
     reason = "counters of items the input spells out, each item at least one byte and adding at most 6 per item, so totals stay far below usize::MAX; each subtraction follows the comparison that bounds it"
 )]
 
-use super::document::Document;
-use super::elements::{DrawnFace, ElementContext, ElementHead, GroupKey, Pass, group_key};
-use super::mesh::{
+use crate::arena::scratch_record;
+use crate::bbmodel::document::Document;
+use crate::bbmodel::elements::mesh::faces::{MeshFace, MeshHead, for_each_mesh_face};
+use crate::bbmodel::elements::mesh::keys::{KeyEntry, find_key, key_slots, mesh_key_table};
+use crate::bbmodel::elements::mesh::{
     MAX_FACE_TRIANGLES, accumulate_face_normal, blockbench_face_normal, finish_smooth_normals,
     mesh_transform, triangle_count, triangulate,
 };
-use super::mesh_faces::{MeshFace, MeshHead, for_each_mesh_face};
-use super::mesh_keys::{KeyEntry, find_key, key_slots, mesh_key_table};
-use super::reader::{index32, mismatch};
-use crate::arena::scratch_record;
+use crate::bbmodel::elements::read::{
+    DrawnFace, ElementContext, ElementHead, GroupKey, Pass, group_key,
+};
+use crate::bbmodel::passes::{index32, mismatch};
 use crate::error::{Error, Quote};
 use crate::scene::{GroupFlags, MeshFlags, MeshGroupRecord, MeshRecord, TextRef};
 
 /// One mesh's vertex keys, looked up by [`find_key`], and their positions.
-pub(super) struct KeyIndex<'k> {
-    pub(super) keys: &'k [KeyEntry],
-    pub(super) slots: &'k [u32],
-    pub(super) positions: &'k [[f32; 3]],
+pub(in crate::bbmodel) struct KeyIndex<'k> {
+    pub(in crate::bbmodel) keys: &'k [KeyEntry],
+    pub(in crate::bbmodel) slots: &'k [u32],
+    pub(in crate::bbmodel) positions: &'k [[f32; 3]],
 }
 
 /// Per-mesh scratch: the vertex key table and the smooth-normal sums.
-pub(super) struct MeshScratch<'s> {
-    pub(super) keys: &'s mut [KeyEntry],
+pub(in crate::bbmodel) struct MeshScratch<'s> {
+    pub(in crate::bbmodel) keys: &'s mut [KeyEntry],
     /// The hash index over `keys`.
-    pub(super) slots: &'s mut [u32],
+    pub(in crate::bbmodel) slots: &'s mut [u32],
     /// Vertex positions by key index.
-    pub(super) positions: &'s mut [[f32; 3]],
-    pub(super) normals: &'s mut [[f32; 3]],
-    pub(super) corners: &'s mut [MeshCorner],
-    pub(super) faces: &'s mut [KeptFace],
+    pub(in crate::bbmodel) positions: &'s mut [[f32; 3]],
+    pub(in crate::bbmodel) normals: &'s mut [[f32; 3]],
+    pub(in crate::bbmodel) corners: &'s mut [MeshCorner],
+    pub(in crate::bbmodel) faces: &'s mut [KeptFace],
     /// The mesh's groups: triangles per group, then where its indices go.
-    pub(super) groups: &'s mut [GroupSlot],
+    pub(in crate::bbmodel) groups: &'s mut [GroupSlot],
 }
 
 /// Writes meshes, their groups and vertices into the scene's arrays.
-pub(super) struct MeshWriter<'w> {
-    pub(super) meshes: &'w mut [MeshRecord],
-    pub(super) groups: &'w mut [MeshGroupRecord],
-    pub(super) positions: &'w mut [[f32; 3]],
-    pub(super) normals: &'w mut [[f32; 3]],
-    pub(super) uvs: &'w mut [[f32; 2]],
-    pub(super) indices: &'w mut [u32],
-    pub(super) uv_rects: &'w mut [[f32; 4]],
-    pub(super) mesh: usize,
-    pub(super) group: usize,
-    pub(super) vertex: usize,
-    pub(super) index: usize,
+pub(in crate::bbmodel) struct MeshWriter<'w> {
+    pub(in crate::bbmodel) meshes: &'w mut [MeshRecord],
+    pub(in crate::bbmodel) groups: &'w mut [MeshGroupRecord],
+    pub(in crate::bbmodel) positions: &'w mut [[f32; 3]],
+    pub(in crate::bbmodel) normals: &'w mut [[f32; 3]],
+    pub(in crate::bbmodel) uvs: &'w mut [[f32; 2]],
+    pub(in crate::bbmodel) indices: &'w mut [u32],
+    pub(in crate::bbmodel) uv_rects: &'w mut [[f32; 4]],
+    pub(in crate::bbmodel) mesh: usize,
+    pub(in crate::bbmodel) group: usize,
+    pub(in crate::bbmodel) vertex: usize,
+    pub(in crate::bbmodel) index: usize,
 }
 
 impl MeshWriter<'_> {
     /// One cube: its faces grouped by material, single- before double-sided
     /// (Conversion: "cube faces likewise"), four vertices and two triangles each.
-    pub(super) fn cube(
+    pub(in crate::bbmodel) fn cube(
         &mut self,
         name: TextRef,
-        head: &super::elements::ElementHead<'_>,
+        head: &crate::bbmodel::elements::read::ElementHead<'_>,
         parent: i32,
         faces: &mut [DrawnFace],
     ) -> Result<(), Error> {
@@ -143,7 +145,7 @@ impl MeshWriter<'_> {
     /// second loop needs (material, key indices, UVs) in scratch; the second
     /// writes vertices and triangles from that scratch.
     #[allow(clippy::too_many_arguments)]
-    pub(super) fn mesh(
+    pub(in crate::bbmodel) fn mesh(
         &mut self,
         ctx: &ElementContext<'_, '_>,
         element: usize,
@@ -234,7 +236,7 @@ impl MeshWriter<'_> {
         let (first_vertex, first_index, first_group) = (self.vertex, self.index, self.group);
         let mut at = self.index;
         for slot in groups.iter_mut() {
-            let (key, triangles) = (slot.key(), super::reader::offset(slot.count));
+            let (key, triangles) = (slot.key(), crate::bbmodel::passes::offset(slot.count));
             *self.groups.get_mut(self.group).ok_or_else(mismatch)? = MeshGroupRecord {
                 material: key.material,
                 flags: if key.double_sided {
@@ -261,8 +263,10 @@ impl MeshWriter<'_> {
                 .get(first_corner..end)
                 .ok_or_else(mismatch)?;
             first_corner = end;
-            let mut positions =
-                heapless::Vec::<[f32; 3], { super::mesh::MAX_FACE_VERTICES }>::new();
+            let mut positions = heapless::Vec::<
+                [f32; 3],
+                { crate::bbmodel::elements::mesh::MAX_FACE_VERTICES },
+            >::new();
             for corner in face_corners {
                 let p = index
                     .positions
@@ -306,11 +310,11 @@ impl MeshWriter<'_> {
                 .ok_or_else(mismatch)?;
             for tri in tris.iter().take(triangulation.count) {
                 for &corner in tri {
-                    let i = super::reader::offset(cursor.count);
+                    let i = crate::bbmodel::passes::offset(cursor.count);
                     *self.indices.get_mut(i).ok_or_else(mismatch)? = local + u32::from(corner);
                     cursor.count += 1;
                 }
-                let i = super::reader::offset(cursor.count);
+                let i = crate::bbmodel::passes::offset(cursor.count);
                 *self.uv_rects.get_mut(i / 3 - 1).ok_or_else(mismatch)? = rect;
             }
             self.vertex += positions.len();
@@ -345,8 +349,8 @@ scratch_record! {
     /// A face corner kept between the two loops of [`MeshWriter::mesh`]: its
     /// vertex key's index among the mesh's keys and its UV in texels.
     pub(crate) struct MeshCorner {
-        pub(super) key: u32,
-        pub(super) uv: [f32; 2],
+        pub(in crate::bbmodel) key: u32,
+        pub(in crate::bbmodel) uv: [f32; 2],
     }
 }
 
@@ -354,21 +358,21 @@ scratch_record! {
     /// A face kept between the two loops of [`MeshWriter::mesh`]: its material
     /// and how many corners it has.
     pub(crate) struct KeptFace {
-        pub(super) material: i32,
-        pub(super) corners: u32,
+        pub(in crate::bbmodel) material: i32,
+        pub(in crate::bbmodel) corners: u32,
     }
 }
 
 /// A face's vertex positions and key indices into `positions` and
 /// `indices`, each key looked up in the mesh (a key the mesh lacks is
 /// INVALID_FIELD, spec Errors).
-pub(super) fn resolve(
+pub(in crate::bbmodel) fn resolve(
     doc: &Document<'_>,
     index: &KeyIndex<'_>,
     face: &MeshFace<'_>,
     element: usize,
-    positions: &mut heapless::Vec<[f32; 3], { super::mesh::MAX_FACE_VERTICES }>,
-    indices: &mut heapless::Vec<u32, { super::mesh::MAX_FACE_VERTICES }>,
+    positions: &mut heapless::Vec<[f32; 3], { crate::bbmodel::elements::mesh::MAX_FACE_VERTICES }>,
+    indices: &mut heapless::Vec<u32, { crate::bbmodel::elements::mesh::MAX_FACE_VERTICES }>,
 ) -> Result<(), Error> {
     positions.clear();
     indices.clear();
@@ -402,7 +406,7 @@ pub(super) fn resolve(
 impl MeshWriter<'_> {
     /// Writes the record of the mesh whose vertices, indices and groups were
     /// just written from the given starts.
-    pub(super) fn finish(
+    pub(in crate::bbmodel) fn finish(
         &mut self,
         name: TextRef,
         head: &ElementHead<'_>,
@@ -435,14 +439,14 @@ impl MeshWriter<'_> {
     }
 }
 
-/// [`FACE_TRIANGLES`](super::cube::FACE_TRIANGLES) as one index list.
+/// [`FACE_TRIANGLES`](crate::bbmodel::elements::cube::FACE_TRIANGLES) as one index list.
 const FACE_INDICES: [u32; 6] = {
-    let [[a, b, c], [d, e, f]] = super::cube::FACE_TRIANGLES;
+    let [[a, b, c], [d, e, f]] = crate::bbmodel::elements::cube::FACE_TRIANGLES;
     [a, b, c, d, e, f]
 };
 
 /// The UV bounding box `[u_min, v_min, u_max, v_max]` of a face.
-pub(super) fn uv_rect(uvs: &[[f32; 2]]) -> [f32; 4] {
+pub(in crate::bbmodel) fn uv_rect(uvs: &[[f32; 2]]) -> [f32; 4] {
     uvs.iter().fold(
         [
             f32::INFINITY,

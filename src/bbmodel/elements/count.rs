@@ -13,11 +13,13 @@
     reason = "counters of items the input spells out, each item at least one byte and adding at most 36 per item, so totals stay far below usize::MAX; each subtraction follows the comparison that bounds it"
 )]
 
-use super::elements::{ElementBody, ElementContext, GroupKey, Pass, group_key, read_element};
-use super::mesh_faces::for_each_mesh_face;
-use super::prescan::CubeTally;
-use super::reader::escaped_len;
 use crate::bbmodel::document::value::{Cursor, Path};
+use crate::bbmodel::elements::mesh::faces::for_each_mesh_face;
+use crate::bbmodel::elements::read::{
+    ElementBody, ElementContext, GroupKey, Pass, group_key, read_element,
+};
+use crate::bbmodel::passes::escaped_len;
+use crate::bbmodel::prescan::CubeTally;
 use crate::bbmodel::project::structure::for_each_value;
 use crate::bbmodel::project::uuid_tables::SeenUuids;
 use crate::error::{Error, ErrorCode};
@@ -38,7 +40,7 @@ pub(crate) enum Cubes {
 
 /// The most faces of 3 or more vertices, and their corners, of any one mesh.
 #[derive(Clone, Copy, Debug, Default)]
-pub(super) struct MeshFaces {
+pub(in crate::bbmodel) struct MeshFaces {
     pub faces: usize,
     pub corners: usize,
     /// Groups (an upper bound past [`COUNTED_GROUP_KEYS`]).
@@ -47,7 +49,7 @@ pub(super) struct MeshFaces {
 
 /// What counting the elements gives the plan besides the scene counts.
 #[derive(Clone, Copy, Debug, Default)]
-pub(super) struct ElementTally {
+pub(in crate::bbmodel) struct ElementTally {
     /// Text-pool bytes of escaped element names.
     pub pool: usize,
     /// The most vertex keys of one mesh.
@@ -71,7 +73,7 @@ const CUBE_FACES: usize = 6;
 /// document was located (`prescan.rs`); with [`Cubes::Bounded`] it stands
 /// for the walk over `elements` when it was made of the array `elements`
 /// now names.
-pub(super) fn count_elements(
+pub(in crate::bbmodel) fn count_elements(
     ctx: &ElementContext<'_, '_>,
     pass: Pass,
     cubes: Cubes,
@@ -203,7 +205,7 @@ fn count_with(
 
 /// What a cube's bound needs of it: its name (for the text pool) and uuid
 /// (for the early duplicate check).
-pub(super) struct PlainCube<'a> {
+pub(in crate::bbmodel) struct PlainCube<'a> {
     pub name: Option<JsonStr<'a>>,
     pub uuid: Option<JsonStr<'a>>,
 }
@@ -219,7 +221,7 @@ pub(super) struct PlainCube<'a> {
 /// counting pass checks on a cube), and a name and uuid that are strings
 /// within maxStringChars. Everything else goes to the exact read, which
 /// counts it as before and fails where it did.
-pub(super) fn plain_cube<'a>(
+pub(in crate::bbmodel) fn plain_cube<'a>(
     first: &Token<'a>,
     c: &mut Cursor<'a>,
     max_chars: u64,
@@ -328,7 +330,7 @@ fn check_geometry(counts: &SceneCounts, limits: &BbmodelLimits) -> Result<(), Er
 
 #[cfg(test)]
 mod tests {
-    use super::super::{Options, count_located, measure};
+    use crate::bbmodel::{Options, count_located, measure};
     use crate::error::ErrorCode;
     use crate::scene::SceneCounts;
     use std::format;

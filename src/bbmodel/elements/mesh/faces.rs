@@ -5,12 +5,12 @@
     reason = "counters of items the input spells out, each item at least one byte and adding at most 6 per item, so totals stay far below usize::MAX; each subtraction follows the comparison that bounds it"
 )]
 
-use super::document::Document;
-use super::elements::Pass;
-use super::face_reader::{FaceTexture, face_texture};
-use super::mesh_keys::text_hash;
-use super::vertex_count::too_many_face_vertices;
+use crate::bbmodel::document::Document;
 use crate::bbmodel::document::value::{Cursor, Path, invalid, known_key, same_text, type_name};
+use crate::bbmodel::elements::faces::{FaceTexture, face_texture};
+use crate::bbmodel::elements::mesh::keys::text_hash;
+use crate::bbmodel::elements::mesh::vertex_count::too_many_face_vertices;
+use crate::bbmodel::elements::read::Pass;
 use crate::bbmodel::textures::entries::Textures;
 use crate::error::{Error, Quote};
 use crate::json::{JsonStr, TokenKind};
@@ -36,7 +36,7 @@ pub struct MeshHead {
 
 /// The most vertices a mesh face may have here (the triangulator's bound);
 /// a maxFaceVertices override above it reads as this.
-pub const HARD_MAX_FACE_VERTICES: usize = super::mesh::MAX_FACE_VERTICES;
+pub const HARD_MAX_FACE_VERTICES: usize = crate::bbmodel::elements::mesh::MAX_FACE_VERTICES;
 // A face's found uvs are one bit per vertex in a u64.
 const _: () = assert!(HARD_MAX_FACE_VERTICES <= 64);
 

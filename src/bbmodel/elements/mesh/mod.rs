@@ -120,42 +120,45 @@ impl fmt::Display for MeshError {
     }
 }
 
+pub(in crate::bbmodel) mod faces;
+pub(in crate::bbmodel) mod keys;
 mod normals;
 mod transform;
 mod triangulate;
+pub(in crate::bbmodel) mod vertex_count;
 
 pub use normals::{accumulate_face_normal, blockbench_face_normal, finish_smooth_normals};
 pub use transform::{MeshTransform, mesh_transform};
 pub use triangulate::{Split, Triangulation, quad_order, triangle_count, triangulate};
 
-pub(super) fn widen(p: [f32; 3]) -> V3 {
+pub(in crate::bbmodel) fn widen(p: [f32; 3]) -> V3 {
     p.map(f64::from)
 }
 
 /// Rounds to the nearest `f32`: every value here is a coordinate or a unit
 /// vector component, well inside `f32` range.
 #[allow(clippy::cast_possible_truncation)]
-pub(super) fn narrow3(p: V3) -> [f32; 3] {
+pub(in crate::bbmodel) fn narrow3(p: V3) -> [f32; 3] {
     p.map(|x| x as f32)
 }
 
-pub(super) fn add(a: V3, b: V3) -> V3 {
+pub(in crate::bbmodel) fn add(a: V3, b: V3) -> V3 {
     [a[0] + b[0], a[1] + b[1], a[2] + b[2]]
 }
 
-pub(super) fn sub(a: V3, b: V3) -> V3 {
+pub(in crate::bbmodel) fn sub(a: V3, b: V3) -> V3 {
     [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
 }
 
-pub(super) fn scale(a: V3, s: f64) -> V3 {
+pub(in crate::bbmodel) fn scale(a: V3, s: f64) -> V3 {
     a.map(|x| x * s)
 }
 
-pub(super) fn dot(a: V3, b: V3) -> f64 {
+pub(in crate::bbmodel) fn dot(a: V3, b: V3) -> f64 {
     a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
 }
 
-pub(super) fn cross(a: V3, b: V3) -> V3 {
+pub(in crate::bbmodel) fn cross(a: V3, b: V3) -> V3 {
     [
         a[1] * b[2] - a[2] * b[1],
         a[2] * b[0] - a[0] * b[2],
@@ -165,13 +168,13 @@ pub(super) fn cross(a: V3, b: V3) -> V3 {
 
 /// `a` divided by its length, as Blockbench's
 /// `Math.sqrt(x * x + y * y + z * z)`; `None` when that is zero or not finite.
-pub(super) fn unit(a: V3) -> Option<V3> {
+pub(in crate::bbmodel) fn unit(a: V3) -> Option<V3> {
     let length = libm::sqrt(dot(a, a));
     let usable = length > 0.0 && length.is_finite();
     usable.then(|| a.map(|x| x / length))
 }
 
-pub(super) fn mat_mul(a: &[V3; 3], b: &[V3; 3]) -> [V3; 3] {
+pub(in crate::bbmodel) fn mat_mul(a: &[V3; 3], b: &[V3; 3]) -> [V3; 3] {
     a.map(|row| {
         [
             row[0] * b[0][0] + row[1] * b[1][0] + row[2] * b[2][0],

@@ -2,9 +2,9 @@
 //! 4) and a cube's `faces` object, read with each face's errors held until
 //! its texture is known (Conversion, Faces).
 
-use super::cube::{FaceInput, FaceName, FaceRotation};
-use super::elements::{Pass, deferred};
 use crate::bbmodel::document::value::{Cursor, Path, invalid, known_key, type_name};
+use crate::bbmodel::elements::cube::{FaceInput, FaceName, FaceRotation};
+use crate::bbmodel::elements::read::{Pass, deferred};
 use crate::bbmodel::textures::entries::Textures;
 use crate::error::{Error, Quote};
 use crate::json::TokenKind;
@@ -15,7 +15,7 @@ const FACE_KEYS: [&str; 6] = ["north", "east", "south", "west", "up", "down"];
 
 /// What a face's `texture` names (convention 4).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum FaceTexture {
+pub(in crate::bbmodel) enum FaceTexture {
     /// `null`: the face is removed.
     Removed,
     /// Absent or `false`: drawn untextured.
@@ -26,7 +26,7 @@ pub(super) enum FaceTexture {
 
 /// Resolves a face's `texture` value: an index below the texture count, or
 /// a texture uuid (unknown → INVALID_FIELD).
-pub(super) fn face_texture(
+pub(in crate::bbmodel) fn face_texture(
     c: &mut Cursor<'_>,
     path: &Path<'_>,
     textures: &Textures<'_>,
@@ -85,7 +85,7 @@ fn texture_index(x: f64, texture_count: usize) -> Option<usize> {
 
 /// How far [`read_faces`] read a `faces` object.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum FacesRead {
+pub(in crate::bbmodel) enum FacesRead {
     /// To its end, as a cube's.
     Cube,
     /// Up to a key that is no cube face (when reading speculatively): the
@@ -104,7 +104,7 @@ pub(super) enum FacesRead {
 /// The fill pass reads an object or face in the compact shape Blockbench
 /// writes from its bytes ([`compact_faces`], [`compact_face`]), to the same
 /// values; anything else is read token by token.
-pub(super) fn read_faces(
+pub(in crate::bbmodel) fn read_faces(
     c: &mut Cursor<'_>,
     pass: Pass,
     speculative: bool,

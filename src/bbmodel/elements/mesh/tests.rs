@@ -1,6 +1,6 @@
-use super::transform::sin_cos_deg;
-use super::triangulate::orient;
 use super::*;
+use crate::bbmodel::elements::mesh::transform::sin_cos_deg;
+use crate::bbmodel::elements::mesh::triangulate::orient;
 use std::vec::Vec;
 
 type P = [f32; 3];

@@ -9,21 +9,21 @@
     reason = "counters of items the input spells out, each item at least one byte and adding at most 6 per item, so totals stay far below usize::MAX; each subtraction follows the comparison that bounds it"
 )]
 
-use super::Options;
-use super::animations::{
+use crate::arena::{Arena, Plan};
+use crate::bbmodel::Options;
+use crate::bbmodel::animations::{
     AnimationArrays, AnimationScratch, Context as AnimationContext, ScratchSizes, fill_animations,
     uuid_key,
 };
-use super::document::Document;
-use super::element_count::{Cubes, ElementTally, count_elements};
-use super::elements::{Element, ElementBody, ElementContext, Pass, read_element};
-use super::mesh_keys::{KeyEntry, key_slots, string_at, text_hash};
-use super::mesh_writer::{GroupSlot, KeptFace, MeshCorner, MeshScratch, MeshWriter};
-use super::prescan::Prescan;
-use super::vertex_count::VertexCounts;
-use crate::arena::{Arena, Plan};
+use crate::bbmodel::document::Document;
 use crate::bbmodel::document::text_pool::Pool;
 use crate::bbmodel::document::value::{Cursor, GROUPS, Path, known_key};
+use crate::bbmodel::elements::count::{Cubes, ElementTally, count_elements};
+use crate::bbmodel::elements::mesh::keys::{KeyEntry, key_slots, string_at, text_hash};
+use crate::bbmodel::elements::mesh::vertex_count::VertexCounts;
+use crate::bbmodel::elements::read::{Element, ElementBody, ElementContext, Pass, read_element};
+use crate::bbmodel::elements::writer::{GroupSlot, KeptFace, MeshCorner, MeshScratch, MeshWriter};
+use crate::bbmodel::prescan::Prescan;
 use crate::bbmodel::project::structure::{
     Census, GroupFields, OutlinerEvent, census_walk, for_each_value, walk_outliner,
 };
@@ -83,7 +83,7 @@ pub(crate) fn plan(
     })?;
     let animations = match prescan.animations(doc.animations) {
         Some(counted) if pass == Pass::Count => counted,
-        _ => super::animations::count_animations(doc, limits, pass == Pass::Measure)?,
+        _ => crate::bbmodel::animations::count_animations(doc, limits, pass == Pass::Measure)?,
     };
     // Textures, each read in turn and none held: what the rules, the
     // images and the text pool need, and the first uuids for faces that
@@ -237,7 +237,7 @@ const NOTE_COLLECTION_NODES: usize = 13;
 const NOTE_GROUP_TEXTURES: usize = 14;
 const NOTE_MAX_MESH_GROUPS: usize = 15;
 
-pub(super) fn escaped_len(name: &Option<JsonStr<'_>>) -> usize {
+pub(in crate::bbmodel) fn escaped_len(name: &Option<JsonStr<'_>>) -> usize {
     name.filter(|n| n.has_escapes())
         .map_or(0, |n| n.decoded_len())
 }
@@ -668,15 +668,15 @@ pub(crate) fn fill<'a>(
 }
 
 /// A stored u64 offset or index back as `usize` (they came from `usize`).
-pub(super) fn offset(n: u64) -> usize {
+pub(in crate::bbmodel) fn offset(n: u64) -> usize {
     usize::try_from(n).unwrap_or(usize::MAX)
 }
 
-pub(super) fn index32(n: usize) -> Result<u32, Error> {
+pub(in crate::bbmodel) fn index32(n: usize) -> Result<u32, Error> {
     u32::try_from(n).map_err(|_| mismatch())
 }
 
-pub(super) fn mismatch() -> Error {
+pub(in crate::bbmodel) fn mismatch() -> Error {
     Error::nowhere(
         ErrorCode::ArenaTooSmall,
         format_args!("the arena's layout does not match this input: measure it again"),

@@ -14,12 +14,14 @@
     reason = "counters of items the input spells out, each item at least one byte and adding at most 6 per item, so totals stay far below usize::MAX; each subtraction follows the comparison that bounds it"
 )]
 
-use super::cube::{CubeInput, CubeShape, FaceInput, FaceName, cube_faces};
-use super::document::Document;
-use super::face_reader::{FaceTexture, FacesRead, read_faces};
-use super::mesh_faces::MeshHead;
-use super::vertex_count::{VertexCounts, check_unread_vertices, count_vertex_keys};
+use crate::bbmodel::document::Document;
 use crate::bbmodel::document::value::{Cursor, Path, error_at, invalid, known_key, type_name};
+use crate::bbmodel::elements::cube::{CubeInput, CubeShape, FaceInput, FaceName, cube_faces};
+use crate::bbmodel::elements::faces::{FaceTexture, FacesRead, read_faces};
+use crate::bbmodel::elements::mesh::faces::MeshHead;
+use crate::bbmodel::elements::mesh::vertex_count::{
+    VertexCounts, check_unread_vertices, count_vertex_keys,
+};
 use crate::bbmodel::textures::entries::{RenderSides, Textures, UvSpace};
 use crate::bbmodel::textures::shown::{Placement, Shown, TextureRules};
 use crate::error::{Error, ErrorCode, Location, Quote, Warning, WarningCode, Warnings};
@@ -166,7 +168,7 @@ pub enum Pass {
     /// reads and checks anyway (UVs, origins, rotations, `uv_offset`), and
     /// counts mesh vertex keys and a face's vertex list by their commas.
     /// Its plan is `Measure`'s; its caller reports `Measure`'s error
-    /// whenever either pass fails ([`super::measured_error`]), so the
+    /// whenever either pass fails ([`crate::bbmodel::measured_error`]), so the
     /// values are checked once and the errors stay `measure`'s.
     Count,
     /// The fill pass of a decode: every value.
@@ -235,7 +237,7 @@ struct Deferred {
 /// Runs `read` on the cursor; a failure that is no syntax error is kept in
 /// `slot` (the first one wins) and the cursor brought back to `depth`, so
 /// the object around it can be read on.
-pub(super) fn deferred<'a, T>(
+pub(in crate::bbmodel) fn deferred<'a, T>(
     c: &mut Cursor<'a>,
     depth: usize,
     slots: &mut [&mut Option<Error>],

@@ -8,9 +8,9 @@
 
 use core::cell::Cell;
 
-use super::document::MAX_JSON_DEPTH;
-use super::elements::{ElementContext, Pass, deferred};
+use crate::bbmodel::document::MAX_JSON_DEPTH;
 use crate::bbmodel::document::value::{Cursor, Path, error_at, invalid, type_name};
+use crate::bbmodel::elements::read::{ElementContext, Pass, deferred};
 use crate::error::{Error, ErrorCode};
 use crate::json::TokenKind;
 use crate::limits::BbmodelLimits;
@@ -42,7 +42,7 @@ pub(crate) type VertexCounts = Cell<Option<CountedVertices>>;
 /// every position; a decode's counting pass counts the keys by the object's
 /// commas, and its fill pass leaves the object to [`mesh_key_table`], which
 /// reads (and counts) them all strictly.
-pub(super) fn count_vertex_keys(
+pub(in crate::bbmodel) fn count_vertex_keys(
     c: &mut Cursor<'_>,
     pass: Pass,
     at: &Path<'_>,
@@ -106,7 +106,7 @@ pub(super) fn count_vertex_keys(
 
 /// TOO_MANY_VERTICES for a mesh face over maxFaceVertices (both the read
 /// that counts a face's keys by commas and the one that reads them).
-pub(super) fn too_many_face_vertices(face: &Path<'_>, max_vertices: usize) -> Error {
+pub(in crate::bbmodel) fn too_many_face_vertices(face: &Path<'_>, max_vertices: usize) -> Error {
     error_at(
         ErrorCode::TooManyVertices,
         face,
@@ -120,7 +120,7 @@ pub(super) fn too_many_face_vertices(face: &Path<'_>, max_vertices: usize) -> Er
 /// not read (an element's that is no mesh, or one written again) as
 /// `measure` does, from a cursor allowed the nesting left below the
 /// element's `depth`, and keeps its error in `slot` as `measure` would.
-pub(super) fn check_unread_vertices(
+pub(in crate::bbmodel) fn check_unread_vertices(
     ctx: &ElementContext<'_, '_>,
     at: usize,
     depth: usize,

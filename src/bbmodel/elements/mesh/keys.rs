@@ -5,9 +5,9 @@
     reason = "counters of items the input spells out, each item at least one byte and adding at most 6 per item, so totals stay far below usize::MAX; each subtraction follows the comparison that bounds it"
 )]
 
-use super::document::Document;
-use super::mesh_faces::MeshHead;
 use crate::arena::scratch_record;
+use crate::bbmodel::document::Document;
+use crate::bbmodel::elements::mesh::faces::MeshHead;
 use crate::error::Error;
 use crate::json::{JsonStr, TokenKind};
 
