@@ -11,6 +11,8 @@
 pub mod animations;
 mod document;
 mod elements;
+mod layout;
+mod options;
 mod passes;
 mod prescan;
 mod project;
@@ -20,6 +22,7 @@ pub use document::formats;
 pub use document::{Document, FormatVersion, read_meta};
 pub use elements::{cube, mesh};
 pub use formats::ModelFormat;
+pub use options::{Options, TextureFile};
 pub use project::references::list_references;
 pub use project::{references, structure};
 
@@ -27,23 +30,10 @@ use crate::arena::{Arena, Plan};
 use crate::error::{Error, Warnings};
 use crate::limits::BbmodelLimits;
 use crate::scene::Scene;
+use elements::context::Pass;
+use elements::context::VertexCounts;
 use elements::count::Cubes;
-use elements::mesh::vertex_count::VertexCounts;
-use elements::read::Pass;
 use prescan::Prescan;
-
-/// A texture file the caller picked next to the model: its file name and bytes
-/// (the spec's `options.textureFiles`).
-pub type TextureFile<'o> = (&'o str, &'o [u8]);
-
-/// How to read a .bbmodel file.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Options<'o> {
-    /// The bounds every count and size is checked against.
-    pub limits: BbmodelLimits,
-    /// Texture files matched by name against textures that are not embedded.
-    pub texture_files: &'o [TextureFile<'o>],
-}
 
 /// Checks `bytes` against the limits and returns the arena size
 /// [`decode_into`] needs, without allocating.

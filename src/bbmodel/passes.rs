@@ -10,19 +10,23 @@
 )]
 
 use crate::arena::{Arena, Plan};
-use crate::bbmodel::Options;
 use crate::bbmodel::animations::{
     AnimationArrays, AnimationScratch, Context as AnimationContext, ScratchSizes, fill_animations,
     uuid_key,
 };
 use crate::bbmodel::document::Document;
+use crate::bbmodel::document::text_hash::{string_at, text_hash};
 use crate::bbmodel::document::text_pool::Pool;
+use crate::bbmodel::document::text_pool::escaped_len;
 use crate::bbmodel::document::value::{Cursor, GROUPS, Path, known_key};
+use crate::bbmodel::elements::context::VertexCounts;
+use crate::bbmodel::elements::context::{ElementContext, Pass};
 use crate::bbmodel::elements::count::{Cubes, ElementTally, count_elements};
-use crate::bbmodel::elements::mesh::keys::{KeyEntry, key_slots, string_at, text_hash};
-use crate::bbmodel::elements::mesh::vertex_count::VertexCounts;
-use crate::bbmodel::elements::read::{Element, ElementBody, ElementContext, Pass, read_element};
+use crate::bbmodel::elements::mesh::keys::{KeyEntry, key_slots};
+use crate::bbmodel::elements::read::{Element, ElementBody, read_element};
 use crate::bbmodel::elements::writer::{GroupSlot, KeptFace, MeshCorner, MeshScratch, MeshWriter};
+use crate::bbmodel::layout::{mismatch, offset};
+use crate::bbmodel::options::Options;
 use crate::bbmodel::prescan::Prescan;
 use crate::bbmodel::project::structure::{
     Census, GroupFields, OutlinerEvent, census_walk, for_each_value, walk_outliner,
@@ -40,8 +44,8 @@ use crate::bbmodel::textures::records::{COMPOSITE_NAME, write_composite, write_t
 use crate::bbmodel::textures::shown::{
     NO_GROUP_TEXTURE, Placement, TextureRules, TextureSummary, group_texture,
 };
-use crate::error::{Error, ErrorCode, Location, Quote, Warning, WarningCode, Warnings};
-use crate::json::{JsonStr, TokenKind};
+use crate::error::{Error, Location, Quote, Warning, WarningCode, Warnings};
+use crate::json::TokenKind;
 use crate::limits::BbmodelLimits;
 use crate::scene::{
     Format, MeshRecord, NodeFlags, NodeRecord, Scene, SceneArrays, SceneCounts, TextRef,
@@ -236,11 +240,6 @@ const NOTE_COLLECTIONS: usize = 12;
 const NOTE_COLLECTION_NODES: usize = 13;
 const NOTE_GROUP_TEXTURES: usize = 14;
 const NOTE_MAX_MESH_GROUPS: usize = 15;
-
-pub(in crate::bbmodel) fn escaped_len(name: &Option<JsonStr<'_>>) -> usize {
-    name.filter(|n| n.has_escapes())
-        .map_or(0, |n| n.decoded_len())
-}
 
 /// Reads a group object's own fields ([`GroupFields`]); `path` is the
 /// object's, for errors (`$.outliner`, or `$.groups[i]`).
@@ -665,20 +664,4 @@ pub(crate) fn fill<'a>(
     };
     let arrays = arrays.truncate(&used);
     Ok(Scene::new(Format::Bbmodel, doc.bytes, arrays))
-}
-
-/// A stored u64 offset or index back as `usize` (they came from `usize`).
-pub(in crate::bbmodel) fn offset(n: u64) -> usize {
-    usize::try_from(n).unwrap_or(usize::MAX)
-}
-
-pub(in crate::bbmodel) fn index32(n: usize) -> Result<u32, Error> {
-    u32::try_from(n).map_err(|_| mismatch())
-}
-
-pub(in crate::bbmodel) fn mismatch() -> Error {
-    Error::nowhere(
-        ErrorCode::ArenaTooSmall,
-        format_args!("the arena's layout does not match this input: measure it again"),
-    )
 }

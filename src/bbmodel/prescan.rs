@@ -15,6 +15,7 @@
 )]
 
 use super::animations::AnimationCounts;
+use crate::bbmodel::elements::count::CubeTally;
 #[cfg(feature = "alloc")]
 use {
     super::animations::count_animations_at, super::document::Document,
@@ -30,18 +31,6 @@ pub(crate) struct Prescan {
     pub cubes: Option<CubeTally>,
     /// The animations array that starts at `.0`, counted.
     animations: Option<(usize, AnimationCounts)>,
-}
-
-/// The plain cubes of an `elements` array (a plain cube is one whose
-/// bounded count needs its keys alone: `element_count::plain_cube`), for
-/// the counting pass to bound without walking the array again.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) struct CubeTally {
-    /// Where the array starts (the tally stands only for that array).
-    pub at: usize,
-    /// Its entries, every one a plain cube (whose strings have no escapes,
-    /// so its name needs no room in the text pool).
-    pub cubes: usize,
 }
 
 impl Prescan {
@@ -131,9 +120,9 @@ mod tests {
 
     use super::*;
     use crate::arena::Plan;
+    use crate::bbmodel::elements::context::Pass;
+    use crate::bbmodel::elements::context::VertexCounts;
     use crate::bbmodel::elements::count::Cubes;
-    use crate::bbmodel::elements::mesh::vertex_count::VertexCounts;
-    use crate::bbmodel::elements::read::Pass;
     use crate::bbmodel::{Options, count_located, passes};
     use crate::error::{Error, ErrorCode};
     use std::format;

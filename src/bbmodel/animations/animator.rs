@@ -15,54 +15,14 @@
 
 use super::keyframes::{Played, read_keyframe};
 use super::lookup::Groups;
-use super::read::{Fill, node_name};
+use super::state::{Claim, DEAD, Fill, SortKey, node_name};
 use super::truthy;
-use crate::arena::scratch_record;
 use crate::bbmodel::document::formats::ModelFormat;
 use crate::bbmodel::document::value::{Cursor, Path, invalid, known_key, type_name};
-use crate::bbmodel::passes::{index32, mismatch, offset};
+use crate::bbmodel::layout::{index32, mismatch, offset};
 use crate::error::{Error, Quote, WarningCode};
 use crate::json::{JsonStr, Token, TokenKind};
-use crate::scene::{ChannelRecord, ChannelTarget, KeyframeRecord, NodeRecord};
-
-/// A dead channel's node: replaced by a later animator, dropped when the
-/// clip is compacted.
-pub(super) const DEAD: u32 = u32::MAX;
-
-scratch_record! {
-    /// The claim an animator holds on its node: the pass that wrote it (a
-    /// claim of an earlier animation is stale, so the table is never reset)
-    /// and the channels it wrote.
-    #[derive(PartialEq, Eq)]
-    pub(in crate::bbmodel) struct Claim {
-        generation: u32,
-        first_channel: u32,
-        channel_count: u32,
-    }
-}
-
-scratch_record! {
-    /// A staged keyframe's sort key: channel, time, then file order, so an
-    /// unstable sort gives the stable order (no two keys are equal).
-    #[derive(PartialEq, Eq, PartialOrd, Ord)]
-    pub(in crate::bbmodel) struct SortKey {
-        target: u32,
-        /// The time's f32 bits: times are never negative, so they order as
-        /// the times do.
-        time: u32,
-        seq: u32,
-    }
-}
-
-/// The claims table and one animator's staging area.
-pub(super) struct Staging<'s> {
-    pub(super) claims: &'s mut [Claim],
-    pub(super) staged: &'s mut [KeyframeRecord],
-    pub(super) order: &'s mut [SortKey],
-    /// Counts the passes over `animators` objects (a claim of another
-    /// pass is stale).
-    pub(super) generation: u32,
-}
+use crate::scene::{ChannelRecord, ChannelTarget, NodeRecord};
 
 /// Keyframe warnings waiting for the end of the animator: the index of the
 /// first keyframe showing each.

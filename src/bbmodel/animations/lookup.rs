@@ -8,9 +8,9 @@
 
 use crate::arena::scratch_record;
 use crate::bbmodel::document::Document;
+use crate::bbmodel::document::text_hash::{string_at, text_hash};
 use crate::bbmodel::document::value::same_text;
-use crate::bbmodel::elements::mesh::keys::{string_at, text_hash};
-use crate::bbmodel::passes::offset;
+use crate::bbmodel::layout::offset;
 use crate::bbmodel::project::uuid_tables::body_offset;
 use crate::json::JsonStr;
 use crate::scene::NodeRecord;

@@ -20,19 +20,21 @@ mod count;
 mod keyframes;
 mod lookup;
 mod read;
+mod state;
 
 pub(in crate::bbmodel) use count::count_animations;
 #[cfg(feature = "alloc")]
 pub(in crate::bbmodel) use count::count_animations_at;
 pub use count::{AnimationCounts, check_animations};
 pub(in crate::bbmodel) use lookup::{NodeKey, uuid_key};
-pub(in crate::bbmodel) use read::{AnimationArrays, AnimationScratch, Context, fill_animations};
+pub(in crate::bbmodel) use read::fill_animations;
+pub(in crate::bbmodel) use state::{AnimationArrays, AnimationScratch, Context};
 
 use crate::arena::{Arena, Footprint};
 use crate::error::Error;
 use crate::json::{Token, TokenKind};
 use crate::scene::KeyframeRecord;
-use animator::{Claim, SortKey};
+use state::{Claim, SortKey};
 
 /// Whether JavaScript reads a value as true: not false, null, 0 or "".
 pub(super) fn truthy(t: &Token<'_>) -> bool {

@@ -19,58 +19,21 @@
     reason = "counters of items the input spells out, each item at least one byte and adding at most 6 per item, so totals stay far below usize::MAX; each subtraction follows the comparison that bounds it"
 )]
 
-use super::animator::{Claim, Staging};
 use super::count::check_animator;
 use super::keyframes::within;
-use super::lookup::{Groups, NodeKey, sort_tables};
+use super::lookup::{Groups, sort_tables};
+use super::state::{
+    AnimationArrays, AnimationScratch, Context, DEAD, Fill, Staging, Written, node_name,
+};
 use super::truthy;
 use crate::bbmodel::document::Document;
 use crate::bbmodel::document::text_pool::Pool;
 use crate::bbmodel::document::value::{ANIMATIONS, Cursor, Path, expect_object, known_key};
-use crate::bbmodel::passes::{index32, mismatch};
+use crate::bbmodel::layout::{index32, mismatch};
 use crate::bbmodel::project::structure::for_each_value;
 use crate::error::{Error, Location, Warning, WarningCode, Warnings};
 use crate::json::{JsonStr, Token, TokenKind};
-use crate::limits::BbmodelLimits;
-use crate::scene::{
-    AnimationRecord, ChannelRecord, KeyframeRecord, LoopMode, NodeRecord, TextRef, TextSource,
-};
-
-/// The scene's animation arrays, as carved.
-pub(in crate::bbmodel) struct AnimationArrays<'o> {
-    pub(in crate::bbmodel) animations: &'o mut [AnimationRecord],
-    pub(in crate::bbmodel) channels: &'o mut [ChannelRecord],
-    pub(in crate::bbmodel) keyframes: &'o mut [KeyframeRecord],
-}
-
-/// What the fill wrote of each animation array.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(in crate::bbmodel) struct Written {
-    pub(in crate::bbmodel) animations: usize,
-    pub(in crate::bbmodel) channels: usize,
-    pub(in crate::bbmodel) keyframes: usize,
-}
-
-/// The scratch the fill pass uses, in the order [`super::ScratchSizes`]
-/// sizes it.
-pub(in crate::bbmodel) struct AnimationScratch<'s> {
-    /// Group uuids by hash (filled by the outliner walk).
-    pub(in crate::bbmodel) uuids: &'s mut [NodeKey],
-    /// Group names by lowercased hash.
-    pub(in crate::bbmodel) names: &'s mut [NodeKey],
-    /// Per node, the animator holding its claim.
-    pub(in crate::bbmodel) claims: &'s mut [Claim],
-    /// One animator's keyframes in file order, and their sort keys.
-    pub(in crate::bbmodel) staged: &'s mut [KeyframeRecord],
-    pub(in crate::bbmodel) order: &'s mut [super::animator::SortKey],
-}
-
-/// Everything one animation's read needs besides its own bytes.
-pub(in crate::bbmodel) struct Context<'c, 'a> {
-    pub(in crate::bbmodel) doc: &'c Document<'a>,
-    pub(in crate::bbmodel) limits: &'c BbmodelLimits,
-    pub(in crate::bbmodel) nodes: &'c [NodeRecord],
-}
+use crate::scene::{AnimationRecord, ChannelRecord, LoopMode, NodeRecord, TextRef};
 
 /// Fills the animation arrays; `uuids_written` entries of
 /// `scratch.uuids` were filled by the outliner walk.
@@ -127,27 +90,6 @@ pub(in crate::bbmodel) fn fill_animations<'a>(
         Ok(())
     })?;
     Ok(fill.written)
-}
-
-/// A node's name as text.
-pub(super) fn node_name<'t>(doc: &Document<'t>, pool: &'t [u8], name: TextRef) -> &'t str {
-    let bytes = match name.source() {
-        TextSource::Input => doc.bytes,
-        TextSource::Pool => pool,
-    };
-    bytes
-        .get(name.range())
-        .and_then(|b| core::str::from_utf8(b).ok())
-        .unwrap_or_default()
-}
-
-/// The fill's state across animations.
-pub(super) struct Fill<'f, 'c, 'a> {
-    pub(super) ctx: &'f Context<'c, 'a>,
-    pub(super) out: AnimationArrays<'f>,
-    pub(super) staging: Staging<'f>,
-    pub(super) written: Written,
-    pub(super) warnings: &'f mut Warnings,
 }
 
 /// Which `animators` or `bones` object a clip plays.
@@ -335,13 +277,13 @@ impl<'a> Fill<'_, '_, 'a> {
             .channels
             .get_mut(first_channel..end)
             .ok_or_else(mismatch)?;
-        if channels.iter().all(|ch| ch.node != super::animator::DEAD) {
+        if channels.iter().all(|ch| ch.node != DEAD) {
             return Ok(());
         }
         let (mut to_channel, mut to_keyframe) = (first_channel, first_keyframe);
         for i in first_channel..end {
             let channel = *self.out.channels.get(i).ok_or_else(mismatch)?;
-            if channel.node == super::animator::DEAD {
+            if channel.node == DEAD {
                 continue;
             }
             let from = channel.first_keyframe as usize;

@@ -15,6 +15,7 @@
 
 pub(in crate::bbmodel) mod brackets;
 pub mod formats;
+pub(in crate::bbmodel) mod text_hash;
 pub(in crate::bbmodel) mod text_pool;
 pub(in crate::bbmodel) mod value;
 

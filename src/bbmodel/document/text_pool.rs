@@ -5,7 +5,7 @@
     reason = "lengths of text held in fixed buffers or spans of the input, each end checked against its buffer before use"
 )]
 
-use crate::bbmodel::passes::mismatch;
+use crate::bbmodel::layout::mismatch;
 use crate::error::Error;
 use crate::json::JsonStr;
 use crate::scene::{TextRef, TextSource};
@@ -45,4 +45,11 @@ impl Pool<'_> {
         self.len = end;
         TextRef::new(TextSource::Pool, start, end - start).ok_or_else(mismatch)
     }
+}
+
+/// Bytes a name needs in the text pool: its decoded length when it has
+/// escapes (a plain name is a span of the input and needs none).
+pub(in crate::bbmodel) fn escaped_len(name: &Option<JsonStr<'_>>) -> usize {
+    name.filter(|n| n.has_escapes())
+        .map_or(0, |n| n.decoded_len())
 }

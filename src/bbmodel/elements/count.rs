@@ -13,13 +13,11 @@
     reason = "counters of items the input spells out, each item at least one byte and adding at most 36 per item, so totals stay far below usize::MAX; each subtraction follows the comparison that bounds it"
 )]
 
+use crate::bbmodel::document::text_pool::escaped_len;
 use crate::bbmodel::document::value::{Cursor, Path};
+use crate::bbmodel::elements::context::{ElementContext, Pass};
 use crate::bbmodel::elements::mesh::faces::for_each_mesh_face;
-use crate::bbmodel::elements::read::{
-    ElementBody, ElementContext, GroupKey, Pass, group_key, read_element,
-};
-use crate::bbmodel::passes::escaped_len;
-use crate::bbmodel::prescan::CubeTally;
+use crate::bbmodel::elements::read::{ElementBody, GroupKey, group_key, read_element};
 use crate::bbmodel::project::structure::for_each_value;
 use crate::bbmodel::project::uuid_tables::SeenUuids;
 use crate::error::{Error, ErrorCode};
@@ -326,6 +324,18 @@ fn check_geometry(counts: &SceneCounts, limits: &BbmodelLimits) -> Result<(), Er
         ));
     }
     Ok(())
+}
+
+/// The plain cubes of an `elements` array (a plain cube is one whose
+/// bounded count needs its keys alone: `element_count::plain_cube`), for
+/// the counting pass to bound without walking the array again.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(in crate::bbmodel) struct CubeTally {
+    /// Where the array starts (the tally stands only for that array).
+    pub at: usize,
+    /// Its entries, every one a plain cube (whose strings have no escapes,
+    /// so its name needs no room in the text pool).
+    pub cubes: usize,
 }
 
 #[cfg(test)]

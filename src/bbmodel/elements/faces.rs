@@ -3,8 +3,8 @@
 //! its texture is known (Conversion, Faces).
 
 use crate::bbmodel::document::value::{Cursor, Path, invalid, known_key, type_name};
+use crate::bbmodel::elements::context::{Pass, deferred};
 use crate::bbmodel::elements::cube::{FaceInput, FaceName, FaceRotation};
-use crate::bbmodel::elements::read::{Pass, deferred};
 use crate::bbmodel::textures::entries::Textures;
 use crate::error::{Error, Quote};
 use crate::json::TokenKind;

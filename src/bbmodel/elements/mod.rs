@@ -10,6 +10,7 @@
 //! "Meshes", "Box UV", "Per-face UV", "Inflate"), Conversion conventions
 //! 5–11, Limits (maxElements, maxTriangles, maxVertices, maxFaceVertices).
 //!
+//! - [`context`]: which pass reads an element and what the read needs;
 //! - [`read`]: an element's fields and what it draws;
 //! - [`faces`]: a face's texture and a cube's `faces` object (compact faces
 //!   read from their bytes);
@@ -19,6 +20,7 @@
 //! - [`count`]: the counting pass over elements;
 //! - [`writer`]: the fill pass's geometry writer.
 
+pub(in crate::bbmodel) mod context;
 pub(in crate::bbmodel) mod count;
 pub mod cube;
 pub(in crate::bbmodel) mod faces;

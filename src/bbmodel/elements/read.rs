@@ -15,18 +15,16 @@
 )]
 
 use crate::bbmodel::document::Document;
-use crate::bbmodel::document::value::{Cursor, Path, error_at, invalid, known_key, type_name};
+use crate::bbmodel::document::value::{Cursor, Path, invalid, known_key, type_name};
+use crate::bbmodel::elements::context::{ElementContext, Pass, deferred};
 use crate::bbmodel::elements::cube::{CubeInput, CubeShape, FaceInput, FaceName, cube_faces};
 use crate::bbmodel::elements::faces::{FaceTexture, FacesRead, read_faces};
 use crate::bbmodel::elements::mesh::faces::MeshHead;
-use crate::bbmodel::elements::mesh::vertex_count::{
-    VertexCounts, check_unread_vertices, count_vertex_keys,
-};
-use crate::bbmodel::textures::entries::{RenderSides, Textures, UvSpace};
-use crate::bbmodel::textures::shown::{Placement, Shown, TextureRules};
-use crate::error::{Error, ErrorCode, Location, Quote, Warning, WarningCode, Warnings};
+use crate::bbmodel::elements::mesh::vertex_count::{check_unread_vertices, count_vertex_keys};
+use crate::bbmodel::textures::entries::{RenderSides, UvSpace};
+use crate::bbmodel::textures::shown::Shown;
+use crate::error::{Error, Location, Quote, Warning, WarningCode, Warnings};
 use crate::json::{JsonStr, Token, TokenKind};
-use crate::limits::BbmodelLimits;
 
 /// What an element is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -155,53 +153,6 @@ impl CubeRead {
     }
 }
 
-/// Which pass reads an element. Both counting passes convert only the
-/// numbers that decide how many triangles there are; they differ in what
-/// they check.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Pass {
-    /// `measure`: counts, and checks every value, so that a decode of the
-    /// same bytes cannot fail on one.
-    Measure,
-    /// The counting pass of a decode (`load`, `decode_into`): counts, and
-    /// passes over by their brackets the values the fill pass after it
-    /// reads and checks anyway (UVs, origins, rotations, `uv_offset`), and
-    /// counts mesh vertex keys and a face's vertex list by their commas.
-    /// Its plan is `Measure`'s; its caller reports `Measure`'s error
-    /// whenever either pass fails ([`crate::bbmodel::measured_error`]), so the
-    /// values are checked once and the errors stay `measure`'s.
-    Count,
-    /// The fill pass of a decode: every value.
-    Fill,
-}
-
-impl Pass {
-    /// A counting pass: it checks the JSON no other pass reads (faces left
-    /// unread by a type that turned out not to read them).
-    const fn counts(self) -> bool {
-        !matches!(self, Self::Fill)
-    }
-}
-
-/// What reading an element needs besides its bytes.
-#[derive(Clone, Copy, Debug)]
-pub struct ElementContext<'c, 'a> {
-    /// The document.
-    pub doc: &'c Document<'a>,
-    /// The limits.
-    pub limits: &'c BbmodelLimits,
-    /// The textures as faces see them.
-    pub textures: &'c Textures<'c>,
-    /// Which texture each face shows (convention 15).
-    pub rules: &'c TextureRules,
-    /// The texture the element's place gives its faces, when the rules
-    /// ask for one ([`TextureRules::by_placement`]).
-    pub placed: Placement,
-    /// The last mesh `vertices` object counted, shared by the passes over
-    /// one document.
-    pub counted: &'c VertexCounts,
-}
-
 /// The element keys this reader knows (others are skipped).
 const ELEMENT_KEYS: &[&str] = &[
     "type",
@@ -232,30 +183,6 @@ const ELEMENT_KEYS: &[&str] = &[
 struct Deferred {
     cube: Option<Error>,
     mesh: Option<Error>,
-}
-
-/// Runs `read` on the cursor; a failure that is no syntax error is kept in
-/// `slot` (the first one wins) and the cursor brought back to `depth`, so
-/// the object around it can be read on.
-pub(in crate::bbmodel) fn deferred<'a, T>(
-    c: &mut Cursor<'a>,
-    depth: usize,
-    slots: &mut [&mut Option<Error>],
-    read: impl FnOnce(&mut Cursor<'a>) -> Result<T, Error>,
-) -> Result<Option<T>, Error> {
-    match read(c) {
-        Ok(value) => Ok(Some(value)),
-        Err(e) if e.code() == ErrorCode::NotJson => Err(e),
-        Err(e) => {
-            for slot in slots.iter_mut() {
-                if slot.is_none() {
-                    **slot = Some(e.clone());
-                }
-            }
-            c.recover(depth)?;
-            Ok(None)
-        }
-    }
 }
 
 /// Reads the element whose first token, `first`, the cursor just read, to
@@ -655,19 +582,6 @@ fn cube_face_group(
         key.double_sided = false;
     }
     (key, shown.uv)
-}
-
-/// An error for elements placed twice or uuids repeated.
-pub fn duplicate(path: &Path<'_>, uuid: &JsonStr<'_>) -> Error {
-    error_at(
-        ErrorCode::DuplicateReference,
-        path,
-        "duplicate uuid",
-        format_args!(
-            "each element once, but {} appears twice",
-            Quote(uuid.raw_str())
-        ),
-    )
 }
 
 /// The group of a face drawn as `shown` (convention 9: front and double

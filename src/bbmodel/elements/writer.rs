@@ -7,16 +7,15 @@
 
 use crate::arena::scratch_record;
 use crate::bbmodel::document::Document;
+use crate::bbmodel::elements::context::{ElementContext, Pass};
 use crate::bbmodel::elements::mesh::faces::{MeshFace, MeshHead, for_each_mesh_face};
 use crate::bbmodel::elements::mesh::keys::{KeyEntry, find_key, key_slots, mesh_key_table};
 use crate::bbmodel::elements::mesh::{
     MAX_FACE_TRIANGLES, accumulate_face_normal, blockbench_face_normal, finish_smooth_normals,
     mesh_transform, triangle_count, triangulate,
 };
-use crate::bbmodel::elements::read::{
-    DrawnFace, ElementContext, ElementHead, GroupKey, Pass, group_key,
-};
-use crate::bbmodel::passes::{index32, mismatch};
+use crate::bbmodel::elements::read::{DrawnFace, ElementHead, GroupKey, group_key};
+use crate::bbmodel::layout::{index32, mismatch};
 use crate::error::{Error, Quote};
 use crate::scene::{GroupFlags, MeshFlags, MeshGroupRecord, MeshRecord, TextRef};
 
@@ -236,7 +235,7 @@ impl MeshWriter<'_> {
         let (first_vertex, first_index, first_group) = (self.vertex, self.index, self.group);
         let mut at = self.index;
         for slot in groups.iter_mut() {
-            let (key, triangles) = (slot.key(), crate::bbmodel::passes::offset(slot.count));
+            let (key, triangles) = (slot.key(), crate::bbmodel::layout::offset(slot.count));
             *self.groups.get_mut(self.group).ok_or_else(mismatch)? = MeshGroupRecord {
                 material: key.material,
                 flags: if key.double_sided {
@@ -310,11 +309,11 @@ impl MeshWriter<'_> {
                 .ok_or_else(mismatch)?;
             for tri in tris.iter().take(triangulation.count) {
                 for &corner in tri {
-                    let i = crate::bbmodel::passes::offset(cursor.count);
+                    let i = crate::bbmodel::layout::offset(cursor.count);
                     *self.indices.get_mut(i).ok_or_else(mismatch)? = local + u32::from(corner);
                     cursor.count += 1;
                 }
-                let i = crate::bbmodel::passes::offset(cursor.count);
+                let i = crate::bbmodel::layout::offset(cursor.count);
                 *self.uv_rects.get_mut(i / 3 - 1).ok_or_else(mismatch)? = rect;
             }
             self.vertex += positions.len();

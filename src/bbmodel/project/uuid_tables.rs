@@ -7,10 +7,9 @@
 
 use crate::arena::scratch_record;
 use crate::bbmodel::document::Document;
-use crate::bbmodel::document::value::{Path, same_text};
-use crate::bbmodel::elements::mesh::keys::{string_at, text_hash};
-use crate::bbmodel::elements::read::duplicate;
-use crate::bbmodel::passes::offset;
+use crate::bbmodel::document::text_hash::{string_at, text_hash};
+use crate::bbmodel::document::value::{Path, error_at, same_text};
+use crate::bbmodel::layout::offset;
 use crate::error::{Error, ErrorCode, Quote};
 use crate::json::{JsonStr, TokenKind};
 
@@ -324,6 +323,19 @@ pub(in crate::bbmodel) fn entry_uuid<'a>(
         c.skip_rest(&v)?;
     }
     Ok(None)
+}
+
+/// An error for elements placed twice or uuids repeated.
+pub fn duplicate(path: &Path<'_>, uuid: &JsonStr<'_>) -> Error {
+    error_at(
+        ErrorCode::DuplicateReference,
+        path,
+        "duplicate uuid",
+        format_args!(
+            "each element once, but {} appears twice",
+            Quote(uuid.raw_str())
+        ),
+    )
 }
 
 #[cfg(test)]

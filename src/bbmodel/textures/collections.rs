@@ -34,9 +34,9 @@
 
 use crate::arena::scratch_record;
 use crate::bbmodel::document::Document;
+use crate::bbmodel::document::text_hash::{string_at, text_hash};
 use crate::bbmodel::document::value::{Path, same_text};
-use crate::bbmodel::elements::mesh::keys::{string_at, text_hash};
-use crate::bbmodel::passes::offset;
+use crate::bbmodel::layout::offset;
 use crate::bbmodel::project::uuid_tables::body_offset;
 use crate::bbmodel::textures::entries::Textures;
 use crate::bbmodel::textures::shown::Placement;

@@ -21,12 +21,12 @@
 
 use crate::arena::scratch_record;
 use crate::bbmodel::document::Document;
+use crate::bbmodel::document::text_hash::{string_at, text_hash};
 use crate::bbmodel::document::value::{Cursor, Path, error_at, invalid, same_text, type_name};
-use crate::bbmodel::elements::mesh::keys::{string_at, text_hash};
-use crate::bbmodel::passes::offset;
+use crate::bbmodel::layout::offset;
 use crate::bbmodel::project::uuid_tables::{UuidEntry, body_offset, entry_uuid};
 use crate::bbmodel::textures::frames::{FrameFields, FrameStrip, StripNotes, frame_count, strip};
-use crate::bbmodel::textures::pixels::ImageSource;
+use crate::bbmodel::textures::source::ImageSource;
 use crate::data_url::DataUrl;
 use crate::error::{Error, ErrorCode, Quote, Warning, WarningCode, Warnings};
 use crate::json::{JsonStr, Token, TokenKind};

@@ -17,3 +17,4 @@ pub(in crate::bbmodel) mod frames;
 pub(in crate::bbmodel) mod pixels;
 pub(in crate::bbmodel) mod records;
 pub(in crate::bbmodel) mod shown;
+pub(in crate::bbmodel) mod source;

@@ -1,9 +1,8 @@
-//! A texture's image: where its PNG bytes come from (an embedded data URL
-//! or a picked file), its header, and its pixels (Supported, "Textures:
+//! A texture's image: its validation and its pixels (Supported, "Textures:
 //! PNG only").
 //!
 //! `measure` reads each header and validates each image through a 32 KiB
-//! window ([`png::Output::Validate`]), so that a file `measure` accepts
+//! window ([`crate::png::Output::Validate`]), so that a file `measure` accepts
 //! never fails to decode; the fill pass decodes straight into the scene's
 //! pixel array, feeding the decoder the data URL's base64 in pieces, so the
 //! PNG file itself is never held.
@@ -12,114 +11,14 @@
     reason = "sample arithmetic on u8/u16 values, and sizes from IHDR's sides (each below 2^31, checked on read) computed in u64"
 )]
 
-use crate::bbmodel::TextureFile;
 use crate::bbmodel::document::value::{Path, TEXTURES, error_at};
+use crate::bbmodel::options::TextureFile;
 use crate::bbmodel::textures::entries::TextureMeta;
-use crate::data_url::DataUrl;
+use crate::bbmodel::textures::source::{ImageSource, bad_png};
 use crate::error::{Error, ErrorCode};
 use crate::limits::BbmodelLimits;
-use crate::png::{self, Decoder, Header, Output, PngError, Window};
+use crate::png::PngError;
 use crate::scene::{MipRecord, TextureRecord};
-
-/// Where a texture's PNG bytes are.
-#[derive(Clone, Copy, Debug)]
-pub enum ImageSource<'a, 'p> {
-    /// An embedded `data:image/png;base64,` source.
-    DataUrl(DataUrl<'a>),
-    /// A file the caller picked.
-    File(&'p [u8]),
-}
-
-impl ImageSource<'_, '_> {
-    /// The image's header, its size checked against the limits first.
-    ///
-    /// The spec's side and pixel limits are TEXTURE_TOO_LARGE "from the PNG
-    /// header", so IHDR's width and height are compared as stored, before
-    /// the rest of IHDR is validated (a side past 2³¹ − 1 is too large, not
-    /// a bad PNG); then [`Header::read`] checks the signature, every field
-    /// and the CRC (BAD_TEXTURE).
-    pub fn header(&self, limits: &BbmodelLimits, path: &Path<'_>) -> Result<Header, Error> {
-        let mut prefix = [0u8; png::HEADER_LEN];
-        let n = match self {
-            Self::DataUrl(url) => url.decode_prefix(&mut prefix),
-            Self::File(bytes) => {
-                let n = bytes.len().min(png::HEADER_LEN);
-                if let (Some(dst), Some(src)) = (prefix.get_mut(..n), bytes.get(..n)) {
-                    dst.copy_from_slice(src);
-                }
-                n
-            }
-        };
-        let prefix = prefix.get(..n).unwrap_or_default();
-        if let Some(size) = stored_size(prefix) {
-            check_size(size, limits, path)?;
-        }
-        Header::read(prefix).map_err(|e| bad_png(path, &e))
-    }
-
-    /// Feeds the whole image to a decoder writing `out`.
-    fn decode(&self, out: &mut Output<'_>) -> Result<Header, PngError> {
-        let mut decoder = Decoder::new();
-        match self {
-            Self::DataUrl(url) => url.for_each_piece(|piece| decoder.feed(piece, out))?,
-            Self::File(bytes) => decoder.feed(bytes, out)?,
-        }
-        decoder.finish(out)
-    }
-
-    /// Every check of a decode, without output memory.
-    pub fn validate(&self) -> Result<Header, PngError> {
-        let mut window = Window::new();
-        self.decode(&mut Output::Validate(&mut window))
-    }
-
-    /// Decodes to RGBA8 rows, top first, into `pixels` (exactly
-    /// [`Header::rgba8_len`] bytes) with `scratch` (at least
-    /// [`Header::scratch_len`]).
-    pub fn decode_rgba8(&self, pixels: &mut [u8], scratch: &mut [u8]) -> Result<Header, PngError> {
-        self.decode(&mut Output::Rgba8 { pixels, scratch })
-    }
-}
-
-/// IHDR's width and height as stored, when `prefix` starts with a PNG
-/// signature and an IHDR chunk.
-fn stored_size(prefix: &[u8]) -> Option<[u32; 2]> {
-    if prefix.get(..8)? != b"\x89PNG\r\n\x1a\n" || prefix.get(12..16)? != b"IHDR" {
-        return None;
-    }
-    let w = u32::from_be_bytes(prefix.get(16..20)?.try_into().ok()?);
-    let h = u32::from_be_bytes(prefix.get(20..24)?.try_into().ok()?);
-    Some([w, h])
-}
-
-/// maxTextureSide and maxTexturePixels (TEXTURE_TOO_LARGE).
-fn check_size(size: [u32; 2], limits: &BbmodelLimits, path: &Path<'_>) -> Result<(), Error> {
-    let [w, h] = size;
-    if u64::from(w.max(h)) > limits.max_texture_side
-        || u64::from(w) * u64::from(h) > limits.max_texture_pixels
-    {
-        return Err(error_at(
-            ErrorCode::TextureTooLarge,
-            path,
-            "texture too large",
-            format_args!(
-                "at most {} pixels a side and {} pixels, got {w}×{h}",
-                limits.max_texture_side, limits.max_texture_pixels
-            ),
-        ));
-    }
-    Ok(())
-}
-
-/// BAD_TEXTURE for a PNG refused at `path`.
-pub fn bad_png(path: &Path<'_>, e: &PngError) -> Error {
-    error_at(
-        ErrorCode::BadTexture,
-        path,
-        "bad texture",
-        format_args!("a valid PNG expected ({e})"),
-    )
-}
 
 /// What the decoded images need: the scene's pixel bytes and mip records,
 /// and the decoder's scratch (the largest any one image needs).

@@ -6,11 +6,11 @@
 )]
 
 use crate::bbmodel::document::Document;
+use crate::bbmodel::document::text_hash::text_hash;
 use crate::bbmodel::document::value::{Cursor, Path, invalid, known_key, same_text, type_name};
+use crate::bbmodel::elements::context::Pass;
 use crate::bbmodel::elements::faces::{FaceTexture, face_texture};
-use crate::bbmodel::elements::mesh::keys::text_hash;
 use crate::bbmodel::elements::mesh::vertex_count::too_many_face_vertices;
-use crate::bbmodel::elements::read::Pass;
 use crate::bbmodel::textures::entries::Textures;
 use crate::error::{Error, Quote};
 use crate::json::{JsonStr, TokenKind};

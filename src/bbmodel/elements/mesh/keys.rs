@@ -7,9 +7,10 @@
 
 use crate::arena::scratch_record;
 use crate::bbmodel::document::Document;
+use crate::bbmodel::document::text_hash::{string_at, text_hash};
 use crate::bbmodel::elements::mesh::faces::MeshHead;
 use crate::error::Error;
-use crate::json::{JsonStr, TokenKind};
+use crate::json::JsonStr;
 
 /// Reads a mesh's vertex positions, by key index, into `positions`, and
 /// indexes its keys: `table` gets one [`KeyEntry`] per key in file order,
@@ -191,44 +192,5 @@ fn raw_len(key: &JsonStr<'_>) -> u32 {
         len | ESCAPED
     } else {
         len
-    }
-}
-
-/// The JSON string whose body starts at byte `start` (after its quote).
-pub(crate) fn string_at<'a>(doc: &Document<'a>, start: usize) -> Option<JsonStr<'a>> {
-    let from = start.checked_sub(1)?;
-    let mut t = crate::json::Tokenizer::new(doc.bytes.get(from..)?, 1);
-    match t.next_token().ok()??.kind {
-        TokenKind::String(s) | TokenKind::Key(s) => Some(s),
-        _ => None,
-    }
-}
-
-/// FNV-1a over a string's decoded text (JavaScript compares decoded keys:
-/// `"a\u0062"` is `"ab"`).
-pub fn text_hash(s: &JsonStr<'_>) -> u64 {
-    if s.has_escapes() {
-        escaped_text_hash(s)
-    } else {
-        fnv(s.raw_bytes())
-    }
-}
-
-/// FNV-1a over `bytes`.
-fn fnv(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-    })
-}
-
-/// [`text_hash`] of a string with escapes, decoded into a stack buffer.
-/// Kept out of line: inlined, its 4 KiB buffer was zeroed on hot paths.
-#[cold]
-#[inline(never)]
-fn escaped_text_hash(s: &JsonStr<'_>) -> u64 {
-    let mut buffer = [0u8; 4096];
-    match s.decode_into(&mut buffer) {
-        Ok(text) => fnv(text.as_bytes()),
-        Err(_) => fnv(s.raw_bytes()),
     }
 }

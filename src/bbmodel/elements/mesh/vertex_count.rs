@@ -6,35 +6,14 @@
     reason = "counters of items the input spells out, each item at least one byte and adding at most 6 per item, so totals stay far below usize::MAX; each subtraction follows the comparison that bounds it"
 )]
 
-use core::cell::Cell;
-
 use crate::bbmodel::document::MAX_JSON_DEPTH;
 use crate::bbmodel::document::value::{Cursor, Path, error_at, invalid, type_name};
-use crate::bbmodel::elements::read::{ElementContext, Pass, deferred};
+use crate::bbmodel::elements::context::{
+    CountedVertices, ElementContext, Pass, VertexCounts, deferred,
+};
 use crate::error::{Error, ErrorCode};
 use crate::json::TokenKind;
 use crate::limits::BbmodelLimits;
-
-/// A `vertices` object a decode's counting pass walked by its brackets:
-/// where it opens and closes, and how many keys its commas give. When that
-/// pass fails, `measure`'s checking pass runs over the same document to
-/// find the error to report, and takes the count from here instead of
-/// walking the object again (for a mesh refused by maxVertices, a walk
-/// over most of the file). Both are functions of the bytes from `open` on,
-/// so the count is the one the walk would give.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct CountedVertices {
-    /// The offset of its `{`.
-    open: usize,
-    /// The offset of its `}`.
-    close: usize,
-    /// Its keys, by its commas.
-    keys: usize,
-}
-
-/// The last `vertices` object a pass counted, for a later pass over the
-/// same document.
-pub(crate) type VertexCounts = Cell<Option<CountedVertices>>;
 
 /// Reads a mesh's `vertices` object to its end: where it starts and how many
 /// keys it has, checked against maxVertices (spec: "a mesh's vertices key
