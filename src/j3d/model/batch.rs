@@ -7,7 +7,8 @@
 //! are filled in place, without the copy.
 
 use super::arena_mismatch;
-use super::vertices::{BLOCK, Block, Filler, Pieces};
+use super::blocks::{BLOCK, Block, Pieces};
+use super::vertices::Filler;
 use super::walk::{PrimitiveVertices, ShapeSink, Slots, VertexFault, VertexLayout, VertexRefs};
 use crate::error::Error;
 use crate::gx::display_list::Primitive;

@@ -3,8 +3,9 @@
 //! then one mesh per shape, its vertices written by [`Filler`]).
 
 use super::batch::{Batch, Pending};
+use super::blocks::{ArrayReaders, BLOCK, Lanes};
 use super::names::Pool;
-use super::vertices::{ArrayReaders, BLOCK, Filler, Lanes};
+use super::vertices::Filler;
 use super::{Model, arena_mismatch, color_sets, index32, product, sum, uv_sets};
 use crate::arena::Arena;
 use crate::error::{Error, Warnings};

@@ -34,6 +34,7 @@
 //! space; every vertex is skinned to the joints its draw matrix names.
 
 mod batch;
+mod blocks;
 mod count;
 mod fill;
 mod materials;
