@@ -7,9 +7,8 @@
     reason = "texel arithmetic on u8/u16 channel values with constant factors, and coordinates below the texture's side, whose sizes were checked with checked_mul first"
 )]
 
-use super::TextureError;
 use super::color::rgb565;
-use super::tiles::{BlockDecoder, Texel, Tile};
+use super::tiles::{Texel, Tile, sse2_block_decoder};
 
 /// `(a * wa + b * wb) >> 3` for weights summing to 8, per 8-bit channel.
 #[inline(always)]
@@ -105,26 +104,4 @@ pub(super) fn macroblock(src: &[u8], tile: &mut Tile) {
 /// CMPR macroblocks: 8x8 texels in 32 bytes.
 pub(super) struct Cmpr;
 
-impl BlockDecoder for Cmpr {
-    const WIDTH: usize = 8;
-    const HEIGHT: usize = 8;
-    const BYTES: usize = 32;
-
-    #[inline(always)]
-    fn decode_block(
-        &self,
-        src: &[u8],
-        tile: &mut Tile,
-        _: usize,
-        _: usize,
-    ) -> Result<(), TextureError> {
-        #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-        if super::color::sse2_block(src, tile, super::sse2::cmpr) {
-            return Ok(());
-        }
-        macroblock(src, tile);
-        Ok(())
-    }
-
-    super::tiles::sse2_strip_methods!(eight_rows cmpr_strip);
-}
+sse2_block_decoder!(Cmpr, 8 x 8, 32, cmpr, macroblock, strips: eight_rows cmpr_strip);

@@ -5,8 +5,7 @@
     reason = "texel arithmetic on u8/u16 channel values with constant factors, and coordinates below the texture's side, whose sizes were checked with checked_mul first"
 )]
 
-use super::TextureError;
-use super::tiles::{BlockDecoder, Texel, Tile};
+use super::tiles::{Texel, Tile, sse2_block_decoder};
 
 /// Low byte of `v` (callers pass values below 256).
 #[inline(always)]
@@ -119,28 +118,6 @@ fn u16_texels(src: &[u8], tile: &mut Tile, texel: impl Fn(u16) -> Texel) {
     }
 }
 
-/// Runs an SSE2 block decoder of `B` input bytes and `O` output bytes when
-/// the block has its full size (always, from [`super::tiles::decode_tiled`]);
-/// `false` sends the caller to its scalar loop.
-#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-#[inline(always)]
-pub(super) fn sse2_block<const B: usize, const O: usize>(
-    src: &[u8],
-    tile: &mut Tile,
-    decode: fn(&[u8; B], &mut [u8; O]),
-) -> bool {
-    match (
-        src.first_chunk::<B>(),
-        tile.as_flattened_mut().first_chunk_mut::<O>(),
-    ) {
-        (Some(src), Some(out)) => {
-            decode(src, out);
-            true
-        }
-        _ => false,
-    }
-}
-
 /// Defines a 4x4 block format of 32 bytes decoded by `sse2::$simd` (a
 /// block), `sse2::$strip` (a strip's four rows) and `sse2::$rows` (one row
 /// of a shorter strip) on x86-64, and by `u16_texels` with `$scalar`
@@ -150,29 +127,14 @@ macro_rules! u16_format {
         $(#[$doc])*
         pub(super) struct $name;
 
-        impl BlockDecoder for $name {
-            const WIDTH: usize = 4;
-            const HEIGHT: usize = 4;
-            const BYTES: usize = 32;
-
+        impl $name {
             #[inline(always)]
-            fn decode_block(
-                &self,
-                src: &[u8],
-                tile: &mut Tile,
-                _: usize,
-                _: usize,
-            ) -> Result<(), TextureError> {
-                #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-                if sse2_block(src, tile, super::sse2::$simd) {
-                    return Ok(());
-                }
+            fn scalar_block(src: &[u8], tile: &mut Tile) {
                 u16_texels(src, tile, $scalar);
-                Ok(())
             }
-
-            super::tiles::sse2_strip_methods!($rows, $strip);
         }
+
+        sse2_block_decoder!($name, 4 x 4, 32, $simd, $name::scalar_block, strips: $rows, $strip);
     };
 }
 
@@ -196,35 +158,18 @@ u16_format!(
 /// RGBA8: 4x4 texels as 16 AR byte pairs, then 16 GB byte pairs.
 pub(super) struct Rgba8;
 
-impl BlockDecoder for Rgba8 {
-    const WIDTH: usize = 4;
-    const HEIGHT: usize = 4;
-    const BYTES: usize = 64;
+sse2_block_decoder!(Rgba8, 4 x 4, 64, rgba8, rgba8_block, strips: rgba8_rows, rgba8_strip);
 
-    #[inline(always)]
-    fn decode_block(
-        &self,
-        src: &[u8],
-        tile: &mut Tile,
-        _: usize,
-        _: usize,
-    ) -> Result<(), TextureError> {
-        #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-        if sse2_block(src, tile, super::sse2::rgba8) {
-            return Ok(());
+#[inline(always)]
+fn rgba8_block(src: &[u8], tile: &mut Tile) {
+    let (ar, gb) = src.split_at(src.len() / 2);
+    for ((texel, ar), gb) in tile
+        .iter_mut()
+        .zip(ar.chunks_exact(2))
+        .zip(gb.chunks_exact(2))
+    {
+        if let (&[a, r], &[g, b]) = (ar, gb) {
+            *texel = [r, g, b, a];
         }
-        let (ar, gb) = src.split_at(src.len() / 2);
-        for ((texel, ar), gb) in tile
-            .iter_mut()
-            .zip(ar.chunks_exact(2))
-            .zip(gb.chunks_exact(2))
-        {
-            if let (&[a, r], &[g, b]) = (ar, gb) {
-                *texel = [r, g, b, a];
-            }
-        }
-        Ok(())
     }
-
-    super::tiles::sse2_strip_methods!(rgba8_rows, rgba8_strip);
 }

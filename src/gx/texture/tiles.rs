@@ -71,6 +71,63 @@ pub(super) trait BlockDecoder {
     }
 }
 
+/// Runs an SSE2 block decoder of `B` input bytes and `O` output bytes when
+/// the block has its full size (always, from [`decode_tiled`]);
+/// `false` sends the caller to its scalar loop.
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+#[inline(always)]
+pub(super) fn sse2_block<const B: usize, const O: usize>(
+    src: &[u8],
+    tile: &mut Tile,
+    decode: fn(&[u8; B], &mut [u8; O]),
+) -> bool {
+    match (
+        src.first_chunk::<B>(),
+        tile.as_flattened_mut().first_chunk_mut::<O>(),
+    ) {
+        (Some(src), Some(out)) => {
+            decode(src, out);
+            true
+        }
+        _ => false,
+    }
+}
+
+/// Implements [`BlockDecoder`] for a format whose blocks decode alike
+/// whatever part of them is visible: `sse2::$simd` on x86-64 with SSE2,
+/// `$scalar(src, tile)` elsewhere; `strips:` adds the SSE2 strip methods
+/// ([`sse2_strip_methods`]). One definition for I4, I8, IA4, IA8, RGB565,
+/// RGB5A3, RGBA8 and CMPR; the palette formats check indices per texel and
+/// write their own.
+macro_rules! sse2_block_decoder {
+    ($name:ty, $width:literal x $height:literal, $bytes:literal, $simd:ident, $scalar:path $(, strips: $($strips:tt)+)?) => {
+        impl super::tiles::BlockDecoder for $name {
+            const WIDTH: usize = $width;
+            const HEIGHT: usize = $height;
+            const BYTES: usize = $bytes;
+
+            #[inline(always)]
+            fn decode_block(
+                &self,
+                src: &[u8],
+                tile: &mut super::tiles::Tile,
+                _: usize,
+                _: usize,
+            ) -> Result<(), super::TextureError> {
+                #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+                if super::tiles::sse2_block(src, tile, super::sse2::$simd) {
+                    return Ok(());
+                }
+                $scalar(src, tile);
+                Ok(())
+            }
+
+            $(super::tiles::sse2_strip_methods!($($strips)+);)?
+        }
+    };
+}
+pub(super) use sse2_block_decoder;
+
 /// The strip methods of a format whose SSE2 code writes whole rows, ready
 /// for every strip. `($rows, $strip)`, a 4x4 format (IA8, RGB565, RGB5A3,
 /// RGBA8): row `Y` by `$rows`, a strip of all four rows in block order by
