@@ -32,9 +32,17 @@ use crate::scene::SceneCounts;
 /// Declares a plain-data record that a pass keeps in arena scratch:
 /// `#[repr(C)]`, zerocopy's byte views (so [`Arena::slice`] can carve typed
 /// slices of it out of the caller's memory) and the value traits every such
-/// record has. A record that is sorted or compared adds its own
-/// `#[derive(PartialEq, Eq, PartialOrd, Ord)]` inside the macro.
+/// record has. `scratch_record! { sorted ... }` adds the ordering traits of
+/// an entry kept sorted for binary search (field order is sort order); a
+/// record that is only compared adds its own `#[derive(PartialEq)]`.
 macro_rules! scratch_record {
+    (sorted $(#[$attr:meta])* $vis:vis struct $name:ident { $($fields:tt)* }) => {
+        crate::arena::scratch_record! {
+            $(#[$attr])*
+            #[derive(PartialEq, Eq, PartialOrd, Ord)]
+            $vis struct $name { $($fields)* }
+        }
+    };
     ($(#[$attr:meta])* $vis:vis struct $name:ident { $($fields:tt)* }) => {
         $(#[$attr])*
         #[derive(

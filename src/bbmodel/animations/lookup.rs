@@ -16,9 +16,9 @@ use crate::json::JsonStr;
 use crate::scene::NodeRecord;
 
 scratch_record! {
+    sorted
     /// A group's uuid or lowercased name hash and its node, sortable for
     /// binary search (by hash, then node: the first group comes first).
-    #[derive(PartialEq, Eq, PartialOrd, Ord)]
     pub(in crate::bbmodel) struct NodeKey {
         hash: u64,
         node: u32,

@@ -29,9 +29,9 @@ scratch_record! {
 }
 
 scratch_record! {
+    sorted
     /// A staged keyframe's sort key: channel, time, then file order, so an
     /// unstable sort gives the stable order (no two keys are equal).
-    #[derive(PartialEq, Eq, PartialOrd, Ord)]
     pub(in crate::bbmodel) struct SortKey {
         pub(super) target: u32,
         /// The time's f32 bits: times are never negative, so they order as

@@ -14,9 +14,9 @@ use crate::error::{Error, ErrorCode, Quote};
 use crate::json::{JsonStr, TokenKind};
 
 scratch_record! {
+    sorted
     /// A uuid's hash, where its entry starts and its index (in `groups`, or
     /// the node's), sortable for binary search.
-    #[derive(PartialEq, Eq, PartialOrd, Ord)]
     pub(crate) struct UuidEntry {
         pub(in crate::bbmodel) hash: u64,
         pub(in crate::bbmodel) at: u64,
@@ -144,8 +144,8 @@ impl SeenUuids {
 }
 
 scratch_record! {
+    sorted
     /// An element's uuid hash, where it starts and its index in `elements`.
-    #[derive(PartialEq, Eq, PartialOrd, Ord)]
     pub(crate) struct ElementEntry {
         pub(in crate::bbmodel) hash: u64,
         pub(in crate::bbmodel) at: u64,
@@ -183,10 +183,10 @@ pub(in crate::bbmodel) fn elements_unique(
 }
 
 scratch_record! {
+    sorted
     /// One element uuid the outliner names: its hash, where its string starts,
     /// the node it hangs from, its place in outliner order, and whether an
     /// element took it.
-    #[derive(PartialEq, Eq, PartialOrd, Ord)]
     pub(crate) struct OutlinerRef {
         pub(in crate::bbmodel) hash: u64,
         pub(in crate::bbmodel) seq: u64,

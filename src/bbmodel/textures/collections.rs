@@ -47,10 +47,10 @@ use crate::json::{JsonStr, Token, TokenKind};
 const NONE: u32 = u32::MAX;
 
 scratch_record! {
+    sorted
     /// One child uuid of a collection: its hash (folded to 32 bits; equal
     /// hashes are confirmed by the strings), the collection, and where the
     /// string's body starts. Sorted by hash, then collection.
-    #[derive(PartialEq, Eq, PartialOrd, Ord)]
     pub(crate) struct ChildEntry {
         hash: u32,
         collection: u32,
