@@ -16,7 +16,7 @@ use crate::limits::{MAX_FRAME_ORDER_CHARS, MAX_FRAME_ORDER_LENGTH};
 use crate::scene::FrameOrder;
 
 /// A texture's frame fields as stored; each `None` when absent or of the
-/// wrong type (textures.rs warns for those and the default is used).
+/// wrong type (`entries.rs` warns for those and the default is used).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct FrameFields<'a> {
     /// `frame_time`: ticks a frame shows, in the mcmeta formats.
