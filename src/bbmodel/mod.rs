@@ -6,7 +6,26 @@
 //! caller's arena with the scene: nodes from the outliner, cubes and meshes
 //! as triangles grouped by material, textures with their pixels, and
 //! animations as clips of keyframed channels.
-//! docs/bbmodel.md maps the spec's rules to the modules below.
+//!
+//! The folders are the pipeline's stages, each importing only the stages
+//! above it in this list and the crate's shared ground (`json`, `scene`,
+//! `arena`, `limits`, `error`):
+//!
+//! - `options.rs`, `layout.rs`: what a caller passes; the fill's checks
+//!   against the plan's layout;
+//! - `document/`: bytes to parts (the one full tokenization, bracket walks,
+//!   typed value reads, formats, text hashing and the text pool);
+//! - `project/`: what the file says about itself (outliner and groups,
+//!   uuid tables, references);
+//! - `textures/`: entries, PNG sources and pixels, frame strips, the shown
+//!   texture, collections, texture and material records;
+//! - `elements/`: cubes and meshes, read, counted and written as geometry;
+//! - `animations/`: clips, animators and keyframes;
+//! - `prescan.rs`, `passes.rs` and this file: `load`'s counts made while
+//!   locating, then the count and fill passes that drive the stages.
+//!
+//! docs/bbmodel.md maps the spec's rules to the modules below;
+//! docs/architecture.md shows the data's path through them.
 
 pub mod animations;
 mod document;

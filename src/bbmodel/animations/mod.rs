@@ -14,6 +14,11 @@
 //! - `animator.rs`, one animator read once: its group, its staged
 //!   keyframes in stable time order, the claim that lets a later animator
 //!   replace an earlier one, its warnings.
+//! - `state.rs`, what the clip and animator reads share: the scene arrays
+//!   they write, the staging scratch and the node claims.
+//!
+//! Takes: the located document, the outliner's nodes and the uuid tables.
+//! Gives: the scene's animation, channel and keyframe arrays.
 
 mod animator;
 mod count;

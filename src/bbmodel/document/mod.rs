@@ -1,4 +1,13 @@
-//! What makes bytes a .bbmodel, and where its parts are.
+//! What makes bytes a .bbmodel, and where its parts are: the bottom stage
+//! of the reader, which every other stage reads the document through.
+//!
+//! Takes: the file's bytes and the limits. Gives: a [`Document`] (where
+//! each top-level part starts, the format and its version), cursors that
+//! read typed values with JSON paths for errors (`value.rs`), bracket walks
+//! that step over a part without reading it (`brackets.rs`), the model
+//! formats and their rules (`formats.rs`), text compared and hashed as
+//! JavaScript compares it (`text_hash.rs`) and the scene's text pool
+//! (`text_pool.rs`).
 //!
 //! One pass over the whole document (the only full tokenization): checks the
 //! size, strict UTF-8 JSON, the root object, `meta.format_version`, and

@@ -28,7 +28,7 @@ pub fn box_uv_size(from: [f64; 3], to: [f64; 3], float_size: bool) -> [f64; 3] {
     ]
 }
 
-/// Blockbench's box-UV layout (convention 5), per [`FaceName::index`], each
+/// Blockbench's box-UV layout (convention 5), per [`FaceName::index`](super::FaceName::index), each
 /// `[u1, v1, u2, v2]` in texels, for the box-UV `size` `(w, h, d)`:
 ///
 /// | face | rectangle |

@@ -9,7 +9,7 @@
 ///
 /// Blockbench's directions: north is −Z, south +Z, east +X, west −X, up +Y,
 /// down −Y (of the plain cube; a reversed axis moves a face to the other side,
-/// see [`cube_faces`]).
+/// see [`cube_faces`](super::cube_faces)).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum FaceName {
     /// `north`, the −Z face.
@@ -162,7 +162,7 @@ impl FaceRotation {
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct FaceInput {
     /// The stored `uv` `[u1, v1, u2, v2]` in texels; `None` when the face has
-    /// none: the box-UV layout on a box-UV cube, else [`DEFAULT_FACE_UV`].
+    /// none: the box-UV layout on a box-UV cube, else [`DEFAULT_FACE_UV`](super::DEFAULT_FACE_UV).
     /// `u1 > u2` or `v1 > v2` mirrors the image (it falls out of the mapping).
     pub uv: Option<[f64; 4]>,
     /// The stored `rotation`.

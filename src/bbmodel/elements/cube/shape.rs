@@ -65,13 +65,13 @@ impl CubeInput {
 /// how they are sided, without the faces' geometry (what counting needs).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct CubeShape {
-    /// See [`CubeFaces::flat`].
+    /// See [`CubeFaces::flat`](super::CubeFaces::flat).
     pub flat: [bool; 3],
-    /// See [`CubeFaces::reversed`].
+    /// See [`CubeFaces::reversed`](super::CubeFaces::reversed).
     pub reversed: [bool; 3],
-    /// See [`CubeFaces::inverted`].
+    /// See [`CubeFaces::inverted`](super::CubeFaces::inverted).
     pub inverted: bool,
-    /// See [`CubeFaces::outline_hull`].
+    /// See [`CubeFaces::outline_hull`](super::CubeFaces::outline_hull).
     pub outline_hull: bool,
 }
 
