@@ -74,6 +74,8 @@ extern crate self as scenedec;
 
 pub mod arena;
 pub mod bbmodel;
+// `Arena`, `Footprint`, `ArenaReader`: re-exported by `arena`, the path to use.
+mod carve;
 // `data:image/png;base64,` texture sources decoded as a browser decodes them.
 pub mod data_url;
 pub mod error;

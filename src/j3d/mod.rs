@@ -13,6 +13,7 @@ pub mod inf1;
 pub mod jnt1;
 pub mod mat3;
 pub mod model;
+mod options;
 mod read;
 pub mod shp1;
 pub mod tex1;
@@ -20,24 +21,11 @@ pub mod vtx1;
 
 pub use header::{Flavour, J3dFile, Section};
 pub use model::{PrimitiveCounts, Summary};
+pub use options::Options;
 
 use crate::arena::{Arena, Plan};
 use crate::error::{Error, ErrorCode, Location, Warnings};
-use crate::limits::J3dLimits;
 use crate::scene::Scene;
-
-/// How to read a J3D file.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Options {
-    /// The bounds every count and size is checked against.
-    pub limits: J3dLimits,
-    /// Leave texels out: every TEX1 header still becomes a texture record
-    /// (name, size, format, wrap, filters), but no level is decoded, so the
-    /// plan holds no mip records and no pixel bytes, and the texture data's
-    /// size limit and palette indices are not checked. For geometry-only
-    /// users; docs/scene-format.md says what such a record looks like.
-    pub skip_texels: bool,
-}
 
 fn parse<'a>(bytes: &'a [u8], options: &Options) -> Result<model::Model<'a>, Error> {
     crate::limits::check(

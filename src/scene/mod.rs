@@ -35,7 +35,7 @@ pub use text::{TextRef, TextSource};
 pub use texture::{Filter, FrameOrder, MipRecord, SourceFormat, TextureFlags, TextureRecord, Wrap};
 pub use transform::{Aabb, Mat4, NormalMatrix, normalize};
 
-use crate::arena::{Arena, ArenaReader, Footprint};
+use crate::carve::{Arena, ArenaReader, Footprint};
 use crate::error::Error;
 
 /// Which file format a scene came from.

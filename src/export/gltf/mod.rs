@@ -27,11 +27,10 @@ pub mod images;
 pub mod materials;
 pub mod meshes;
 pub mod nodes;
+mod shared;
 pub mod skins;
 
 use std::borrow::Cow;
-use std::fmt;
-use std::io;
 use std::path::{Path, PathBuf};
 use std::string::{String, ToString};
 use std::vec::Vec;
@@ -40,36 +39,8 @@ use gltf_json as json;
 
 use crate::scene::Scene;
 
-/// Which glTF container to write.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Container {
-    /// One `.glb` file: JSON and binary chunk, images in buffer views.
-    Glb,
-    /// A `.gltf` JSON file with a `.bin` buffer and PNG images beside it.
-    Gltf,
-}
-
-impl Container {
-    /// The container a path's extension names (`.glb`, `.gltf`), if any.
-    pub fn from_path(path: &Path) -> Option<Self> {
-        let ext = path.extension()?.to_str()?;
-        if ext.eq_ignore_ascii_case("glb") {
-            Some(Self::Glb)
-        } else if ext.eq_ignore_ascii_case("gltf") {
-            Some(Self::Gltf)
-        } else {
-            None
-        }
-    }
-
-    /// The file extension, without the dot.
-    pub const fn extension(self) -> &'static str {
-        match self {
-            Self::Glb => "glb",
-            Self::Gltf => "gltf",
-        }
-    }
-}
+use shared::name;
+pub use shared::{Container, ExportError};
 
 /// How to export.
 #[derive(Clone, Copy, Debug)]
@@ -91,41 +62,6 @@ impl Default for Options {
             scale: 1.0,
             fps: animations::DEFAULT_FPS,
         }
-    }
-}
-
-/// Why an export failed.
-#[derive(Debug)]
-pub enum ExportError {
-    /// Writing a file (or encoding a PNG) failed.
-    Io(io::Error),
-    /// The JSON or GLB could not be serialised.
-    Encode(String),
-    /// The output would pass a glTF size field (4 GiB).
-    TooLarge(String),
-    /// The scene's ranges do not hold together.
-    Scene(String),
-    /// An option is out of range (a scale that is not finite and positive).
-    Options(String),
-}
-
-impl fmt::Display for ExportError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::Io(e) => write!(f, "{e}"),
-            Self::Encode(e) => write!(f, "encoding failed: {e}"),
-            Self::TooLarge(e) => write!(f, "too large for glTF: {e}"),
-            Self::Scene(e) => write!(f, "inconsistent scene: {e}"),
-            Self::Options(e) => write!(f, "bad option: {e}"),
-        }
-    }
-}
-
-impl std::error::Error for ExportError {}
-
-impl From<io::Error> for ExportError {
-    fn from(e: io::Error) -> Self {
-        Self::Io(e)
     }
 }
 
@@ -160,11 +96,6 @@ pub struct Output {
     pub beside: Vec<(String, Vec<u8>)>,
     /// What was written.
     pub summary: Summary,
-}
-
-/// A glTF name: `None` for empty text (glTF names are optional).
-fn name(text: &str) -> Option<String> {
-    (!text.is_empty()).then(|| String::from(text))
 }
 
 /// Builds the glTF document of `scene`; `stem` names the files beside a

@@ -56,6 +56,7 @@
 
 mod cmpr;
 mod color;
+mod error;
 mod intensity;
 mod palette;
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
@@ -66,6 +67,9 @@ mod tiles;
 mod tests;
 
 use core::fmt;
+
+pub use error::TextureError;
+pub use palette::PaletteFormat;
 
 /// A GX texture format, as stored in a BTI/TEX1 header's format byte.
 ///
@@ -191,110 +195,6 @@ impl fmt::Display for GxFormat {
         f.write_str(self.name())
     }
 }
-
-/// The encoding of palette (TLUT) entries, as stored in a BTI/TEX1 header's
-/// palette-format byte. Every entry is a big-endian u16.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[repr(u8)]
-pub enum PaletteFormat {
-    /// Alpha byte first, then intensity (written to R, G and B).
-    IA8 = 0,
-    /// RGB565, opaque.
-    RGB565 = 1,
-    /// RGB555 with alpha 255 when bit 15 is set, else A3RGB4.
-    RGB5A3 = 2,
-}
-
-impl PaletteFormat {
-    /// The palette format for a GX TLUT format code, or `None` for codes
-    /// above 2.
-    pub const fn from_code(code: u8) -> Option<Self> {
-        match code {
-            0 => Some(Self::IA8),
-            1 => Some(Self::RGB565),
-            2 => Some(Self::RGB5A3),
-            _ => None,
-        }
-    }
-
-    /// The GX TLUT format code, as stored in files.
-    pub const fn code(self) -> u8 {
-        self as u8
-    }
-
-    /// The conventional upper-case name (`"IA8"`, `"RGB565"`, `"RGB5A3"`).
-    pub const fn name(self) -> &'static str {
-        match self {
-            Self::IA8 => "IA8",
-            Self::RGB565 => "RGB565",
-            Self::RGB5A3 => "RGB5A3",
-        }
-    }
-}
-
-impl fmt::Display for PaletteFormat {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-/// Why a texture level could not be decoded. Small and `Copy`, so it can be
-/// wrapped by a caller's own error type without allocation.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum TextureError {
-    /// `width * height * 4` (the output size) or the encoded size does not
-    /// fit in `usize`.
-    SizeOverflow,
-    /// The encoded data is shorter than one level of this format and size
-    /// (in bytes). Data longer than needed is fine (mip levels follow).
-    DataTooShort {
-        /// Bytes one level needs ([`encoded_size`]).
-        needed: usize,
-        /// Bytes given.
-        got: usize,
-    },
-    /// The output slice is not exactly `width * height * 4` bytes long.
-    OutputWrongSize {
-        /// Bytes expected ([`decoded_size`]).
-        expected: usize,
-        /// Bytes given.
-        got: usize,
-    },
-    /// A paletted format (C4, C8, C14X2) was given no palette.
-    MissingPalette,
-    /// A visible texel refers to a palette entry the palette does not have.
-    /// Reported for the first such texel in block order; the output is then
-    /// partly written.
-    PaletteIndexOutOfRange {
-        /// The texel's palette index.
-        index: u16,
-        /// Entries in the palette (its byte length / 2).
-        entries: usize,
-    },
-}
-
-impl fmt::Display for TextureError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match *self {
-            Self::SizeOverflow => f.write_str("texture size overflows usize"),
-            Self::DataTooShort { needed, got } => write!(
-                f,
-                "texture data too short: {needed} bytes needed, {got} given"
-            ),
-            Self::OutputWrongSize { expected, got } => write!(
-                f,
-                "texture output buffer is {got} bytes, {expected} expected"
-            ),
-            Self::MissingPalette => f.write_str("paletted texture format without a palette"),
-            Self::PaletteIndexOutOfRange { index, entries } => write!(
-                f,
-                "palette index {index} out of range for a palette of {entries} entries"
-            ),
-        }
-    }
-}
-
-impl core::error::Error for TextureError {}
 
 /// Bytes of one encoded level of `format` at `width` x `height` texels, with
 /// both dimensions rounded up to whole blocks (the padding is stored). `None`

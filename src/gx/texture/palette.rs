@@ -4,9 +4,57 @@
     reason = "texel arithmetic on u8/u16 channel values with constant factors, and coordinates below the texture's side, whose sizes were checked with checked_mul first"
 )]
 
+use core::fmt;
+
+use super::TextureError;
 use super::color::{ia8, rgb5a3, rgb5a3_lookup, rgb565};
 use super::tiles::{BlockDecoder, Texel, Tile};
-use super::{PaletteFormat, TextureError};
+
+/// The encoding of palette (TLUT) entries, as stored in a BTI/TEX1 header's
+/// palette-format byte. Every entry is a big-endian u16.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(u8)]
+pub enum PaletteFormat {
+    /// Alpha byte first, then intensity (written to R, G and B).
+    IA8 = 0,
+    /// RGB565, opaque.
+    RGB565 = 1,
+    /// RGB555 with alpha 255 when bit 15 is set, else A3RGB4.
+    RGB5A3 = 2,
+}
+
+impl PaletteFormat {
+    /// The palette format for a GX TLUT format code, or `None` for codes
+    /// above 2.
+    pub const fn from_code(code: u8) -> Option<Self> {
+        match code {
+            0 => Some(Self::IA8),
+            1 => Some(Self::RGB565),
+            2 => Some(Self::RGB5A3),
+            _ => None,
+        }
+    }
+
+    /// The GX TLUT format code, as stored in files.
+    pub const fn code(self) -> u8 {
+        self as u8
+    }
+
+    /// The conventional upper-case name (`"IA8"`, `"RGB565"`, `"RGB5A3"`).
+    pub const fn name(self) -> &'static str {
+        match self {
+            Self::IA8 => "IA8",
+            Self::RGB565 => "RGB565",
+            Self::RGB5A3 => "RGB5A3",
+        }
+    }
+}
+
+impl fmt::Display for PaletteFormat {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
 
 /// One palette entry (a big-endian u16) as RGBA8.
 #[inline(always)]
