@@ -71,44 +71,14 @@
 //! types were moved, unchanged, into a file beside the children
 //! (`inflate/error.rs`, `gx/texture/error.rs` and `palette.rs`,
 //! `j3d/options.rs`, `export/gltf/shared.rs`), `arena` ↔ `scene` was broken
-//! by `carve.rs`, and only the bbmodel circle is left, allowed for now
-//! below. When this fails, move what both sides use below both.
+//! by `carve.rs`, and the bbmodel circle went with the restructure of
+//! `src/bbmodel/` into stage folders (the shared helpers moved below the
+//! stages that use them). When this fails, move what both sides use below
+//! both.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 use std::path::Path;
-
-/// TEMPORARY. The modules that may still be in one circle: the
-/// `src/bbmodel/` circle around the orchestrator `reader.rs`, whose stages
-/// import it back for small helpers (`offset`, `index32`, `mismatch`,
-/// `escaped_len`) while it drives them, and whose `reader.rs` imports
-/// `Options` from `bbmodel/mod.rs`, which calls it. The restructure into
-/// stage folders removes that circle; then this list must become empty.
-/// A circle passes only if every module in it is listed; a listed module
-/// that is in no circle any more fails the test, so the list only shrinks.
-const ALLOWED_BBMODEL_CYCLE: &[&str] = &[
-    "crate::bbmodel",
-    "crate::bbmodel::animations",
-    "crate::bbmodel::animations::animator",
-    "crate::bbmodel::animations::lookup",
-    "crate::bbmodel::animations::read",
-    "crate::bbmodel::collections",
-    "crate::bbmodel::element_count",
-    "crate::bbmodel::elements",
-    "crate::bbmodel::face_reader",
-    "crate::bbmodel::mesh_faces",
-    "crate::bbmodel::mesh_keys",
-    "crate::bbmodel::mesh_writer",
-    "crate::bbmodel::prescan",
-    "crate::bbmodel::reader",
-    "crate::bbmodel::scene_textures",
-    "crate::bbmodel::shown_texture",
-    "crate::bbmodel::text_pool",
-    "crate::bbmodel::texture_pixels",
-    "crate::bbmodel::textures",
-    "crate::bbmodel::uuid_tables",
-    "crate::bbmodel::vertex_count",
-];
 
 // ---------------------------------------------------------------------------
 // Tokens
@@ -1266,7 +1236,6 @@ fn no_import_circle_in_src() {
         .map(|(k, v)| (k.strip_prefix(&prefix).unwrap_or(&k).to_string(), v))
         .collect();
     let mut failures = String::new();
-    let mut allowed_seen = BTreeSet::new();
     for crate_root in ["src/lib.rs", "src/bin/scenedec/main.rs"] {
         let modules = load_modules(&files, crate_root);
         assert!(modules.len() > 1, "no modules found from {crate_root}");
@@ -1284,34 +1253,13 @@ fn no_import_circle_in_src() {
             );
         }
         for breach in breaches(&modules, &edges) {
-            let allowed = crate_root == "src/lib.rs"
-                && breach
-                    .modules
-                    .iter()
-                    .all(|m| ALLOWED_BBMODEL_CYCLE.contains(&m.as_str()));
-            println!(
-                "{}{}",
-                if allowed { "ALLOWED FOR NOW: " } else { "" },
-                breach.report
-            );
-            if allowed {
-                allowed_seen.extend(breach.modules);
-            } else {
-                failures.push_str(&breach.report);
-            }
+            println!("{}", breach.report);
+            failures.push_str(&breach.report);
         }
     }
     assert!(
         failures.is_empty(),
         "import circles in src/ (each stage may import only the stages below it and the shared ground):\n{failures}"
-    );
-    let stale: Vec<&&str> = ALLOWED_BBMODEL_CYCLE
-        .iter()
-        .filter(|m| !allowed_seen.contains(**m))
-        .collect();
-    assert!(
-        stale.is_empty(),
-        "ALLOWED_BBMODEL_CYCLE lists modules that are in no circle any more; remove them: {stale:?}"
     );
 }
 

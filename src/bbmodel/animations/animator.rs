@@ -16,8 +16,8 @@
 use super::keyframes::{Played, read_keyframe};
 use super::lookup::Groups;
 use super::state::{Claim, DEAD, Fill, SortKey, node_name};
-use super::truthy;
 use crate::bbmodel::document::formats::ModelFormat;
+use crate::bbmodel::document::value::truthy;
 use crate::bbmodel::document::value::{Cursor, Path, invalid, known_key, type_name};
 use crate::bbmodel::layout::{index32, mismatch, offset};
 use crate::error::{Error, Quote, WarningCode};

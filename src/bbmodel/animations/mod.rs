@@ -37,20 +37,8 @@ pub(in crate::bbmodel) use state::{AnimationArrays, AnimationScratch, Context};
 
 use crate::arena::{Arena, Footprint};
 use crate::error::Error;
-use crate::json::{Token, TokenKind};
 use crate::scene::KeyframeRecord;
 use state::{Claim, SortKey};
-
-/// Whether JavaScript reads a value as true: not false, null, 0 or "".
-pub(super) fn truthy(t: &Token<'_>) -> bool {
-    match t.kind {
-        TokenKind::Bool(b) => b,
-        TokenKind::Null => false,
-        TokenKind::Number(n) => n.value() != 0.0,
-        TokenKind::String(s) => s.decoded_len() > 0,
-        _ => true,
-    }
-}
 
 /// The sizes the fill pass carves its scratch by.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -25,9 +25,9 @@ use super::lookup::{Groups, sort_tables};
 use super::state::{
     AnimationArrays, AnimationScratch, Context, DEAD, Fill, Staging, Written, node_name,
 };
-use super::truthy;
 use crate::bbmodel::document::Document;
 use crate::bbmodel::document::text_pool::Pool;
+use crate::bbmodel::document::value::truthy;
 use crate::bbmodel::document::value::{ANIMATIONS, Cursor, Path, expect_object, known_key};
 use crate::bbmodel::layout::{index32, mismatch};
 use crate::bbmodel::project::structure::for_each_value;

@@ -30,7 +30,7 @@ pub(in crate::bbmodel) mod value;
 
 use crate::bbmodel::document::brackets::closing_bracket;
 use crate::bbmodel::document::formats::ModelFormat;
-use crate::bbmodel::document::value::{Cursor, Path, invalid, known_key};
+use crate::bbmodel::document::value::{Cursor, Path, invalid, known_key, truthy};
 use crate::error::{Error, ErrorCode, JsonPath, Location, PathSegment, Quote};
 use crate::json::{JsonError, Token, TokenKind, Tokenizer};
 use crate::limits::BbmodelLimits;
@@ -541,17 +541,6 @@ fn positive(c: &mut Cursor<'_>, path: &Path<'_>) -> Result<f32, Error> {
             "not positive",
             format_args!("a positive number expected, got {v}"),
         ))
-    }
-}
-
-/// JavaScript truthiness of a value (for `meta.bone_rig`).
-fn truthy(t: &Token<'_>) -> bool {
-    match t.kind {
-        TokenKind::Bool(b) => b,
-        TokenKind::Null => false,
-        TokenKind::Number(n) => n.value() != 0.0 && !n.value().is_nan(),
-        TokenKind::String(s) => s.decoded_len() > 0,
-        _ => true,
     }
 }
 

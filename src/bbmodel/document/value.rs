@@ -627,3 +627,15 @@ pub(crate) fn check_string_length(
         )),
     }
 }
+
+/// Whether JavaScript reads a value as true: not false, null, 0, NaN or
+/// "" (`meta.bone_rig`, an animator's flags, a clip's `animators`).
+pub(in crate::bbmodel) fn truthy(t: &Token<'_>) -> bool {
+    match t.kind {
+        TokenKind::Bool(b) => b,
+        TokenKind::Null => false,
+        TokenKind::Number(n) => n.value() != 0.0 && !n.value().is_nan(),
+        TokenKind::String(s) => s.decoded_len() > 0,
+        _ => true,
+    }
+}
