@@ -2,9 +2,10 @@
 //! sharing the mesh's vertex accessors: POSITION (with min/max), NORMAL,
 //! TEXCOORD_n per UV set, COLOR_n per colour set (linear, normalised u16),
 //! JOINTS_n / WEIGHTS_n when skinned; the set a strip's frame 0 is bound
-//! to once more with V undivided ([`super::frames`]). A mesh hangs under its scene node; a
-//! skinned one sits at the root with its skin (glTF ignores a skinned mesh
-//! node's own transform, and the validator asks for it at the root).
+//! to once more with V undivided ([`super::frames`]). A mesh hangs under
+//! its scene node; a skinned one sits at the root with its skin (glTF
+//! ignores a skinned mesh node's own transform, and the validator asks for
+//! it at the root).
 
 use std::collections::{BTreeMap, HashMap};
 use std::string::String;
@@ -311,7 +312,7 @@ pub fn write_mesh(
 
 /// A scene UV on a strip of `frames` frames (V divided so that frame 0
 /// spans `0..1/frames`) as a UV over frame 0's image: V times the frame
-/// count, in f64 so the product is the f32 nearest the undivided V.
+/// count, multiplied in f64 so the only rounding is back to f32.
 pub fn undivide(uv: [f32; 2], frames: u32) -> [f32; 2] {
     #[allow(clippy::cast_possible_truncation)] // back to the accessor's f32
     let v = (f64::from(uv[1]) * f64::from(frames)) as f32;
