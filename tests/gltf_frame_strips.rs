@@ -333,3 +333,95 @@ fn a_still_texture_keeps_its_image_and_uvs_and_has_no_strip_extras() {
     let (iw, ih, pixels) = decode_png(&blob[view.offset()..][..view.length()]);
     assert_eq!((iw, ih, pixels), (16, 16, numbered(16, 16)));
 }
+
+/// A layer composite whose top layer is a strip (bedrock: single texture,
+/// animated textures). Blockbench sizes the composite's faces by the
+/// default texture, the last visible one (the top layer, a 4-frame strip,
+/// so V is divided by 4), and its layered shader samples every layer at
+/// that same UV (`Canvas.getLayeredMaterial`, one `vUv` for `t0`–`t2`):
+/// the bottom layer, a still 16 × 16, shows only its top quarter, each row
+/// four times. The composite image is frame 0 of both, at V undivided.
+#[test]
+fn a_composite_over_a_strip_is_frame_0_of_every_layer_at_the_top_layers_count() {
+    // Top layer texel (x, y): opaque on every third diagonal, clear
+    // elsewhere, so the composite is either texel exactly.
+    let top: Vec<u8> = (0..64u32)
+        .flat_map(|y| {
+            (0..16u32).flat_map(move |x| {
+                let alpha = if (x + y) % 3 == 0 { 255 } else { 0 };
+                [x as u8, y as u8, 200, alpha]
+            })
+        })
+        .collect();
+    let bottom = numbered(16, 16);
+    let uri =
+        |w, h, rgba: &[u8]| format!("data:image/png;base64,{}", base64(&png_bytes(w, h, rgba)));
+    let mut cube = Cube::new([0.0; 3], [8.0, 8.0, 8.0]);
+    for face in FACES {
+        cube = cube.face(face, Face::uv([0.0, 0.0, 16.0, 16.0]));
+    }
+    let bytes = Model::format("bedrock")
+        .texture(Texture::png("bottom", 16, 16).source(&uri(16, 16, &bottom)))
+        .texture(
+            Texture::png("top", 16, 64)
+                .source(&uri(16, 64, &top))
+                .set("render_mode", "layered"),
+        )
+        .element(cube)
+        .bytes();
+    let loaded = load(&bytes);
+    let scene = loaded.scene();
+    assert_eq!(scene.textures()[1].frame_count, 4);
+    let composite = scene
+        .materials()
+        .iter()
+        .find(|m| m.layers().len() == 2)
+        .unwrap();
+    assert_eq!(composite.layers(), [0, 1]);
+
+    let out = export(&scene, "layered", &ExportOptions::default()).unwrap();
+    let gltf = gltf::Gltf::from_slice(&out.main).unwrap();
+    let blob = gltf.blob.as_deref().unwrap();
+    let prim = gltf
+        .document
+        .meshes()
+        .next()
+        .unwrap()
+        .primitives()
+        .next()
+        .unwrap();
+    let info = prim
+        .material()
+        .pbr_metallic_roughness()
+        .base_color_texture()
+        .unwrap();
+    let gltf::image::Source::View { view, .. } = info.texture().source().source() else {
+        panic!("images are in the GLB");
+    };
+    let (w, h, image) = decode_png(&blob[view.offset()..][..view.length()]);
+    assert_eq!((w, h), (16, 16));
+    for y in 0..16usize {
+        for x in 0..16usize {
+            // Image row y is V (y + 0.5) / 16, V / 4 of each layer.
+            let v = (y as f64 + 0.5) / 16.0 / 4.0;
+            let t = ((v * 64.0) as usize * 16 + x) * 4;
+            let b = ((v * 16.0) as usize * 16 + x) * 4;
+            let want = if top[t + 3] == 255 {
+                &top[t..t + 4]
+            } else {
+                &bottom[b..b + 4]
+            };
+            let got = &image[(y * 16 + x) * 4..][..4];
+            assert_eq!(got, want, "texel ({x}, {y})");
+        }
+    }
+    // The faces' V, divided by the top layer's 4 frames, is written whole.
+    let reader = prim.reader(|_| Some(blob));
+    let uvs: Vec<[f32; 2]> = reader.read_tex_coords(0).unwrap().into_f32().collect();
+    let m = scene.meshes()[0];
+    let scene_uvs = &scene.uvs()[m.first_uv as usize..][..m.vertex_count as usize];
+    assert!(scene_uvs.iter().any(|s| s[1] == 0.25));
+    for (got, s) in uvs.iter().zip(scene_uvs) {
+        assert_eq!(*got, [s[0], s[1] * 4.0]);
+    }
+}
