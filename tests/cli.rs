@@ -2,6 +2,8 @@
 //! design.md (one JSON object per file and line, every schema key present,
 //! nothing invented) and its exit codes (0 all loaded, 1 any failed, 2 usage).
 
+mod support;
+
 use std::process::Command;
 
 fn scenedec(args: &[&str]) -> (i32, String) {
@@ -372,4 +374,61 @@ fn convert_batch_on_a_terminal_draws_the_bar_on_stderr_only() {
     let stdout = std::fs::read_to_string(&stdout_file).unwrap();
     assert_eq!(stdout.lines().count(), BATCH.len(), "{stdout}");
     assert!(!has_bar_bytes(&stdout), "{stdout:?}");
+}
+
+/// `textures` writes a frame strip whole, every frame, as the file holds
+/// it, and `--json` says how many frames it is (the glTF export writes
+/// frame 0 alone, so this is where the other frames are).
+#[test]
+fn textures_json_writes_a_strip_whole_and_says_its_frame_count() {
+    use support::bbmodel_builder::{Model, Texture};
+    let dir = temp_dir("textures_json");
+    let model = dir.join("strip.bbmodel");
+    let bytes = Model::free()
+        .texture(Texture::png("strip", 16, 64).uv_size(16.0, 16.0))
+        .texture(Texture::png("still", 16, 16).uv_size(16.0, 16.0))
+        .bytes();
+    std::fs::write(&model, bytes).unwrap();
+    let out = dir.join("png");
+    let (code, stdout) = scenedec(&[
+        "textures",
+        "--json",
+        model.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{stdout}");
+    let objects = lines(&stdout);
+    let seen: Vec<(&str, u64, u64, u64)> = objects
+        .iter()
+        .map(|o| {
+            (
+                o["name"].as_str().unwrap(),
+                o["width"].as_u64().unwrap(),
+                o["height"].as_u64().unwrap(),
+                o["frames"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(seen, [("strip", 16, 64, 4), ("still", 16, 16, 1)]);
+    for o in &objects {
+        let png = std::fs::read(o["path"].as_str().unwrap()).unwrap();
+        // The PNG's IHDR height: the whole strip.
+        let height = u32::from_be_bytes(png[20..24].try_into().unwrap());
+        assert_eq!(u64::from(height), o["height"].as_u64().unwrap(), "{o}");
+        assert_eq!(
+            (o["level"].as_u64(), o["texture"].is_u64()),
+            (Some(0), true)
+        );
+    }
+    // Without --json: one path a line, as before.
+    let (code, stdout) = scenedec(&[
+        "textures",
+        model.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0);
+    assert!(stdout.lines().all(|l| l.ends_with(".png")), "{stdout}");
+    assert_eq!(stdout.lines().count(), 2);
 }

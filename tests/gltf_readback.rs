@@ -178,6 +178,22 @@ fn decode_png(bytes: &[u8]) -> (u32, u32, Vec<u8>) {
     (info.width, info.height, buf)
 }
 
+/// What a `rows`-row image of frame 0 of a `width` × `height` strip of
+/// `frames` frames shows, row by row: the strip row under each row's
+/// centre, the image standing for V `0..1/frames` of the strip (Blockbench
+/// cube `updateUV`; a still image is itself). tests/gltf_frame_strips.rs
+/// checks clamp and repeat past frame 0.
+fn frame_0(width: u32, height: u32, frames: u32, rows: u32, strip: &[u8]) -> Vec<u8> {
+    let row_bytes = width as usize * 4;
+    let frame = f64::from(height) / f64::from(frames.max(1));
+    (0..rows)
+        .flat_map(|r| {
+            let y = ((f64::from(r) + 0.5) / f64::from(rows) * frame).floor() as usize;
+            strip[y * row_bytes..][..row_bytes].iter().copied()
+        })
+        .collect()
+}
+
 /// What a read-back checked, for the caller's own assertions.
 #[derive(Debug, Default)]
 struct Checked {
@@ -346,7 +362,14 @@ fn check_round_trip(scene: &Scene<'_>, what: &str) -> Checked {
                 let (w, h, pixels) = decode_png(bytes);
                 let (mip, expected) = scenedec::export::png::level_pixels(scene, t, 0).unwrap();
                 if plain {
-                    assert_eq!((w, h), (mip.width, mip.height), "{what}: texture size");
+                    let expected = frame_0(
+                        mip.width,
+                        mip.height,
+                        scene.textures()[t].frame_count,
+                        h,
+                        expected,
+                    );
+                    assert_eq!(w, mip.width, "{what}: texture width");
                     assert!(pixels == expected, "{what}: texture {t} pixels differ");
                     checked.images_compared += 1;
                 }
@@ -466,6 +489,48 @@ fn every_corpus_model_reads_back_as_its_scene() {
             "{primitives} primitives, {joints} joints"
         );
     }
+}
+
+/// The corpus bunny's throbber (11 × 88) as the 8-frame strip of 11 × 11
+/// frames its author drew: the same file with the texture's UV height set
+/// to 11, so Texture.frameCount finds 8 frames. Its image must read back
+/// as frame 0.
+#[test]
+fn a_corpus_strip_reads_back_as_its_frame_0() {
+    let files = support::corpus_files(
+        "bbmodel",
+        &["bunny_gen6_free_v4_10_bezier_frame_strip.bbmodel"],
+    );
+    let Some(path) = files.first() else {
+        return;
+    };
+    let mut doc: serde_json::Value = serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap();
+    let throbber = doc["textures"]
+        .as_array_mut()
+        .unwrap()
+        .iter_mut()
+        .find(|t| t["name"] == "throbber.png")
+        .unwrap();
+    throbber["uv_height"] = serde_json::json!(11);
+    let bytes = serde_json::to_vec(&doc).unwrap();
+    let loaded = scenedec::load(&bytes, Some("bbmodel"), &Options::default()).unwrap();
+    let scene = loaded.scene();
+    let strips: Vec<_> = scene
+        .textures()
+        .iter()
+        .filter(|t| t.frame_count > 1)
+        .map(|t| (t.width, t.height, t.frame_count))
+        .collect();
+    assert_eq!(strips, [(11, 88, 8)]);
+    let c = check_round_trip(&scene, "bunny with an 8-frame throbber");
+    assert_eq!(
+        c.images_compared,
+        scene
+            .groups()
+            .iter()
+            .filter(|g| g.index_count > 0 && g.material >= 0)
+            .count()
+    );
 }
 
 // ---------------------------------------------------------------- fixtures

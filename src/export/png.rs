@@ -86,11 +86,36 @@ pub fn file_stem(index: usize, name: &str) -> String {
     }
 }
 
+/// One PNG file [`write_texture_files`] wrote.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Written {
+    /// The scene texture it is of.
+    pub texture: usize,
+    /// Its mip level (0 for the image itself).
+    pub level: usize,
+    /// Where it was written.
+    pub path: PathBuf,
+    /// Width in texels.
+    pub width: u32,
+    /// Height in texels: a frame strip's whole height (every frame).
+    pub height: u32,
+}
+
 /// Writes every texture of `scene` into `dir` (created if needed) as
 /// `<index>_<name>.png` (level 0), and with `mips` each further level `k` as
 /// `<index>_<name>_mip<k>.png`. Missing textures are skipped. Returns the
 /// paths written, in texture then level order.
 pub fn write_textures(scene: &Scene<'_>, dir: &Path, mips: bool) -> io::Result<Vec<PathBuf>> {
+    Ok(write_texture_files(scene, dir, mips)?
+        .into_iter()
+        .map(|w| w.path)
+        .collect())
+}
+
+/// [`write_textures`], saying of each file which texture and level it is
+/// and its size. A frame strip is written whole, every frame, as the file
+/// stores it (the glTF export writes frame 0 alone; docs/export.md).
+pub fn write_texture_files(scene: &Scene<'_>, dir: &Path, mips: bool) -> io::Result<Vec<Written>> {
     fs::create_dir_all(dir)?;
     let mut written = Vec::new();
     for (i, t) in scene.textures().iter().enumerate() {
@@ -107,7 +132,13 @@ pub fn write_textures(scene: &Scene<'_>, dir: &Path, mips: bool) -> io::Result<V
             });
             let file = io::BufWriter::new(fs::File::create(&path)?);
             write_rgba8(file, mip.width, mip.height, pixels)?;
-            written.push(path);
+            written.push(Written {
+                texture: i,
+                level,
+                path,
+                width: mip.width,
+                height: mip.height,
+            });
         }
     }
     Ok(written)

@@ -2,7 +2,7 @@
 //!
 //! `scenedec inspect [--json] [FILE...]` prints what each model holds; with no
 //! FILE it inspects the bundled samples. `scenedec convert FILE... -o OUT`
-//! writes each model as glTF 2.0. `scenedec textures FILE -o DIR [--mips]`
+//! writes each model as glTF 2.0. `scenedec textures FILE -o DIR [--mips] [--json]`
 //! writes each decoded texture as PNG. `scenedec pose FILE --animation N
 //! --time T [--json]` samples a clip and prints every node's transform.
 //! Exit status: 0 when every file loaded (and every output was written), 1
@@ -138,6 +138,15 @@ fn cli() -> Command {
                         .long("mips")
                         .action(ArgAction::SetTrue)
                         .help("Also write each further mip level k as <index>_<name>_mip<k>.png"),
+                )
+                .arg(
+                    Arg::new("json")
+                        .long("json")
+                        .action(ArgAction::SetTrue)
+                        .help(
+                            "One JSON object per PNG written, one per line: texture, name, \
+                             level, path, width, height, frames (a frame strip is written whole)",
+                        ),
                 ),
         ))
 }
@@ -274,7 +283,15 @@ fn main() -> ExitCode {
                 return ExitCode::from(2);
             };
             match settings(m) {
-                Ok(s) => textures::run(file, dir, m.get_flag("mips"), &s),
+                Ok(s) => {
+                    let request = textures::Request {
+                        file,
+                        dir,
+                        mips: m.get_flag("mips"),
+                        json: m.get_flag("json"),
+                    };
+                    textures::run(&request, &s)
+                }
                 Err(code) => code,
             }
         }

@@ -1,15 +1,37 @@
-//! `scenedec textures FILE -o DIR [--mips]`: load a model and write each of
-//! its decoded textures as PNG (see `scenedec::export::png`).
+//! `scenedec textures FILE -o DIR [--mips] [--json]`: load a model and
+//! write each of its decoded textures as PNG (see `scenedec::export::png`).
+//!
+//! A frame strip is written whole, every frame, because that is the
+//! file's image; the frame count is what tells a reader it is a strip
+//! (`--json`'s `frames`, and the summary line), since the glTF export
+//! writes the same texture as frame 0 alone.
 
 use std::path::Path;
 use std::process::ExitCode;
 
-use crate::input::{Input, LoadSettings};
+use scenedec::export::png::Written;
+use scenedec::scene::Scene;
 
-/// Writes the textures of `file` into `dir`; exit 0 on success, else 1.
-pub fn run(file: &Path, dir: &Path, mips: bool, settings: &LoadSettings) -> ExitCode {
-    let name = file.display();
-    let input = match Input::read(file, settings) {
+use crate::input::{Input, LoadSettings};
+use crate::json_out::{key, string};
+
+/// What to write.
+pub struct Request<'a> {
+    /// The model.
+    pub file: &'a Path,
+    /// The folder to write into.
+    pub dir: &'a Path,
+    /// Every mip level, not only level 0.
+    pub mips: bool,
+    /// One JSON object per PNG on stdout instead of its path.
+    pub json: bool,
+}
+
+/// Writes the textures of the request's file into its folder; exit 0 on
+/// success, else 1.
+pub fn run(request: &Request<'_>, settings: &LoadSettings) -> ExitCode {
+    let name = request.file.display();
+    let input = match Input::read(request.file, settings) {
         Ok(input) => input,
         Err(e) => {
             eprintln!("{name}: FAILED to read: {e}");
@@ -25,17 +47,31 @@ pub fn run(file: &Path, dir: &Path, mips: bool, settings: &LoadSettings) -> Exit
         }
     };
     let scene = loaded.scene();
-    match scenedec::export::png::write_textures(&scene, dir, mips) {
-        Ok(paths) => {
-            for path in &paths {
-                println!("{}", path.display());
+    match scenedec::export::png::write_texture_files(&scene, request.dir, request.mips) {
+        Ok(written) => {
+            for w in &written {
+                if request.json {
+                    println!("{}", json_line(&scene, w));
+                } else {
+                    println!("{}", w.path.display());
+                }
             }
             let missing = scene.textures().iter().filter(|t| t.missing()).count();
+            let strips = scene
+                .textures()
+                .iter()
+                .filter(|t| t.frame_count > 1)
+                .count();
             eprintln!(
-                "{name}: {} textures, {} PNG files written to {}{}",
+                "{name}: {} textures, {} PNG files written to {}{}{}",
                 scene.textures().len(),
-                paths.len(),
-                dir.display(),
+                written.len(),
+                request.dir.display(),
+                if strips > 0 {
+                    format!(" ({strips} frame strips, written whole)")
+                } else {
+                    String::new()
+                },
                 if missing > 0 {
                     format!(" ({missing} missing textures skipped)")
                 } else {
@@ -45,8 +81,36 @@ pub fn run(file: &Path, dir: &Path, mips: bool, settings: &LoadSettings) -> Exit
             ExitCode::SUCCESS
         }
         Err(e) => {
-            eprintln!("{name}: FAILED to write into {}: {e}", dir.display());
+            eprintln!(
+                "{name}: FAILED to write into {}: {e}",
+                request.dir.display()
+            );
             ExitCode::FAILURE
         }
     }
+}
+
+/// `{"texture", "name", "level", "path", "width", "height", "frames"}` of
+/// one PNG written; `frames` is the texture's frame count (1 for a still
+/// image), the strip's frames all in the PNG.
+fn json_line(scene: &Scene<'_>, w: &Written) -> String {
+    let record = scene.textures().get(w.texture);
+    let mut out = String::from("{");
+    let mut first = true;
+    key(&mut out, &mut first, "texture");
+    out.push_str(&w.texture.to_string());
+    key(&mut out, &mut first, "name");
+    string(&mut out, record.map_or("", |t| scene.text(t.name)));
+    key(&mut out, &mut first, "level");
+    out.push_str(&w.level.to_string());
+    key(&mut out, &mut first, "path");
+    string(&mut out, &w.path.display().to_string());
+    key(&mut out, &mut first, "width");
+    out.push_str(&w.width.to_string());
+    key(&mut out, &mut first, "height");
+    out.push_str(&w.height.to_string());
+    key(&mut out, &mut first, "frames");
+    out.push_str(&record.map_or(1, |t| t.frame_count.max(1)).to_string());
+    out.push('}');
+    out
 }

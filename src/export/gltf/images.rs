@@ -7,6 +7,7 @@
 //! combine textures: a Blockbench layered material's layers composited with
 //! the over operator (each sampled nearest at the largest layer's size), and an emissive
 //! material's two halves (lit `c·a`, glowing `c·(1−a)`, in linear light).
+//! A frame strip's image is its frame 0 alone ([`super::frames`]).
 
 use std::collections::HashMap;
 use std::string::String;
@@ -19,7 +20,7 @@ use json::validation::Checked;
 use crate::scene::{Filter, Scene, TextureRecord, Wrap};
 
 use super::buffers::Writer;
-use super::{Container, ExportError};
+use super::{Container, ExportError, frames};
 
 /// Which pixels an image holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -109,12 +110,19 @@ impl Images {
             (Some(image), Some(record)) => {
                 let sampler = self.sampler(w, record);
                 let name = super::name(scene.text(record.name));
+                // The image is frame 0 only: what the strip was goes here.
+                let mut fields = serde_json::Map::new();
+                if let Some(strip) =
+                    frames::divisor(key.pixels).and_then(|t| frames::strip_extras(scene, t))
+                {
+                    fields.insert(String::from("frame_strip"), strip);
+                }
                 Some(w.root.push(json::Texture {
                     name,
                     sampler: Some(sampler),
                     source: image,
                     extensions: None,
-                    extras: None,
+                    extras: super::extras::object(fields),
                 }))
             }
             _ => None,
@@ -254,18 +262,26 @@ fn level0<'a>(scene: &Scene<'a>, texture: usize) -> Option<(u32, u32, &'a [u8])>
     Some((mip.width, mip.height, pixels))
 }
 
+/// Frame 0 of level 0 of a scene texture, for faces whose V was divided
+/// by `frames` (the whole level when 1): width, height, RGBA8.
+fn frame_0(scene: &Scene<'_>, texture: usize, frames: u32) -> Option<(u32, u32, Vec<u8>)> {
+    let (w, h, p) = level0(scene, texture)?;
+    let (rows, rgba) = frames::frame_0(w, h, frames, p)?;
+    Some((w, rows, rgba))
+}
+
 /// The RGBA8 pixels of an image key: width, height, bytes; none when a
-/// texture has no pixels.
+/// texture has no pixels. A frame strip gives its frame 0
+/// ([`frames::frame_0`]); a composite takes frame 0 of each layer at the V
+/// its faces were divided by.
 pub fn image_pixels(scene: &Scene<'_>, key: ImageKey) -> Option<(u32, u32, Vec<u8>)> {
+    let frames = frames::frames(scene, key.pixels);
     let (width, height, mut rgba) = match key.pixels {
-        Pixels::Texture(t) => {
-            let (w, h, p) = level0(scene, t)?;
-            (w, h, p.to_vec())
-        }
+        Pixels::Texture(t) => frame_0(scene, t, frames)?,
         Pixels::Layers(layers, count) => {
             let mut images = Vec::with_capacity(count);
             for &t in layers.get(..count)? {
-                images.push(level0(scene, t)?);
+                images.push(frame_0(scene, t, frames)?);
             }
             // Layers share normalised UVs, so each is sampled (nearest) at
             // the size of the largest.
@@ -274,9 +290,9 @@ pub fn image_pixels(scene: &Scene<'_>, key: ImageKey) -> Option<(u32, u32, Vec<u
             let mut below = std::vec![0u8; rgba_len(width, height)?];
             for (w, h, p) in images {
                 if (w, h) == (width, height) {
-                    over(&mut below, p);
+                    over(&mut below, &p);
                 } else {
-                    over(&mut below, &resized(w, h, p, width, height)?);
+                    over(&mut below, &resized(w, h, &p, width, height)?);
                 }
             }
             (width, height, below)

@@ -44,24 +44,29 @@ pub struct Maps {
     pub emissive: Option<json::Index<json::Texture>>,
 }
 
-/// The glTF materials written so far.
+/// The glTF materials written so far, each with the frame count of the
+/// strip its base texture shows frame 0 of (1 for none).
 #[derive(Default)]
 pub struct Materials {
-    written: HashMap<MaterialKey, json::Index<json::Material>>,
+    written: HashMap<MaterialKey, (json::Index<json::Material>, u32)>,
 }
 
 impl Materials {
-    /// The glTF material for `key`, written on first use.
+    /// The glTF material for `key`, written on first use, and the frame
+    /// count its primitives' UV set [`uv_set`] must be multiplied by: the
+    /// bound image is frame 0 of a strip whose V the scene divided by that
+    /// many frames ([`super::frames`]); 1 when no strip is bound.
     pub fn get(
         &mut self,
         w: &mut Writer,
         scene: &Scene<'_>,
         images: &mut Images,
         key: MaterialKey,
-    ) -> Result<json::Index<json::Material>, ExportError> {
+    ) -> Result<(json::Index<json::Material>, u32), ExportError> {
         if let Some(m) = self.written.get(&key) {
             return Ok(*m);
         }
+        let mut frames = 1;
         let record = usize::try_from(key.material)
             .ok()
             .and_then(|m| scene.materials().get(m));
@@ -72,6 +77,7 @@ impl Materials {
                 let (base, glow) = image_keys(record, pixels);
                 maps.base = images.texture(w, scene, base)?;
                 if maps.base.is_some() {
+                    frames = super::frames::frames(scene, pixels);
                     if let Some(glow) = glow {
                         maps.emissive = images.texture(w, scene, glow)?;
                     }
@@ -85,8 +91,8 @@ impl Materials {
         );
         let material = material_json(record, name, key, maps);
         let index = w.root.push(material);
-        self.written.insert(key, index);
-        Ok(index)
+        self.written.insert(key, (index, frames));
+        Ok((index, frames))
     }
 }
 

@@ -1,11 +1,13 @@
 //! Meshes: one glTF mesh per scene mesh, one primitive per triangle group,
 //! sharing the mesh's vertex accessors: POSITION (with min/max), NORMAL,
 //! TEXCOORD_n per UV set, COLOR_n per colour set (linear, normalised u16),
-//! JOINTS_n / WEIGHTS_n when skinned. A mesh hangs under its scene node; a
-//! skinned one sits at the root with its skin (glTF ignores a skinned mesh
-//! node's own transform, and the validator asks for it at the root).
+//! JOINTS_n / WEIGHTS_n when skinned; the set a strip's frame 0 is bound
+//! to once more with V undivided ([`super::frames`]). A mesh hangs under
+//! its scene node; a skinned one sits at the root with its skin (glTF
+//! ignores a skinned mesh node's own transform, and the validator asks for
+//! it at the root).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::string::String;
 use std::vec::Vec;
 
@@ -103,18 +105,22 @@ pub fn write_mesh(
         .uvs()
         .get(range(mesh.first_uv, mesh.vertex_count, mesh.uv_sets).ok_or_else(|| at("uvs"))?)
         .ok_or_else(|| at("uvs"))?;
-    for set in 0..uv_sets {
-        let values: Vec<[f32; 2]> = uvs
-            .iter()
+    let set_uvs = |set: u32| -> Vec<[f32; 2]> {
+        uvs.iter()
             .skip(set as usize)
             .step_by(mesh.uv_sets as usize)
             .copied()
-            .collect();
+            .collect()
+    };
+    for set in 0..uv_sets {
         attributes.push((
             Semantic::TexCoords(set),
-            w.floats(&values, Layout::VEC2_F32, target, false)?,
+            w.floats(&set_uvs(set), Layout::VEC2_F32, target, false)?,
         ));
     }
+    // A set with V multiplied by a strip's frame count, for primitives
+    // whose image is that strip's frame 0; written when first needed.
+    let mut undivided: HashMap<(u32, u32), json::Index<json::Accessor>> = HashMap::new();
     let color_sets = mesh.color_sets;
     let colors = scene
         .colors()
@@ -209,12 +215,27 @@ pub fn write_mesh(
             textured: uv_sets > super::materials::uv_set(record),
             double_sided: group.flags & GroupFlags::DOUBLE_SIDED != 0,
         };
-        let material = cx.materials.get(w, scene, &mut cx.images, key)?;
+        let (material, frames) = cx.materials.get(w, scene, &mut cx.images, key)?;
         let vertex_colors = record.is_some_and(|r| r.flags & MaterialFlags::VERTEX_COLORS != 0);
         let mut map: BTreeMap<Checked<Semantic>, json::Index<json::Accessor>> = attributes
             .iter()
             .map(|(s, a)| (Checked::Valid(s.clone()), *a))
             .collect();
+        let set = super::materials::uv_set(record);
+        if frames > 1 && set < uv_sets {
+            let accessor = match undivided.get(&(set, frames)) {
+                Some(a) => *a,
+                None => {
+                    let values: Vec<[f32; 2]> = set_uvs(set)
+                        .into_iter()
+                        .map(|uv| undivide(uv, frames))
+                        .collect();
+                    let a = w.floats(&values, Layout::VEC2_F32, target, false)?;
+                    *undivided.entry((set, frames)).or_insert(a)
+                }
+            };
+            map.insert(Checked::Valid(Semantic::TexCoords(set)), accessor);
+        }
         let colour_only = record.is_some_and(|r| r.flags & MaterialFlags::VERTEX_ALPHA_UNUSED != 0);
         for (set, accessor) in color_accessors.iter().enumerate() {
             if set == 0 && vertex_colors && colour_only {
@@ -287,6 +308,15 @@ pub fn write_mesh(
         cx.nodes.hang(&mut w.root, mesh.node, node);
     }
     Ok(())
+}
+
+/// A scene UV on a strip of `frames` frames (V divided so that frame 0
+/// spans `0..1/frames`) as a UV over frame 0's image: V times the frame
+/// count, multiplied in f64 so the only rounding is back to f32.
+pub fn undivide(uv: [f32; 2], frames: u32) -> [f32; 2] {
+    #[allow(clippy::cast_possible_truncation)] // back to the accessor's f32
+    let v = (f64::from(uv[1]) * f64::from(frames)) as f32;
+    [uv[0], v]
 }
 
 /// `n` normalised, or none when it has no direction.

@@ -9,6 +9,7 @@
 //! - [`meshes`]: meshes, primitives and vertex attributes;
 //! - [`materials`]: materials (what glTF cannot hold goes to `extras`);
 //! - [`images`]: images, samplers and textures;
+//! - [`frames`]: frame strips as frame 0 and undivided V;
 //! - [`skins`]: skins, JOINTS_n and WEIGHTS_n.
 //!
 //! - [`animations`]: clips, sampled onto [`nodes::NodeMap::main`], whose TRS
@@ -23,6 +24,7 @@
 pub mod animations;
 pub mod buffers;
 mod extras;
+pub mod frames;
 pub mod images;
 pub mod materials;
 pub mod meshes;
