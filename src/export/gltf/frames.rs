@@ -36,7 +36,7 @@ use serde_json::{Map, Value};
 
 use crate::scene::{FrameOrder, Scene};
 
-use super::images::Pixels;
+use super::pixels::Pixels;
 
 /// The texture whose frame count divided the V of the faces that show
 /// `pixels`: the texture itself, or for a layer composite its top layer

@@ -20,26 +20,8 @@ use json::validation::Checked;
 use crate::scene::{Filter, Scene, TextureRecord, Wrap};
 
 use super::buffers::Writer;
+pub use super::pixels::Pixels;
 use super::{Container, ExportError, frames};
-
-/// Which pixels an image holds.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Pixels {
-    /// One scene texture, as stored.
-    Texture(usize),
-    /// Scene textures composited bottom first (up to three).
-    Layers([usize; 3], usize),
-}
-
-impl Pixels {
-    /// The texture whose name and sampler the image takes (the bottom layer).
-    pub const fn first(&self) -> usize {
-        match self {
-            Self::Texture(t) => *t,
-            Self::Layers(l, _) => l[0],
-        }
-    }
-}
 
 /// Which part of the pixels an image shows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

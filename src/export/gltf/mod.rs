@@ -29,6 +29,7 @@ pub mod images;
 pub mod materials;
 pub mod meshes;
 pub mod nodes;
+pub mod pixels;
 mod shared;
 pub mod skins;
 
