@@ -89,6 +89,7 @@ mod model;
 pub mod png;
 pub mod scene;
 pub mod sniff;
+pub mod yay0;
 pub mod yaz0;
 
 #[cfg(test)]
@@ -98,7 +99,7 @@ mod test_rng;
 
 pub use arena::{Arena, Plan};
 pub use error::{Error, ErrorCode, Location, Warning, WarningCode, Warnings};
-pub use limits::{BbmodelLimits, J3dLimits};
+pub use limits::{BbmodelLimits, J3dLimits, RarcLimits};
 #[cfg(feature = "alloc")]
 pub use model::{Loaded, load, load_plan};
 pub use model::{
