@@ -87,6 +87,8 @@ pub mod limits;
 mod model;
 // Streaming PNG decoding to RGBA8 in caller memory (no heap).
 pub mod png;
+// RARC archives: read in place, members listed, found and decompressed.
+pub mod rarc;
 pub mod scene;
 pub mod sniff;
 pub mod yay0;
