@@ -277,6 +277,28 @@ impl fmt::Display for Quote<'_> {
     }
 }
 
+/// Bytes as `52 41 52 43`, then ` …` when more follow: file content shown
+/// as it is, never as escapes.
+pub(crate) struct Hex<'a>(pub(crate) &'a [u8], pub(crate) bool);
+
+impl fmt::Display for Hex<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.0.is_empty() {
+            return f.write_str("(no bytes)");
+        }
+        for (i, b) in self.0.iter().enumerate() {
+            if i > 0 {
+                f.write_str(" ")?;
+            }
+            write!(f, "{b:02x}")?;
+        }
+        if self.1 {
+            f.write_str(" …")?;
+        }
+        Ok(())
+    }
+}
+
 /// One step of a JSON path: an object key or an array index.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PathSegment<'a> {

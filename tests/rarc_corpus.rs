@@ -160,3 +160,47 @@ fn corpus_archives_sit_within_the_default_limits_by_a_margin() {
         }
     }
 }
+
+#[path = "support/rarc_writer.rs"]
+mod rarc_writer;
+
+/// An archive given to the model API is named as one, plain or Yaz0-wrapped,
+/// by every entry point, never decoded as a model or called unknown.
+fn assert_archive_refused(what: &str, bytes: &[u8]) {
+    let options = scenedec::Options::default();
+    let code = |r: Result<(), scenedec::Error>| r.unwrap_err().code();
+    let want = scenedec::ErrorCode::ArchiveNotModel;
+    assert_eq!(
+        code(scenedec::load(bytes, None, &options).map(|_| ())),
+        want,
+        "{what}"
+    );
+    assert_eq!(
+        code(scenedec::measure(bytes, None, &options).map(|_| ())),
+        want,
+        "{what}"
+    );
+    assert_eq!(
+        code(scenedec::format_of(bytes, Some("bmd")).map(|_| ())),
+        want,
+        "{what}"
+    );
+    let e = scenedec::load(bytes, Some("arc"), &options).unwrap_err();
+    assert!(
+        e.message().contains("RARC archive, not a model"),
+        "{what}: {e}"
+    );
+}
+
+#[test]
+fn the_model_api_names_an_archive_as_one() {
+    let tree = rarc_writer::root("arc", vec![rarc_writer::file("a.bdl", b"J3D2bdl4")]);
+    for le in [false, true] {
+        let built = rarc_writer::write(&tree, le);
+        assert_archive_refused("built", &built.bytes);
+        assert_archive_refused("built, Yaz0", &scenedec::yaz0::compress(&built.bytes));
+    }
+    for (name, bytes, _) in corpus() {
+        assert_archive_refused(&name, &bytes);
+    }
+}

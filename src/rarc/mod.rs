@@ -94,8 +94,8 @@ impl<'a> Archive<'a> {
                 root.at as u64,
                 None,
                 format_args!(
-                    "node 0 has type {}: the root's type ROOT expected",
-                    crate::error::Quote(core::str::from_utf8(&root.kind).unwrap_or("(binary)"))
+                    "node 0 has type {}: ROOT (52 4f 4f 54) expected",
+                    crate::error::Hex(&root.kind, false)
                 ),
             ));
         }

@@ -57,6 +57,7 @@ pub fn claimed_format(bytes: &[u8], name: &str) -> &'static str {
     match sniff(bytes) {
         Kind::J3dBmd | Kind::J3dBdl | Kind::Yaz0 => "j3d",
         Kind::Bbmodel | Kind::CompressedBbmodel => "bbmodel",
+        Kind::Rarc | Kind::Yaz0Rarc => "rarc",
         Kind::Unknown => match crate::input::extension(Path::new(name))
             .map(str::to_ascii_lowercase)
             .as_deref()
