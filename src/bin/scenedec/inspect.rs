@@ -71,6 +71,10 @@ pub fn claimed_format(bytes: &[u8], name: &str) -> &'static str {
 
 fn inspect_bytes(name: &str, input: &Input, json: bool, settings: &LoadSettings) -> bool {
     let bytes = &input.bytes[..];
+    // An archive is listed, not loaded (src/bin/scenedec/archive.rs).
+    if crate::archive::is_archive(bytes) {
+        return crate::archive::inspect(name, bytes, json);
+    }
     let start = Instant::now();
     let loaded = crate::input::load(name, bytes, &input.picked, settings);
     let elapsed = start.elapsed();
