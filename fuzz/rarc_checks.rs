@@ -26,13 +26,19 @@ pub fn rarc(data: &[u8]) {
         match item {
             Item::Directory(d) => {
                 dirs += 1;
-                assert!(d.path.len() <= open_depth + 1, "a directory opens below its parent");
+                assert!(
+                    d.path.len() <= open_depth + 1,
+                    "a directory opens below its parent"
+                );
                 open_depth = d.path.len();
             }
             Item::File(m) => {
                 members += 1;
                 total += m.size;
-                assert!(m.dirs.len() <= open_depth, "a file sits in an open directory");
+                assert!(
+                    m.dirs.len() <= open_depth,
+                    "a file sits in an open directory"
+                );
             }
         }
     }
