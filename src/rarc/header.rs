@@ -21,7 +21,7 @@
 //! | 0x3A | 1 | 1 when file IDs are kept equal to entry indices |
 #![allow(
     clippy::arithmetic_side_effects,
-    reason = "offsets are u32 fields (below 2^32) plus constants below 0x40, or counts below 2^32 times record sizes below 0x20: no overflow in a 64-bit usize; each range is checked against the archive before use"
+    reason = "the remaining sums are offsets below 0x40 added to offsets of the archive's own slices; offsets read from the file are added in u64 and converted with a saturating try_from"
 )]
 
 use crate::error::{Error, ErrorCode};
@@ -192,7 +192,9 @@ impl Header {
                 format_args!("header size {header_len:#x}: 0x20 expected"),
             ));
         }
-        let data_start = HEADER_LEN + r.u32(0x0C, "info size")? as usize;
+        let info_len = r.u32(0x0C, "info size")?;
+        let data_start =
+            usize::try_from(u64::from(info_len) + HEADER_LEN as u64).unwrap_or(usize::MAX);
         if data_start > archive_len {
             return Err(Error::binary(
                 ErrorCode::BadOffset,
@@ -227,9 +229,12 @@ impl Header {
             "file entries",
             at(0x28),
         )?;
+        // Sums and products in u64, so a 32-bit target cannot wrap them.
         let table = |field: usize, count: usize, size: usize, what: &str| {
-            let start = INFO_START + r.u32(field, what)? as usize;
-            r.slice(start, count * size, what).map(|_| start)
+            let start = u64::from(r.u32(field, what)?) + INFO_START as u64;
+            let len = (count as u64).saturating_mul(size as u64);
+            let fits = |v: u64| usize::try_from(v).unwrap_or(usize::MAX);
+            r.slice(fits(start), fits(len), what).map(|_| fits(start))
         };
         let nodes_at = table(0x24, node_count, NODE_LEN, "node table")?;
         let entries_at = table(0x2C, entry_count, ENTRY_LEN, "file-entry table")?;

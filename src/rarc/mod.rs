@@ -164,7 +164,7 @@ impl<'a> Archive<'a> {
     /// The entries of `node` in table order, `.` and `..` left out.
     pub fn contents(&self, node: &Node<'a>) -> impl Iterator<Item = Result<Entry<'a>, Error>> {
         let tables = self.tables;
-        (node.first_entry..node.first_entry + u32::from(node.entry_count))
+        (node.first_entry..node.first_entry.saturating_add(u32::from(node.entry_count)))
             .map(move |i| tables.entry(i))
             .filter(|e| !e.as_ref().is_ok_and(Entry::is_dot))
     }
@@ -245,7 +245,9 @@ impl<'a> Archive<'a> {
     /// The member of file entry `entry` in the directories `dirs`: its
     /// stored bytes inside the archive, its size from a compressed header.
     pub(crate) fn member(&self, dirs: Dirs<'a>, entry: Entry<'a>) -> Result<Member<'a>, Error> {
-        let stored_at = self.tables.header.data_start + entry.data_offset as usize;
+        let stored_at =
+            usize::try_from(self.tables.header.data_start as u64 + u64::from(entry.data_offset))
+                .unwrap_or(usize::MAX);
         let stored = stored_at
             .checked_add(entry.data_size as usize)
             .and_then(|end| self.bytes.get(stored_at..end))

@@ -18,7 +18,7 @@
 //! such as noclip.website ignore them.
 #![allow(
     clippy::arithmetic_side_effects,
-    reason = "indices are below counts the header checked against the tables' extents, times record sizes below 0x20; offsets are u32 fields plus table starts below 2^32: no overflow in a 64-bit usize"
+    reason = "indices are below counts whose tables the header found inside the archive, so index * record size + table start is an offset of the archive's slice; a name offset is below the string table's length, checked first"
 )]
 
 use super::header::{ENTRY_LEN, Endian, Header, NODE_LEN, Reader};
@@ -202,14 +202,14 @@ impl<'a> Tables<'a> {
         let name = self.name(r.u32(at + 4, "node name")?, at + 4)?;
         let entry_count = r.u16(at + 0x0A, "node entry count")?;
         let first_entry = r.u32(at + 0x0C, "node first entry")?;
-        if first_entry as usize + usize::from(entry_count) > h.entry_count {
+        let end = u64::from(first_entry) + u64::from(entry_count);
+        if end > h.entry_count as u64 {
             return Err(Error::binary(
                 ErrorCode::BadOffset,
                 (at + 0x0C) as u64,
                 None,
                 format_args!(
-                    "node {index}'s entries {first_entry}..{} run past the {} file entries",
-                    first_entry as usize + usize::from(entry_count),
+                    "node {index}'s entries {first_entry}..{end} run past the {} file entries",
                     h.entry_count
                 ),
             ));
