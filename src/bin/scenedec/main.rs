@@ -102,7 +102,7 @@ fn cli() -> Command {
         .arg_required_else_help(true)
         .subcommand(load_args(
             Command::new("inspect")
-                .about("Print what each model holds (the bundled samples when no FILE is given)")
+                .about("Print what each model holds, or list each RARC archive (the bundled samples when no FILE is given)")
                 .arg(
                     Arg::new("json")
                         .long("json")
