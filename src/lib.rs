@@ -35,6 +35,12 @@
 //! Yaz0-compressed files are unwrapped first with [`unwrap_into`] (into the
 //! same arena), then measured and decoded.
 //!
+//! RARC archives (`.arc`, `.szs`), the containers games ship J3D files in,
+//! are not models: the entry points above refuse them with
+//! [`ErrorCode::ArchiveNotModel`], and [`rarc`] reads them in place (their
+//! tree, each member's path and bytes, compressed members into caller
+//! memory).
+//!
 //! ## Features
 //!
 //! - *(none)*: `#![no_std]`, no `alloc`; [`measure`] and [`decode_into`].

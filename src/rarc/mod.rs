@@ -208,9 +208,11 @@ impl<'a> Archive<'a> {
 
     /// The member at `path`, as games name them: `/`-separated names below
     /// the root (the root's own name is not part of it), matched without
-    /// regard to ASCII case. Empty components are ignored; `.` and `..`
-    /// match nothing. `None` when nothing matches, or the path names a
-    /// directory.
+    /// regard to ASCII case. Directories are matched by their entries'
+    /// names in the parent, as the games look them up (the walk's paths use
+    /// the nodes' names; every real archive gives both the same name).
+    /// Empty components are ignored; `.` and `..` match nothing. `None`
+    /// when nothing matches, or the path names a directory.
     pub fn find(&self, path: &str) -> Result<Option<Member<'a>>, Error> {
         let mut node = self.tables.node(0)?;
         let mut dirs = Dirs::new();
