@@ -161,6 +161,73 @@ fn corpus_archives_sit_within_the_default_limits_by_a_margin() {
     }
 }
 
+/// `data` (a big-endian RARC) rewritten as `CRAR`: every header and table
+/// field byte-swapped, node types reversed, member bytes untouched, as
+/// Super Mario 3D All-Stars stores Galaxy's archives. Written from the
+/// layout alone, not with the reader under test.
+fn to_crar(data: &[u8]) -> Vec<u8> {
+    let mut out = data.to_vec();
+    let be32 = |at: usize| u32::from_be_bytes(data[at..at + 4].try_into().unwrap()) as usize;
+    let swap = |out: &mut Vec<u8>, at: usize, len: usize| out[at..at + len].reverse();
+    out[..4].copy_from_slice(b"CRAR");
+    for at in (0x04..0x38).step_by(4) {
+        swap(&mut out, at, 4);
+    }
+    swap(&mut out, 0x38, 2);
+    let (nodes, entries) = (0x20 + be32(0x24), 0x20 + be32(0x2C));
+    for n in 0..be32(0x20) {
+        let at = nodes + n * 0x10;
+        for (off, len) in [(0, 4), (4, 4), (8, 2), (0x0A, 2), (0x0C, 4)] {
+            swap(&mut out, at + off, len);
+        }
+    }
+    for e in 0..be32(0x28) {
+        let at = entries + e * 0x14;
+        for (off, len) in [(0, 2), (2, 2), (4, 4), (8, 4), (0x0C, 4), (0x10, 4)] {
+            swap(&mut out, at + off, len);
+        }
+    }
+    out
+}
+
+#[test]
+fn every_corpus_archive_reads_alike_as_little_endian_crar() {
+    for (name, bytes, expected) in corpus() {
+        let data = unwrapped(&name, &bytes, &expected);
+        let crar = to_crar(&data);
+        let big = Archive::parse(&data, &RarcLimits::DEFAULT).unwrap();
+        let little = Archive::parse(&crar, &RarcLimits::DEFAULT)
+            .unwrap_or_else(|e| panic!("{name} as CRAR: {e} at {}", e.at()));
+        assert_eq!(little.header().endian, rarc::Endian::Little, "{name}");
+        let listing = |a: &Archive<'_>| -> Vec<String> {
+            a.walk()
+                .map(|item| match item {
+                    rarc::Item::Directory(d) => format!(
+                        "{} {}",
+                        d.path.iter().map(|n| text(n)).collect::<Vec<_>>().join("/"),
+                        text(&d.node.kind)
+                    ),
+                    rarc::Item::File(m) => format!(
+                        "{} {} {} {} {}",
+                        m.path().map(text).collect::<Vec<_>>().join("/"),
+                        m.size,
+                        m.entry.id,
+                        m.entry.flags.0,
+                        sha256_hex(m.plain().unwrap())
+                    ),
+                })
+                .collect()
+        };
+        assert_eq!(listing(&little), listing(&big), "{name}");
+        assert_eq!(
+            listing(&big).len(),
+            expected["node_count"].as_u64().unwrap() as usize
+                + expected["file_count"].as_u64().unwrap() as usize,
+            "{name}"
+        );
+    }
+}
+
 #[path = "support/rarc_writer.rs"]
 mod rarc_writer;
 
