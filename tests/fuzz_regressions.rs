@@ -69,3 +69,12 @@ fn pose_regressions() {
 fn inflate_regressions() {
     assert!(replay("inflate", checks::inflate) > 0);
 }
+
+#[path = "../fuzz/rarc_checks.rs"]
+mod rarc_checks;
+extern crate alloc;
+
+#[test]
+fn rarc_regressions() {
+    assert!(replay("rarc", rarc_checks::rarc) > 0);
+}

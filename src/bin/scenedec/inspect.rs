@@ -57,6 +57,7 @@ pub fn claimed_format(bytes: &[u8], name: &str) -> &'static str {
     match sniff(bytes) {
         Kind::J3dBmd | Kind::J3dBdl | Kind::Yaz0 => "j3d",
         Kind::Bbmodel | Kind::CompressedBbmodel => "bbmodel",
+        Kind::Rarc | Kind::Yaz0Rarc => "rarc",
         Kind::Unknown => match crate::input::extension(Path::new(name))
             .map(str::to_ascii_lowercase)
             .as_deref()
@@ -70,6 +71,10 @@ pub fn claimed_format(bytes: &[u8], name: &str) -> &'static str {
 
 fn inspect_bytes(name: &str, input: &Input, json: bool, settings: &LoadSettings) -> bool {
     let bytes = &input.bytes[..];
+    // An archive is listed, not loaded (src/bin/scenedec/archive.rs).
+    if crate::archive::is_archive(bytes) {
+        return crate::archive::inspect(name, bytes, json);
+    }
     let start = Instant::now();
     let loaded = crate::input::load(name, bytes, &input.picked, settings);
     let elapsed = start.elapsed();

@@ -5,9 +5,12 @@
 //! writes each model as glTF 2.0. `scenedec textures FILE -o DIR [--mips] [--json]`
 //! writes each decoded texture as PNG. `scenedec pose FILE --animation N
 //! --time T [--json]` samples a clip and prints every node's transform.
+//! `scenedec extract ARCHIVE -o DIR [--only GLOB]` writes a RARC archive's
+//! members; `inspect` lists an archive instead of loading it.
 //! Exit status: 0 when every file loaded (and every output was written), 1
 //! when any failed, 2 on usage errors.
 
+mod archive;
 mod convert;
 mod input;
 mod inspect;
@@ -99,7 +102,7 @@ fn cli() -> Command {
         .arg_required_else_help(true)
         .subcommand(load_args(
             Command::new("inspect")
-                .about("Print what each model holds (the bundled samples when no FILE is given)")
+                .about("Print what each model holds, or list each RARC archive (the bundled samples when no FILE is given)")
                 .arg(
                     Arg::new("json")
                         .long("json")
@@ -114,6 +117,7 @@ fn cli() -> Command {
                 ),
         ))
         .subcommand(convert_command())
+        .subcommand(archive::extract_command())
         .subcommand(pose_command())
         .subcommand(load_args(
             Command::new("textures")
@@ -314,6 +318,7 @@ fn main() -> ExitCode {
                 Err(code) => code,
             }
         }
+        Some(("extract", m)) => archive::run_extract(m),
         _ => ExitCode::from(2),
     }
 }

@@ -1,0 +1,373 @@
+//! RARC archives on the command line: `inspect` lists one (human or
+//! `--json`), `extract` writes its members under a folder.
+//!
+//! `inspect --json` prints, per archive, `{"file", "format": "rarc", "ok",
+//! "error", "files": [{"path", "size", "sha256"}]}`: paths start with the
+//! root directory's name (`root/dir/name`), files are in file-entry-table
+//! order, sizes and SHA-256 are of the bytes after any Yaz0/Yay0
+//! compression of the member is undone.
+//!
+//! `extract` writes each member at `DIR/<path>`. Every component of the
+//! path comes from the archive, so each is checked before anything is
+//! created: empty, `.`, `..`, one holding `/`, `\`, `:` or NUL, or one that
+//! is not UTF-8 is refused (that member is reported and skipped; the exit
+//! status is 1), so a hostile archive cannot write outside DIR.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::{Arg, ArgAction, ArgMatches, Command};
+use scenedec::rarc::{self, Archive, Member};
+use scenedec::sniff::{Kind, sniff};
+use scenedec::{Error, RarcLimits};
+
+use crate::json_out::{error_object, key, string};
+
+/// True for bytes `inspect` lists as an archive rather than loads.
+pub fn is_archive(bytes: &[u8]) -> bool {
+    matches!(sniff(bytes), Kind::Rarc | Kind::Yaz0Rarc)
+}
+
+/// The archive's own bytes: `bytes`, or a Yaz0 wrapper undone.
+fn unwrapped(bytes: &[u8], limits: &RarcLimits) -> Result<Vec<u8>, Error> {
+    match rarc::unwrapped_len(bytes, limits)? {
+        0 if !bytes.starts_with(scenedec::yaz0::MAGIC) => Ok(bytes.to_vec()),
+        len => {
+            let mut out = vec![0u8; len];
+            rarc::unwrap_into(bytes, limits, &mut out)?;
+            Ok(out)
+        }
+    }
+}
+
+/// A component of a member's path as text ('?' for bytes that are not UTF-8).
+fn lossy(name: &[u8]) -> String {
+    String::from_utf8_lossy(name).into_owned()
+}
+
+/// The member's path from the root's name, `/`-separated, for listings.
+fn path_text(m: &Member<'_>) -> String {
+    m.path().map(lossy).collect::<Vec<_>>().join("/")
+}
+
+/// The member's bytes, decompressed when stored compressed.
+fn contents(m: &Member<'_>) -> Result<Vec<u8>, Error> {
+    let mut out = vec![0u8; usize::try_from(m.size).unwrap_or(usize::MAX)];
+    m.read_into(&mut out)?;
+    Ok(out)
+}
+
+fn sha256_hex(bytes: &[u8]) -> String {
+    use sha2::{Digest, Sha256};
+    let mut s = String::with_capacity(64);
+    for b in Sha256::digest(bytes) {
+        let _ = write!(s, "{b:02x}");
+    }
+    s
+}
+
+/// Members in file-entry-table order (the walk's order is depth first).
+fn members_in_table_order<'a>(archive: &Archive<'a>) -> Vec<Member<'a>> {
+    let mut members: Vec<_> = archive.members().collect();
+    members.sort_by_key(|m| m.entry.index);
+    members
+}
+
+/// Prints the listing of one archive; true when it read.
+pub fn inspect(name: &str, bytes: &[u8], json: bool) -> bool {
+    let limits = RarcLimits::DEFAULT;
+    let result = unwrapped(bytes, &limits).and_then(|data| {
+        let archive = Archive::parse(&data, &limits)?;
+        if !json {
+            return Ok(human_listing(name, bytes, &archive));
+        }
+        let mut files = Vec::new();
+        for m in members_in_table_order(&archive) {
+            let hash = sha256_hex(&contents(&m)?);
+            files.push((m, hash));
+        }
+        Ok(json_listing(name, &files))
+    });
+    match result {
+        Ok(text) => {
+            println!("{text}");
+            true
+        }
+        Err(e) if json => {
+            let mut out = String::from("{");
+            let mut first = true;
+            key(&mut out, &mut first, "file");
+            string(&mut out, name);
+            key(&mut out, &mut first, "format");
+            string(&mut out, "rarc");
+            key(&mut out, &mut first, "ok");
+            out.push_str("false");
+            key(&mut out, &mut first, "error");
+            error_object(
+                &mut out,
+                e.code().as_str(),
+                &e.at().to_string(),
+                e.message(),
+            );
+            out.push_str(", \"files\": []}");
+            println!("{out}");
+            false
+        }
+        Err(e) => {
+            println!("{name}: rarc: FAILED {e} (at {})", e.at());
+            false
+        }
+    }
+}
+
+fn json_listing(name: &str, files: &[(Member<'_>, String)]) -> String {
+    let mut out = String::from("{");
+    let mut first = true;
+    key(&mut out, &mut first, "file");
+    string(&mut out, name);
+    key(&mut out, &mut first, "format");
+    string(&mut out, "rarc");
+    key(&mut out, &mut first, "ok");
+    out.push_str("true");
+    key(&mut out, &mut first, "error");
+    out.push_str("null");
+    key(&mut out, &mut first, "files");
+    out.push('[');
+    for (i, (m, hash)) in files.iter().enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        out.push('{');
+        let mut f = true;
+        key(&mut out, &mut f, "path");
+        string(&mut out, &path_text(m));
+        key(&mut out, &mut f, "size");
+        out.push_str(&m.size.to_string());
+        key(&mut out, &mut f, "sha256");
+        string(&mut out, hash);
+        out.push('}');
+    }
+    out.push_str("]}");
+    out
+}
+
+fn human_listing(name: &str, stored: &[u8], archive: &Archive<'_>) -> String {
+    let h = archive.header();
+    let wrapper = if stored.starts_with(scenedec::yaz0::MAGIC) {
+        ", Yaz0-wrapped"
+    } else {
+        ""
+    };
+    let order = match h.endian {
+        rarc::Endian::Big => "RARC",
+        rarc::Endian::Little => "CRAR, little-endian",
+    };
+    let mut out = format!(
+        "{name}: rarc ({order}{wrapper}): {} directories, {} files, {} bytes",
+        archive.directory_count(),
+        archive.member_count(),
+        archive.total_bytes()
+    );
+    // The tree in walk order; each file with its size, ID and flags.
+    for item in archive.walk() {
+        match item {
+            rarc::Item::Directory(d) => {
+                let depth = d.path.len();
+                let _ = write!(
+                    out,
+                    "\n{:indent$}{}/  [{}]",
+                    "",
+                    lossy(d.node.name),
+                    lossy(&d.node.kind),
+                    indent = 2 * depth
+                );
+            }
+            rarc::Item::File(m) => {
+                let depth = m.dirs.len() + 1;
+                let stored = match m.compression() {
+                    rarc::Compression::None => String::new(),
+                    c => format!(", {} {} bytes stored", c.as_str(), m.stored.len()),
+                };
+                let _ = write!(
+                    out,
+                    "\n{:indent$}{}  {} bytes  (id {}, flags {:#04x}{stored})",
+                    "",
+                    lossy(m.name()),
+                    m.size,
+                    m.entry.id,
+                    m.entry.flags.0,
+                    indent = 2 * depth
+                );
+            }
+        }
+    }
+    out
+}
+
+/// The `extract` subcommand's arguments.
+pub fn extract_command() -> Command {
+    Command::new("extract")
+        .about("Write every member of a RARC archive (.arc, .szs) at DIR/<path>")
+        .arg(
+            Arg::new("archive")
+                .value_name("ARCHIVE")
+                .required(true)
+                .value_parser(clap::value_parser!(PathBuf)),
+        )
+        .arg(
+            Arg::new("output")
+                .short('o')
+                .long("output")
+                .value_name("DIR")
+                .required(true)
+                .value_parser(clap::value_parser!(PathBuf))
+                .help("Folder to write into (created if needed); paths start with the root directory's name"),
+        )
+        .arg(
+            Arg::new("only")
+                .long("only")
+                .value_name("GLOB")
+                .action(ArgAction::Append)
+                .help("Only members matching GLOB (repeatable; any case): without a '/', matched against the file name (e.g. '*.bdl'), else against the whole path ('*/bdl/*'); '*' and '?' stay within a name, '**' crosses '/'"),
+        )
+}
+
+/// Runs `extract`: 0 when every chosen member was written, 1 otherwise.
+pub fn run_extract(m: &ArgMatches) -> ExitCode {
+    let (Some(archive), Some(dir)) = (
+        m.get_one::<PathBuf>("archive"),
+        m.get_one::<PathBuf>("output"),
+    ) else {
+        return ExitCode::from(2);
+    };
+    let globs: Vec<String> = m
+        .get_many::<String>("only")
+        .map(|g| g.cloned().collect())
+        .unwrap_or_default();
+    match extract(archive, dir, &globs) {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::FAILURE,
+        Err(e) => {
+            println!("{}: FAILED {e}", archive.display());
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Writes the chosen members; `Ok(false)` when any was refused or failed.
+fn extract(archive: &Path, dir: &Path, globs: &[String]) -> Result<bool, String> {
+    let limits = RarcLimits::DEFAULT;
+    let stored = std::fs::read(archive).map_err(|e| format!("cannot read: {e}"))?;
+    if !is_archive(&stored) {
+        return Err("not a RARC archive (RARC or CRAR, plain or Yaz0-wrapped)".into());
+    }
+    let data = unwrapped(&stored, &limits).map_err(|e| format!("{e} (at {})", e.at()))?;
+    let archive = Archive::parse(&data, &limits).map_err(|e| format!("{e} (at {})", e.at()))?;
+    let mut all_ok = true;
+    for m in members_in_table_order(&archive) {
+        let shown = path_text(&m);
+        if !globs.is_empty() && !globs.iter().any(|g| glob_matches(g, &shown)) {
+            continue;
+        }
+        match write_member(dir, &m) {
+            Ok(path) => println!("{shown}: {} bytes -> {}", m.size, path.display()),
+            Err(why) => {
+                println!("{shown}: FAILED {why}");
+                all_ok = false;
+            }
+        }
+    }
+    Ok(all_ok)
+}
+
+fn write_member(dir: &Path, m: &Member<'_>) -> Result<PathBuf, String> {
+    let mut path = dir.to_path_buf();
+    for component in m.path() {
+        path.push(safe_component(component)?);
+    }
+    let bytes = contents(m).map_err(|e| format!("{e} (at {})", e.at()))?;
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent).map_err(|e| format!("{}: {e}", parent.display()))?;
+    }
+    std::fs::write(&path, bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok(path)
+}
+
+/// A name from the archive that is safe as one path component, or why not.
+pub fn safe_component(name: &[u8]) -> Result<&str, String> {
+    let text = std::str::from_utf8(name)
+        .map_err(|_| format!("name {:?} is not UTF-8: refused", lossy(name)))?;
+    let bad = text.is_empty()
+        || text == "."
+        || text == ".."
+        || text.contains(['/', '\\', ':', '\0'])
+        || Path::new(text).is_absolute();
+    if bad {
+        return Err(format!(
+            "name {text:?} is not a plain file or folder name: refused, nothing written"
+        ));
+    }
+    Ok(text)
+}
+
+/// `*` and `?` within one name, `**` across `/`, ASCII case ignored; a
+/// pattern without `/` is matched against the last component only.
+pub fn glob_matches(pattern: &str, path: &str) -> bool {
+    let subject = if pattern.contains('/') {
+        path
+    } else {
+        path.rsplit('/').next().unwrap_or(path)
+    };
+    let p: Vec<char> = pattern.to_ascii_lowercase().chars().collect();
+    let s: Vec<char> = subject.to_ascii_lowercase().chars().collect();
+    glob_at(&p, &s)
+}
+
+fn glob_at(p: &[char], s: &[char]) -> bool {
+    match p {
+        [] => s.is_empty(),
+        ['*', '*', rest @ ..] => (0..=s.len()).any(|i| glob_at(rest, &s[i..])),
+        ['*', rest @ ..] => (0..=s.len())
+            .take_while(|&i| i == 0 || s[i - 1] != '/')
+            .any(|i| glob_at(rest, &s[i..])),
+        ['?', rest @ ..] => matches!(s, [c, tail @ ..] if *c != '/' && glob_at(rest, tail)),
+        [c, rest @ ..] => matches!(s, [d, tail @ ..] if d == c && glob_at(rest, tail)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unsafe_components_are_refused() {
+        for bad in [
+            &b""[..],
+            b".",
+            b"..",
+            b"a/b",
+            b"/etc",
+            b"a\\b",
+            b"c:",
+            b"a\0b",
+            b"\xff",
+        ] {
+            assert!(safe_component(bad).is_err(), "{bad:?}");
+        }
+        for good in ["model.bdl", "..hidden", "a b", "日本"] {
+            assert_eq!(safe_component(good.as_bytes()), Ok(good));
+        }
+    }
+
+    #[test]
+    fn globs_match_names_or_whole_paths() {
+        assert!(glob_matches("*.bdl", "root/bdl/model.BDL"));
+        assert!(!glob_matches("*.bdl", "root/bdl/model.bck"));
+        assert!(glob_matches("root/*/model.?dl", "root/bdl/model.bdl"));
+        assert!(!glob_matches("root/*.bdl", "root/bdl/model.bdl"));
+        assert!(glob_matches("root/**.bdl", "root/bdl/model.bdl"));
+        assert!(glob_matches("**", "a/b/c"));
+        assert!(!glob_matches("a?b", "a/b"));
+    }
+}
