@@ -24,6 +24,9 @@ for target in $targets; do
   if { [ "$target" = load ] || [ "$target" = j3d ] || [ "$target" = j3d_textures ]; } && [ -d ../../shared/corpus/j3d ]; then
     find ../../shared/corpus/j3d -maxdepth 1 -name '*.b[md][dl]' -size -100k -exec cp -n {} "corpus/$target/" \;
   fi
+  if [ "$target" = rarc ] && [ -d ../../shared/corpus/rarc ]; then
+    find ../../shared/corpus/rarc -maxdepth 1 \( -name "*.arc" -o -name "*.szs" \) -size -64k -exec cp -n {} "corpus/$target/" \;
+  fi
   # `inflate` is seeded by its regressions: zlib streams of several levels
   # and PngSuite image data.
   if [ "$target" = png ] && [ -d ../../shared/corpus/pngsuite ]; then
