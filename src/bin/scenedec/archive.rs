@@ -22,33 +22,18 @@ use scenedec::rarc::{self, Archive, Member};
 use scenedec::sniff::{Kind, sniff};
 use scenedec::{Error, RarcLimits};
 
+use crate::input::Input;
 use crate::json_out::{error_object, key, string};
+use crate::members::{member_path, model_members, unwrapped};
 
 /// True for bytes `inspect` lists as an archive rather than loads.
 pub fn is_archive(bytes: &[u8]) -> bool {
     matches!(sniff(bytes), Kind::Rarc | Kind::Yaz0Rarc)
 }
 
-/// The archive's own bytes: `bytes`, or a Yaz0 wrapper undone.
-fn unwrapped(bytes: &[u8], limits: &RarcLimits) -> Result<Vec<u8>, Error> {
-    match rarc::unwrapped_len(bytes, limits)? {
-        0 if !bytes.starts_with(scenedec::yaz0::MAGIC) => Ok(bytes.to_vec()),
-        len => {
-            let mut out = vec![0u8; len];
-            rarc::unwrap_into(bytes, limits, &mut out)?;
-            Ok(out)
-        }
-    }
-}
-
 /// A component of a member's path as text ('?' for bytes that are not UTF-8).
 fn lossy(name: &[u8]) -> String {
     String::from_utf8_lossy(name).into_owned()
-}
-
-/// The member's path from the root's name, `/`-separated, for listings.
-fn path_text(m: &Member<'_>) -> String {
-    m.path().map(lossy).collect::<Vec<_>>().join("/")
 }
 
 /// The member's bytes, decompressed when stored compressed.
@@ -74,25 +59,55 @@ fn members_in_table_order<'a>(archive: &Archive<'a>) -> Vec<Member<'a>> {
     members
 }
 
-/// Prints the listing of one archive; true when it read.
-pub fn inspect(name: &str, bytes: &[u8], json: bool) -> bool {
+/// Prints the listing of one archive and the report `report` gives of each
+/// model in it (under `"models"` with `--json`; `inspect` reports each as
+/// a loose model named `ARCHIVE:member/path`); true when it read and every
+/// model loaded.
+pub fn inspect(
+    name: &str,
+    bytes: &[u8],
+    json: bool,
+    report: impl Fn(&str, &Input) -> (bool, String),
+) -> bool {
     let limits = RarcLimits::DEFAULT;
     let result = unwrapped(bytes, &limits).and_then(|data| {
         let archive = Archive::parse(&data, &limits)?;
+        let mut models_ok = true;
+        let mut models = Vec::new();
+        for (path, contents) in model_members(bytes)? {
+            let input = Input {
+                bytes: contents,
+                picked: Vec::new(),
+            };
+            let (ok, text) = report(&format!("{name}:{path}"), &input);
+            models_ok &= ok;
+            models.push(text);
+        }
         if !json {
-            return Ok(human_listing(name, bytes, &archive));
+            let mut text = human_listing(name, bytes, &archive);
+            for report in &models {
+                text.push_str("\n  model ");
+                text.push_str(report);
+            }
+            return Ok((models_ok, text));
         }
         let mut files = Vec::new();
         for m in members_in_table_order(&archive) {
             let hash = sha256_hex(&contents(&m)?);
             files.push((m, hash));
         }
-        Ok(json_listing(name, &files))
+        let mut text = json_listing(name, &files);
+        // json_listing closes its object: the models go before that brace.
+        text.pop();
+        text.push_str(", \"models\": [");
+        text.push_str(&models.join(", "));
+        text.push_str("]}");
+        Ok((models_ok, text))
     });
     match result {
-        Ok(text) => {
+        Ok((ok, text)) => {
             println!("{text}");
-            true
+            ok
         }
         Err(e) if json => {
             let mut out = String::from("{");
@@ -141,7 +156,7 @@ fn json_listing(name: &str, files: &[(Member<'_>, String)]) -> String {
         out.push('{');
         let mut f = true;
         key(&mut out, &mut f, "path");
-        string(&mut out, &path_text(m));
+        string(&mut out, &member_path(m));
         key(&mut out, &mut f, "size");
         out.push_str(&m.size.to_string());
         key(&mut out, &mut f, "sha256");
@@ -266,7 +281,7 @@ fn extract(archive: &Path, dir: &Path, globs: &[String]) -> Result<bool, String>
     let archive = Archive::parse(&data, &limits).map_err(|e| format!("{e} (at {})", e.at()))?;
     let mut all_ok = true;
     for m in members_in_table_order(&archive) {
-        let shown = path_text(&m);
+        let shown = member_path(&m);
         if !globs.is_empty() && !globs.iter().any(|g| glob_matches(g, &shown)) {
             continue;
         }

@@ -89,6 +89,15 @@ pub struct Input {
 impl Input {
     /// Reads `path` and, for a .bbmodel, the texture files offered to it.
     pub fn read(path: &Path, settings: &LoadSettings) -> std::io::Result<Self> {
+        // `ARCHIVE:member/path`: one member of an archive (members.rs).
+        if let Some((archive, member)) = crate::members::split_member_spec(path) {
+            let bytes =
+                crate::members::read_member(&archive, &member).map_err(std::io::Error::other)?;
+            return Ok(Self {
+                bytes,
+                picked: Vec::new(),
+            });
+        }
         let bytes = std::fs::read(path)?;
         let picked = if scenedec::format_of(&bytes, extension(path)).ok()
             == Some(scenedec::scene::Format::Bbmodel)

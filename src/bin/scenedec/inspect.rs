@@ -73,32 +73,45 @@ fn inspect_bytes(name: &str, input: &Input, json: bool, settings: &LoadSettings)
     let bytes = &input.bytes[..];
     // An archive is listed, not loaded (src/bin/scenedec/archive.rs).
     if crate::archive::is_archive(bytes) {
-        return crate::archive::inspect(name, bytes, json);
+        return crate::archive::inspect(name, bytes, json, |member, input| {
+            model_report(member, input, json, settings)
+        });
     }
+    let (ok, text) = model_report(name, input, json, settings);
+    println!("{text}");
+    ok
+}
+
+/// The report of one model (a loose file or an archive's member): whether
+/// it loaded, and its line, human or JSON.
+pub fn model_report(
+    name: &str,
+    input: &Input,
+    json: bool,
+    settings: &LoadSettings,
+) -> (bool, String) {
+    let bytes = &input.bytes[..];
     let start = Instant::now();
     let loaded = crate::input::load(name, bytes, &input.picked, settings);
     let elapsed = start.elapsed();
     match &loaded {
         Ok(l) => {
             let scene = l.scene();
-            if json {
-                println!("{}", json_ok(name, &scene, l.warnings()));
+            let text = if json {
+                json_ok(name, &scene, l.warnings())
             } else {
-                println!(
-                    "{}",
-                    human_ok(name, bytes.len(), &scene, l.warnings(), elapsed)
-                );
-            }
-            true
+                human_ok(name, bytes.len(), &scene, l.warnings(), elapsed)
+            };
+            (true, text)
         }
         Err(e) => {
             let format = claimed_format(bytes, name);
-            if json {
-                println!("{}", json_error(name, format, e));
+            let text = if json {
+                json_error(name, format, e)
             } else {
-                println!("{name}: {format}: FAILED {e} (at {})", e.at());
-            }
-            false
+                format!("{name}: {format}: FAILED {e} (at {})", e.at())
+            };
+            (false, text)
         }
     }
 }

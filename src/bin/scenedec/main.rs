@@ -15,6 +15,7 @@ mod convert;
 mod input;
 mod inspect;
 mod json_out;
+mod members;
 mod pose;
 mod samples;
 mod textures;
@@ -39,6 +40,13 @@ With one FILE, OUT is the file to write; its extension (.glb or .gltf)
 chooses the container unless --format does. With several, OUT is a folder
 (created if needed) and each model goes to OUT/<file name>.glb (or .gltf).
 Yaz0-compressed J3D (.szs) is read directly.
+
+A RARC archive (.arc, .szs) stands for the models in it: each goes to
+OUT/<path in the archive>.glb, the path from the root directory's name as
+inspect lists it (the archive's animations are not attached yet). A folder
+stands for every model and archive under it, its tree mirrored under OUT
+(an archive's models under OUT/<archive's path>/). ARCHIVE:member/path
+names one member, for convert as for inspect and pose.
 
 One line per file: where it went and what it holds, or why it failed
 (--json: one JSON object per line). Exit status: 0 all written, 1 any
@@ -165,7 +173,7 @@ fn convert_command() -> Command {
                     .value_name("FILE")
                     .required(true)
                     .num_args(1..)
-                    .help("Models to convert: .bmd, .bdl (plain or Yaz0), .bbmodel")
+                    .help("Models to convert: .bmd, .bdl (plain or Yaz0), .bbmodel; RARC archives (.arc, .szs) and folders stand for the models in them; ARCHIVE:member/path names one")
                     .value_parser(clap::value_parser!(std::path::PathBuf)),
             )
             .arg(
