@@ -28,6 +28,8 @@ pub struct Request {
     pub fps: f32,
     /// `--json`.
     pub json: bool,
+    /// `--hidden`: what becomes of meshes the model does not draw.
+    pub hidden: gltf::Hidden,
 }
 
 /// Where each model goes and in which container; a usage error as text.
@@ -184,6 +186,7 @@ fn convert_one(
         container,
         scale: request.scale,
         fps: request.fps,
+        hidden: request.hidden,
     };
     match gltf::write(&scene, output, &options) {
         Ok((summary, _paths)) => {
@@ -192,7 +195,11 @@ fn convert_one(
                 output,
                 format: scene.format().as_str(),
                 summary: &summary,
-                triangles: scene.triangle_count(),
+                triangles: match request.hidden {
+                    gltf::Hidden::Keep => scene.triangle_count(),
+                    gltf::Hidden::Drop => summary.drawn_triangles,
+                },
+                hidden: request.hidden,
                 warnings: loaded.warnings().as_slice().len() + loaded.warnings().dropped(),
                 millis: start.elapsed().as_secs_f64() * 1e3,
             };
@@ -218,7 +225,9 @@ struct Report<'r> {
     output: &'r Path,
     format: &'r str,
     summary: &'r Summary,
+    /// Triangles written: the drawn ones, and the hidden ones with `--hidden keep`.
     triangles: usize,
+    hidden: gltf::Hidden,
     warnings: usize,
     millis: f64,
 }
@@ -226,8 +235,24 @@ struct Report<'r> {
 impl Report<'_> {
     fn human(&self) -> String {
         let s = self.summary;
+        let mut notes = String::new();
+        if s.hidden_meshes > 0 {
+            notes.push_str(&format!(
+                ", {} hidden triangles {} ({} meshes)",
+                s.hidden_triangles,
+                if self.hidden == gltf::Hidden::Keep {
+                    "kept, flagged"
+                } else {
+                    "left out"
+                },
+                s.hidden_meshes
+            ));
+        }
+        if s.drawn_triangles == 0 {
+            notes.push_str(", warning NOTHING_TO_DRAW: no visible triangles");
+        }
         format!(
-            "{} -> {}: {} ok, {} nodes, {} meshes, {} triangles, {} materials, {} images, {} skins, {} animations, {} bytes, {} warnings, {:.1} ms",
+            "{} -> {}: {} ok, {} nodes, {} meshes, {} triangles, {} materials, {} images, {} skins, {} animations, {} bytes, {} warnings, {:.1} ms{notes}",
             self.file,
             self.output.display(),
             self.format,
@@ -271,10 +296,18 @@ impl Report<'_> {
                 ("skins", s.skins),
                 ("animations", s.animations),
                 ("replaced_normals", s.replaced_normals),
+                ("hidden_meshes", s.hidden_meshes),
+                ("hidden_triangles", s.hidden_triangles),
                 ("bytes", s.bytes),
                 ("warnings", self.warnings),
             ],
         );
+        key(&mut out, &mut first, "nothing_to_draw");
+        out.push_str(if s.drawn_triangles == 0 {
+            "true"
+        } else {
+            "false"
+        });
         key(&mut out, &mut first, "ms");
         number(&mut out, self.millis);
         out.push('}');
@@ -315,6 +348,7 @@ mod tests {
             scale: 1.0,
             fps: scenedec::export::gltf::animations::DEFAULT_FPS,
             json: false,
+            hidden: gltf::Hidden::Drop,
         }
     }
 

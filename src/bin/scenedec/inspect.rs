@@ -153,7 +153,7 @@ fn json_error(name: &str, format: &str, e: &Error) -> String {
         &e.at().to_string(),
         e.message(),
     );
-    out.push_str(", \"nodes\": [], \"meshes\": 0, \"vertices\": 0, \"triangles\": 0, \"materials\": [], \"textures\": [], \"animations\": [], \"warnings\": [], \"bbox\": null}");
+    out.push_str(", \"nodes\": [], \"meshes\": 0, \"vertices\": 0, \"triangles\": 0, \"hidden_triangles\": 0, \"materials\": [], \"textures\": [], \"animations\": [], \"warnings\": [], \"bbox\": null}");
     out
 }
 
@@ -184,6 +184,10 @@ fn json_ok(name: &str, scene: &Scene<'_>, warnings: &Warnings) -> String {
     out.push_str(&scene.positions().len().to_string());
     key(&mut out, &mut first, "triangles");
     out.push_str(&scene.triangle_count().to_string());
+    // Of them, in meshes the model does not draw (hidden, or under a
+    // hidden group): what convert leaves out by default.
+    key(&mut out, &mut first, "hidden_triangles");
+    out.push_str(&scene.hidden_triangle_count().to_string());
     key(&mut out, &mut first, "materials");
     let triangles = triangles_per_material(scene);
     let materials = scene.materials().iter().zip(&triangles);
@@ -461,6 +465,10 @@ fn human_ok(
         scene.textures().len(),
         scene.animations().len(),
     );
+    let hidden = scene.hidden_triangle_count();
+    if hidden > 0 {
+        s.push_str(&format!(" ({hidden} triangles hidden)"));
+    }
     if scene.format() == Format::J3d
         && let Ok(summary) = scenedec::j3d::summary(scene.input(), &Default::default())
     {

@@ -209,6 +209,14 @@ fn convert_command() -> Command {
                     .help("Sample every animation at F frames a second, at its end and at every keyframe time"),
             )
             .arg(
+                Arg::new("hidden")
+                    .long("hidden")
+                    .value_name("WHAT")
+                    .value_parser(["drop", "keep"])
+                    .default_value("drop")
+                    .help("Parts the model hides (an element or group with visibility off): drop (left out, as Blockbench's exporter does) or keep (written, flagged extras.visible: false; viewers draw them)"),
+            )
+            .arg(
                 Arg::new("json")
                     .long("json")
                     .action(ArgAction::SetTrue)
@@ -284,6 +292,11 @@ fn main() -> ExitCode {
                 scale,
                 fps,
                 json: m.get_flag("json"),
+                hidden: if m.get_one::<String>("hidden").is_some_and(|h| h == "keep") {
+                    scenedec::export::gltf::Hidden::Keep
+                } else {
+                    scenedec::export::gltf::Hidden::Drop
+                },
             };
             convert::run(&request, &settings)
         }

@@ -56,6 +56,22 @@ pub struct Options {
     pub scale: f32,
     /// Frames a second clips are sampled at (docs/export.md, Animations).
     pub fps: f32,
+    /// What becomes of meshes the scene does not draw ([`Scene::mesh_drawn`]).
+    pub hidden: Hidden,
+}
+
+/// What the export does with a mesh the scene does not draw (hidden
+/// itself, or under a hidden node).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Hidden {
+    /// Left out, as Blockbench's own exporter leaves hidden elements out:
+    /// glTF has no visibility that Blender, three.js or assimp honour, so a
+    /// hidden part written would be drawn.
+    #[default]
+    Drop,
+    /// Written, with `extras.visible: false` on the mesh (readers draw it;
+    /// the flag is there for tools that look).
+    Keep,
 }
 
 impl Default for Options {
@@ -64,6 +80,7 @@ impl Default for Options {
             container: Container::Glb,
             scale: 1.0,
             fps: animations::DEFAULT_FPS,
+            hidden: Hidden::Drop,
         }
     }
 }
@@ -87,6 +104,14 @@ pub struct Summary {
     pub animations: usize,
     /// Normals without direction, written as +Y.
     pub replaced_normals: usize,
+    /// Meshes the scene does not draw, and their triangles: left out
+    /// ([`Hidden::Drop`]) or written flagged ([`Hidden::Keep`]).
+    pub hidden_meshes: usize,
+    /// Triangles of those meshes.
+    pub hidden_triangles: usize,
+    /// Triangles written in drawn meshes: 0 is NOTHING_TO_DRAW for the
+    /// command line (the file still has its scene).
+    pub drawn_triangles: usize,
     /// Bytes of every file written.
     pub bytes: usize,
 }
@@ -127,23 +152,42 @@ pub fn export(scene: &Scene<'_>, stem: &str, options: &Options) -> Result<Output
         skins: skins::Skins::default(),
         replaced_normals: 0,
     };
+    let (mut hidden_meshes, mut hidden_triangles, mut drawn_triangles) = (0, 0, 0);
     for (i, mesh) in scene.meshes().iter().enumerate() {
+        let triangles = mesh.index_count as usize / 3;
+        if !scene.mesh_drawn(mesh) {
+            hidden_meshes += 1;
+            hidden_triangles += triangles;
+            if options.hidden == Hidden::Drop {
+                continue;
+            }
+        } else {
+            drawn_triangles += triangles;
+        }
         meshes::write_mesh(&mut w, &mut cx, i, mesh)?;
     }
     let animations =
         animations::write_animations(&mut w, scene, &cx.nodes, options.scale, options.fps)?;
-    // A model with nothing in it gets no scene: a glTF scene lists at least
-    // one node.
-    if !cx.nodes.roots.is_empty() {
-        let scene_node = json::Scene {
-            extensions: None,
-            extras: None,
-            name: None,
-            nodes: core::mem::take(&mut cx.nodes.roots),
-        };
-        let index = w.root.push(scene_node);
-        w.root.scene = Some(index);
+    // Always a default scene, even with nothing in it: readers such as
+    // assimp and three.js refuse a file without one. glTF lets a scene leave
+    // `nodes` out, but some readers (the `gltf` crate) require it and the
+    // schema wants at least one when it is there: an empty model's scene
+    // holds one empty node.
+    if cx.nodes.roots.is_empty() {
+        let empty = w.root.push(json::Node {
+            name: Some(String::from("empty")),
+            ..json::Node::default()
+        });
+        cx.nodes.roots.push(empty);
     }
+    let scene_node = json::Scene {
+        extensions: None,
+        extras: None,
+        name: None,
+        nodes: core::mem::take(&mut cx.nodes.roots),
+    };
+    let index = w.root.push(scene_node);
+    w.root.scene = Some(index);
 
     let bin_name = std::format!("{stem}.bin");
     w.finish_buffer(match options.container {
@@ -159,6 +203,9 @@ pub fn export(scene: &Scene<'_>, stem: &str, options: &Options) -> Result<Output
         skins: w.root.skins.len(),
         animations,
         replaced_normals: cx.replaced_normals,
+        hidden_meshes,
+        hidden_triangles,
+        drawn_triangles,
         bytes: 0,
     };
     let json_bytes = match options.container {
