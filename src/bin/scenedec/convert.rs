@@ -22,8 +22,10 @@ pub struct Request {
     pub output: PathBuf,
     /// `--format`, when given.
     pub format: Option<Container>,
-    /// `--scale`.
-    pub scale: f32,
+    /// `--scale`; `None`: metres (`gltf::metres_per_unit`).
+    pub scale: Option<f32>,
+    /// `--axes`.
+    pub axes: gltf::Axes,
     /// `--fps`: the rate clips are sampled at.
     pub fps: f32,
     /// `--json`.
@@ -184,9 +186,12 @@ fn convert_one(
     let scene = loaded.scene();
     let options = gltf::Options {
         container,
-        scale: request.scale,
+        scale: request
+            .scale
+            .unwrap_or_else(|| gltf::metres_per_unit(scene.format())),
         fps: request.fps,
         hidden: request.hidden,
+        axes: request.axes,
     };
     match gltf::write(&scene, output, &options) {
         Ok((summary, _paths)) => {
@@ -345,7 +350,8 @@ mod tests {
             files: files.iter().map(PathBuf::from).collect(),
             output: PathBuf::from(output),
             format,
-            scale: 1.0,
+            scale: None,
+            axes: gltf::Axes::Gltf,
             fps: scenedec::export::gltf::animations::DEFAULT_FPS,
             json: false,
             hidden: gltf::Hidden::Drop,

@@ -196,9 +196,16 @@ fn convert_command() -> Command {
                 Arg::new("scale")
                     .long("scale")
                     .value_name("FACTOR")
-                    .default_value("1")
                     .value_parser(clap::value_parser!(f32))
-                    .help("Multiply every length (0.0625 turns Blockbench pixels into blocks of one metre)"),
+                    .help("Multiply every length; default: metres, glTF's unit (0.0625 for .bbmodel, 16 pixels a metre as Blockbench's exporter has it; 0.01 for J3D, whose unit is a centimetre); 1 keeps the model's units"),
+            )
+            .arg(
+                Arg::new("axes")
+                    .long("axes")
+                    .value_name("AXES")
+                    .value_parser(["gltf", "source"])
+                    .default_value("gltf")
+                    .help("gltf: the model's front towards +Z, as glTF asks (a .bbmodel, which faces -Z, is turned by a root node); source: the file's own axes"),
             )
             .arg(
                 Arg::new("fps")
@@ -258,8 +265,8 @@ fn main() -> ExitCode {
                 Ok(s) => s,
                 Err(code) => return code,
             };
-            let scale = m.get_one::<f32>("scale").copied().unwrap_or(1.0);
-            if !(scale.is_finite() && scale > 0.0) {
+            let scale = m.get_one::<f32>("scale").copied();
+            if scale.is_some_and(|scale| !(scale.is_finite() && scale > 0.0)) {
                 eprintln!("scenedec convert: --scale must be finite and positive");
                 return ExitCode::from(2);
             }
@@ -292,6 +299,11 @@ fn main() -> ExitCode {
                 scale,
                 fps,
                 json: m.get_flag("json"),
+                axes: if m.get_one::<String>("axes").is_some_and(|a| a == "source") {
+                    scenedec::export::gltf::Axes::Source
+                } else {
+                    scenedec::export::gltf::Axes::Gltf
+                },
                 hidden: if m.get_one::<String>("hidden").is_some_and(|h| h == "keep") {
                     scenedec::export::gltf::Hidden::Keep
                 } else {

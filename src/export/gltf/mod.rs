@@ -58,6 +58,34 @@ pub struct Options {
     pub fps: f32,
     /// What becomes of meshes the scene does not draw ([`Scene::mesh_drawn`]).
     pub hidden: Hidden,
+    /// Which way the model faces in the file.
+    pub axes: Axes,
+}
+
+/// Which way the exported model faces.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Axes {
+    /// The source's own axes (+Y up in both formats; a Blockbench entity
+    /// faces −Z, a J3D character +Z).
+    #[default]
+    Source,
+    /// glTF's: +Y up, the model's front towards +Z ("the front of a glTF
+    /// asset should face +Z"). A .bbmodel is turned half a turn about +Y
+    /// by one root node, `"<stem> (axes)"` (its front is −Z: the corpus
+    /// entities, rendered from +Z, show their backs); J3D is left as it is
+    /// (its characters face +Z at rest: Mario, rendered from +Z, shows his
+    /// face).
+    Gltf,
+}
+
+/// The `--scale` that turns a format's units into metres, glTF's unit:
+/// Blockbench's exporter puts 16 pixels to the metre (a block); a J3D unit
+/// is a centimetre (the corpus Marios stand 150 units tall).
+pub fn metres_per_unit(format: crate::scene::Format) -> f32 {
+    match format {
+        crate::scene::Format::Bbmodel => 1.0 / 16.0,
+        crate::scene::Format::J3d => 1.0 / 100.0,
+    }
 }
 
 /// What the export does with a mesh the scene does not draw (hidden
@@ -81,6 +109,7 @@ impl Default for Options {
             scale: 1.0,
             fps: animations::DEFAULT_FPS,
             hidden: Hidden::Drop,
+            axes: Axes::Source,
         }
     }
 }
@@ -180,6 +209,9 @@ pub fn export(scene: &Scene<'_>, stem: &str, options: &Options) -> Result<Output
         });
         cx.nodes.roots.push(empty);
     }
+    if options.axes == Axes::Gltf && scene.format() == crate::scene::Format::Bbmodel {
+        turn_to_front(&mut w.root, &mut cx.nodes.roots, stem);
+    }
     let scene_node = json::Scene {
         extensions: None,
         extras: None,
@@ -248,6 +280,27 @@ pub fn export(scene: &Scene<'_>, stem: &str, options: &Options) -> Result<Output
         beside,
         summary,
     })
+}
+
+/// Hangs every root under one node turned half a turn about +Y, so a model
+/// facing −Z faces +Z. Skinned mesh nodes stay at the root (glTF ignores
+/// their own placement; their joints carry the turn).
+fn turn_to_front(root: &mut json::Root, roots: &mut Vec<json::Index<json::Node>>, stem: &str) {
+    let (skinned, children): (Vec<_>, Vec<_>) = core::mem::take(roots)
+        .into_iter()
+        .partition(|i| root.nodes.get(i.value()).is_some_and(|n| n.skin.is_some()));
+    if children.is_empty() {
+        *roots = skinned;
+        return;
+    }
+    let turn = root.push(json::Node {
+        name: Some(std::format!("{stem} (axes)")),
+        rotation: Some(json::scene::UnitQuaternion([0.0, 1.0, 0.0, 0.0])),
+        children: Some(children),
+        ..json::Node::default()
+    });
+    roots.push(turn);
+    roots.extend(skinned);
 }
 
 /// Exports `scene` to `path` (the container from `options`) and the files
