@@ -705,3 +705,36 @@ fn scale_multiplies_positions_and_translations() {
         }
     }
 }
+
+/// J3D shapes have no names: each glTF mesh is named after its shape and
+/// the material of its first group (`shape 0 (m_body)`), not `Mesh_0`.
+#[test]
+fn j3d_meshes_are_named_by_shape_and_material() {
+    let Some(path) = support::corpus_files("j3d", &[".bdl"])
+        .into_iter()
+        .find(|p| p.ends_with("smgo_kuribomini.bdl"))
+    else {
+        return;
+    };
+    let bytes = std::fs::read(path).unwrap();
+    let loaded = scenedec::load(&bytes, Some("bdl"), &Options::default()).unwrap();
+    let scene = loaded.scene();
+    let out = export(&scene, "k", &ExportOptions::default()).unwrap();
+    let gltf = gltf::Gltf::from_slice(&out.main).unwrap();
+    let names: Vec<String> = gltf
+        .meshes()
+        .map(|m| m.name().unwrap_or_default().to_owned())
+        .collect();
+    let expected: Vec<String> = scene
+        .meshes()
+        .iter()
+        .enumerate()
+        .map(|(i, m)| {
+            let g = &scene.groups()[m.first_group as usize];
+            let material = scene.text(scene.materials()[g.material as usize].name);
+            format!("shape {i} ({material})")
+        })
+        .collect();
+    assert_eq!(names, expected);
+    assert!(names.iter().all(|n| !n.ends_with("()")), "{names:?}");
+}

@@ -288,7 +288,7 @@ pub fn write_mesh(
             targets: None,
         });
     }
-    let name = super::name(scene.text(mesh.name));
+    let name = super::name(scene.text(mesh.name)).or_else(|| unnamed_mesh(scene, index, mesh));
     let gltf_mesh = w.root.push(json::Mesh {
         extensions: None,
         extras: extras::visibility(mesh.flags & MeshFlags::VISIBLE != 0),
@@ -308,6 +308,23 @@ pub fn write_mesh(
         cx.nodes.hang(&mut w.root, mesh.node, node);
     }
     Ok(())
+}
+
+/// A name for a mesh the file does not name (J3D shapes have none), so a
+/// reader lists `shape 3 (m_body)` rather than `Mesh_3`: its place among
+/// the scene's meshes and the material of its first triangle group.
+fn unnamed_mesh(scene: &Scene<'_>, index: usize, mesh: &MeshRecord) -> Option<String> {
+    let material = scene
+        .groups()
+        .get(mesh.first_group as usize)
+        .and_then(|g| usize::try_from(g.material).ok())
+        .and_then(|m| scene.materials().get(m))
+        .map(|m| scene.text(m.name))
+        .filter(|n| !n.is_empty());
+    Some(match material {
+        Some(material) => std::format!("shape {index} ({material})"),
+        None => std::format!("shape {index}"),
+    })
 }
 
 /// A scene UV on a strip of `frames` frames (V divided so that frame 0
