@@ -738,3 +738,50 @@ fn j3d_meshes_are_named_by_shape_and_material() {
     assert_eq!(names, expected);
     assert!(names.iter().all(|n| !n.ends_with("()")), "{names:?}");
 }
+
+/// A J3D shape whose every vertex one joint moves wholly is a rigid mesh on
+/// that joint's node, not skinned, and a model with no other shapes has no
+/// skin: the corpus maps come out with no skin, every mesh under a joint
+/// (the round trip above checks their vertices land where the scene has
+/// them); the characters keep one skin for their enveloped shapes.
+#[test]
+fn j3d_shapes_moved_by_one_joint_are_rigid() {
+    let files = support::corpus_files("j3d", &[".bmd", ".bdl"]);
+    let mut maps = 0;
+    for path in &files {
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        let bytes = std::fs::read(path).unwrap();
+        let loaded = scenedec::load(&bytes, None, &Options::default()).unwrap();
+        let scene = loaded.scene();
+        let out = export(&scene, "m", &ExportOptions::default()).unwrap();
+        let gltf = gltf::Gltf::from_slice(&out.main).unwrap();
+        let enveloped = scene.influences().len() > scene.influence_spans().len();
+        if ["lavaworldlavaa", "capworldtower", "testmap_map"]
+            .iter()
+            .any(|m| name.contains(m))
+        {
+            maps += 1;
+            assert_eq!(gltf.skins().count(), 0, "{name}: a map needs no skin");
+            let parents: std::collections::HashSet<usize> = gltf
+                .nodes()
+                .flat_map(|n| n.children().map(|c| c.index()).collect::<Vec<_>>())
+                .collect();
+            for node in gltf.nodes().filter(|n| n.mesh().is_some()) {
+                assert!(
+                    parents.contains(&node.index()),
+                    "{name}: mesh under a joint"
+                );
+                assert!(node.skin().is_none());
+            }
+        }
+        if enveloped {
+            assert!(
+                gltf.skins().count() > 0,
+                "{name}: enveloped vertices need a skin"
+            );
+        }
+    }
+    if !files.is_empty() {
+        assert_eq!(maps, 3);
+    }
+}

@@ -26,7 +26,7 @@ use super::extras;
 use super::images::{Images, srgb_to_linear};
 use super::materials::{MaterialKey, Materials};
 use super::nodes::NodeMap;
-use super::skins::{Skins, joint_sets};
+use super::skins::{self, Skins, joint_sets};
 
 /// Everything a mesh writer shares across meshes.
 pub struct Context<'s, 'a> {
@@ -78,7 +78,18 @@ pub fn write_mesh(
         .get(vertices.clone())
         .ok_or_else(|| at("positions"))?;
     let mut attributes: Vec<(Semantic, json::Index<json::Accessor>)> = Vec::new();
-    let scaled: Vec<[f32; 3]> = positions.iter().map(|p| p.map(|x| x * cx.scale)).collect();
+    // A skinned mesh one joint moves wholly is written rigid on that joint:
+    // its vertices taken from model space into the joint's by the joint's
+    // inverse bind matrix (skins.rs, `rigid_joint`).
+    let rigid = skins::rigid_joint(scene, mesh);
+    let into_joint = |p: [f32; 3]| match &rigid {
+        Some((_, bind)) => bind.transform_point(p),
+        None => p,
+    };
+    let scaled: Vec<[f32; 3]> = positions
+        .iter()
+        .map(|p| into_joint(*p).map(|x| x * cx.scale))
+        .collect();
     let target = Some(Target::ArrayBuffer);
     attributes.push((
         Semantic::Positions,
@@ -86,10 +97,12 @@ pub fn write_mesh(
     ));
     if mesh.flags & MeshFlags::HAS_NORMALS != 0 {
         let normals = scene.normals().get(vertices).ok_or_else(|| at("normals"))?;
+        let turn = rigid.as_ref().map(|(_, bind)| bind.normal_matrix());
         let unit: Vec<[f32; 3]> = normals
             .iter()
             .map(|n| {
-                unit_normal(*n).unwrap_or_else(|| {
+                let n = turn.as_ref().map_or(*n, |t| t.apply(*n));
+                unit_normal(n).unwrap_or_else(|| {
                     cx.replaced_normals += 1;
                     [0.0, 1.0, 0.0]
                 })
@@ -153,6 +166,7 @@ pub fn write_mesh(
     // written when a primitive first needs it.
     let mut opaque_color_0 = None;
     let skin = match usize::try_from(mesh.skin) {
+        Ok(_) if rigid.is_some() => None,
         Ok(skin) => {
             let gltf_skin = cx.skins.get(w, scene, &cx.nodes, skin, cx.scale)?;
             let joint_count = scene
@@ -304,6 +318,9 @@ pub fn write_mesh(
     });
     if skin.is_some() {
         cx.nodes.roots.push(node);
+    } else if let Some((joint, _)) = rigid {
+        cx.nodes
+            .hang(&mut w.root, i32::try_from(joint).unwrap_or(-1), node);
     } else {
         cx.nodes.hang(&mut w.root, mesh.node, node);
     }
