@@ -7,6 +7,8 @@
 //! out; `Hidden::Keep` writes it, flagged. A file always has a default
 //! scene, even when nothing is drawn.
 
+mod support;
+
 use scenedec::Options;
 use scenedec::export::gltf::{Hidden, Options as ExportOptions, export};
 
@@ -136,14 +138,8 @@ fn a_model_with_nothing_to_draw_still_has_a_default_scene() {
 }
 
 fn scenedec(args: &[&str]) -> (i32, String) {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_scenedec"))
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8(out.stdout).unwrap(),
-    )
+    let (code, out, _) = support::run_scenedec(args);
+    (code, out)
 }
 
 #[test]

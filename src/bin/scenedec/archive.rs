@@ -23,7 +23,7 @@ use scenedec::sniff::{Kind, sniff};
 use scenedec::{Error, RarcLimits};
 
 use crate::input::Input;
-use crate::json_out::{error_object, key, string};
+use crate::json_out::{key, report_head, string};
 use crate::members::{member_path, model_members, unwrapped};
 
 /// True for bytes `inspect` lists as an archive rather than loads.
@@ -110,21 +110,7 @@ pub fn inspect(
             ok
         }
         Err(e) if json => {
-            let mut out = String::from("{");
-            let mut first = true;
-            key(&mut out, &mut first, "file");
-            string(&mut out, name);
-            key(&mut out, &mut first, "format");
-            string(&mut out, "rarc");
-            key(&mut out, &mut first, "ok");
-            out.push_str("false");
-            key(&mut out, &mut first, "error");
-            error_object(
-                &mut out,
-                e.code().as_str(),
-                &e.at().to_string(),
-                e.message(),
-            );
+            let mut out = report_head(name, "rarc", Some(&e));
             out.push_str(", \"files\": []}");
             println!("{out}");
             false
@@ -137,16 +123,8 @@ pub fn inspect(
 }
 
 fn json_listing(name: &str, files: &[(Member<'_>, String)]) -> String {
-    let mut out = String::from("{");
-    let mut first = true;
-    key(&mut out, &mut first, "file");
-    string(&mut out, name);
-    key(&mut out, &mut first, "format");
-    string(&mut out, "rarc");
-    key(&mut out, &mut first, "ok");
-    out.push_str("true");
-    key(&mut out, &mut first, "error");
-    out.push_str("null");
+    let mut out = report_head(name, "rarc", None);
+    let mut first = false;
     key(&mut out, &mut first, "files");
     out.push('[');
     for (i, (m, hash)) in files.iter().enumerate() {

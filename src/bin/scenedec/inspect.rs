@@ -11,7 +11,7 @@ use scenedec::scene::{
 use scenedec::{Error, Scene, Warnings};
 
 use crate::input::{Input, LoadSettings};
-use crate::json_out::{counts, error_object, key, number, number32, string, vec3};
+use crate::json_out::{counts, error_object, key, number, number32, report_head, string, vec3};
 use crate::samples::SAMPLES;
 
 /// Inspects `files` (the bundled samples when empty); exit 0 when all loaded, else 1.
@@ -138,36 +138,14 @@ pub fn print_io_error(name: &str, io: &str, json: bool) {
 
 /// The report of a file that failed: every field present, empty or zero.
 fn json_error(name: &str, format: &str, e: &Error) -> String {
-    let mut out = String::from("{");
-    let mut first = true;
-    key(&mut out, &mut first, "file");
-    string(&mut out, name);
-    key(&mut out, &mut first, "format");
-    string(&mut out, format);
-    key(&mut out, &mut first, "ok");
-    out.push_str("false");
-    key(&mut out, &mut first, "error");
-    error_object(
-        &mut out,
-        e.code().as_str(),
-        &e.at().to_string(),
-        e.message(),
-    );
+    let mut out = report_head(name, format, Some(e));
     out.push_str(", \"nodes\": [], \"meshes\": 0, \"vertices\": 0, \"triangles\": 0, \"hidden_triangles\": 0, \"materials\": [], \"textures\": [], \"animations\": [], \"warnings\": [], \"bbox\": null}");
     out
 }
 
 fn json_ok(name: &str, scene: &Scene<'_>, warnings: &Warnings) -> String {
-    let mut out = String::from("{");
-    let mut first = true;
-    key(&mut out, &mut first, "file");
-    string(&mut out, name);
-    key(&mut out, &mut first, "format");
-    string(&mut out, scene.format().as_str());
-    key(&mut out, &mut first, "ok");
-    out.push_str("true");
-    key(&mut out, &mut first, "error");
-    out.push_str("null");
+    let mut out = report_head(name, scene.format().as_str(), None);
+    let mut first = false;
 
     key(&mut out, &mut first, "nodes");
     list(&mut out, scene.nodes(), |out, n| {
