@@ -50,7 +50,8 @@ pub enum ErrorCode {
     TooManyVertices,
     /// Textures over `max_textures`.
     TooManyTextures,
-    /// Animations, animators or keyframes over their limit.
+    /// Animations, animators or keyframes over their limit; for J3D
+    /// animations, tracks, keys or frames over theirs.
     TooManyKeyframes,
     /// Groups nested deeper than `max_nesting`.
     NestingTooDeep,
@@ -504,6 +505,9 @@ pub enum WarningCode {
     UnsupportedChannel,
     /// A GX primitive that is not drawn as triangles (lines, points); skipped.
     UnsupportedPrimitive,
+    /// A J3D animation file shorter than its header declares (trailing
+    /// padding stripped); read, since every table it uses is present.
+    ShortAnimationFile,
 }
 
 impl WarningCode {
@@ -517,6 +521,7 @@ impl WarningCode {
             Self::MissingTexture => "MISSING_TEXTURE",
             Self::UnsupportedChannel => "UNSUPPORTED_CHANNEL",
             Self::UnsupportedPrimitive => "UNSUPPORTED_PRIMITIVE",
+            Self::ShortAnimationFile => "SHORT_ANIMATION_FILE",
         }
     }
 }
