@@ -108,6 +108,12 @@ impl<'a> Anf1<'a> {
         self.clip
     }
 
+    /// The scale, rotation (radians) and translation value tables the
+    /// tracks of [`Self::tracks`] index.
+    pub fn tables(&self) -> [Table<'a>; 3] {
+        [self.scale, self.rotation, self.translation]
+    }
+
     /// Joint entries; must equal the model's joint count.
     pub fn joints(&self) -> usize {
         self.joints

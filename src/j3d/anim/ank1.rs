@@ -123,6 +123,12 @@ impl<'a> Ank1<'a> {
         self.rotation_fraction
     }
 
+    /// The scale, rotation (half-turns) and translation value tables the
+    /// tracks of [`Self::tracks`] index.
+    pub fn tables(&self) -> [Table<'a>; 3] {
+        [self.scale, self.rotation, self.translation]
+    }
+
     /// Joint entries; must equal the model's joint count.
     pub fn joints(&self) -> usize {
         self.joints

@@ -468,6 +468,35 @@ impl KeyTrack {
         })
     }
 
+    /// Key `k` of the track (of a track with one key: that value at frame
+    /// 0, flat), `None` past its keys. `table` is the one it was read with.
+    pub fn key(&self, table: &Table<'_>, k: usize) -> Option<Key> {
+        match self.count {
+            0 => None,
+            1 => (k == 0).then(|| Key {
+                time: 0.0,
+                value: table.value(usize::from(self.index)),
+                tangent_in: 0.0,
+                tangent_out: 0.0,
+            }),
+            n => (k < usize::from(n)).then(|| self.key_at(table, k)),
+        }
+    }
+
+    fn key_at(&self, table: &Table<'_>, k: usize) -> Key {
+        let at = usize::from(self.index) + k * self.tangents.stride();
+        let tangent_out = match self.tangents {
+            Tangents::In => table.value(at + 2),
+            Tangents::InOut => table.value(at + 3),
+        };
+        Key {
+            time: table.raw(at),
+            value: table.value(at + 1),
+            tangent_in: table.value(at + 2),
+            tangent_out,
+        }
+    }
+
     /// The track's value at `frame`, as the game's key interpolation gives
     /// it: before the first key the first value, from the last key on the
     /// last value, between keys a cubic Hermite of the two keys' values with
@@ -480,20 +509,7 @@ impl KeyTrack {
             1 => return table.value(first),
             _ => {}
         }
-        let stride = self.tangents.stride();
-        let key = |k: usize| {
-            let at = first + k * stride;
-            let tangent_out = match self.tangents {
-                Tangents::In => table.value(at + 2),
-                Tangents::InOut => table.value(at + 3),
-            };
-            Key {
-                time: table.raw(at),
-                value: table.value(at + 1),
-                tangent_in: table.value(at + 2),
-                tangent_out,
-            }
-        };
+        let key = |k: usize| self.key_at(table, k);
         let count = usize::from(self.count);
         let k0 = key(0);
         if frame.is_nan() || frame < k0.time {
@@ -518,13 +534,17 @@ impl KeyTrack {
     }
 }
 
-/// One key, in its track's units.
+/// One key, in its track's units (an s16 time is a whole frame, unscaled).
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) struct Key {
-    pub(crate) time: f32,
-    pub(crate) value: f32,
-    pub(crate) tangent_in: f32,
-    pub(crate) tangent_out: f32,
+pub struct Key {
+    /// Frame of the key.
+    pub time: f32,
+    /// Value at the key.
+    pub value: f32,
+    /// Slope arriving at the key, per frame.
+    pub tangent_in: f32,
+    /// Slope leaving the key, per frame (the in slope in tangent mode 0).
+    pub tangent_out: f32,
 }
 
 /// Cubic Hermite between two keys at `frame` (`k0.time <= frame < k1.time`).

@@ -218,6 +218,11 @@ impl<'a> ColourAnim<'a> {
         self.read_entry(g, j).ok()
     }
 
+    /// The R, G, B, A value tables entry `i`'s tracks index.
+    pub fn tables(&self, i: usize) -> Option<[Table<'a>; 4]> {
+        Some(self.locate(i)?.0.tables)
+    }
+
     /// Entry `i`'s colour at `frame`: R, G, B, A as the file's s16 / 255,
     /// Hermite between keys, unclamped.
     pub fn colour(&self, i: usize, frame: f32) -> Option<[f32; 4]> {

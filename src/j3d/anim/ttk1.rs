@@ -168,6 +168,12 @@ impl<'a> Ttk1<'a> {
         self.rotation_fraction
     }
 
+    /// The scale, rotation (half-turns) and translation value tables the
+    /// tracks of [`Self::entry`] index.
+    pub fn tables(&self) -> [Table<'a>; 3] {
+        [self.scale, self.rotation, self.translation]
+    }
+
     /// True when the u32 at 0x5C is 1: the matrix is built Maya's way.
     pub fn is_maya(&self) -> bool {
         self.maya
