@@ -69,3 +69,8 @@ fn pose_regressions() {
 fn inflate_regressions() {
     assert!(replay("inflate", checks::inflate) > 0);
 }
+
+#[test]
+fn j3d_anim_regressions() {
+    assert!(replay("j3d_anim", checks::j3d_anim) > 0);
+}
