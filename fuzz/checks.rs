@@ -842,12 +842,18 @@ pub fn j3d_anim(data: &[u8]) {
     let mut warnings = Warnings::new();
     let parsed = anim::parse(data, &limits, &mut warnings);
     let again = anim::parse(data, &limits, &mut Warnings::new());
-    assert_eq!(parsed.as_ref().err(), again.as_ref().err(), "parse is deterministic");
+    assert_eq!(
+        parsed.as_ref().err(),
+        again.as_ref().err(),
+        "parse is deterministic"
+    );
     let Ok(a) = parsed else {
         return;
     };
     if !warnings.as_slice().is_empty() {
-        let declared = data.get(8..12).map_or(0, |b| u32::from_be_bytes([b[0], b[1], b[2], b[3]]));
+        let declared = data
+            .get(8..12)
+            .map_or(0, |b| u32::from_be_bytes([b[0], b[1], b[2], b[3]]));
         assert!(declared as usize > data.len(), "a warning on a whole file");
     }
     let clip = a.clip();
@@ -885,7 +891,10 @@ pub fn j3d_anim(data: &[u8]) {
             let n = answers.iter().filter(|x| **x).count();
             let optional = matches!(a, Animation::Btp(_) | Animation::Bva(_));
             if i < entries {
-                assert!(n == 1 || (optional && n == 0), "entry {i} at {f}: {answers:?}");
+                assert!(
+                    n == 1 || (optional && n == 0),
+                    "entry {i} at {f}: {answers:?}"
+                );
             } else {
                 assert_eq!(n, 0, "entry {i} past {entries} at {f}");
             }

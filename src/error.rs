@@ -95,6 +95,11 @@ pub enum ErrorCode {
     ArenaTooSmall,
     /// A limit override that is no positive integer (the spec's RangeError).
     InvalidLimit,
+
+    // --- J3D animations on a model ---
+    /// An animation that does not fit the model it is attached to: another
+    /// joint or shape count, or a material name the model lacks.
+    AnimationMismatch,
 }
 
 impl ErrorCode {
@@ -129,6 +134,7 @@ impl ErrorCode {
             Self::HierarchyTooDeep => "HIERARCHY_TOO_DEEP",
             Self::ArenaTooSmall => "ARENA_TOO_SMALL",
             Self::InvalidLimit => "INVALID_LIMIT",
+            Self::AnimationMismatch => "ANIMATION_MISMATCH",
         }
     }
 

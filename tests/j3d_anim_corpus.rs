@@ -411,3 +411,72 @@ fn every_corpus_animation_samples_as_expected() {
     // Enough compared that an empty loop cannot pass.
     assert!(tally.values > 10_000, "{tally:?}");
 }
+
+/// (animation, model) paths of the manifest's animations that have a model.
+fn pairs(root: &Path) -> Vec<(String, String)> {
+    let manifest = std::fs::read_to_string(root.join("MANIFEST.tsv")).unwrap();
+    manifest
+        .lines()
+        .skip(1)
+        .map(|l| l.split('\t').collect::<Vec<_>>())
+        .filter(|c| c.len() > 6 && c[6] != "-" && !c[6].is_empty())
+        .map(|c| (c[0].to_owned(), c[6].to_owned()))
+        .collect()
+}
+
+#[test]
+fn every_corpus_animation_fits_its_model_and_not_a_foreign_one() {
+    use scenedec::ErrorCode;
+    use scenedec::j3d::J3dFile;
+    use scenedec::j3d::anim::attach;
+    let Some(corpus) = support::corpus_dir() else {
+        return;
+    };
+    let root = corpus.join("j3d-anim");
+    let pairs = pairs(&root);
+    let limits = J3dLimits::default();
+    let mut fits = 0;
+    let mut refused = 0;
+    for (rel, model) in &pairs {
+        let bytes = std::fs::read(root.join(rel)).unwrap();
+        let a = anim::parse(&bytes, &limits, &mut Warnings::new()).unwrap();
+        let model_bytes = std::fs::read(root.join(model)).unwrap();
+        let own = J3dFile::parse(&model_bytes).unwrap();
+        attach::check(&own, &a, &limits).unwrap_or_else(|e| panic!("{rel} on {model}: {e}"));
+        fits += 1;
+        // A material entry finds a material of its own name.
+        if let Some(name) = attach::entry_material(&a, 0) {
+            let i = attach::material_of(&own, &a, 0, &limits).unwrap();
+            let mat3 = scenedec::j3d::mat3::Mat3::new(own.section(b"MAT3").unwrap()).unwrap();
+            assert_eq!(mat3.material(i).unwrap().name().unwrap().0, name);
+        }
+        // On every other model of the corpus: refused, naming what differs,
+        // unless that model happens to fit too (same counts, or the names).
+        for (_, other) in &pairs {
+            if other == model {
+                continue;
+            }
+            let other_bytes = std::fs::read(root.join(other)).unwrap();
+            let foreign = J3dFile::parse(&other_bytes).unwrap();
+            match attach::check(&foreign, &a, &limits) {
+                Ok(()) => {}
+                Err(e) => {
+                    assert_eq!(
+                        e.code(),
+                        ErrorCode::AnimationMismatch,
+                        "{rel} on {other}: {e}"
+                    );
+                    let m = e.message();
+                    assert!(
+                        m.contains("joints") || m.contains("shape") || m.contains("material"),
+                        "{rel} on {other}: {m}"
+                    );
+                    refused += 1;
+                }
+            }
+        }
+    }
+    assert_eq!(fits, 41, "every animation with a public model");
+    assert!(refused > 41 * 5, "{refused} foreign pairings refused");
+    println!("{fits} fit their models, {refused} foreign pairings refused");
+}

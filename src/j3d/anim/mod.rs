@@ -13,9 +13,12 @@
 //! as Euler angles; BCA and BTP tables at `floor(frame)`; BVA at the nearest
 //! frame. The sample functions take the frame as given; [`Clip::frame_at`]
 //! turns a time since the clip started into that frame by its loop mode.
+//! [`attach`] checks that an animation fits a model (joint and shape counts,
+//! material names).
 
 pub mod anf1;
 pub mod ank1;
+pub mod attach;
 pub mod common;
 pub mod tpt1;
 pub mod trk1;
