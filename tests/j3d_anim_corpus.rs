@@ -480,3 +480,74 @@ fn every_corpus_animation_fits_its_model_and_not_a_foreign_one() {
     assert!(refused > 41 * 5, "{refused} foreign pairings refused");
     println!("{fits} fit their models, {refused} foreign pairings refused");
 }
+
+/// The joints' world matrices at whole frames, through the scene's own
+/// `world_matrices` with the model's nodes (JNT1 order, INF1 parents, Maya
+/// segment-scale compensation) posed by our samples: what a later step
+/// that puts clips in the scene will compute. Only at whole frames, where
+/// noclip's quaternion is the Euler angles' own (README: no slerp there),
+/// and for BCA only where no table of the joint or its parents has ended.
+/// Tolerance: 1e-5 of the matrix's largest entry (at least 1), since f32
+/// products down a chain of joints round relative to their largest term.
+#[test]
+fn world_matrices_at_whole_frames_match() {
+    use scenedec::scene::{Mat4, NodePose, world_matrices};
+    let Some(corpus) = support::corpus_dir() else {
+        return;
+    };
+    let root = corpus.join("j3d-anim");
+    let mut compared = 0usize;
+    for (rel, model) in pairs(&root) {
+        if !(rel.ends_with(".bck") || rel.ends_with(".bca")) {
+            continue;
+        }
+        let bytes = std::fs::read(root.join(&rel)).unwrap();
+        let a = anim::parse(&bytes, &J3dLimits::default(), &mut Warnings::new()).unwrap();
+        let model_bytes = std::fs::read(root.join(&model)).unwrap();
+        let loaded = scenedec::load(&model_bytes, None, &scenedec::Options::default()).unwrap();
+        let scene = loaded.scene();
+        let nodes = scene.nodes();
+        let exp: Value = serde_json::from_slice(
+            &std::fs::read(root.join("expected").join(format!("{rel}.json"))).unwrap(),
+        )
+        .unwrap();
+        for sample in exp["samples"].as_array().unwrap() {
+            let frame = num(&sample["frame"], "frame");
+            if frame.fract() != 0.0 {
+                continue;
+            }
+            let poses: Vec<NodePose> = (0..nodes.len())
+                .map(|j| {
+                    let p = anim::joint_pose(&a, j, frame as f32).unwrap();
+                    NodePose {
+                        translation: p.translation,
+                        rotation: p.rotation,
+                        scale: p.scale,
+                        pivot: nodes[j].pivot,
+                    }
+                })
+                .collect();
+            let mut world = vec![Mat4::IDENTITY; nodes.len()];
+            world_matrices(&scene, &poses, &mut world);
+            for joint in sample["joints"].as_array().unwrap() {
+                let j = joint["index"].as_u64().unwrap() as usize;
+                let want = joint["world"].as_array().unwrap();
+                if want.iter().any(Value::is_null) {
+                    continue; // past a BCA table (checked in the sample test)
+                }
+                let want: Vec<f64> = want.iter().map(|v| v.as_f64().unwrap()).collect();
+                let scale = want.iter().fold(1f64, |m, v| m.max(v.abs()));
+                for (k, w) in want.iter().enumerate() {
+                    let got = f64::from(world[j].0[k]);
+                    assert!(
+                        (got - w).abs() <= 1e-5 * scale,
+                        "{rel}: frame {frame} joint {j} world[{k}]: got {got}, expected {w}"
+                    );
+                    compared += 1;
+                }
+            }
+        }
+    }
+    println!("{compared} world-matrix entries compared");
+    assert!(compared > 10_000, "{compared}");
+}
