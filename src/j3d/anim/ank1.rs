@@ -15,7 +15,9 @@
     reason = "offsets are u32 fields plus u16-bounded indices times 0x36 (below 2^40, no overflow with a 64-bit usize), each checked by the chunk reader before any byte is read"
 )]
 
-use super::common::{Clip, JointPose, KeyBudget, KeyTrack, Table, Values, check_tracks, clip};
+use super::common::{
+    Clip, JointPose, KeyBudget, KeyTrack, Table, Values, check_tracks, clip, rotation_scale,
+};
 use crate::error::{Error, ErrorCode};
 use crate::j3d::read::SectionReader;
 use crate::limits::J3dLimits;
@@ -158,13 +160,4 @@ impl<'a> Ank1<'a> {
                 .map(|k| k.sample(&self.translation, frame, 0.0)),
         })
     }
-}
-
-/// Half-turns per s16 unit of a rotation with this fraction: 2^fraction / 0x7FFF.
-pub(crate) fn rotation_scale(fraction: u8) -> f32 {
-    let steps = 1u32.checked_shl(u32::from(fraction)).unwrap_or(1);
-    // Exact: at most 2^15.
-    #[allow(clippy::cast_precision_loss)]
-    let steps = steps as f32;
-    steps / 32767.0
 }

@@ -647,3 +647,12 @@ impl FrameTrack {
         table_index(frame, usize::from(self.count)).map(|i| usize::from(self.index) + i)
     }
 }
+
+/// Half-turns per s16 unit of a rotation with this fraction: 2^fraction / 0x7FFF.
+pub(crate) fn rotation_scale(fraction: u8) -> f32 {
+    let steps = 1u32.checked_shl(u32::from(fraction)).unwrap_or(1);
+    // Exact: at most 2^15.
+    #[allow(clippy::cast_precision_loss)]
+    let steps = steps as f32;
+    steps / 32767.0
+}

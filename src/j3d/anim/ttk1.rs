@@ -17,8 +17,9 @@
     reason = "offsets are u32 fields plus u16-bounded indices times 0x36 (below 2^40, no overflow with a 64-bit usize), each checked by the chunk reader before any byte is read"
 )]
 
-use super::ank1::rotation_scale;
-use super::common::{Clip, KeyBudget, KeyTrack, Table, Values, check_tracks, clip, names};
+use super::common::{
+    Clip, KeyBudget, KeyTrack, Table, Values, check_tracks, clip, names, rotation_scale,
+};
 use crate::error::{Error, ErrorCode};
 use crate::j3d::read::{NameTable, SectionReader};
 use crate::limits::J3dLimits;
