@@ -491,10 +491,25 @@ fn every_truncation_of_a_built_file_is_an_error_or_a_read() {
         btp(&[1, 2]),
         bva(&[1, 0]),
     ] {
+        assert!(parse(&bytes, &J3dLimits::default(), &mut Warnings::new()).is_ok());
+        let mut read = 0;
         for cut in 0..bytes.len() {
-            // A read (padding cut) or a typed error; never a panic.
-            let _ = parse(&bytes[..cut], &J3dLimits::default(), &mut Warnings::new());
+            // A read (only padding cut, with a warning) or a truncation
+            // placed in the file; never a panic.
+            let mut warnings = Warnings::new();
+            match parse(&bytes[..cut], &J3dLimits::default(), &mut warnings) {
+                Ok(_) => {
+                    assert_eq!(warnings.as_slice().len(), 1, "cut {cut}");
+                    read += 1;
+                }
+                Err(e) => {
+                    assert_eq!(e.code(), ErrorCode::Truncated, "cut {cut}: {e}");
+                    offset(&e);
+                }
+            }
         }
+        // Only cuts inside the trailing padding read.
+        assert!(read < 0x20, "{read} cuts read");
     }
 }
 
