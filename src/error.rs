@@ -50,7 +50,8 @@ pub enum ErrorCode {
     TooManyVertices,
     /// Textures over `max_textures`.
     TooManyTextures,
-    /// Animations, animators or keyframes over their limit.
+    /// Animations, animators or keyframes over their limit; for J3D
+    /// animations, tracks, keys or frames over theirs.
     TooManyKeyframes,
     /// Groups nested deeper than `max_nesting`.
     NestingTooDeep,
@@ -113,6 +114,11 @@ pub enum ErrorCode {
     ArenaTooSmall,
     /// A limit override that is no positive integer (the spec's RangeError).
     InvalidLimit,
+
+    // --- J3D animations on a model ---
+    /// An animation that does not fit the model it is attached to: another
+    /// joint or shape count, or a material name the model lacks.
+    AnimationMismatch,
 }
 
 impl ErrorCode {
@@ -153,6 +159,7 @@ impl ErrorCode {
             Self::ArchiveTooLarge => "ARCHIVE_TOO_LARGE",
             Self::ArenaTooSmall => "ARENA_TOO_SMALL",
             Self::InvalidLimit => "INVALID_LIMIT",
+            Self::AnimationMismatch => "ANIMATION_MISMATCH",
         }
     }
 
@@ -551,6 +558,9 @@ pub enum WarningCode {
     UnsupportedChannel,
     /// A GX primitive that is not drawn as triangles (lines, points); skipped.
     UnsupportedPrimitive,
+    /// A J3D animation file shorter than its header declares (trailing
+    /// padding stripped); read, since every table it uses is present.
+    ShortAnimationFile,
 }
 
 impl WarningCode {
@@ -564,6 +574,7 @@ impl WarningCode {
             Self::MissingTexture => "MISSING_TEXTURE",
             Self::UnsupportedChannel => "UNSUPPORTED_CHANNEL",
             Self::UnsupportedPrimitive => "UNSUPPORTED_PRIMITIVE",
+            Self::ShortAnimationFile => "SHORT_ANIMATION_FILE",
         }
     }
 }

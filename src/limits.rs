@@ -174,6 +174,18 @@ pub struct J3dLimits {
     pub max_display_list_bytes: u64,
     /// Depth of the INF1 hierarchy (256). HIERARCHY_TOO_DEEP.
     pub max_depth: u64,
+    /// Tracks of one animation file, entries times tracks per entry (9 per
+    /// joint or texture matrix, 4 per colour, 1 per texture slot or shape),
+    /// checked before any entry is read (65 536: 7281 joints). TOO_MANY_KEYFRAMES.
+    pub max_anim_tracks: u64,
+    /// Keys of all keyed tracks plus values of all per-frame tables of one
+    /// animation file (1 048 576; the largest real BCK holds a few
+    /// thousand). TOO_MANY_KEYFRAMES.
+    pub max_anim_keys: u64,
+    /// Duration of an animation, in frames (65 535, the u16 field's
+    /// maximum, so every file passes; lower it to refuse long clips).
+    /// TOO_MANY_KEYFRAMES.
+    pub max_anim_frames: u64,
 }
 
 impl J3dLimits {
@@ -192,6 +204,9 @@ impl J3dLimits {
         max_texture_bytes: 256 * 1024 * 1024,
         max_display_list_bytes: 16 * 1024 * 1024,
         max_depth: 256,
+        max_anim_tracks: 65_536,
+        max_anim_keys: 1_048_576,
+        max_anim_frames: 65_535,
     };
 }
 

@@ -46,6 +46,11 @@ fn j3d_textures_regressions() {
 }
 
 #[test]
+fn j3d_anim_regressions() {
+    assert!(replay("j3d_anim", checks::j3d_anim) > 0);
+}
+
+#[test]
 fn bbmodel_regressions() {
     assert!(replay("bbmodel", checks::bbmodel) > 0);
 }
