@@ -293,10 +293,19 @@ impl scenedec_scene {
 /// `'a` and are not written meanwhile.
 pub(crate) unsafe fn bytes<'a>(ptr: *const u8, len: usize) -> &'a [u8] {
     if ptr.is_null() || len == 0 {
-        return &[];
+        // At an 8-aligned address, like the arena of an empty plan: carving
+        // no records from it needs no padding.
+        // SAFETY: a non-null, aligned pointer is valid for zero bytes.
+        return unsafe { core::slice::from_raw_parts(aligned_dangling(), 0) };
     }
     // SAFETY: the function's contract.
     unsafe { core::slice::from_raw_parts(ptr, len) }
+}
+
+/// A non-null pointer aligned for every record (8), for empty slices.
+fn aligned_dangling<T>() -> *mut T {
+    const { assert!(core::mem::align_of::<T>() <= 8) };
+    core::ptr::NonNull::<u64>::dangling().as_ptr().cast()
 }
 
 /// A string of the scene: pointer and length, UTF-8, not NUL-terminated.
@@ -479,18 +488,20 @@ pub unsafe extern "C" fn scenedec_world_matrices(
 }
 
 /// `len` values at `ptr`, zeroed first (C memory may be uninitialised,
-/// which a Rust slice must not be), as a mutable slice: empty for `len` 0,
-/// `None` for a NULL `ptr` with `len` > 0.
+/// which a Rust slice must not be), as a mutable slice: `None` for a NULL
+/// `ptr` with `len` > 0; for a NULL `ptr` and `len` 0, an empty slice at an
+/// 8-aligned address.
 ///
 /// # Safety
 /// A non-NULL `ptr` points to `len` writable, aligned values of `T`, not
 /// aliased for `'a`; `T` is valid as all-zero bytes (floats, integers).
 pub(crate) unsafe fn slice_mut<'a, T>(ptr: *mut T, len: usize) -> Option<&'a mut [T]> {
-    if len == 0 {
-        return Some(&mut []);
-    }
     if ptr.is_null() {
-        return None;
+        if len > 0 {
+            return None;
+        }
+        // SAFETY: a non-null, aligned pointer is valid for zero values.
+        return Some(unsafe { core::slice::from_raw_parts_mut(aligned_dangling(), 0) });
     }
     // SAFETY: `len` writable values at `ptr` (the contract).
     unsafe { core::ptr::write_bytes(ptr, 0, len) };
