@@ -89,14 +89,20 @@ fn c_layout_asserts_match_rust() {
         std::fs::write(path, &want).unwrap();
     }
     let have = std::fs::read_to_string(path).unwrap_or_default();
-    assert_eq!(have, want, "capi/tests/layout.h is stale: run with SCENEDEC_BLESS=1");
+    assert_eq!(
+        have, want,
+        "capi/tests/layout.h is stale: run with SCENEDEC_BLESS=1"
+    );
 }
 
 #[test]
 fn error_code_names_are_the_library_names() {
     for (c, rust, name) in crate::errors::CODES {
         assert_eq!(name.to_str().unwrap(), rust.as_str());
-        assert_eq!(std::format!("{c:?}"), std::format!("SCENEDEC_ERROR_{}", rust.as_str()));
+        assert_eq!(
+            std::format!("{c:?}"),
+            std::format!("SCENEDEC_ERROR_{}", rust.as_str())
+        );
         // SAFETY: a static NUL-terminated string.
         let from_c = unsafe { core::ffi::CStr::from_ptr(scenedec_error_code_name(c as u32)) };
         assert_eq!(from_c.to_str().unwrap(), rust.as_str());

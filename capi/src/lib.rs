@@ -14,7 +14,7 @@
 //! pointers into slices. Each block says why it is sound, given the
 //! contract the header states for the function.
 //!
-//! Panics: every entry point runs inside [`guard`], which catches an
+//! Panics: every entry point runs inside `guard`, which catches an
 //! unwinding panic and returns [`scenedec_status::SCENEDEC_STATUS_PANIC`],
 //! so no unwind ever crosses into C (the library promises no panics on any
 //! input; this is the belt to those braces). A build with `panic = "abort"`

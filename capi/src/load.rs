@@ -25,9 +25,12 @@ use crate::{
 #[derive(Clone, Copy, Debug)]
 pub struct scenedec_allocator {
     /// Allocates; NULL on failure.
-    pub alloc: Option<unsafe extern "C" fn(user: *mut c_void, size: usize, align: usize) -> *mut c_void>,
+    pub alloc:
+        Option<unsafe extern "C" fn(user: *mut c_void, size: usize, align: usize) -> *mut c_void>,
     /// Frees a block from `alloc`.
-    pub free: Option<unsafe extern "C" fn(user: *mut c_void, ptr: *mut c_void, size: usize, align: usize)>,
+    pub free: Option<
+        unsafe extern "C" fn(user: *mut c_void, ptr: *mut c_void, size: usize, align: usize),
+    >,
     /// Passed to both.
     pub user: *mut c_void,
 }

@@ -73,9 +73,25 @@ pub struct scenedec_bbmodel_limits {
     pub max_keyframes: u64,
 }
 
-limits_convert!(scenedec_bbmodel_limits = BbmodelLimits {
-    max_file_bytes, max_elements, max_groups, max_triangles, max_vertices, max_face_vertices, max_nesting, max_textures, max_texture_side, max_texture_pixels, max_data_uri_chars, max_texture_bytes, max_string_chars, max_animations, max_keyframes
-});
+limits_convert!(
+    scenedec_bbmodel_limits = BbmodelLimits {
+        max_file_bytes,
+        max_elements,
+        max_groups,
+        max_triangles,
+        max_vertices,
+        max_face_vertices,
+        max_nesting,
+        max_textures,
+        max_texture_side,
+        max_texture_pixels,
+        max_data_uri_chars,
+        max_texture_bytes,
+        max_string_chars,
+        max_animations,
+        max_keyframes
+    }
+);
 
 /// J3D limits (scenedec's own table); UINT64_MAX is unlimited. By name:
 /// the field names, `max_file_bytes`, `max_vertices`, … (snake_case).
@@ -110,9 +126,23 @@ pub struct scenedec_j3d_limits {
     pub max_depth: u64,
 }
 
-limits_convert!(scenedec_j3d_limits = J3dLimits {
-    max_file_bytes, max_vertices, max_triangles, max_joints, max_shapes, max_packets, max_materials, max_textures, max_texture_side, max_texture_pixels, max_texture_bytes, max_display_list_bytes, max_depth
-});
+limits_convert!(
+    scenedec_j3d_limits = J3dLimits {
+        max_file_bytes,
+        max_vertices,
+        max_triangles,
+        max_joints,
+        max_shapes,
+        max_packets,
+        max_materials,
+        max_textures,
+        max_texture_side,
+        max_texture_pixels,
+        max_texture_bytes,
+        max_display_list_bytes,
+        max_depth
+    }
+);
 
 /// A texture file offered to a .bbmodel by name (the loader's
 /// `textureFiles`): matched against textures that are not embedded.
@@ -180,7 +210,7 @@ pub(crate) unsafe fn to_rust<'o>(
     if c.texture_file_count > 0 && c.texture_files.is_null() {
         return Err(SCENEDEC_STATUS_NULL_ARGUMENT);
     }
-    for i in 0..c.texture_file_count {
+    for (i, slot) in storage.iter_mut().take(c.texture_file_count).enumerate() {
         // SAFETY: `texture_file_count` readable entries (the contract).
         let file = unsafe { *c.texture_files.add(i) };
         // SAFETY: the file's name and bytes are readable for `'o` (the contract).
@@ -191,7 +221,7 @@ pub(crate) unsafe fn to_rust<'o>(
             )
         };
         let name = core::str::from_utf8(name).map_err(|_| SCENEDEC_STATUS_INVALID_ARGUMENT)?;
-        storage[i] = (name, data);
+        *slot = (name, data);
     }
     let mut out = Options::default();
     out.bbmodel.limits = c.bbmodel.into();

@@ -56,7 +56,17 @@ pub struct scenedec_node {
     /// The point rotation and scale turn about, in the node's own space.
     pub pivot: [f32; 3],
 }
-same_layout!(scenedec_node = NodeRecord { name, parent, flags, translation, rotation, scale, pivot });
+same_layout!(
+    scenedec_node = NodeRecord {
+        name,
+        parent,
+        flags,
+        translation,
+        rotation,
+        scale,
+        pivot
+    }
+);
 
 /// A mesh: ranges into the scene's shared vertex, index and group arrays.
 #[repr(C)]
@@ -93,10 +103,25 @@ pub struct scenedec_mesh {
     /// First entry in `influence_spans` (when skinned).
     pub first_influence_span: u32,
 }
-same_layout!(scenedec_mesh = MeshRecord {
-    name, node, flags, first_vertex, vertex_count, first_index, index_count, first_group,
-    group_count, uv_sets, first_uv, color_sets, first_color, skin, first_influence_span
-});
+same_layout!(
+    scenedec_mesh = MeshRecord {
+        name,
+        node,
+        flags,
+        first_vertex,
+        vertex_count,
+        first_index,
+        index_count,
+        first_group,
+        group_count,
+        uv_sets,
+        first_uv,
+        color_sets,
+        first_color,
+        skin,
+        first_influence_span
+    }
+);
 
 /// Triangles of one mesh sharing a material and sidedness.
 #[repr(C)]
@@ -113,7 +138,15 @@ pub struct scenedec_group {
     /// Indices of the group.
     pub index_count: u32,
 }
-same_layout!(scenedec_group = MeshGroupRecord { material, flags, render_order, first_index, index_count });
+same_layout!(
+    scenedec_group = MeshGroupRecord {
+        material,
+        flags,
+        render_order,
+        first_index,
+        index_count
+    }
+);
 
 /// A material (docs/scene-format.md says what each field means).
 #[repr(C)]
@@ -149,10 +182,24 @@ pub struct scenedec_material {
     /// Zero.
     pub reserved: u8,
 }
-same_layout!(scenedec_material = MaterialRecord {
-    name, texture, flags, alpha_mode, blending, cull, layer_count, alpha_cutoff, layers,
-    base_color, tev_stages, uv_set, texgen_source, reserved
-});
+same_layout!(
+    scenedec_material = MaterialRecord {
+        name,
+        texture,
+        flags,
+        alpha_mode,
+        blending,
+        cull,
+        layer_count,
+        alpha_cutoff,
+        layers,
+        base_color,
+        tev_stages,
+        uv_set,
+        texgen_source,
+        reserved
+    }
+);
 
 /// A texture. Its RGBA8 pixels (straight alpha, rows top first) are the
 /// mips `first_mip .. first_mip + mip_count` of the scene's `mips`.
@@ -200,11 +247,30 @@ pub struct scenedec_texture {
     /// Steps of a custom order.
     pub frame_step_count: u32,
 }
-same_layout!(scenedec_texture = TextureRecord {
-    name, width, height, flags, source_format, first_mip, mip_count, wrap_u, wrap_v, min_filter,
-    mag_filter, uv_width, uv_height, frame_count, frame_time, frame_order, frame_interpolate,
-    reserved, first_frame_step, frame_step_count
-});
+same_layout!(
+    scenedec_texture = TextureRecord {
+        name,
+        width,
+        height,
+        flags,
+        source_format,
+        first_mip,
+        mip_count,
+        wrap_u,
+        wrap_v,
+        min_filter,
+        mag_filter,
+        uv_width,
+        uv_height,
+        frame_count,
+        frame_time,
+        frame_order,
+        frame_interpolate,
+        reserved,
+        first_frame_step,
+        frame_step_count
+    }
+);
 
 /// One decoded mip level: `width * height * 4` bytes at `pixels + offset`.
 #[repr(C)]
@@ -217,7 +283,13 @@ pub struct scenedec_mip {
     /// Height in texels.
     pub height: u32,
 }
-same_layout!(scenedec_mip = MipRecord { offset, width, height });
+same_layout!(
+    scenedec_mip = MipRecord {
+        offset,
+        width,
+        height
+    }
+);
 
 /// An animation clip.
 #[repr(C)]
@@ -234,7 +306,15 @@ pub struct scenedec_animation {
     /// Channels of the clip.
     pub channel_count: u32,
 }
-same_layout!(scenedec_animation = AnimationRecord { name, length, loop_mode, first_channel, channel_count });
+same_layout!(
+    scenedec_animation = AnimationRecord {
+        name,
+        length,
+        loop_mode,
+        first_channel,
+        channel_count
+    }
+);
 
 /// One animated property of one node.
 #[repr(C)]
@@ -249,7 +329,14 @@ pub struct scenedec_channel {
     /// Keyframes of the channel.
     pub keyframe_count: u32,
 }
-same_layout!(scenedec_channel = ChannelRecord { node, target, first_keyframe, keyframe_count });
+same_layout!(
+    scenedec_channel = ChannelRecord {
+        node,
+        target,
+        first_keyframe,
+        keyframe_count
+    }
+);
 
 /// A keyframe.
 #[repr(C)]
@@ -266,7 +353,15 @@ pub struct scenedec_keyframe {
     /// 1, or 2 when `post` is a data point of its own.
     pub data_points: u32,
 }
-same_layout!(scenedec_keyframe = KeyframeRecord { time, interpolation, pre, post, data_points });
+same_layout!(
+    scenedec_keyframe = KeyframeRecord {
+        time,
+        interpolation,
+        pre,
+        post,
+        data_points
+    }
+);
 
 /// A skin: joints `first_joint ..` of `skin_joints` and `inverse_binds`.
 #[repr(C)]
@@ -277,7 +372,12 @@ pub struct scenedec_skin {
     /// Joints of the skin.
     pub joint_count: u32,
 }
-same_layout!(scenedec_skin = SkinRecord { first_joint, joint_count });
+same_layout!(
+    scenedec_skin = SkinRecord {
+        first_joint,
+        joint_count
+    }
+);
 
 /// A skinned vertex's influences: `count` of them at `first` in `influences`.
 #[repr(C)]

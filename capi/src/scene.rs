@@ -151,9 +151,29 @@ pub struct scenedec_scene {
 macro_rules! arrays {
     ($m:ident) => {
         $m!(
-            nodes, meshes, groups, positions, normals, uvs, colors, indices, uv_rects,
-            materials, textures, mips, frame_steps, animations, channels, keyframes, skins,
-            skin_joints, inverse_binds, influence_spans, influences, pixels, text_pool
+            nodes,
+            meshes,
+            groups,
+            positions,
+            normals,
+            uvs,
+            colors,
+            indices,
+            uv_rects,
+            materials,
+            textures,
+            mips,
+            frame_steps,
+            animations,
+            channels,
+            keyframes,
+            skins,
+            skin_joints,
+            inverse_binds,
+            influence_spans,
+            influences,
+            pixels,
+            text_pool
         )
     };
 }
