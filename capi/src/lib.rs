@@ -35,6 +35,8 @@ mod records;
 mod scene;
 
 #[cfg(test)]
+mod api_tests;
+#[cfg(test)]
 mod layout_tests;
 
 pub use entry::*;
