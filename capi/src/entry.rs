@@ -254,12 +254,13 @@ pub unsafe extern "C" fn scenedec_measure(
     })
 }
 
-/// Decodes unwrapped `bytes` into the caller's `arena` (`arena_len` bytes,
-/// any alignment; `scenedec_measure` says how many) and fills `*scene_out`
-/// with pointers into `arena` and `bytes`: the scene lives as long as both
-/// do, unchanged. Writes only `arena` (at most the plan's bytes plus
-/// alignment padding), `*warnings_out`, `*scene_out` and `*error`; allocates
-/// nothing. Uses about 40 KiB of stack (docs/c-api.md has the measurements).
+/// Decodes unwrapped `bytes` into the caller's `arena` (`arena_len` bytes:
+/// the plan's `arena_bytes` from an 8-aligned start, `arena_bytes_unaligned`
+/// from any) and fills `*scene_out` with pointers into `arena` and `bytes`:
+/// the scene lives as long as both do, unchanged. Writes only `arena` (at
+/// most the plan's bytes plus alignment padding), `*warnings_out`,
+/// `*scene_out` and `*error`; allocates nothing. Needs 78–132 KiB of stack
+/// on the corpus files (docs/c-api.md has the measurements).
 ///
 /// Returns `SCENEDEC_STATUS_OK`; `SCENEDEC_STATUS_NULL_ARGUMENT` when
 /// `scene_out` is NULL, `bytes` is NULL with `len` > 0 or `arena` is NULL
