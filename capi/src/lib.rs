@@ -24,6 +24,8 @@
 //! (`capi/gen-header.sh`); the doc comments below are the header's.
 
 #![allow(non_camel_case_types, reason = "C names, as the header spells them")]
+// Every public item's doc comment becomes the header's documentation.
+#![deny(missing_docs)]
 #![deny(unsafe_op_in_unsafe_fn)]
 #![deny(clippy::undocumented_unsafe_blocks)]
 
