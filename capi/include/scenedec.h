@@ -534,6 +534,18 @@ typedef struct scenedec_j3d_limits {
    INF1 depth.
    */
   uint64_t max_depth;
+  /*
+   Tracks of one animation file (TOO_MANY_KEYFRAMES).
+   */
+  uint64_t max_anim_tracks;
+  /*
+   Keys and per-frame values of one animation file (TOO_MANY_KEYFRAMES).
+   */
+  uint64_t max_anim_keys;
+  /*
+   Duration of an animation, in frames (TOO_MANY_KEYFRAMES).
+   */
+  uint64_t max_anim_frames;
 } scenedec_j3d_limits;
 
 /*

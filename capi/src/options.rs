@@ -124,6 +124,12 @@ pub struct scenedec_j3d_limits {
     pub max_display_list_bytes: u64,
     /// INF1 depth.
     pub max_depth: u64,
+    /// Tracks of one animation file (TOO_MANY_KEYFRAMES).
+    pub max_anim_tracks: u64,
+    /// Keys and per-frame values of one animation file (TOO_MANY_KEYFRAMES).
+    pub max_anim_keys: u64,
+    /// Duration of an animation, in frames (TOO_MANY_KEYFRAMES).
+    pub max_anim_frames: u64,
 }
 
 limits_convert!(
@@ -140,7 +146,10 @@ limits_convert!(
         max_texture_pixels,
         max_texture_bytes,
         max_display_list_bytes,
-        max_depth
+        max_depth,
+        max_anim_tracks,
+        max_anim_keys,
+        max_anim_frames
     }
 );
 
@@ -307,6 +316,9 @@ fn j3d_limit<'l>(l: &'l mut scenedec_j3d_limits, name: &str) -> Option<&'l mut u
         "max_texture_bytes" => &mut l.max_texture_bytes,
         "max_display_list_bytes" => &mut l.max_display_list_bytes,
         "max_depth" => &mut l.max_depth,
+        "max_anim_tracks" => &mut l.max_anim_tracks,
+        "max_anim_keys" => &mut l.max_anim_keys,
+        "max_anim_frames" => &mut l.max_anim_frames,
         _ => return None,
     })
 }

@@ -171,7 +171,7 @@ _Static_assert(offsetof(scenedec_bbmodel_limits, max_texture_bytes) == 88, "offs
 _Static_assert(offsetof(scenedec_bbmodel_limits, max_string_chars) == 96, "offset");
 _Static_assert(offsetof(scenedec_bbmodel_limits, max_animations) == 104, "offset");
 _Static_assert(offsetof(scenedec_bbmodel_limits, max_keyframes) == 112, "offset");
-_Static_assert(sizeof(scenedec_j3d_limits) == 104, "size");
+_Static_assert(sizeof(scenedec_j3d_limits) == 128, "size");
 _Static_assert(_Alignof(scenedec_j3d_limits) == 8, "align");
 _Static_assert(offsetof(scenedec_j3d_limits, max_file_bytes) == 0, "offset");
 _Static_assert(offsetof(scenedec_j3d_limits, max_vertices) == 8, "offset");
@@ -186,13 +186,13 @@ _Static_assert(offsetof(scenedec_j3d_limits, max_texture_pixels) == 72, "offset"
 _Static_assert(offsetof(scenedec_j3d_limits, max_texture_bytes) == 80, "offset");
 _Static_assert(offsetof(scenedec_j3d_limits, max_display_list_bytes) == 88, "offset");
 _Static_assert(offsetof(scenedec_j3d_limits, max_depth) == 96, "offset");
-_Static_assert(sizeof(scenedec_options) == 248, "size");
+_Static_assert(sizeof(scenedec_options) == 272, "size");
 _Static_assert(_Alignof(scenedec_options) == 8, "align");
 _Static_assert(offsetof(scenedec_options, bbmodel) == 0, "offset");
 _Static_assert(offsetof(scenedec_options, j3d) == 120, "offset");
-_Static_assert(offsetof(scenedec_options, texture_files) == 224, "offset");
-_Static_assert(offsetof(scenedec_options, texture_file_count) == 232, "offset");
-_Static_assert(offsetof(scenedec_options, skip_texels) == 240, "offset");
+_Static_assert(offsetof(scenedec_options, texture_files) == 248, "offset");
+_Static_assert(offsetof(scenedec_options, texture_file_count) == 256, "offset");
+_Static_assert(offsetof(scenedec_options, skip_texels) == 264, "offset");
 _Static_assert(sizeof(scenedec_allocator) == 24, "size");
 _Static_assert(_Alignof(scenedec_allocator) == 8, "align");
 _Static_assert(offsetof(scenedec_allocator, alloc) == 0, "offset");
