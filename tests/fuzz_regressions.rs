@@ -47,7 +47,7 @@ fn j3d_textures_regressions() {
 
 #[test]
 fn j3d_anim_regressions() {
-    assert!(replay("j3d_anim", checks::j3d_anim) > 0);
+    assert!(replay("j3d_anim", j3d_anim_checks::j3d_anim) > 0);
 }
 
 #[test]
@@ -77,6 +77,9 @@ fn inflate_regressions() {
 
 #[path = "../fuzz/rarc_checks.rs"]
 mod rarc_checks;
+
+#[path = "../fuzz/j3d_anim_checks.rs"]
+mod j3d_anim_checks;
 extern crate alloc;
 
 #[test]

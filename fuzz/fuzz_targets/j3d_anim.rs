@@ -1,8 +1,8 @@
-//! Fuzz target: see `checks::j3d_anim` in fuzz/checks.rs for the property.
+//! Fuzz target: see `j3d_anim_checks::j3d_anim` in fuzz/j3d_anim_checks.rs for the property.
 
 #![no_main]
 
-#[path = "../checks.rs"]
-mod checks;
+#[path = "../j3d_anim_checks.rs"]
+mod j3d_anim_checks;
 
-libfuzzer_sys::fuzz_target!(|data: &[u8]| checks::j3d_anim(data));
+libfuzzer_sys::fuzz_target!(|data: &[u8]| j3d_anim_checks::j3d_anim(data));
