@@ -367,7 +367,10 @@ fn check_clip(
             for v in &mut want.0[12..15] {
                 *v *= scale;
             }
-            let got = doc.world(&trs, attach);
+            // A node carries its pivot (folded into its translation): the
+            // scene's world is its world times T(−pivot).
+            let pivot = scene.nodes()[i].pivot.map(|x| -x * scale);
+            let got = doc.world(&trs, attach).mul(&Mat4::translation(pivot));
             assert!(
                 close_matrix(&got, &want),
                 "{what}: node {i} at {t} s: {got:?} vs {want:?}"
@@ -385,9 +388,12 @@ fn check_clip(
             scene.sample(clip, t, &mut poses).unwrap();
             let p = poses[node];
             let v = c.value_at(t);
+            // The node's translation is t + p less its parent's pivot.
+            let above =
+                usize::try_from(scene.nodes()[node].parent).map_or([0.0; 3], |q| poses[q].pivot);
             let ok = match c.property {
                 Property::Translation => (0..3).all(|k| {
-                    (v[k] - (p.translation[k] + p.pivot[k]) * scale).abs()
+                    (v[k] - (p.translation[k] + p.pivot[k] - above[k]) * scale).abs()
                         <= 1e-4 * (1.0 + v[k].abs())
                 }),
                 Property::Scale => {

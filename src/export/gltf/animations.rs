@@ -110,6 +110,9 @@ struct Track {
     vectors: Vec<[f32; 3]>,
     /// Rotation quaternions per frame.
     quaternions: Vec<[f32; 4]>,
+    /// The pivot the parent's glTF node carries (scaled), which this node's
+    /// translation takes off ([`NodeMap::pivot`]).
+    above: [f32; 3],
 }
 
 impl Track {
@@ -119,10 +122,10 @@ impl Track {
             return;
         };
         match self.target {
-            // The main node's translation is t + p (nodes.rs).
+            // The main node's translation is t + p − p_parent (nodes.rs).
             ChannelTarget::Translation => self.vectors.push(core::array::from_fn(|a| {
                 let (t, p) = (pose.translation.get(a), pose.pivot.get(a));
-                (t.unwrap_or(&0.0) + p.unwrap_or(&0.0)) * scale
+                (t.unwrap_or(&0.0) + p.unwrap_or(&0.0)) * scale - self.above.get(a).unwrap_or(&0.0)
             })),
             ChannelTarget::Scale => self.vectors.push(pose.scale),
             ChannelTarget::Rotation => {
@@ -179,6 +182,15 @@ pub fn write_animations(
         let mut tracks = tracks_of(scene, clip);
         if tracks.is_empty() {
             continue;
+        }
+        for track in &mut tracks {
+            let parent = scene
+                .nodes()
+                .get(track.node)
+                .and_then(|n| usize::try_from(n.parent).ok());
+            track.above = parent
+                .and_then(|p| nodes.pivot.get(p).copied())
+                .unwrap_or([0.0; 3]);
         }
         let end = clip_end(record.length);
         // LINEAR tracks: one shared grid with every keyframe time in it.
@@ -337,6 +349,7 @@ fn tracks_of(scene: &Scene<'_>, clip: usize) -> Vec<Track> {
             key_times: times.collect(),
             vectors: Vec::new(),
             quaternions: Vec::new(),
+            above: [0.0; 3],
         });
     }
     tracks

@@ -310,10 +310,22 @@ pub fn write_mesh(
         primitives,
         weights: None,
     });
+    // Under a scene node, the mesh node takes off the pivot that node's
+    // glTF node carries (nodes.rs), so its vertices land where the scene
+    // puts them; a skinned mesh at the root needs nothing.
+    let under = match (skin, &rigid) {
+        (Some(_), _) => None,
+        (None, Some((joint, _))) => Some(*joint),
+        (None, None) => usize::try_from(mesh.node).ok(),
+    };
+    let back = under
+        .and_then(|n| cx.nodes.pivot.get(n))
+        .map_or([0.0; 3], |p| p.map(|x| -x));
     let node = w.root.push(json::Node {
         mesh: Some(gltf_mesh),
         name,
         skin,
+        translation: (back != [0.0; 3]).then_some(back),
         ..json::Node::default()
     });
     if skin.is_some() {

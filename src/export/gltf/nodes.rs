@@ -1,17 +1,23 @@
-//! The node tree: each scene node becomes a short chain of glTF nodes with
-//! TRS only (never `matrix`, so skins and clips can move them), whose product
-//! is exactly the scene's local transform:
+//! The node tree: each scene node becomes one glTF node with TRS only (never
+//! `matrix`, so skins and clips can move it), two only where J3D's
+//! segment-scale compensation needs it:
 //!
-//! - a pivot `p` (Blockbench group origin): `T(t + p) · R · S`, then a child
-//!   `T(−p)` that children and meshes hang under;
+//! - a pivot `p` (Blockbench group origin) is folded in: the node is
+//!   `T(t + p − p_parent) · R · S`, where `p_parent` is the pivot of the
+//!   node it hangs under, so the scene's `T(t) · T(p) · R · S · T(−p)` holds
+//!   with the `T(−p)` carried by what hangs under it (children subtract it
+//!   from their translation, a mesh node translates by `−p`, a joint's
+//!   inverse bind matrix is `T(−p) · IB`), as Blockbench's own exporter
+//!   writes one node per group;
 //! - segment-scale compensation (J3D Maya rule, `T · S(parent)⁻¹ · R · S`):
 //!   `T · S(parent)⁻¹` first, then a child `R · S`;
 //! - otherwise one node `T · R · S`.
 //!
 //! [`NodeMap::main`] is the node a clip exporter animates (its TRS holds the
-//! scene node's own translation, rotation and scale); [`NodeMap::attach`] is
-//! the chain's last node, whose world matrix equals the scene node's world
-//! matrix: skins name it as the joint, meshes and children hang under it.
+//! scene node's own translation, plus its pivot less its parent's, rotation
+//! and scale); [`NodeMap::attach`] is the node skins name as the joint and
+//! meshes and children hang under: its world matrix times `T(−pivot)` is the
+//! scene node's world matrix ([`NodeMap::pivot`]).
 
 use std::string::String;
 use std::vec::Vec;
@@ -27,8 +33,12 @@ use super::extras;
 pub struct NodeMap {
     /// Per scene node, the glTF node holding its translation, rotation and scale.
     pub main: Vec<json::Index<json::Node>>,
-    /// Per scene node, the chain's last node (world matrix = the scene node's).
+    /// Per scene node, the node things hang under (world matrix = the
+    /// scene node's times `T(pivot)`).
     pub attach: Vec<json::Index<json::Node>>,
+    /// Per scene node, its pivot (lengths scaled): what anything hung under
+    /// its attach node subtracts, so it lands where the scene puts it.
+    pub pivot: Vec<[f32; 3]>,
     /// glTF nodes at the root of the scene, in order.
     pub roots: Vec<json::Index<json::Node>>,
 }
@@ -122,14 +132,37 @@ pub fn write_nodes(w: &mut Writer, scene: &Scene<'_>, scale: f32) -> NodeMap {
     let mut map = NodeMap {
         main: Vec::with_capacity(nodes.len()),
         attach: Vec::with_capacity(nodes.len()),
+        pivot: Vec::with_capacity(nodes.len()),
         roots: Vec::new(),
     };
+    // The pivot each node's own glTF node carries: its scene pivot, folded
+    // into its translation, except under compensation, whose chain holds
+    // the whole local transform (pivot included) and ends where the scene
+    // node is.
+    let compensated = |i: usize, n: &NodeRecord| {
+        n.flags & NodeFlags::SEGMENT_SCALE_COMPENSATE != 0 && parent_of(nodes, i).is_some()
+    };
+    map.pivot = nodes
+        .iter()
+        .enumerate()
+        .map(|(i, n)| {
+            if compensated(i, n) {
+                [0.0; 3]
+            } else {
+                n.pivot.map(|x| x * scale)
+            }
+        })
+        .collect();
     let mut heads = Vec::with_capacity(nodes.len());
     for (i, n) in nodes.iter().enumerate() {
         let name = super::name(scene.text(n.name));
         let parent = parent_of(nodes, i).and_then(|p| nodes.get(p));
         let t = n.translation.map(|x| x * scale);
         let p = n.pivot.map(|x| x * scale);
+        // The pivot the parent's node carries, which this one takes off.
+        let above = parent_of(nodes, i)
+            .and_then(|q| map.pivot.get(q).copied())
+            .unwrap_or([0.0; 3]);
         let rotation = quaternion_xyz(n.rotation);
         let compensate = n.flags & NodeFlags::SEGMENT_SCALE_COMPENSATE != 0;
         let visible = n.visible();
@@ -140,7 +173,11 @@ pub fn write_nodes(w: &mut Writer, scene: &Scene<'_>, scale: f32) -> NodeMap {
                 pivot: p,
                 ..*n
             });
-            let t_prime = [local.0[12], local.0[13], local.0[14]];
+            let t_prime = [
+                local.0[12] - above[0],
+                local.0[13] - above[1],
+                local.0[14] - above[2],
+            ];
             let inverse = parent.scale.map(|s| if s == 0.0 { 1.0 } else { 1.0 / s });
             let mut outer = trs_node(name.clone(), t_prime, [0.0, 0.0, 0.0, 1.0], inverse);
             outer.extras = extras::visibility(visible);
@@ -154,22 +191,14 @@ pub fn write_nodes(w: &mut Writer, scene: &Scene<'_>, scale: f32) -> NodeMap {
             add_child(&mut w.root, outer, inner);
             (outer, inner, inner)
         } else {
-            let moved = [t[0] + p[0], t[1] + p[1], t[2] + p[2]];
+            let mut moved = t;
+            for ((m, p), above) in moved.iter_mut().zip(p).zip(above) {
+                *m += p - above;
+            }
             let mut main = trs_node(name.clone(), moved, rotation, n.scale);
             main.extras = extras::visibility(visible);
             let main = w.root.push(main);
-            if p == [0.0; 3] {
-                (main, main, main)
-            } else {
-                let back = w.root.push(trs_node(
-                    Some(helper_name(name.as_deref(), "pivot")),
-                    p.map(|x| -x),
-                    [0.0, 0.0, 0.0, 1.0],
-                    [1.0; 3],
-                ));
-                add_child(&mut w.root, main, back);
-                (main, main, back)
-            }
+            (main, main, main)
         };
         heads.push(head);
         map.main.push(main);
@@ -287,9 +316,18 @@ mod tests {
         let mut w = Writer::new();
         let map = write_nodes(&mut w, &scene, 1.0);
         for i in 0..nodes.len() {
-            let got = world(&w.root, &map.roots, map.attach[i].value()).unwrap();
+            // A node carries its pivot: the scene's world is its world
+            // times T(−pivot), and no helper node is written.
+            let got = world(&w.root, &map.roots, map.attach[i].value())
+                .unwrap()
+                .mul(&Mat4::translation(map.pivot[i].map(|x| -x)));
             assert!(close(&got, &scene.world_matrix(i)), "node {i}");
             assert!(w.root.nodes.iter().all(|n| n.matrix.is_none()));
+            assert_eq!(
+                w.root.nodes.len(),
+                nodes.len(),
+                "one glTF node per scene node"
+            );
         }
     }
 

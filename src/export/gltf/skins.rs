@@ -60,12 +60,16 @@ impl Skins {
                 .ok_or_else(|| bad(std::format!("skin {skin}: joint node {j} does not exist")))?;
             gltf_joints.push(*node);
         }
+        // A joint's node carries its pivot (nodes.rs): T(−p) · IB, which
+        // takes p off the bind's translation.
         let scaled: Vec<[f32; 16]> = binds
             .iter()
-            .map(|m| {
+            .zip(joints)
+            .map(|(m, &j)| {
                 let mut m = *m;
-                for t in m.iter_mut().skip(12).take(3) {
-                    *t *= scale;
+                let p = nodes.pivot.get(j as usize).copied().unwrap_or([0.0; 3]);
+                for (t, p) in m.iter_mut().skip(12).take(3).zip(p) {
+                    *t = *t * scale - p;
                 }
                 m
             })
