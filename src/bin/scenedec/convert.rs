@@ -12,6 +12,7 @@ use scenedec::export::gltf::{self, Container, Summary};
 
 use crate::input::{Input, LoadSettings};
 use crate::json_out::{counts, error_object, key, number, string};
+use crate::out::outln;
 
 /// What `convert` was asked to do.
 pub struct Request {
@@ -118,8 +119,8 @@ pub fn run(request: &Request, settings: &LoadSettings) -> ExitCode {
             Ok(l) | Err(l) => l,
         };
         match &bar {
-            Some(bar) => bar.suspend(|| println!("{text}")),
-            None => println!("{text}"),
+            Some(bar) => bar.suspend(|| outln!("{text}")),
+            None => outln!("{text}"),
         }
         if let Some(bar) = &bar {
             bar.inc(1);
@@ -128,11 +129,7 @@ pub fn run(request: &Request, settings: &LoadSettings) -> ExitCode {
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
-    if all_ok {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::FAILURE
-    }
+    crate::input::exit_code(all_ok)
 }
 
 /// Converts one file; its report line, `Ok` when written.
@@ -158,7 +155,8 @@ fn convert_one(
             ));
         }
     };
-    let loaded = match crate::input::load(&name, &read.bytes, &read.picked, settings) {
+    read.print_notes(&name);
+    let loaded = match crate::input::load(&name, &read, settings) {
         Ok(l) => l,
         Err(e) => {
             let format = crate::inspect::claimed_format(&read.bytes, &name);
@@ -278,7 +276,12 @@ impl Report<'_> {
 /// The report line of a file that failed.
 fn failure(name: &str, format: &str, code: &str, at: &str, message: &str, json: bool) -> String {
     if !json {
-        return format!("{name}: {format}: FAILED {code}: {message} (at {at})");
+        let at = if at.is_empty() {
+            String::new()
+        } else {
+            format!(" (at {at})")
+        };
+        return format!("{name}: {format}: FAILED {code}: {message}{at}");
     }
     let mut out = String::from("{");
     let mut first = true;

@@ -12,14 +12,22 @@ use scenedec::{Error, Scene, Warnings};
 
 use crate::input::{Input, LoadSettings};
 use crate::json_out::{counts, error_object, key, number, number32, string, vec3};
+use crate::out::outln;
 use crate::samples::SAMPLES;
 
-/// Inspects `files` (the bundled samples when empty); exit 0 when all loaded, else 1.
-pub fn run(files: &[PathBuf], json: bool, settings: &LoadSettings) -> ExitCode {
+/// Inspects `files` (the bundled samples when empty); exit 0 when all loaded,
+/// 1 when any failed, 2 when a `--limit` did not apply to a file.
+///
+/// `check_limits` measures every limit of each file (see `check`); a file
+/// that fails on a limit is measured that way without it.
+pub fn run(files: &[PathBuf], json: bool, check_limits: bool, settings: &LoadSettings) -> ExitCode {
     let mut all_ok = true;
     let mut report = |name: &str, input: Result<Input, String>| {
         let ok = match input {
-            Ok(input) => inspect_bytes(name, &input, json, settings),
+            Ok(input) => {
+                input.print_notes(name);
+                inspect_bytes(name, &input, json, check_limits, settings)
+            }
             Err(io) => {
                 print_io_error(name, &io, json);
                 false
@@ -29,11 +37,7 @@ pub fn run(files: &[PathBuf], json: bool, settings: &LoadSettings) -> ExitCode {
     };
     if files.is_empty() {
         for (name, bytes) in SAMPLES {
-            let input = Input {
-                bytes: bytes.to_vec(),
-                picked: Vec::new(),
-            };
-            report(name, Ok(input));
+            report(name, Ok(Input::in_memory(bytes)));
         }
     } else {
         for path in files {
@@ -44,11 +48,7 @@ pub fn run(files: &[PathBuf], json: bool, settings: &LoadSettings) -> ExitCode {
             );
         }
     }
-    if all_ok {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::FAILURE
-    }
+    crate::input::exit_code(all_ok)
 }
 
 /// The format a file claims by content, else by extension, for the report.
@@ -68,32 +68,76 @@ pub fn claimed_format(bytes: &[u8], name: &str) -> &'static str {
     }
 }
 
-fn inspect_bytes(name: &str, input: &Input, json: bool, settings: &LoadSettings) -> bool {
+fn inspect_bytes(
+    name: &str,
+    input: &Input,
+    json: bool,
+    check_limits: bool,
+    settings: &LoadSettings,
+) -> bool {
     let bytes = &input.bytes[..];
     let start = Instant::now();
-    let loaded = crate::input::load(name, bytes, &input.picked, settings);
+    let loaded = crate::input::load(name, input, settings);
     let elapsed = start.elapsed();
+    // Asked for, or explaining a limit error; never after a usage error.
+    let measure = |e: Option<&Error>| {
+        let wanted = match e {
+            None => check_limits,
+            Some(e) => {
+                crate::check::is_limit_error(e) || (check_limits && !e.code().is_caller_error())
+            }
+        };
+        wanted.then(|| crate::check::check(name, input, settings))
+    };
     match &loaded {
         Ok(l) => {
             let scene = l.scene();
+            let limits = measure(None);
             if json {
-                println!("{}", json_ok(name, &scene, l.warnings()));
+                let mut line = json_ok(name, &scene, l.warnings());
+                with_limits(&mut line, limits.as_ref());
+                outln!("{line}");
             } else {
-                println!(
+                outln!(
                     "{}",
                     human_ok(name, bytes.len(), &scene, l.warnings(), elapsed)
                 );
+                print_limits(name, limits.as_ref());
             }
             true
         }
         Err(e) => {
             let format = claimed_format(bytes, name);
+            let limits = measure(Some(e));
             if json {
-                println!("{}", json_error(name, format, e));
+                let mut line = json_error(name, format, e);
+                with_limits(&mut line, limits.as_ref());
+                outln!("{line}");
             } else {
-                println!("{name}: {format}: FAILED {e} (at {})", e.at());
+                outln!("{name}: {format}: FAILED {e}{}", crate::input::at_suffix(e));
+                print_limits(name, limits.as_ref());
             }
             false
+        }
+    }
+}
+
+/// Adds `"limits": {...}` (see `check::Report::json`) before a JSON
+/// object's closing brace.
+fn with_limits(line: &mut String, report: Option<&crate::check::Report>) {
+    if let Some(report) = report {
+        line.pop();
+        line.push_str(", \"limits\": ");
+        line.push_str(&report.json());
+        line.push('}');
+    }
+}
+
+/// The limit report under a file's line, indented.
+fn print_limits(name: &str, report: Option<&crate::check::Report>) {
+    if let Some(report) = report {
+        for line in report.human() {
+            outln!("  {name}: {line}");
         }
     }
 }
@@ -112,9 +156,9 @@ pub fn print_io_error(name: &str, io: &str, json: bool) {
         key(&mut out, &mut first, "error");
         error_object(&mut out, "IO", "", io);
         out.push('}');
-        println!("{out}");
+        outln!("{out}");
     } else {
-        println!("{name}: FAILED to read: {io}");
+        outln!("{name}: FAILED to read: {io}");
     }
 }
 
