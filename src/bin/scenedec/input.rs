@@ -40,7 +40,8 @@ pub fn load_args(command: Command) -> Command {
                 .long("limit")
                 .value_name("NAME=VALUE")
                 .action(ArgAction::Append)
-                .help(crate::limit_args::help()),
+                .help(crate::limit_args::SHORT_HELP)
+                .long_help(crate::limit_args::help()),
         )
 }
 

@@ -132,21 +132,26 @@ pub fn parse_limit(spec: &str) -> Result<(&str, f64), String> {
     Ok((name.trim(), value))
 }
 
-/// The `--limit` help: every name, which formats have it, and its default.
+/// The `--limit` summary for `-h`.
+pub const SHORT_HELP: &str = "Override a limit by name, NAME=VALUE, VALUE a plain integer or inf, e.g. maxTriangles=inf (repeatable; --help lists the names)";
+
+/// The `--limit` help for `--help`: every name, one a line, with its
+/// default for each format (`-` where the format has no such limit).
 pub fn help() -> String {
     let mut text = String::from(
-        "Override a limit by name, NAME=VALUE with VALUE a plain integer or inf \
-         (repeatable; a name some file's format lacks is a usage error). Names (default .bbmodel / J3D):",
+        "Override a limit by name: NAME=VALUE, VALUE a plain integer (1 to 2^53) or inf. \
+         Repeatable. A name no format has, or one the loaded file's format lacks, is a usage \
+         error (exit 2). maxFileBytes also bounds every texture file read. \
+         Names, with their defaults for .bbmodel / J3D:",
     );
+    let show = |v: Option<u64>| v.map_or_else(|| "-".to_string(), |v| v.to_string());
     for name in all_names() {
-        let show = |v: Option<u64>| v.map_or_else(|| "-".to_string(), |v| v.to_string());
         text.push_str(&format!(
-            " {name} ({} / {});",
+            "\n  {name:<20} {} / {}",
             show(BbmodelLimits::default().get(name)),
             show(J3dLimits::default().get(name))
         ));
     }
-    text.pop();
     text
 }
 
