@@ -504,6 +504,9 @@ pub enum WarningCode {
     UnsupportedChannel,
     /// A GX primitive that is not drawn as triangles (lines, points); skipped.
     UnsupportedPrimitive,
+    /// Bytes after a PNG's zlib stream (in its IDAT or a later one);
+    /// ignored, as libpng and the png crate ignore them.
+    TrailingImageData,
 }
 
 impl WarningCode {
@@ -517,6 +520,7 @@ impl WarningCode {
             Self::MissingTexture => "MISSING_TEXTURE",
             Self::UnsupportedChannel => "UNSUPPORTED_CHANNEL",
             Self::UnsupportedPrimitive => "UNSUPPORTED_PRIMITIVE",
+            Self::TrailingImageData => "TRAILING_IMAGE_DATA",
         }
     }
 }

@@ -418,3 +418,51 @@ fn a_closed_pipe_ends_the_command_quietly_with_141() {
     assert_eq!(out.status.code(), Some(141), "{stderr}");
     assert!(stderr.is_empty(), "{stderr}");
 }
+
+#[test]
+fn bytes_after_a_pngs_zlib_stream_warn_inside_its_idat_and_in_a_later_one() {
+    use support::bbmodel_builder::{chunk, png_with_idat, zlib_zeros};
+    let dir = temp_dir("trailing");
+    let (w, h) = (16u32, 16u32);
+    let stream = zlib_zeros(u64::from(h) * (1 + 4 * u64::from(w)));
+    let clean = png_with_idat(w, h, &stream);
+    let mut junk_inside = stream.clone();
+    junk_inside.extend_from_slice(b"pasted junk");
+    let inside = png_with_idat(w, h, &junk_inside);
+    // The clean file with one more IDAT chunk before its IEND (12 bytes).
+    let mut later = clean[..clean.len() - 12].to_vec();
+    chunk(&mut later, b"IDAT", b"more junk");
+    chunk(&mut later, b"IEND", &[]);
+    let codes = |png: &[u8]| {
+        std::fs::write(dir.join("skin.png"), png).unwrap();
+        let model_path = dir.join("m.bbmodel");
+        std::fs::write(&model_path, model(1, &["skin.png"])).unwrap();
+        let r = scenedec(&["inspect", "--json", s(&model_path)]);
+        assert_eq!(r.code, 0, "{}", r.stdout);
+        let o = &json_lines(&r.stdout)[0];
+        assert_eq!(o["textures"][0]["missing"], false, "{o}");
+        o["warnings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|w| w["code"] == "TRAILING_IMAGE_DATA")
+            .map(|w| {
+                (
+                    w["at"].as_str().unwrap().to_string(),
+                    w["message"].as_str().unwrap().to_string(),
+                )
+            })
+            .collect::<Vec<_>>()
+    };
+    assert!(codes(&clean).is_empty());
+    for (png, bytes) in [(&inside, "pasted junk".len()), (&later, "more junk".len())] {
+        let found = codes(png);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(found[0].0, "$.textures[0]");
+        assert!(
+            found[0].1.starts_with(&format!("{bytes} bytes after")),
+            "{found:?}"
+        );
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
