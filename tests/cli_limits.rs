@@ -199,10 +199,16 @@ fn a_named_texture_not_offered_warns_with_its_path_and_the_reason() {
     sparse(&over, (64 << 20) + 1);
     let junk = dir.join("junk.png");
     std::fs::write(&junk, b"GIF89a, not a PNG at all").unwrap();
+    // A FIFO named like a texture would block an open forever.
+    let fifo = dir.join("pipe.png");
+    let have_fifo = Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .is_ok_and(|s| s.success());
     let model_path = dir.join("m.bbmodel");
     std::fs::write(
         &model_path,
-        model(1, &["big.png", "junk.png", "absent.png"]),
+        model(1, &["big.png", "junk.png", "absent.png", "pipe.png"]),
     )
     .unwrap();
     let (r, _) = scenedec_within(SMALL_AS_KIB, &["inspect", "--json", s(&model_path)]);
@@ -232,7 +238,10 @@ fn a_named_texture_not_offered_warns_with_its_path_and_the_reason() {
         .iter()
         .map(|t| t["missing"].as_bool().unwrap())
         .collect();
-    assert_eq!(missing, [true, true, true]);
+    assert_eq!(missing, [true, true, true, true]);
+    if have_fifo {
+        assert!(warning(s(&fifo)).contains("not a regular file"));
+    }
     // Raised by name, the same file is read: its zeros are then no PNG.
     let r = scenedec(&["inspect", "--limit", "maxFileBytes=inf", s(&model_path)]);
     let big = r

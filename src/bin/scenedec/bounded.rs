@@ -88,4 +88,35 @@ mod tests {
             Err(ReadError::Io(_))
         ));
     }
+
+    #[test]
+    fn a_stream_longer_than_its_metadata_says_stops_one_byte_past_the_limit() {
+        // A FIFO reports length 0, like a file that grows after the
+        // metadata was read: only `take` stands between it and memory.
+        let fifo = temp("unused", b"").with_file_name("growing");
+        let made = std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .is_ok_and(|s| s.success());
+        if !made {
+            eprintln!("no mkfifo here: the growing-file bound was not checked");
+            return;
+        }
+        let writer_path = fifo.clone();
+        let writer = std::thread::spawn(move || {
+            use std::io::Write;
+            let mut f = std::fs::OpenOptions::new()
+                .write(true)
+                .open(&writer_path)
+                .unwrap();
+            // Ends with EPIPE once the reader has stopped: that is the point.
+            let _ = f.write_all(&[1u8; 1 << 20]);
+        });
+        match read_bounded(&fifo, 1000) {
+            Err(ReadError::TooLarge { len, limit }) => assert_eq!((len, limit), (1001, 1000)),
+            other => panic!("{other:?}"),
+        }
+        writer.join().unwrap();
+        std::fs::remove_file(&fifo).unwrap();
+    }
 }

@@ -119,6 +119,15 @@ pub fn picked_textures(
             ));
             continue;
         };
+        // A FIFO or device named like a texture would block the open or
+        // never end: only regular files are read.
+        if !std::fs::metadata(&path).is_ok_and(|m| m.is_file()) {
+            picked.notes.push(format!(
+                "texture {reference:?}: {} skipped: not a regular file",
+                path.display()
+            ));
+            continue;
+        }
         match read_bounded(&path, limits.max_file_bytes) {
             Ok(bytes) if bytes.starts_with(PNG_SIGNATURE) => picked.files.push((name, bytes)),
             Ok(_) => picked.notes.push(format!(
