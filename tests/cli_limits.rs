@@ -475,3 +475,34 @@ fn bytes_after_a_pngs_zlib_stream_warn_inside_its_idat_and_in_a_later_one() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn every_command_says_which_limits_to_raise_after_a_limit_error() {
+    let dir = temp_dir("commands");
+    let tight = ["--limit", "maxTriangles=1"];
+    let out = dir.join("out.glb");
+    let runs = [
+        scenedec(
+            &[
+                &["convert", "samples/pyramid.bmd", "-o", s(&out)][..],
+                &tight,
+            ]
+            .concat(),
+        ),
+        scenedec(
+            &[
+                &["textures", "samples/cube.bbmodel", "-o", s(&dir)][..],
+                &tight,
+            ]
+            .concat(),
+        ),
+        scenedec(&[&["pose", "samples/cube.bbmodel", "--time", "0"][..], &tight].concat()),
+    ];
+    for r in runs {
+        assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+        let all = format!("{}{}", r.stdout, r.stderr);
+        assert!(all.contains("--limit maxTriangles="), "{all}");
+        assert!(!all.contains("(at )"), "{all}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

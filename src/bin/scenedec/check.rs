@@ -148,6 +148,17 @@ pub fn is_limit_error(e: &Error) -> bool {
     )
 }
 
+/// After a failed load: the limit report on standard error, one line each,
+/// when `e` is a limit error (what `pose` and `textures` print; `inspect`
+/// prints its report with the file's own line).
+pub fn explain_on_stderr(name: &str, input: &Input, settings: &LoadSettings, e: &Error) {
+    if is_limit_error(e) {
+        for line in check(name, input, settings).human() {
+            eprintln!("  {name}: {line}");
+        }
+    }
+}
+
 /// Both tables with every limit of `format` at `value` except `name`, and `name` at `at`.
 fn limits_with(format: Format, name: Option<&str>, at: u64) -> (BbmodelLimits, J3dLimits) {
     let mut bbmodel = BbmodelLimits::default();

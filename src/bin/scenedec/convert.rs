@@ -160,12 +160,21 @@ fn convert_one(
         Ok(l) => l,
         Err(e) => {
             let format = crate::inspect::claimed_format(&read.bytes, &name);
+            // A limit error says, on its one line, the --limit arguments
+            // that load the file (inspect --check-limits gives each need).
+            let mut message = e.message().to_string();
+            if !request.json && crate::check::is_limit_error(&e) {
+                let arguments = crate::check::check(&name, &read, settings).arguments();
+                if !arguments.is_empty() {
+                    message = format!("{message}; to load it: {arguments}");
+                }
+            }
             return Err(failure(
                 &name,
                 format,
                 e.code().as_str(),
                 &e.at().to_string(),
-                e.message(),
+                &message,
                 request.json,
             ));
         }

@@ -44,6 +44,7 @@ pub fn run(request: &Request<'_>, settings: &LoadSettings) -> ExitCode {
         Ok(l) => l,
         Err(e) => {
             eprintln!("{name}: FAILED {e}{}", crate::input::at_suffix(&e));
+            crate::check::explain_on_stderr(&name.to_string(), &input, settings, &e);
             return crate::input::exit_code(false);
         }
     };
