@@ -18,11 +18,18 @@ for target in $targets; do
   mkdir -p "corpus/$target"
   # Seed from the regression inputs and, for the JSON targets, the real corpus.
   cp -n regressions/"$target"/* "corpus/$target/" 2>/dev/null || true
+  if [ "$target" = j3d_anim ] && [ -d ../../shared/corpus/j3d-anim ]; then
+    find ../../shared/corpus/j3d-anim -mindepth 2 -maxdepth 2 -size -64k \( -name '*.bck' -o -name '*.bca' -o -name '*.btk' \
+      -o -name '*.brk' -o -name '*.bpk' -o -name '*.btp' -o -name '*.bva' \) -exec cp -n {} "corpus/$target/" \;
+  fi
   if { [ "$target" = json_tokenizer ] || [ "$target" = json_differential ] || [ "$target" = load ] || [ "$target" = bbmodel ] || [ "$target" = pose ]; } && [ -d ../../shared/corpus/bbmodel ]; then
     find ../../shared/corpus/bbmodel -name '*.bbmodel' -size -64k -exec cp -n {} "corpus/$target/" \;
   fi
   if { [ "$target" = load ] || [ "$target" = j3d ] || [ "$target" = j3d_textures ]; } && [ -d ../../shared/corpus/j3d ]; then
     find ../../shared/corpus/j3d -maxdepth 1 -name '*.b[md][dl]' -size -100k -exec cp -n {} "corpus/$target/" \;
+  fi
+  if [ "$target" = rarc ] && [ -d ../../shared/corpus/rarc ]; then
+    find ../../shared/corpus/rarc -maxdepth 1 \( -name "*.arc" -o -name "*.szs" \) -size -64k -exec cp -n {} "corpus/$target/" \;
   fi
   # `inflate` is seeded by its regressions: zlib streams of several levels
   # and PngSuite image data.

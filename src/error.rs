@@ -50,7 +50,8 @@ pub enum ErrorCode {
     TooManyVertices,
     /// Textures over `max_textures`.
     TooManyTextures,
-    /// Animations, animators or keyframes over their limit.
+    /// Animations, animators or keyframes over their limit; for J3D
+    /// animations, tracks, keys or frames over theirs.
     TooManyKeyframes,
     /// Groups nested deeper than `max_nesting`.
     NestingTooDeep,
@@ -68,6 +69,13 @@ pub enum ErrorCode {
     CompressedBbmodel,
     /// A Yaz0 stream that is truncated, overlong, or refers before its start.
     BadYaz0,
+    /// A Yay0 stream that is truncated, overlong, refers before its start,
+    /// or whose tables lie outside it.
+    BadYay0,
+    /// An archive (RARC) given where a model was expected: its members are
+    /// models, the archive is not one (list or extract it with `scenedec
+    /// inspect` / `scenedec extract`, or read it with `rarc::Archive`).
+    ArchiveNotModel,
 
     // --- binary formats (J3D) ---
     /// The data ends before a record it declares.
@@ -86,14 +94,31 @@ pub enum ErrorCode {
     TooManyMaterials,
     /// A display list over `max_display_list_bytes`.
     DisplayListTooLarge,
-    /// A hierarchy deeper than `max_depth`, or a cycle in it.
+    /// A hierarchy deeper than `max_depth`, or a cycle in it (J3D joints,
+    /// RARC directories).
     HierarchyTooDeep,
+
+    // --- archives (RARC) ---
+    /// File entries over `RarcLimits::max_members`.
+    TooManyMembers,
+    /// Directory nodes over `RarcLimits::max_nodes`, or a directory reached twice.
+    TooManyNodes,
+    /// A name longer than `RarcLimits::max_name_bytes`.
+    NameTooLong,
+    /// Members' bytes (decompressed) over `RarcLimits::max_total_bytes`, or
+    /// the archive itself over `RarcLimits::max_archive_bytes`.
+    ArchiveTooLarge,
 
     // --- caller errors ---
     /// The caller's arena is smaller than the plan asked for.
     ArenaTooSmall,
     /// A limit override that is no positive integer (the spec's RangeError).
     InvalidLimit,
+
+    // --- J3D animations on a model ---
+    /// An animation that does not fit the model it is attached to: another
+    /// joint or shape count, or a material name the model lacks.
+    AnimationMismatch,
 }
 
 impl ErrorCode {
@@ -117,6 +142,8 @@ impl ErrorCode {
             Self::UnknownFormat => "UNKNOWN_FORMAT",
             Self::CompressedBbmodel => "COMPRESSED_BBMODEL",
             Self::BadYaz0 => "BAD_YAZ0",
+            Self::BadYay0 => "BAD_YAY0",
+            Self::ArchiveNotModel => "ARCHIVE_NOT_MODEL",
             Self::Truncated => "TRUNCATED",
             Self::BadOffset => "BAD_OFFSET",
             Self::BadValue => "BAD_VALUE",
@@ -126,8 +153,13 @@ impl ErrorCode {
             Self::TooManyMaterials => "TOO_MANY_MATERIALS",
             Self::DisplayListTooLarge => "DISPLAY_LIST_TOO_LARGE",
             Self::HierarchyTooDeep => "HIERARCHY_TOO_DEEP",
+            Self::TooManyMembers => "TOO_MANY_MEMBERS",
+            Self::TooManyNodes => "TOO_MANY_NODES",
+            Self::NameTooLong => "NAME_TOO_LONG",
+            Self::ArchiveTooLarge => "ARCHIVE_TOO_LARGE",
             Self::ArenaTooSmall => "ARENA_TOO_SMALL",
             Self::InvalidLimit => "INVALID_LIMIT",
+            Self::AnimationMismatch => "ANIMATION_MISMATCH",
         }
     }
 
@@ -249,6 +281,28 @@ impl fmt::Display for Quote<'_> {
             }
         }
         f.write_char('"')
+    }
+}
+
+/// Bytes as `52 41 52 43`, then ` …` when more follow: file content shown
+/// as it is, never as escapes.
+pub(crate) struct Hex<'a>(pub(crate) &'a [u8], pub(crate) bool);
+
+impl fmt::Display for Hex<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.0.is_empty() {
+            return f.write_str("(no bytes)");
+        }
+        for (i, b) in self.0.iter().enumerate() {
+            if i > 0 {
+                f.write_str(" ")?;
+            }
+            write!(f, "{b:02x}")?;
+        }
+        if self.1 {
+            f.write_str(" …")?;
+        }
+        Ok(())
     }
 }
 
@@ -507,6 +561,9 @@ pub enum WarningCode {
     /// Bytes after a PNG's zlib stream (in its IDAT or a later one);
     /// ignored, as libpng and the png crate ignore them.
     TrailingImageData,
+    /// A J3D animation file shorter than its header declares (trailing
+    /// padding stripped); read, since every table it uses is present.
+    ShortAnimationFile,
 }
 
 impl WarningCode {
@@ -521,6 +578,7 @@ impl WarningCode {
             Self::UnsupportedChannel => "UNSUPPORTED_CHANNEL",
             Self::UnsupportedPrimitive => "UNSUPPORTED_PRIMITIVE",
             Self::TrailingImageData => "TRAILING_IMAGE_DATA",
+            Self::ShortAnimationFile => "SHORT_ANIMATION_FILE",
         }
     }
 }

@@ -35,6 +35,12 @@
 //! Yaz0-compressed files are unwrapped first with [`unwrap_into`] (into the
 //! same arena), then measured and decoded.
 //!
+//! RARC archives (`.arc`, `.szs`), the containers games ship J3D files in,
+//! are not models: the entry points above refuse them with
+//! [`ErrorCode::ArchiveNotModel`], and [`rarc`] reads them in place (their
+//! tree, each member's path and bytes, compressed members into caller
+//! memory).
+//!
 //! ## Features
 //!
 //! - *(none)*: `#![no_std]`, no `alloc`; [`measure`] and [`decode_into`].
@@ -89,8 +95,11 @@ pub mod limits;
 mod model;
 // Streaming PNG decoding to RGBA8 in caller memory (no heap).
 pub mod png;
+// RARC archives: read in place, members listed, found and decompressed.
+pub mod rarc;
 pub mod scene;
 pub mod sniff;
+pub mod yay0;
 pub mod yaz0;
 
 #[cfg(test)]
@@ -100,7 +109,7 @@ mod test_rng;
 
 pub use arena::{Arena, Plan};
 pub use error::{Error, ErrorCode, Location, Warning, WarningCode, Warnings};
-pub use limits::{BbmodelLimits, J3dLimits};
+pub use limits::{BbmodelLimits, J3dLimits, RarcLimits};
 #[cfg(feature = "alloc")]
 pub use model::{Loaded, load, load_plan};
 pub use model::{

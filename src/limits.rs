@@ -200,6 +200,18 @@ pub struct J3dLimits {
     pub max_display_list_bytes: u64,
     /// Depth of the INF1 hierarchy (256). HIERARCHY_TOO_DEEP.
     pub max_depth: u64,
+    /// Tracks of one animation file, entries times tracks per entry (9 per
+    /// joint or texture matrix, 4 per colour, 1 per texture slot or shape),
+    /// checked before any entry is read (65 536: 7281 joints). TOO_MANY_KEYFRAMES.
+    pub max_anim_tracks: u64,
+    /// Keys of all keyed tracks plus values of all per-frame tables of one
+    /// animation file (1 048 576; the largest real BCK holds a few
+    /// thousand). TOO_MANY_KEYFRAMES.
+    pub max_anim_keys: u64,
+    /// Duration of an animation, in frames (65 535, the u16 field's
+    /// maximum, so every file passes; lower it to refuse long clips).
+    /// TOO_MANY_KEYFRAMES.
+    pub max_anim_frames: u64,
 }
 
 impl J3dLimits {
@@ -218,6 +230,9 @@ impl J3dLimits {
         max_texture_bytes: 256 * 1024 * 1024,
         max_display_list_bytes: 16 * 1024 * 1024,
         max_depth: 256,
+        max_anim_tracks: 65_536,
+        max_anim_keys: 1_048_576,
+        max_anim_frames: 65_535,
     };
 }
 
@@ -265,6 +280,57 @@ impl J3dLimits {
 }
 
 impl Default for J3dLimits {
+    fn default() -> Self {
+        Self::DEFAULT
+    }
+}
+
+/// Limits for RARC archives (scenedec's own table, like [`J3dLimits`]).
+///
+/// Each is checked before the work it bounds: the archive's size before a
+/// Yaz0 wrapper is undone, the table counts from the info header before a
+/// record is read, each name while it is looked for, the depth and the
+/// members' bytes as the directory walk reaches them, before any member is
+/// decompressed. The defaults hold every real archive seen with a wide
+/// margin (the largest Wii archives are tens of MiB with a few thousand
+/// members) while keeping a hostile one's work and memory small.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RarcLimits {
+    /// Bytes of the archive, after a Yaz0 wrapper is undone (256 MiB).
+    /// ARCHIVE_TOO_LARGE.
+    pub max_archive_bytes: u64,
+    /// Entries of the file-entry table: members, directory entries and the
+    /// `.` / `..` of every directory (65 536). File IDs are u16, so no game
+    /// archive holds more files than this. TOO_MANY_MEMBERS.
+    pub max_members: u64,
+    /// Directory nodes (16 384). TOO_MANY_NODES.
+    pub max_nodes: u64,
+    /// Directories on one path from the root, the root included (32; never
+    /// more than [`crate::rarc::DEPTH_CAP`], the walk's fixed stack).
+    /// HIERARCHY_TOO_DEEP.
+    pub max_depth: u64,
+    /// Bytes of one name in the string table, without its NUL (255).
+    /// NAME_TOO_LONG.
+    pub max_name_bytes: u64,
+    /// Bytes of every member together, compressed members counted at their
+    /// decompressed size (512 MiB). Members may share stored bytes, so this
+    /// is what extracting an archive writes, not its size. ARCHIVE_TOO_LARGE.
+    pub max_total_bytes: u64,
+}
+
+impl RarcLimits {
+    /// scenedec's defaults.
+    pub const DEFAULT: Self = Self {
+        max_archive_bytes: 256 * 1024 * 1024,
+        max_members: 65_536,
+        max_nodes: 16_384,
+        max_depth: 32,
+        max_name_bytes: 255,
+        max_total_bytes: 512 * 1024 * 1024,
+    };
+}
+
+impl Default for RarcLimits {
     fn default() -> Self {
         Self::DEFAULT
     }

@@ -30,6 +30,8 @@ pub fn format_of(bytes: &[u8], hint: Option<&str>) -> Result<crate::scene::Forma
         Kind::J3dBmd | Kind::J3dBdl => Ok(Format::J3d),
         Kind::Bbmodel => Ok(Format::Bbmodel),
         Kind::CompressedBbmodel => Err(crate::sniff::compressed_bbmodel()),
+        // Archives hold models; they are not one (src/rarc/ reads them).
+        Kind::Rarc | Kind::Yaz0Rarc => Err(crate::sniff::archive_not_model(bytes)),
         Kind::Yaz0 => Err(Error::binary(
             ErrorCode::BadValue,
             0,

@@ -1,6 +1,6 @@
 //! Telling formats apart from their first bytes.
 
-use crate::error::{Error, ErrorCode, Quote};
+use crate::error::{Error, ErrorCode, Hex, Quote};
 
 /// What a byte string looks like.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -9,8 +9,15 @@ pub enum Kind {
     J3dBmd,
     /// J3D model, `J3D2bdl4` (.bdl).
     J3dBdl,
-    /// Yaz0-compressed data; what is inside is sniffed after decompression.
+    /// Yaz0-compressed data; what is inside is sniffed after decompression
+    /// (an archive inside is told at once: [`Kind::Yaz0Rarc`]).
     Yaz0,
+    /// A RARC archive (`RARC`, or `CRAR` little-endian): a container of
+    /// models and animations, not a model (src/rarc/).
+    Rarc,
+    /// A Yaz0 stream whose first bytes decompress to `RARC` or `CRAR`: how
+    /// most archives ship (`.szs`, `.arc`).
+    Yaz0Rarc,
     /// JSON text: a .bbmodel (the reader decides whether it really is one).
     Bbmodel,
     /// Blockbench's `<lz>`-compressed .bbmodel (LZ-String): recognised, not read yet.
@@ -32,7 +39,17 @@ pub fn sniff(bytes: &[u8]) -> Kind {
         Some(b"J3D2bdl4") => return Kind::J3dBdl,
         _ => {}
     }
+    if bytes.starts_with(b"RARC") || bytes.starts_with(b"CRAR") {
+        return Kind::Rarc;
+    }
     if bytes.starts_with(crate::yaz0::MAGIC) {
+        // The magic is the stream's first four bytes, always literals:
+        // decoding them costs one flag byte and four reads.
+        let mut head = [0u8; 4];
+        let n = crate::yaz0::peek(bytes, &mut head);
+        if n == 4 && matches!(&head, b"RARC" | b"CRAR") {
+            return Kind::Yaz0Rarc;
+        }
         return Kind::Yaz0;
     }
     if bytes.starts_with(b"<lz>") {
@@ -49,11 +66,12 @@ pub fn sniff(bytes: &[u8]) -> Kind {
 }
 
 /// The error for bytes of [`Kind::Unknown`] or an unexpected kind: says what
-/// the file starts with and what was expected.
+/// the file starts with (as hex: file content may be anything) and what was
+/// expected.
 pub(crate) fn unknown_format(bytes: &[u8]) -> Error {
     let head = bytes.get(..8).unwrap_or(bytes);
-    let shown = core::str::from_utf8(head).unwrap_or("(binary)");
     if bytes.starts_with(b"J3D") {
+        let shown = core::str::from_utf8(head).unwrap_or("(binary)");
         return Error::binary(
             ErrorCode::UnknownFormat,
             0,
@@ -64,13 +82,33 @@ pub(crate) fn unknown_format(bytes: &[u8]) -> Error {
             ),
         );
     }
+    if matches!(sniff(bytes), Kind::Rarc | Kind::Yaz0Rarc) {
+        return archive_not_model(bytes);
+    }
     Error::binary(
         ErrorCode::UnknownFormat,
         0,
         None,
         format_args!(
             "unknown format starting {}: a J3D model (J3D2bmd3, J3D2bdl4), Yaz0 or .bbmodel JSON expected",
-            Quote(shown)
+            Hex(head, bytes.len() > head.len())
+        ),
+    )
+}
+
+/// The error for an archive given where a model was expected.
+pub(crate) fn archive_not_model(bytes: &[u8]) -> Error {
+    let wrapped = if sniff(bytes) == Kind::Yaz0Rarc {
+        "Yaz0-compressed "
+    } else {
+        ""
+    };
+    Error::binary(
+        ErrorCode::ArchiveNotModel,
+        0,
+        None,
+        format_args!(
+            "{wrapped}RARC archive, not a model: list it with `scenedec inspect`, extract its models with `scenedec extract`, or read it with scenedec::rarc"
         ),
     )
 }
@@ -100,6 +138,44 @@ mod tests {
         assert_eq!(sniff(b"<lz>N4Ig"), Kind::CompressedBbmodel);
         assert_eq!(sniff(b""), Kind::Unknown);
         assert_eq!(sniff(b"J3D2bck1"), Kind::Unknown);
+        assert_eq!(sniff(b"RARC\0\0\x02\x60"), Kind::Rarc);
+        assert_eq!(sniff(b"CRAR\x60\x02\0\0"), Kind::Rarc);
+        let wrapped = crate::yaz0::compress(b"RARC\0\0\x02\x60 and the rest");
+        assert_eq!(sniff(&wrapped), Kind::Yaz0Rarc);
+        let model = crate::yaz0::compress(b"J3D2bdl4 and the rest");
+        assert_eq!(sniff(&model), Kind::Yaz0);
+    }
+
+    #[test]
+    fn unknown_bytes_show_as_hex_never_as_escapes() {
+        let e = unknown_format(b"\x01\x00\x00\x00minecraft:geometry");
+        assert!(
+            e.message()
+                .starts_with("unknown format starting 01 00 00 00 6d 69 6e 65 …: "),
+            "{}",
+            e.message()
+        );
+        assert!(!e.message().contains("\\u{"), "{}", e.message());
+        let e = unknown_format(b"\xFF\xFE");
+        assert!(e.message().contains("starting ff fe: "), "{}", e.message());
+        let e = unknown_format(b"");
+        assert!(e.message().contains("(no bytes)"), "{}", e.message());
+    }
+
+    #[test]
+    fn an_archive_is_named_as_one_not_as_an_unknown_format() {
+        for bytes in [
+            b"RARC\0\0\x02\x60".to_vec(),
+            crate::yaz0::compress(b"RARC\0\0\x02\x60 and the rest"),
+        ] {
+            let e = unknown_format(&bytes);
+            assert_eq!(e.code(), ErrorCode::ArchiveNotModel);
+            assert!(
+                e.message().contains("RARC archive, not a model"),
+                "{}",
+                e.message()
+            );
+        }
     }
 
     #[test]

@@ -110,6 +110,66 @@ pub fn decompress_into(src: &[u8], dst: &mut [u8]) -> Result<(), Error> {
     }
 }
 
+/// Decompresses only the first `out.len()` bytes of `src` (a Yaz0 stream),
+/// for telling what it holds without its declared size's buffer, and returns
+/// how many it could: fewer when the stream is shorter or broken.
+pub fn peek(src: &[u8], out: &mut [u8]) -> usize {
+    let Ok(declared) = decompressed_len(src) else {
+        return 0;
+    };
+    let wanted = out.len().min(declared);
+    let mut pos = HEADER_LEN;
+    let mut n = 0usize;
+    while n < wanted {
+        let Some(&flags) = src.get(pos) else {
+            return n;
+        };
+        pos += 1;
+        for bit in (0..8).rev() {
+            if n >= wanted {
+                break;
+            }
+            if flags & (1 << bit) != 0 {
+                match (src.get(pos), out.get_mut(n)) {
+                    (Some(&b), Some(slot)) => *slot = b,
+                    _ => return n,
+                }
+                pos += 1;
+                n += 1;
+                continue;
+            }
+            let (Some(&b1), Some(&b2)) = (src.get(pos), src.get(pos + 1)) else {
+                return n;
+            };
+            let distance = ((usize::from(b1 & 0x0F) << 8) | usize::from(b2)) + 1;
+            let Some(from) = n.checked_sub(distance) else {
+                return n;
+            };
+            // Whatever the reference's length, only the bytes up to `wanted`
+            // are needed; copied one at a time, as overlapping copies repeat.
+            pos += if b1 >> 4 == 0 { 3 } else { 2 };
+            let length = match b1 >> 4 {
+                0 => match src.get(pos - 1) {
+                    Some(&l) => usize::from(l) + 0x12,
+                    None => return n,
+                },
+                k => usize::from(k) + 2,
+            };
+            for i in 0..length.min(wanted - n) {
+                let Some(b) = out.get(from + i).copied() else {
+                    return n;
+                };
+                match out.get_mut(n) {
+                    Some(slot) => *slot = b,
+                    None => return n,
+                }
+                n += 1;
+            }
+        }
+    }
+    n
+}
+
 fn bad(offset: usize, what: &str) -> Error {
     Error::binary(
         ErrorCode::BadYaz0,
@@ -302,6 +362,23 @@ mod tests {
                 .code(),
             ErrorCode::BadYaz0
         );
+    }
+
+    #[test]
+    fn peek_gives_the_first_bytes_without_the_whole_buffer() {
+        let data = b"RARCRARCRARC and more bytes after the magic";
+        let packed = compress(data);
+        for n in 0..=data.len() {
+            let mut out = vec![0u8; n];
+            assert_eq!(peek(&packed, &mut out), n);
+            assert_eq!(&out[..], &data[..n]);
+        }
+        let mut out = [0u8; 8];
+        assert_eq!(peek(&packed[..17], &mut out), 0, "flags only: nothing yet");
+        assert_eq!(peek(b"Yaz", &mut out), 0);
+        // No more than the declared size, whatever the buffer.
+        let mut big = [0u8; 64];
+        assert_eq!(peek(&packed, &mut big), data.len());
     }
 
     #[test]

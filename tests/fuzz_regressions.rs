@@ -46,6 +46,11 @@ fn j3d_textures_regressions() {
 }
 
 #[test]
+fn j3d_anim_regressions() {
+    assert!(replay("j3d_anim", j3d_anim_checks::j3d_anim) > 0);
+}
+
+#[test]
 fn bbmodel_regressions() {
     assert!(replay("bbmodel", checks::bbmodel) > 0);
 }
@@ -68,4 +73,16 @@ fn pose_regressions() {
 #[test]
 fn inflate_regressions() {
     assert!(replay("inflate", checks::inflate) > 0);
+}
+
+#[path = "../fuzz/rarc_checks.rs"]
+mod rarc_checks;
+
+#[path = "../fuzz/j3d_anim_checks.rs"]
+mod j3d_anim_checks;
+extern crate alloc;
+
+#[test]
+fn rarc_regressions() {
+    assert!(replay("rarc", rarc_checks::rarc) > 0);
 }

@@ -218,6 +218,11 @@ fn check_round_trip(scene: &Scene<'_>, what: &str) -> Checked {
         .filter(|n| n.mesh().is_none() && !rb.is_helper(n.index()))
         .map(|n| rb.path(n.index()))
         .collect();
+    // A scene with no node and nothing drawn gets one empty node, so the
+    // file has a scene.
+    if expected.is_empty() && rb.doc.meshes().len() == 0 {
+        expected.push(vec![String::from("empty")]);
+    }
     expected.sort();
     got.sort();
     assert_eq!(got, expected, "{what}: node tree");
@@ -241,7 +246,9 @@ fn check_round_trip(scene: &Scene<'_>, what: &str) -> Checked {
     };
     for mesh in scene.meshes() {
         let groups = &scene.groups()[mesh.first_group as usize..][..mesh.group_count as usize];
-        if groups.iter().all(|g| g.index_count == 0) {
+        // Hidden meshes (or under a hidden group) are left out by default
+        // (docs/export.md, Visibility): the file holds the drawn ones.
+        if groups.iter().all(|g| g.index_count == 0) || !scene.mesh_drawn(mesh) {
             continue;
         }
         let world =
@@ -411,8 +418,12 @@ fn check_round_trip(scene: &Scene<'_>, what: &str) -> Checked {
     }
     assert_eq!(
         checked.triangles,
-        scene.triangle_count(),
-        "{what}: triangles"
+        scene.triangle_count() - scene.hidden_triangle_count(),
+        "{what}: triangles (the drawn ones)"
+    );
+    assert!(
+        gltf_meshes.next().is_none(),
+        "{what}: a mesh the scene does not draw was written"
     );
     match (bbox, expected_bbox) {
         (Some((lo, hi)), Some((elo, ehi))) => {
@@ -526,8 +537,10 @@ fn a_corpus_strip_reads_back_as_its_frame_0() {
     assert_eq!(
         c.images_compared,
         scene
-            .groups()
+            .meshes()
             .iter()
+            .filter(|m| scene.mesh_drawn(m))
+            .flat_map(|m| &scene.groups()[m.first_group as usize..][..m.group_count as usize])
             .filter(|g| g.index_count > 0 && g.material >= 0)
             .count()
     );
@@ -690,5 +703,85 @@ fn scale_multiplies_positions_and_translations() {
         for k in 0..3 {
             assert!((a[3][k] / 16.0 - b[3][k]).abs() < 1e-5);
         }
+    }
+}
+
+/// J3D shapes have no names: each glTF mesh is named after its shape and
+/// the material of its first group (`shape 0 (m_body)`), not `Mesh_0`.
+#[test]
+fn j3d_meshes_are_named_by_shape_and_material() {
+    let Some(path) = support::corpus_files("j3d", &[".bdl"])
+        .into_iter()
+        .find(|p| p.ends_with("smgo_kuribomini.bdl"))
+    else {
+        return;
+    };
+    let bytes = std::fs::read(path).unwrap();
+    let loaded = scenedec::load(&bytes, Some("bdl"), &Options::default()).unwrap();
+    let scene = loaded.scene();
+    let out = export(&scene, "k", &ExportOptions::default()).unwrap();
+    let gltf = gltf::Gltf::from_slice(&out.main).unwrap();
+    let names: Vec<String> = gltf
+        .meshes()
+        .map(|m| m.name().unwrap_or_default().to_owned())
+        .collect();
+    let expected: Vec<String> = scene
+        .meshes()
+        .iter()
+        .enumerate()
+        .map(|(i, m)| {
+            let g = &scene.groups()[m.first_group as usize];
+            let material = scene.text(scene.materials()[g.material as usize].name);
+            format!("shape {i} ({material})")
+        })
+        .collect();
+    assert_eq!(names, expected);
+    assert!(names.iter().all(|n| !n.ends_with("()")), "{names:?}");
+}
+
+/// A J3D shape whose every vertex one joint moves wholly is a rigid mesh on
+/// that joint's node, not skinned, and a model with no other shapes has no
+/// skin: the corpus maps come out with no skin, every mesh under a joint
+/// (the round trip above checks their vertices land where the scene has
+/// them); the characters keep one skin for their enveloped shapes.
+#[test]
+fn j3d_shapes_moved_by_one_joint_are_rigid() {
+    let files = support::corpus_files("j3d", &[".bmd", ".bdl"]);
+    let mut maps = 0;
+    for path in &files {
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        let bytes = std::fs::read(path).unwrap();
+        let loaded = scenedec::load(&bytes, None, &Options::default()).unwrap();
+        let scene = loaded.scene();
+        let out = export(&scene, "m", &ExportOptions::default()).unwrap();
+        let gltf = gltf::Gltf::from_slice(&out.main).unwrap();
+        let enveloped = scene.influences().len() > scene.influence_spans().len();
+        if ["lavaworldlavaa", "capworldtower", "testmap_map"]
+            .iter()
+            .any(|m| name.contains(m))
+        {
+            maps += 1;
+            assert_eq!(gltf.skins().count(), 0, "{name}: a map needs no skin");
+            let parents: std::collections::HashSet<usize> = gltf
+                .nodes()
+                .flat_map(|n| n.children().map(|c| c.index()).collect::<Vec<_>>())
+                .collect();
+            for node in gltf.nodes().filter(|n| n.mesh().is_some()) {
+                assert!(
+                    parents.contains(&node.index()),
+                    "{name}: mesh under a joint"
+                );
+                assert!(node.skin().is_none());
+            }
+        }
+        if enveloped {
+            assert!(
+                gltf.skins().count() > 0,
+                "{name}: enveloped vertices need a skin"
+            );
+        }
+    }
+    if !files.is_empty() {
+        assert_eq!(maps, 3);
     }
 }

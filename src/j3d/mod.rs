@@ -4,8 +4,10 @@
 //! (nom: file header and section walk), [`inf1`], [`vtx1`], [`evp1`],
 //! [`drw1`], [`jnt1`], [`shp1`], [`mat3`], [`tex1`]. [`model`] (a folder,
 //! one file per concern) turns them into a scene in two passes (count, then
-//! fill). See docs/j3d.md.
+//! fill). [`anim`] reads the animation files (BCK, BCA, BTK, BRK, BPK,
+//! BTP, BVA) that play on a model. See docs/j3d.md.
 
+pub mod anim;
 pub mod drw1;
 pub mod evp1;
 pub mod header;

@@ -25,6 +25,11 @@ impl<'a> SectionReader<'a> {
         }
     }
 
+    /// The section's id.
+    pub(crate) fn id(&self) -> SectionId {
+        self.id
+    }
+
     /// The section's bytes (header included; offsets are relative to them).
     pub(crate) fn bytes(&self) -> &'a [u8] {
         self.bytes

@@ -267,6 +267,38 @@ impl<'a> Scene<'a> {
         self.arrays.indices.len() / 3
     }
 
+    /// Whether `mesh` is drawn: it is flagged visible and so is every node
+    /// above it. Blockbench composes visibility through its three.js object
+    /// tree (an element inside a hidden group is not drawn), and a J3D
+    /// model flags everything visible. Walks at most `nodes().len()`
+    /// parents, so a malformed parent chain cannot loop.
+    pub fn mesh_drawn(&self, mesh: &MeshRecord) -> bool {
+        if mesh.flags & MeshFlags::VISIBLE == 0 {
+            return false;
+        }
+        let mut current = usize::try_from(mesh.node).ok();
+        for _ in 0..self.arrays.nodes.len() {
+            let Some(record) = current.and_then(|i| self.arrays.nodes.get(i)) else {
+                break;
+            };
+            if !record.visible() {
+                return false;
+            }
+            current = usize::try_from(record.parent).ok();
+        }
+        true
+    }
+
+    /// Triangles of the meshes [`Scene::mesh_drawn`] leaves out.
+    pub fn hidden_triangle_count(&self) -> usize {
+        self.arrays
+            .meshes
+            .iter()
+            .filter(|m| !self.mesh_drawn(m))
+            .map(|m| m.index_count as usize / 3)
+            .sum()
+    }
+
     /// The world matrix of `node` at rest: the product of local matrices from
     /// its root down. Walks at most `nodes().len()` parents, so a malformed
     /// parent chain cannot loop.

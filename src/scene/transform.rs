@@ -9,7 +9,11 @@
 use super::NodeRecord;
 
 /// A 4×4 matrix, column-major (`m[column * 4 + row]`), acting on column vectors.
+///
+/// `#[repr(transparent)]`: the C API (capi/) writes world matrices straight
+/// into a caller's array of 16-float matrices.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[repr(transparent)]
 pub struct Mat4(pub [f32; 16]);
 
 impl Mat4 {

@@ -9,6 +9,22 @@ pub mod hostile;
 pub mod j3d_writer;
 pub mod samples;
 
+/// Runs the `scenedec` command (built for the integration test that calls
+/// this) from the crate root: its exit status, standard output and
+/// standard error.
+pub fn run_scenedec(args: &[&str]) -> (i32, String, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_scenedec"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("the scenedec binary runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
 /// The corpus beside the project, if present (`../shared/corpus`).
 ///
 /// Absent, a check that needs it cannot pass honestly, so:

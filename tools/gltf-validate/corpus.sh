@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Converts every corpus model (../shared/corpus beside the repository) to
 # .glb and to .gltf with scenedec, and runs the Khronos glTF-Validator on
-# every file written. Fails when a model other than the zero-byte one fails
-# to convert, or when any file has a validator error.
+# every file written, then imports each .glb with assimp (an independent
+# reader: Blender's importer is heavier to install) when `assimp` is on
+# PATH. Fails when a model other than the zero-byte one fails to convert,
+# when any file has a validator error, or when assimp refuses a file.
 #
 #   tools/gltf-validate/corpus.sh [path/to/scenedec]    (default: target/debug/scenedec)
 set -euo pipefail
@@ -36,4 +38,24 @@ for format in glb gltf; do
   done < <(grep '"ok": false' "$out/$format.jsonl" || true)
 done
 node "$here/validate.mjs" "$out/glb" "$out/gltf" | tail -n 20 || status=1
+if command -v assimp >/dev/null; then
+  imported=0
+  skipped=0
+  for glb in "$out"/glb/*.glb; do
+    # A file with nothing to draw has no mesh, and assimp refuses any scene
+    # without one ("No materials remaining"), whatever else it holds.
+    if grep -F "\"output\": \"$glb\"" "$out/glb.jsonl" | grep -q '"nothing_to_draw": true'; then
+      skipped=$((skipped + 1))
+      continue
+    fi
+    if assimp info "$glb" >"$out/assimp.log" 2>&1 && grep -q "^Nodes:" "$out/assimp.log"; then
+      imported=$((imported + 1))
+    else
+      echo "  assimp REFUSED $(basename "$glb"):"; tail -n 5 "$out/assimp.log"; status=1
+    fi
+  done
+  echo "assimp info: $imported of $(ls "$out"/glb/*.glb | wc -l) .glb files imported; $skipped with nothing to draw not tried (assimp refuses a scene without meshes)"
+else
+  echo "assimp not installed: the assimp import check was skipped"
+fi
 exit "$status"

@@ -32,6 +32,27 @@ impl std::fmt::Display for ReadError {
     }
 }
 
+/// The first `n` bytes of `path` (fewer when it is shorter): enough to
+/// tell what a file is before deciding how much of it to read.
+pub fn head(path: &Path, n: u64) -> io::Result<Vec<u8>> {
+    let mut bytes = Vec::new();
+    File::open(path)?.take(n).read_to_end(&mut bytes)?;
+    Ok(bytes)
+}
+
+/// The most of an archive file read: the RARC limit on an archive's size
+/// (its stored bytes are at most that, give or take a Yaz0 wrapper's
+/// header). Archives have their own table and are not models, so
+/// `maxFileBytes` does not bound them.
+pub fn archive_limit() -> u64 {
+    scenedec::RarcLimits::DEFAULT.max_archive_bytes
+}
+
+/// An archive file's bytes, bounded by [`archive_limit`]; the error as text.
+pub fn read_archive(path: &Path) -> Result<Vec<u8>, String> {
+    read_bounded(path, archive_limit()).map_err(|e| format!("{}: {e}", path.display()))
+}
+
 /// The bytes of `path`, or why not: never more than `limit` bytes held.
 pub fn read_bounded(path: &Path, limit: u64) -> Result<Vec<u8>, ReadError> {
     let file = File::open(path).map_err(ReadError::Io)?;

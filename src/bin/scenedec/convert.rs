@@ -12,6 +12,7 @@ use scenedec::export::gltf::{self, Container, Summary};
 
 use crate::input::{Input, LoadSettings};
 use crate::json_out::{counts, error_object, key, number, string};
+use crate::members::Job;
 use crate::out::outln;
 
 /// What `convert` was asked to do.
@@ -22,18 +23,27 @@ pub struct Request {
     pub output: PathBuf,
     /// `--format`, when given.
     pub format: Option<Container>,
-    /// `--scale`.
-    pub scale: f32,
+    /// `--scale`; `None`: metres (`gltf::metres_per_unit`).
+    pub scale: Option<f32>,
+    /// `--axes`.
+    pub axes: gltf::Axes,
     /// `--fps`: the rate clips are sampled at.
     pub fps: f32,
     /// `--json`.
     pub json: bool,
+    /// `--hidden`: what becomes of meshes the model does not draw.
+    pub hidden: gltf::Hidden,
 }
 
-/// Where each input goes and in which container; a usage error as text.
-pub fn plan(request: &Request) -> Result<Vec<(PathBuf, PathBuf, Container)>, String> {
+/// Where each model goes and in which container; a usage error as text.
+/// `jobs` are the models the inputs stand for (`members::expand`): a loose
+/// file goes to `-o` itself when it is the only one, else to
+/// `OUT/<file name>.glb`; a model found in an archive or a folder to
+/// `OUT/<its path there>.glb`.
+pub fn plan(request: &Request, jobs: &[Job]) -> Result<Vec<(PathBuf, PathBuf, Container)>, String> {
     let by_extension = Container::from_path(&request.output);
-    let folder = request.files.len() > 1 || request.output.is_dir();
+    let folder =
+        jobs.len() > 1 || request.output.is_dir() || jobs.iter().any(|j| j.under.is_some());
     if folder {
         if by_extension.is_some() && !request.output.is_dir() {
             return Err(format!(
@@ -42,18 +52,20 @@ pub fn plan(request: &Request) -> Result<Vec<(PathBuf, PathBuf, Container)>, Str
             ));
         }
         let container = request.format.unwrap_or(Container::Glb);
-        return Ok(request
-            .files
+        return Ok(jobs
             .iter()
-            .map(|f| {
-                let name = f.file_name().map_or_else(
-                    || String::from("model"),
-                    |n| n.to_string_lossy().into_owned(),
-                );
+            .map(|job| {
+                let name = match &job.under {
+                    Some(under) => under.to_string_lossy().into_owned(),
+                    None => job.input.file_name().map_or_else(
+                        || String::from("model"),
+                        |n| n.to_string_lossy().into_owned(),
+                    ),
+                };
                 let out = request
                     .output
                     .join(format!("{name}.{}", container.extension()));
-                (f.clone(), out, container)
+                (job.input.clone(), out, container)
             })
             .collect());
     }
@@ -74,30 +86,29 @@ pub fn plan(request: &Request) -> Result<Vec<(PathBuf, PathBuf, Container)>, Str
             ));
         }
     };
-    Ok(request
-        .files
+    Ok(jobs
         .iter()
-        .map(|f| (f.clone(), request.output.clone(), container))
+        .map(|job| (job.input.clone(), request.output.clone(), container))
         .collect())
 }
 
 /// Converts every file; exit 0 when all were written, 1 when any failed.
 pub fn run(request: &Request, settings: &LoadSettings) -> ExitCode {
-    let jobs = match plan(request) {
+    let jobs = match crate::members::expand(&request.files).and_then(|j| plan(request, &j)) {
         Ok(jobs) => jobs,
         Err(e) => {
             eprintln!("scenedec convert: {e}");
             return ExitCode::from(2);
         }
     };
-    if jobs.len() > 1
-        && let Err(e) = std::fs::create_dir_all(&request.output)
-    {
-        eprintln!(
-            "scenedec convert: cannot create {}: {e}",
-            request.output.display()
-        );
-        return ExitCode::FAILURE;
+    // Every folder an output goes into (archive and folder trees mirrored).
+    let mut folders: Vec<&Path> = jobs.iter().filter_map(|(_, out, _)| out.parent()).collect();
+    folders.dedup();
+    for folder in folders {
+        if let Err(e) = std::fs::create_dir_all(folder) {
+            eprintln!("scenedec convert: cannot create {}: {e}", folder.display());
+            return ExitCode::FAILURE;
+        }
     }
     let bar = (jobs.len() > 1 && std::io::stderr().is_terminal()).then(|| {
         let bar = indicatif::ProgressBar::new(jobs.len() as u64);
@@ -182,8 +193,12 @@ fn convert_one(
     let scene = loaded.scene();
     let options = gltf::Options {
         container,
-        scale: request.scale,
+        scale: request
+            .scale
+            .unwrap_or_else(|| gltf::metres_per_unit(scene.format())),
         fps: request.fps,
+        hidden: request.hidden,
+        axes: request.axes,
     };
     match gltf::write(&scene, output, &options) {
         Ok((summary, _paths)) => {
@@ -192,7 +207,11 @@ fn convert_one(
                 output,
                 format: scene.format().as_str(),
                 summary: &summary,
-                triangles: scene.triangle_count(),
+                triangles: match request.hidden {
+                    gltf::Hidden::Keep => scene.triangle_count(),
+                    gltf::Hidden::Drop => summary.drawn_triangles,
+                },
+                hidden: request.hidden,
                 warnings: loaded.warnings().as_slice().len() + loaded.warnings().dropped(),
                 millis: start.elapsed().as_secs_f64() * 1e3,
             };
@@ -218,7 +237,9 @@ struct Report<'r> {
     output: &'r Path,
     format: &'r str,
     summary: &'r Summary,
+    /// Triangles written: the drawn ones, and the hidden ones with `--hidden keep`.
     triangles: usize,
+    hidden: gltf::Hidden,
     warnings: usize,
     millis: f64,
 }
@@ -226,8 +247,24 @@ struct Report<'r> {
 impl Report<'_> {
     fn human(&self) -> String {
         let s = self.summary;
+        let mut notes = String::new();
+        if s.hidden_meshes > 0 {
+            notes.push_str(&format!(
+                ", {} hidden triangles {} ({} meshes)",
+                s.hidden_triangles,
+                if self.hidden == gltf::Hidden::Keep {
+                    "kept, flagged"
+                } else {
+                    "left out"
+                },
+                s.hidden_meshes
+            ));
+        }
+        if s.drawn_triangles == 0 {
+            notes.push_str(", warning NOTHING_TO_DRAW: no visible triangles");
+        }
         format!(
-            "{} -> {}: {} ok, {} nodes, {} meshes, {} triangles, {} materials, {} images, {} skins, {} animations, {} bytes, {} warnings, {:.1} ms",
+            "{} -> {}: {} ok, {} nodes, {} meshes, {} triangles, {} materials, {} images, {} skins, {} animations, {} bytes, {} warnings, {:.1} ms{notes}",
             self.file,
             self.output.display(),
             self.format,
@@ -271,10 +308,18 @@ impl Report<'_> {
                 ("skins", s.skins),
                 ("animations", s.animations),
                 ("replaced_normals", s.replaced_normals),
+                ("hidden_meshes", s.hidden_meshes),
+                ("hidden_triangles", s.hidden_triangles),
                 ("bytes", s.bytes),
                 ("warnings", self.warnings),
             ],
         );
+        key(&mut out, &mut first, "nothing_to_draw");
+        out.push_str(if s.drawn_triangles == 0 {
+            "true"
+        } else {
+            "false"
+        });
         key(&mut out, &mut first, "ms");
         number(&mut out, self.millis);
         out.push('}');
@@ -317,14 +362,41 @@ mod tests {
             files: files.iter().map(PathBuf::from).collect(),
             output: PathBuf::from(output),
             format,
-            scale: 1.0,
+            scale: None,
+            axes: gltf::Axes::Gltf,
             fps: scenedec::export::gltf::animations::DEFAULT_FPS,
             json: false,
+            hidden: gltf::Hidden::Drop,
         }
+    }
+
+    /// The jobs of loose files (no archive, no folder).
+    fn loose(r: &Request) -> Vec<Job> {
+        r.files
+            .iter()
+            .map(|f| Job {
+                input: f.clone(),
+                under: None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn models_in_archives_and_folders_go_where_their_path_says() {
+        let r = request(&["x.arc"], "out", None);
+        let jobs = [Job {
+            input: PathBuf::from("x.arc:root/bdl/a.bdl"),
+            under: Some(PathBuf::from("root/bdl/a.bdl")),
+        }];
+        let planned = plan(&r, &jobs).unwrap();
+        assert_eq!(planned[0].1, PathBuf::from("out/root/bdl/a.bdl.glb"));
+        // One model of an archive still needs a folder, not a file name.
+        assert!(plan(&request(&["x.arc"], "out.glb", None), &jobs).is_err());
     }
 
     #[test]
     fn one_input_takes_the_container_from_the_output_name() {
+        let plan = |r: &Request| plan(r, &loose(r));
         let jobs = plan(&request(&["a.bmd"], "out/a.gltf", None)).unwrap();
         assert_eq!(jobs[0].2, Container::Gltf);
         let jobs = plan(&request(&["a.bmd"], "out/a", Some(Container::Glb))).unwrap();
@@ -335,6 +407,7 @@ mod tests {
 
     #[test]
     fn several_inputs_go_into_a_folder_by_file_name() {
+        let plan = |r: &Request| plan(r, &loose(r));
         let jobs = plan(&request(&["x/a.bmd", "y/a.bdl"], "out", None)).unwrap();
         assert_eq!(jobs[0].1, PathBuf::from("out/a.bmd.glb"));
         assert_eq!(jobs[1].1, PathBuf::from("out/a.bdl.glb"));

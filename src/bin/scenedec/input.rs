@@ -83,9 +83,15 @@ pub struct Input {
 impl Input {
     /// A model already in memory (the bundled samples), with no texture files.
     pub fn in_memory(bytes: &[u8]) -> Self {
+        Self::from_bytes(bytes.to_vec())
+    }
+
+    /// A model whose bytes were read elsewhere (an archive's member), with
+    /// no texture files.
+    pub fn from_bytes(bytes: Vec<u8>) -> Self {
         Self {
-            bytes: bytes.to_vec(),
             file_len: bytes.len() as u64,
+            bytes,
             ..Self::default()
         }
     }
@@ -94,7 +100,14 @@ impl Input {
     /// texture files it names. A file over the limit is not read: its
     /// load fails with FILE_TOO_LARGE, as the library's own check would.
     pub fn read(path: &Path, settings: &LoadSettings) -> std::io::Result<Self> {
-        let limit = settings.limits.max_file_bytes();
+        // `ARCHIVE:member/path`: one member of an archive (members.rs),
+        // the archive read within the RARC limit on its size.
+        if let Some((archive, member)) = crate::members::split_member_spec(path) {
+            let bytes =
+                crate::members::read_member(&archive, &member).map_err(std::io::Error::other)?;
+            return Ok(Self::from_bytes(bytes));
+        }
+        let limit = read_limit(path, settings)?;
         let bytes = match read_bounded(path, limit) {
             Ok(bytes) => bytes,
             Err(ReadError::Io(e)) => return Err(e),
@@ -138,6 +151,19 @@ impl Input {
             eprintln!("{name}: warning: {note}");
         }
     }
+}
+
+/// How much of `path` to read: `maxFileBytes`, or for a RARC archive
+/// (inspect lists archives) the archive limit. Only a regular file larger
+/// than `maxFileBytes` has its first bytes looked at, so a pipe given as
+/// FILE loses none of its bytes.
+fn read_limit(path: &Path, settings: &LoadSettings) -> std::io::Result<u64> {
+    let limit = settings.limits.max_file_bytes();
+    let large_file = std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.len() > limit);
+    if large_file && crate::archive::is_archive(&crate::bounded::head(path, 64)?) {
+        return Ok(limit.max(crate::bounded::archive_limit()));
+    }
+    Ok(limit)
 }
 
 /// The library options for `settings` and `files`.

@@ -11,7 +11,7 @@ use scenedec::scene::{
 use scenedec::{Error, Scene, Warnings};
 
 use crate::input::{Input, LoadSettings};
-use crate::json_out::{counts, error_object, key, number, number32, string, vec3};
+use crate::json_out::{counts, error_object, key, number, number32, report_head, string, vec3};
 use crate::out::outln;
 use crate::samples::SAMPLES;
 
@@ -57,6 +57,7 @@ pub fn claimed_format(bytes: &[u8], name: &str) -> &'static str {
     match sniff(bytes) {
         Kind::J3dBmd | Kind::J3dBdl | Kind::Yaz0 => "j3d",
         Kind::Bbmodel | Kind::CompressedBbmodel => "bbmodel",
+        Kind::Rarc | Kind::Yaz0Rarc => "rarc",
         Kind::Unknown => match crate::input::extension(Path::new(name))
             .map(str::to_ascii_lowercase)
             .as_deref()
@@ -76,6 +77,30 @@ fn inspect_bytes(
     settings: &LoadSettings,
 ) -> bool {
     let bytes = &input.bytes[..];
+    // An archive is listed, not loaded (src/bin/scenedec/archive.rs).
+    if crate::archive::is_archive(bytes) {
+        return crate::archive::inspect(name, bytes, json, |member, input| {
+            model_report(member, input, json, check_limits, settings)
+        });
+    }
+    let (ok, text) = model_report(name, input, json, check_limits, settings);
+    outln!("{text}");
+    ok
+}
+
+/// The report of one model (a loose file or an archive's member): whether
+/// it loaded, and its text, human or JSON. `check_limits` measures every
+/// limit of the file (see `check`); a file that fails on a limit is
+/// measured that way without it: the report follows the file's line
+/// (human) or is its `"limits"` key (JSON).
+pub fn model_report(
+    name: &str,
+    input: &Input,
+    json: bool,
+    check_limits: bool,
+    settings: &LoadSettings,
+) -> (bool, String) {
+    let bytes = &input.bytes[..];
     let start = Instant::now();
     let loaded = crate::input::load(name, input, settings);
     let elapsed = start.elapsed();
@@ -89,57 +114,45 @@ fn inspect_bytes(
         };
         wanted.then(|| crate::check::check(name, input, settings))
     };
-    match &loaded {
+    let (ok, mut text, limits) = match &loaded {
         Ok(l) => {
             let scene = l.scene();
-            let limits = measure(None);
-            if json {
-                let mut line = json_ok(name, &scene, l.warnings());
-                with_limits(&mut line, limits.as_ref());
-                outln!("{line}");
+            let text = if json {
+                json_ok(name, &scene, l.warnings())
             } else {
-                outln!(
-                    "{}",
-                    human_ok(name, bytes.len(), &scene, l.warnings(), elapsed)
-                );
-                print_limits(name, limits.as_ref());
-            }
-            true
+                human_ok(name, bytes.len(), &scene, l.warnings(), elapsed)
+            };
+            (true, text, measure(None))
         }
         Err(e) => {
             let format = claimed_format(bytes, name);
-            let limits = measure(Some(e));
-            if json {
-                let mut line = json_error(name, format, e);
-                with_limits(&mut line, limits.as_ref());
-                outln!("{line}");
+            let text = if json {
+                json_error(name, format, e)
             } else {
-                outln!("{name}: {format}: FAILED {e}{}", crate::input::at_suffix(e));
-                print_limits(name, limits.as_ref());
+                format!("{name}: {format}: FAILED {e}{}", crate::input::at_suffix(e))
+            };
+            (false, text, measure(Some(e)))
+        }
+    };
+    if let Some(report) = &limits {
+        if json {
+            with_limits(&mut text, report);
+        } else {
+            for line in report.human() {
+                text.push_str(&format!("\n  {name}: {line}"));
             }
-            false
         }
     }
+    (ok, text)
 }
 
 /// Adds `"limits": {...}` (see `check::Report::json`) before a JSON
 /// object's closing brace.
-fn with_limits(line: &mut String, report: Option<&crate::check::Report>) {
-    if let Some(report) = report {
-        line.pop();
-        line.push_str(", \"limits\": ");
-        line.push_str(&report.json());
-        line.push('}');
-    }
-}
-
-/// The limit report under a file's line, indented.
-fn print_limits(name: &str, report: Option<&crate::check::Report>) {
-    if let Some(report) = report {
-        for line in report.human() {
-            outln!("  {name}: {line}");
-        }
-    }
+fn with_limits(line: &mut String, report: &crate::check::Report) {
+    line.pop();
+    line.push_str(", \"limits\": ");
+    line.push_str(&report.json());
+    line.push('}');
 }
 
 /// Prints the report of a file that could not be read.
@@ -164,36 +177,14 @@ pub fn print_io_error(name: &str, io: &str, json: bool) {
 
 /// The report of a file that failed: every field present, empty or zero.
 fn json_error(name: &str, format: &str, e: &Error) -> String {
-    let mut out = String::from("{");
-    let mut first = true;
-    key(&mut out, &mut first, "file");
-    string(&mut out, name);
-    key(&mut out, &mut first, "format");
-    string(&mut out, format);
-    key(&mut out, &mut first, "ok");
-    out.push_str("false");
-    key(&mut out, &mut first, "error");
-    error_object(
-        &mut out,
-        e.code().as_str(),
-        &e.at().to_string(),
-        e.message(),
-    );
-    out.push_str(", \"nodes\": [], \"meshes\": 0, \"vertices\": 0, \"triangles\": 0, \"materials\": [], \"textures\": [], \"animations\": [], \"warnings\": [], \"bbox\": null}");
+    let mut out = report_head(name, format, Some(e));
+    out.push_str(", \"nodes\": [], \"meshes\": 0, \"vertices\": 0, \"triangles\": 0, \"hidden_triangles\": 0, \"materials\": [], \"textures\": [], \"animations\": [], \"warnings\": [], \"bbox\": null}");
     out
 }
 
 fn json_ok(name: &str, scene: &Scene<'_>, warnings: &Warnings) -> String {
-    let mut out = String::from("{");
-    let mut first = true;
-    key(&mut out, &mut first, "file");
-    string(&mut out, name);
-    key(&mut out, &mut first, "format");
-    string(&mut out, scene.format().as_str());
-    key(&mut out, &mut first, "ok");
-    out.push_str("true");
-    key(&mut out, &mut first, "error");
-    out.push_str("null");
+    let mut out = report_head(name, scene.format().as_str(), None);
+    let mut first = false;
 
     key(&mut out, &mut first, "nodes");
     list(&mut out, scene.nodes(), |out, n| {
@@ -210,6 +201,10 @@ fn json_ok(name: &str, scene: &Scene<'_>, warnings: &Warnings) -> String {
     out.push_str(&scene.positions().len().to_string());
     key(&mut out, &mut first, "triangles");
     out.push_str(&scene.triangle_count().to_string());
+    // Of them, in meshes the model does not draw (hidden, or under a
+    // hidden group): what convert leaves out by default.
+    key(&mut out, &mut first, "hidden_triangles");
+    out.push_str(&scene.hidden_triangle_count().to_string());
     key(&mut out, &mut first, "materials");
     let triangles = triangles_per_material(scene);
     let materials = scene.materials().iter().zip(&triangles);
@@ -487,6 +482,10 @@ fn human_ok(
         scene.textures().len(),
         scene.animations().len(),
     );
+    let hidden = scene.hidden_triangle_count();
+    if hidden > 0 {
+        s.push_str(&format!(" ({hidden} triangles hidden)"));
+    }
     if scene.format() == Format::J3d
         && let Ok(summary) = scenedec::j3d::summary(scene.input(), &Default::default())
     {

@@ -82,6 +82,32 @@ pub fn counts(out: &mut String, first: &mut bool, pairs: &[(&str, usize)]) {
     }
 }
 
+/// Opens a report object with the fields every report line starts with:
+/// `{"file", "format", "ok", "error"` (`null`, or `error_object` of `error`:
+/// code, location, message). The caller appends its own fields (each
+/// after a `key`, the object is not empty) and the closing brace.
+pub fn report_head(name: &str, format: &str, error: Option<&scenedec::Error>) -> String {
+    let mut out = String::from("{");
+    let mut first = true;
+    key(&mut out, &mut first, "file");
+    string(&mut out, name);
+    key(&mut out, &mut first, "format");
+    string(&mut out, format);
+    key(&mut out, &mut first, "ok");
+    out.push_str(if error.is_some() { "false" } else { "true" });
+    key(&mut out, &mut first, "error");
+    match error {
+        Some(e) => error_object(
+            &mut out,
+            e.code().as_str(),
+            &e.at().to_string(),
+            e.message(),
+        ),
+        None => out.push_str("null"),
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -5,10 +5,13 @@
 //! writes each model as glTF 2.0. `scenedec textures FILE -o DIR [--mips] [--json]`
 //! writes each decoded texture as PNG. `scenedec pose FILE --animation N
 //! --time T [--json]` samples a clip and prints every node's transform.
+//! `scenedec extract ARCHIVE -o DIR [--only GLOB]` writes a RARC archive's
+//! members; `inspect` lists an archive instead of loading it.
 //! Exit status: 0 when every file loaded (and every output was written), 1
 //! when any failed, 2 on usage errors (a `--limit` a file's format does not
 //! have included), 141 when standard output was closed early (see `out`).
 
+mod archive;
 mod bounded;
 mod check;
 mod convert;
@@ -16,6 +19,7 @@ mod input;
 mod inspect;
 mod json_out;
 mod limit_args;
+mod members;
 mod out;
 mod picked;
 mod pose;
@@ -42,6 +46,13 @@ With one FILE, OUT is the file to write; its extension (.glb or .gltf)
 chooses the container unless --format does. With several, OUT is a folder
 (created if needed) and each model goes to OUT/<file name>.glb (or .gltf).
 Yaz0-compressed J3D (.szs) is read directly.
+
+A RARC archive (.arc, .szs) stands for the models in it: each goes to
+OUT/<path in the archive>.glb, the path from the root directory's name as
+inspect lists it (the archive's animations are not attached yet). A folder
+stands for every model and archive under it, its tree mirrored under OUT
+(an archive's models under OUT/<archive's path>/). ARCHIVE:member/path
+names one member, for convert as for inspect and pose.
 
 One line per file: where it went and what it holds, or why it failed
 (--json: one JSON object per line). Exit status: 0 all written, 1 any
@@ -105,7 +116,7 @@ fn cli() -> Command {
         .arg_required_else_help(true)
         .subcommand(load_args(
             Command::new("inspect")
-                .about("Print what each model holds (the bundled samples when no FILE is given)")
+                .about("Print what each model holds, or list each RARC archive (the bundled samples when no FILE is given)")
                 .arg(
                     Arg::new("json")
                         .long("json")
@@ -130,6 +141,7 @@ fn cli() -> Command {
                 ),
         ))
         .subcommand(convert_command())
+        .subcommand(archive::extract_command())
         .subcommand(pose_command())
         .subcommand(load_args(
             Command::new("textures")
@@ -177,7 +189,7 @@ fn convert_command() -> Command {
                     .value_name("FILE")
                     .required(true)
                     .num_args(1..)
-                    .help("Models to convert: .bmd, .bdl (plain or Yaz0), .bbmodel")
+                    .help("Models to convert: .bmd, .bdl (plain or Yaz0), .bbmodel; RARC archives (.arc, .szs) and folders stand for the models in them; ARCHIVE:member/path names one")
                     .value_parser(clap::value_parser!(std::path::PathBuf)),
             )
             .arg(
@@ -200,9 +212,16 @@ fn convert_command() -> Command {
                 Arg::new("scale")
                     .long("scale")
                     .value_name("FACTOR")
-                    .default_value("1")
                     .value_parser(clap::value_parser!(f32))
-                    .help("Multiply every length (0.0625 turns Blockbench pixels into blocks of one metre)"),
+                    .help("Multiply every length; default: metres, glTF's unit (0.0625 for .bbmodel, 16 pixels a metre as Blockbench's exporter has it; 0.01 for J3D, whose unit is a centimetre); 1 keeps the model's units"),
+            )
+            .arg(
+                Arg::new("axes")
+                    .long("axes")
+                    .value_name("AXES")
+                    .value_parser(["gltf", "source"])
+                    .default_value("gltf")
+                    .help("gltf: the model's front towards +Z, as glTF asks (a .bbmodel, which faces -Z, is turned by a root node); source: the file's own axes"),
             )
             .arg(
                 Arg::new("fps")
@@ -211,6 +230,14 @@ fn convert_command() -> Command {
                     .default_value("60")
                     .value_parser(clap::value_parser!(f32))
                     .help("Sample every animation at F frames a second, at its end and at every keyframe time"),
+            )
+            .arg(
+                Arg::new("hidden")
+                    .long("hidden")
+                    .value_name("WHAT")
+                    .value_parser(["drop", "keep"])
+                    .default_value("drop")
+                    .help("Parts the model hides (an element or group with visibility off): drop (left out, as Blockbench's exporter does) or keep (written, flagged extras.visible: false; viewers draw them)"),
             )
             .arg(
                 Arg::new("json")
@@ -254,8 +281,8 @@ fn main() -> ExitCode {
                 Ok(s) => s,
                 Err(code) => return code,
             };
-            let scale = m.get_one::<f32>("scale").copied().unwrap_or(1.0);
-            if !(scale.is_finite() && scale > 0.0) {
+            let scale = m.get_one::<f32>("scale").copied();
+            if scale.is_some_and(|scale| !(scale.is_finite() && scale > 0.0)) {
                 eprintln!("scenedec convert: --scale must be finite and positive");
                 return ExitCode::from(2);
             }
@@ -288,6 +315,16 @@ fn main() -> ExitCode {
                 scale,
                 fps,
                 json: m.get_flag("json"),
+                axes: if m.get_one::<String>("axes").is_some_and(|a| a == "source") {
+                    scenedec::export::gltf::Axes::Source
+                } else {
+                    scenedec::export::gltf::Axes::Gltf
+                },
+                hidden: if m.get_one::<String>("hidden").is_some_and(|h| h == "keep") {
+                    scenedec::export::gltf::Hidden::Keep
+                } else {
+                    scenedec::export::gltf::Hidden::Drop
+                },
             };
             convert::run(&request, &settings)
         }
@@ -330,6 +367,7 @@ fn main() -> ExitCode {
                 Err(code) => code,
             }
         }
+        Some(("extract", m)) => archive::run_extract(m),
         _ => ExitCode::from(2),
     }
 }

@@ -26,7 +26,7 @@ use super::extras;
 use super::images::{Images, srgb_to_linear};
 use super::materials::{MaterialKey, Materials};
 use super::nodes::NodeMap;
-use super::skins::{Skins, joint_sets};
+use super::skins::{self, Skins, joint_sets};
 
 /// Everything a mesh writer shares across meshes.
 pub struct Context<'s, 'a> {
@@ -78,7 +78,18 @@ pub fn write_mesh(
         .get(vertices.clone())
         .ok_or_else(|| at("positions"))?;
     let mut attributes: Vec<(Semantic, json::Index<json::Accessor>)> = Vec::new();
-    let scaled: Vec<[f32; 3]> = positions.iter().map(|p| p.map(|x| x * cx.scale)).collect();
+    // A skinned mesh one joint moves wholly is written rigid on that joint:
+    // its vertices taken from model space into the joint's by the joint's
+    // inverse bind matrix (skins.rs, `rigid_joint`).
+    let rigid = skins::rigid_joint(scene, mesh);
+    let into_joint = |p: [f32; 3]| match &rigid {
+        Some((_, bind)) => bind.transform_point(p),
+        None => p,
+    };
+    let scaled: Vec<[f32; 3]> = positions
+        .iter()
+        .map(|p| into_joint(*p).map(|x| x * cx.scale))
+        .collect();
     let target = Some(Target::ArrayBuffer);
     attributes.push((
         Semantic::Positions,
@@ -86,10 +97,12 @@ pub fn write_mesh(
     ));
     if mesh.flags & MeshFlags::HAS_NORMALS != 0 {
         let normals = scene.normals().get(vertices).ok_or_else(|| at("normals"))?;
+        let turn = rigid.as_ref().map(|(_, bind)| bind.normal_matrix());
         let unit: Vec<[f32; 3]> = normals
             .iter()
             .map(|n| {
-                unit_normal(*n).unwrap_or_else(|| {
+                let n = turn.as_ref().map_or(*n, |t| t.apply(*n));
+                unit_normal(n).unwrap_or_else(|| {
                     cx.replaced_normals += 1;
                     [0.0, 1.0, 0.0]
                 })
@@ -153,6 +166,7 @@ pub fn write_mesh(
     // written when a primitive first needs it.
     let mut opaque_color_0 = None;
     let skin = match usize::try_from(mesh.skin) {
+        Ok(_) if rigid.is_some() => None,
         Ok(skin) => {
             let gltf_skin = cx.skins.get(w, scene, &cx.nodes, skin, cx.scale)?;
             let joint_count = scene
@@ -288,7 +302,7 @@ pub fn write_mesh(
             targets: None,
         });
     }
-    let name = super::name(scene.text(mesh.name));
+    let name = super::name(scene.text(mesh.name)).or_else(|| unnamed_mesh(scene, index, mesh));
     let gltf_mesh = w.root.push(json::Mesh {
         extensions: None,
         extras: extras::visibility(mesh.flags & MeshFlags::VISIBLE != 0),
@@ -304,10 +318,30 @@ pub fn write_mesh(
     });
     if skin.is_some() {
         cx.nodes.roots.push(node);
+    } else if let Some((joint, _)) = rigid {
+        cx.nodes
+            .hang(&mut w.root, i32::try_from(joint).unwrap_or(-1), node);
     } else {
         cx.nodes.hang(&mut w.root, mesh.node, node);
     }
     Ok(())
+}
+
+/// A name for a mesh the file does not name (J3D shapes have none), so a
+/// reader lists `shape 3 (m_body)` rather than `Mesh_3`: its place among
+/// the scene's meshes and the material of its first triangle group.
+fn unnamed_mesh(scene: &Scene<'_>, index: usize, mesh: &MeshRecord) -> Option<String> {
+    let material = scene
+        .groups()
+        .get(mesh.first_group as usize)
+        .and_then(|g| usize::try_from(g.material).ok())
+        .and_then(|m| scene.materials().get(m))
+        .map(|m| scene.text(m.name))
+        .filter(|n| !n.is_empty());
+    Some(match material {
+        Some(material) => std::format!("shape {index} ({material})"),
+        None => std::format!("shape {index}"),
+    })
 }
 
 /// A scene UV on a strip of `frames` frames (V divided so that frame 0

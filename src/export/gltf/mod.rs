@@ -56,6 +56,50 @@ pub struct Options {
     pub scale: f32,
     /// Frames a second clips are sampled at (docs/export.md, Animations).
     pub fps: f32,
+    /// What becomes of meshes the scene does not draw ([`Scene::mesh_drawn`]).
+    pub hidden: Hidden,
+    /// Which way the model faces in the file.
+    pub axes: Axes,
+}
+
+/// Which way the exported model faces.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Axes {
+    /// The source's own axes (+Y up in both formats; a Blockbench entity
+    /// faces −Z, a J3D character +Z).
+    #[default]
+    Source,
+    /// glTF's: +Y up, the model's front towards +Z ("the front of a glTF
+    /// asset should face +Z"). A .bbmodel is turned half a turn about +Y
+    /// by one root node, `"<stem> (axes)"` (its front is −Z: the corpus
+    /// entities, rendered from +Z, show their backs); J3D is left as it is
+    /// (its characters face +Z at rest: Mario, rendered from +Z, shows his
+    /// face).
+    Gltf,
+}
+
+/// The `--scale` that turns a format's units into metres, glTF's unit:
+/// Blockbench's exporter puts 16 pixels to the metre (a block); a J3D unit
+/// is a centimetre (the corpus Marios stand 150 units tall).
+pub fn metres_per_unit(format: crate::scene::Format) -> f32 {
+    match format {
+        crate::scene::Format::Bbmodel => 1.0 / 16.0,
+        crate::scene::Format::J3d => 1.0 / 100.0,
+    }
+}
+
+/// What the export does with a mesh the scene does not draw (hidden
+/// itself, or under a hidden node).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Hidden {
+    /// Left out, as Blockbench's own exporter leaves hidden elements out:
+    /// glTF has no visibility that Blender, three.js or assimp honour, so a
+    /// hidden part written would be drawn.
+    #[default]
+    Drop,
+    /// Written, with `extras.visible: false` on the mesh (readers draw it;
+    /// the flag is there for tools that look).
+    Keep,
 }
 
 impl Default for Options {
@@ -64,6 +108,8 @@ impl Default for Options {
             container: Container::Glb,
             scale: 1.0,
             fps: animations::DEFAULT_FPS,
+            hidden: Hidden::Drop,
+            axes: Axes::Source,
         }
     }
 }
@@ -87,6 +133,14 @@ pub struct Summary {
     pub animations: usize,
     /// Normals without direction, written as +Y.
     pub replaced_normals: usize,
+    /// Meshes the scene does not draw, and their triangles: left out
+    /// ([`Hidden::Drop`]) or written flagged ([`Hidden::Keep`]).
+    pub hidden_meshes: usize,
+    /// Triangles of those meshes.
+    pub hidden_triangles: usize,
+    /// Triangles written in drawn meshes: 0 is NOTHING_TO_DRAW for the
+    /// command line (the file still has its scene).
+    pub drawn_triangles: usize,
     /// Bytes of every file written.
     pub bytes: usize,
 }
@@ -127,23 +181,45 @@ pub fn export(scene: &Scene<'_>, stem: &str, options: &Options) -> Result<Output
         skins: skins::Skins::default(),
         replaced_normals: 0,
     };
+    let (mut hidden_meshes, mut hidden_triangles, mut drawn_triangles) = (0, 0, 0);
     for (i, mesh) in scene.meshes().iter().enumerate() {
+        let triangles = mesh.index_count as usize / 3;
+        if !scene.mesh_drawn(mesh) {
+            hidden_meshes += 1;
+            hidden_triangles += triangles;
+            if options.hidden == Hidden::Drop {
+                continue;
+            }
+        } else {
+            drawn_triangles += triangles;
+        }
         meshes::write_mesh(&mut w, &mut cx, i, mesh)?;
     }
     let animations =
         animations::write_animations(&mut w, scene, &cx.nodes, options.scale, options.fps)?;
-    // A model with nothing in it gets no scene: a glTF scene lists at least
-    // one node.
-    if !cx.nodes.roots.is_empty() {
-        let scene_node = json::Scene {
-            extensions: None,
-            extras: None,
-            name: None,
-            nodes: core::mem::take(&mut cx.nodes.roots),
-        };
-        let index = w.root.push(scene_node);
-        w.root.scene = Some(index);
+    // Always a default scene, even with nothing in it: readers such as
+    // assimp and three.js refuse a file without one. glTF lets a scene leave
+    // `nodes` out, but some readers (the `gltf` crate) require it and the
+    // schema wants at least one when it is there: an empty model's scene
+    // holds one empty node.
+    if cx.nodes.roots.is_empty() {
+        let empty = w.root.push(json::Node {
+            name: Some(String::from("empty")),
+            ..json::Node::default()
+        });
+        cx.nodes.roots.push(empty);
     }
+    if options.axes == Axes::Gltf && scene.format() == crate::scene::Format::Bbmodel {
+        turn_to_front(&mut w.root, &mut cx.nodes.roots, stem);
+    }
+    let scene_node = json::Scene {
+        extensions: None,
+        extras: None,
+        name: None,
+        nodes: core::mem::take(&mut cx.nodes.roots),
+    };
+    let index = w.root.push(scene_node);
+    w.root.scene = Some(index);
 
     let bin_name = std::format!("{stem}.bin");
     w.finish_buffer(match options.container {
@@ -159,6 +235,9 @@ pub fn export(scene: &Scene<'_>, stem: &str, options: &Options) -> Result<Output
         skins: w.root.skins.len(),
         animations,
         replaced_normals: cx.replaced_normals,
+        hidden_meshes,
+        hidden_triangles,
+        drawn_triangles,
         bytes: 0,
     };
     let json_bytes = match options.container {
@@ -201,6 +280,27 @@ pub fn export(scene: &Scene<'_>, stem: &str, options: &Options) -> Result<Output
         beside,
         summary,
     })
+}
+
+/// Hangs every root under one node turned half a turn about +Y, so a model
+/// facing −Z faces +Z. Skinned mesh nodes stay at the root (glTF ignores
+/// their own placement; their joints carry the turn).
+fn turn_to_front(root: &mut json::Root, roots: &mut Vec<json::Index<json::Node>>, stem: &str) {
+    let (skinned, children): (Vec<_>, Vec<_>) = core::mem::take(roots)
+        .into_iter()
+        .partition(|i| root.nodes.get(i.value()).is_some_and(|n| n.skin.is_some()));
+    if children.is_empty() {
+        *roots = skinned;
+        return;
+    }
+    let turn = root.push(json::Node {
+        name: Some(std::format!("{stem} (axes)")),
+        rotation: Some(json::scene::UnitQuaternion([0.0, 1.0, 0.0, 0.0])),
+        children: Some(children),
+        ..json::Node::default()
+    });
+    roots.push(turn);
+    roots.extend(skinned);
 }
 
 /// Exports `scene` to `path` (the container from `options`) and the files

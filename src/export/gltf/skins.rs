@@ -168,6 +168,29 @@ pub fn joint_sets(
     Ok(JointSets { joints, weights })
 }
 
+/// The joint that alone moves every vertex of a skinned `mesh` (one
+/// influence each, all on one joint, wholly): its scene node and its inverse
+/// bind matrix. Such a mesh is written rigid, on that joint's node, rather
+/// than skinned: a J3D shape drawn by one joint (a static map's pieces, a
+/// character's rigid parts) needs no skin. `None` when any vertex has
+/// another joint, a second influence or a partial weight.
+pub fn rigid_joint(scene: &Scene<'_>, mesh: &MeshRecord) -> Option<(usize, crate::scene::Mat4)> {
+    let skin = scene.skins().get(usize::try_from(mesh.skin).ok()?)?;
+    let sets = joint_sets(scene, mesh, skin.joint_count as usize).ok()?;
+    let ([joints], [weights]) = (sets.joints.as_slice(), sets.weights.as_slice()) else {
+        return None;
+    };
+    let first = *joints.first()?;
+    let one = |j: &[u16; 4], w: &[f32; 4]| j[0] == first[0] && w[0] == 1.0 && w[1..] == [0.0; 3];
+    if !joints.iter().zip(weights).all(|(j, w)| one(j, w)) {
+        return None;
+    }
+    let at = (skin.first_joint as usize).checked_add(usize::from(first[0]))?;
+    let node = *scene.skin_joints().get(at)?;
+    let bind = *scene.inverse_binds().get(at)?;
+    Some((node as usize, crate::scene::Mat4(bind)))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -15,7 +15,11 @@ use crate::error::{Error, ErrorCode};
 /// channels applied. Same units and spaces as the record (model units,
 /// radians applied X, then Y, then Z, scale factors, pivot in the node's
 /// own space).
+///
+/// `#[repr(C)]`, twelve `f32`s: the C API (capi/) lets callers' arrays of
+/// poses be sampled into in place.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[repr(C)]
 pub struct NodePose {
     /// Translation in the parent's space.
     pub translation: [f32; 3],

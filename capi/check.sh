@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# The C API's checks, run by .ci/run from the repository root:
+#  1. the committed header is what cbindgen generates now;
+#  2. the C side of the layout test (capi/tests/layout.c) compiles;
+#  3. inspect.c (C99), noalloc.c and walk.cpp build with warnings as errors;
+#  4. noalloc decodes corpus models with every allocation function aborting
+#     (and does abort when it allocates);
+#  5. inspect's counts, error codes and texture hashes equal
+#     `scenedec inspect --json` on every corpus model (needs python3);
+#  6. inspect runs clean under valgrind memcheck (no invalid access, no leak).
+# Needs ../shared/corpus for 4-6 (skipped, saying so, when absent and CI is
+# false). Set CAPI_VALGRIND=0 to skip 6.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+out=target/capi
+mkdir -p "$out"
+
+command -v cbindgen >/dev/null || cargo install cbindgen --locked
+capi/gen-header.sh --check
+
+cargo build -p scenedec-capi --release
+cargo build --bin scenedec
+lib="target/release/libscenedec.a -lpthread -ldl -lm"
+cc -Wall -Werror -std=c11 -Icapi/include -Icapi/tests capi/tests/layout.c $lib -o "$out/layout"
+"$out/layout"
+cc -Wall -Werror -std=c99 -Icapi/include capi/examples/inspect.c $lib -o "$out/inspect"
+cc -Wall -Werror -std=c99 -Icapi/include capi/examples/noalloc.c $lib -o "$out/noalloc"
+c++ -Wall -Werror -std=c++17 -Icapi/include capi/examples/walk.cpp $lib -o "$out/walk"
+"$out/walk" samples/pyramid.bmd.szs >/dev/null
+echo "header, layout, examples: ok"
+
+corpus=../shared/corpus
+if [ ! -d "$corpus" ]; then
+  if [ "${CI:-true}" = "false" ] || [ "${CI:-}" = "0" ]; then
+    echo "corpus absent: C API corpus checks skipped (CI=${CI:-})"
+    exit 0
+  fi
+  echo "corpus absent: the C API corpus checks cannot run" >&2
+  exit 1
+fi
+mapfile -t models < <(find "$corpus" -type f \( -name '*.bmd' -o -name '*.bdl' -o -name '*.bbmodel' \) | sort)
+
+# The override must be the malloc in effect: allocating aborts (134).
+set +e
+# (through sh, whose own "Aborted" notice goes to /dev/null with the rest)
+sh -c '"$1" --prove-abort; exit $?' sh "$out/noalloc" 2>/dev/null
+rc=$?
+set -e
+[ "$rc" = 134 ] || { echo "noalloc --prove-abort exited $rc, expected an abort" >&2; exit 1; }
+echo "noalloc --prove-abort: aborted on its one malloc, as it must"
+"$out/noalloc" "$corpus/j3d/riistudio_smg_mario.bdl"
+"$out/noalloc" "$corpus/bbmodel/figura_pony_kirin_free_v4_5_emissive.bbmodel"
+"$out/noalloc" samples/pyramid.bmd.szs
+
+"$out/inspect" "${models[@]}" > "$out/inspect.jsonl"
+target/debug/scenedec inspect --json "${models[@]}" > "$out/cli.jsonl" || true
+python3 capi/compare.py "$out/inspect.jsonl" "$out/cli.jsonl"
+
+if [ "${CAPI_VALGRIND:-1}" != "0" ]; then
+  if command -v valgrind >/dev/null; then
+    valgrind --quiet --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=all \
+      "$out/inspect" "${models[@]}" > /dev/null
+    valgrind --quiet --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=all \
+      "$out/walk" "$corpus/j3d/riistudio_smg_mario.bdl" > /dev/null
+    echo "valgrind memcheck: no errors, no leaks (${#models[@]} models, and walk)"
+  else
+    echo "valgrind absent: memcheck skipped"
+  fi
+fi

@@ -1,0 +1,335 @@
+//! The two-pass contract in C: sniff, unwrap Yaz0, measure, decode into
+//! the caller's arena. None of these functions allocates.
+
+use core::ffi::{CStr, c_char};
+
+use decoder::arena::MAX_ALIGN as MAX_ALIGN_BYTES;
+use decoder::{Arena, Warnings};
+
+use crate::errors::{copy_warnings, report};
+use crate::options::{TextureFiles, to_rust};
+use crate::scene::bytes;
+use crate::{
+    SCENEDEC_STATUS_INVALID_ARGUMENT, SCENEDEC_STATUS_NULL_ARGUMENT, SCENEDEC_STATUS_OK, guard,
+    scenedec_error, scenedec_format, scenedec_options, scenedec_scene, scenedec_status,
+    scenedec_warnings,
+};
+
+/// What a decode needs, from `scenedec_measure`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default)]
+pub struct scenedec_plan {
+    /// Exact arena bytes from an `arena_align`-aligned start: one byte fewer
+    /// fails with `SCENEDEC_ERROR_ARENA_TOO_SMALL`.
+    pub arena_bytes: usize,
+    /// The alignment `arena_bytes` assumes (8).
+    pub arena_align: usize,
+    /// Bytes that are enough whatever the arena's alignment
+    /// (`arena_bytes + arena_align - 1`).
+    pub arena_bytes_unaligned: usize,
+}
+
+/// The format hint: NULL is none; a hint that is not UTF-8 is an error.
+///
+/// # Safety
+/// `hint` is NULL or NUL-terminated.
+pub(crate) unsafe fn hint<'h>(hint: *const c_char) -> Result<Option<&'h str>, scenedec_status> {
+    if hint.is_null() {
+        return Ok(None);
+    }
+    // SAFETY: NUL-terminated (the contract).
+    let c = unsafe { CStr::from_ptr(hint) };
+    c.to_str()
+        .map(Some)
+        .map_err(|_| SCENEDEC_STATUS_INVALID_ARGUMENT)
+}
+
+/// `len` bytes at `ptr`, NULL allowed only when `len` is 0.
+///
+/// # Safety
+/// A non-NULL `ptr` points to `len` readable bytes alive for `'a`.
+pub(crate) unsafe fn input<'a>(ptr: *const u8, len: usize) -> Result<&'a [u8], scenedec_status> {
+    if ptr.is_null() && len > 0 {
+        return Err(SCENEDEC_STATUS_NULL_ARGUMENT);
+    }
+    // SAFETY: the contract.
+    Ok(unsafe { bytes(ptr, len) })
+}
+
+/// Unwraps a `Result` of a status, returning the status on `Err`.
+macro_rules! try_status {
+    ($e:expr) => {
+        match $e {
+            Ok(v) => v,
+            Err(status) => return status,
+        }
+    };
+}
+pub(crate) use try_status;
+
+/// The format of (unwrapped) `bytes`: J3D or .bbmodel. `hint` (NULL or the
+/// file's extension without the dot, e.g. "bbmodel") is used only when the
+/// bytes do not tell.
+///
+/// Returns `SCENEDEC_STATUS_OK` with `*format_out` set;
+/// `SCENEDEC_STATUS_NULL_ARGUMENT` when `format_out` is NULL or `bytes` is
+/// NULL with `len` > 0; `SCENEDEC_STATUS_INVALID_ARGUMENT` for a hint that is
+/// not UTF-8; `SCENEDEC_STATUS_ERROR` with `error` (may be NULL) filled:
+/// UNKNOWN_FORMAT, ARCHIVE_NOT_MODEL, COMPRESSED_BBMODEL, or BAD_VALUE for
+/// Yaz0 data (unwrap it first).
+///
+/// # Safety
+/// `bytes` points to `len` readable bytes; `hint` is NULL or NUL-terminated;
+/// `format_out` and `error` are NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn scenedec_format_of(
+    bytes: *const u8,
+    len: usize,
+    hint: *const c_char,
+    format_out: *mut scenedec_format,
+    error: *mut scenedec_error,
+) -> scenedec_status {
+    guard(|| {
+        // SAFETY: the function's contract.
+        let model = try_status!(unsafe { input(bytes, len) });
+        // SAFETY: the function's contract.
+        let hint = try_status!(unsafe { self::hint(hint) });
+        if format_out.is_null() {
+            return SCENEDEC_STATUS_NULL_ARGUMENT;
+        }
+        match decoder::format_of(model, hint) {
+            // SAFETY: writable (the contract).
+            Ok(format) => unsafe { format_out.write(format.into()) },
+            // SAFETY: NULL or writable (the contract).
+            Err(e) => return unsafe { report(&e, error) },
+        }
+        SCENEDEC_STATUS_OK
+    })
+}
+
+/// Bytes `scenedec_unwrap_into` needs for Yaz0-compressed `bytes` (the
+/// header's size, checked against the J3D file limit), or 0 for bytes that
+/// are not compressed: those are decoded in place.
+///
+/// Returns `SCENEDEC_STATUS_OK` with `*len_out` set;
+/// `SCENEDEC_STATUS_NULL_ARGUMENT` when `len_out` is NULL or `bytes` is NULL
+/// with `len` > 0; `SCENEDEC_STATUS_INVALID_ARGUMENT` for bad options;
+/// `SCENEDEC_STATUS_ERROR` (BAD_YAZ0, FILE_TOO_LARGE) with `error` filled.
+///
+/// # Safety
+/// As for `scenedec_format_of`; `options` is NULL (defaults) or readable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn scenedec_unwrapped_len(
+    bytes: *const u8,
+    len: usize,
+    options: *const scenedec_options,
+    len_out: *mut usize,
+    error: *mut scenedec_error,
+) -> scenedec_status {
+    guard(|| {
+        // SAFETY: the function's contract.
+        let model = try_status!(unsafe { input(bytes, len) });
+        let mut files: TextureFiles<'_> = [("", &[]); crate::SCENEDEC_MAX_TEXTURE_FILES];
+        // SAFETY: the function's contract.
+        let options = try_status!(unsafe { to_rust(options, &mut files) });
+        if len_out.is_null() {
+            return SCENEDEC_STATUS_NULL_ARGUMENT;
+        }
+        match decoder::unwrapped_len(model, &options) {
+            // SAFETY: writable (the contract).
+            Ok(n) => unsafe { len_out.write(n) },
+            // SAFETY: NULL or writable (the contract).
+            Err(e) => return unsafe { report(&e, error) },
+        }
+        SCENEDEC_STATUS_OK
+    })
+}
+
+/// Decompresses Yaz0 `bytes` into `out` (`out_len` bytes, at least
+/// `scenedec_unwrapped_len`'s answer) and sets `*model_out` / `*model_len_out`
+/// to the J3D model inside it. Bytes that are not Yaz0 are passed through:
+/// `*model_out = bytes`, `out` untouched (may be NULL then). The model then
+/// lives as long as `out` (or `bytes`); decode it with `scenedec_decode_into`.
+///
+/// Returns `SCENEDEC_STATUS_OK`; `SCENEDEC_STATUS_NULL_ARGUMENT` for a NULL
+/// output pointer (or `out` NULL for Yaz0 input); `SCENEDEC_STATUS_ERROR`
+/// with `error` filled: BAD_YAZ0, FILE_TOO_LARGE, ARENA_TOO_SMALL when
+/// `out_len` is short, UNKNOWN_FORMAT when the data inside is no J3D model.
+///
+/// # Safety
+/// As for `scenedec_unwrapped_len`; `out` is NULL or `out_len` writable
+/// bytes; `model_out` / `model_len_out` are writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn scenedec_unwrap_into(
+    bytes: *const u8,
+    len: usize,
+    options: *const scenedec_options,
+    out: *mut u8,
+    out_len: usize,
+    model_out: *mut *const u8,
+    model_len_out: *mut usize,
+    error: *mut scenedec_error,
+) -> scenedec_status {
+    guard(|| {
+        // SAFETY: the function's contract.
+        let model = try_status!(unsafe { input(bytes, len) });
+        let mut files: TextureFiles<'_> = [("", &[]); crate::SCENEDEC_MAX_TEXTURE_FILES];
+        // SAFETY: the function's contract.
+        let options = try_status!(unsafe { to_rust(options, &mut files) });
+        if model_out.is_null() || model_len_out.is_null() {
+            return SCENEDEC_STATUS_NULL_ARGUMENT;
+        }
+        let needed = match decoder::unwrapped_len(model, &options) {
+            Ok(n) => n,
+            // SAFETY: NULL or writable (the contract).
+            Err(e) => return unsafe { report(&e, error) },
+        };
+        // Only what the decompression writes is handed to Rust (zeroed
+        // first: C memory may be uninitialised); a short buffer still
+        // reaches `unwrap_into`, which reports ARENA_TOO_SMALL.
+        let take = if needed == 0 { 0 } else { needed.min(out_len) };
+        // SAFETY: `out` is NULL or `out_len` ≥ `take` writable bytes (the contract).
+        let Some(buffer) = (unsafe { crate::scene::slice_mut(out, take) }) else {
+            return SCENEDEC_STATUS_NULL_ARGUMENT;
+        };
+        let mut arena = Arena::new(buffer);
+        match decoder::unwrap_into(model, &options, &mut arena) {
+            Ok(inner) => {
+                // SAFETY: both writable (the contract).
+                unsafe {
+                    model_out.write(inner.as_ptr());
+                    model_len_out.write(inner.len());
+                }
+                SCENEDEC_STATUS_OK
+            }
+            // SAFETY: NULL or writable (the contract).
+            Err(e) => unsafe { report(&e, error) },
+        }
+    })
+}
+
+/// Checks unwrapped `bytes` against every limit and says how much arena
+/// `scenedec_decode_into` needs, without decoding or allocating.
+///
+/// Returns `SCENEDEC_STATUS_OK` with `*plan_out` set;
+/// `SCENEDEC_STATUS_NULL_ARGUMENT` / `SCENEDEC_STATUS_INVALID_ARGUMENT` as
+/// for `scenedec_format_of` (and bad options); `SCENEDEC_STATUS_ERROR` with
+/// `error` filled by any error code a decode can report but ARENA_TOO_SMALL.
+///
+/// # Safety
+/// As for `scenedec_unwrapped_len`; `plan_out` is NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn scenedec_measure(
+    bytes: *const u8,
+    len: usize,
+    hint: *const c_char,
+    options: *const scenedec_options,
+    plan_out: *mut scenedec_plan,
+    error: *mut scenedec_error,
+) -> scenedec_status {
+    guard(|| {
+        // SAFETY: the function's contract.
+        let model = try_status!(unsafe { input(bytes, len) });
+        // SAFETY: the function's contract.
+        let hint = try_status!(unsafe { self::hint(hint) });
+        let mut files: TextureFiles<'_> = [("", &[]); crate::SCENEDEC_MAX_TEXTURE_FILES];
+        // SAFETY: the function's contract.
+        let options = try_status!(unsafe { to_rust(options, &mut files) });
+        if plan_out.is_null() {
+            return SCENEDEC_STATUS_NULL_ARGUMENT;
+        }
+        match decoder::measure(model, hint, &options) {
+            // SAFETY: writable (the contract).
+            Ok(plan) => unsafe {
+                plan_out.write(scenedec_plan {
+                    arena_bytes: plan.arena_bytes(),
+                    arena_align: MAX_ALIGN_BYTES,
+                    arena_bytes_unaligned: plan.arena_bytes_unaligned(),
+                });
+            },
+            // SAFETY: NULL or writable (the contract).
+            Err(e) => return unsafe { report(&e, error) },
+        }
+        SCENEDEC_STATUS_OK
+    })
+}
+
+/// Decodes unwrapped `bytes` into the caller's `arena` (`arena_len` bytes:
+/// the plan's `arena_bytes` from an 8-aligned start, `arena_bytes_unaligned`
+/// from any) and fills `*scene_out` with pointers into `arena` and `bytes`:
+/// the scene lives as long as both do, unchanged. Writes only `arena` (at
+/// most the plan's bytes plus alignment padding), `*warnings_out`,
+/// `*scene_out` and `*error`; allocates nothing. Needs 78–132 KiB of stack
+/// on the corpus files (docs/c-api.md has the measurements).
+///
+/// Returns `SCENEDEC_STATUS_OK`; `SCENEDEC_STATUS_NULL_ARGUMENT` when
+/// `scene_out` is NULL, `bytes` is NULL with `len` > 0 or `arena` is NULL
+/// with `arena_len` > 0; `SCENEDEC_STATUS_INVALID_ARGUMENT` for a hint that
+/// is not UTF-8 or bad options; `SCENEDEC_STATUS_ERROR` with `error` filled
+/// by the failure's code (ARENA_TOO_SMALL when `arena_len` is short). On
+/// failure `*scene_out` and the arena hold nothing to use. `warnings_out`
+/// (may be NULL) is written on success.
+///
+/// # Safety
+/// `bytes` / `arena` point to `len` readable / `arena_len` writable bytes
+/// that do not overlap; `hint` as for `scenedec_format_of`; `options` NULL
+/// or readable; `warnings_out`, `scene_out`, `error` NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn scenedec_decode_into(
+    bytes: *const u8,
+    len: usize,
+    hint: *const c_char,
+    options: *const scenedec_options,
+    arena: *mut u8,
+    arena_len: usize,
+    warnings_out: *mut scenedec_warnings,
+    scene_out: *mut scenedec_scene,
+    error: *mut scenedec_error,
+) -> scenedec_status {
+    guard(|| {
+        // SAFETY: the function's contract.
+        let model = try_status!(unsafe { input(bytes, len) });
+        // SAFETY: the function's contract.
+        let hint = try_status!(unsafe { self::hint(hint) });
+        let mut files: TextureFiles<'_> = [("", &[]); crate::SCENEDEC_MAX_TEXTURE_FILES];
+        // SAFETY: the function's contract.
+        let options = try_status!(unsafe { to_rust(options, &mut files) });
+        if scene_out.is_null() {
+            return SCENEDEC_STATUS_NULL_ARGUMENT;
+        }
+        let plan = match decoder::measure(model, hint, &options) {
+            Ok(plan) => plan,
+            // SAFETY: NULL or writable (the contract).
+            Err(e) => return unsafe { report(&e, error) },
+        };
+        // Hand Rust only what the plan carves (zeroed first: C memory may
+        // be uninitialised); a short arena fails with ARENA_TOO_SMALL.
+        let pad = arena.align_offset(MAX_ALIGN_BYTES);
+        let take = plan.arena_bytes().saturating_add(pad).min(arena_len);
+        // SAFETY: `arena` is NULL or `arena_len` ≥ `take` writable bytes (the contract).
+        let Some(memory) = (unsafe { crate::scene::slice_mut(arena, take) }) else {
+            return SCENEDEC_STATUS_NULL_ARGUMENT;
+        };
+        let mut carver = Arena::new(memory);
+        let mut warnings = Warnings::new();
+        let scene = match decoder::decode_with_plan(
+            model,
+            hint,
+            &options,
+            &plan,
+            &mut carver,
+            &mut warnings,
+        ) {
+            Ok(scene) => scene,
+            // SAFETY: NULL or writable (the contract).
+            Err(e) => return unsafe { report(&e, error) },
+        };
+        let used = carver.used();
+        // SAFETY: NULL or writable (the contract).
+        unsafe {
+            copy_warnings(&warnings, warnings_out);
+            scene_out.write(scenedec_scene::new(&scene, arena, used, plan.counts()));
+        }
+        SCENEDEC_STATUS_OK
+    })
+}

@@ -1,0 +1,340 @@
+//! How to read a model, as C sets it: every limit of both formats (by
+//! name too), the texture files offered to a .bbmodel, J3D's skip-texels.
+
+use core::ffi::{CStr, c_char};
+
+use decoder::limits::UNLIMITED;
+use decoder::{BbmodelLimits, Error, ErrorCode, J3dLimits, Options};
+
+use crate::scene::bytes;
+use crate::{
+    SCENEDEC_STATUS_INVALID_ARGUMENT, SCENEDEC_STATUS_NULL_ARGUMENT, SCENEDEC_STATUS_OK, guard,
+    scenedec_error, scenedec_status,
+};
+
+/// Most texture files one `scenedec_options` may offer (the library's list
+/// of them is built on the stack, since nothing here allocates).
+pub const SCENEDEC_MAX_TEXTURE_FILES: usize = 64;
+
+/// The conversions both ways between a C limits struct and the library's,
+/// field for field; a field the library adds fails this build.
+macro_rules! limits_convert {
+    ($c:ident = $rust:ident { $($field:ident),* $(,)? }) => {
+        impl From<$rust> for $c {
+            fn from(l: $rust) -> Self {
+                let $rust { $($field),* } = l;
+                Self { $($field),* }
+            }
+        }
+
+        impl From<$c> for $rust {
+            fn from(l: $c) -> Self {
+                let $c { $($field),* } = l;
+                Self { $($field),* }
+            }
+        }
+    };
+}
+
+/// .bbmodel limits (the loader specification's table); UINT64_MAX is
+/// unlimited. By name: `maxFileBytes`, `maxElements`, … (camelCase).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct scenedec_bbmodel_limits {
+    /// maxFileBytes.
+    pub max_file_bytes: u64,
+    /// maxElements.
+    pub max_elements: u64,
+    /// maxGroups.
+    pub max_groups: u64,
+    /// maxTriangles.
+    pub max_triangles: u64,
+    /// maxVertices.
+    pub max_vertices: u64,
+    /// maxFaceVertices.
+    pub max_face_vertices: u64,
+    /// maxNesting.
+    pub max_nesting: u64,
+    /// maxTextures.
+    pub max_textures: u64,
+    /// maxTextureSide.
+    pub max_texture_side: u64,
+    /// maxTexturePixels.
+    pub max_texture_pixels: u64,
+    /// maxDataUriChars.
+    pub max_data_uri_chars: u64,
+    /// maxTextureBytes.
+    pub max_texture_bytes: u64,
+    /// maxStringChars.
+    pub max_string_chars: u64,
+    /// maxAnimations.
+    pub max_animations: u64,
+    /// maxKeyframes.
+    pub max_keyframes: u64,
+}
+
+limits_convert!(
+    scenedec_bbmodel_limits = BbmodelLimits {
+        max_file_bytes,
+        max_elements,
+        max_groups,
+        max_triangles,
+        max_vertices,
+        max_face_vertices,
+        max_nesting,
+        max_textures,
+        max_texture_side,
+        max_texture_pixels,
+        max_data_uri_chars,
+        max_texture_bytes,
+        max_string_chars,
+        max_animations,
+        max_keyframes
+    }
+);
+
+/// J3D limits (scenedec's own table); UINT64_MAX is unlimited. By name:
+/// the field names, `max_file_bytes`, `max_vertices`, … (snake_case).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct scenedec_j3d_limits {
+    /// File bytes after Yaz0.
+    pub max_file_bytes: u64,
+    /// Scene vertices.
+    pub max_vertices: u64,
+    /// Triangles.
+    pub max_triangles: u64,
+    /// JNT1 joints.
+    pub max_joints: u64,
+    /// SHP1 shapes.
+    pub max_shapes: u64,
+    /// SHP1 packets.
+    pub max_packets: u64,
+    /// MAT3 materials.
+    pub max_materials: u64,
+    /// TEX1 textures.
+    pub max_textures: u64,
+    /// Texture width or height.
+    pub max_texture_side: u64,
+    /// Texels of one texture's levels.
+    pub max_texture_pixels: u64,
+    /// RGBA8 bytes of all decoded levels.
+    pub max_texture_bytes: u64,
+    /// Bytes of one shape's display lists.
+    pub max_display_list_bytes: u64,
+    /// INF1 depth.
+    pub max_depth: u64,
+    /// Tracks of one animation file (TOO_MANY_KEYFRAMES).
+    pub max_anim_tracks: u64,
+    /// Keys and per-frame values of one animation file (TOO_MANY_KEYFRAMES).
+    pub max_anim_keys: u64,
+    /// Duration of an animation, in frames (TOO_MANY_KEYFRAMES).
+    pub max_anim_frames: u64,
+}
+
+limits_convert!(
+    scenedec_j3d_limits = J3dLimits {
+        max_file_bytes,
+        max_vertices,
+        max_triangles,
+        max_joints,
+        max_shapes,
+        max_packets,
+        max_materials,
+        max_textures,
+        max_texture_side,
+        max_texture_pixels,
+        max_texture_bytes,
+        max_display_list_bytes,
+        max_depth,
+        max_anim_tracks,
+        max_anim_keys,
+        max_anim_frames
+    }
+);
+
+/// A texture file offered to a .bbmodel by name (the loader's
+/// `textureFiles`): matched against textures that are not embedded.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct scenedec_texture_file {
+    /// The file's name (e.g. "skin.png"), UTF-8, `name_len` bytes, no NUL needed.
+    pub name: *const c_char,
+    /// Bytes of `name`.
+    pub name_len: usize,
+    /// The file's bytes (a PNG).
+    pub bytes: *const u8,
+    /// Bytes of `bytes`.
+    pub len: usize,
+}
+
+/// How to read a model. Fill it with `scenedec_options_init` first, then
+/// change fields or call `scenedec_options_set_limit`. Plain data: the
+/// library only reads it, during the call it is passed to (the texture
+/// files must stay alive for that call only).
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct scenedec_options {
+    /// .bbmodel limits.
+    pub bbmodel: scenedec_bbmodel_limits,
+    /// J3D limits.
+    pub j3d: scenedec_j3d_limits,
+    /// Texture files offered to a .bbmodel (NULL when `texture_file_count` is 0).
+    pub texture_files: *const scenedec_texture_file,
+    /// Entries of `texture_files`, at most `SCENEDEC_MAX_TEXTURE_FILES`.
+    pub texture_file_count: usize,
+    /// Nonzero: J3D texels are left out (texture records without pixels).
+    pub skip_texels: u8,
+}
+
+impl Default for scenedec_options {
+    fn default() -> Self {
+        Self {
+            bbmodel: BbmodelLimits::DEFAULT.into(),
+            j3d: J3dLimits::DEFAULT.into(),
+            texture_files: core::ptr::null(),
+            texture_file_count: 0,
+            skip_texels: 0,
+        }
+    }
+}
+
+/// The library's texture files of `options`, in `storage`.
+pub(crate) type TextureFiles<'o> = [(&'o str, &'o [u8]); SCENEDEC_MAX_TEXTURE_FILES];
+
+/// The library's options for `options` (NULL: the defaults), with the
+/// texture files listed in `storage`.
+///
+/// # Safety
+/// `options` is NULL or readable, and its texture files are readable for `'o`.
+pub(crate) unsafe fn to_rust<'o>(
+    options: *const scenedec_options,
+    storage: &'o mut TextureFiles<'o>,
+) -> Result<Options<'o>, scenedec_status> {
+    // SAFETY: NULL or readable (the contract).
+    let c = unsafe { options.as_ref() }.copied().unwrap_or_default();
+    if c.texture_file_count > SCENEDEC_MAX_TEXTURE_FILES {
+        return Err(SCENEDEC_STATUS_INVALID_ARGUMENT);
+    }
+    if c.texture_file_count > 0 && c.texture_files.is_null() {
+        return Err(SCENEDEC_STATUS_NULL_ARGUMENT);
+    }
+    for (i, slot) in storage.iter_mut().take(c.texture_file_count).enumerate() {
+        // SAFETY: `texture_file_count` readable entries (the contract).
+        let file = unsafe { *c.texture_files.add(i) };
+        // SAFETY: the file's name and bytes are readable for `'o` (the contract).
+        let (name, data) = unsafe {
+            (
+                bytes(file.name.cast(), file.name_len),
+                bytes(file.bytes, file.len),
+            )
+        };
+        let name = core::str::from_utf8(name).map_err(|_| SCENEDEC_STATUS_INVALID_ARGUMENT)?;
+        *slot = (name, data);
+    }
+    let mut out = Options::default();
+    out.bbmodel.limits = c.bbmodel.into();
+    out.bbmodel.texture_files = &storage[..c.texture_file_count];
+    out.j3d.limits = c.j3d.into();
+    out.j3d.skip_texels = c.skip_texels != 0;
+    Ok(out)
+}
+
+/// Fills `options` with the defaults: both formats' default limits, no
+/// texture files, texels decoded. NULL is ignored.
+///
+/// # Safety
+/// `options` is NULL or points to a writable `scenedec_options`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn scenedec_options_init(options: *mut scenedec_options) {
+    if !options.is_null() {
+        // SAFETY: writable (the contract); `write` never reads the old value.
+        unsafe { options.write(scenedec_options::default()) };
+    }
+}
+
+/// Sets one limit by name: a .bbmodel limit by its specification name
+/// (`"maxFaceVertices"`, camelCase) or a J3D limit by its field name
+/// (`"max_joints"`, snake_case). `value` must be a positive integer or
+/// `INFINITY` (unlimited), the specification's rule for overrides.
+///
+/// Returns `SCENEDEC_STATUS_OK`; `SCENEDEC_STATUS_NULL_ARGUMENT` when
+/// `options` or `name` is NULL; `SCENEDEC_STATUS_INVALID_ARGUMENT` when
+/// `name` is not UTF-8; `SCENEDEC_STATUS_ERROR` with `error` (may be NULL)
+/// holding `SCENEDEC_ERROR_INVALID_LIMIT` for an unknown name or a bad
+/// value. `options` is unchanged on failure.
+///
+/// # Safety
+/// `options` is NULL or writable and initialised (`scenedec_options_init`);
+/// `name` is NULL or NUL-terminated; `error` is NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn scenedec_options_set_limit(
+    options: *mut scenedec_options,
+    name: *const c_char,
+    value: f64,
+    error: *mut scenedec_error,
+) -> scenedec_status {
+    guard(|| {
+        // SAFETY: NULL or writable and initialised (the contract).
+        let Some(options) = (unsafe { options.as_mut() }) else {
+            return SCENEDEC_STATUS_NULL_ARGUMENT;
+        };
+        if name.is_null() {
+            return SCENEDEC_STATUS_NULL_ARGUMENT;
+        }
+        // SAFETY: NUL-terminated (the contract).
+        let Ok(name) = unsafe { CStr::from_ptr(name) }.to_str() else {
+            return SCENEDEC_STATUS_INVALID_ARGUMENT;
+        };
+        let result = match j3d_limit(&mut options.j3d, name) {
+            Some(slot) => limit_value(name, value).map(|v| *slot = v),
+            None => BbmodelLimits::from(options.bbmodel)
+                .with_override(name, value)
+                .map(|l| options.bbmodel = l.into()),
+        };
+        match result {
+            Ok(()) => SCENEDEC_STATUS_OK,
+            // SAFETY: NULL or writable (the contract).
+            Err(e) => unsafe { crate::errors::report(&e, error) },
+        }
+    })
+}
+
+/// The J3D limit called `name`, if it is one.
+fn j3d_limit<'l>(l: &'l mut scenedec_j3d_limits, name: &str) -> Option<&'l mut u64> {
+    Some(match name {
+        "max_file_bytes" => &mut l.max_file_bytes,
+        "max_vertices" => &mut l.max_vertices,
+        "max_triangles" => &mut l.max_triangles,
+        "max_joints" => &mut l.max_joints,
+        "max_shapes" => &mut l.max_shapes,
+        "max_packets" => &mut l.max_packets,
+        "max_materials" => &mut l.max_materials,
+        "max_textures" => &mut l.max_textures,
+        "max_texture_side" => &mut l.max_texture_side,
+        "max_texture_pixels" => &mut l.max_texture_pixels,
+        "max_texture_bytes" => &mut l.max_texture_bytes,
+        "max_display_list_bytes" => &mut l.max_display_list_bytes,
+        "max_depth" => &mut l.max_depth,
+        "max_anim_tracks" => &mut l.max_anim_tracks,
+        "max_anim_keys" => &mut l.max_anim_keys,
+        "max_anim_frames" => &mut l.max_anim_frames,
+        _ => return None,
+    })
+}
+
+/// A J3D override under the .bbmodel rule: a positive integer, or +∞.
+fn limit_value(name: &str, value: f64) -> Result<u64, Error> {
+    if value == f64::INFINITY {
+        return Ok(UNLIMITED);
+    }
+    if value.is_finite() && value >= 1.0 && value.fract() == 0.0 && value < 1.8e19 {
+        // In range and integral, checked just above.
+        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+        return Ok(value as u64);
+    }
+    Err(Error::nowhere(
+        ErrorCode::InvalidLimit,
+        format_args!("limit {name} must be a positive integer or Infinity, got {value}"),
+    ))
+}

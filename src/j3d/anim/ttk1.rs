@@ -1,0 +1,275 @@
+//! TTK1 (`.btk`): keyed texture-matrix scale, rotation and translation.
+//!
+//! Chunk: loop mode u8 @0x08, rotation fraction u8 @0x09, duration u16
+//! @0x0A, track-group count u16 @0x0C (three per entry: S, T, Q), scale /
+//! rotation / translation value counts u16 @0x0E/0x10/0x12, then u32
+//! offsets: entry table @0x14, remap table @0x18 (not read: entries are in
+//! order), material name table @0x1C, texture-matrix slot table (u8 per
+//! entry) @0x20, centre table (3 × f32 per entry) @0x24, f32 scale, s16
+//! rotation and f32 translation tables @0x28/0x2C/0x30; the u32 @0x5C is 1
+//! for a Maya texture matrix. An entry (0x36 bytes) holds, for S, T and Q in
+//! turn, a scale, a rotation and a translation track header.
+//!
+//! Rotations are s16 · 2^fraction / 0x7FFF half-turns. The header's chunk
+//! size is 4 more than the chunk in some files; nothing read depends on it.
+#![allow(
+    clippy::arithmetic_side_effects,
+    reason = "offsets are u32 fields plus u16-bounded indices times 0x36 (below 2^40, no overflow with a 64-bit usize), each checked by the chunk reader before any byte is read"
+)]
+
+use super::common::{
+    Clip, KeyBudget, KeyTrack, Table, Values, check_tracks, clip, names, rotation_scale,
+};
+use crate::error::{Error, ErrorCode};
+use crate::j3d::read::{NameTable, SectionReader};
+use crate::limits::J3dLimits;
+
+/// Bytes of one entry: 3 axes × (scale, rotation, translation) × 6.
+const ENTRY: usize = 0x36;
+
+/// A checked TTK1 chunk.
+#[derive(Clone, Copy, Debug)]
+pub struct Ttk1<'a> {
+    reader: SectionReader<'a>,
+    clip: Clip,
+    rotation_fraction: u8,
+    maya: bool,
+    count: usize,
+    entries: usize,
+    slots: usize,
+    centres: usize,
+    names: NameTable<'a>,
+    scale: Table<'a>,
+    rotation: Table<'a>,
+    translation: Table<'a>,
+}
+
+/// One animated texture matrix: which material and slot, its centre, and
+/// its nine tracks (S, T, Q per component).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TexMtxEntry<'a> {
+    /// The material's name (MAT3 names it the same way).
+    pub material: &'a [u8],
+    /// The material's texture-matrix slot.
+    pub slot: u8,
+    /// Rotation and scale centre S, T, Q.
+    pub centre: [f32; 3],
+    /// Scale S, T, Q.
+    pub scale: [KeyTrack; 3],
+    /// Rotation S, T, Q (half-turns; the matrix uses Q only).
+    pub rotation: [KeyTrack; 3],
+    /// Translation S, T, Q.
+    pub translation: [KeyTrack; 3],
+}
+
+/// One texture matrix's sampled SRT: every track at one frame.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TexSrt {
+    /// Scale S, T, Q.
+    pub scale: [f32; 3],
+    /// Rotation S, T, Q in half-turns.
+    pub rotation: [f32; 3],
+    /// Translation S, T, Q.
+    pub translation: [f32; 3],
+}
+
+impl<'a> Ttk1<'a> {
+    pub(crate) fn parse(reader: SectionReader<'a>, limits: &J3dLimits) -> Result<Self, Error> {
+        let r = &reader;
+        let clip = clip(r, 0x0A, limits)?;
+        let rotation_fraction = r.u8(0x09)?;
+        if rotation_fraction > 15 {
+            return Err(r.error(
+                ErrorCode::BadValue,
+                0x09,
+                format_args!("rotation fraction {rotation_fraction}: at most 15 expected"),
+            ));
+        }
+        let groups = usize::from(r.u16(0x0C)?);
+        if groups % 3 != 0 {
+            return Err(r.error(
+                ErrorCode::BadValue,
+                0x0C,
+                format_args!("{groups} track groups: a multiple of 3 (S, T, Q) expected"),
+            ));
+        }
+        let count = groups / 3;
+        check_tracks(r, 0x0C, count, 9, limits)?;
+        let maya = r.u32(0x5C)? == 1;
+        let scale = Table::read(r, 0x28, r.u16(0x0E)?, Values::F32)?;
+        let angle = Values::S16(rotation_scale(rotation_fraction));
+        let rotation = Table::read(r, 0x2C, r.u16(0x10)?, angle)?;
+        let translation = Table::read(r, 0x30, r.u16(0x12)?, Values::F32)?;
+        let (entries, slots, centres) = if count == 0 {
+            (0, 0, 0)
+        } else {
+            (r.offset(0x14)?, r.offset(0x20)?, r.offset(0x24)?)
+        };
+        r.table(entries, count, ENTRY)?;
+        r.table(slots, count, 1)?;
+        r.table(centres, count, 12)?;
+        let names = names(reader, 0x1C, count)?;
+        let anim = Self {
+            reader,
+            clip,
+            rotation_fraction,
+            maya,
+            count,
+            entries,
+            slots,
+            centres,
+            names,
+            scale,
+            rotation,
+            translation,
+        };
+        let mut budget = KeyBudget::new(limits);
+        for i in 0..count {
+            let e = anim.read_entry(i)?;
+            let keys = e.scale.iter().chain(&e.rotation).chain(&e.translation);
+            let n = keys.map(|k| usize::from(k.count)).sum();
+            budget.take(r, entries + i * ENTRY, n)?;
+        }
+        Ok(anim)
+    }
+
+    fn read_entry(&self, i: usize) -> Result<TexMtxEntry<'a>, Error> {
+        let r = &self.reader;
+        let at = self.entries + i * ENTRY;
+        let tables = [&self.scale, &self.rotation, &self.translation];
+        let track = |axis: usize, component: usize| {
+            let table = tables.get(component).copied().unwrap_or(&self.scale);
+            KeyTrack::read(r, at + (axis * 3 + component) * 6, table)
+        };
+        let per = |component: usize| -> Result<[KeyTrack; 3], Error> {
+            Ok([
+                track(0, component)?,
+                track(1, component)?,
+                track(2, component)?,
+            ])
+        };
+        let c = self.centres + i * 12;
+        Ok(TexMtxEntry {
+            material: self.names.get(i)?.0,
+            slot: r.u8(self.slots + i)?,
+            centre: [r.f32(c)?, r.f32(c + 4)?, r.f32(c + 8)?],
+            scale: per(0)?,
+            rotation: per(1)?,
+            translation: per(2)?,
+        })
+    }
+
+    /// Loop mode and duration.
+    pub fn clip(&self) -> Clip {
+        self.clip
+    }
+
+    /// The rotation fraction (byte 0x09).
+    pub fn rotation_fraction(&self) -> u8 {
+        self.rotation_fraction
+    }
+
+    /// The scale, rotation (half-turns) and translation value tables the
+    /// tracks of [`Self::entry`] index.
+    pub fn tables(&self) -> [Table<'a>; 3] {
+        [self.scale, self.rotation, self.translation]
+    }
+
+    /// True when the u32 at 0x5C is 1: the matrix is built Maya's way.
+    pub fn is_maya(&self) -> bool {
+        self.maya
+    }
+
+    /// Animated texture matrices.
+    pub fn len(&self) -> usize {
+        self.count
+    }
+
+    /// True when nothing is animated.
+    pub fn is_empty(&self) -> bool {
+        self.count == 0
+    }
+
+    /// Entry `i` (checked at parse), `None` past the last.
+    pub fn entry(&self, i: usize) -> Option<TexMtxEntry<'a>> {
+        if i >= self.count {
+            return None;
+        }
+        self.read_entry(i).ok()
+    }
+
+    /// Every track of entry `i` at `frame` (Hermite between keys).
+    pub fn srt(&self, i: usize, frame: f32) -> Option<TexSrt> {
+        let e = self.entry(i)?;
+        Some(TexSrt {
+            scale: e.scale.map(|k| k.sample(&self.scale, frame, 1.0)),
+            rotation: e.rotation.map(|k| k.sample(&self.rotation, frame, 0.0)),
+            translation: e
+                .translation
+                .map(|k| k.sample(&self.translation, frame, 0.0)),
+        })
+    }
+
+    /// Entry `i`'s texture matrix at `frame`, column-major 4×4 (translation
+    /// in 12, 13): scale S/T, rotation Q (half-turns, times π) and
+    /// translation S/T about the entry's centre, or Maya's layout when
+    /// [`Self::is_maya`].
+    pub fn texture_matrix(&self, i: usize, frame: f32) -> Option<[f32; 16]> {
+        let e = self.entry(i)?;
+        let s = self.srt(i, frame)?;
+        let [ss, st, _] = s.scale;
+        let [ts, tt, _] = s.translation;
+        let [_, _, q] = s.rotation;
+        let [cs, ct, _] = e.centre;
+        Some(tex_matrix(self.maya, [ss, st], q, [ts, tt], [cs, ct]))
+    }
+}
+
+/// The 2D texture SRT as a 4×4 column-major matrix. Basic: scale and rotate
+/// about the centre, then translate. Maya: rotate about (0.5, 0.5) with the
+/// translation inside the scale and T flipped, as Maya's UV space is.
+pub fn tex_matrix(
+    maya: bool,
+    scale: [f32; 2],
+    half_turns: f32,
+    translation: [f32; 2],
+    centre: [f32; 2],
+) -> [f32; 16] {
+    let theta = half_turns * core::f32::consts::PI;
+    let (sin, cos) = (libm::sinf(theta), libm::cosf(theta));
+    let [ss, st] = scale;
+    let [ts, tt] = translation;
+    let [cs, ct] = centre;
+    let mut m = [0.0; 16];
+    let (m0, m1, m4, m5, m12, m13);
+    if maya {
+        m0 = ss * cos;
+        m4 = ss * sin;
+        m12 = ss * ((-0.5 * cos) - (0.5 * sin - 0.5) - ts);
+        m1 = st * -sin;
+        m5 = st * cos;
+        m13 = st * ((-0.5 * cos) + (0.5 * sin - 0.5) + tt) + 1.0;
+    } else {
+        m0 = ss * cos;
+        m4 = ss * -sin;
+        m12 = ts + cs - (m0 * cs + m4 * ct);
+        m1 = st * sin;
+        m5 = st * cos;
+        m13 = tt + ct - (m1 * cs + m5 * ct);
+    }
+    for (i, v) in [
+        (0, m0),
+        (1, m1),
+        (4, m4),
+        (5, m5),
+        (10, 1.0),
+        (12, m12),
+        (13, m13),
+        (15, 1.0),
+    ] {
+        if let Some(slot) = m.get_mut(i) {
+            *slot = v;
+        }
+    }
+    m
+}
