@@ -243,7 +243,7 @@ impl J3dLimits {
     /// The name of each limit, spelled like the .bbmodel table's (one
     /// namespace: `maxFileBytes` is the same bound in both), with the field
     /// it sets. A new limit is one line here.
-    const NAMES: [(&'static str, J3dLimitField); 13] = [
+    const NAMES: [(&'static str, J3dLimitField); 16] = [
         ("maxFileBytes", |l| &mut l.max_file_bytes),
         ("maxVertices", |l| &mut l.max_vertices),
         ("maxTriangles", |l| &mut l.max_triangles),
@@ -257,6 +257,9 @@ impl J3dLimits {
         ("maxTextureBytes", |l| &mut l.max_texture_bytes),
         ("maxDisplayListBytes", |l| &mut l.max_display_list_bytes),
         ("maxDepth", |l| &mut l.max_depth),
+        ("maxAnimTracks", |l| &mut l.max_anim_tracks),
+        ("maxAnimKeys", |l| &mut l.max_anim_keys),
+        ("maxAnimFrames", |l| &mut l.max_anim_frames),
     ];
 
     /// Overrides the limit called `name` (e.g. `"maxJoints"`), by the same

@@ -114,7 +114,7 @@ pub fn inspect(
             false
         }
         Err(e) => {
-            outln!("{name}: rarc: FAILED {e}{}", crate::input::at_suffix(&e));
+            outln!("{name}: rarc: FAILED {e}{}", crate::out::at_suffix(&e));
             false
         }
     }
@@ -255,9 +255,9 @@ fn extract(archive: &Path, dir: &Path, globs: &[String]) -> Result<bool, String>
         return Err("not a RARC archive (RARC or CRAR, plain or Yaz0-wrapped)".into());
     }
     let data =
-        unwrapped(&stored, &limits).map_err(|e| format!("{e}{}", crate::input::at_suffix(&e)))?;
-    let archive = Archive::parse(&data, &limits)
-        .map_err(|e| format!("{e}{}", crate::input::at_suffix(&e)))?;
+        unwrapped(&stored, &limits).map_err(|e| format!("{e}{}", crate::out::at_suffix(&e)))?;
+    let archive =
+        Archive::parse(&data, &limits).map_err(|e| format!("{e}{}", crate::out::at_suffix(&e)))?;
     let mut all_ok = true;
     for m in members_in_table_order(&archive) {
         let shown = member_path(&m);
@@ -280,7 +280,7 @@ fn write_member(dir: &Path, m: &Member<'_>) -> Result<PathBuf, String> {
     for component in m.path() {
         path.push(safe_component(component)?);
     }
-    let bytes = contents(m).map_err(|e| format!("{e}{}", crate::input::at_suffix(&e)))?;
+    let bytes = contents(m).map_err(|e| format!("{e}{}", crate::out::at_suffix(&e)))?;
     if let Some(parent) = path.parent() {
         std::fs::create_dir_all(parent).map_err(|e| format!("{}: {e}", parent.display()))?;
     }

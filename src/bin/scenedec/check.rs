@@ -287,7 +287,7 @@ pub fn check(name: &str, input: &Input, settings: &LoadSettings) -> Report {
 fn stopped(e: &Error) -> String {
     format!(
         "with every limit at inf it still fails, {e}{}: no limit explains that",
-        crate::input::at_suffix(e)
+        crate::out::at_suffix(e)
     )
 }
 

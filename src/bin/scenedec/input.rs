@@ -160,7 +160,12 @@ impl Input {
 fn read_limit(path: &Path, settings: &LoadSettings) -> std::io::Result<u64> {
     let limit = settings.limits.max_file_bytes();
     let large_file = std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.len() > limit);
-    if large_file && crate::archive::is_archive(&crate::bounded::head(path, 64)?) {
+    if large_file
+        && matches!(
+            scenedec::sniff::sniff(&crate::bounded::head(path, 64)?),
+            scenedec::sniff::Kind::Rarc | scenedec::sniff::Kind::Yaz0Rarc
+        )
+    {
         return Ok(limit.max(crate::bounded::archive_limit()));
     }
     Ok(limit)
@@ -228,17 +233,6 @@ pub fn exit_code(all_ok: bool) -> std::process::ExitCode {
         std::process::ExitCode::SUCCESS
     } else {
         std::process::ExitCode::FAILURE
-    }
-}
-
-/// ` (at WHERE)` for an error with a location, nothing for one without:
-/// an error never prints an empty `(at )`.
-pub fn at_suffix(e: &Error) -> String {
-    let at = e.at().to_string();
-    if at.is_empty() {
-        String::new()
-    } else {
-        format!(" (at {at})")
     }
 }
 

@@ -129,7 +129,7 @@ pub fn model_report(
             let text = if json {
                 json_error(name, format, e)
             } else {
-                format!("{name}: {format}: FAILED {e}{}", crate::input::at_suffix(e))
+                format!("{name}: {format}: FAILED {e}{}", crate::out::at_suffix(e))
             };
             (false, text, measure(Some(e)))
         }

@@ -86,7 +86,7 @@ pub fn read_member(archive: &Path, member: &str) -> Result<Vec<u8>, String> {
     let bytes = crate::bounded::read_archive(archive)?;
     let limits = RarcLimits::DEFAULT;
     let fail =
-        |e: scenedec::Error| format!("{}: {e}{}", archive.display(), crate::input::at_suffix(&e));
+        |e: scenedec::Error| format!("{}: {e}{}", archive.display(), crate::out::at_suffix(&e));
     let data = unwrapped(&bytes, &limits).map_err(fail)?;
     let parsed = Archive::parse(&data, &limits).map_err(fail)?;
     // Listings name members from the root's name (`root/dir/file`); the
@@ -163,7 +163,7 @@ fn add_file(path: &Path, relative: Option<&Path>, jobs: &mut Vec<Job>) -> Result
     }
     let bytes = crate::bounded::read_archive(path)?;
     let members = model_members(&bytes)
-        .map_err(|e| format!("{}: {e}{}", path.display(), crate::input::at_suffix(&e)))?;
+        .map_err(|e| format!("{}: {e}{}", path.display(), crate::out::at_suffix(&e)))?;
     for (member, _) in members {
         let under = match relative {
             Some(r) => r.join(&member),

@@ -33,6 +33,17 @@ pub fn text(args: std::fmt::Arguments<'_>) {
     }
 }
 
+/// ` (at WHERE)` for an error with a location, nothing for one without:
+/// an error never prints an empty `(at )`.
+pub fn at_suffix(e: &scenedec::Error) -> String {
+    let at = e.at().to_string();
+    if at.is_empty() {
+        String::new()
+    } else {
+        format!(" (at {at})")
+    }
+}
+
 /// `println!` through [`line`].
 macro_rules! outln {
     ($($arg:tt)*) => {

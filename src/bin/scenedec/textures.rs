@@ -43,7 +43,7 @@ pub fn run(request: &Request<'_>, settings: &LoadSettings) -> ExitCode {
     let loaded = match crate::input::load(&name.to_string(), &input, settings) {
         Ok(l) => l,
         Err(e) => {
-            eprintln!("{name}: FAILED {e}{}", crate::input::at_suffix(&e));
+            eprintln!("{name}: FAILED {e}{}", crate::out::at_suffix(&e));
             crate::check::explain_on_stderr(&name.to_string(), &input, settings, &e);
             return crate::input::exit_code(false);
         }
