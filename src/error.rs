@@ -558,6 +558,9 @@ pub enum WarningCode {
     UnsupportedChannel,
     /// A GX primitive that is not drawn as triangles (lines, points); skipped.
     UnsupportedPrimitive,
+    /// Bytes after a PNG's zlib stream (in its IDAT or a later one);
+    /// ignored, as libpng and the png crate ignore them.
+    TrailingImageData,
     /// A J3D animation file shorter than its header declares (trailing
     /// padding stripped); read, since every table it uses is present.
     ShortAnimationFile,
@@ -574,6 +577,7 @@ impl WarningCode {
             Self::MissingTexture => "MISSING_TEXTURE",
             Self::UnsupportedChannel => "UNSUPPORTED_CHANNEL",
             Self::UnsupportedPrimitive => "UNSUPPORTED_PRIMITIVE",
+            Self::TrailingImageData => "TRAILING_IMAGE_DATA",
             Self::ShortAnimationFile => "SHORT_ANIMATION_FILE",
         }
     }

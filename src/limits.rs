@@ -58,8 +58,10 @@ pub struct BbmodelLimits {
     pub max_keyframes: u64,
 }
 
-/// Picks one limit out of a table (see `BbmodelLimits::NAMES`).
-type LimitField = fn(&mut BbmodelLimits) -> &mut u64;
+/// Picks one limit out of a table of type `L` (see `BbmodelLimits::NAMES`).
+type Field<L> = fn(&mut L) -> &mut u64;
+/// Picks one limit out of the .bbmodel table.
+type LimitField = Field<BbmodelLimits>;
 
 impl BbmodelLimits {
     /// The loader specification's defaults.
@@ -106,14 +108,38 @@ impl BbmodelLimits {
     /// anything else (0, negative, fractional, NaN, an unknown name) is a caller
     /// error, [`ErrorCode::InvalidLimit`], never a file error.
     pub fn with_override(mut self, name: &str, value: f64) -> Result<Self, Error> {
-        let Some((_, field)) = Self::NAMES.iter().find(|(n, _)| *n == name) else {
-            return Err(Error::nowhere(
-                ErrorCode::InvalidLimit,
-                format_args!("unknown limit {}", crate::error::Quote(name)),
-            ));
-        };
-        *field(&mut self) = limit_value(name, value)?;
+        *named_field(&Self::NAMES, &mut self, name)? = limit_value(name, value)?;
         Ok(self)
+    }
+
+    /// The spec's name of every limit, in the table's order, so a caller
+    /// (the command line's `--limit`, its `--help`) lists exactly the names
+    /// [`Self::with_override`] takes.
+    pub fn names() -> impl Iterator<Item = &'static str> {
+        Self::NAMES.iter().map(|(n, _)| *n)
+    }
+
+    /// The value of the limit called `name`, or `None` for a name not in the table.
+    pub fn get(&self, name: &str) -> Option<u64> {
+        let mut copy = *self;
+        named_field(&Self::NAMES, &mut copy, name).ok().map(|f| *f)
+    }
+}
+
+/// The field of `limits` that `table` calls `name`; INVALID_LIMIT when the
+/// table has no such name. Shared by both tables so a new limit is one
+/// table line.
+fn named_field<'l, L>(
+    table: &[(&'static str, Field<L>)],
+    limits: &'l mut L,
+    name: &str,
+) -> Result<&'l mut u64, Error> {
+    match table.iter().find(|(n, _)| *n == name) {
+        Some((_, field)) => Ok(field(limits)),
+        None => Err(Error::nowhere(
+            ErrorCode::InvalidLimit,
+            format_args!("unknown limit {}", crate::error::Quote(name)),
+        )),
     }
 }
 
@@ -208,6 +234,52 @@ impl J3dLimits {
         max_anim_keys: 1_048_576,
         max_anim_frames: 65_535,
     };
+}
+
+/// Picks one limit out of the J3D table (see `J3dLimits::NAMES`).
+type J3dLimitField = Field<J3dLimits>;
+
+impl J3dLimits {
+    /// The name of each limit, spelled like the .bbmodel table's (one
+    /// namespace: `maxFileBytes` is the same bound in both), with the field
+    /// it sets. A new limit is one line here.
+    const NAMES: [(&'static str, J3dLimitField); 16] = [
+        ("maxFileBytes", |l| &mut l.max_file_bytes),
+        ("maxVertices", |l| &mut l.max_vertices),
+        ("maxTriangles", |l| &mut l.max_triangles),
+        ("maxJoints", |l| &mut l.max_joints),
+        ("maxShapes", |l| &mut l.max_shapes),
+        ("maxPackets", |l| &mut l.max_packets),
+        ("maxMaterials", |l| &mut l.max_materials),
+        ("maxTextures", |l| &mut l.max_textures),
+        ("maxTextureSide", |l| &mut l.max_texture_side),
+        ("maxTexturePixels", |l| &mut l.max_texture_pixels),
+        ("maxTextureBytes", |l| &mut l.max_texture_bytes),
+        ("maxDisplayListBytes", |l| &mut l.max_display_list_bytes),
+        ("maxDepth", |l| &mut l.max_depth),
+        ("maxAnimTracks", |l| &mut l.max_anim_tracks),
+        ("maxAnimKeys", |l| &mut l.max_anim_keys),
+        ("maxAnimFrames", |l| &mut l.max_anim_frames),
+    ];
+
+    /// Overrides the limit called `name` (e.g. `"maxJoints"`), by the same
+    /// rule as [`BbmodelLimits::with_override`]: a positive integer or
+    /// Infinity, else [`ErrorCode::InvalidLimit`].
+    pub fn with_override(mut self, name: &str, value: f64) -> Result<Self, Error> {
+        *named_field(&Self::NAMES, &mut self, name)? = limit_value(name, value)?;
+        Ok(self)
+    }
+
+    /// The name of every limit, in the table's order.
+    pub fn names() -> impl Iterator<Item = &'static str> {
+        Self::NAMES.iter().map(|(n, _)| *n)
+    }
+
+    /// The value of the limit called `name`, or `None` for a name not in the table.
+    pub fn get(&self, name: &str) -> Option<u64> {
+        let mut copy = *self;
+        named_field(&Self::NAMES, &mut copy, name).ok().map(|f| *f)
+    }
 }
 
 impl Default for J3dLimits {
@@ -344,6 +416,31 @@ mod tests {
             let l = BbmodelLimits::default().with_override(name, 7.0).unwrap();
             assert_ne!(l, BbmodelLimits::default(), "{name}");
         }
+    }
+
+    #[test]
+    fn every_j3d_limit_name_is_overridable_and_readable() {
+        let mut count = 0;
+        for name in J3dLimits::names() {
+            let l = J3dLimits::default().with_override(name, 7.0).unwrap();
+            assert_ne!(l, J3dLimits::default(), "{name}");
+            assert_eq!(l.get(name), Some(7), "{name}");
+            count += 1;
+        }
+        assert_eq!(count, J3dLimits::NAMES.len());
+        let l = J3dLimits::default()
+            .with_override("maxJoints", f64::INFINITY)
+            .unwrap();
+        assert_eq!(l.max_joints, UNLIMITED);
+        for bad in ["maxElements", "maxBananas", ""] {
+            let e = J3dLimits::default().with_override(bad, 5.0).unwrap_err();
+            assert_eq!(e.code(), ErrorCode::InvalidLimit, "{bad}");
+        }
+        assert_eq!(J3dLimits::default().get("maxElements"), None);
+        assert_eq!(
+            BbmodelLimits::default().get("maxTriangles"),
+            Some(BbmodelLimits::DEFAULT.max_triangles)
+        );
     }
 
     #[test]

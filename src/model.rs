@@ -56,7 +56,7 @@ pub fn unwrapped_len(bytes: &[u8], options: &Options<'_>) -> Result<usize, Error
         len as u64,
         options.j3d.limits.max_file_bytes,
         ErrorCode::FileTooLarge,
-        "decompressed Yaz0 bytes",
+        "decompressed Yaz0 bytes (maxFileBytes)",
         crate::error::Location::Binary {
             offset: 4,
             section: None,

@@ -39,7 +39,7 @@ use crate::bbmodel::textures::collections::{ChildEntry, Collections, ScopeEntry}
 use crate::bbmodel::textures::entries::{
     COUNTED_UUIDS, TextureFacts, Textures, for_each_texture, uuid_entry,
 };
-use crate::bbmodel::textures::pixels::{ImageTally, ImageWriter, validate_image};
+use crate::bbmodel::textures::pixels::{ImageTally, ImageWriter, TrailingData, validate_image};
 use crate::bbmodel::textures::records::{COMPOSITE_NAME, write_composite, write_texture};
 use crate::bbmodel::textures::shown::{
     NO_GROUP_TEXTURE, Placement, TextureRules, TextureSummary, group_texture,
@@ -339,6 +339,7 @@ pub(crate) fn fill<'a>(
         0usize,
         0usize,
     );
+    let mut trailing = TrailingData::default();
     for_each_texture(doc, limits, files, Some(&mut *warnings), |i, meta| {
         summary.add(i, &meta);
         let name = match &meta.name {
@@ -357,7 +358,7 @@ pub(crate) fn fill<'a>(
             mismatch,
         )?;
         let record = records.get_mut(i).ok_or_else(mismatch)?;
-        images.decode(
+        let after_stream = images.decode(
             i,
             &meta,
             files,
@@ -367,6 +368,7 @@ pub(crate) fn fill<'a>(
             png_scratch,
             mismatch,
         )?;
+        trailing.note(i, after_stream);
         *facts.get_mut(i).ok_or_else(mismatch)? = TextureFacts::of(&meta);
         if let Some(entry) = uuid_entry(doc, i, &meta) {
             *texture_uuids.get_mut(named).ok_or_else(mismatch)? = entry;
@@ -374,6 +376,7 @@ pub(crate) fn fill<'a>(
         }
         Ok(())
     })?;
+    trailing.warn(warnings);
     let texture_uuids = texture_uuids.get_mut(..named).ok_or_else(mismatch)?;
     texture_uuids.sort_unstable();
     let textures = Textures::new(doc, counts.textures, facts, texture_uuids, counts.textures);

@@ -162,6 +162,14 @@ impl Inflater {
         self.state == State::Done
     }
 
+    /// Whole input bytes held in the bit buffer and not yet read: after
+    /// the stream's end, bytes that followed its Adler-32 (the bit reader
+    /// takes up to 7 bytes ahead), which a caller counting what follows
+    /// the stream adds to the input [`Progress::used`] left over.
+    pub fn buffered_bytes(&self) -> u64 {
+        u64::from(self.bits.count / 8)
+    }
+
     /// Inflates `input` into `out` from `at`. `out[..at]` must hold the
     /// stream's latest output (at least the last 32 KiB of it, or all of
     /// it while shorter); with `ring`, `out` is a ring of at least 32 KiB

@@ -176,7 +176,7 @@ impl<'a> Inf1<'a> {
                         return Err(self.reader.error(
                             ErrorCode::HierarchyTooDeep,
                             node_at,
-                            format_args!("hierarchy deeper than {max_depth} levels"),
+                            format_args!("hierarchy deeper than {max_depth} levels (maxDepth)"),
                         ));
                     }
                     if let Some(j) = last_joint {

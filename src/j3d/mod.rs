@@ -34,7 +34,7 @@ fn parse<'a>(bytes: &'a [u8], options: &Options) -> Result<model::Model<'a>, Err
         bytes.len() as u64,
         options.limits.max_file_bytes,
         ErrorCode::FileTooLarge,
-        "file bytes",
+        "file bytes (maxFileBytes)",
         Location::Nowhere,
     )?;
     model::Model::parse(bytes)

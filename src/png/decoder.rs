@@ -123,6 +123,13 @@ impl Decoder {
         self.header
     }
 
+    /// Bytes of the IDAT run after the zlib stream ended: ignored, as
+    /// libpng and the png crate ignore them, and counted so a caller can
+    /// warn (0 for a well-formed file).
+    pub fn trailing_bytes(&self) -> u64 {
+        self.image.trailing_bytes()
+    }
+
     /// Takes the next piece of the file. After an error every later call
     /// returns that error again.
     pub fn feed(&mut self, input: &[u8], out: &mut Output<'_>) -> Result<(), PngError> {

@@ -43,6 +43,10 @@ pub struct ImageData {
     ring_pos: usize,
     /// The zlib stream ended and its Adler-32 matched.
     done: bool,
+    /// IDAT bytes after the zlib stream's end (its Adler-32), ignored as
+    /// the references ignore them but counted, so a caller can say so: a
+    /// valid image followed by junk is often a file cut and pasted wrong.
+    trailing: u64,
     rows: RowCursor,
 }
 
@@ -80,6 +84,7 @@ impl ImageData {
             inflater: Inflater::new(),
             ring_pos: 0,
             done: false,
+            trailing: 0,
             rows: RowCursor::default(),
         }
     }
@@ -94,6 +99,11 @@ impl ImageData {
     /// True once the zlib stream has ended with every row in.
     pub fn is_done(&self) -> bool {
         self.done
+    }
+
+    /// IDAT bytes seen after the zlib stream ended (see the field).
+    pub fn trailing_bytes(&self) -> u64 {
+        self.trailing
     }
 
     /// Inflates one piece of IDAT data through `window` into `sink`: a
@@ -128,6 +138,7 @@ impl ImageData {
             match step.result {
                 Ok(Flow::Done) => {
                     self.done = true;
+                    self.trailing = self.inflater.buffered_bytes();
                     if !self.rows.complete {
                         return Err(PngErrorKind::TooLittleImageData);
                     }
@@ -138,6 +149,8 @@ impl ImageData {
                 Err(_) => return Err(PngErrorKind::BadZlib),
             }
         }
+        // Past the stream's end (this piece's rest, or a later IDAT's bytes).
+        self.trailing = self.trailing.saturating_add(input.len() as u64);
         Ok(())
     }
 }

@@ -38,7 +38,7 @@
 //! | row filter type over 4 | error | both references |
 //! | zlib stream ends before the image is complete; IDAT run ends before the stream | error | both references |
 //! | more decompressed data than the image | error, after at most 32 KiB inflated | reading on to find the stream's end would make an inflate bomb cost |
-//! | bytes after the zlib stream inside the IDAT run | ignored | both references (libpng's default, the png crate) |
+//! | bytes after the zlib stream inside the IDAT run | ignored, counted ([`Decoder::trailing_bytes`]; a .bbmodel texture warns TRAILING_IMAGE_DATA) | both references ignore them (libpng's default, the png crate); counted because junk after a valid image is usually damage a user wants to hear of |
 //! | anything after IEND | ignored | neither reference reads past IEND |
 //! | file ends before IEND | error ([`Decoder::finish`]) | the file is incomplete |
 

@@ -15,7 +15,7 @@ use crate::bbmodel::document::value::{Path, TEXTURES, error_at};
 use crate::bbmodel::options::TextureFile;
 use crate::bbmodel::textures::entries::TextureMeta;
 use crate::bbmodel::textures::source::{ImageSource, bad_png};
-use crate::error::{Error, ErrorCode};
+use crate::error::{Error, ErrorCode, Location, MAX_WARNINGS, Warning, WarningCode, Warnings};
 use crate::limits::BbmodelLimits;
 use crate::png::PngError;
 use crate::scene::{MipRecord, TextureRecord};
@@ -144,15 +144,15 @@ impl ImageWriter {
         pixels: &mut [u8],
         scratch: &mut [u8],
         mismatch: fn() -> Error,
-    ) -> Result<(), Error> {
+    ) -> Result<u64, Error> {
         let (offset, mip, i) = (self.offset, self.mip, index);
         let (Some(image), Some(header)) = (source(meta, picked), meta.png) else {
-            return Ok(());
+            return Ok(0);
         };
         let len = usize::try_from(header.rgba8_len()).map_err(|_| mismatch())?;
         let end = offset.checked_add(len).ok_or_else(mismatch)?;
         let out = pixels.get_mut(offset..end).ok_or_else(mismatch)?;
-        image
+        let (_, trailing) = image
             .decode_rgba8(out, scratch)
             .map_err(|e| bad_image(i, &image, &e))?;
         *mips.get_mut(mip).ok_or_else(mismatch)? = MipRecord {
@@ -163,6 +163,35 @@ impl ImageWriter {
         record.first_mip = u32::try_from(mip).map_err(|_| mismatch())?;
         record.mip_count = 1;
         (self.offset, self.mip) = (end, mip + 1);
-        Ok(())
+        Ok(trailing)
+    }
+}
+
+/// Textures whose PNG had bytes after its zlib stream, noted while the
+/// fill pass holds the warnings list elsewhere and warned about after it.
+#[derive(Debug, Default)]
+pub struct TrailingData {
+    found: heapless::Vec<(usize, u64), MAX_WARNINGS>,
+}
+
+impl TrailingData {
+    /// Notes `bytes` after texture `index`'s zlib stream (none: nothing).
+    pub fn note(&mut self, index: usize, bytes: u64) {
+        if bytes > 0 {
+            // Past MAX_WARNINGS notes, the list of warnings is full anyway.
+            let _ = self.found.push((index, bytes));
+        }
+    }
+
+    /// One TRAILING_IMAGE_DATA warning per texture noted, at its path
+    /// (`source` for a data URL's image).
+    pub fn warn(&self, warnings: &mut Warnings) {
+        for &(index, bytes) in &self.found {
+            warnings.push(Warning::new(
+                WarningCode::TrailingImageData,
+                Location::Json(TEXTURES.with_index(index).render()),
+                format_args!("{bytes} bytes after the PNG's zlib stream: ignored"),
+            ));
+        }
     }
 }

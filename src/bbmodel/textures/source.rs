@@ -47,26 +47,34 @@ impl ImageSource<'_, '_> {
         Header::read(prefix).map_err(|e| bad_png(path, &e))
     }
 
-    /// Feeds the whole image to a decoder writing `out`.
-    fn decode(&self, out: &mut Output<'_>) -> Result<Header, PngError> {
+    /// Feeds the whole image to a decoder writing `out`; the header and
+    /// the bytes found after the zlib stream (see `Decoder::trailing_bytes`).
+    fn decode(&self, out: &mut Output<'_>) -> Result<(Header, u64), PngError> {
         let mut decoder = Decoder::new();
         match self {
             Self::DataUrl(url) => url.for_each_piece(|piece| decoder.feed(piece, out))?,
             Self::File(bytes) => decoder.feed(bytes, out)?,
         }
-        decoder.finish(out)
+        let header = decoder.finish(out)?;
+        Ok((header, decoder.trailing_bytes()))
     }
 
     /// Every check of a decode, without output memory.
     pub fn validate(&self) -> Result<Header, PngError> {
         let mut window = Window::new();
         self.decode(&mut Output::Validate(&mut window))
+            .map(|(header, _)| header)
     }
 
     /// Decodes to RGBA8 rows, top first, into `pixels` (exactly
     /// [`Header::rgba8_len`] bytes) with `scratch` (at least
-    /// [`Header::scratch_len`]).
-    pub fn decode_rgba8(&self, pixels: &mut [u8], scratch: &mut [u8]) -> Result<Header, PngError> {
+    /// [`Header::scratch_len`]); also returns the bytes after the zlib
+    /// stream, which the fill pass warns about.
+    pub fn decode_rgba8(
+        &self,
+        pixels: &mut [u8],
+        scratch: &mut [u8],
+    ) -> Result<(Header, u64), PngError> {
         self.decode(&mut Output::Rgba8 { pixels, scratch })
     }
 }

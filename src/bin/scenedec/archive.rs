@@ -25,6 +25,7 @@ use scenedec::{Error, RarcLimits};
 use crate::input::Input;
 use crate::json_out::{key, report_head, string};
 use crate::members::{member_path, model_members, unwrapped};
+use crate::out::outln;
 
 /// True for bytes `inspect` lists as an archive rather than loads.
 pub fn is_archive(bytes: &[u8]) -> bool {
@@ -75,10 +76,7 @@ pub fn inspect(
         let mut models_ok = true;
         let mut models = Vec::new();
         for (path, contents) in model_members(bytes)? {
-            let input = Input {
-                bytes: contents,
-                picked: Vec::new(),
-            };
+            let input = Input::from_bytes(contents);
             let (ok, text) = report(&format!("{name}:{path}"), &input);
             models_ok &= ok;
             models.push(text);
@@ -106,17 +104,17 @@ pub fn inspect(
     });
     match result {
         Ok((ok, text)) => {
-            println!("{text}");
+            outln!("{text}");
             ok
         }
         Err(e) if json => {
             let mut out = report_head(name, "rarc", Some(&e));
             out.push_str(", \"files\": []}");
-            println!("{out}");
+            outln!("{out}");
             false
         }
         Err(e) => {
-            println!("{name}: rarc: FAILED {e} (at {})", e.at());
+            outln!("{name}: rarc: FAILED {e}{}", crate::out::at_suffix(&e));
             false
         }
     }
@@ -242,7 +240,7 @@ pub fn run_extract(m: &ArgMatches) -> ExitCode {
         Ok(true) => ExitCode::SUCCESS,
         Ok(false) => ExitCode::FAILURE,
         Err(e) => {
-            println!("{}: FAILED {e}", archive.display());
+            outln!("{}: FAILED {e}", archive.display());
             ExitCode::FAILURE
         }
     }
@@ -251,12 +249,15 @@ pub fn run_extract(m: &ArgMatches) -> ExitCode {
 /// Writes the chosen members; `Ok(false)` when any was refused or failed.
 fn extract(archive: &Path, dir: &Path, globs: &[String]) -> Result<bool, String> {
     let limits = RarcLimits::DEFAULT;
-    let stored = std::fs::read(archive).map_err(|e| format!("cannot read: {e}"))?;
+    let stored = crate::bounded::read_bounded(archive, crate::bounded::archive_limit())
+        .map_err(|e| format!("cannot read: {e}"))?;
     if !is_archive(&stored) {
         return Err("not a RARC archive (RARC or CRAR, plain or Yaz0-wrapped)".into());
     }
-    let data = unwrapped(&stored, &limits).map_err(|e| format!("{e} (at {})", e.at()))?;
-    let archive = Archive::parse(&data, &limits).map_err(|e| format!("{e} (at {})", e.at()))?;
+    let data =
+        unwrapped(&stored, &limits).map_err(|e| format!("{e}{}", crate::out::at_suffix(&e)))?;
+    let archive =
+        Archive::parse(&data, &limits).map_err(|e| format!("{e}{}", crate::out::at_suffix(&e)))?;
     let mut all_ok = true;
     for m in members_in_table_order(&archive) {
         let shown = member_path(&m);
@@ -264,9 +265,9 @@ fn extract(archive: &Path, dir: &Path, globs: &[String]) -> Result<bool, String>
             continue;
         }
         match write_member(dir, &m) {
-            Ok(path) => println!("{shown}: {} bytes -> {}", m.size, path.display()),
+            Ok(path) => outln!("{shown}: {} bytes -> {}", m.size, path.display()),
             Err(why) => {
-                println!("{shown}: FAILED {why}");
+                outln!("{shown}: FAILED {why}");
                 all_ok = false;
             }
         }
@@ -279,7 +280,7 @@ fn write_member(dir: &Path, m: &Member<'_>) -> Result<PathBuf, String> {
     for component in m.path() {
         path.push(safe_component(component)?);
     }
-    let bytes = contents(m).map_err(|e| format!("{e} (at {})", e.at()))?;
+    let bytes = contents(m).map_err(|e| format!("{e}{}", crate::out::at_suffix(&e)))?;
     if let Some(parent) = path.parent() {
         std::fs::create_dir_all(parent).map_err(|e| format!("{}: {e}", parent.display()))?;
     }

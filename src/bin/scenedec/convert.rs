@@ -13,6 +13,7 @@ use scenedec::export::gltf::{self, Container, Summary};
 use crate::input::{Input, LoadSettings};
 use crate::json_out::{counts, error_object, key, number, string};
 use crate::members::Job;
+use crate::out::outln;
 
 /// What `convert` was asked to do.
 pub struct Request {
@@ -129,8 +130,8 @@ pub fn run(request: &Request, settings: &LoadSettings) -> ExitCode {
             Ok(l) | Err(l) => l,
         };
         match &bar {
-            Some(bar) => bar.suspend(|| println!("{text}")),
-            None => println!("{text}"),
+            Some(bar) => bar.suspend(|| outln!("{text}")),
+            None => outln!("{text}"),
         }
         if let Some(bar) = &bar {
             bar.inc(1);
@@ -139,11 +140,7 @@ pub fn run(request: &Request, settings: &LoadSettings) -> ExitCode {
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
-    if all_ok {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::FAILURE
-    }
+    crate::input::exit_code(all_ok)
 }
 
 /// Converts one file; its report line, `Ok` when written.
@@ -169,16 +166,26 @@ fn convert_one(
             ));
         }
     };
-    let loaded = match crate::input::load(&name, &read.bytes, &read.picked, settings) {
+    read.print_notes(&name);
+    let loaded = match crate::input::load(&name, &read, settings) {
         Ok(l) => l,
         Err(e) => {
             let format = crate::inspect::claimed_format(&read.bytes, &name);
+            // A limit error says, on its one line, the --limit arguments
+            // that load the file (inspect --check-limits gives each need).
+            let mut message = e.message().to_string();
+            if !request.json && crate::check::is_limit_error(&e) {
+                let arguments = crate::check::check(&name, &read, settings).arguments();
+                if !arguments.is_empty() {
+                    message = format!("{message}; to load it: {arguments}");
+                }
+            }
             return Err(failure(
                 &name,
                 format,
                 e.code().as_str(),
                 &e.at().to_string(),
-                e.message(),
+                &message,
                 request.json,
             ));
         }
@@ -323,7 +330,12 @@ impl Report<'_> {
 /// The report line of a file that failed.
 fn failure(name: &str, format: &str, code: &str, at: &str, message: &str, json: bool) -> String {
     if !json {
-        return format!("{name}: {format}: FAILED {code}: {message} (at {at})");
+        let at = if at.is_empty() {
+            String::new()
+        } else {
+            format!(" (at {at})")
+        };
+        return format!("{name}: {format}: FAILED {code}: {message}{at}");
     }
     let mut out = String::from("{");
     let mut first = true;

@@ -1,24 +1,25 @@
-//! What every command does before it has a scene: read the file, gather the
-//! texture files a .bbmodel may link to, apply `--limit` overrides, load.
-//!
-//! Picked texture files are the PNG files of each `--textures DIR`, of the
-//! model's own folder, and of a folder beside the model named after it
-//! (`model.bbmodel` and `model/`), matched by name as the loader
-//! specification says. Earlier sources win a name.
+//! What every command does before it has a scene: read the file (bounded by
+//! `maxFileBytes`, see `bounded`), read the texture files a .bbmodel names
+//! (see `picked`), apply `--limit` overrides, load.
 
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use clap::{Arg, ArgAction, ArgMatches, Command};
-use scenedec::{BbmodelLimits, Error, Options};
+use scenedec::{Error, ErrorCode, Options};
 
-/// Biggest texture file read from disk (a PNG past it is not offered).
-const MAX_PICKED_FILE_BYTES: u64 = 64 << 20;
+use crate::bounded::{ReadError, read_bounded};
+use crate::limit_args::Limits;
+
+/// Set when a `--limit` named a limit a loaded file's format does not have:
+/// the command then exits 2, as for any usage error.
+static USAGE_ERROR: AtomicBool = AtomicBool::new(false);
 
 /// How to load: limit overrides and texture folders, from the command line.
 #[derive(Clone, Debug, Default)]
 pub struct LoadSettings {
-    /// .bbmodel limits after every `--limit`.
-    pub limits: BbmodelLimits,
+    /// Both limit tables after every `--limit`.
+    pub limits: Limits,
     /// `--textures` folders, in order.
     pub texture_dirs: Vec<PathBuf>,
 }
@@ -32,26 +33,24 @@ pub fn load_args(command: Command) -> Command {
                 .value_name("DIR")
                 .action(ArgAction::Append)
                 .value_parser(clap::value_parser!(PathBuf))
-                .help("Also offer the PNG files of DIR as linked .bbmodel textures (repeatable); the model's folder and a folder named after the model are always offered"),
+                .help("Also look in DIR for the PNG files a .bbmodel names (repeatable; searched first); the model's folder and a folder named after the model are always searched, and only named files are read"),
         )
         .arg(
             Arg::new("limit")
                 .long("limit")
                 .value_name("NAME=VALUE")
                 .action(ArgAction::Append)
-                .help("Override a .bbmodel limit by its specification name, e.g. maxFaceVertices=64 or maxTriangles=inf (repeatable)"),
+                .help(crate::limit_args::SHORT_HELP)
+                .long_help(crate::limit_args::help()),
         )
 }
 
 impl LoadSettings {
     /// The settings `load_args` parsed; a bad `--limit` is a usage error (text).
     pub fn from_matches(m: &ArgMatches) -> Result<Self, String> {
-        let mut limits = BbmodelLimits::default();
+        let mut limits = Limits::default();
         for spec in m.get_many::<String>("limit").into_iter().flatten() {
-            let (name, value) = parse_limit(spec)?;
-            limits = limits
-                .with_override(name, value)
-                .map_err(|e| format!("--limit {spec}: {}", e.message()))?;
+            limits.apply(spec)?;
         }
         let texture_dirs = m
             .get_many::<PathBuf>("textures")
@@ -64,129 +63,180 @@ impl LoadSettings {
     }
 }
 
-/// `NAME=VALUE`, VALUE a number or `inf` / `Infinity`.
-pub fn parse_limit(spec: &str) -> Result<(&str, f64), String> {
-    let (name, value) = spec
-        .split_once('=')
-        .ok_or_else(|| format!("--limit {spec}: expected NAME=VALUE"))?;
-    let value = match value.trim() {
-        v if v.eq_ignore_ascii_case("inf") || v.eq_ignore_ascii_case("infinity") => f64::INFINITY,
-        v => v
-            .parse::<f64>()
-            .map_err(|_| format!("--limit {spec}: {v:?} is not a number"))?,
-    };
-    Ok((name.trim(), value))
-}
-
 /// A model file read from disk with the texture files offered to it.
+#[derive(Debug, Default)]
 pub struct Input {
-    /// The bytes of the file.
+    /// The bytes of the file (empty when `refused`).
     pub bytes: Vec<u8>,
     /// Picked texture files: name and bytes.
     pub picked: Vec<(String, Vec<u8>)>,
+    /// Why a named texture file was not offered, one line each.
+    pub notes: Vec<String>,
+    /// Sizes of named texture files skipped for size.
+    pub too_large: Vec<u64>,
+    /// Bytes the file has on disk.
+    pub file_len: u64,
+    /// The load's error when the file was too large to read.
+    pub refused: Option<Error>,
 }
 
 impl Input {
-    /// Reads `path` and, for a .bbmodel, the texture files offered to it.
+    /// A model already in memory (the bundled samples), with no texture files.
+    pub fn in_memory(bytes: &[u8]) -> Self {
+        Self::from_bytes(bytes.to_vec())
+    }
+
+    /// A model whose bytes were read elsewhere (an archive's member), with
+    /// no texture files.
+    pub fn from_bytes(bytes: Vec<u8>) -> Self {
+        Self {
+            file_len: bytes.len() as u64,
+            bytes,
+            ..Self::default()
+        }
+    }
+
+    /// Reads `path`, at most `maxFileBytes` of it, and, for a .bbmodel, the
+    /// texture files it names. A file over the limit is not read: its
+    /// load fails with FILE_TOO_LARGE, as the library's own check would.
     pub fn read(path: &Path, settings: &LoadSettings) -> std::io::Result<Self> {
-        // `ARCHIVE:member/path`: one member of an archive (members.rs).
+        // `ARCHIVE:member/path`: one member of an archive (members.rs),
+        // the archive read within the RARC limit on its size.
         if let Some((archive, member)) = crate::members::split_member_spec(path) {
             let bytes =
                 crate::members::read_member(&archive, &member).map_err(std::io::Error::other)?;
-            return Ok(Self {
-                bytes,
-                picked: Vec::new(),
-            });
+            return Ok(Self::from_bytes(bytes));
         }
-        let bytes = std::fs::read(path)?;
-        let picked = if scenedec::format_of(&bytes, extension(path)).ok()
+        let limit = read_limit(path, settings)?;
+        let bytes = match read_bounded(path, limit) {
+            Ok(bytes) => bytes,
+            Err(ReadError::Io(e)) => return Err(e),
+            Err(ReadError::TooLarge { len, limit }) => {
+                return Ok(Self {
+                    file_len: len,
+                    refused: Some(Error::nowhere(
+                        ErrorCode::FileTooLarge,
+                        format_args!(
+                            "the file is {len} bytes, over maxFileBytes ({limit}); not read"
+                        ),
+                    )),
+                    ..Self::default()
+                });
+            }
+        };
+        let mut input = Self {
+            file_len: bytes.len() as u64,
+            ..Self::default()
+        };
+        if scenedec::format_of(&bytes, extension(path)).ok()
             == Some(scenedec::scene::Format::Bbmodel)
         {
-            picked_textures(path, &settings.texture_dirs)
-        } else {
-            Vec::new()
-        };
-        Ok(Self { bytes, picked })
+            let picked = crate::picked::picked_textures(
+                path,
+                &bytes,
+                &settings.texture_dirs,
+                &settings.limits.bbmodel,
+            );
+            input.picked = picked.files;
+            input.notes = picked.notes;
+            input.too_large = picked.too_large;
+        }
+        input.bytes = bytes;
+        Ok(input)
+    }
+
+    /// Prints each note on standard error, after the file's name.
+    pub fn print_notes(&self, name: &str) {
+        for note in &self.notes {
+            eprintln!("{name}: warning: {note}");
+        }
     }
 }
 
-/// Loads `bytes` (named `name`, whose extension is the format hint) with
-/// `picked` texture files and the settings' limits.
+/// How much of `path` to read: `maxFileBytes`, or for a RARC archive
+/// (inspect lists archives) the archive limit. Only a regular file larger
+/// than `maxFileBytes` has its first bytes looked at, so a pipe given as
+/// FILE loses none of its bytes.
+fn read_limit(path: &Path, settings: &LoadSettings) -> std::io::Result<u64> {
+    let limit = settings.limits.max_file_bytes();
+    let large_file = std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.len() > limit);
+    if large_file
+        && matches!(
+            scenedec::sniff::sniff(&crate::bounded::head(path, 64)?),
+            scenedec::sniff::Kind::Rarc | scenedec::sniff::Kind::Yaz0Rarc
+        )
+    {
+        return Ok(limit.max(crate::bounded::archive_limit()));
+    }
+    Ok(limit)
+}
+
+/// The library options for `settings` and `files`.
+pub fn options<'o>(settings: &LoadSettings, files: &'o [(&'o str, &'o [u8])]) -> Options<'o> {
+    let mut options = Options::default();
+    options.bbmodel.limits = settings.limits.bbmodel;
+    options.bbmodel.texture_files = files;
+    options.j3d.limits = settings.limits.j3d;
+    options
+}
+
+/// Loads `input` (named `name`, whose extension is the format hint) with
+/// its picked texture files and the settings' limits.
+///
+/// A `--limit` the file's format does not have fails the load with
+/// INVALID_LIMIT and makes the command exit 2 (see [`exit_code`]).
 pub fn load<'a>(
     name: &str,
-    bytes: &'a [u8],
-    picked: &[(String, Vec<u8>)],
+    input: &'a Input,
     settings: &LoadSettings,
 ) -> Result<scenedec::Loaded<'a>, Error> {
-    let files: Vec<(&str, &[u8])> = picked
+    if let Some(e) = &input.refused {
+        return Err(e.clone());
+    }
+    let hint = extension(Path::new(name));
+    if let Ok(format) = model_format(&input.bytes, hint) {
+        let wrong = settings.limits.inapplicable(format);
+        if !wrong.is_empty() {
+            USAGE_ERROR.store(true, Ordering::Relaxed);
+            return Err(Error::nowhere(
+                ErrorCode::InvalidLimit,
+                format_args!(
+                    "--limit {} does not apply to {} files",
+                    wrong.join(", --limit "),
+                    format.as_str()
+                ),
+            ));
+        }
+    }
+    let files: Vec<(&str, &[u8])> = input
+        .picked
         .iter()
         .map(|(n, b)| (n.as_str(), b.as_slice()))
         .collect();
-    let mut options = Options::default();
-    options.bbmodel.limits = settings.limits;
-    options.bbmodel.texture_files = &files;
-    scenedec::load(bytes, extension(Path::new(name)), &options)
+    scenedec::load(&input.bytes, hint, &options(settings, &files))
+}
+
+/// The format of a file's bytes, looking through Yaz0 (a compressed model is J3D).
+pub fn model_format(bytes: &[u8], hint: Option<&str>) -> Result<scenedec::scene::Format, Error> {
+    if scenedec::sniff::sniff(bytes) == scenedec::sniff::Kind::Yaz0 {
+        return Ok(scenedec::scene::Format::J3d);
+    }
+    scenedec::format_of(bytes, hint)
+}
+
+/// The command's status: 2 when a `--limit` did not apply to a file, else
+/// 0 when `all_ok`, else 1.
+pub fn exit_code(all_ok: bool) -> std::process::ExitCode {
+    if USAGE_ERROR.load(Ordering::Relaxed) {
+        std::process::ExitCode::from(2)
+    } else if all_ok {
+        std::process::ExitCode::SUCCESS
+    } else {
+        std::process::ExitCode::FAILURE
+    }
 }
 
 /// The extension of `path`, the loader's format hint.
 pub fn extension(path: &Path) -> Option<&str> {
     path.extension().and_then(|e| e.to_str())
-}
-
-/// The PNG files offered to `model`: those of each of `dirs`, of the model's
-/// folder, and of the folder named after the model beside it.
-pub fn picked_textures(model: &Path, dirs: &[PathBuf]) -> Vec<(String, Vec<u8>)> {
-    let folder = model.parent().map(Path::to_path_buf).unwrap_or_default();
-    let named = model.file_stem().map(|s| folder.join(s));
-    let mut out: Vec<(String, Vec<u8>)> = Vec::new();
-    let sources = dirs.iter().cloned().chain([folder]).chain(named);
-    for dir in sources {
-        let Ok(entries) = std::fs::read_dir(if dir.as_os_str().is_empty() {
-            Path::new(".")
-        } else {
-            &dir
-        }) else {
-            continue;
-        };
-        let mut files: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
-        files.sort();
-        for file in files {
-            let is_png = extension(&file).is_some_and(|e| e.eq_ignore_ascii_case("png"));
-            let Some(name) = file.file_name().and_then(|n| n.to_str()) else {
-                continue;
-            };
-            let small = std::fs::metadata(&file)
-                .is_ok_and(|m| m.is_file() && m.len() <= MAX_PICKED_FILE_BYTES);
-            if !is_png || !small || out.iter().any(|(n, _)| n == name) {
-                continue;
-            }
-            if let Ok(bytes) = std::fs::read(&file) {
-                out.push((name.to_string(), bytes));
-            }
-        }
-    }
-    out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn limits_parse_numbers_and_infinity() {
-        assert_eq!(
-            parse_limit("maxFaceVertices=64"),
-            Ok(("maxFaceVertices", 64.0))
-        );
-        assert_eq!(
-            parse_limit("maxTriangles=inf"),
-            Ok(("maxTriangles", f64::INFINITY))
-        );
-        assert_eq!(
-            parse_limit("maxTriangles=Infinity"),
-            Ok(("maxTriangles", f64::INFINITY))
-        );
-        assert!(parse_limit("maxTriangles").is_err());
-        assert!(parse_limit("maxTriangles=lots").is_err());
-    }
 }

@@ -12,14 +12,22 @@ use scenedec::{Error, Scene, Warnings};
 
 use crate::input::{Input, LoadSettings};
 use crate::json_out::{counts, error_object, key, number, number32, report_head, string, vec3};
+use crate::out::outln;
 use crate::samples::SAMPLES;
 
-/// Inspects `files` (the bundled samples when empty); exit 0 when all loaded, else 1.
-pub fn run(files: &[PathBuf], json: bool, settings: &LoadSettings) -> ExitCode {
+/// Inspects `files` (the bundled samples when empty); exit 0 when all loaded,
+/// 1 when any failed, 2 when a `--limit` did not apply to a file.
+///
+/// `check_limits` measures every limit of each file (see `check`); a file
+/// that fails on a limit is measured that way without it.
+pub fn run(files: &[PathBuf], json: bool, check_limits: bool, settings: &LoadSettings) -> ExitCode {
     let mut all_ok = true;
     let mut report = |name: &str, input: Result<Input, String>| {
         let ok = match input {
-            Ok(input) => inspect_bytes(name, &input, json, settings),
+            Ok(input) => {
+                input.print_notes(name);
+                inspect_bytes(name, &input, json, check_limits, settings)
+            }
             Err(io) => {
                 print_io_error(name, &io, json);
                 false
@@ -29,11 +37,7 @@ pub fn run(files: &[PathBuf], json: bool, settings: &LoadSettings) -> ExitCode {
     };
     if files.is_empty() {
         for (name, bytes) in SAMPLES {
-            let input = Input {
-                bytes: bytes.to_vec(),
-                picked: Vec::new(),
-            };
-            report(name, Ok(input));
+            report(name, Ok(Input::in_memory(bytes)));
         }
     } else {
         for path in files {
@@ -44,11 +48,7 @@ pub fn run(files: &[PathBuf], json: bool, settings: &LoadSettings) -> ExitCode {
             );
         }
     }
-    if all_ok {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::FAILURE
-    }
+    crate::input::exit_code(all_ok)
 }
 
 /// The format a file claims by content, else by extension, for the report.
@@ -69,32 +69,52 @@ pub fn claimed_format(bytes: &[u8], name: &str) -> &'static str {
     }
 }
 
-fn inspect_bytes(name: &str, input: &Input, json: bool, settings: &LoadSettings) -> bool {
+fn inspect_bytes(
+    name: &str,
+    input: &Input,
+    json: bool,
+    check_limits: bool,
+    settings: &LoadSettings,
+) -> bool {
     let bytes = &input.bytes[..];
     // An archive is listed, not loaded (src/bin/scenedec/archive.rs).
     if crate::archive::is_archive(bytes) {
         return crate::archive::inspect(name, bytes, json, |member, input| {
-            model_report(member, input, json, settings)
+            model_report(member, input, json, check_limits, settings)
         });
     }
-    let (ok, text) = model_report(name, input, json, settings);
-    println!("{text}");
+    let (ok, text) = model_report(name, input, json, check_limits, settings);
+    outln!("{text}");
     ok
 }
 
 /// The report of one model (a loose file or an archive's member): whether
-/// it loaded, and its line, human or JSON.
+/// it loaded, and its text, human or JSON. `check_limits` measures every
+/// limit of the file (see `check`); a file that fails on a limit is
+/// measured that way without it: the report follows the file's line
+/// (human) or is its `"limits"` key (JSON).
 pub fn model_report(
     name: &str,
     input: &Input,
     json: bool,
+    check_limits: bool,
     settings: &LoadSettings,
 ) -> (bool, String) {
     let bytes = &input.bytes[..];
     let start = Instant::now();
-    let loaded = crate::input::load(name, bytes, &input.picked, settings);
+    let loaded = crate::input::load(name, input, settings);
     let elapsed = start.elapsed();
-    match &loaded {
+    // Asked for, or explaining a limit error; never after a usage error.
+    let measure = |e: Option<&Error>| {
+        let wanted = match e {
+            None => check_limits,
+            Some(e) => {
+                crate::check::is_limit_error(e) || (check_limits && !e.code().is_caller_error())
+            }
+        };
+        wanted.then(|| crate::check::check(name, input, settings))
+    };
+    let (ok, mut text, limits) = match &loaded {
         Ok(l) => {
             let scene = l.scene();
             let text = if json {
@@ -102,18 +122,37 @@ pub fn model_report(
             } else {
                 human_ok(name, bytes.len(), &scene, l.warnings(), elapsed)
             };
-            (true, text)
+            (true, text, measure(None))
         }
         Err(e) => {
             let format = claimed_format(bytes, name);
             let text = if json {
                 json_error(name, format, e)
             } else {
-                format!("{name}: {format}: FAILED {e} (at {})", e.at())
+                format!("{name}: {format}: FAILED {e}{}", crate::out::at_suffix(e))
             };
-            (false, text)
+            (false, text, measure(Some(e)))
+        }
+    };
+    if let Some(report) = &limits {
+        if json {
+            with_limits(&mut text, report);
+        } else {
+            for line in report.human() {
+                text.push_str(&format!("\n  {name}: {line}"));
+            }
         }
     }
+    (ok, text)
+}
+
+/// Adds `"limits": {...}` (see `check::Report::json`) before a JSON
+/// object's closing brace.
+fn with_limits(line: &mut String, report: &crate::check::Report) {
+    line.pop();
+    line.push_str(", \"limits\": ");
+    line.push_str(&report.json());
+    line.push('}');
 }
 
 /// Prints the report of a file that could not be read.
@@ -130,9 +169,9 @@ pub fn print_io_error(name: &str, io: &str, json: bool) {
         key(&mut out, &mut first, "error");
         error_object(&mut out, "IO", "", io);
         out.push('}');
-        println!("{out}");
+        outln!("{out}");
     } else {
-        println!("{name}: FAILED to read: {io}");
+        outln!("{name}: FAILED to read: {io}");
     }
 }
 

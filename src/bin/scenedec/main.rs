@@ -8,14 +8,20 @@
 //! `scenedec extract ARCHIVE -o DIR [--only GLOB]` writes a RARC archive's
 //! members; `inspect` lists an archive instead of loading it.
 //! Exit status: 0 when every file loaded (and every output was written), 1
-//! when any failed, 2 on usage errors.
+//! when any failed, 2 on usage errors (a `--limit` a file's format does not
+//! have included), 141 when standard output was closed early (see `out`).
 
 mod archive;
+mod bounded;
+mod check;
 mod convert;
 mod input;
 mod inspect;
 mod json_out;
+mod limit_args;
 mod members;
+mod out;
+mod picked;
 mod pose;
 mod samples;
 mod textures;
@@ -116,6 +122,16 @@ fn cli() -> Command {
                         .long("json")
                         .action(ArgAction::SetTrue)
                         .help("One JSON object per file, one per line"),
+                )
+                .arg(
+                    Arg::new("check-limits")
+                        .long("check-limits")
+                        .action(ArgAction::SetTrue)
+                        .help(
+                            "Measure each file against every limit at once: one line per limit it passes, \
+                             NAME: needs N, limit M, then the --limit arguments that load it (--json: a \
+                             \"limits\" object). A file that fails on a limit is measured so without this flag",
+                        ),
                 )
                 .arg(
                     Arg::new("files")
@@ -256,7 +272,7 @@ fn main() -> ExitCode {
                 .map(|f| f.cloned().collect())
                 .unwrap_or_default();
             match settings(m) {
-                Ok(s) => inspect::run(&files, json, &s),
+                Ok(s) => inspect::run(&files, json, m.get_flag("check-limits"), &s),
                 Err(code) => code,
             }
         }

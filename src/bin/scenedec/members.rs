@@ -83,9 +83,10 @@ pub fn split_member_spec(spec: &Path) -> Option<(PathBuf, String)> {
 /// The bytes of member `member` of the archive at `archive` (decompressed
 /// when stored compressed), or why there are none.
 pub fn read_member(archive: &Path, member: &str) -> Result<Vec<u8>, String> {
-    let bytes = std::fs::read(archive).map_err(|e| format!("{}: {e}", archive.display()))?;
+    let bytes = crate::bounded::read_archive(archive)?;
     let limits = RarcLimits::DEFAULT;
-    let fail = |e: scenedec::Error| format!("{}: {e} (at {})", archive.display(), e.at());
+    let fail =
+        |e: scenedec::Error| format!("{}: {e}{}", archive.display(), crate::out::at_suffix(&e));
     let data = unwrapped(&bytes, &limits).map_err(fail)?;
     let parsed = Archive::parse(&data, &limits).map_err(fail)?;
     // Listings name members from the root's name (`root/dir/file`); the
@@ -160,9 +161,9 @@ fn add_file(path: &Path, relative: Option<&Path>, jobs: &mut Vec<Job>) -> Result
         });
         return Ok(());
     }
-    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let members =
-        model_members(&bytes).map_err(|e| format!("{}: {e} (at {})", path.display(), e.at()))?;
+    let bytes = crate::bounded::read_archive(path)?;
+    let members = model_members(&bytes)
+        .map_err(|e| format!("{}: {e}{}", path.display(), crate::out::at_suffix(&e)))?;
     for (member, _) in members {
         let under = match relative {
             Some(r) => r.join(&member),
@@ -179,10 +180,11 @@ fn add_file(path: &Path, relative: Option<&Path>, jobs: &mut Vec<Job>) -> Result
     Ok(())
 }
 
-/// Whether a Yaz0 file's payload is an archive (read whole: Yaz0 must be
-/// decoded from its start).
+/// Whether a Yaz0 file's payload is an archive: its first bytes tell
+/// (`sniff` decodes only the first four bytes of the payload, which the
+/// first 64 stored bytes always hold), so the file is not read whole.
 fn yaz0_holds_archive(path: &Path) -> bool {
-    std::fs::read(path).is_ok_and(|b| sniff(&b) == Kind::Yaz0Rarc)
+    crate::bounded::head(path, 64).is_ok_and(|b| sniff(&b) == Kind::Yaz0Rarc)
 }
 
 /// Every file with a picked extension under `dir`, sorted, with its path

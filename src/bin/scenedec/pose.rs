@@ -65,11 +65,13 @@ pub fn run(request: &Request<'_>, settings: &LoadSettings) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let loaded = match crate::input::load(&name, &input.bytes, &input.picked, settings) {
+    input.print_notes(&name);
+    let loaded = match crate::input::load(&name, &input, settings) {
         Ok(l) => l,
         Err(e) => {
-            eprintln!("{name}: FAILED {e} (at {})", e.at());
-            return ExitCode::FAILURE;
+            eprintln!("{name}: FAILED {e}{}", crate::out::at_suffix(&e));
+            crate::check::explain_on_stderr(&name, &input, settings, &e);
+            return crate::input::exit_code(false);
         }
     };
     let scene = loaded.scene();
@@ -97,7 +99,7 @@ pub fn run(request: &Request<'_>, settings: &LoadSettings) -> ExitCode {
     } else {
         table(&scene, &name, clip, time, &poses, &world)
     };
-    print!("{out}");
+    crate::out::text(format_args!("{out}"));
     ExitCode::SUCCESS
 }
 

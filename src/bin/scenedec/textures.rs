@@ -14,6 +14,7 @@ use scenedec::scene::Scene;
 
 use crate::input::{Input, LoadSettings};
 use crate::json_out::{key, string};
+use crate::out::outln;
 
 /// What to write.
 pub struct Request<'a> {
@@ -38,12 +39,13 @@ pub fn run(request: &Request<'_>, settings: &LoadSettings) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let loaded = match crate::input::load(&name.to_string(), &input.bytes, &input.picked, settings)
-    {
+    input.print_notes(&name.to_string());
+    let loaded = match crate::input::load(&name.to_string(), &input, settings) {
         Ok(l) => l,
         Err(e) => {
-            eprintln!("{name}: FAILED {e} (at {})", e.at());
-            return ExitCode::FAILURE;
+            eprintln!("{name}: FAILED {e}{}", crate::out::at_suffix(&e));
+            crate::check::explain_on_stderr(&name.to_string(), &input, settings, &e);
+            return crate::input::exit_code(false);
         }
     };
     let scene = loaded.scene();
@@ -51,9 +53,9 @@ pub fn run(request: &Request<'_>, settings: &LoadSettings) -> ExitCode {
         Ok(written) => {
             for w in &written {
                 if request.json {
-                    println!("{}", json_line(&scene, w));
+                    outln!("{}", json_line(&scene, w));
                 } else {
-                    println!("{}", w.path.display());
+                    outln!("{}", w.path.display());
                 }
             }
             let missing = scene.textures().iter().filter(|t| t.missing()).count();

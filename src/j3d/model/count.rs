@@ -45,14 +45,14 @@ impl Model<'_> {
             self.jnt1.len() as u64,
             limits.max_joints,
             ErrorCode::TooManyJoints,
-            "joints",
+            "joints (maxJoints)",
             at(b"JNT1"),
         )?;
         check(
             self.shp1.len() as u64,
             limits.max_shapes,
             ErrorCode::TooManyShapes,
-            "shapes",
+            "shapes (maxShapes)",
             at(b"SHP1"),
         )?;
         let materials = self.mat3.map_or(0, |m| m.len());
@@ -60,7 +60,7 @@ impl Model<'_> {
             materials as u64,
             limits.max_materials,
             ErrorCode::TooManyMaterials,
-            "materials",
+            "materials (maxMaterials)",
             at(b"MAT3"),
         )?;
         let (textures, mips, pixels) = self.count_textures(limits, options.skip_texels)?;
@@ -118,7 +118,7 @@ impl Model<'_> {
                 summary.packets as u64,
                 limits.max_packets,
                 ErrorCode::TooManyPackets,
-                "packets",
+                "packets (maxPackets)",
                 at(b"SHP1"),
             )?;
             let mut dl_bytes = 0u64;
@@ -130,7 +130,7 @@ impl Model<'_> {
                 dl_bytes,
                 limits.max_display_list_bytes,
                 ErrorCode::DisplayListTooLarge,
-                "display-list bytes of one shape",
+                "display-list bytes of one shape (maxDisplayListBytes)",
                 at(b"SHP1"),
             )?;
             self.walk_shape(&shape, &desc, &mut counter)?;
@@ -331,7 +331,7 @@ impl ShapeSink for Counter<'_, '_> {
             self.triangles as u64,
             self.limits.max_triangles,
             ErrorCode::TooManyTriangles,
-            "triangles",
+            "triangles (maxTriangles)",
             Location::Nowhere,
         )
     }
@@ -351,7 +351,7 @@ impl Counter<'_, '_> {
             self.vertices as u64,
             self.limits.max_vertices,
             ErrorCode::TooManyVertices,
-            "vertices",
+            "vertices (maxVertices)",
             Location::Nowhere,
         )
     }

@@ -29,7 +29,7 @@ impl<'a> Model<'a> {
             tex1.len() as u64,
             limits.max_textures,
             ErrorCode::TooManyTextures,
-            "textures",
+            "textures (maxTextures)",
             tex1.location(0),
         )?;
         let (mut mips, mut bytes) = (0usize, 0u64);
@@ -40,14 +40,14 @@ impl<'a> Model<'a> {
                 u64::from(t.width.max(t.height)),
                 limits.max_texture_side,
                 ErrorCode::TextureTooLarge,
-                "texture side in texels",
+                "texture side in texels (maxTextureSide)",
                 at(),
             )?;
             check(
                 t.texels(),
                 limits.max_texture_pixels,
                 ErrorCode::TextureTooLarge,
-                "texels of one texture's mip levels",
+                "texels of one texture's mip levels (maxTexturePixels)",
                 at(),
             )?;
             let Some((_, data_at)) = t.data else {
@@ -66,7 +66,7 @@ impl<'a> Model<'a> {
                 bytes,
                 limits.max_texture_bytes,
                 ErrorCode::TextureTooLarge,
-                "RGBA8 bytes of all decoded textures",
+                "RGBA8 bytes of all decoded textures (maxTextureBytes)",
                 at(),
             )?;
             // Mip records hold u32 byte offsets into the pixel array.
@@ -74,7 +74,7 @@ impl<'a> Model<'a> {
                 bytes,
                 u64::from(u32::MAX),
                 ErrorCode::TextureTooLarge,
-                "RGBA8 bytes of all decoded textures (u32 offsets)",
+                "RGBA8 bytes of all decoded textures (u32 offsets, maxTextureBytes)",
                 at(),
             )?;
             t.check_palette_indices().map_err(|e| {

@@ -335,6 +335,37 @@ fn bytes_after_the_zlib_stream_and_after_iend_are_ignored() {
 }
 
 #[test]
+fn bytes_after_the_zlib_stream_are_counted_in_its_idat_and_in_later_ones() {
+    let trailing = |file: &[u8], piece: usize| {
+        let mut pixels = vec![0; 16];
+        let mut scratch = vec![0; DECODE_WINDOW_LEN + 64];
+        let mut out = Output::Rgba8 {
+            pixels: &mut pixels,
+            scratch: &mut scratch,
+        };
+        let mut decoder = Decoder::new();
+        for chunk in file.chunks(piece.max(1)) {
+            decoder.feed(chunk, &mut out).unwrap();
+        }
+        decoder.finish(&mut out).unwrap();
+        decoder.trailing_bytes()
+    };
+    let clean = grey().chunk(b"IDAT", &zlib(&GREY_2X2)).end();
+    let mut stream = zlib(&GREY_2X2);
+    stream.extend_from_slice(b"junk");
+    let inside = grey().chunk(b"IDAT", &stream).end();
+    let later = grey()
+        .chunk(b"IDAT", &zlib(&GREY_2X2))
+        .chunk(b"IDAT", b"more junk")
+        .end();
+    for piece in [0, 1, 7] {
+        assert_eq!(trailing(&clean, piece), 0, "{piece}");
+        assert_eq!(trailing(&inside, piece), 4, "{piece}");
+        assert_eq!(trailing(&later, piece), 9, "{piece}");
+    }
+}
+
+#[test]
 fn a_file_that_ends_before_iend_is_truncated() {
     let file = grey().idat(&GREY_2X2).end();
     for cut in [0, 8, 33, 40, file.len() - 1] {
