@@ -506,3 +506,39 @@ fn every_command_says_which_limits_to_raise_after_a_limit_error() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// In a run of several models a limit applies to the files whose format
+/// has it: `--limit maxFaceVertices=32` over J3D and .bbmodel files raises
+/// the .bbmodel limit and is no mistake for the J3D ones (the corpus check
+/// converts such a batch); one model whose format lacks it is a usage
+/// error (above).
+#[test]
+fn in_a_batch_a_limit_applies_to_the_files_whose_format_has_it() {
+    let r = scenedec(&[
+        "inspect",
+        "samples/pyramid.bmd",
+        "samples/cube.bbmodel",
+        "--limit",
+        "maxFaceVertices=32",
+        "--limit",
+        "maxJoints=5",
+    ]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    assert!(!r.stdout.contains("does not apply"), "{}", r.stdout);
+    let dir = std::env::temp_dir().join(format!("scenedec-batch-{}", std::process::id()));
+    let r = scenedec(&[
+        "convert",
+        "samples/pyramid.bmd",
+        "samples/cube.bbmodel",
+        "-o",
+        dir.to_str().unwrap(),
+        "--limit",
+        "maxFaceVertices=32",
+    ]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    assert!(dir.join("pyramid.bmd.glb").is_file() && dir.join("cube.bbmodel.glb").is_file());
+    let _ = std::fs::remove_dir_all(&dir);
+    // A limit that a batch's files cannot take still fails where it is wrong.
+    let r = scenedec(&["inspect", "samples/pyramid.bmd", "--limit", "maxJoints=1"]);
+    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+}

@@ -101,6 +101,11 @@ pub fn run(request: &Request, settings: &LoadSettings) -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    let batch = LoadSettings {
+        batch: jobs.len() > 1,
+        ..settings.clone()
+    };
+    let settings = &batch;
     // Every folder an output goes into (archive and folder trees mirrored).
     let mut folders: Vec<&Path> = jobs.iter().filter_map(|(_, out, _)| out.parent()).collect();
     folders.dedup();

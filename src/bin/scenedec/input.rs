@@ -22,6 +22,11 @@ pub struct LoadSettings {
     pub limits: Limits,
     /// `--textures` folders, in order.
     pub texture_dirs: Vec<PathBuf>,
+    /// The run loads several models: a `--limit` applies to the files
+    /// whose format has it (a .bbmodel limit in a batch with J3D files is
+    /// no mistake); with one model, a limit its format lacks is a usage
+    /// error.
+    pub batch: bool,
 }
 
 /// Adds `--textures DIR` and `--limit NAME=VALUE` to a subcommand.
@@ -59,6 +64,7 @@ impl LoadSettings {
         Ok(Self {
             limits,
             texture_dirs,
+            batch: false,
         })
     }
 }
@@ -184,7 +190,8 @@ pub fn options<'o>(settings: &LoadSettings, files: &'o [(&'o str, &'o [u8])]) ->
 /// its picked texture files and the settings' limits.
 ///
 /// A `--limit` the file's format does not have fails the load with
-/// INVALID_LIMIT and makes the command exit 2 (see [`exit_code`]).
+/// INVALID_LIMIT and makes the command exit 2 (see [`exit_code`]), unless
+/// the run loads several models ([`LoadSettings::batch`]).
 pub fn load<'a>(
     name: &str,
     input: &'a Input,
@@ -196,7 +203,7 @@ pub fn load<'a>(
     let hint = extension(Path::new(name));
     if let Ok(format) = model_format(&input.bytes, hint) {
         let wrong = settings.limits.inapplicable(format);
-        if !wrong.is_empty() {
+        if !wrong.is_empty() && !settings.batch {
             USAGE_ERROR.store(true, Ordering::Relaxed);
             return Err(Error::nowhere(
                 ErrorCode::InvalidLimit,

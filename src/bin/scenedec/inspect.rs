@@ -21,6 +21,11 @@ use crate::samples::SAMPLES;
 /// `check_limits` measures every limit of each file (see `check`); a file
 /// that fails on a limit is measured that way without it.
 pub fn run(files: &[PathBuf], json: bool, check_limits: bool, settings: &LoadSettings) -> ExitCode {
+    let batch = LoadSettings {
+        batch: files.len() > 1,
+        ..settings.clone()
+    };
+    let settings = &batch;
     let mut all_ok = true;
     let mut report = |name: &str, input: Result<Input, String>| {
         let ok = match input {

@@ -141,7 +141,8 @@ pub fn help() -> String {
     let mut text = String::from(
         "Override a limit by name: NAME=VALUE, VALUE a plain integer (1 to 2^53) or inf. \
          Repeatable. A name no format has, or one the loaded file's format lacks, is a usage \
-         error (exit 2). maxFileBytes also bounds every texture file read. \
+         error (exit 2); in a run of several models a name applies to the files whose \
+         format has it. maxFileBytes also bounds every texture file read. \
          Names, with their defaults for .bbmodel / J3D:",
     );
     let show = |v: Option<u64>| v.map_or_else(|| "-".to_string(), |v| v.to_string());
