@@ -23,7 +23,7 @@ use scenedec::sniff::{Kind, sniff};
 use scenedec::{Error, RarcLimits};
 
 use crate::input::Input;
-use crate::json_out::{key, report_head, string};
+use crate::json_out::{key, quoted, report_head, string};
 use crate::members::{member_path, model_members, unwrapped};
 use crate::out::outln;
 
@@ -291,7 +291,7 @@ fn write_member(dir: &Path, m: &Member<'_>) -> Result<PathBuf, String> {
 /// A name from the archive that is safe as one path component, or why not.
 pub fn safe_component(name: &[u8]) -> Result<&str, String> {
     let text = std::str::from_utf8(name)
-        .map_err(|_| format!("name {:?} is not UTF-8: refused", lossy(name)))?;
+        .map_err(|_| format!("name {} is not UTF-8: refused", quoted(&lossy(name))))?;
     let bad = text.is_empty()
         || text == "."
         || text == ".."
@@ -299,7 +299,8 @@ pub fn safe_component(name: &[u8]) -> Result<&str, String> {
         || Path::new(text).is_absolute();
     if bad {
         return Err(format!(
-            "name {text:?} is not a plain file or folder name: refused, nothing written"
+            "name {} is not a plain file or folder name: refused, nothing written",
+            quoted(text)
         ));
     }
     Ok(text)

@@ -161,14 +161,8 @@ fn convert_one(
     let read = match Input::read(input, settings) {
         Ok(read) => read,
         Err(e) => {
-            return Err(failure(
-                &name,
-                "unknown",
-                "IO",
-                "",
-                &e.to_string(),
-                request.json,
-            ));
+            let why = crate::failure::of_read(&name, input, &e);
+            return Err(failure(&name, "unknown", &why, request.json));
         }
     };
     read.print_notes(&name);
@@ -176,23 +170,16 @@ fn convert_one(
         Ok(l) => l,
         Err(e) => {
             let format = crate::inspect::claimed_format(&read.bytes, &name);
+            let mut why = crate::failure::of_load(&name, &read.bytes, &e);
             // A limit error says, on its one line, the --limit arguments
             // that load the file (inspect --check-limits gives each need).
-            let mut message = e.message().to_string();
             if !request.json && crate::check::is_limit_error(&e) {
                 let arguments = crate::check::check(&name, &read, settings).arguments();
                 if !arguments.is_empty() {
-                    message = format!("{message}; to load it: {arguments}");
+                    why.message = format!("{}; to load it: {arguments}", why.message);
                 }
             }
-            return Err(failure(
-                &name,
-                format,
-                e.code().as_str(),
-                &e.at().to_string(),
-                &message,
-                request.json,
-            ));
+            return Err(failure(&name, format, &why, request.json));
         }
     };
     let scene = loaded.scene();
@@ -226,14 +213,15 @@ fn convert_one(
                 report.human()
             })
         }
-        Err(e) => Err(failure(
-            &name,
-            scene.format().as_str(),
-            "EXPORT",
-            &output.display().to_string(),
-            &e.to_string(),
-            request.json,
-        )),
+        Err(e) => {
+            let why = crate::failure::Failure {
+                code: "EXPORT".to_string(),
+                at: output.display().to_string(),
+                message: e.to_string(),
+                not_model: false,
+            };
+            Err(failure(&name, scene.format().as_str(), &why, request.json))
+        }
     }
 }
 
@@ -333,14 +321,9 @@ impl Report<'_> {
 }
 
 /// The report line of a file that failed.
-fn failure(name: &str, format: &str, code: &str, at: &str, message: &str, json: bool) -> String {
+fn failure(name: &str, format: &str, why: &crate::failure::Failure, json: bool) -> String {
     if !json {
-        let at = if at.is_empty() {
-            String::new()
-        } else {
-            format!(" (at {at})")
-        };
-        return format!("{name}: {format}: FAILED {code}: {message}{at}");
+        return why.human(name, format);
     }
     let mut out = String::from("{");
     let mut first = true;
@@ -353,7 +336,7 @@ fn failure(name: &str, format: &str, code: &str, at: &str, message: &str, json: 
     key(&mut out, &mut first, "ok");
     out.push_str("false");
     key(&mut out, &mut first, "error");
-    error_object(&mut out, code, at, message);
+    error_object(&mut out, &why.code, &why.at, &why.message);
     out.push('}');
     out
 }

@@ -27,14 +27,14 @@ pub fn run(files: &[PathBuf], json: bool, check_limits: bool, settings: &LoadSet
     };
     let settings = &batch;
     let mut all_ok = true;
-    let mut report = |name: &str, input: Result<Input, String>| {
+    let mut report = |name: &str, input: Result<Input, crate::failure::Failure>| {
         let ok = match input {
             Ok(input) => {
                 input.print_notes(name);
                 inspect_bytes(name, &input, json, check_limits, settings)
             }
-            Err(io) => {
-                print_io_error(name, &io, json);
+            Err(failure) => {
+                print_io_error(name, &failure, json);
                 false
             }
         };
@@ -49,7 +49,7 @@ pub fn run(files: &[PathBuf], json: bool, check_limits: bool, settings: &LoadSet
             let name = path.display().to_string();
             report(
                 &name,
-                Input::read(path, settings).map_err(|e| e.to_string()),
+                Input::read(path, settings).map_err(|e| crate::failure::of_read(&name, path, &e)),
             );
         }
     }
@@ -131,10 +131,11 @@ pub fn model_report(
         }
         Err(e) => {
             let format = claimed_format(bytes, name);
+            let failure = crate::failure::of_load(name, bytes, e);
             let text = if json {
-                json_error(name, format, e)
+                json_error(name, format, &failure)
             } else {
-                format!("{name}: {format}: FAILED {e}{}", crate::out::at_suffix(e))
+                failure.human(name, format)
             };
             (false, text, measure(Some(e)))
         }
@@ -161,28 +162,26 @@ fn with_limits(line: &mut String, report: &crate::check::Report) {
 }
 
 /// Prints the report of a file that could not be read.
-pub fn print_io_error(name: &str, io: &str, json: bool) {
+fn print_io_error(name: &str, failure: &crate::failure::Failure, json: bool) {
     if json {
-        let mut out = String::from("{");
-        let mut first = true;
-        key(&mut out, &mut first, "file");
-        string(&mut out, name);
-        key(&mut out, &mut first, "format");
-        string(&mut out, "unknown");
-        key(&mut out, &mut first, "ok");
-        out.push_str("false");
-        key(&mut out, &mut first, "error");
-        error_object(&mut out, "IO", "", io);
-        out.push('}');
-        outln!("{out}");
+        outln!("{}", json_error(name, "unknown", failure));
     } else {
-        outln!("{name}: FAILED to read: {io}");
+        outln!("{}", failure.human(name, "unknown"));
     }
 }
 
 /// The report of a file that failed: every field present, empty or zero.
-fn json_error(name: &str, format: &str, e: &Error) -> String {
-    let mut out = report_head(name, format, Some(e));
+fn json_error(name: &str, format: &str, failure: &crate::failure::Failure) -> String {
+    let mut out = String::from("{");
+    let mut first = true;
+    key(&mut out, &mut first, "file");
+    string(&mut out, name);
+    key(&mut out, &mut first, "format");
+    string(&mut out, format);
+    key(&mut out, &mut first, "ok");
+    out.push_str("false");
+    key(&mut out, &mut first, "error");
+    error_object(&mut out, &failure.code, &failure.at, &failure.message);
     out.push_str(", \"nodes\": [], \"meshes\": 0, \"vertices\": 0, \"triangles\": 0, \"hidden_triangles\": 0, \"materials\": [], \"textures\": [], \"animations\": [], \"warnings\": [], \"bbox\": null}");
     out
 }
@@ -510,8 +509,8 @@ fn human_ok(
     }
     for a in scene.animations() {
         s.push_str(&format!(
-            "\n  animation {:?}: {:.3} s, {}, {} channels, {} keyframes",
-            scene.text(a.name),
+            "\n  animation {}: {:.3} s, {}, {} channels, {} keyframes",
+            crate::json_out::quoted(scene.text(a.name)),
             a.length,
             loop_name(a.loop_mode),
             a.channel_count,

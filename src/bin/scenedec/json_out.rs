@@ -21,6 +21,15 @@ pub fn string(out: &mut String, s: &str) {
     out.push('"');
 }
 
+/// `s` in double quotes, escaped as JSON escapes it: how messages quote
+/// names from files and arguments (never Rust's `{:?}`, whose escapes are
+/// not for users).
+pub fn quoted(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    string(&mut out, s);
+    out
+}
+
 /// Appends a finite number as JSON (non-finite values become `null`).
 pub fn number(out: &mut String, x: f64) {
     if x.is_finite() {

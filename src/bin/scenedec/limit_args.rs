@@ -31,7 +31,8 @@ impl Limits {
         let (name, value) = parse_limit(spec)?;
         let Some(known) = known_name(name) else {
             return Err(format!(
-                "--limit {spec}: unknown limit {name:?}; the limits are {}",
+                "--limit {spec}: unknown limit {}; the limits are {}",
+                crate::json_out::quoted(name),
                 all_names().collect::<Vec<_>>().join(", ")
             ));
         };
@@ -125,7 +126,8 @@ pub fn parse_limit(spec: &str) -> Result<(&str, f64), String> {
         },
         v => {
             return Err(format!(
-                "--limit {spec}: {v:?} is not a limit value: write a plain integer (e.g. 64) or inf"
+                "--limit {spec}: {} is not a limit value: write a plain integer (e.g. 64) or inf",
+                crate::json_out::quoted(v)
             ));
         }
     };

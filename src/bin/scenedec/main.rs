@@ -15,6 +15,7 @@ mod archive;
 mod bounded;
 mod check;
 mod convert;
+mod failure;
 mod input;
 mod inspect;
 mod json_out;

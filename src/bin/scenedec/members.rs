@@ -103,7 +103,13 @@ pub fn read_member(archive: &Path, member: &str) -> Result<Vec<u8>, String> {
             break;
         }
     }
-    let found = found.ok_or_else(|| format!("{}: no member {member:?}", archive.display()))?;
+    let found = found.ok_or_else(|| {
+        format!(
+            "{}: no member {}",
+            archive.display(),
+            crate::json_out::quoted(member)
+        )
+    })?;
     let mut out = vec![0u8; usize::try_from(found.size).unwrap_or(usize::MAX)];
     found.read_into(&mut out).map_err(fail)?;
     Ok(out)

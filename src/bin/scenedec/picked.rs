@@ -18,6 +18,7 @@ use scenedec::BbmodelLimits;
 use scenedec::bbmodel::references::HARD_MAX_REFERENCES;
 
 use crate::bounded::{ReadError, read_bounded};
+use crate::json_out::quoted;
 
 /// The eight bytes every PNG file starts with.
 const PNG_SIGNATURE: &[u8; 8] = b"\x89PNG\r\n\x1a\n";
@@ -114,7 +115,8 @@ pub fn picked_textures(
                 .map(|(d, _)| d.display().to_string())
                 .collect();
             picked.notes.push(format!(
-                "texture {reference:?}: no such .png file in {}",
+                "texture {}: no such .png file in {}",
+                quoted(&reference),
                 searched.join(", ")
             ));
             continue;
@@ -123,7 +125,8 @@ pub fn picked_textures(
         // never end: only regular files are read.
         if !std::fs::metadata(&path).is_ok_and(|m| m.is_file()) {
             picked.notes.push(format!(
-                "texture {reference:?}: {} skipped: not a regular file",
+                "texture {}: {} skipped: not a regular file",
+                quoted(&reference),
                 path.display()
             ));
             continue;
@@ -131,7 +134,8 @@ pub fn picked_textures(
         match read_bounded(&path, limits.max_file_bytes) {
             Ok(bytes) if bytes.starts_with(PNG_SIGNATURE) => picked.files.push((name, bytes)),
             Ok(_) => picked.notes.push(format!(
-                "texture {reference:?}: {} skipped: not a PNG (no PNG signature)",
+                "texture {}: {} skipped: not a PNG (no PNG signature)",
+                quoted(&reference),
                 path.display()
             )),
             Err(e) => {
@@ -145,7 +149,8 @@ pub fn picked_textures(
                     ReadError::Io(_) => "",
                 };
                 picked.notes.push(format!(
-                    "texture {reference:?}: {} skipped: {e}{hint}",
+                    "texture {}: {} skipped: {e}{hint}",
+                    quoted(&reference),
                     path.display()
                 ));
             }

@@ -13,7 +13,7 @@ use scenedec::Scene;
 use scenedec::scene::{LoopMode, Mat4, NodePose, clip_loop_mode, clip_time, world_matrices};
 
 use crate::input::{Input, LoadSettings};
-use crate::json_out;
+use crate::json_out::{self, quoted};
 
 /// What to sample, as given on the command line (checked by [`parse`]).
 pub struct Request<'a> {
@@ -41,10 +41,11 @@ fn parse(animation: &str, time: &str) -> Result<(usize, f32), String> {
     let t = time
         .trim()
         .parse::<f32>()
-        .map_err(|_| format!("--time {time:?}: expected a number of seconds"))?;
+        .map_err(|_| format!("--time {}: expected a number of seconds", quoted(time)))?;
     if !(t.is_finite() && t >= 0.0) {
         return Err(format!(
-            "--time {time:?}: expected a finite number of seconds, at least 0"
+            "--time {}: expected a finite number of seconds, at least 0",
+            quoted(time)
         ));
     }
     // -0 prints as 0.
@@ -61,7 +62,8 @@ pub fn run(request: &Request<'_>, settings: &LoadSettings) -> ExitCode {
     let input = match Input::read(request.file, settings) {
         Ok(input) => input,
         Err(e) => {
-            eprintln!("{name}: FAILED to read: {e}");
+            let why = crate::failure::of_read(&name.to_string(), request.file, &e);
+            eprintln!("{}", why.human(&name.to_string(), "unknown"));
             return ExitCode::FAILURE;
         }
     };
@@ -69,7 +71,9 @@ pub fn run(request: &Request<'_>, settings: &LoadSettings) -> ExitCode {
     let loaded = match crate::input::load(&name, &input, settings) {
         Ok(l) => l,
         Err(e) => {
-            eprintln!("{name}: FAILED {e}{}", crate::out::at_suffix(&e));
+            let format = crate::inspect::claimed_format(&input.bytes, &name.to_string());
+            let why = crate::failure::of_load(&name.to_string(), &input.bytes, &e);
+            eprintln!("{}", why.human(&name.to_string(), format));
             crate::check::explain_on_stderr(&name, &input, settings, &e);
             return crate::input::exit_code(false);
         }
@@ -162,8 +166,8 @@ fn table(
             clip_time(a, time).map_or_else(|| "rest, after the end".into(), |t| format!("{t} s"));
         let _ = writeln!(
             out,
-            "{file}: animation {clip} {:?} ({mode}, {} s) at {time} s: clip time {shown}",
-            scene.text(a.name),
+            "{file}: animation {clip} {} ({mode}, {} s) at {time} s: clip time {shown}",
+            quoted(scene.text(a.name)),
             a.length
         );
     }

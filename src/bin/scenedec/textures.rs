@@ -35,7 +35,8 @@ pub fn run(request: &Request<'_>, settings: &LoadSettings) -> ExitCode {
     let input = match Input::read(request.file, settings) {
         Ok(input) => input,
         Err(e) => {
-            eprintln!("{name}: FAILED to read: {e}");
+            let why = crate::failure::of_read(&name.to_string(), request.file, &e);
+            eprintln!("{}", why.human(&name.to_string(), "unknown"));
             return ExitCode::FAILURE;
         }
     };
@@ -43,7 +44,9 @@ pub fn run(request: &Request<'_>, settings: &LoadSettings) -> ExitCode {
     let loaded = match crate::input::load(&name.to_string(), &input, settings) {
         Ok(l) => l,
         Err(e) => {
-            eprintln!("{name}: FAILED {e}{}", crate::out::at_suffix(&e));
+            let format = crate::inspect::claimed_format(&input.bytes, &name.to_string());
+            let why = crate::failure::of_load(&name.to_string(), &input.bytes, &e);
+            eprintln!("{}", why.human(&name.to_string(), format));
             crate::check::explain_on_stderr(&name.to_string(), &input, settings, &e);
             return crate::input::exit_code(false);
         }
