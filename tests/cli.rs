@@ -200,8 +200,9 @@ fn convert_exits_1_when_a_file_fails_and_2_on_usage_errors() {
         out.to_str().unwrap(),
     ]);
     assert_eq!(code, 2, "an output that is neither .glb nor .gltf");
-    let (code, _) = scenedec(&["convert", "samples/cube.bbmodel"]);
-    assert_eq!(code, 2, "no -o");
+    // Without -o each goes beside its input: two bound for one file.
+    let (code, _) = scenedec(&["convert", "samples/pyramid.bmd", "samples/pyramid.bmd"]);
+    assert_eq!(code, 2, "two models bound for one output");
     let (code, _) = scenedec(&[
         "convert",
         "--limit",

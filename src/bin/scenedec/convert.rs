@@ -19,8 +19,11 @@ use crate::out::outln;
 pub struct Request {
     /// Input models.
     pub files: Vec<PathBuf>,
-    /// `-o`: a file for one input, a folder for several.
-    pub output: PathBuf,
+    /// `-o`: a file for one input, a folder for several; `None`: each
+    /// output beside its input (`Job::beside`).
+    pub output: Option<PathBuf>,
+    /// `--force`: overwrite outputs that exist.
+    pub force: bool,
     /// `--format`, when given.
     pub format: Option<Container>,
     /// `--scale`; `None`: metres (`gltf::metres_per_unit`).
@@ -35,20 +38,84 @@ pub struct Request {
     pub hidden: gltf::Hidden,
 }
 
+/// One model to convert: what to read, where to write, how.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Planned {
+    /// What `Input::read` reads.
+    pub input: PathBuf,
+    /// The file to write.
+    pub output: PathBuf,
+    /// Its container.
+    pub container: Container,
+    /// Found by walking a folder: skipped without a word when no model.
+    pub walked: bool,
+}
+
 /// Where each model goes and in which container; a usage error as text.
-/// `jobs` are the models the inputs stand for (`members::expand`): a loose
-/// file goes to `-o` itself when it is the only one, else to
-/// `OUT/<file name>.glb`; a model found in an archive or a folder to
-/// `OUT/<its path there>.glb`.
-pub fn plan(request: &Request, jobs: &[Job]) -> Result<Vec<(PathBuf, PathBuf, Container)>, String> {
-    let by_extension = Container::from_path(&request.output);
-    let folder =
-        jobs.len() > 1 || request.output.is_dir() || jobs.iter().any(|j| j.under.is_some());
+/// `jobs` are the models the inputs stand for (`members::expand`). Without
+/// `-o` each goes beside its input (`Job::beside`, extension replaced);
+/// with it, a loose file goes to `-o` itself when it is the only one, else
+/// to `OUT/<file name>.glb`, and a model found in an archive or a folder to
+/// `OUT/<its path there>.glb`. Two models bound for one file, or a model
+/// bound for its own input, are usage errors.
+pub fn plan(request: &Request, jobs: &[Job]) -> Result<Vec<Planned>, String> {
+    let planned = match &request.output {
+        None => {
+            let container = request.format.unwrap_or(Container::Glb);
+            jobs.iter()
+                .map(|job| {
+                    planned(
+                        job,
+                        job.beside.with_extension(container.extension()),
+                        container,
+                    )
+                })
+                .collect()
+        }
+        Some(output) => plan_under(request, output, jobs)?,
+    };
+    let mut seen: Vec<(&Path, &Path)> = Vec::with_capacity(planned.len());
+    for p in &planned {
+        if p.output == p.input {
+            return Err(format!(
+                "{}: the output would overwrite the input; give -o",
+                p.input.display()
+            ));
+        }
+        if let Some((other, _)) = seen.iter().find(|(_, out)| *out == p.output) {
+            return Err(format!(
+                "{} and {} would both be written to {}; give -o DIR",
+                other.display(),
+                p.input.display(),
+                p.output.display()
+            ));
+        }
+        seen.push((&p.input, &p.output));
+    }
+    Ok(planned)
+}
+
+fn planned(job: &Job, output: PathBuf, container: Container) -> Planned {
+    Planned {
+        input: job.input.clone(),
+        output,
+        container,
+        walked: job.walked,
+    }
+}
+
+/// [`plan`] with `-o OUT`.
+fn plan_under(request: &Request, output: &Path, jobs: &[Job]) -> Result<Vec<Planned>, String> {
+    let by_extension = Container::from_path(output);
+    let folder = jobs.len() > 1
+        || output.is_dir()
+        || jobs.iter().any(|j| j.under.is_some())
+        || request.files.iter().any(|f| f.is_dir());
     if folder {
-        if by_extension.is_some() && !request.output.is_dir() {
+        if by_extension.is_some() && !output.is_dir() {
             return Err(format!(
                 "-o {}: several inputs need a folder, not a file",
-                request.output.display()
+                output.display()
             ));
         }
         let container = request.format.unwrap_or(Container::Glb);
@@ -62,10 +129,8 @@ pub fn plan(request: &Request, jobs: &[Job]) -> Result<Vec<(PathBuf, PathBuf, Co
                         |n| n.to_string_lossy().into_owned(),
                     ),
                 };
-                let out = request
-                    .output
-                    .join(format!("{name}.{}", container.extension()));
-                (job.input.clone(), out, container)
+                let out = output.join(format!("{name}.{}", container.extension()));
+                planned(job, out, container)
             })
             .collect());
     }
@@ -73,7 +138,7 @@ pub fn plan(request: &Request, jobs: &[Job]) -> Result<Vec<(PathBuf, PathBuf, Co
         (Some(e), Some(f)) if e != f => {
             return Err(format!(
                 "-o {} says .{} but --format says {}",
-                request.output.display(),
+                output.display(),
                 e.extension(),
                 f.extension()
             ));
@@ -82,13 +147,13 @@ pub fn plan(request: &Request, jobs: &[Job]) -> Result<Vec<(PathBuf, PathBuf, Co
         (None, None) => {
             return Err(format!(
                 "-o {}: name a .glb or .gltf file, or give --format",
-                request.output.display()
+                output.display()
             ));
         }
     };
     Ok(jobs
         .iter()
-        .map(|job| (job.input.clone(), request.output.clone(), container))
+        .map(|job| planned(job, output.to_path_buf(), container))
         .collect())
 }
 
@@ -106,15 +171,6 @@ pub fn run(request: &Request, settings: &LoadSettings) -> ExitCode {
         ..settings.clone()
     };
     let settings = &batch;
-    // Every folder an output goes into (archive and folder trees mirrored).
-    let mut folders: Vec<&Path> = jobs.iter().filter_map(|(_, out, _)| out.parent()).collect();
-    folders.dedup();
-    for folder in folders {
-        if let Err(e) = std::fs::create_dir_all(folder) {
-            eprintln!("scenedec convert: cannot create {}: {e}", folder.display());
-            return ExitCode::FAILURE;
-        }
-    }
     let bar = (jobs.len() > 1 && std::io::stderr().is_terminal()).then(|| {
         let bar = indicatif::ProgressBar::new(jobs.len() as u64);
         if let Ok(style) =
@@ -125,18 +181,21 @@ pub fn run(request: &Request, settings: &LoadSettings) -> ExitCode {
         bar
     });
     let mut all_ok = true;
-    for (input, output, container) in &jobs {
+    for job in &jobs {
         if let Some(bar) = &bar {
-            bar.set_message(input.display().to_string());
+            bar.set_message(job.input.display().to_string());
         }
-        let line = convert_one(input, output, *container, request, settings);
-        all_ok &= line.is_ok();
+        let line = convert_one(job, request, settings);
         let text = match &line {
-            Ok(l) | Err(l) => l,
+            Outcome::Written(l) | Outcome::Failed(l) => Some(l),
+            Outcome::Skipped => None,
         };
-        match &bar {
-            Some(bar) => bar.suspend(|| outln!("{text}")),
-            None => outln!("{text}"),
+        all_ok &= !matches!(line, Outcome::Failed(_));
+        if let Some(text) = text {
+            match &bar {
+                Some(bar) => bar.suspend(|| outln!("{text}")),
+                None => outln!("{text}"),
+            }
         }
         if let Some(bar) = &bar {
             bar.inc(1);
@@ -148,21 +207,40 @@ pub fn run(request: &Request, settings: &LoadSettings) -> ExitCode {
     crate::input::exit_code(all_ok)
 }
 
-/// Converts one file; its report line, `Ok` when written.
-fn convert_one(
-    input: &Path,
-    output: &Path,
-    container: Container,
+/// What became of one model.
+enum Outcome {
+    /// Written: its report line.
+    Written(String),
+    /// Not written: its report line.
+    Failed(String),
+    /// Found by walking a folder and no model: nothing to say.
+    Skipped,
+}
+
+/// Converts one model.
+fn convert_one(job: &Planned, request: &Request, settings: &LoadSettings) -> Outcome {
+    match convert_or_skip(job, request, settings) {
+        Ok(line) => Outcome::Written(line),
+        Err(None) => Outcome::Skipped,
+        Err(Some(line)) => Outcome::Failed(line),
+    }
+}
+
+/// Converts one model: its report line when written, else the failure's
+/// (`None` for a walked file that is no model).
+fn convert_or_skip(
+    job: &Planned,
     request: &Request,
     settings: &LoadSettings,
-) -> Result<String, String> {
+) -> Result<String, Option<String>> {
+    let (input, output, container) = (job.input.as_path(), job.output.as_path(), job.container);
     let name = input.display().to_string();
     let start = Instant::now();
     let read = match Input::read(input, settings) {
         Ok(read) => read,
         Err(e) => {
             let why = crate::failure::of_read(&name, input, &e);
-            return Err(failure(&name, "unknown", &why, request.json));
+            return Err(failure(&name, "unknown", &why, request.json, job.walked));
         }
     };
     read.print_notes(&name);
@@ -179,10 +257,19 @@ fn convert_one(
                     why.message = format!("{}; to load it: {arguments}", why.message);
                 }
             }
-            return Err(failure(&name, format, &why, request.json));
+            return Err(failure(&name, format, &why, request.json, job.walked));
         }
     };
     let scene = loaded.scene();
+    if let Err(why) = prepare_output(output, request.force) {
+        return Err(failure(
+            &name,
+            scene.format().as_str(),
+            &why,
+            request.json,
+            false,
+        ));
+    }
     let options = gltf::Options {
         container,
         scale: request
@@ -220,7 +307,13 @@ fn convert_one(
                 message: e.to_string(),
                 not_model: false,
             };
-            Err(failure(&name, scene.format().as_str(), &why, request.json))
+            Err(failure(
+                &name,
+                scene.format().as_str(),
+                &why,
+                request.json,
+                false,
+            ))
         }
     }
 }
@@ -320,10 +413,49 @@ impl Report<'_> {
     }
 }
 
-/// The report line of a file that failed.
-fn failure(name: &str, format: &str, why: &crate::failure::Failure, json: bool) -> String {
+/// Makes the folder `output` goes into; refuses an existing `output`
+/// unless `force` (a conversion never replaces a file unasked).
+fn prepare_output(output: &Path, force: bool) -> Result<(), crate::failure::Failure> {
+    let refuse = |code: &str, message: String| crate::failure::Failure {
+        code: code.to_string(),
+        at: output.display().to_string(),
+        message,
+        not_model: false,
+    };
+    if !force && std::fs::symlink_metadata(output).is_ok() {
+        return Err(refuse(
+            "OUTPUT_EXISTS",
+            format!(
+                "{} exists: not overwritten (--force overwrites it)",
+                output.display()
+            ),
+        ));
+    }
+    if let Some(folder) = output.parent().filter(|f| !f.as_os_str().is_empty()) {
+        std::fs::create_dir_all(folder).map_err(|e| {
+            refuse(
+                "IO",
+                format!("cannot create the folder {}: {e}", folder.display()),
+            )
+        })?;
+    }
+    Ok(())
+}
+
+/// The report line of a file that failed; `None` for a file found by
+/// walking a folder that is no model (skipped without a word).
+fn failure(
+    name: &str,
+    format: &str,
+    why: &crate::failure::Failure,
+    json: bool,
+    walked: bool,
+) -> Option<String> {
+    if walked && why.not_model {
+        return None;
+    }
     if !json {
-        return why.human(name, format);
+        return Some(why.human(name, format));
     }
     let mut out = String::from("{");
     let mut first = true;
@@ -338,17 +470,18 @@ fn failure(name: &str, format: &str, why: &crate::failure::Failure, json: bool) 
     key(&mut out, &mut first, "error");
     error_object(&mut out, &why.code, &why.at, &why.message);
     out.push('}');
-    out
+    Some(out)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn request(files: &[&str], output: &str, format: Option<Container>) -> Request {
+    fn request(files: &[&str], output: Option<&str>, format: Option<Container>) -> Request {
         Request {
             files: files.iter().map(PathBuf::from).collect(),
-            output: PathBuf::from(output),
+            output: output.map(PathBuf::from),
+            force: false,
             format,
             scale: None,
             axes: gltf::Axes::Gltf,
@@ -365,40 +498,76 @@ mod tests {
             .map(|f| Job {
                 input: f.clone(),
                 under: None,
+                beside: f.clone(),
+                walked: false,
             })
             .collect()
     }
 
-    #[test]
-    fn models_in_archives_and_folders_go_where_their_path_says() {
-        let r = request(&["x.arc"], "out", None);
-        let jobs = [Job {
+    fn member() -> Job {
+        Job {
             input: PathBuf::from("x.arc:root/bdl/a.bdl"),
             under: Some(PathBuf::from("root/bdl/a.bdl")),
-        }];
-        let planned = plan(&r, &jobs).unwrap();
-        assert_eq!(planned[0].1, PathBuf::from("out/root/bdl/a.bdl.glb"));
+            beside: PathBuf::from("x/root/bdl/a.bdl"),
+            walked: false,
+        }
+    }
+
+    #[test]
+    fn models_in_archives_and_folders_go_where_their_path_says() {
+        let r = request(&["x.arc"], Some("out"), None);
+        let planned = plan(&r, &[member()]).unwrap();
+        assert_eq!(planned[0].output, PathBuf::from("out/root/bdl/a.bdl.glb"));
         // One model of an archive still needs a folder, not a file name.
-        assert!(plan(&request(&["x.arc"], "out.glb", None), &jobs).is_err());
+        assert!(plan(&request(&["x.arc"], Some("out.glb"), None), &[member()]).is_err());
+    }
+
+    #[test]
+    fn without_o_each_output_goes_beside_its_input_extension_replaced() {
+        let r = request(&["m/x.bbmodel", "y.bmd.szs"], None, None);
+        let planned = plan(&r, &loose(&r)).unwrap();
+        assert_eq!(planned[0].output, PathBuf::from("m/x.glb"));
+        assert_eq!(planned[1].output, PathBuf::from("y.bmd.glb"));
+        let r = request(&["x.arc"], None, Some(Container::Gltf));
+        let planned = plan(&r, &[member()]).unwrap();
+        assert_eq!(planned[0].output, PathBuf::from("x/root/bdl/a.gltf"));
+    }
+
+    #[test]
+    fn an_input_is_never_an_output_and_two_models_never_share_one() {
+        let r = request(&["x.glb"], None, None);
+        assert!(
+            plan(&r, &loose(&r))
+                .unwrap_err()
+                .contains("overwrite the input")
+        );
+        let r = request(&["x.bmd", "x.bdl"], None, None);
+        assert!(
+            plan(&r, &loose(&r))
+                .unwrap_err()
+                .contains("both be written to x.glb")
+        );
+        let r = request(&["a/x.bmd", "b/x.bmd"], Some("out"), None);
+        assert!(plan(&r, &loose(&r)).is_err());
     }
 
     #[test]
     fn one_input_takes_the_container_from_the_output_name() {
         let plan = |r: &Request| plan(r, &loose(r));
-        let jobs = plan(&request(&["a.bmd"], "out/a.gltf", None)).unwrap();
-        assert_eq!(jobs[0].2, Container::Gltf);
-        let jobs = plan(&request(&["a.bmd"], "out/a", Some(Container::Glb))).unwrap();
-        assert_eq!(jobs[0].2, Container::Glb);
-        assert!(plan(&request(&["a.bmd"], "out/a", None)).is_err());
-        assert!(plan(&request(&["a.bmd"], "a.glb", Some(Container::Gltf))).is_err());
+        let jobs = plan(&request(&["a.bmd"], Some("out/a.gltf"), None)).unwrap();
+        assert_eq!(jobs[0].container, Container::Gltf);
+        let jobs = plan(&request(&["a.bmd"], Some("out/a"), Some(Container::Glb))).unwrap();
+        assert_eq!(jobs[0].container, Container::Glb);
+        assert!(plan(&request(&["a.bmd"], Some("out/a"), None)).is_err());
+        assert!(plan(&request(&["a.bmd"], Some("a.glb"), Some(Container::Gltf))).is_err());
     }
 
     #[test]
     fn several_inputs_go_into_a_folder_by_file_name() {
         let plan = |r: &Request| plan(r, &loose(r));
-        let jobs = plan(&request(&["x/a.bmd", "y/a.bdl"], "out", None)).unwrap();
-        assert_eq!(jobs[0].1, PathBuf::from("out/a.bmd.glb"));
-        assert_eq!(jobs[1].1, PathBuf::from("out/a.bdl.glb"));
-        assert!(plan(&request(&["a.bmd", "b.bmd"], "out.glb", None)).is_err());
+        let jobs = plan(&request(&["x/a.bmd", "y/a.bdl"], Some("out"), None)).unwrap();
+        assert_eq!(jobs[0].output, PathBuf::from("out/a.bmd.glb"));
+        assert_eq!(jobs[1].output, PathBuf::from("out/a.bdl.glb"));
+        assert!(plan(&request(&["a.bmd", "b.bmd"], Some("out.glb"), None)).is_err());
     }
 }

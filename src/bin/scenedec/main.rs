@@ -43,17 +43,25 @@ their textures as PNG, samplers, J3D skins, and animations sampled at --fps
 frames a second. docs/export.md says what maps to what and what glTF cannot
 hold.
 
-With one FILE, OUT is the file to write; its extension (.glb or .gltf)
-chooses the container unless --format does. With several, OUT is a folder
-(created if needed) and each model goes to OUT/<file name>.glb (or .gltf).
-Yaz0-compressed J3D (.szs) is read directly.
+Without -o, each model goes beside its input with the container's
+extension in place of its own (x.bbmodel -> x.glb; an archive's model
+a.arc:root/x.bdl -> a/root/x.glb). With one FILE, OUT is the file to
+write; its extension (.glb or .gltf) chooses the container unless --format
+does. With several, OUT is a folder and each model goes to
+OUT/<file name>.glb (or .gltf). Missing folders are created. An output
+that exists is not replaced unless --force; an input is never overwritten,
+and two models bound for one file are a usage error. Yaz0-compressed J3D
+(.szs) is read directly.
 
 A RARC archive (.arc, .szs) stands for the models in it: each goes to
 OUT/<path in the archive>.glb, the path from the root directory's name as
 inspect lists it (the archive's animations are not attached yet). A folder
-stands for every model and archive under it, its tree mirrored under OUT
-(an archive's models under OUT/<archive's path>/). ARCHIVE:member/path
-names one member, for convert as for inspect and pose.
+stands for every model and archive under it (.bmd, .bdl, .bbmodel, .arc,
+.szs, recursively, links not followed), its tree mirrored under OUT (an
+archive's models under OUT/<archive's path>/). A file found in a folder
+that is no model (empty, unknown bytes, an archive without models) is
+skipped without a word; one named on the command line is an error.
+ARCHIVE:member/path names one member, for convert as for inspect and pose.
 
 One line per file: where it went and what it holds, or why it failed
 (--json: one JSON object per line). Exit status: 0 all written, 1 any
@@ -198,9 +206,14 @@ fn convert_command() -> Command {
                     .short('o')
                     .long("output")
                     .value_name("OUT")
-                    .required(true)
                     .value_parser(clap::value_parser!(std::path::PathBuf))
-                    .help("The file to write (one FILE) or the folder to write into (several)"),
+                    .help("The file to write (one FILE) or the folder to write into (several, or a folder or archive), created with any missing folders; default: beside each input, its extension replaced (x.bbmodel -> x.glb)"),
+            )
+            .arg(
+                Arg::new("force")
+                    .long("force")
+                    .action(ArgAction::SetTrue)
+                    .help("Overwrite outputs that exist (without it, such a model fails and nothing is replaced)"),
             )
             .arg(
                 Arg::new("format")
@@ -297,15 +310,13 @@ fn main() -> ExitCode {
                 );
                 return ExitCode::from(2);
             }
-            let (Some(files), Some(output)) = (
-                m.get_many::<std::path::PathBuf>("files"),
-                m.get_one::<std::path::PathBuf>("output"),
-            ) else {
+            let Some(files) = m.get_many::<std::path::PathBuf>("files") else {
                 return ExitCode::from(2);
             };
             let request = convert::Request {
                 files: files.cloned().collect(),
-                output: output.clone(),
+                output: m.get_one::<std::path::PathBuf>("output").cloned(),
+                force: m.get_flag("force"),
                 format: m.get_one::<String>("format").map(|f| {
                     if f == "gltf" {
                         Container::Gltf

@@ -115,21 +115,32 @@ pub fn read_member(archive: &Path, member: &str) -> Result<Vec<u8>, String> {
     Ok(out)
 }
 
-/// One model `convert` writes: what to read (a file, or `ARCHIVE:member`)
-/// and, for models found in archives and folders, where it goes under
-/// `-o` (`None`: by the input's file name, as for loose files).
+/// One model `convert` (or `textures`) writes: what to read (a file, or
+/// `ARCHIVE:member`), where it goes under `-o`, and where without `-o`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Job {
     /// A path `Input::read` reads.
     pub input: PathBuf,
-    /// The output path under `-o`, without the container's extension.
+    /// The output path under `-o`, without the container's extension, for
+    /// models found in archives and folders (`None`: by the input's file
+    /// name, as for loose files).
     pub under: Option<PathBuf>,
+    /// The output path without `-o`, its extension to be replaced by the
+    /// container's: the file itself (`x.bbmodel` gives `x.glb`), or for an
+    /// archive's member a folder named after the archive beside it
+    /// (`a.arc:root/x.bdl` gives `a/root/x.glb`).
+    pub beside: PathBuf,
+    /// Found by walking a folder: a file there that is no model is skipped
+    /// without a word, where one named on the command line is an error.
+    pub walked: bool,
 }
 
 /// The models `inputs` stand for: a loose file itself, an archive its model
 /// members (at `<member path>`), a folder every model and archive under it
 /// (at `<path under the folder>`, an archive's members at
-/// `<archive's path>/<member path>`).
+/// `<archive's path>/<member path>`). An archive named on the command line
+/// whose members cannot be listed, or that holds no model, stands for
+/// itself, so that loading it says why.
 pub fn expand(inputs: &[PathBuf]) -> Result<Vec<Job>, String> {
     let mut jobs = Vec::new();
     for input in inputs {
@@ -137,17 +148,23 @@ pub fn expand(inputs: &[PathBuf]) -> Result<Vec<Job>, String> {
             let mut files = Vec::new();
             walk(input, Path::new(""), 0, &mut files)?;
             for (path, relative) in files {
-                add_file(&path, Some(&relative), &mut jobs)?;
+                add_file(&path, Some(&relative), &mut jobs);
             }
         } else {
-            add_file(input, None, &mut jobs)?;
+            add_file(input, None, &mut jobs);
         }
     }
     Ok(jobs)
 }
 
 /// The jobs of one file: itself, or an archive's model members.
-fn add_file(path: &Path, relative: Option<&Path>, jobs: &mut Vec<Job>) -> Result<(), String> {
+fn add_file(path: &Path, relative: Option<&Path>, jobs: &mut Vec<Job>) {
+    let itself = Job {
+        input: path.to_path_buf(),
+        under: relative.map(Path::to_path_buf),
+        beside: path.to_path_buf(),
+        walked: relative.is_some(),
+    };
     let is_archive = path.is_file()
         && std::fs::File::open(path)
             .and_then(|mut f| {
@@ -161,15 +178,18 @@ fn add_file(path: &Path, relative: Option<&Path>, jobs: &mut Vec<Job>) -> Result
             })
             .unwrap_or(false);
     if !is_archive {
-        jobs.push(Job {
-            input: path.to_path_buf(),
-            under: relative.map(Path::to_path_buf),
-        });
-        return Ok(());
+        jobs.push(itself);
+        return;
     }
-    let bytes = crate::bounded::read_archive(path)?;
-    let members = model_members(&bytes)
-        .map_err(|e| format!("{}: {e}{}", path.display(), crate::out::at_suffix(&e)))?;
+    let members = crate::bounded::read_archive(path)
+        .ok()
+        .and_then(|bytes| model_members(&bytes).ok())
+        .unwrap_or_default();
+    if members.is_empty() {
+        jobs.push(itself);
+        return;
+    }
+    let folder = path.with_extension("");
     for (member, _) in members {
         let under = match relative {
             Some(r) => r.join(&member),
@@ -181,9 +201,10 @@ fn add_file(path: &Path, relative: Option<&Path>, jobs: &mut Vec<Job>) -> Result
         jobs.push(Job {
             input: PathBuf::from(spec),
             under: Some(under),
+            beside: folder.join(&member),
+            walked: relative.is_some(),
         });
     }
-    Ok(())
 }
 
 /// Whether a Yaz0 file's payload is an archive: its first bytes tell
