@@ -433,3 +433,43 @@ fn textures_json_writes_a_strip_whole_and_says_its_frame_count() {
     assert!(stdout.lines().all(|l| l.ends_with(".png")), "{stdout}");
     assert_eq!(stdout.lines().count(), 2);
 }
+
+/// `textures` takes many inputs as `convert` does: several models write
+/// each into DIR/<file name>/, a folder's models into its tree mirrored.
+#[test]
+fn textures_takes_several_models_and_folders() {
+    use support::bbmodel_builder::{Model, Texture};
+    let dir = temp_dir("textures_many");
+    let input = dir.join("in");
+    std::fs::create_dir_all(input.join("sub")).unwrap();
+    for (file, texture) in [("a.bbmodel", "red"), ("sub/b.bbmodel", "blue")] {
+        let bytes = Model::free()
+            .texture(Texture::png(texture, 16, 16).uv_size(16.0, 16.0))
+            .bytes();
+        std::fs::write(input.join(file), bytes).unwrap();
+    }
+    let out = dir.join("png");
+    let a = input.join("a.bbmodel");
+    let b = input.join("sub/b.bbmodel");
+    let (code, stdout) = scenedec(&[
+        "textures",
+        a.to_str().unwrap(),
+        b.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{stdout}");
+    assert!(out.join("a.bbmodel/0_red.png").is_file(), "{stdout}");
+    assert!(out.join("b.bbmodel/0_blue.png").is_file(), "{stdout}");
+    let tree = dir.join("tree");
+    let (code, stdout) = scenedec(&[
+        "textures",
+        input.to_str().unwrap(),
+        "-o",
+        tree.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{stdout}");
+    assert!(tree.join("a.bbmodel/0_red.png").is_file(), "{stdout}");
+    assert!(tree.join("sub/b.bbmodel/0_blue.png").is_file(), "{stdout}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -190,7 +190,10 @@ fn a_file_that_does_not_load_exits_1() {
     assert_eq!(code, 1);
     assert!(out.is_empty());
     // One wording for a file that is no model (tests/cli_messages.rs).
-    assert!(err.contains("not a model:") && err.contains("(empty file)"), "{err}");
+    assert!(
+        err.contains("not a model:") && err.contains("(empty file)"),
+        "{err}"
+    );
     let missing = dir.join("missing.bmd");
     let (code, _, _) = scenedec(&["pose", missing.to_str().unwrap(), "--time", "0"]);
     assert_eq!(code, 1);

@@ -2,8 +2,8 @@
 //!
 //! `scenedec inspect [--json] [FILE...]` prints what each model holds; with no
 //! FILE it inspects the bundled samples. `scenedec convert FILE... -o OUT`
-//! writes each model as glTF 2.0. `scenedec textures FILE -o DIR [--mips] [--json]`
-//! writes each decoded texture as PNG. `scenedec pose FILE --animation N
+//! writes each model as glTF 2.0. `scenedec textures FILE... -o DIR [--mips]
+//! [--json]` writes each decoded texture as PNG. `scenedec pose FILE --animation N
 //! --time T [--json]` samples a clip and prints every node's transform.
 //! `scenedec extract ARCHIVE -o DIR [--only GLOB]` writes a RARC archive's
 //! members; `inspect` lists an archive instead of loading it.
@@ -154,11 +154,13 @@ fn cli() -> Command {
         .subcommand(pose_command())
         .subcommand(load_args(
             Command::new("textures")
-                .about("Write each decoded texture as PNG: DIR/<index>_<name>.png")
+                .about("Write each decoded texture as PNG: DIR/<index>_<name>.png (several models: DIR/<file name>/<index>_<name>.png)")
                 .arg(
-                    Arg::new("file")
+                    Arg::new("files")
                         .value_name("FILE")
                         .required(true)
+                        .num_args(1..)
+                        .help("Models, as convert takes them: files, folders (every model under them, the tree mirrored under DIR) and RARC archives (their models); ARCHIVE:member/path names one")
                         .value_parser(clap::value_parser!(std::path::PathBuf)),
                 )
                 .arg(
@@ -341,16 +343,17 @@ fn main() -> ExitCode {
             convert::run(&request, &settings)
         }
         Some(("textures", m)) => {
-            let (Some(file), Some(dir)) = (
-                m.get_one::<std::path::PathBuf>("file"),
+            let (Some(files), Some(dir)) = (
+                m.get_many::<std::path::PathBuf>("files"),
                 m.get_one::<std::path::PathBuf>("output"),
             ) else {
                 return ExitCode::from(2);
             };
+            let files: Vec<std::path::PathBuf> = files.cloned().collect();
             match settings(m) {
                 Ok(s) => {
                     let request = textures::Request {
-                        file,
+                        files: &files,
                         dir,
                         mips: m.get_flag("mips"),
                         json: m.get_flag("json"),

@@ -1,12 +1,18 @@
-//! `scenedec textures FILE -o DIR [--mips] [--json]`: load a model and
-//! write each of its decoded textures as PNG (see `scenedec::export::png`).
+//! `scenedec textures FILE... -o DIR [--mips] [--json]`: load each model
+//! and write each of its decoded textures as PNG (see
+//! `scenedec::export::png`).
+//!
+//! Inputs are read as `convert` reads them (`members::expand`): files,
+//! folders (every model under them) and archives (their models). One
+//! loose model writes into DIR itself; several write each into
+//! DIR/<file name>/, or DIR/<path in the folder or archive>/.
 //!
 //! A frame strip is written whole, every frame, because that is the
 //! file's image; the frame count is what tells a reader it is a strip
 //! (`--json`'s `frames`, and the summary line), since the glTF export
 //! writes the same texture as frame 0 alone.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use scenedec::export::png::Written;
@@ -18,8 +24,8 @@ use crate::out::outln;
 
 /// What to write.
 pub struct Request<'a> {
-    /// The model.
-    pub file: &'a Path,
+    /// The models, folders and archives.
+    pub files: &'a [PathBuf],
     /// The folder to write into.
     pub dir: &'a Path,
     /// Every mip level, not only level 0.
@@ -28,16 +34,56 @@ pub struct Request<'a> {
     pub json: bool,
 }
 
-/// Writes the textures of the request's file into its folder; exit 0 on
-/// success, else 1.
+/// Writes the textures of every model the request names; exit 0 when all
+/// were written, 1 when any failed, 2 on a usage error.
 pub fn run(request: &Request<'_>, settings: &LoadSettings) -> ExitCode {
-    let name = request.file.display();
-    let input = match Input::read(request.file, settings) {
+    let jobs = match crate::members::expand(request.files) {
+        Ok(jobs) => jobs,
+        Err(e) => {
+            eprintln!("scenedec textures: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let one = jobs.len() == 1 && jobs.iter().all(|j| j.under.is_none());
+    let settings = LoadSettings {
+        batch: !one,
+        ..settings.clone()
+    };
+    let mut all_ok = true;
+    for job in &jobs {
+        let dir = if one {
+            request.dir.to_path_buf()
+        } else {
+            let name = match &job.under {
+                Some(under) => under.clone(),
+                None => PathBuf::from(job.input.file_name().unwrap_or_default()),
+            };
+            request.dir.join(name)
+        };
+        all_ok &= write_one(&job.input, &dir, job.walked, request, &settings);
+    }
+    crate::input::exit_code(all_ok)
+}
+
+/// Writes the textures of one model into `dir`; true when written (or,
+/// for a walked file that is no model, skipped).
+fn write_one(
+    file: &Path,
+    dir: &Path,
+    walked: bool,
+    request: &Request<'_>,
+    settings: &LoadSettings,
+) -> bool {
+    let name = file.display();
+    let input = match Input::read(file, settings) {
         Ok(input) => input,
         Err(e) => {
-            let why = crate::failure::of_read(&name.to_string(), request.file, &e);
+            let why = crate::failure::of_read(&name.to_string(), file, &e);
+            if walked && why.not_model {
+                return true;
+            }
             eprintln!("{}", why.human(&name.to_string(), "unknown"));
-            return ExitCode::FAILURE;
+            return false;
         }
     };
     input.print_notes(&name.to_string());
@@ -46,13 +92,16 @@ pub fn run(request: &Request<'_>, settings: &LoadSettings) -> ExitCode {
         Err(e) => {
             let format = crate::inspect::claimed_format(&input.bytes, &name.to_string());
             let why = crate::failure::of_load(&name.to_string(), &input.bytes, &e);
+            if walked && why.not_model {
+                return true;
+            }
             eprintln!("{}", why.human(&name.to_string(), format));
             crate::check::explain_on_stderr(&name.to_string(), &input, settings, &e);
-            return crate::input::exit_code(false);
+            return false;
         }
     };
     let scene = loaded.scene();
-    match scenedec::export::png::write_texture_files(&scene, request.dir, request.mips) {
+    match scenedec::export::png::write_texture_files(&scene, dir, request.mips) {
         Ok(written) => {
             for w in &written {
                 if request.json {
@@ -71,7 +120,7 @@ pub fn run(request: &Request<'_>, settings: &LoadSettings) -> ExitCode {
                 "{name}: {} textures, {} PNG files written to {}{}{}",
                 scene.textures().len(),
                 written.len(),
-                request.dir.display(),
+                dir.display(),
                 if strips > 0 {
                     format!(" ({strips} frame strips, written whole)")
                 } else {
@@ -83,14 +132,11 @@ pub fn run(request: &Request<'_>, settings: &LoadSettings) -> ExitCode {
                     String::new()
                 }
             );
-            ExitCode::SUCCESS
+            true
         }
         Err(e) => {
-            eprintln!(
-                "{name}: FAILED to write into {}: {e}",
-                request.dir.display()
-            );
-            ExitCode::FAILURE
+            eprintln!("{name}: FAILED to write into {}: {e}", dir.display());
+            false
         }
     }
 }
