@@ -165,7 +165,35 @@ fn a_bad_animation_index_is_a_usage_error() {
     // The bundled cube has no animation at all.
     let (code, _, err) = scenedec(&["pose", "samples/cube.bbmodel", "--time", "0"]);
     assert_eq!(code, 2);
-    assert!(err.contains("0 animations"), "{err}");
+    assert!(err.contains("has no animations"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `--animation` takes a clip's name as well as its index (all digits is
+/// an index; `name:` makes anything a name); an unknown name lists the
+/// clips (src/bin/scenedec/pose.rs, `choose`).
+#[test]
+fn an_animation_is_picked_by_name_and_an_unknown_name_lists_the_clips() {
+    let dir = scratch("by-name");
+    let file = dir.join("arm.bbmodel");
+    std::fs::write(&file, waving_arm()).unwrap();
+    let path = file.to_str().unwrap();
+    let run = |a: &str| scenedec(&["pose", path, "--animation", a, "--time", "1", "--json"]);
+    let (code, by_index, err) = run("0");
+    assert_eq!(code, 0, "{err}");
+    for name in ["wave", "WAVE", "name:wave"] {
+        let (code, by_name, err) = run(name);
+        assert_eq!(code, 0, "{name}: {err}");
+        assert_eq!(by_name, by_index, "{name}");
+    }
+    let (code, out, err) = run("wav");
+    assert_eq!(code, 2);
+    assert!(out.is_empty());
+    assert!(
+        err.contains("--animation \"wav\": no animation of that name;")
+            && err.contains("0 \"wave\""),
+        "{err}"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -70,7 +70,7 @@ failed, 2 usage error.";
 const POSE_ABOUT: &str = "Sample an animation at one time and print every node's transform";
 
 const POSE_LONG_ABOUT: &str = "\
-Sample animation N of FILE at T seconds from the clip's start and print each
+Sample animation N (an index, or a clip's name) of FILE at T seconds from the clip's start and print each
 node's pose: translation, rotation (degrees) and scale, and where its origin
 lands in model space. With --json: one object, {\"file\", \"animation\",
 \"name\", \"time\", \"nodes\": [{\"name\", \"world\"}]}, each world matrix
@@ -79,7 +79,8 @@ lands in model space. With --json: one object, {\"file\", \"animation\",
 The clip's loop mode maps T: loop repeats (T modulo the length), hold keeps
 the last frame, once returns to rest after its end (docs/scene-format.md,
 Sampling). Exit status: 0 printed, 1 the file did not load, 2 usage error
-(N no animation of the file, T negative or not a finite number).";
+(N no animation of the file, which lists the file's clips; T negative or
+not a finite number).";
 
 fn pose_command() -> Command {
     load_args(
@@ -95,10 +96,10 @@ fn pose_command() -> Command {
             .arg(
                 Arg::new("animation")
                     .long("animation")
-                    .value_name("N")
+                    .value_name("N|NAME")
                     .default_value("0")
                     .allow_negative_numbers(true)
-                    .help("Index of the animation, as inspect lists them"),
+                    .help("The animation: its index as inspect lists them (all digits), else its name (exact, or in any case when only one clip matches so); name:NAME for a name made of digits"),
             )
             .arg(
                 Arg::new("time")

@@ -33,11 +33,76 @@ fn usage(message: &str) -> ExitCode {
     ExitCode::from(2)
 }
 
-/// The clip index and time, or the usage error's message.
-fn parse(animation: &str, time: &str) -> Result<(usize, f32), String> {
-    let clip = animation.trim().parse::<usize>().map_err(|_| {
-        format!("--animation {animation:?}: expected an animation index (0, 1, 2, …)")
-    })?;
+/// What `--animation` names: an index (all digits), or a clip's name
+/// (anything else; `name:` before it makes it a name even when it is all
+/// digits, for a clip called `2`).
+#[derive(Debug, PartialEq, Eq)]
+enum Wanted<'a> {
+    Index(usize),
+    Name(&'a str),
+}
+
+fn wanted(animation: &str) -> Result<Wanted<'_>, String> {
+    if let Some(name) = animation.strip_prefix("name:") {
+        return Ok(Wanted::Name(name));
+    }
+    let trimmed = animation.trim();
+    if !trimmed.is_empty() && trimmed.bytes().all(|b| b.is_ascii_digit()) {
+        return trimmed
+            .parse::<usize>()
+            .map(Wanted::Index)
+            .map_err(|_| format!("--animation {}: no such animation index", quoted(animation)));
+    }
+    if animation.is_empty() {
+        return Err("--animation: expected an index or a name".to_string());
+    }
+    Ok(Wanted::Name(animation))
+}
+
+/// The clip `--animation` picks among `names` (the scene's clips, in
+/// order), or the usage error, which lists the clips.
+fn choose(animation: &str, names: &[&str], file: &str) -> Result<usize, String> {
+    let listing = || {
+        if names.is_empty() {
+            format!("{file} has no animations")
+        } else {
+            let each: Vec<String> = names
+                .iter()
+                .enumerate()
+                .map(|(i, n)| format!("{i} {}", quoted(n)))
+                .collect();
+            format!("{file} has {}", each.join(", "))
+        }
+    };
+    match wanted(animation)? {
+        Wanted::Index(i) if i < names.len() => Ok(i),
+        Wanted::Index(i) => Err(format!("--animation {i}: {}", listing())),
+        Wanted::Name(name) => {
+            // The exact name first, then one that differs only in case.
+            let exact = names.iter().position(|n| *n == name);
+            let folded = || {
+                let mut hits = names
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, n)| n.eq_ignore_ascii_case(name));
+                match (hits.next(), hits.next()) {
+                    (Some((i, _)), None) => Some(i),
+                    _ => None,
+                }
+            };
+            exact.or_else(folded).ok_or_else(|| {
+                format!(
+                    "--animation {}: no animation of that name; {}",
+                    quoted(name),
+                    listing()
+                )
+            })
+        }
+    }
+}
+
+/// The time, or the usage error's message.
+fn parse_time(time: &str) -> Result<f32, String> {
     let t = time
         .trim()
         .parse::<f32>()
@@ -49,13 +114,13 @@ fn parse(animation: &str, time: &str) -> Result<(usize, f32), String> {
         ));
     }
     // -0 prints as 0.
-    Ok((clip, t + 0.0))
+    Ok(t + 0.0)
 }
 
 /// Samples and prints; see the module doc for the exit status.
 pub fn run(request: &Request<'_>, settings: &LoadSettings) -> ExitCode {
-    let (clip, time) = match parse(request.animation, request.time) {
-        Ok(parsed) => parsed,
+    let time = match parse_time(request.time).and_then(|t| wanted(request.animation).map(|_| t)) {
+        Ok(time) => time,
         Err(message) => return usage(&message),
     };
     let name = request.file.display().to_string();
@@ -79,18 +144,15 @@ pub fn run(request: &Request<'_>, settings: &LoadSettings) -> ExitCode {
         }
     };
     let scene = loaded.scene();
-    let clips = scene.animations().len();
-    if clip >= clips {
-        return usage(&format!(
-            "--animation {clip}: {name} has {clips} animation{}{}",
-            if clips == 1 { "" } else { "s" },
-            if clips == 0 {
-                String::new()
-            } else {
-                format!(" (0 to {})", clips - 1)
-            }
-        ));
-    }
+    let names: Vec<&str> = scene
+        .animations()
+        .iter()
+        .map(|a| scene.text(a.name))
+        .collect();
+    let clip = match choose(request.animation, &names, &name) {
+        Ok(clip) => clip,
+        Err(message) => return usage(&message),
+    };
     let mut poses = vec![NodePose::default(); scene.nodes().len()];
     if let Err(e) = scene.sample(clip, time, &mut poses) {
         // Unreachable after the checks above; reported rather than assumed.
@@ -207,20 +269,37 @@ mod tests {
     use super::*;
 
     #[test]
-    fn animation_and_time_must_be_an_index_and_finite_seconds_at_least_0() {
-        assert_eq!(parse("2", "0.5"), Ok((2, 0.5)));
-        assert_eq!(parse("0", "-0"), Ok((0, 0.0)));
-        for (n, t) in [
-            ("-1", "0"),
-            ("x", "0"),
-            ("1.5", "0"),
-            ("0", "-0.1"),
-            ("0", "nan"),
-            ("0", "inf"),
-            ("0", "1e40"),
-            ("0", "soon"),
-        ] {
-            assert!(parse(n, t).is_err(), "{n} {t}");
+    fn time_must_be_finite_seconds_at_least_0() {
+        assert_eq!(parse_time("0.5"), Ok(0.5));
+        assert_eq!(parse_time("-0"), Ok(0.0));
+        for t in ["-0.1", "nan", "inf", "1e40", "soon"] {
+            assert!(parse_time(t).is_err(), "{t}");
         }
+    }
+
+    #[test]
+    fn animation_is_an_index_when_all_digits_else_a_name() {
+        let names = ["walk", "Idle", "2", "run", "RUN"];
+        assert_eq!(choose("1", &names, "f"), Ok(1));
+        assert_eq!(choose("walk", &names, "f"), Ok(0));
+        // Case is ignored only when one clip matches so.
+        assert_eq!(choose("idle", &names, "f"), Ok(1));
+        assert_eq!(choose("RUN", &names, "f"), Ok(4));
+        assert!(choose("Run", &names, "f").is_err());
+        // All digits is an index; `name:` makes it a name.
+        assert_eq!(choose("2", &names, "f"), Ok(2));
+        assert_eq!(choose("name:2", &names, "f"), Ok(2));
+        assert_eq!(choose("name:walk", &names, "f"), Ok(0));
+        let unknown = choose("jump", &names, "f").unwrap_err();
+        assert!(unknown.contains("0 \"walk\", 1 \"Idle\""), "{unknown}");
+        assert!(choose("5", &names, "f").unwrap_err().contains("4 \"RUN\""));
+        for bad in ["", "-1", "1.5", "99999999999999999999999"] {
+            assert!(choose(bad, &names, "f").is_err(), "{bad}");
+        }
+        assert!(
+            choose("0", &[], "f")
+                .unwrap_err()
+                .contains("f has no animations")
+        );
     }
 }
