@@ -11,7 +11,7 @@ use std::time::Instant;
 use scenedec::export::gltf::{self, Container, Summary};
 
 use crate::input::{Input, LoadSettings};
-use crate::json_out::{counts, error_object, key, number, string};
+use crate::json_out::{counts, error_object, key, number32, string};
 use crate::members::Job;
 use crate::out::outln;
 
@@ -407,7 +407,12 @@ impl Report<'_> {
             "false"
         });
         key(&mut out, &mut first, "ms");
-        number(&mut out, self.millis);
+        // A duration, to the precision an f32 keeps (far below a microsecond).
+        #[allow(
+            clippy::cast_possible_truncation,
+            reason = "milliseconds of one conversion"
+        )]
+        number32(&mut out, self.millis as f32);
         out.push('}');
         out
     }

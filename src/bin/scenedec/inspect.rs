@@ -11,7 +11,7 @@ use scenedec::scene::{
 use scenedec::{Error, Scene, Warnings};
 
 use crate::input::{Input, LoadSettings};
-use crate::json_out::{counts, error_object, key, number, number32, report_head, string, vec3};
+use crate::json_out::{counts, error_object, key, number32, report_head, string, vec3};
 use crate::out::outln;
 use crate::samples::SAMPLES;
 
@@ -275,7 +275,7 @@ fn json_ok(name: &str, scene: &Scene<'_>, warnings: &Warnings) -> String {
             key(out, f, "name");
             string(out, scene.text(a.name));
             key(out, f, "length");
-            number(out, f64::from(a.length));
+            number32(out, a.length);
             key(out, f, "loop");
             string(out, loop_name(a.loop_mode));
             key(out, f, "channels");

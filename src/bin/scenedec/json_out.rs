@@ -30,16 +30,11 @@ pub fn quoted(s: &str) -> String {
     out
 }
 
-/// Appends a finite number as JSON (non-finite values become `null`).
-pub fn number(out: &mut String, x: f64) {
-    if x.is_finite() {
-        let _ = write!(out, "{x}");
-    } else {
-        out.push_str("null");
-    }
-}
-
-/// Appends an `f32` as JSON in its shortest form (0.01, not 0.009999999776…).
+/// Appends an `f32` as JSON in its shortest form (0.01, not 0.009999999776…),
+/// non-finite values as `null`. Every float of every `--json` output goes
+/// through here: Rust's `Display` of an `f32` is the shortest decimal that
+/// reads back to the same `f32`, where widening to `f64` first (serde_json's
+/// way) prints the widening's noise (0.800000011920929).
 pub fn number32(out: &mut String, x: f32) {
     if x.is_finite() {
         let _ = write!(out, "{x}");
@@ -55,7 +50,7 @@ pub fn vec3(out: &mut String, v: [f32; 3]) {
         if i > 0 {
             out.push_str(", ");
         }
-        number(out, f64::from(*x));
+        number32(out, *x);
     }
     out.push(']');
 }
