@@ -129,3 +129,73 @@ fn a_folder_converts_every_model_under_it_and_skips_what_is_no_model() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `--jobs N` converts N models at once, yet the outputs are byte for byte
+/// those of `--jobs 1` and the report lines come in input order.
+#[test]
+fn jobs_1_and_jobs_4_write_the_same_bytes_and_report_in_input_order() {
+    let dir = temp_dir("jobs");
+    let mut inputs: Vec<String> = [
+        "samples/cube.bbmodel",
+        "samples/pyramid.bmd",
+        "samples/pyramid.bmd.szs",
+    ]
+    .map(String::from)
+    .to_vec();
+    if let Some(corpus) = support::corpus_dir() {
+        inputs.push(corpus.join("bbmodel").to_string_lossy().into_owned());
+    }
+    let run = |jobs: &str| {
+        let out = dir.join(format!("out{jobs}"));
+        let mut args = vec![
+            "convert",
+            "--json",
+            "--jobs",
+            jobs,
+            "--limit",
+            "maxFaceVertices=32",
+        ];
+        args.extend(inputs.iter().map(String::as_str));
+        let out_text = out.to_string_lossy().into_owned();
+        args.extend(["-o", &out_text]);
+        let (code, stdout, stderr) = scenedec(&args);
+        assert_eq!(code, 0, "--jobs {jobs}: {stdout}{stderr}");
+        // Each report without its timing and with the folder's name taken out.
+        let reports: Vec<serde_json::Value> = stdout
+            .lines()
+            .map(|l| {
+                let mut v: serde_json::Value = serde_json::from_str(l).unwrap();
+                v.as_object_mut().unwrap().remove("ms");
+                let output = v["output"].as_str().unwrap().replacen(&out_text, "", 1);
+                v["output"] = output.into();
+                v
+            })
+            .collect();
+        (out, reports)
+    };
+    let (one, one_reports) = run("1");
+    let (four, four_reports) = run("4");
+    assert_eq!(one_reports, four_reports);
+    assert!(one_reports.len() >= 3);
+    let mut files = 0;
+    for report in &one_reports {
+        let relative = report["output"].as_str().unwrap().trim_start_matches('/');
+        let a = std::fs::read(one.join(relative)).unwrap();
+        let b = std::fs::read(four.join(relative)).unwrap();
+        assert!(a == b, "{relative} differs between --jobs 1 and --jobs 4");
+        files += 1;
+    }
+    assert_eq!(files, one_reports.len());
+    // In input order: the inputs' order, each folder's models sorted.
+    let names: Vec<&str> = one_reports
+        .iter()
+        .map(|r| r["file"].as_str().unwrap())
+        .collect();
+    assert_eq!(&names[..3], &inputs[..3]);
+    let mut sorted = names[3..].to_vec();
+    sorted.sort_unstable();
+    assert_eq!(names[3..], sorted[..]);
+    let (code, _, _) = scenedec(&["convert", "--jobs", "0", "samples/cube.bbmodel"]);
+    assert_eq!(code, 2, "--jobs 0");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

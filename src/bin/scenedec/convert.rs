@@ -36,6 +36,8 @@ pub struct Request {
     pub json: bool,
     /// `--hidden`: what becomes of meshes the model does not draw.
     pub hidden: gltf::Hidden,
+    /// `--jobs`: models converted at once (at least 1).
+    pub jobs: usize,
 }
 
 /// One model to convert: what to read, where to write, how.
@@ -180,27 +182,65 @@ pub fn run(request: &Request, settings: &LoadSettings) -> ExitCode {
         }
         bar
     });
-    let mut all_ok = true;
-    for job in &jobs {
-        if let Some(bar) = &bar {
-            bar.set_message(job.input.display().to_string());
+    let pool = match rayon::ThreadPoolBuilder::new()
+        .num_threads(request.jobs.min(jobs.len()).max(1))
+        .build()
+    {
+        Ok(pool) => pool,
+        Err(e) => {
+            eprintln!(
+                "scenedec convert: cannot start {} threads: {e}",
+                request.jobs
+            );
+            return ExitCode::FAILURE;
         }
-        let line = convert_one(job, request, settings);
-        let text = match &line {
-            Outcome::Written(l) | Outcome::Failed(l) => Some(l),
-            Outcome::Skipped => None,
-        };
-        all_ok &= !matches!(line, Outcome::Failed(_));
-        if let Some(text) = text {
-            match &bar {
-                Some(bar) => bar.suspend(|| outln!("{text}")),
-                None => outln!("{text}"),
+    };
+    // The pool's N threads take one model each at a time, so at most N
+    // are in memory; each sends its report line here, and this thread
+    // prints them in input order (a finished model waits for those before
+    // it) and drives the bar, so its lines and the bar never interleave.
+    let (sender, receiver) = std::sync::mpsc::channel::<(usize, Outcome)>();
+    let mut all_ok = true;
+    std::thread::scope(|scope| {
+        let jobs = &jobs;
+        scope.spawn(move || {
+            use rayon::prelude::*;
+            pool.install(|| {
+                jobs.par_iter().enumerate().with_max_len(1).for_each_with(
+                    sender,
+                    |sender, (i, job)| {
+                        // A closed receiver means the printer is gone (exited).
+                        let _ = sender.send((i, convert_one(job, request, settings)));
+                    },
+                );
+            });
+        });
+        let mut waiting: Vec<Option<Outcome>> = (0..jobs.len()).map(|_| None).collect();
+        let mut next = 0;
+        for (i, outcome) in receiver {
+            if let Some(bar) = &bar {
+                bar.inc(1);
+            }
+            if let Some(slot) = waiting.get_mut(i) {
+                *slot = Some(outcome);
+            }
+            while let Some(outcome) = waiting.get_mut(next).and_then(Option::take) {
+                next += 1;
+                all_ok &= !matches!(outcome, Outcome::Failed(_));
+                let text = match &outcome {
+                    Outcome::Written(l) | Outcome::Failed(l) => l,
+                    Outcome::Skipped => continue,
+                };
+                match &bar {
+                    Some(bar) => {
+                        bar.set_message(text.split(':').next().unwrap_or_default().to_string());
+                        bar.suspend(|| outln!("{text}"));
+                    }
+                    None => outln!("{text}"),
+                }
             }
         }
-        if let Some(bar) = &bar {
-            bar.inc(1);
-        }
-    }
+    });
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
@@ -493,6 +533,7 @@ mod tests {
             fps: scenedec::export::gltf::animations::DEFAULT_FPS,
             json: false,
             hidden: gltf::Hidden::Drop,
+            jobs: 1,
         }
     }
 

@@ -213,6 +213,14 @@ fn convert_command() -> Command {
                     .help("The file to write (one FILE) or the folder to write into (several, or a folder or archive), created with any missing folders; default: beside each input, its extension replaced (x.bbmodel -> x.glb)"),
             )
             .arg(
+                Arg::new("jobs")
+                    .short('j')
+                    .long("jobs")
+                    .value_name("N")
+                    .value_parser(clap::value_parser!(u16).range(1..=MAX_JOBS))
+                    .help("Convert N models at once (1 to 256; default: the machine's available parallelism); reports and outputs are the same, in input order, whatever N"),
+            )
+            .arg(
                 Arg::new("force")
                     .long("force")
                     .action(ArgAction::SetTrue)
@@ -263,6 +271,15 @@ fn convert_command() -> Command {
                     .help("One JSON object per file, one per line"),
             ),
     )
+}
+
+/// Most `--jobs`: past the cores of any machine this runs on, more threads
+/// only hold more models in memory at once.
+const MAX_JOBS: i64 = 256;
+
+/// `--jobs`' default: the parallelism the machine offers (1 when unknown).
+fn default_jobs() -> usize {
+    std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
 }
 
 /// The load settings of a subcommand, or exit 2 with the reason.
@@ -320,6 +337,9 @@ fn main() -> ExitCode {
                 files: files.cloned().collect(),
                 output: m.get_one::<std::path::PathBuf>("output").cloned(),
                 force: m.get_flag("force"),
+                jobs: m
+                    .get_one::<u16>("jobs")
+                    .map_or_else(default_jobs, |&n| usize::from(n)),
                 format: m.get_one::<String>("format").map(|f| {
                     if f == "gltf" {
                         Container::Gltf
