@@ -331,6 +331,40 @@ impl RarcLimits {
         max_name_bytes: 255,
         max_total_bytes: 512 * 1024 * 1024,
     };
+
+    /// The name of each limit, with the field it sets. Each says "Archive"
+    /// so that one namespace holds every table's names (the command line's
+    /// `--limit`): J3D's `maxDepth` is a joint hierarchy's, not a folder
+    /// tree's.
+    const NAMES: [(&'static str, Field<Self>); 6] = [
+        ("maxArchiveBytes", |l| &mut l.max_archive_bytes),
+        ("maxArchiveMembers", |l| &mut l.max_members),
+        ("maxArchiveNodes", |l| &mut l.max_nodes),
+        ("maxArchiveDepth", |l| &mut l.max_depth),
+        ("maxArchiveNameBytes", |l| &mut l.max_name_bytes),
+        ("maxArchiveTotalBytes", |l| &mut l.max_total_bytes),
+    ];
+
+    /// Overrides the limit called `name` (e.g. `"maxArchiveMembers"`), by
+    /// the same rule as [`BbmodelLimits::with_override`]: a positive integer
+    /// or Infinity, else [`ErrorCode::InvalidLimit`]. `maxArchiveDepth`
+    /// stays at most [`crate::rarc::DEPTH_CAP`], the walk's fixed stack,
+    /// whatever is asked.
+    pub fn with_override(mut self, name: &str, value: f64) -> Result<Self, Error> {
+        *named_field(&Self::NAMES, &mut self, name)? = limit_value(name, value)?;
+        Ok(self)
+    }
+
+    /// The name of every limit, in the table's order.
+    pub fn names() -> impl Iterator<Item = &'static str> {
+        Self::NAMES.iter().map(|(n, _)| *n)
+    }
+
+    /// The value of the limit called `name`, or `None` for a name not in the table.
+    pub fn get(&self, name: &str) -> Option<u64> {
+        let mut copy = *self;
+        named_field(&Self::NAMES, &mut copy, name).ok().map(|f| *f)
+    }
 }
 
 impl Default for RarcLimits {
@@ -415,6 +449,29 @@ mod tests {
         for (name, _) in BbmodelLimits::NAMES {
             let l = BbmodelLimits::default().with_override(name, 7.0).unwrap();
             assert_ne!(l, BbmodelLimits::default(), "{name}");
+        }
+    }
+
+    #[test]
+    fn every_rarc_limit_name_is_overridable_readable_and_no_other_tables_name() {
+        let mut count = 0;
+        for name in RarcLimits::names() {
+            let l = RarcLimits::default().with_override(name, 7.0).unwrap();
+            assert_ne!(l, RarcLimits::default(), "{name}");
+            assert_eq!(l.get(name), Some(7), "{name}");
+            // One namespace on the command line: no name means two things.
+            assert_eq!(BbmodelLimits::default().get(name), None, "{name}");
+            assert_eq!(J3dLimits::default().get(name), None, "{name}");
+            count += 1;
+        }
+        assert_eq!(count, RarcLimits::NAMES.len());
+        let l = RarcLimits::default()
+            .with_override("maxArchiveMembers", f64::INFINITY)
+            .unwrap();
+        assert_eq!(l.max_members, UNLIMITED);
+        for bad in ["maxDepth", "maxJoints", "maxArchiveBytes "] {
+            let e = RarcLimits::default().with_override(bad, 5.0).unwrap_err();
+            assert_eq!(e.code(), ErrorCode::InvalidLimit, "{bad}");
         }
     }
 

@@ -175,7 +175,7 @@ impl Header {
             archive_len as u64,
             limits.max_archive_bytes,
             ErrorCode::ArchiveTooLarge,
-            "archive bytes",
+            "archive bytes (maxArchiveBytes)",
             at(4),
         )?;
         // From here on, reads stop at the declared size.
@@ -218,7 +218,7 @@ impl Header {
             node_count as u64,
             limits.max_nodes,
             ErrorCode::TooManyNodes,
-            "directory nodes",
+            "directory nodes (maxArchiveNodes)",
             at(0x20),
         )?;
         let entry_count = r.u32(0x28, "file-entry count")? as usize;
@@ -226,7 +226,7 @@ impl Header {
             entry_count as u64,
             limits.max_members,
             ErrorCode::TooManyMembers,
-            "file entries",
+            "file entries (maxArchiveMembers)",
             at(0x28),
         )?;
         // Sums and products in u64, so a 32-bit target cannot wrap them.

@@ -111,7 +111,7 @@ impl<'a> Archive<'a> {
                         total,
                         limits.max_total_bytes,
                         ErrorCode::ArchiveTooLarge,
-                        "members' bytes (decompressed) so far",
+                        "members' bytes (decompressed) so far (maxArchiveTotalBytes)",
                         Location::Binary {
                             offset: (m.entry.at + 0x0C) as u64,
                             section: None,
@@ -301,7 +301,7 @@ pub fn unwrapped_len(bytes: &[u8], limits: &RarcLimits) -> Result<usize, Error> 
         len as u64,
         limits.max_archive_bytes,
         ErrorCode::ArchiveTooLarge,
-        "decompressed Yaz0 bytes",
+        "decompressed Yaz0 bytes (maxArchiveBytes)",
         Location::Binary {
             offset: 4,
             section: None,

@@ -168,7 +168,7 @@ impl<'a> Tables<'a> {
                 at as u64,
                 None,
                 format_args!(
-                    "name at {at:#x} is longer than the limit of {} bytes",
+                    "name at {at:#x} is longer than the limit of {} bytes (maxArchiveNameBytes)",
                     self.max_name
                 ),
             )),

@@ -220,7 +220,7 @@ impl<'a, 'r> Walk<'a, 'r> {
                 ErrorCode::HierarchyTooDeep,
                 node.at as u64,
                 None,
-                format_args!("directories nest deeper than the limit of {limit}"),
+                format_args!("directories nest deeper than the limit of {limit} (maxArchiveDepth)"),
             ));
         }
         self.opened += 1;

@@ -68,14 +68,14 @@ pub fn inspect(
     name: &str,
     bytes: &[u8],
     json: bool,
+    limits: &RarcLimits,
     report: impl Fn(&str, &Input) -> (bool, String),
 ) -> bool {
-    let limits = RarcLimits::DEFAULT;
-    let result = unwrapped(bytes, &limits).and_then(|data| {
-        let archive = Archive::parse(&data, &limits)?;
+    let result = unwrapped(bytes, limits).and_then(|data| {
+        let archive = Archive::parse(&data, limits)?;
         let mut models_ok = true;
         let mut models = Vec::new();
-        for (path, contents) in model_members(bytes)? {
+        for (path, contents) in model_members(bytes, limits)? {
             let input = Input::from_bytes(contents);
             let (ok, text) = report(&format!("{name}:{path}"), &input);
             models_ok &= ok;
@@ -200,6 +200,7 @@ fn human_listing(name: &str, stored: &[u8], archive: &Archive<'_>) -> String {
 pub fn extract_command() -> Command {
     Command::new("extract")
         .about("Write every member of a RARC archive (.arc, .szs) at DIR/<path>")
+        .arg(crate::input::limit_arg())
         .arg(
             Arg::new("archive")
                 .value_name("ARCHIVE")
@@ -236,7 +237,14 @@ pub fn run_extract(m: &ArgMatches) -> ExitCode {
         .get_many::<String>("only")
         .map(|g| g.cloned().collect())
         .unwrap_or_default();
-    match extract(archive, dir, &globs) {
+    let limits = match crate::input::LoadSettings::from_matches(m) {
+        Ok(settings) => settings.limits.rarc,
+        Err(e) => {
+            eprintln!("scenedec extract: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    match extract(archive, dir, &globs, &limits) {
         Ok(true) => ExitCode::SUCCESS,
         Ok(false) => ExitCode::FAILURE,
         Err(e) => {
@@ -247,17 +255,21 @@ pub fn run_extract(m: &ArgMatches) -> ExitCode {
 }
 
 /// Writes the chosen members; `Ok(false)` when any was refused or failed.
-fn extract(archive: &Path, dir: &Path, globs: &[String]) -> Result<bool, String> {
-    let limits = RarcLimits::DEFAULT;
-    let stored = crate::bounded::read_bounded(archive, crate::bounded::archive_limit())
-        .map_err(|e| format!("cannot read: {e}"))?;
+fn extract(
+    archive: &Path,
+    dir: &Path,
+    globs: &[String],
+    limits: &RarcLimits,
+) -> Result<bool, String> {
+    let stored = crate::bounded::read_bounded(archive, crate::bounded::archive_limit(limits))
+        .map_err(|e| format!("cannot read: {}", crate::bounded::archive_unread(&e)))?;
     if !is_archive(&stored) {
         return Err("not a RARC archive (RARC or CRAR, plain or Yaz0-wrapped)".into());
     }
     let data =
-        unwrapped(&stored, &limits).map_err(|e| format!("{e}{}", crate::out::at_suffix(&e)))?;
+        unwrapped(&stored, limits).map_err(|e| format!("{e}{}", crate::out::at_suffix(&e)))?;
     let archive =
-        Archive::parse(&data, &limits).map_err(|e| format!("{e}{}", crate::out::at_suffix(&e)))?;
+        Archive::parse(&data, limits).map_err(|e| format!("{e}{}", crate::out::at_suffix(&e)))?;
     let mut all_ok = true;
     for m in members_in_table_order(&archive) {
         let shown = member_path(&m);

@@ -40,17 +40,28 @@ pub fn head(path: &Path, n: u64) -> io::Result<Vec<u8>> {
     Ok(bytes)
 }
 
-/// The most of an archive file read: the RARC limit on an archive's size
-/// (its stored bytes are at most that, give or take a Yaz0 wrapper's
-/// header). Archives have their own table and are not models, so
-/// `maxFileBytes` does not bound them.
-pub fn archive_limit() -> u64 {
-    scenedec::RarcLimits::DEFAULT.max_archive_bytes
+/// The most of an archive file read: the RARC limit on an archive's size,
+/// `maxArchiveBytes` (its stored bytes are at most that, give or take a
+/// Yaz0 wrapper's header). Archives have their own table and are not
+/// models, so `maxFileBytes` does not bound them.
+pub fn archive_limit(limits: &scenedec::RarcLimits) -> u64 {
+    limits.max_archive_bytes
 }
 
 /// An archive file's bytes, bounded by [`archive_limit`]; the error as text.
-pub fn read_archive(path: &Path) -> Result<Vec<u8>, String> {
-    read_bounded(path, archive_limit()).map_err(|e| format!("{}: {e}", path.display()))
+pub fn read_archive(path: &Path, limits: &scenedec::RarcLimits) -> Result<Vec<u8>, String> {
+    read_bounded(path, archive_limit(limits))
+        .map_err(|e| format!("{}: {}", path.display(), archive_unread(&e)))
+}
+
+/// Why an archive was not read, naming the limit when it was too large.
+pub fn archive_unread(e: &ReadError) -> String {
+    match e {
+        ReadError::TooLarge { .. } => {
+            format!("{e} (maxArchiveBytes; --limit maxArchiveBytes=N raises it)")
+        }
+        ReadError::Io(_) => e.to_string(),
+    }
 }
 
 /// The bytes of `path`, or why not: never more than `limit` bytes held.

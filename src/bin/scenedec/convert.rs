@@ -112,7 +112,8 @@ fn plan_under(request: &Request, output: &Path, jobs: &[Job]) -> Result<Vec<Plan
     let folder = jobs.len() > 1
         || output.is_dir()
         || jobs.iter().any(|j| j.under.is_some())
-        || request.files.iter().any(|f| f.is_dir());
+        || request.files.iter().any(|f| f.is_dir())
+        || (by_extension.is_none() && jobs.iter().any(|j| j.archive));
     if folder {
         if by_extension.is_some() && !output.is_dir() {
             return Err(format!(
@@ -161,7 +162,9 @@ fn plan_under(request: &Request, output: &Path, jobs: &[Job]) -> Result<Vec<Plan
 
 /// Converts every file; exit 0 when all were written, 1 when any failed.
 pub fn run(request: &Request, settings: &LoadSettings) -> ExitCode {
-    let jobs = match crate::members::expand(&request.files).and_then(|j| plan(request, &j)) {
+    let jobs = match crate::members::expand(&request.files, &settings.limits.rarc)
+        .and_then(|j| plan(request, &j))
+    {
         Ok(jobs) => jobs,
         Err(e) => {
             eprintln!("scenedec convert: {e}");
@@ -180,6 +183,8 @@ pub fn run(request: &Request, settings: &LoadSettings) -> ExitCode {
         {
             bar.set_style(style);
         }
+        // Drawn at once (0/N), not first when a model is done.
+        bar.tick();
         bar
     });
     let pool = match rayon::ThreadPoolBuilder::new()
@@ -225,6 +230,9 @@ pub fn run(request: &Request, settings: &LoadSettings) -> ExitCode {
                 *slot = Some(outcome);
             }
             while let Some(outcome) = waiting.get_mut(next).and_then(Option::take) {
+                if let (Some(bar), Some(job)) = (&bar, jobs.get(next)) {
+                    bar.set_message(job.input.display().to_string());
+                }
                 next += 1;
                 all_ok &= !matches!(outcome, Outcome::Failed(_));
                 let text = match &outcome {
@@ -232,10 +240,7 @@ pub fn run(request: &Request, settings: &LoadSettings) -> ExitCode {
                     Outcome::Skipped => continue,
                 };
                 match &bar {
-                    Some(bar) => {
-                        bar.set_message(text.split(':').next().unwrap_or_default().to_string());
-                        bar.suspend(|| outln!("{text}"));
-                    }
+                    Some(bar) => bar.suspend(|| outln!("{text}")),
                     None => outln!("{text}"),
                 }
             }
@@ -288,7 +293,7 @@ fn convert_or_skip(
         Ok(l) => l,
         Err(e) => {
             let format = crate::inspect::claimed_format(&read.bytes, &name);
-            let mut why = crate::failure::of_load(&name, &read.bytes, &e);
+            let mut why = crate::failure::of_load(&name, &read.bytes, &e, &settings.limits.rarc);
             // A limit error says, on its one line, the --limit arguments
             // that load the file (inspect --check-limits gives each need).
             if !request.json && crate::check::is_limit_error(&e) {
@@ -546,6 +551,7 @@ mod tests {
                 under: None,
                 beside: f.clone(),
                 walked: false,
+                archive: false,
             })
             .collect()
     }
@@ -556,6 +562,7 @@ mod tests {
             under: Some(PathBuf::from("root/bdl/a.bdl")),
             beside: PathBuf::from("x/root/bdl/a.bdl"),
             walked: false,
+            archive: true,
         }
     }
 

@@ -15,7 +15,7 @@ use std::path::Path;
 
 use scenedec::error::Location;
 use scenedec::sniff::{Kind, sniff};
-use scenedec::{Error, ErrorCode};
+use scenedec::{Error, ErrorCode, RarcLimits};
 
 /// Bytes of a file shown in an unknown-format message.
 const SHOWN_BYTES: usize = 8;
@@ -62,7 +62,7 @@ fn not_model(code: &str, name: &str, why: &str) -> Failure {
 }
 
 /// The report of a load of `bytes` (the file `name`) that failed with `e`.
-pub fn of_load(name: &str, bytes: &[u8], e: &Error) -> Failure {
+pub fn of_load(name: &str, bytes: &[u8], e: &Error, limits: &RarcLimits) -> Failure {
     let code = e.code().as_str();
     // A file refused unread (over maxFileBytes) has no bytes either: only
     // the errors an empty file gets make it "empty".
@@ -78,7 +78,7 @@ pub fn of_load(name: &str, bytes: &[u8], e: &Error) -> Failure {
             return not_model(code, name, &unknown_format(bytes));
         }
         (ErrorCode::ArchiveNotModel, _) | (_, Kind::Rarc | Kind::Yaz0Rarc) => {
-            return not_model(code, name, &archive_hint(name, bytes));
+            return not_model(code, name, &archive_hint(name, bytes, limits));
         }
         _ => {}
     }
@@ -129,8 +129,8 @@ fn unknown_format(bytes: &[u8]) -> String {
 
 /// What an archive given as a model says: which members are models and how
 /// to name one.
-fn archive_hint(name: &str, bytes: &[u8]) -> String {
-    match crate::members::model_members(bytes) {
+fn archive_hint(name: &str, bytes: &[u8], limits: &RarcLimits) -> String {
+    match crate::members::model_members(bytes, limits) {
         Ok(models) if !models.is_empty() => format!(
             "a RARC archive with {} model{}: name one as {name}:{}; `scenedec inspect {name}` lists them{}",
             models.len(),

@@ -40,14 +40,17 @@ pub fn load_args(command: Command) -> Command {
                 .value_parser(clap::value_parser!(PathBuf))
                 .help("Also look in DIR for the PNG files a .bbmodel names (repeatable; searched first); the model's folder and a folder named after the model are always searched, and only named files are read"),
         )
-        .arg(
-            Arg::new("limit")
-                .long("limit")
-                .value_name("NAME=VALUE")
-                .action(ArgAction::Append)
-                .help(crate::limit_args::SHORT_HELP)
-                .long_help(crate::limit_args::help()),
-        )
+        .arg(limit_arg())
+}
+
+/// `--limit NAME=VALUE` alone (`extract` reads archives, not models).
+pub fn limit_arg() -> Arg {
+    Arg::new("limit")
+        .long("limit")
+        .value_name("NAME=VALUE")
+        .action(ArgAction::Append)
+        .help(crate::limit_args::SHORT_HELP)
+        .long_help(crate::limit_args::help())
 }
 
 impl LoadSettings {
@@ -57,8 +60,11 @@ impl LoadSettings {
         for spec in m.get_many::<String>("limit").into_iter().flatten() {
             limits.apply(spec)?;
         }
+        // `extract` has `--limit` without `--textures`.
         let texture_dirs = m
-            .get_many::<PathBuf>("textures")
+            .try_get_many::<PathBuf>("textures")
+            .ok()
+            .flatten()
             .map(|d| d.cloned().collect())
             .unwrap_or_default();
         Ok(Self {
@@ -109,8 +115,8 @@ impl Input {
         // `ARCHIVE:member/path`: one member of an archive (members.rs),
         // the archive read within the RARC limit on its size.
         if let Some((archive, member)) = crate::members::split_member_spec(path) {
-            let bytes =
-                crate::members::read_member(&archive, &member).map_err(std::io::Error::other)?;
+            let bytes = crate::members::read_member(&archive, &member, &settings.limits.rarc)
+                .map_err(std::io::Error::other)?;
             return Ok(Self::from_bytes(bytes));
         }
         let limit = read_limit(path, settings)?;
@@ -172,7 +178,7 @@ fn read_limit(path: &Path, settings: &LoadSettings) -> std::io::Result<u64> {
             scenedec::sniff::Kind::Rarc | scenedec::sniff::Kind::Yaz0Rarc
         )
     {
-        return Ok(limit.max(crate::bounded::archive_limit()));
+        return Ok(limit.max(crate::bounded::archive_limit(&settings.limits.rarc)));
     }
     Ok(limit)
 }

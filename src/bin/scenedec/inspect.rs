@@ -84,9 +84,13 @@ fn inspect_bytes(
     let bytes = &input.bytes[..];
     // An archive is listed, not loaded (src/bin/scenedec/archive.rs).
     if crate::archive::is_archive(bytes) {
-        return crate::archive::inspect(name, bytes, json, |member, input| {
-            model_report(member, input, json, check_limits, settings)
-        });
+        return crate::archive::inspect(
+            name,
+            bytes,
+            json,
+            &settings.limits.rarc,
+            |member, input| model_report(member, input, json, check_limits, settings),
+        );
     }
     let (ok, text) = model_report(name, input, json, check_limits, settings);
     outln!("{text}");
@@ -131,7 +135,7 @@ pub fn model_report(
         }
         Err(e) => {
             let format = claimed_format(bytes, name);
-            let failure = crate::failure::of_load(name, bytes, e);
+            let failure = crate::failure::of_load(name, bytes, e, &settings.limits.rarc);
             let text = if json {
                 json_error(name, format, &failure)
             } else {

@@ -1,14 +1,16 @@
-//! `--limit NAME=VALUE`: one namespace over the library's two limit tables.
+//! `--limit NAME=VALUE`: one namespace over the library's three limit tables.
 //!
-//! A name is looked up in [`BbmodelLimits::names`] and [`J3dLimits::names`]
-//! (so a limit the library adds is settable here with no change); a name
-//! both tables hold (`maxFileBytes`, `maxTriangles`, ...) sets both. A name
-//! in neither is a usage error, and so is a name only the other format has
-//! when a file is loaded (`maxJoints` for a .bbmodel): a limit is never
-//! silently ignored.
+//! A name is looked up in [`BbmodelLimits::names`], [`J3dLimits::names`]
+//! and [`RarcLimits::names`] (so a limit the library adds is settable here
+//! with no change); a name both model tables hold (`maxFileBytes`,
+//! `maxTriangles`, ...) sets both. A name in none is a usage error, and so
+//! is a name only the other model format has when a file is loaded
+//! (`maxJoints` for a .bbmodel): a limit is never silently ignored. The
+//! archive names (`maxArchive…`, no model table has them) bound every RARC
+//! archive the command reads, whatever models it holds.
 
 use scenedec::scene::Format;
-use scenedec::{BbmodelLimits, J3dLimits};
+use scenedec::{BbmodelLimits, J3dLimits, RarcLimits};
 
 /// The largest integer VALUE: every integer up to 2^53 is exact as the f64
 /// the library's override takes; past it, `inf` says what is meant.
@@ -21,6 +23,8 @@ pub struct Limits {
     pub bbmodel: BbmodelLimits,
     /// J3D limits.
     pub j3d: J3dLimits,
+    /// RARC archive limits.
+    pub rarc: RarcLimits,
     /// The names given, in order (each once).
     pub named: Vec<&'static str>,
 }
@@ -36,7 +40,13 @@ impl Limits {
                 all_names().collect::<Vec<_>>().join(", ")
             ));
         };
-        let (bbmodel, j3d) = applies(known);
+        let (bbmodel, j3d, rarc) = applies(known);
+        if rarc {
+            self.rarc = self
+                .rarc
+                .with_override(known, value)
+                .map_err(|e| format!("--limit {spec}: {}", e.message()))?;
+        }
         if bbmodel {
             self.bbmodel = self
                 .bbmodel
@@ -55,12 +65,13 @@ impl Limits {
         Ok(())
     }
 
-    /// The names set that `format` has no limit for (a usage error when
-    /// such a file is loaded).
+    /// The model limits set that `format` has no limit for (a usage error
+    /// when such a file is loaded); archive limits are never among them.
     pub fn inapplicable(&self, format: Format) -> Vec<&'static str> {
         self.named
             .iter()
             .copied()
+            .filter(|n| RarcLimits::default().get(n).is_none())
             .filter(|n| !names_of(format).any(|m| m == *n))
             .collect()
     }
@@ -89,10 +100,11 @@ pub fn names_of(format: Format) -> Box<dyn Iterator<Item = &'static str>> {
 }
 
 /// Every name `--limit` takes, each once: the .bbmodel table's, then the
-/// J3D table's own.
+/// J3D table's own, then the archive table's.
 pub fn all_names() -> impl Iterator<Item = &'static str> {
     BbmodelLimits::names()
         .chain(J3dLimits::names().filter(|n| BbmodelLimits::default().get(n).is_none()))
+        .chain(RarcLimits::names())
 }
 
 /// The static spelling of `name`, when some table has it.
@@ -100,11 +112,12 @@ fn known_name(name: &str) -> Option<&'static str> {
     all_names().find(|n| *n == name)
 }
 
-/// Whether the .bbmodel and the J3D tables have `name`.
-fn applies(name: &str) -> (bool, bool) {
+/// Whether the .bbmodel, the J3D and the archive tables have `name`.
+fn applies(name: &str) -> (bool, bool, bool) {
     (
         BbmodelLimits::default().get(name).is_some(),
         J3dLimits::default().get(name).is_some(),
+        RarcLimits::default().get(name).is_some(),
     )
 }
 
@@ -148,11 +161,21 @@ pub fn help() -> String {
          Names, with their defaults for .bbmodel / J3D:",
     );
     let show = |v: Option<u64>| v.map_or_else(|| "-".to_string(), |v| v.to_string());
-    for name in all_names() {
+    for name in all_names().filter(|n| RarcLimits::default().get(n).is_none()) {
         text.push_str(&format!(
             "\n  {name:<20} {} / {}",
             show(BbmodelLimits::default().get(name)),
             show(J3dLimits::default().get(name))
+        ));
+    }
+    text.push_str(
+        "\nRARC archives (.arc, .szs): every archive the command reads, whatever \
+         models it holds; names and defaults:",
+    );
+    for name in RarcLimits::names() {
+        text.push_str(&format!(
+            "\n  {name:<20} {}",
+            show(RarcLimits::default().get(name))
         ));
     }
     text

@@ -49,10 +49,12 @@ fn is_model(bytes: &[u8]) -> bool {
 
 /// The paths of the model members of an archive file's bytes, in
 /// file-entry-table order.
-pub fn model_members(bytes: &[u8]) -> Result<Vec<(String, Vec<u8>)>, scenedec::Error> {
-    let limits = RarcLimits::DEFAULT;
-    let data = unwrapped(bytes, &limits)?;
-    let archive = Archive::parse(&data, &limits)?;
+pub fn model_members(
+    bytes: &[u8],
+    limits: &RarcLimits,
+) -> Result<Vec<(String, Vec<u8>)>, scenedec::Error> {
+    let data = unwrapped(bytes, limits)?;
+    let archive = Archive::parse(&data, limits)?;
     let mut members: Vec<Member<'_>> = archive.members().collect();
     members.sort_by_key(|m| m.entry.index);
     let mut out = Vec::new();
@@ -82,13 +84,12 @@ pub fn split_member_spec(spec: &Path) -> Option<(PathBuf, String)> {
 
 /// The bytes of member `member` of the archive at `archive` (decompressed
 /// when stored compressed), or why there are none.
-pub fn read_member(archive: &Path, member: &str) -> Result<Vec<u8>, String> {
-    let bytes = crate::bounded::read_archive(archive)?;
-    let limits = RarcLimits::DEFAULT;
+pub fn read_member(archive: &Path, member: &str, limits: &RarcLimits) -> Result<Vec<u8>, String> {
+    let bytes = crate::bounded::read_archive(archive, limits)?;
     let fail =
         |e: scenedec::Error| format!("{}: {e}{}", archive.display(), crate::out::at_suffix(&e));
-    let data = unwrapped(&bytes, &limits).map_err(fail)?;
-    let parsed = Archive::parse(&data, &limits).map_err(fail)?;
+    let data = unwrapped(&bytes, limits).map_err(fail)?;
+    let parsed = Archive::parse(&data, limits).map_err(fail)?;
     // Listings name members from the root's name (`root/dir/file`); the
     // games look them up below it (`dir/file`): either is taken.
     let root = parsed.root();
@@ -133,6 +134,10 @@ pub struct Job {
     /// Found by walking a folder: a file there that is no model is skipped
     /// without a word, where one named on the command line is an error.
     pub walked: bool,
+    /// An archive's member, or an archive that stands for itself because
+    /// its members could not be listed: `-o` names a folder unless it ends
+    /// in .glb or .gltf.
+    pub archive: bool,
 }
 
 /// The models `inputs` stand for: a loose file itself, an archive its model
@@ -141,29 +146,30 @@ pub struct Job {
 /// `<archive's path>/<member path>`). An archive named on the command line
 /// whose members cannot be listed, or that holds no model, stands for
 /// itself, so that loading it says why.
-pub fn expand(inputs: &[PathBuf]) -> Result<Vec<Job>, String> {
+pub fn expand(inputs: &[PathBuf], limits: &RarcLimits) -> Result<Vec<Job>, String> {
     let mut jobs = Vec::new();
     for input in inputs {
         if input.is_dir() {
             let mut files = Vec::new();
             walk(input, Path::new(""), 0, &mut files)?;
             for (path, relative) in files {
-                add_file(&path, Some(&relative), &mut jobs);
+                add_file(&path, Some(&relative), limits, &mut jobs);
             }
         } else {
-            add_file(input, None, &mut jobs);
+            add_file(input, None, limits, &mut jobs);
         }
     }
     Ok(jobs)
 }
 
 /// The jobs of one file: itself, or an archive's model members.
-fn add_file(path: &Path, relative: Option<&Path>, jobs: &mut Vec<Job>) {
+fn add_file(path: &Path, relative: Option<&Path>, limits: &RarcLimits, jobs: &mut Vec<Job>) {
     let itself = Job {
         input: path.to_path_buf(),
         under: relative.map(Path::to_path_buf),
         beside: path.to_path_buf(),
         walked: relative.is_some(),
+        archive: false,
     };
     let is_archive = path.is_file()
         && std::fs::File::open(path)
@@ -181,12 +187,15 @@ fn add_file(path: &Path, relative: Option<&Path>, jobs: &mut Vec<Job>) {
         jobs.push(itself);
         return;
     }
-    let members = crate::bounded::read_archive(path)
+    let members = crate::bounded::read_archive(path, limits)
         .ok()
-        .and_then(|bytes| model_members(&bytes).ok())
+        .and_then(|bytes| model_members(&bytes, limits).ok())
         .unwrap_or_default();
     if members.is_empty() {
-        jobs.push(itself);
+        jobs.push(Job {
+            archive: true,
+            ..itself
+        });
         return;
     }
     let folder = path.with_extension("");
@@ -203,6 +212,7 @@ fn add_file(path: &Path, relative: Option<&Path>, jobs: &mut Vec<Job>) {
             under: Some(under),
             beside: folder.join(&member),
             walked: relative.is_some(),
+            archive: true,
         });
     }
 }

@@ -137,7 +137,8 @@ pub fn run(request: &Request<'_>, settings: &LoadSettings) -> ExitCode {
         Ok(l) => l,
         Err(e) => {
             let format = crate::inspect::claimed_format(&input.bytes, &name.to_string());
-            let why = crate::failure::of_load(&name.to_string(), &input.bytes, &e);
+            let why =
+                crate::failure::of_load(&name.to_string(), &input.bytes, &e, &settings.limits.rarc);
             eprintln!("{}", why.human(&name.to_string(), format));
             crate::check::explain_on_stderr(&name, &input, settings, &e);
             return crate::input::exit_code(false);

@@ -37,7 +37,7 @@ pub struct Request<'a> {
 /// Writes the textures of every model the request names; exit 0 when all
 /// were written, 1 when any failed, 2 on a usage error.
 pub fn run(request: &Request<'_>, settings: &LoadSettings) -> ExitCode {
-    let jobs = match crate::members::expand(request.files) {
+    let jobs = match crate::members::expand(request.files, &settings.limits.rarc) {
         Ok(jobs) => jobs,
         Err(e) => {
             eprintln!("scenedec textures: {e}");
@@ -91,7 +91,8 @@ fn write_one(
         Ok(l) => l,
         Err(e) => {
             let format = crate::inspect::claimed_format(&input.bytes, &name.to_string());
-            let why = crate::failure::of_load(&name.to_string(), &input.bytes, &e);
+            let why =
+                crate::failure::of_load(&name.to_string(), &input.bytes, &e, &settings.limits.rarc);
             if walked && why.not_model {
                 return true;
             }
