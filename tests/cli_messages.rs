@@ -142,3 +142,36 @@ fn names_in_messages_are_quoted_as_json_quotes_them_not_as_rust_debug() {
         "{stderr}"
     );
 }
+
+/// Spec (Local-first, listBbmodelReferences): "relative_path is relative
+/// to the model's directory". The command line looks there first, then for
+/// the base name in the folders it searches, then for the texture's name
+/// (the loader matches a file by relative_path, path or name).
+#[test]
+fn a_textures_relative_path_is_followed_before_its_name_is_searched() {
+    use support::bbmodel_builder::{Model, Texture, png};
+    let dir = temp_dir("relative");
+    std::fs::create_dir_all(dir.join("tex")).unwrap();
+    // The file the path names, and a decoy of the same name beside the model.
+    std::fs::write(dir.join("tex/skin.png"), png(32, 16)).unwrap();
+    std::fs::write(dir.join("skin.png"), png(8, 8)).unwrap();
+    // A path that leads nowhere, for a texture whose name is beside the model.
+    std::fs::write(dir.join("cape.png"), png(4, 2)).unwrap();
+    let model = dir.join("m.bbmodel");
+    let bytes = Model::free()
+        .texture(Texture::named("skin").set("relative_path", "tex/skin.png"))
+        .texture(Texture::named("cape.png").set("relative_path", "gone/other.png"))
+        .bytes();
+    std::fs::write(&model, bytes).unwrap();
+    let (code, stdout, stderr) = scenedec(&["inspect", "--json", model.to_str().unwrap()]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    let v: serde_json::Value = serde_json::from_str(stdout.trim()).unwrap();
+    let textures = v["textures"].as_array().unwrap();
+    let sizes: Vec<(u64, u64)> = textures
+        .iter()
+        .map(|t| (t["width"].as_u64().unwrap(), t["height"].as_u64().unwrap()))
+        .collect();
+    assert_eq!(sizes, [(32, 16), (4, 2)], "{stdout}");
+    assert!(stderr.is_empty(), "{stderr}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -42,7 +42,7 @@ pub use document::{Document, FormatVersion, read_meta};
 pub use elements::{cube, mesh};
 pub use formats::ModelFormat;
 pub use options::{Options, TextureFile};
-pub use project::references::list_references;
+pub use project::references::{Reference, list_named_references, list_references};
 pub use project::{references, structure};
 
 use crate::arena::{Arena, Plan};

@@ -23,6 +23,19 @@ use crate::limits::BbmodelLimits;
 /// `max_references` above this reads as this.
 pub const HARD_MAX_REFERENCES: usize = 256;
 
+/// One texture file a model refers to, as [`list_named_references`] gives it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Reference<'a> {
+    /// What listBbmodelReferences lists: the `relative_path` (relative to
+    /// the model's folder, one leading `../` dropped before 4.10), else the
+    /// `name`.
+    pub listed: &'a str,
+    /// The texture's `name` when `listed` is its `relative_path`: the
+    /// loader also matches a file by it, so a caller that cannot find the
+    /// path may look for the name.
+    pub name: Option<&'a str>,
+}
+
 /// Calls `visit` with each texture file name the model refers to, in
 /// texture order, and returns how many it listed.
 ///
@@ -45,6 +58,28 @@ pub fn list_document_references(
     max_references: usize,
     mut visit: impl FnMut(&str),
 ) -> Result<usize, Error> {
+    list_named_document_references(doc, limits, max_references, |r| visit(r.listed))
+}
+
+/// [`list_references`] with each texture's name beside its listed path:
+/// the same references, in the same order, each a [`Reference`].
+pub fn list_named_references(
+    bytes: &[u8],
+    limits: &BbmodelLimits,
+    max_references: usize,
+    visit: impl FnMut(Reference<'_>),
+) -> Result<usize, Error> {
+    let doc = Document::read(bytes, limits)?;
+    list_named_document_references(&doc, limits, max_references, visit)
+}
+
+/// [`list_named_references`] for a document read once.
+pub fn list_named_document_references(
+    doc: &Document<'_>,
+    limits: &BbmodelLimits,
+    max_references: usize,
+    mut visit: impl FnMut(Reference<'_>),
+) -> Result<usize, Error> {
     let doc = *doc;
     // The loader's textures count check comes first: over it, nothing is listed.
     census(&doc, limits)?;
@@ -56,13 +91,15 @@ pub fn list_document_references(
         if listed >= cap {
             return Ok(());
         }
-        let Some(value) = reference_of(&doc, at, limits)? else {
+        let Some((value, name)) = reference_of(&doc, at, limits)? else {
             return Ok(());
         };
         let mut buffer = [0u8; 4096];
         let Some(text) = spelled(&value, strip_parent, &mut buffer) else {
             return Ok(());
         };
+        let mut name_buffer = [0u8; 4096];
+        let name = name.and_then(|n| n.decode_into(&mut name_buffer).ok());
         let hash = fnv(text.as_bytes());
         let repeated = seen.iter().any(|&(h, start, len)| {
             h == hash && {
@@ -77,7 +114,7 @@ pub fn list_document_references(
             let start =
                 (value.raw_bytes().as_ptr() as usize).wrapping_sub(doc.bytes.as_ptr() as usize);
             let _ = seen.push((hash, start, value.raw_bytes().len()));
-            visit(text);
+            visit(Reference { listed: text, name });
             listed += 1;
         }
         Ok(())
@@ -86,12 +123,13 @@ pub fn list_document_references(
 }
 
 /// The value a texture lists: `relative_path`, else `name`, when its source
-/// is not a data URI and the value fits maxStringChars.
+/// is not a data URI and the value fits maxStringChars; with the `name`
+/// beside a listed `relative_path` (when it fits maxStringChars too).
 fn reference_of<'a>(
     doc: &Document<'a>,
     at: usize,
     limits: &BbmodelLimits,
-) -> Result<Option<JsonStr<'a>>, Error> {
+) -> Result<Option<(JsonStr<'a>, Option<JsonStr<'a>>)>, Error> {
     let mut c = doc.cursor(at);
     if c.next()?.kind != TokenKind::BeginObject {
         return Ok(None);
@@ -112,15 +150,20 @@ fn reference_of<'a>(
     if embedded {
         return Ok(None);
     }
-    let value = relative.filter(|r| r.decoded_len() > 0).or(name);
-    Ok(value.filter(|v| {
+    let fits = |v: &JsonStr<'_>| {
         crate::bbmodel::document::value::check_string_length(
             v,
             &crate::bbmodel::document::value::Path::key("textures"),
             limits.max_string_chars,
         )
         .is_ok()
-    }))
+    };
+    let relative = relative.filter(|r| r.decoded_len() > 0);
+    let beside = relative
+        .and(name)
+        .filter(|n| n.decoded_len() > 0 && fits(n));
+    let value = relative.or(name);
+    Ok(value.filter(|v| fits(v)).map(|v| (v, beside)))
 }
 
 /// The listed spelling of a value: decoded, with one leading `../` or
@@ -185,6 +228,28 @@ mod tests {
             {"name": "c.png", "source": "data:image/png;base64,AAAA"}
         ]}"#;
         assert_eq!(list(json, 10), ["tex/a.png", "b.png"]);
+    }
+
+    #[test]
+    fn the_name_comes_beside_a_listed_relative_path() {
+        let json = r#"{"meta": {"format_version": "4.10"}, "textures": [
+            {"name": "skin", "relative_path": "tex/skin.png"},
+            {"name": "b.png"},
+            {"relative_path": "c.png"}
+        ]}"#;
+        let mut out = Vec::new();
+        list_named_references(json.as_bytes(), &BbmodelLimits::default(), 10, |r| {
+            out.push((r.listed.to_string(), r.name.map(str::to_string)))
+        })
+        .unwrap();
+        assert_eq!(
+            out,
+            [
+                ("tex/skin.png".to_string(), Some("skin".to_string())),
+                ("b.png".to_string(), None),
+                ("c.png".to_string(), None),
+            ]
+        );
     }
 
     #[test]

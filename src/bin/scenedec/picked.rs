@@ -1,16 +1,19 @@
 //! The texture files a .bbmodel names, found and read one by one.
 //!
 //! The library says which files a model refers to
-//! ([`scenedec::bbmodel::list_references`], the spec's
-//! listBbmodelReferences); only those are read, so PNG files beside the
-//! model that it does not name cost nothing, however many or large. Each is
-//! looked for, by its base name ignoring case (the library's matching
-//! rule), among the `.png` files of each `--textures` folder, of the
-//! model's folder, and of the folder named after the model (`model.bbmodel`
-//! and `model/`), in that order: the first source that has it wins. Each
+//! ([`scenedec::bbmodel::list_named_references`], the spec's
+//! listBbmodelReferences, with each texture's name beside its path); only
+//! those are read, so PNG files beside the model that it does not name cost
+//! nothing, however many or large. Each is looked for first where its
+//! `relative_path` says, relative to the model's folder (the spec: "relative_path
+//! is relative to the model's directory"; an absolute one is not followed),
+//! then by its base name ignoring case (the library's matching rule) among
+//! the `.png` files of each `--textures` folder, of the model's folder, and
+//! of the folder named after the model (`model.bbmodel` and `model/`), in
+//! that order, then by the texture's `name` there: the first hit wins. Each
 //! read is bounded by `maxFileBytes` (see `bounded`). A file found but not
 //! offered (too large, unreadable, not a PNG) gets a note that says why and
-//! where; a name found nowhere gets a note listing the folders searched.
+//! where; a reference found nowhere gets a note saying where it looked.
 
 use std::path::{Path, PathBuf};
 
@@ -64,6 +67,26 @@ fn png_names(dir: &Path) -> Vec<String> {
     names
 }
 
+/// Where a reference's path puts its file: under the model's folder, `\`
+/// read as `/` (Blockbench on Windows writes them); `None` for a bare file
+/// name (the folder search finds it) or an absolute path (never followed).
+fn relative_file(folder: &Path, listed: &str) -> Option<PathBuf> {
+    let path = listed.replace('\\', "/");
+    if !path.contains('/') || path.starts_with('/') || Path::new(&path).has_root() {
+        return None;
+    }
+    let relative = Path::new(&path);
+    if relative.components().any(|c| {
+        matches!(
+            c,
+            std::path::Component::Prefix(_) | std::path::Component::RootDir
+        )
+    }) {
+        return None;
+    }
+    Some(folder.join(relative))
+}
+
 /// The base name of a reference: after its last `/` or `\`.
 fn base_name(reference: &str) -> &str {
     reference.rsplit(['/', '\\']).next().unwrap_or(reference)
@@ -76,13 +99,13 @@ pub fn picked_textures(
     dirs: &[PathBuf],
     limits: &BbmodelLimits,
 ) -> Picked {
-    let mut references = Vec::new();
+    let mut references: Vec<(String, Option<String>)> = Vec::new();
     let max = usize::try_from(limits.max_textures)
         .unwrap_or(usize::MAX)
         .min(HARD_MAX_REFERENCES);
     // A file the loader refuses lists nothing; its load says why.
-    let _ = scenedec::bbmodel::list_references(model_bytes, limits, max, |r| {
-        references.push(base_name(r).to_string());
+    let _ = scenedec::bbmodel::list_named_references(model_bytes, limits, max, |r| {
+        references.push((r.listed.to_string(), r.name.map(str::to_string)));
     });
     let mut picked = Picked::default();
     if references.is_empty() {
@@ -95,7 +118,9 @@ pub fn picked_textures(
             (d, names)
         })
         .collect();
-    for reference in references {
+    let folder = model.parent().map(Path::to_path_buf).unwrap_or_default();
+    for (listed, texture_name) in references {
+        let reference = base_name(&listed).to_string();
         if picked
             .files
             .iter()
@@ -103,21 +128,41 @@ pub fn picked_textures(
         {
             continue;
         }
-        let found = sources.iter().find_map(|(dir, names)| {
-            names
-                .iter()
-                .find(|n| n.eq_ignore_ascii_case(&reference))
-                .map(|n| (dir.join(n), n.clone()))
-        });
+        let in_sources = |wanted: &str| {
+            sources.iter().find_map(|(dir, names)| {
+                names
+                    .iter()
+                    .find(|n| n.eq_ignore_ascii_case(wanted))
+                    .map(|n| (dir.join(n), n.clone()))
+            })
+        };
+        let at_path = relative_file(&folder, &listed);
+        let found = at_path
+            .as_ref()
+            .filter(|p| p.is_file())
+            .map(|p| (p.clone(), reference.clone()))
+            .or_else(|| in_sources(&reference))
+            .or_else(|| texture_name.as_deref().and_then(in_sources));
         let Some((path, name)) = found else {
             let searched: Vec<String> = sources
                 .iter()
                 .map(|(d, _)| d.display().to_string())
                 .collect();
+            let mut places = Vec::new();
+            if let Some(p) = &at_path {
+                places.push(p.display().to_string());
+            }
+            places.push(format!("{} in {}", quoted(&reference), searched.join(", ")));
+            if let Some(n) = texture_name
+                .as_deref()
+                .filter(|n| !n.eq_ignore_ascii_case(&reference))
+            {
+                places.push(format!("{} there", quoted(n)));
+            }
             picked.notes.push(format!(
-                "texture {}: no such .png file in {}",
-                quoted(&reference),
-                searched.join(", ")
+                "texture {}: no such .png file; looked for {}",
+                quoted(&listed),
+                places.join(", then ")
             ));
             continue;
         };
