@@ -1,9 +1,9 @@
 //! `scenedec`: inspect and convert J3D and .bbmodel models from the command line.
 //!
 //! `scenedec inspect [--json] [FILE...]` prints what each model holds; with no
-//! FILE it inspects the bundled samples. `scenedec convert FILE... -o OUT`
-//! writes each model as glTF 2.0. `scenedec textures FILE... -o DIR [--mips]
-//! [--json]` writes each decoded texture as PNG. `scenedec pose FILE --animation N
+//! FILE it inspects the bundled samples. `scenedec convert FILE... [-o OUT]
+//! [--jobs N]` writes each model as glTF 2.0 (beside its input without -o). `scenedec textures FILE... -o DIR [--mips]
+//! [--json]` writes each decoded texture as PNG. `scenedec pose FILE --animation N|NAME
 //! --time T [--json]` samples a clip and prints every node's transform.
 //! `scenedec extract ARCHIVE -o DIR [--only GLOB]` writes a RARC archive's
 //! members; `inspect` lists an archive instead of loading it.
