@@ -163,7 +163,10 @@ fn convert_says_what_it_left_out_and_warns_when_nothing_is_drawn() {
         ),
         (&2.into(), &2.into(), &4.into(), &false.into())
     );
-    let (code, out) = scenedec(&["convert", m, "-o", g, "--hidden", "keep", "--json"]);
+    // The same output again: --force replaces it (convert never does unasked).
+    let (code, out) = scenedec(&[
+        "convert", m, "-o", g, "--force", "--hidden", "keep", "--json",
+    ]);
     assert_eq!(code, 0, "{out}");
     let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
     assert_eq!(v["triangles"], 6);
@@ -191,6 +194,7 @@ fn convert_says_what_it_left_out_and_warns_when_nothing_is_drawn() {
         e,
         "-o",
         dir.join("e.glb").to_str().unwrap(),
+        "--force",
         "--json",
     ]);
     let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
