@@ -1,7 +1,9 @@
 //! Every float of every `--json` output is the shortest decimal that reads
 //! back to the same f32 (`0.8`, not `0.800000011920929`): the model's
 //! numbers are f32, and widening one to f64 before printing shows the
-//! widening's noise (src/bin/scenedec/json_out.rs, `number32`).
+//! widening's noise (src/bin/scenedec/json_out.rs, `number32`). The
+//! outputs with floats are inspect's, pose's and convert's; textures',
+//! an archive listing's and the limit report's hold integers only.
 
 mod support;
 

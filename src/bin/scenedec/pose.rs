@@ -1,5 +1,8 @@
-//! `scenedec pose FILE --animation N --time T [--json]`: load a model, sample
-//! one of its clips at one time and print every node's transform there.
+//! `scenedec pose FILE --animation N|NAME --time T [--json]`: load a model,
+//! sample one of its clips at one time and print every node's transform
+//! there. `--animation` is an index when all digits (so scripts passing
+//! indices keep working), else a clip's name; `name:2` names a clip called
+//! `2`. An unknown one lists the file's clips.
 //!
 //! `--json` prints one object, `{"file", "animation", "name", "time",
 //! "nodes": [{"name", "world"}]}`, the world matrices column-major in the
