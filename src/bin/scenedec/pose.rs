@@ -23,6 +23,8 @@ pub struct Request<'a> {
     pub animation: &'a str,
     /// `--time`, unparsed.
     pub time: &'a str,
+    /// `--frame`, unparsed (J3D clips; instead of `--time`).
+    pub frame: Option<&'a str>,
     /// `--json`.
     pub json: bool,
 }
@@ -57,6 +59,10 @@ pub fn run(request: &Request<'_>, settings: &LoadSettings) -> ExitCode {
         Ok(parsed) => parsed,
         Err(message) => return usage(&message),
     };
+    let frame = match request.frame.map(crate::pose_j3d::parse_frame).transpose() {
+        Ok(frame) => frame,
+        Err(message) => return usage(&message),
+    };
     let name = request.file.display().to_string();
     let input = match Input::read(request.file, settings) {
         Ok(input) => input,
@@ -87,15 +93,35 @@ pub fn run(request: &Request<'_>, settings: &LoadSettings) -> ExitCode {
             }
         ));
     }
+    // J3D clips count frames: --frame as given, --time at the clip's rate.
+    let frames = match (scene.clip_record(clip), frame) {
+        (Some(j3d), None) => Some(time * j3d.frame_rate),
+        (Some(_), Some(f)) => Some(f),
+        (None, Some(_)) => {
+            return usage(&format!(
+                "--frame: animation {clip} of {name} is not a J3D clip; give --time"
+            ));
+        }
+        (None, None) => None,
+    };
+    // With --frame, "time" is that frame in seconds at the clip's rate.
+    let time = match (frame, scene.clip_record(clip)) {
+        (Some(f), Some(j3d)) if j3d.frame_rate > 0.0 => f / j3d.frame_rate,
+        _ => time,
+    };
     let mut poses = vec![NodePose::default(); scene.nodes().len()];
-    if let Err(e) = scene.sample(clip, time, &mut poses) {
+    let sampled = match (frame, frames) {
+        (Some(_), Some(f)) => scene.sample_frame(clip, f, &mut poses),
+        _ => scene.sample(clip, time, &mut poses),
+    };
+    if let Err(e) = sampled {
         // Unreachable after the checks above; reported rather than assumed.
         return usage(&e.to_string());
     }
     let mut world = vec![Mat4::IDENTITY; poses.len()];
     world_matrices(&scene, &poses, &mut world);
     let out = if request.json {
-        json(&scene, &name, clip, time, &world)
+        json(&scene, &name, clip, time, frames, &poses, &world)
     } else {
         table(&scene, &name, clip, time, &poses, &world)
     };
@@ -104,7 +130,15 @@ pub fn run(request: &Request<'_>, settings: &LoadSettings) -> ExitCode {
 }
 
 /// The `--json` object and its newline.
-fn json(scene: &Scene<'_>, file: &str, clip: usize, time: f32, world: &[Mat4]) -> String {
+fn json(
+    scene: &Scene<'_>,
+    file: &str,
+    clip: usize,
+    time: f32,
+    frames: Option<f32>,
+    poses: &[NodePose],
+    world: &[Mat4],
+) -> String {
     let mut out = String::from("{");
     let mut first = true;
     json_out::key(&mut out, &mut first, "file");
@@ -118,7 +152,7 @@ fn json(scene: &Scene<'_>, file: &str, clip: usize, time: f32, world: &[Mat4]) -
     json_out::number32(&mut out, time);
     json_out::key(&mut out, &mut first, "nodes");
     out.push('[');
-    for (i, (node, m)) in scene.nodes().iter().zip(world).enumerate() {
+    for (i, ((node, m), pose)) in scene.nodes().iter().zip(world).zip(poses).enumerate() {
         if i > 0 {
             out.push_str(", ");
         }
@@ -126,6 +160,7 @@ fn json(scene: &Scene<'_>, file: &str, clip: usize, time: f32, world: &[Mat4]) -
         let mut first = true;
         json_out::key(&mut out, &mut first, "name");
         json_out::string(&mut out, scene.text(node.name));
+        crate::pose_j3d::local_keys(&mut out, &mut first, pose);
         json_out::key(&mut out, &mut first, "world");
         out.push('[');
         for (k, v) in m.0.iter().enumerate() {
@@ -136,7 +171,11 @@ fn json(scene: &Scene<'_>, file: &str, clip: usize, time: f32, world: &[Mat4]) -
         }
         out.push_str("]}");
     }
-    out.push_str("]}\n");
+    out.push(']');
+    if let Some(frames) = frames {
+        crate::pose_j3d::clip_keys(&mut out, &mut first, scene, clip, frames);
+    }
+    out.push_str("}\n");
     out
 }
 
