@@ -207,6 +207,7 @@ fn convert_one(
     };
     match gltf::write(&scene, output, &options) {
         Ok((summary, _paths)) => {
+            crate::with::warn_not_exported(&name, &scene);
             let report = Report {
                 file: &name,
                 output,

@@ -54,3 +54,51 @@ pub fn read_into(m: &ArgMatches, settings: &mut LoadSettings) -> Result<(), Exit
     }
     Ok(())
 }
+
+/// What `inspect` says of clip `index` when it is a J3D clip: kind,
+/// frames, loop mode and tracks; `None` for any other clip.
+pub fn clip_line(scene: &scenedec::Scene<'_>, index: usize) -> Option<String> {
+    let (kind, frames, mode, tracks) = clip_facts(scene, index)?;
+    let name = scene.animations().get(index).map(|a| scene.text(a.name))?;
+    Some(format!(
+        "\n  animation {name:?}: {kind}, {frames} frames, {mode}, {tracks} tracks"
+    ))
+}
+
+/// `"j3d": {"kind", "frames", "loop", "tracks"}` in `inspect --json`'s
+/// object for clip `index`, when it is a J3D clip.
+pub fn clip_json(out: &mut String, first: &mut bool, scene: &scenedec::Scene<'_>, index: usize) {
+    let Some((kind, frames, mode, tracks)) = clip_facts(scene, index) else {
+        return;
+    };
+    crate::json_out::key(out, first, "j3d");
+    out.push_str(&format!(
+        "{{\"kind\": \"{kind}\", \"frames\": {frames}, \"loop\": \"{mode}\", \"tracks\": {tracks}}}"
+    ));
+}
+
+fn clip_facts(
+    scene: &scenedec::Scene<'_>,
+    index: usize,
+) -> Option<(&'static str, f32, &'static str, u32)> {
+    use scenedec::scene::{ClipKind, FrameLoop};
+    let c = scene.clip_record(index)?;
+    Some((
+        ClipKind::from_u32(c.kind).map_or("?", ClipKind::as_str),
+        c.frames,
+        FrameLoop::from_u32(c.loop_mode).as_str(),
+        c.track_count,
+    ))
+}
+
+/// `convert` writes no J3D clip yet: says so on standard error, once per
+/// model that has any, rather than dropping them without a word.
+pub fn warn_not_exported(name: &str, scene: &scenedec::Scene<'_>) {
+    let n = scene.clips().len();
+    if n > 0 {
+        eprintln!(
+            "{name}: warning: {n} J3D clip{} attached with --with not written: the glTF export of J3D clips is not done yet",
+            if n == 1 { "" } else { "s" }
+        );
+    }
+}
