@@ -332,3 +332,7 @@ impl<'a> Scene<'a> {
             .map(|v| v != 0.0))
     }
 }
+
+#[cfg(test)]
+#[path = "clips_tests.rs"]
+mod tests;
