@@ -77,7 +77,11 @@ impl Check<'_> {
             (got - want).abs() <= allowed,
             "{} {what}: got {got}, expected {want} (allowed {allowed}, from {})",
             self.what,
-            if from_expected { "expected/" } else { "the reader" }
+            if from_expected {
+                "expected/"
+            } else {
+                "the reader"
+            }
         );
         if from_expected {
             self.tally.expected += 1;
@@ -115,12 +119,17 @@ fn material_index(out: &Value, name: &str) -> usize {
 fn check_joints(a: &Animation<'_>, out: &Value, at: Option<&Value>, g: f32, c: &mut Check<'_>) {
     let nodes = out["nodes"].as_array().unwrap();
     for (j, node) in nodes.iter().enumerate() {
-        let want = at.and_then(|s| s["joints"].as_array()).and_then(|js| js.get(j));
+        let want = at
+            .and_then(|s| s["joints"].as_array())
+            .and_then(|js| js.get(j));
         let pose = anim::joint_pose(a, j, g).unwrap();
         let ours = [pose.scale, pose.rotation, pose.translation];
         let mut euler = [0.0; 3];
         let mut euler_from_expected = true;
-        for (ci, name) in ["scale", "rotation_euler", "translation"].into_iter().enumerate() {
+        for (ci, name) in ["scale", "rotation_euler", "translation"]
+            .into_iter()
+            .enumerate()
+        {
             for axis in 0..3 {
                 let w = want.map(|w| &w[name][axis]).filter(|v| !v.is_null());
                 let from_expected = w.is_some();
@@ -147,7 +156,10 @@ fn check_joints(a: &Animation<'_>, out: &Value, at: Option<&Value>, g: f32, c: &
             // A quaternion's slope is at most half the angles' (unit length).
             let s = (0..3)
                 .map(|axis| {
-                    slope(|f| f64::from(anim::joint_pose(a, j, f).unwrap().rotation[axis]), g)
+                    slope(
+                        |f| f64::from(anim::joint_pose(a, j, f).unwrap().rotation[axis]),
+                        g,
+                    )
                 })
                 .sum::<f64>();
             let what = format!("joint {j} rotation[{i}]");
@@ -174,6 +186,16 @@ fn check_joints(a: &Animation<'_>, out: &Value, at: Option<&Value>, g: f32, c: &
     }
 }
 
+/// A BTK field: output key, expected key, axis (`usize::MAX`: a scalar),
+/// factor, and the reader's value at a frame.
+type Field<'r> = (
+    &'static str,
+    &'static str,
+    usize,
+    f64,
+    Box<dyn Fn(f32) -> f64 + 'r>,
+);
+
 fn check_btk(
     a: &anim::ttk1::Ttk1<'_>,
     exp: &Value,
@@ -195,12 +217,42 @@ fn check_btk(
             .clone();
         let want = at.map(|s| &s["entries"][i]);
         let srt = |f: f32| a.srt(i, f).unwrap();
-        let fields: [(&str, &str, usize, f64, Box<dyn Fn(f32) -> f64>); 5] = [
-            ("scale", "scale", 0, 1.0, Box::new(|f| f64::from(srt(f).scale[0]))),
-            ("scale", "scale", 1, 1.0, Box::new(|f| f64::from(srt(f).scale[1]))),
-            ("translation", "translation", 0, 1.0, Box::new(|f| f64::from(srt(f).translation[0]))),
-            ("translation", "translation", 1, 1.0, Box::new(|f| f64::from(srt(f).translation[1]))),
-            ("rotation", "rotation", usize::MAX, pi, Box::new(|f| f64::from(srt(f).rotation[2]))),
+        let fields: [Field<'_>; 5] = [
+            (
+                "scale",
+                "scale",
+                0,
+                1.0,
+                Box::new(|f| f64::from(srt(f).scale[0])),
+            ),
+            (
+                "scale",
+                "scale",
+                1,
+                1.0,
+                Box::new(|f| f64::from(srt(f).scale[1])),
+            ),
+            (
+                "translation",
+                "translation",
+                0,
+                1.0,
+                Box::new(|f| f64::from(srt(f).translation[0])),
+            ),
+            (
+                "translation",
+                "translation",
+                1,
+                1.0,
+                Box::new(|f| f64::from(srt(f).translation[1])),
+            ),
+            (
+                "rotation",
+                "rotation",
+                usize::MAX,
+                pi,
+                Box::new(|f| f64::from(srt(f).rotation[2])),
+            ),
         ];
         for (ours, theirs, axis, factor, reader) in &fields {
             let (got, w) = if *axis == usize::MAX {
@@ -210,14 +262,26 @@ fn check_btk(
             };
             let value = w.map_or(reader(g), |v| v.as_f64().unwrap()) * factor;
             let s = slope(reader, g) * factor;
-            c.value(got, value, w.is_some(), s, &format!("entry {i} {ours}[{axis}]"));
+            c.value(
+                got,
+                value,
+                w.is_some(),
+                s,
+                &format!("entry {i} {ours}[{axis}]"),
+            );
         }
         for k in 0..16 {
             let reader = |f: f32| f64::from(a.texture_matrix(i, f).unwrap()[k]);
             let w = want.map(|w| &w["texmtx"][k]);
             let value = w.map_or(reader(g), |v| v.as_f64().unwrap());
             let s = slope(reader, g);
-            c.value(&tm["matrix"][k], value, w.is_some(), s, &format!("entry {i} matrix[{k}]"));
+            c.value(
+                &tm["matrix"][k],
+                value,
+                w.is_some(),
+                s,
+                &format!("entry {i} matrix[{k}]"),
+            );
         }
     }
 }
@@ -238,7 +302,13 @@ fn check_colour(
             let reader = |f: f32| f64::from(a.colour(i, f).unwrap()[ch]);
             let w = at.map(|s| &s["entries"][i]["rgba"][ch]);
             let value = w.map_or(reader(g), |v| v.as_f64().unwrap());
-            c.value(&got[ch], value, w.is_some(), slope(reader, g), &format!("entry {i} {name}[{ch}]"));
+            c.value(
+                &got[ch],
+                value,
+                w.is_some(),
+                slope(reader, g),
+                &format!("entry {i} {name}[{ch}]"),
+            );
         }
     }
 }
@@ -261,7 +331,9 @@ fn check_btp(
             .find(|t| t["slot"] == slot)
             .unwrap_or_else(|| panic!("{} entry {i}: texture slot {slot}", c.what))["texture"]
             .clone();
-        let w = at.map(|s| &s["entries"][i]["texture"]).filter(|v| !v.is_null());
+        let w = at
+            .map(|s| &s["entries"][i]["texture"])
+            .filter(|v| !v.is_null());
         let value = w.map_or_else(
             || f64::from(a.texture_index(i, g).unwrap()),
             |v| v.as_f64().unwrap(),
@@ -315,12 +387,19 @@ fn check_pair(root: &Path, rel: &str, model: &str, tally: &mut Tally) {
         let out: Value = serde_json::from_str(&stdout).unwrap();
         let g = game_frame(loop_value, frame, frames);
         assert_eq!(out["frame"].as_f64().unwrap() as f32, g, "{rel} at {frame}");
-        assert_eq!(out["name"], Path::new(rel).file_name().unwrap().to_str().unwrap());
+        assert_eq!(
+            out["name"],
+            Path::new(rel).file_name().unwrap().to_str().unwrap()
+        );
         let at = sample_at(&exp, g);
         let mut c = Check {
             tally,
             what: format!("{rel} at frame {frame} (game frame {g})"),
-            rounding: if g == frame { (frame64 - f64::from(frame)).abs() } else { 0.0 },
+            rounding: if g == frame {
+                (frame64 - f64::from(frame)).abs()
+            } else {
+                0.0
+            },
         };
         match &a {
             Animation::Bck(_) | Animation::Bca(_) => check_joints(&a, &out, at, g, &mut c),

@@ -30,24 +30,43 @@ fn each_file_is_one_clip_named_after_it_and_the_plan_is_exact() {
     ) else {
         return;
     };
-    let files = [("kinopio_wait.bck", &bck[..]), ("kinopio_twait.btp", &btp[..])];
+    let files = [
+        ("kinopio_wait.bck", &bck[..]),
+        ("kinopio_twait.btp", &btp[..]),
+    ];
     let o = options(&files);
     let plan = scenedec::measure(&model, None, &o).unwrap();
     let mut words = vec![0u64; plan.arena_words()];
     let mut arena = Arena::from_words(&mut words);
     let mut warnings = Warnings::new();
     let scene = scenedec::decode_into(&model, None, &o, &mut arena, &mut warnings).unwrap();
-    assert_eq!(arena.used(), plan.arena_bytes(), "decode fills exactly the plan");
+    assert_eq!(
+        arena.used(),
+        plan.arena_bytes(),
+        "decode fills exactly the plan"
+    );
     assert_eq!(warnings.as_slice().len(), 0);
-    let names: Vec<_> = scene.animations().iter().map(|a| scene.text(a.name)).collect();
+    let names: Vec<_> = scene
+        .animations()
+        .iter()
+        .map(|a| scene.text(a.name))
+        .collect();
     assert_eq!(names, ["kinopio_wait.bck", "kinopio_twait.btp"]);
-    let kinds: Vec<_> = scene.clips().iter().map(|c| ClipKind::from_u32(c.kind)).collect();
+    let kinds: Vec<_> = scene
+        .clips()
+        .iter()
+        .map(|c| ClipKind::from_u32(c.kind))
+        .collect();
     assert_eq!(kinds, [Some(ClipKind::Bck), Some(ClipKind::Btp)]);
     // One joint track per JNT1 joint, nine curves each.
     let bck = scene.clip_record(0).unwrap();
     assert_eq!(bck.track_count as usize, scene.nodes().len());
     let joint_tracks = &scene.tracks()[..scene.nodes().len()];
-    assert!(joint_tracks.iter().all(|t| t.target == TrackTarget::Joint as u32 && t.curve_count == 9));
+    assert!(
+        joint_tracks
+            .iter()
+            .all(|t| t.target == TrackTarget::Joint as u32 && t.curve_count == 9)
+    );
     assert_eq!(bck.frame_rate, 30.0);
     // Without animations the scene has no clip at all.
     let plain = scenedec::measure(&model, None, &Options::default()).unwrap();
@@ -72,7 +91,10 @@ fn animation_limits_apply_at_their_value_and_one_past_it() {
     let tracks = 9 * plan.counts().tracks as u64;
     let frames = scenedec::measure(&model, None, &base).map(|_| {
         let mut w = Warnings::new();
-        scenedec::j3d::anim::parse(&bck, &Default::default(), &mut w).unwrap().clip().duration
+        scenedec::j3d::anim::parse(&bck, &Default::default(), &mut w)
+            .unwrap()
+            .clip()
+            .duration
     });
     let frames = u64::from(frames.unwrap());
     type Set = fn(&mut scenedec::J3dLimits, u64);
@@ -103,7 +125,10 @@ fn a_joint_count_mismatch_is_a_typed_error_naming_the_file() {
     let files = [("kinopio_wait.bck", &bck[..])];
     let e = scenedec::measure(&model, None, &options(&files)).unwrap_err();
     assert_eq!(e.code(), ErrorCode::AnimationMismatch);
-    assert!(e.message().contains("kinopio_wait.bck") && e.message().contains("joints"), "{e}");
+    assert!(
+        e.message().contains("kinopio_wait.bck") && e.message().contains("joints"),
+        "{e}"
+    );
 }
 
 #[test]
@@ -121,15 +146,23 @@ fn a_material_the_model_lacks_warns_by_name_and_is_skipped() {
     assert!(!warnings.is_empty());
     for w in warnings {
         assert_eq!(w.code(), WarningCode::UnknownReference);
-        assert!(w.message().contains("ghostmario.btk") && w.message().contains("material \""), "{}", w.message());
+        assert!(
+            w.message().contains("ghostmario.btk") && w.message().contains("material \""),
+            "{}",
+            w.message()
+        );
     }
     // Every entry names a material kuribomini lacks: the clip has no track.
     assert_eq!(scene.clips().len(), 1);
     assert_eq!(scene.clips()[0].track_count, 0);
-    let entries = match scenedec::j3d::anim::parse(&btk, &Default::default(), &mut Warnings::new()) {
+    let entries = match scenedec::j3d::anim::parse(&btk, &Default::default(), &mut Warnings::new())
+    {
         Ok(scenedec::j3d::anim::Animation::Btk(a)) => a.len(),
         _ => panic!("ghostmario.btk is a BTK"),
     };
     assert_eq!(warnings.len(), entries, "one warning per skipped entry");
-    assert_eq!(FrameLoop::from_u32(scene.clips()[0].loop_mode), FrameLoop::Repeat);
+    assert_eq!(
+        FrameLoop::from_u32(scene.clips()[0].loop_mode),
+        FrameLoop::Repeat
+    );
 }

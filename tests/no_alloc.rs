@@ -321,8 +321,10 @@ fn decoding_and_sampling_j3d_clips_make_no_heap_allocation() {
         if files.is_empty() {
             continue;
         }
-        let animations: Vec<(&str, &[u8])> =
-            files.iter().map(|(n, b)| (n.as_str(), b.as_slice())).collect();
+        let animations: Vec<(&str, &[u8])> = files
+            .iter()
+            .map(|(n, b)| (n.as_str(), b.as_slice()))
+            .collect();
         let bytes = std::fs::read(root.join(&model[0])).unwrap();
         let mut options = Options::default();
         options.j3d.animations = &animations;

@@ -22,8 +22,8 @@ pub mod tex1;
 pub mod vtx1;
 
 pub use header::{Flavour, J3dFile, Section};
-pub use model::{PrimitiveCounts, Summary};
 pub use model::FRAME_RATE;
+pub use model::{PrimitiveCounts, Summary};
 pub use options::{AnimationFile, Options};
 
 use crate::arena::{Arena, Plan};

@@ -208,13 +208,19 @@ impl ColorSlot {
 
     /// `"C0"`…`"C3"`, `"K0"`…`"K3"`, `"MAT0"`, `"MAT1"`, or `None` past them.
     pub const fn name(slot: usize) -> Option<&'static str> {
-        const NAMES: [&str; ColorSlot::COUNT] =
-            ["C0", "C1", "C2", "C3", "K0", "K1", "K2", "K3", "MAT0", "MAT1"];
-        if slot < NAMES.len() {
-            Some(NAMES[slot])
-        } else {
-            None
-        }
+        Some(match slot {
+            0 => "C0",
+            1 => "C1",
+            2 => "C2",
+            3 => "C3",
+            4 => "K0",
+            5 => "K1",
+            6 => "K2",
+            7 => "K3",
+            8 => "MAT0",
+            9 => "MAT1",
+            _ => return None,
+        })
     }
 }
 

@@ -21,9 +21,8 @@ use crate::j3d::anim::trk1::ColourTarget;
 use crate::j3d::anim::{self, Animation, Kind, LoopMode as FileLoop, attach};
 use crate::limits::J3dLimits;
 use crate::scene::{
-    AnimationRecord, ClipKind, ClipRecord, ColorSlot, CurveKind, CurveRecord, HermiteKey,
-    LoopMode, SceneCounts, TEX_MATRIX_SLOTS, TEXTURE_SLOTS, TextRef, TrackRecord,
-    TrackTarget,
+    AnimationRecord, ClipKind, ClipRecord, ColorSlot, CurveKind, CurveRecord, HermiteKey, LoopMode,
+    SceneCounts, TEX_MATRIX_SLOTS, TEXTURE_SLOTS, TextRef, TrackRecord, TrackTarget,
 };
 
 /// Frames per second of every J3D clip (docs/j3d.md, "Frame rate").
@@ -66,7 +65,14 @@ fn put<T>(slice: &mut [T], i: usize, value: T) -> Result<(), Error> {
 
 impl Sink<'_, '_> {
     /// Starts a track of `target`; its curves follow.
-    fn track(&mut self, target: TrackTarget, index: usize, slot: u32, flags: u32, centre: [f32; 3]) -> Result<(), Error> {
+    fn track(
+        &mut self,
+        target: TrackTarget,
+        index: usize,
+        slot: u32,
+        flags: u32,
+        centre: [f32; 3],
+    ) -> Result<(), Error> {
         if let Some(out) = &mut self.out {
             put(
                 out.tracks,
@@ -87,13 +93,23 @@ impl Sink<'_, '_> {
     }
 
     /// A Hermite curve from a keyed track; values and tangents times `factor`.
-    fn keyed(&mut self, track: &KeyTrack, table: &Table<'_>, rest: f32, factor: f32) -> Result<(), Error> {
+    fn keyed(
+        &mut self,
+        track: &KeyTrack,
+        table: &Table<'_>,
+        rest: f32,
+        factor: f32,
+    ) -> Result<(), Error> {
         let count = usize::from(track.count);
         self.curve(CurveKind::Hermite, self.n.keys, count, rest)?;
         if let Some(out) = &mut self.out {
             for k in 0..count {
-                let Key { time, value, tangent_in, tangent_out } =
-                    track.key(table, k).ok_or_else(arena_mismatch)?;
+                let Key {
+                    time,
+                    value,
+                    tangent_in,
+                    tangent_out,
+                } = track.key(table, k).ok_or_else(arena_mismatch)?;
                 put(
                     out.keys,
                     self.n.keys + k,
@@ -111,18 +127,34 @@ impl Sink<'_, '_> {
     }
 
     /// A table curve of `count` values, value `i` given by `value(i)`.
-    fn table(&mut self, kind: CurveKind, count: usize, rest: f32, value: impl Fn(usize) -> Option<f32>) -> Result<(), Error> {
+    fn table(
+        &mut self,
+        kind: CurveKind,
+        count: usize,
+        rest: f32,
+        value: impl Fn(usize) -> Option<f32>,
+    ) -> Result<(), Error> {
         self.curve(kind, self.n.values, count, rest)?;
         if let Some(out) = &mut self.out {
             for i in 0..count {
-                put(out.values, self.n.values + i, value(i).ok_or_else(arena_mismatch)?)?;
+                put(
+                    out.values,
+                    self.n.values + i,
+                    value(i).ok_or_else(arena_mismatch)?,
+                )?;
             }
         }
         self.n.values += count;
         Ok(())
     }
 
-    fn curve(&mut self, kind: CurveKind, first: usize, count: usize, rest: f32) -> Result<(), Error> {
+    fn curve(
+        &mut self,
+        kind: CurveKind,
+        first: usize,
+        count: usize,
+        rest: f32,
+    ) -> Result<(), Error> {
         if let Some(out) = &mut self.out {
             put(
                 out.curves,
@@ -177,12 +209,20 @@ fn loop_of(mode: FileLoop) -> (crate::scene::FrameLoop, LoopMode) {
 impl Model<'_> {
     /// Adds what the attached animation files put in the scene to `counts`,
     /// checking each against the model and the limits.
-    pub(super) fn count_clips(&self, options: &crate::j3d::Options<'_>, counts: &mut SceneCounts) -> Result<(), Error> {
+    pub(super) fn count_clips(
+        &self,
+        options: &crate::j3d::Options<'_>,
+        counts: &mut SceneCounts,
+    ) -> Result<(), Error> {
         if options.animations.is_empty() {
             return Ok(());
         }
         let mut warnings = Warnings::new();
-        let mut sink = Sink { out: None, n: Totals::default(), warnings: &mut warnings };
+        let mut sink = Sink {
+            out: None,
+            n: Totals::default(),
+            warnings: &mut warnings,
+        };
         self.walk_clips(options, &mut sink, None, 0)?;
         let n = &sink.n;
         counts.animations = counts.animations.saturating_add(n.animations);
@@ -206,7 +246,11 @@ impl Model<'_> {
         if options.animations.is_empty() {
             return Ok(());
         }
-        let mut sink = Sink { out: Some(arrays), n: Totals::default(), warnings };
+        let mut sink = Sink {
+            out: Some(arrays),
+            n: Totals::default(),
+            warnings,
+        };
         self.walk_clips(options, &mut sink, Some(pool), 0)
     }
 
@@ -219,7 +263,8 @@ impl Model<'_> {
     ) -> Result<(), Error> {
         let limits = &options.limits;
         for &(name, bytes) in options.animations {
-            let parsed = anim::parse(bytes, limits, sink.warnings).map_err(|e| in_file(name, &e))?;
+            let parsed =
+                anim::parse(bytes, limits, sink.warnings).map_err(|e| in_file(name, &e))?;
             if matches!(parsed.kind(), Kind::Bck | Kind::Bca | Kind::Bva) {
                 attach::check(&self.file, &parsed, limits).map_err(|e| in_file(name, &e))?;
             }
@@ -268,10 +313,20 @@ impl Model<'_> {
 
     /// The material entry `entry` animates, or `None` (warned) when MAT3
     /// has no material of its name.
-    fn material(&self, name: &str, anim: &Animation<'_>, entry: usize, limits: &J3dLimits, sink: &mut Sink<'_, '_>) -> Result<Option<usize>, Error> {
+    fn material(
+        &self,
+        name: &str,
+        anim: &Animation<'_>,
+        entry: usize,
+        limits: &J3dLimits,
+        sink: &mut Sink<'_, '_>,
+    ) -> Result<Option<usize>, Error> {
         match attach::material_of(&self.file, anim, entry, limits) {
             Ok(m) => Ok(Some(m)),
-            Err(e) if e.code() == ErrorCode::AnimationMismatch && attach::entry_material(anim, entry).is_some() => {
+            Err(e)
+                if e.code() == ErrorCode::AnimationMismatch
+                    && attach::entry_material(anim, entry).is_some() =>
+            {
                 let material = attach::entry_material(anim, entry).unwrap_or_default();
                 let material = core::str::from_utf8(material).unwrap_or("(not UTF-8)");
                 sink.warn(
@@ -285,7 +340,13 @@ impl Model<'_> {
         }
     }
 
-    fn tracks_of(&self, name: &str, parsed: &Animation<'_>, limits: &J3dLimits, sink: &mut Sink<'_, '_>) -> Result<(), Error> {
+    fn tracks_of(
+        &self,
+        name: &str,
+        parsed: &Animation<'_>,
+        limits: &J3dLimits,
+        sink: &mut Sink<'_, '_>,
+    ) -> Result<(), Error> {
         match parsed {
             Animation::Bck(a) => {
                 let [s, r, t] = a.tables();
@@ -321,13 +382,21 @@ impl Model<'_> {
                 let [s, r, t] = a.tables();
                 for i in 0..a.len() {
                     let e = a.entry(i).ok_or_else(arena_mismatch)?;
-                    let Some(m) = self.material(name, parsed, i, limits, sink)? else { continue };
+                    let Some(m) = self.material(name, parsed, i, limits, sink)? else {
+                        continue;
+                    };
                     if usize::from(e.slot) >= TEX_MATRIX_SLOTS {
                         sink.warn(WarningCode::UnsupportedValue, name, format_args!("entry {i}: texture-matrix slot {}, below {TEX_MATRIX_SLOTS} expected: skipped", e.slot));
                         continue;
                     }
                     let flags = if a.is_maya() { TrackRecord::MAYA } else { 0 };
-                    sink.track(TrackTarget::TexMatrix, m, u32::from(e.slot), flags, e.centre)?;
+                    sink.track(
+                        TrackTarget::TexMatrix,
+                        m,
+                        u32::from(e.slot),
+                        flags,
+                        e.centre,
+                    )?;
                     for c in &e.scale {
                         sink.keyed(c, &s, 1.0, 1.0)?;
                     }
@@ -342,13 +411,21 @@ impl Model<'_> {
             Animation::Brk(a) | Animation::Bpk(a) => {
                 for i in 0..a.len() {
                     let e = a.entry(i).ok_or_else(arena_mismatch)?;
-                    let Some(m) = self.material(name, parsed, i, limits, sink)? else { continue };
+                    let Some(m) = self.material(name, parsed, i, limits, sink)? else {
+                        continue;
+                    };
                     let slot = match e.target {
                         ColourTarget::Register(n) if n < 4 => ColorSlot::REGISTER + u32::from(n),
                         ColourTarget::Konst(n) if n < 4 => ColorSlot::KONST + u32::from(n),
                         ColourTarget::Material => ColorSlot::MATERIAL,
                         ColourTarget::Register(n) | ColourTarget::Konst(n) => {
-                            sink.warn(WarningCode::UnsupportedValue, name, format_args!("entry {i}: colour index {n}, 0 to 3 expected: skipped"));
+                            sink.warn(
+                                WarningCode::UnsupportedValue,
+                                name,
+                                format_args!(
+                                    "entry {i}: colour index {n}, 0 to 3 expected: skipped"
+                                ),
+                            );
                             continue;
                         }
                     };
@@ -362,7 +439,9 @@ impl Model<'_> {
             Animation::Btp(a) => {
                 for i in 0..a.len() {
                     let e = a.entry(i).ok_or_else(arena_mismatch)?;
-                    let Some(m) = self.material(name, parsed, i, limits, sink)? else { continue };
+                    let Some(m) = self.material(name, parsed, i, limits, sink)? else {
+                        continue;
+                    };
                     if usize::from(e.slot) >= TEXTURE_SLOTS {
                         sink.warn(WarningCode::UnsupportedValue, name, format_args!("entry {i}: texture-map slot {}, below {TEXTURE_SLOTS} expected: skipped", e.slot));
                         continue;
@@ -389,7 +468,8 @@ impl Model<'_> {
                     // Frame k rounds to k (floor(k + 0.5)).
                     #[allow(clippy::cast_precision_loss)]
                     sink.table(CurveKind::Nearest, usize::from(t.count), 1.0, |k| {
-                        a.shape_visible(shape, k as f32).map(|v| if v { 1.0 } else { 0.0 })
+                        a.shape_visible(shape, k as f32)
+                            .map(|v| if v { 1.0 } else { 0.0 })
                     })?;
                 }
             }
@@ -418,4 +498,3 @@ fn in_file(name: &str, e: &Error) -> Error {
         format_args!("animation {}: {}", Quote(name), e.message()),
     )
 }
-

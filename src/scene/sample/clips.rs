@@ -157,7 +157,8 @@ impl<'a> Scene<'a> {
         if i >= track.curve_count as usize {
             return None;
         }
-        self.curves().get((track.first_curve as usize).checked_add(i)?)
+        self.curves()
+            .get((track.first_curve as usize).checked_add(i)?)
     }
 
     /// Curve `i` of `track` at `frame`; `None` past its curves.
@@ -166,7 +167,8 @@ impl<'a> Scene<'a> {
         if curve.count == 0 {
             return Some(curve.rest);
         }
-        let range = curve.first as usize..(curve.first as usize).saturating_add(curve.count as usize);
+        let range =
+            curve.first as usize..(curve.first as usize).saturating_add(curve.count as usize);
         match curve.kind {
             k if k == CurveKind::Hermite as u32 => {
                 hermite_at(self.hermite_keys().get(range)?, frame)
@@ -212,7 +214,12 @@ impl<'a> Scene<'a> {
     /// clip animates take its scale, rotation and translation, the others
     /// stay at rest. Errors as [`Self::clip_frame`], and `ARENA_TOO_SMALL`
     /// when `out` is shorter than `nodes()`.
-    pub fn sample_frame(&self, clip: usize, frames: f32, out: &mut [NodePose]) -> Result<(), Error> {
+    pub fn sample_frame(
+        &self,
+        clip: usize,
+        frames: f32,
+        out: &mut [NodePose],
+    ) -> Result<(), Error> {
         let (record, frame) = self.clip_frame(clip, frames)?;
         if out.len() < self.nodes().len() {
             return Err(Error::nowhere(

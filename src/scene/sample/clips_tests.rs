@@ -3,12 +3,12 @@
 //! tracks replacing the rest pose, Maya segment-scale compensation through
 //! the sampler, and the texture matrix.
 
+use crate::arena::Arena;
 use crate::scene::{
     AnimationRecord, ClipRecord, CurveKind, CurveRecord, Format, FrameLoop, HermiteKey, Mat4,
     NodeFlags, NodeRecord, Scene, SceneArrays, SceneCounts, TrackRecord, TrackTarget,
 };
 use crate::scene::{NodePose, texture_matrix, world_matrices};
-use crate::arena::Arena;
 use std::vec;
 use std::vec::Vec;
 
@@ -82,7 +82,7 @@ fn with_clip(
             a.curves[curve] = match c {
                 Curve::Rest(rest) => CurveRecord {
                     kind: CurveKind::Hermite as u32,
-                    rest: *rest as f32,
+                    rest: *rest,
                     ..CurveRecord::default()
                 },
                 Curve::Hermite(k) => {
@@ -142,21 +142,38 @@ fn pose_x(scene: &Scene<'_>, frames: f32) -> f32 {
 #[test]
 fn hermite_curves_use_the_out_tangent_leaving_and_the_in_tangent_arriving() {
     let keys = [
-        HermiteKey { time: 2.0, value: 1.0, tangent_in: 9.0, tangent_out: 0.5 },
-        HermiteKey { time: 6.0, value: 3.0, tangent_in: -1.0, tangent_out: 9.0 },
+        HermiteKey {
+            time: 2.0,
+            value: 1.0,
+            tangent_in: 9.0,
+            tangent_out: 0.5,
+        },
+        HermiteKey {
+            time: 6.0,
+            value: 3.0,
+            tangent_in: -1.0,
+            tangent_out: 9.0,
+        },
     ];
-    with_clip(&[joint(-1)], 0, 10.0, FrameLoop::Once, &[joint_track(0, Curve::Hermite(&keys))], |s| {
-        let (l, t) = (4.0f32, 0.25f32);
-        let want = 1.0 * (2.0 * t * t * t - 3.0 * t * t + 1.0)
-            + 0.5 * l * (t * t * t - 2.0 * t * t + t)
-            + 3.0 * (-2.0 * t * t * t + 3.0 * t * t)
-            + -1.0 * l * (t * t * t - t * t);
-        assert!((pose_x(s, 3.0) - want).abs() < 1e-6);
-        assert_eq!(pose_x(s, 0.0), 1.0, "before the first key: its value");
-        assert_eq!(pose_x(s, 2.0), 1.0);
-        assert_eq!(pose_x(s, 6.0), 3.0);
-        assert_eq!(pose_x(s, 8.5), 3.0, "from the last key on: its value");
-    });
+    with_clip(
+        &[joint(-1)],
+        0,
+        10.0,
+        FrameLoop::Once,
+        &[joint_track(0, Curve::Hermite(&keys))],
+        |s| {
+            let (l, t) = (4.0f32, 0.25f32);
+            let want = 1.0 * (2.0 * t * t * t - 3.0 * t * t + 1.0)
+                + 0.5 * l * (t * t * t - 2.0 * t * t + t)
+                + 3.0 * (-2.0 * t * t * t + 3.0 * t * t)
+                - l * (t * t * t - t * t);
+            assert!((pose_x(s, 3.0) - want).abs() < 1e-6);
+            assert_eq!(pose_x(s, 0.0), 1.0, "before the first key: its value");
+            assert_eq!(pose_x(s, 2.0), 1.0);
+            assert_eq!(pose_x(s, 6.0), 3.0);
+            assert_eq!(pose_x(s, 8.5), 3.0, "from the last key on: its value");
+        },
+    );
 }
 
 /// BCA and BTP tables are read at floor(frame), the last value from the
@@ -167,7 +184,12 @@ fn tables_read_the_floor_frame_and_visibility_the_nearest() {
     let shown = [1.0, 0.0, 1.0];
     let tracks = [
         joint_track(0, Curve::Table(CurveKind::Table, &table)),
-        (TrackTarget::Visibility, 0, 0, vec![Curve::Table(CurveKind::Nearest, &shown)]),
+        (
+            TrackTarget::Visibility,
+            0,
+            0,
+            vec![Curve::Table(CurveKind::Nearest, &shown)],
+        ),
     ];
     with_clip(&[joint(-1)], 2, 8.0, FrameLoop::Once, &tracks, |s| {
         assert_eq!(pose_x(s, 0.0), 10.0);
@@ -181,7 +203,11 @@ fn tables_read_the_floor_frame_and_visibility_the_nearest() {
         assert_eq!(vis(1.49), Some(false));
         assert_eq!(vis(1.5), Some(true));
         assert_eq!(vis(7.0), Some(true), "past the table: its last value");
-        assert_eq!(s.sample_visibility(0, 1.0, 1).unwrap(), None, "no track: as it is");
+        assert_eq!(
+            s.sample_visibility(0, 1.0, 1).unwrap(),
+            None,
+            "no track: as it is"
+        );
     });
 }
 
@@ -192,22 +218,47 @@ fn tables_read_the_floor_frame_and_visibility_the_nearest() {
 fn every_loop_mode_maps_time_to_the_frame_the_game_shows() {
     let table: Vec<f32> = (0..10).map(|i| i as f32).collect();
     let cases: [(FrameLoop, [(f32, f32); 4]); 5] = [
-        (FrameLoop::Once, [(3.5, 3.0), (10.0, 9.0), (25.0, 9.0), (9.5, 9.0)]),
-        (FrameLoop::OnceAndReset, [(3.5, 3.0), (10.0, 0.0), (25.0, 0.0), (9.5, 9.0)]),
-        (FrameLoop::Repeat, [(3.5, 3.0), (10.0, 0.0), (25.0, 5.0), (13.0, 3.0)]),
-        (FrameLoop::MirroredOnce, [(3.5, 3.0), (13.0, 7.0), (25.0, 0.0), (19.5, 0.0)]),
-        (FrameLoop::MirroredRepeat, [(3.5, 3.0), (13.0, 7.0), (25.0, 5.0), (33.0, 7.0)]),
+        (
+            FrameLoop::Once,
+            [(3.5, 3.0), (10.0, 9.0), (25.0, 9.0), (9.5, 9.0)],
+        ),
+        (
+            FrameLoop::OnceAndReset,
+            [(3.5, 3.0), (10.0, 0.0), (25.0, 0.0), (9.5, 9.0)],
+        ),
+        (
+            FrameLoop::Repeat,
+            [(3.5, 3.0), (10.0, 0.0), (25.0, 5.0), (13.0, 3.0)],
+        ),
+        (
+            FrameLoop::MirroredOnce,
+            [(3.5, 3.0), (13.0, 7.0), (25.0, 0.0), (19.5, 0.0)],
+        ),
+        (
+            FrameLoop::MirroredRepeat,
+            [(3.5, 3.0), (13.0, 7.0), (25.0, 5.0), (33.0, 7.0)],
+        ),
     ];
     for (mode, samples) in cases {
-        with_clip(&[joint(-1)], 0, 10.0, mode, &[joint_track(0, Curve::Table(CurveKind::Table, &table))], |s| {
-            for (time, want) in samples {
-                assert_eq!(pose_x(s, time), want, "{mode:?} at {time}");
-            }
-            // Seconds at the clip's 30 frames a second give the same pose.
-            let mut out = vec![NodePose::default(); 1];
-            s.sample(0, samples[1].0 / 30.0, &mut out).unwrap();
-            assert_eq!(out[0].translation[0], samples[1].1, "{mode:?} through sample");
-        });
+        with_clip(
+            &[joint(-1)],
+            0,
+            10.0,
+            mode,
+            &[joint_track(0, Curve::Table(CurveKind::Table, &table))],
+            |s| {
+                for (time, want) in samples {
+                    assert_eq!(pose_x(s, time), want, "{mode:?} at {time}");
+                }
+                // Seconds at the clip's 30 frames a second give the same pose.
+                let mut out = vec![NodePose::default(); 1];
+                s.sample(0, samples[1].0 / 30.0, &mut out).unwrap();
+                assert_eq!(
+                    out[0].translation[0], samples[1].1,
+                    "{mode:?} through sample"
+                );
+            },
+        );
     }
     assert_eq!(FrameLoop::Once.apply(12.0, 10.0), 10.0 - 0.001);
 }
@@ -228,29 +279,46 @@ fn maya_segment_scale_compensation_uses_the_parents_sampled_scale() {
             Curve::Table(CurveKind::Table, &two),
             Curve::Table(CurveKind::Table, &two),
             Curve::Table(CurveKind::Table, &two),
-            Curve::Rest(0.0), Curve::Rest(0.0), Curve::Rest(0.0),
-            Curve::Rest(0.0), Curve::Rest(0.0), Curve::Rest(0.0),
+            Curve::Rest(0.0),
+            Curve::Rest(0.0),
+            Curve::Rest(0.0),
+            Curve::Rest(0.0),
+            Curve::Rest(0.0),
+            Curve::Rest(0.0),
         ],
     );
     let child_x = joint_track(1, Curve::Table(CurveKind::Table, &[5.0]));
-    with_clip(&[joint(-1), child], 0, 4.0, FrameLoop::Once, &[parent_scale, child_x], |s| {
-        let mut poses = vec![NodePose::default(); 2];
-        s.sample_frame(0, 1.0, &mut poses).unwrap();
-        let mut world = vec![Mat4::IDENTITY; 2];
-        world_matrices(s, &poses, &mut world);
-        // The child's origin sits at the parent's scale times its translation,
-        // but its own axes are not scaled by the parent.
-        assert_eq!(world[1].transform_point([0.0; 3]), [10.0, 0.0, 0.0]);
-        assert_eq!(world[1].0[0], 1.0);
-        assert_eq!(world[0].0[0], 2.0);
-    });
+    with_clip(
+        &[joint(-1), child],
+        0,
+        4.0,
+        FrameLoop::Once,
+        &[parent_scale, child_x],
+        |s| {
+            let mut poses = vec![NodePose::default(); 2];
+            s.sample_frame(0, 1.0, &mut poses).unwrap();
+            let mut world = vec![Mat4::IDENTITY; 2];
+            world_matrices(s, &poses, &mut world);
+            // The child's origin sits at the parent's scale times its translation,
+            // but its own axes are not scaled by the parent.
+            assert_eq!(world[1].transform_point([0.0; 3]), [10.0, 0.0, 0.0]);
+            assert_eq!(world[1].0[0], 1.0);
+            assert_eq!(world[0].0[0], 2.0);
+        },
+    );
 }
 
 /// Texture matrices: Basic scales and turns about the centre, then
 /// translates; a quarter turn maps S to T.
 #[test]
 fn texture_matrix_turns_about_its_centre() {
-    let m = texture_matrix(false, [1.0, 1.0], core::f32::consts::FRAC_PI_2, [0.0, 0.0], [0.5, 0.5]);
+    let m = texture_matrix(
+        false,
+        [1.0, 1.0],
+        core::f32::consts::FRAC_PI_2,
+        [0.0, 0.0],
+        [0.5, 0.5],
+    );
     let apply = |s: f32, t: f32| [m[0] * s + m[4] * t + m[12], m[1] * s + m[5] * t + m[13]];
     let centre = apply(0.5, 0.5);
     assert!((centre[0] - 0.5).abs() < 1e-6 && (centre[1] - 0.5).abs() < 1e-6);

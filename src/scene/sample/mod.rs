@@ -9,9 +9,7 @@
 mod clips;
 mod keyframes;
 
-pub use clips::{
-    MaterialSample, TEX_MATRIX_SLOTS, TEXTURE_SLOTS, TexMatrixSample, texture_matrix,
-};
+pub use clips::{MaterialSample, TEX_MATRIX_SLOTS, TEXTURE_SLOTS, TexMatrixSample, texture_matrix};
 
 use super::{AnimationRecord, ChannelTarget, LoopMode, Mat4, NodeRecord, Scene};
 use crate::error::{Error, ErrorCode};
