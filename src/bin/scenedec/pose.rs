@@ -2,8 +2,11 @@
 //! one of its clips at one time and print every node's transform there.
 //!
 //! `--json` prints one object, `{"file", "animation", "name", "time",
-//! "nodes": [{"name", "world"}]}`, the world matrices column-major in the
-//! scene's node order; without it, a table. Exit status: 0 printed, 1 the
+//! "nodes": [{"name", "translation", "rotation", "scale", "world"}]}`, the
+//! local pose (rotation a unit quaternion; for .bbmodel, rotation and scale
+//! turn about the node's pivot) and the world matrix column-major, in the
+//! scene's node order, plus for a J3D clip what `pose_j3d.rs` adds; without
+//! it, a table. Exit status: 0 printed, 1 the
 //! file did not load, 2 a bad N or T.
 
 use std::path::Path;
