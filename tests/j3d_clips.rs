@@ -166,3 +166,90 @@ fn a_material_the_model_lacks_warns_by_name_and_is_skipped() {
         FrameLoop::Repeat
     );
 }
+
+/// Bytes that are no animation, or one cut short: a typed error naming the file.
+#[test]
+fn a_broken_animation_file_is_a_typed_error_naming_it() {
+    let (Some(model), Some(bck)) = (
+        corpus("sms_kinopio/kinopio_body.bmd"),
+        corpus("sms_kinopio/kinopio_wait.bck"),
+    ) else {
+        return;
+    };
+    let junk = b"not an animation at all, but long enough for a header".to_vec();
+    let cut = bck[..bck.len() / 2].to_vec();
+    for (name, bytes, code) in [
+        ("junk.bck", &junk, ErrorCode::UnknownFormat),
+        ("cut.bck", &cut, ErrorCode::Truncated),
+    ] {
+        let files = [(name, &bytes[..])];
+        let e = scenedec::measure(&model, None, &options(&files)).unwrap_err();
+        assert_eq!(e.code(), code, "{name}: {e}");
+        assert!(e.message().contains(name), "{e}");
+        let mut words = vec![0u64; 1 << 16];
+        let mut arena = Arena::from_words(&mut words);
+        let e = scenedec::decode_into(
+            &model,
+            None,
+            &options(&files),
+            &mut arena,
+            &mut Warnings::new(),
+        )
+        .unwrap_err();
+        assert_eq!(e.code(), code, "{name}: {e}");
+    }
+}
+
+/// The command line: `--with` read no further than maxFileBytes, a file
+/// that cannot be read ends the command, `inspect` lists the clip and
+/// `convert` says it does not write it.
+#[test]
+fn the_command_line_reads_with_files_bounded_and_reports_clips() {
+    let Some(root) = support::corpus_dir().map(|c| c.join("j3d-anim/sms_kinopio")) else {
+        return;
+    };
+    let model = root.join("kinopio_body.bmd");
+    let bck = root.join("kinopio_wait.bck");
+    let (model, bck) = (model.to_str().unwrap(), bck.to_str().unwrap());
+    let (code, out, err) = support::run_scenedec(&["inspect", model, "--with", bck]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("animation \"kinopio_wait.bck\": BCK, 64 frames, repeat, 20 tracks"),
+        "{out}"
+    );
+    let size = std::fs::metadata(bck).unwrap().len();
+    let model_size = std::fs::metadata(model).unwrap().len();
+    assert!(size < model_size);
+    // At the animation's size the file is read (the model is larger, so
+    // inspect then refuses the model, not the animation); one byte below, refused.
+    let at = format!("maxFileBytes={size}");
+    let (_, _, err) = support::run_scenedec(&["inspect", model, "--with", bck, "--limit", &at]);
+    assert!(!err.contains("kinopio_wait.bck: FAILED"), "{err}");
+    let below = format!("maxFileBytes={}", size - 1);
+    let (code, _, err) =
+        support::run_scenedec(&["inspect", model, "--with", bck, "--limit", &below]);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("kinopio_wait.bck: FAILED FILE_TOO_LARGE"),
+        "{err}"
+    );
+    let (code, _, err) = support::run_scenedec(&["inspect", model, "--with", "no/such/file.bck"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("no/such/file.bck: FAILED to read"), "{err}");
+    let out_path =
+        std::env::temp_dir().join(format!("scenedec-j3d-clips-{}.glb", std::process::id()));
+    let (code, _, err) = support::run_scenedec(&[
+        "convert",
+        model,
+        "--with",
+        bck,
+        "-o",
+        out_path.to_str().unwrap(),
+    ]);
+    let _ = std::fs::remove_file(&out_path);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("1 J3D clip attached with --with not written"),
+        "{err}"
+    );
+}
