@@ -339,3 +339,45 @@ fn frames_of_a_clip_without_a_j3d_record_are_a_typed_error() {
         assert_eq!(e.code(), crate::error::ErrorCode::BadValue);
     });
 }
+
+/// Maya's layout (TTK1's flag, noclip's `calcTexMtx_Maya`): the identity
+/// SRT is the identity, and a turn keeps (0.5, 0.5) in place, whatever
+/// the entry's centre. `sample_material` builds a track's matrix with its
+/// rotation curve, for its material and slot only.
+#[test]
+fn maya_texture_matrices_turn_about_the_middle_of_the_texture() {
+    let identity = texture_matrix(true, [1.0, 1.0], 0.0, [0.0, 0.0], [0.0, 0.0]);
+    let mut want = [0.0; 16];
+    for i in [0, 5, 10, 15] {
+        want[i] = 1.0;
+    }
+    assert_eq!(identity.map(|v| v + 0.0), want);
+    let m = texture_matrix(true, [1.0, 1.0], 0.7, [0.0, 0.0], [0.0, 0.0]);
+    let middle = [
+        m[0] * 0.5 + m[4] * 0.5 + m[12],
+        m[1] * 0.5 + m[5] * 0.5 + m[13],
+    ];
+    assert!((middle[0] - 0.5).abs() < 1e-6 && (middle[1] - 0.5).abs() < 1e-6);
+
+    let turn = [0.7];
+    let mut curves = vec![Curve::Rest(1.0), Curve::Rest(1.0), Curve::Rest(1.0)];
+    curves.extend([Curve::Rest(0.0), Curve::Rest(0.0)]);
+    curves.push(Curve::Table(CurveKind::Table, &turn));
+    curves.extend([Curve::Rest(0.0), Curve::Rest(0.0), Curve::Rest(0.0)]);
+    let track = (TrackTarget::TexMatrix, 0, 3, curves);
+    with_clip(&[joint(-1)], 0, 4.0, FrameLoop::Once, &[track], |s| {
+        // with_clip writes no flags: a Basic matrix about centre (0, 0).
+        let basic = s.sample_material(0, 1.0, 0).unwrap();
+        let got = basic.texture_matrices[3].unwrap();
+        assert_eq!(got.rotation, 0.7);
+        assert_eq!(
+            got.matrix,
+            texture_matrix(false, [1.0, 1.0], 0.7, [0.0, 0.0], [0.0, 0.0])
+        );
+        assert!(basic.texture_matrices[0].is_none() && basic.colors.iter().all(Option::is_none));
+        assert!(
+            s.sample_material(0, 1.0, 1).unwrap().is_empty(),
+            "another material"
+        );
+    });
+}
