@@ -375,6 +375,7 @@ fn main() -> ExitCode {
                 animation,
                 time: m.get_one::<String>("time").map_or("0", String::as_str),
                 frame,
+                frame_rate: m.get_one::<String>("frame-rate").map(String::as_str),
                 json: m.get_flag("json"),
             };
             match settings(m) {

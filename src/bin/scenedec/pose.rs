@@ -28,6 +28,8 @@ pub struct Request<'a> {
     pub time: &'a str,
     /// `--frame`, unparsed (J3D clips; instead of `--time`).
     pub frame: Option<&'a str>,
+    /// `--frame-rate`, unparsed (J3D clips: frames a second of `--time`).
+    pub frame_rate: Option<&'a str>,
     /// `--json`.
     pub json: bool,
 }
@@ -66,6 +68,14 @@ pub fn run(request: &Request<'_>, settings: &LoadSettings) -> ExitCode {
         Ok(frame) => frame,
         Err(message) => return usage(&message),
     };
+    let rate = match request
+        .frame_rate
+        .map(crate::pose_j3d::parse_rate)
+        .transpose()
+    {
+        Ok(rate) => rate,
+        Err(message) => return usage(&message),
+    };
     let name = request.file.display().to_string();
     let input = match Input::read(request.file, settings) {
         Ok(input) => input,
@@ -98,22 +108,27 @@ pub fn run(request: &Request<'_>, settings: &LoadSettings) -> ExitCode {
     }
     // J3D clips count frames: --frame as given, --time at the clip's rate.
     let frames = match (scene.clip_record(clip), frame) {
-        (Some(j3d), None) => Some(time * j3d.frame_rate),
+        (Some(j3d), None) => Some(time * rate.unwrap_or(j3d.frame_rate)),
         (Some(_), Some(f)) => Some(f),
         (None, Some(_)) => {
             return usage(&format!(
                 "--frame: animation {clip} of {name} is not a J3D clip; give --time"
             ));
         }
+        (None, None) if rate.is_some() => {
+            return usage(&format!(
+                "--frame-rate: animation {clip} of {name} is not a J3D clip"
+            ));
+        }
         (None, None) => None,
     };
     // With --frame, "time" is that frame in seconds at the clip's rate.
     let time = match (frame, scene.clip_record(clip)) {
-        (Some(f), Some(j3d)) if j3d.frame_rate > 0.0 => f / j3d.frame_rate,
+        (Some(f), Some(j3d)) if j3d.frame_rate > 0.0 => f / rate.unwrap_or(j3d.frame_rate),
         _ => time,
     };
     let mut poses = vec![NodePose::default(); scene.nodes().len()];
-    let sampled = match (frame, frames) {
+    let sampled = match (frame.or(rate), frames) {
         (Some(_), Some(f)) => scene.sample_frame(clip, f, &mut poses),
         _ => scene.sample(clip, time, &mut poses),
     };

@@ -20,6 +20,13 @@ pub fn frame_arg(command: Command) -> Command {
                 .allow_negative_numbers(true)
                 .help("Frames from the clip's start, for a J3D clip (finite, at least 0); instead of --time"),
         )
+        .arg(
+            Arg::new("frame-rate")
+                .long("frame-rate")
+                .value_name("R")
+                .conflicts_with("frame")
+                .help("Frames a second --time counts for a J3D clip (default: the clip's, 30)"),
+        )
         .group(
             ArgGroup::new("when")
                 .args(["time", "frame"])
@@ -39,6 +46,16 @@ pub fn parse_frame(frame: &str) -> Result<f32, String> {
         ));
     }
     Ok(f + 0.0)
+}
+
+/// `--frame-rate`'s value, or the usage error's message.
+pub fn parse_rate(rate: &str) -> Result<f32, String> {
+    match rate.trim().parse::<f32>() {
+        Ok(r) if r.is_finite() && r > 0.0 => Ok(r),
+        _ => Err(format!(
+            "--frame-rate {rate:?}: expected a finite number of frames a second, above 0"
+        )),
+    }
 }
 
 /// The unit quaternion `[x, y, z, w]` of Euler angles applied X, then Y,
