@@ -14,7 +14,7 @@ use crate::{bbmodel, j3d, yaz0};
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Options<'o> {
     /// Options for J3D files.
-    pub j3d: j3d::Options,
+    pub j3d: j3d::Options<'o>,
     /// Options for .bbmodel files.
     pub bbmodel: bbmodel::Options<'o>,
 }

@@ -294,3 +294,70 @@ fn sampling_a_pose_makes_no_heap_allocation() {
         );
     }
 }
+
+/// Every model of `corpus/j3d-anim` with all of its animation files
+/// attached: `measure`, `decode_into` and sampling each clip (its pose,
+/// every material's state, every shape's visibility) allocate nothing.
+#[test]
+fn decoding_and_sampling_j3d_clips_make_no_heap_allocation() {
+    use scenedec::scene::{Mat4, NodePose, world_matrices};
+    let Some(corpus) = support::corpus_dir() else {
+        return;
+    };
+    let root = corpus.join("j3d-anim");
+    let manifest = std::fs::read_to_string(root.join("MANIFEST.tsv")).unwrap();
+    let rows: Vec<Vec<String>> = manifest
+        .lines()
+        .skip(1)
+        .map(|l| l.split('\t').map(str::to_owned).collect())
+        .collect();
+    let mut clips = 0;
+    for model in rows.iter().filter(|c| c[5] == "BMD" || c[5] == "BDL") {
+        let files: Vec<(String, Vec<u8>)> = rows
+            .iter()
+            .filter(|c| c.len() > 6 && c[6] == model[0])
+            .map(|c| (c[0].clone(), std::fs::read(root.join(&c[0])).unwrap()))
+            .collect();
+        if files.is_empty() {
+            continue;
+        }
+        let animations: Vec<(&str, &[u8])> = files
+            .iter()
+            .map(|(n, b)| (n.as_str(), b.as_slice()))
+            .collect();
+        let bytes = std::fs::read(root.join(&model[0])).unwrap();
+        let mut options = Options::default();
+        options.j3d.animations = &animations;
+        let plan = scenedec::measure(&bytes, None, &options).unwrap();
+        let mut memory = vec![0u64; plan.arena_words()];
+        let mut warnings = Box::new(Warnings::new());
+        let mut poses = vec![NodePose::default(); 1024];
+        let mut world = vec![Mat4::IDENTITY; 1024];
+        let (sampled, sizes) = allocations(|| {
+            let _plan = scenedec::measure(&bytes, None, &options).unwrap();
+            let mut arena = Arena::from_words(&mut memory);
+            let scene =
+                scenedec::decode_into(&bytes, None, &options, &mut arena, &mut warnings).unwrap();
+            let mut sampled = 0;
+            for clip in 0..scene.animations().len() {
+                for frame in [0.0, 1.5, 7.25, 1000.0] {
+                    scene.sample_frame(clip, frame, &mut poses).unwrap();
+                    world_matrices(&scene, &poses, &mut world);
+                    for m in 0..scene.materials().len() {
+                        scene.sample_material(clip, frame, m).unwrap();
+                    }
+                    for s in 0..scene.meshes().len() {
+                        scene.sample_visibility(clip, frame, s).unwrap();
+                    }
+                }
+                sampled += 1;
+            }
+            sampled
+        });
+        assert_eq!(sizes, Vec::<usize>::new(), "{} allocated", model[0]);
+        assert_eq!(sampled, files.len(), "{}", model[0]);
+        clips += sampled;
+    }
+    // Every animation with a public model: 41 clips on 12 models.
+    assert_eq!(clips, 41);
+}

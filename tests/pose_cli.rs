@@ -227,3 +227,39 @@ fn a_file_that_does_not_load_exits_1() {
     assert_eq!(code, 1);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The local pose beside the world matrix (issue 38, item 4: the same
+/// `translation`, `rotation` [x, y, z, w] and `scale` keys as J3D joints):
+/// the arm at 1 s is turned 90° about z, a unit quaternion (0, 0, sin 45°,
+/// cos 45°); its rest translation and scale are unchanged.
+#[test]
+fn pose_json_prints_each_nodes_local_translation_rotation_and_scale() {
+    let dir = scratch("local");
+    let file = dir.join("arm.bbmodel");
+    std::fs::write(&file, waving_arm()).unwrap();
+    let (code, out, err) = scenedec(&["pose", file.to_str().unwrap(), "--time", "1", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let o: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let arm = &o["nodes"][1];
+    let numbers = |key: &str| -> Vec<f64> {
+        arm[key]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_f64().unwrap())
+            .collect()
+    };
+    let h = std::f64::consts::FRAC_1_SQRT_2;
+    let q = numbers("rotation");
+    assert_eq!(q.len(), 4);
+    for (got, want) in q.iter().zip([0.0, 0.0, h, h]) {
+        assert!((got - want).abs() < 1e-6, "{q:?}");
+    }
+    assert_eq!(numbers("scale"), [1.0, 1.0, 1.0]);
+    assert_eq!(numbers("translation").len(), 3);
+    assert_eq!(o["nodes"][0]["rotation"], serde_json::json!([0, 0, 0, 1]));
+    // A .bbmodel clip counts seconds: --frame is refused with a reason.
+    let (code, _, err) = scenedec(&["pose", file.to_str().unwrap(), "--frame", "3"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("not a J3D clip"), "{err}");
+}

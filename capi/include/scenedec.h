@@ -52,7 +52,7 @@
 /*
  How many arrays a scene has (the length of `scenedec_scene.private_carved`).
  */
-#define SCENEDEC_ARRAY_COUNT 23
+#define SCENEDEC_ARRAY_COUNT 28
 
 /*
  What a call did. Every function that can fail returns one.

@@ -13,7 +13,7 @@ use crate::{
 };
 
 /// How many arrays a scene has (the length of `scenedec_scene.private_carved`).
-pub const SCENEDEC_ARRAY_COUNT: usize = 23;
+pub const SCENEDEC_ARRAY_COUNT: usize = 28;
 
 /// The source format: `scenedec_format_of`'s answer and `scenedec_scene.format`.
 #[repr(u32)]
@@ -172,6 +172,11 @@ macro_rules! arrays {
             inverse_binds,
             influence_spans,
             influences,
+            clips,
+            tracks,
+            curves,
+            hermite_keys,
+            curve_values,
             pixels,
             text_pool
         )
@@ -298,6 +303,13 @@ impl scenedec_scene {
             inverse_binds: self.inverse_bind_count,
             influence_spans: self.influence_span_count,
             influences: self.influence_count,
+            // J3D clips are not exposed to C yet: their arrays are viewed
+            // whole, as carved (a J3D plan is exact).
+            clips: carved.clips,
+            tracks: carved.tracks,
+            curves: carved.curves,
+            hermite_keys: carved.hermite_keys,
+            curve_values: carved.curve_values,
             pixels: self.pixel_count,
             // The pool is reached only through `scenedec_text`.
             text_pool: carved.text_pool,

@@ -22,14 +22,15 @@ pub mod tex1;
 pub mod vtx1;
 
 pub use header::{Flavour, J3dFile, Section};
+pub use model::FRAME_RATE;
 pub use model::{PrimitiveCounts, Summary};
-pub use options::Options;
+pub use options::{AnimationFile, Options};
 
 use crate::arena::{Arena, Plan};
 use crate::error::{Error, ErrorCode, Location, Warnings};
 use crate::scene::Scene;
 
-fn parse<'a>(bytes: &'a [u8], options: &Options) -> Result<model::Model<'a>, Error> {
+fn parse<'a>(bytes: &'a [u8], options: &Options<'_>) -> Result<model::Model<'a>, Error> {
     crate::limits::check(
         bytes.len() as u64,
         options.limits.max_file_bytes,
@@ -42,7 +43,7 @@ fn parse<'a>(bytes: &'a [u8], options: &Options) -> Result<model::Model<'a>, Err
 
 /// Checks `bytes` (an unwrapped J3D file) against the limits and returns the
 /// arena size [`decode_into`] needs, without allocating.
-pub fn measure(bytes: &[u8], options: &Options) -> Result<Plan, Error> {
+pub fn measure(bytes: &[u8], options: &Options<'_>) -> Result<Plan, Error> {
     let model = parse(bytes, options)?;
     Ok(model::plan(&model, options, model::CountPass::Checked)?.0)
 }
@@ -53,7 +54,7 @@ pub fn measure(bytes: &[u8], options: &Options) -> Result<Plan, Error> {
 /// the decode go through [`measured_error`], so that the caller sees exactly
 /// what measuring first would have reported.
 #[cfg(feature = "alloc")]
-pub(crate) fn count_for_load(bytes: &[u8], options: &Options) -> Result<Plan, Error> {
+pub(crate) fn count_for_load(bytes: &[u8], options: &Options<'_>) -> Result<Plan, Error> {
     let model = parse(bytes, options)?;
     Ok(model::plan(&model, options, model::CountPass::DrawOnly)?.0)
 }
@@ -62,13 +63,13 @@ pub(crate) fn count_for_load(bytes: &[u8], options: &Options) -> Result<Plan, Er
 /// (an error only a decode can meet). On the error path of `load` only.
 #[cfg(feature = "alloc")]
 #[cold]
-pub(crate) fn measured_error(bytes: &[u8], options: &Options, e: Error) -> Error {
+pub(crate) fn measured_error(bytes: &[u8], options: &Options<'_>, e: Error) -> Error {
     measure(bytes, options).err().unwrap_or(e)
 }
 
 /// What `inspect` reports of a J3D file beyond its scene: sections, scaling
 /// rule, array and primitive counts, the raw position bbox.
-pub fn summary(bytes: &[u8], options: &Options) -> Result<Summary, Error> {
+pub fn summary(bytes: &[u8], options: &Options<'_>) -> Result<Summary, Error> {
     let model = parse(bytes, options)?;
     Ok(model::plan(&model, options, model::CountPass::Summary)?.1)
 }
@@ -76,7 +77,7 @@ pub fn summary(bytes: &[u8], options: &Options) -> Result<Summary, Error> {
 /// Decodes `bytes` into `arena`. Needs at most [`measure`]'s plan.
 pub fn decode_into<'a>(
     bytes: &'a [u8],
-    options: &Options,
+    options: &Options<'_>,
     arena: &mut Arena<'a>,
     warnings: &mut Warnings,
 ) -> Result<Scene<'a>, Error> {
@@ -90,7 +91,7 @@ pub fn decode_into<'a>(
 /// fail with a typed error, never read or write out of bounds.
 pub fn decode_with_plan<'a>(
     bytes: &'a [u8],
-    options: &Options,
+    options: &Options<'_>,
     plan: &Plan,
     arena: &mut Arena<'a>,
     warnings: &mut Warnings,

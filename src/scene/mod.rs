@@ -12,6 +12,7 @@
 //! `measure` and `decode_into` cannot disagree about the arena's layout.
 
 mod animation;
+mod clips;
 mod material;
 mod mesh;
 mod node;
@@ -24,13 +25,20 @@ pub use animation::{
     AnimationRecord, ChannelRecord, ChannelTarget, Interpolation, KeyframeRecord, LoopMode,
     SkinRecord,
 };
+pub use clips::{
+    ClipKind, ClipRecord, ColorSlot, CurveKind, CurveRecord, FrameLoop, HermiteKey, TrackRecord,
+    TrackTarget,
+};
 pub use material::{AlphaMode, Blending, CullMode, MaterialFlags, MaterialRecord, srgb_to_linear};
 pub use mesh::{
     GroupFlags, Influence, InfluenceSpan, MAX_COLOR_SETS, MAX_UV_SETS, MeshFlags, MeshGroupRecord,
     MeshRecord,
 };
 pub use node::{NodeFlags, NodeRecord};
-pub use sample::{NodePose, clip_loop_mode, clip_time, world_matrices};
+pub use sample::{
+    MaterialSample, NodePose, TEX_MATRIX_SLOTS, TEXTURE_SLOTS, TexMatrixSample, clip_loop_mode,
+    clip_time, texture_matrix, world_matrices,
+};
 pub use text::{TextRef, TextSource};
 pub use texture::{Filter, FrameOrder, MipRecord, SourceFormat, TextureFlags, TextureRecord, Wrap};
 pub use transform::{Aabb, Mat4, NormalMatrix, normalize};
@@ -180,6 +188,16 @@ scene_arrays! {
     influence_spans: InfluenceSpan,
     /// Joint influences of all skinned vertices, see [`Influence`].
     influences: Influence,
+    /// J3D clips: what each attached animation file adds to its clip, see [`ClipRecord`].
+    clips: ClipRecord,
+    /// Tracks of all J3D clips, see [`TrackRecord`].
+    tracks: TrackRecord,
+    /// Curves of all tracks, one scalar each, see [`CurveRecord`].
+    curves: CurveRecord,
+    /// Keys of all Hermite curves, see [`HermiteKey`].
+    hermite_keys: HermiteKey,
+    /// Values of all table curves, one a frame.
+    curve_values: f32,
     /// RGBA8 pixels of every mip level of every texture.
     pixels: u8,
     /// Decoded text (JSON strings with escapes); valid UTF-8.

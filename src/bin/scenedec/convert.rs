@@ -326,6 +326,7 @@ fn convert_or_skip(
     };
     match gltf::write(&scene, output, &options) {
         Ok((summary, _paths)) => {
+            crate::with::warn_not_exported(&name, &scene);
             let report = Report {
                 file: &name,
                 output,

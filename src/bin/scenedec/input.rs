@@ -27,6 +27,8 @@ pub struct LoadSettings {
     /// no mistake); with one model, a limit its format lacks is a usage
     /// error.
     pub batch: bool,
+    /// `--with` animation files: name and bytes (`with.rs`).
+    pub animations: Vec<(String, Vec<u8>)>,
 }
 
 /// Adds `--textures DIR` and `--limit NAME=VALUE` to a subcommand.
@@ -71,6 +73,7 @@ impl LoadSettings {
             limits,
             texture_dirs,
             batch: false,
+            animations: Vec::new(),
         })
     }
 }
@@ -192,6 +195,15 @@ pub fn options<'o>(settings: &LoadSettings, files: &'o [(&'o str, &'o [u8])]) ->
     options
 }
 
+/// The `--with` animation files of `settings`, as the library takes them.
+pub fn animation_files(settings: &LoadSettings) -> Vec<(&str, &[u8])> {
+    settings
+        .animations
+        .iter()
+        .map(|(n, b)| (n.as_str(), b.as_slice()))
+        .collect()
+}
+
 /// Loads `input` (named `name`, whose extension is the format hint) with
 /// its picked texture files and the settings' limits.
 ///
@@ -226,7 +238,10 @@ pub fn load<'a>(
         .iter()
         .map(|(n, b)| (n.as_str(), b.as_slice()))
         .collect();
-    scenedec::load(&input.bytes, hint, &options(settings, &files))
+    let animations = animation_files(settings);
+    let mut options = options(settings, &files);
+    options.j3d.animations = &animations;
+    scenedec::load(&input.bytes, hint, &options)
 }
 
 /// The format of a file's bytes, looking through Yaz0 (a compressed model is J3D).

@@ -274,8 +274,11 @@ fn json_ok(name: &str, scene: &Scene<'_>, warnings: &Warnings) -> String {
         })
     });
     key(&mut out, &mut first, "animations");
+    let mut clip = 0;
     list(&mut out, scene.animations(), |out, a| {
         object(out, |out, f| {
+            crate::with::clip_json(out, f, scene, clip);
+            clip += 1;
             key(out, f, "name");
             string(out, scene.text(a.name));
             key(out, f, "length");
@@ -511,7 +514,11 @@ fn human_ok(
                 p.triangles, p.triangle_strip, p.triangle_fan, p.quads, p.lines, p.line_strip, p.points,
             ));
     }
-    for a in scene.animations() {
+    for (i, a) in scene.animations().iter().enumerate() {
+        if let Some(line) = crate::with::clip_line(scene, i) {
+            s.push_str(&line);
+            continue;
+        }
         s.push_str(&format!(
             "\n  animation {}: {:.3} s, {}, {} channels, {} keyframes",
             crate::json_out::quoted(scene.text(a.name)),

@@ -24,8 +24,10 @@ mod members;
 mod out;
 mod picked;
 mod pose;
+mod pose_j3d;
 mod samples;
 mod textures;
+mod with;
 
 use std::process::ExitCode;
 
@@ -118,7 +120,17 @@ fn pose_command() -> Command {
     )
 }
 
+/// The command line: the commands, then `--with` on those that load
+/// models with animations and `--frame` on `pose` (kept apart, in
+/// `with.rs` and `pose_j3d.rs`).
 fn cli() -> Command {
+    ["inspect", "pose", "convert"]
+        .into_iter()
+        .fold(commands(), |c, name| c.mut_subcommand(name, with::with_arg))
+        .mut_subcommand("pose", pose_j3d::frame_arg)
+}
+
+fn commands() -> Command {
     Command::new("scenedec")
         .about("Decode J3D (.bmd/.bdl) and Blockbench (.bbmodel) models")
         .version(env!("CARGO_PKG_VERSION"))
@@ -284,10 +296,12 @@ fn default_jobs() -> usize {
 
 /// The load settings of a subcommand, or exit 2 with the reason.
 fn settings(m: &ArgMatches) -> Result<LoadSettings, ExitCode> {
-    LoadSettings::from_matches(m).map_err(|e| {
+    let mut settings = LoadSettings::from_matches(m).map_err(|e| {
         eprintln!("scenedec: {e}");
         ExitCode::from(2)
-    })
+    })?;
+    with::read_into(m, &mut settings)?;
+    Ok(settings)
 }
 
 fn main() -> ExitCode {
@@ -385,17 +399,19 @@ fn main() -> ExitCode {
             }
         }
         Some(("pose", m)) => {
-            let (Some(file), Some(animation), Some(time)) = (
+            let (Some(file), Some(animation)) = (
                 m.get_one::<std::path::PathBuf>("file"),
                 m.get_one::<String>("animation"),
-                m.get_one::<String>("time"),
             ) else {
                 return ExitCode::from(2);
             };
+            let frame = m.get_one::<String>("frame").map(String::as_str);
             let request = pose::Request {
                 file,
                 animation,
-                time,
+                time: m.get_one::<String>("time").map_or("0", String::as_str),
+                frame,
+                frame_rate: m.get_one::<String>("frame-rate").map(String::as_str),
                 json: m.get_flag("json"),
             };
             match settings(m) {

@@ -5,8 +5,11 @@
 //! `2`. An unknown one lists the file's clips.
 //!
 //! `--json` prints one object, `{"file", "animation", "name", "time",
-//! "nodes": [{"name", "world"}]}`, the world matrices column-major in the
-//! scene's node order; without it, a table. Exit status: 0 printed, 1 the
+//! "nodes": [{"name", "translation", "rotation", "scale", "world"}]}`, the
+//! local pose (rotation a unit quaternion; for .bbmodel, rotation and scale
+//! turn about the node's pivot) and the world matrix column-major, in the
+//! scene's node order, plus for a J3D clip what `pose_j3d.rs` adds; without
+//! it, a table. Exit status: 0 printed, 1 the
 //! file did not load, 2 a bad N or T.
 
 use std::path::Path;
@@ -26,6 +29,10 @@ pub struct Request<'a> {
     pub animation: &'a str,
     /// `--time`, unparsed.
     pub time: &'a str,
+    /// `--frame`, unparsed (J3D clips; instead of `--time`).
+    pub frame: Option<&'a str>,
+    /// `--frame-rate`, unparsed (J3D clips: frames a second of `--time`).
+    pub frame_rate: Option<&'a str>,
     /// `--json`.
     pub json: bool,
 }
@@ -126,6 +133,18 @@ pub fn run(request: &Request<'_>, settings: &LoadSettings) -> ExitCode {
         Ok(time) => time,
         Err(message) => return usage(&message),
     };
+    let frame = match request.frame.map(crate::pose_j3d::parse_frame).transpose() {
+        Ok(frame) => frame,
+        Err(message) => return usage(&message),
+    };
+    let rate = match request
+        .frame_rate
+        .map(crate::pose_j3d::parse_rate)
+        .transpose()
+    {
+        Ok(rate) => rate,
+        Err(message) => return usage(&message),
+    };
     let name = request.file.display().to_string();
     let input = match Input::read(request.file, settings) {
         Ok(input) => input,
@@ -157,15 +176,40 @@ pub fn run(request: &Request<'_>, settings: &LoadSettings) -> ExitCode {
         Ok(clip) => clip,
         Err(message) => return usage(&message),
     };
+    // J3D clips count frames: --frame as given, --time at the clip's rate.
+    let frames = match (scene.clip_record(clip), frame) {
+        (Some(j3d), None) => Some(time * rate.unwrap_or(j3d.frame_rate)),
+        (Some(_), Some(f)) => Some(f),
+        (None, Some(_)) => {
+            return usage(&format!(
+                "--frame: animation {clip} of {name} is not a J3D clip; give --time"
+            ));
+        }
+        (None, None) if rate.is_some() => {
+            return usage(&format!(
+                "--frame-rate: animation {clip} of {name} is not a J3D clip"
+            ));
+        }
+        (None, None) => None,
+    };
+    // With --frame, "time" is that frame in seconds at the clip's rate.
+    let time = match (frame, scene.clip_record(clip)) {
+        (Some(f), Some(j3d)) if j3d.frame_rate > 0.0 => f / rate.unwrap_or(j3d.frame_rate),
+        _ => time,
+    };
     let mut poses = vec![NodePose::default(); scene.nodes().len()];
-    if let Err(e) = scene.sample(clip, time, &mut poses) {
+    let sampled = match (frame.or(rate), frames) {
+        (Some(_), Some(f)) => scene.sample_frame(clip, f, &mut poses),
+        _ => scene.sample(clip, time, &mut poses),
+    };
+    if let Err(e) = sampled {
         // Unreachable after the checks above; reported rather than assumed.
         return usage(&e.to_string());
     }
     let mut world = vec![Mat4::IDENTITY; poses.len()];
     world_matrices(&scene, &poses, &mut world);
     let out = if request.json {
-        json(&scene, &name, clip, time, &world)
+        json(&scene, &name, clip, time, frames, &poses, &world)
     } else {
         table(&scene, &name, clip, time, &poses, &world)
     };
@@ -174,7 +218,15 @@ pub fn run(request: &Request<'_>, settings: &LoadSettings) -> ExitCode {
 }
 
 /// The `--json` object and its newline.
-fn json(scene: &Scene<'_>, file: &str, clip: usize, time: f32, world: &[Mat4]) -> String {
+fn json(
+    scene: &Scene<'_>,
+    file: &str,
+    clip: usize,
+    time: f32,
+    frames: Option<f32>,
+    poses: &[NodePose],
+    world: &[Mat4],
+) -> String {
     let mut out = String::from("{");
     let mut first = true;
     json_out::key(&mut out, &mut first, "file");
@@ -188,7 +240,7 @@ fn json(scene: &Scene<'_>, file: &str, clip: usize, time: f32, world: &[Mat4]) -
     json_out::number32(&mut out, time);
     json_out::key(&mut out, &mut first, "nodes");
     out.push('[');
-    for (i, (node, m)) in scene.nodes().iter().zip(world).enumerate() {
+    for (i, ((node, m), pose)) in scene.nodes().iter().zip(world).zip(poses).enumerate() {
         if i > 0 {
             out.push_str(", ");
         }
@@ -196,6 +248,7 @@ fn json(scene: &Scene<'_>, file: &str, clip: usize, time: f32, world: &[Mat4]) -
         let mut first = true;
         json_out::key(&mut out, &mut first, "name");
         json_out::string(&mut out, scene.text(node.name));
+        crate::pose_j3d::local_keys(&mut out, &mut first, pose);
         json_out::key(&mut out, &mut first, "world");
         out.push('[');
         for (k, v) in m.0.iter().enumerate() {
@@ -206,7 +259,11 @@ fn json(scene: &Scene<'_>, file: &str, clip: usize, time: f32, world: &[Mat4]) -
         }
         out.push_str("]}");
     }
-    out.push_str("]}\n");
+    out.push(']');
+    if let Some(frames) = frames {
+        crate::pose_j3d::clip_keys(&mut out, &mut first, scene, clip, frames);
+    }
+    out.push_str("}\n");
     out
 }
 

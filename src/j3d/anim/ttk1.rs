@@ -225,9 +225,9 @@ impl<'a> Ttk1<'a> {
     }
 }
 
-/// The 2D texture SRT as a 4×4 column-major matrix. Basic: scale and rotate
-/// about the centre, then translate. Maya: rotate about (0.5, 0.5) with the
-/// translation inside the scale and T flipped, as Maya's UV space is.
+/// The 2D texture SRT as a 4×4 column-major matrix, the rotation in
+/// half-turns: [`crate::scene::texture_matrix`] (the scene's sampler builds
+/// it the same way).
 pub fn tex_matrix(
     maya: bool,
     scale: [f32; 2],
@@ -235,41 +235,11 @@ pub fn tex_matrix(
     translation: [f32; 2],
     centre: [f32; 2],
 ) -> [f32; 16] {
-    let theta = half_turns * core::f32::consts::PI;
-    let (sin, cos) = (libm::sinf(theta), libm::cosf(theta));
-    let [ss, st] = scale;
-    let [ts, tt] = translation;
-    let [cs, ct] = centre;
-    let mut m = [0.0; 16];
-    let (m0, m1, m4, m5, m12, m13);
-    if maya {
-        m0 = ss * cos;
-        m4 = ss * sin;
-        m12 = ss * ((-0.5 * cos) - (0.5 * sin - 0.5) - ts);
-        m1 = st * -sin;
-        m5 = st * cos;
-        m13 = st * ((-0.5 * cos) + (0.5 * sin - 0.5) + tt) + 1.0;
-    } else {
-        m0 = ss * cos;
-        m4 = ss * -sin;
-        m12 = ts + cs - (m0 * cs + m4 * ct);
-        m1 = st * sin;
-        m5 = st * cos;
-        m13 = tt + ct - (m1 * cs + m5 * ct);
-    }
-    for (i, v) in [
-        (0, m0),
-        (1, m1),
-        (4, m4),
-        (5, m5),
-        (10, 1.0),
-        (12, m12),
-        (13, m13),
-        (15, 1.0),
-    ] {
-        if let Some(slot) = m.get_mut(i) {
-            *slot = v;
-        }
-    }
-    m
+    crate::scene::texture_matrix(
+        maya,
+        scale,
+        half_turns * core::f32::consts::PI,
+        translation,
+        centre,
+    )
 }

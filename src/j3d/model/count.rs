@@ -33,7 +33,7 @@ impl Model<'_> {
     /// says what it reads of each vertex.
     pub(crate) fn count(
         &self,
-        options: &crate::j3d::Options,
+        options: &crate::j3d::Options<'_>,
         pass: CountPass,
     ) -> Result<(SceneCounts, Summary), Error> {
         let limits = &options.limits;
@@ -169,6 +169,7 @@ impl Model<'_> {
             ..SceneCounts::default()
         };
         counts.text_pool = self.pool_bytes()?;
+        self.count_clips(options, &mut counts)?;
         Ok((counts, summary))
     }
 

@@ -22,7 +22,7 @@ impl<'a> Model<'a> {
         counts: &SceneCounts,
         arena: &mut Arena<'a>,
         warnings: &mut Warnings,
-        options: &crate::j3d::Options,
+        options: &crate::j3d::Options<'_>,
     ) -> Result<Scene<'a>, Error> {
         let limits = &options.limits;
         let arrays = SceneArrays::carve(counts, arena)?;
@@ -59,6 +59,19 @@ impl<'a> Model<'a> {
             &mut pool,
             warnings,
             options.skip_texels,
+        )?;
+        self.fill_clips(
+            options,
+            super::clips::ClipArrays {
+                animations: &mut *arrays.animations,
+                clips: &mut *arrays.clips,
+                tracks: &mut *arrays.tracks,
+                curves: &mut *arrays.curves,
+                keys: &mut *arrays.hermite_keys,
+                values: &mut *arrays.curve_values,
+            },
+            &mut pool,
+            warnings,
         )?;
 
         // Meshes: one per shape, vertices in display-list order.

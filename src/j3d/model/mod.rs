@@ -23,6 +23,7 @@
 //! | `materials.rs` | MAT3 materials as scene records |
 //! | `textures.rs` | TEX1: limits, records, decoded levels |
 //! | `names.rs` | names that are not UTF-8, copied lossily into the text pool |
+//! | `clips.rs` | attached animation files as clips: tracks, curves, keys |
 //!
 //! Bind pose (docs/j3d.md): a joint's world matrix is its parent's times its
 //! local `T · R · S` (Maya segment-scale compensation undoing the parent's
@@ -35,6 +36,7 @@
 
 mod batch;
 mod blocks;
+mod clips;
 mod count;
 mod fill;
 mod materials;
@@ -46,6 +48,7 @@ mod textures;
 mod vertices;
 mod walk;
 
+pub use clips::FRAME_RATE;
 pub(crate) use count::CountPass;
 pub use summary::{PrimitiveCounts, Summary};
 
@@ -199,7 +202,7 @@ fn color_sets(desc: &VertexDescriptor) -> usize {
 /// envelope's influences start, and each shape's material.
 pub(crate) fn plan(
     model: &Model<'_>,
-    options: &super::Options,
+    options: &super::Options<'_>,
     pass: CountPass,
 ) -> Result<(Plan, Summary), Error> {
     let (counts, summary) = model.count(options, pass)?;

@@ -63,6 +63,21 @@ impl Pool<'_> {
     }
 }
 
+impl Pool<'_> {
+    /// A copy of `text` in the pool (names that are not in the file, such
+    /// as an attached animation's file name).
+    pub(super) fn copy(&mut self, text: &str) -> Result<TextRef, Error> {
+        let start = self.len;
+        let end = sum(start, text.len())?;
+        self.bytes
+            .get_mut(start..end)
+            .ok_or_else(arena_mismatch)?
+            .copy_from_slice(text.as_bytes());
+        self.len = end;
+        TextRef::new(TextSource::Pool, start, text.len()).ok_or_else(arena_mismatch)
+    }
+}
+
 /// Pool bytes a name needs: 0 when it is UTF-8, else its lossy length.
 fn lossy_len(bytes: &[u8]) -> usize {
     if core::str::from_utf8(bytes).is_ok() {

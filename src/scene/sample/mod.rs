@@ -6,7 +6,10 @@
 //! rotation or multiplies its rest scale; the pivot never moves; clip time
 //! follows the clip's loop mode (spec convention 12).
 
+mod clips;
 mod keyframes;
+
+pub use clips::{MaterialSample, TEX_MATRIX_SLOTS, TEXTURE_SLOTS, TexMatrixSample, texture_matrix};
 
 use super::{AnimationRecord, ChannelTarget, LoopMode, Mat4, NodeRecord, Scene};
 use crate::error::{Error, ErrorCode};
@@ -138,6 +141,13 @@ impl Scene<'_> {
             ));
         }
         self.rest_pose(out);
+        if let Some(j3d) = self.clip_record(clip) {
+            // J3D clips count frames: seconds times the clip's frame rate.
+            let frames = time * j3d.frame_rate;
+            let frame = super::FrameLoop::from_u32(j3d.loop_mode).apply(frames, j3d.frames);
+            self.pose_at(j3d, frame, out);
+            return Ok(());
+        }
         let Some(t) = clip_time(record, time) else {
             return Ok(());
         };
