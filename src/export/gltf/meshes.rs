@@ -6,7 +6,7 @@
 //! on its joint when one joint moves it wholly (skins.rs, `rigid_joint`),
 //! or, skinned, on one root node per skin (glTF ignores a skinned mesh
 //! node's transform and the validator wants it at the root). Meshes at no
-//! node share one root node, `root`.
+//! node share one root node, `(root)`.
 //!
 //! Each primitive has its own vertices, the ones its triangles use:
 //! POSITION (with min/max), NORMAL, TEXCOORD_n per UV set, COLOR_n per
@@ -551,9 +551,9 @@ fn place_name(scene: &Scene<'_>, place: Place) -> Option<String> {
     match place {
         Place::Node(n) => match usize::try_from(n).ok().and_then(|n| scene.nodes().get(n)) {
             Some(node) => super::name(scene.text(node.name)).or_else(|| Some(std::format!("node {n}"))),
-            None => Some(String::from("root")),
+            None => Some(String::from("(root)")),
         },
-        Place::Skin(k) => Some(std::format!("skin {k}")),
+        Place::Skin(k) => Some(std::format!("(skin {k})")),
     }
 }
 
