@@ -306,6 +306,7 @@ fn check_round_trip(scene: &Scene<'_>, what: &str) -> Checked {
                     node: node.index(),
                     primitive: (gm.index(), prim.index()),
                     material: prim.material().index(),
+                    owner: None,
                     used: false,
                 });
             }
@@ -329,7 +330,7 @@ fn check_round_trip(scene: &Scene<'_>, what: &str) -> Checked {
     let materials: Vec<gltf::Material> = rb.doc.materials().collect();
     // Every drawn scene triangle is a triangle of some primitive: the same
     // corners, normals, UVs (V undivided on a strip's frame 0) and material.
-    for mesh in scene.meshes() {
+    for (mesh_index, mesh) in scene.meshes().iter().enumerate() {
         let groups = &scene.groups()[mesh.first_group as usize..][..mesh.group_count as usize];
         // Hidden meshes (or under a hidden group) are left out by default
         // (docs/export.md, Visibility): the file holds the drawn ones.
@@ -411,6 +412,7 @@ fn check_round_trip(scene: &Scene<'_>, what: &str) -> Checked {
                         )
                     });
                 tris[found].used = true;
+                tris[found].owner = Some(mesh_index);
                 checked.triangles += 1;
                 first_prim.get_or_insert(found);
                 if let Ok(s) = usize::try_from(mesh.skin) {
@@ -482,6 +484,19 @@ fn check_round_trip(scene: &Scene<'_>, what: &str) -> Checked {
         tris.iter().all(|t| t.used),
         "{what}: a triangle the scene does not draw was written"
     );
+    // A primitive under a BLEND material holds one scene mesh's triangles,
+    // so readers sorting translucent draws still sort elements (meshes.rs).
+    let mut owners: std::collections::HashMap<(usize, usize), Option<usize>> =
+        std::collections::HashMap::new();
+    for t in &tris {
+        let blended = t
+            .material
+            .is_some_and(|m| materials[m].alpha_mode() == gltf::material::AlphaMode::Blend);
+        if blended {
+            let first = *owners.entry(t.primitive).or_insert(t.owner);
+            assert_eq!(first, t.owner, "{what}: two elements in one blended primitive");
+        }
+    }
     // Skins: joints and inverse binds as the scene's.
     for (node, _) in skins_of {
         let skin = rb.doc.nodes().nth(node).unwrap().skin().unwrap();
@@ -538,6 +553,8 @@ struct Tri {
     node: usize,
     primitive: (usize, usize),
     material: Option<usize>,
+    /// The scene mesh whose triangle this is, once matched.
+    owner: Option<usize>,
     used: bool,
 }
 

@@ -14,7 +14,8 @@
 //! the set a strip's frame 0 is bound to has V undivided
 //! ([`super::frames`]). Scene meshes with different attribute sets, or
 //! that the scene does not draw (kept by `--hidden keep`, flagged
-//! `extras.visible: false`), never share a primitive.
+//! `extras.visible: false`), never share a primitive; nor do two under a
+//! BLEND material, so a reader can still sort them back to front.
 
 use std::collections::HashMap;
 use std::string::{String, ToString};
@@ -97,6 +98,10 @@ struct PrimitiveKey {
     joint_sets: usize,
     /// The group's `extras` (render order, camera only), as JSON text.
     lost: String,
+    /// The scene mesh, for a blended material: each element its own
+    /// primitive, so readers that sort translucent draws back to front
+    /// (three.js sorts a primitive as one object) keep sorting elements.
+    blended: Option<usize>,
 }
 
 /// A primitive being gathered: its vertices as (prepared mesh, vertex).
@@ -319,6 +324,14 @@ fn write_place(
                 color_sets: p.colors.len(),
                 joint_sets: p.joints.len(),
                 lost: Value::Object(lost.clone()).to_string(),
+                blended: w
+                    .root
+                    .materials
+                    .get(material.value())
+                    .is_some_and(|m| {
+                        m.alpha_mode == Checked::Valid(json::material::AlphaMode::Blend)
+                    })
+                    .then_some(index),
             };
             let g = match gathered.iter().position(|g| g.key == key) {
                 Some(i) => &mut gathered[i],
