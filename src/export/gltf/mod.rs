@@ -118,7 +118,8 @@ impl Default for Options {
 /// What an export wrote, for the command's summary.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Summary {
-    /// glTF nodes (scene nodes, their pivot or compensation nodes, mesh nodes).
+    /// glTF nodes (scene nodes, compensation helpers, the `(root)` and
+    /// `(skin k)` mesh nodes).
     pub nodes: usize,
     /// glTF meshes.
     pub meshes: usize,
