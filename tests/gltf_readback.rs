@@ -6,7 +6,9 @@
 mod support;
 
 use scenedec::export::gltf::{Container, Options as ExportOptions, export};
-use scenedec::scene::{CullMode, GroupFlags, MaterialFlags, MeshFlags, MeshRecord, MaterialRecord, Scene};
+use scenedec::scene::{
+    CullMode, GroupFlags, MaterialFlags, MaterialRecord, MeshFlags, MeshRecord, Scene,
+};
 use scenedec::{BbmodelLimits, Options};
 use support::bbmodel_builder::{Cube, Face, Group, Model};
 
@@ -301,7 +303,9 @@ fn check_round_trip(scene: &Scene<'_>, what: &str) -> Checked {
                 }
                 tris.push(Tri {
                     p,
-                    n: normals.as_ref().map(|n| v.map(|i| turn_normal(&placed[i], n[i]))),
+                    n: normals
+                        .as_ref()
+                        .map(|n| v.map(|i| turn_normal(&placed[i], n[i]))),
                     uv: uvs.iter().map(|s| v.map(|i| s[i])).collect(),
                     node: node.index(),
                     primitive: (gm.index(), prim.index()),
@@ -313,7 +317,9 @@ fn check_round_trip(scene: &Scene<'_>, what: &str) -> Checked {
         }
     }
     // Spatial lookup by centroid cell.
-    let extent = bbox.map_or(1.0, |(lo, hi)| (0..3).map(|k| hi[k] - lo[k]).fold(1.0f64, f64::max));
+    let extent = bbox.map_or(1.0, |(lo, hi)| {
+        (0..3).map(|k| hi[k] - lo[k]).fold(1.0f64, f64::max)
+    });
     let cell = extent * 1e-3;
     let key = |p: &[[f64; 3]; 3]| -> [i64; 3] {
         std::array::from_fn(|k| ((p[0][k] + p[1][k] + p[2][k]) / 3.0 / cell).floor() as i64)
@@ -366,9 +372,8 @@ fn check_round_trip(scene: &Scene<'_>, what: &str) -> Checked {
                 let uv: Vec<[[f32; 2]; 3]> = (0..mesh.uv_sets as usize)
                     .map(|s| {
                         v.map(|i| {
-                            let uv = scene.uvs()[mesh.first_uv as usize
-                                + (i - first) * mesh.uv_sets as usize
-                                + s];
+                            let uv = scene.uvs()
+                                [mesh.first_uv as usize + (i - first) * mesh.uv_sets as usize + s];
                             if frames > 1 && s == set {
                                 scenedec::export::gltf::meshes::undivide(uv, frames)
                             } else {
@@ -494,7 +499,10 @@ fn check_round_trip(scene: &Scene<'_>, what: &str) -> Checked {
             .is_some_and(|m| materials[m].alpha_mode() == gltf::material::AlphaMode::Blend);
         if blended {
             let first = *owners.entry(t.primitive).or_insert(t.owner);
-            assert_eq!(first, t.owner, "{what}: two elements in one blended primitive");
+            assert_eq!(
+                first, t.owner,
+                "{what}: two elements in one blended primitive"
+            );
         }
     }
     // Skins: joints and inverse binds as the scene's.
@@ -561,7 +569,9 @@ struct Tri {
 /// A node that only carries meshes: the meshes at no scene node, `(root)`,
 /// or a skin's, `(skin k)` (meshes.rs).
 fn is_mesh_only(n: &gltf::Node<'_>) -> bool {
-    n.mesh().is_some() && n.name().is_some_and(|s| s.starts_with('(') && s.ends_with(')'))
+    n.mesh().is_some()
+        && n.name()
+            .is_some_and(|s| s.starts_with('(') && s.ends_with(')'))
 }
 
 /// `n` by `m`'s inverse transpose, unit length (zero stays zero).
@@ -575,30 +585,34 @@ fn turn_normal(m: &M, n: [f32; 3]) -> [f64; 3] {
     };
     let det = (0..3).map(|c| a[c][0] * cof(0, c)).sum::<f64>();
     let n = n.map(f64::from);
-    let mut out = [0.0; 3];
-    for r in 0..3 {
-        for c in 0..3 {
-            out[r] += cof(r, c) * n[c] * det.signum();
-        }
-    }
+    let out: [f64; 3] =
+        std::array::from_fn(|r| (0..3).map(|c| cof(r, c) * n[c] * det.signum()).sum());
     let len = (out[0] * out[0] + out[1] * out[1] + out[2] * out[2]).sqrt();
-    if len > 1e-12 { out.map(|x| x / len) } else { [0.0; 3] }
+    if len > 1e-12 {
+        out.map(|x| x / len)
+    } else {
+        [0.0; 3]
+    }
 }
 
 /// Normals agree where the scene's has a direction (one without is +Y).
 fn same_normals(got: Option<&[[f64; 3]; 3]>, expected: Option<&[[f64; 3]; 3]>) -> bool {
     match (got, expected) {
         (None, None) => true,
-        (Some(g), Some(e)) => (0..3).all(|c| {
-            e[c] == [0.0; 3] || (0..3).all(|k| (g[c][k] - e[c][k]).abs() <= 1e-3)
-        }),
+        (Some(g), Some(e)) => {
+            (0..3).all(|c| e[c] == [0.0; 3] || (0..3).all(|k| (g[c][k] - e[c][k]).abs() <= 1e-3))
+        }
         _ => false,
     }
 }
 
 /// The texture a group of `mesh` with `material` shows, when it has pixels
 /// and the mesh has the UV set it samples.
-fn shown_texture(scene: &Scene<'_>, mesh: &MeshRecord, material: Option<&MaterialRecord>) -> Option<usize> {
+fn shown_texture(
+    scene: &Scene<'_>,
+    mesh: &MeshRecord,
+    material: Option<&MaterialRecord>,
+) -> Option<usize> {
     let with_pixels = |t: i32| {
         usize::try_from(t)
             .ok()
@@ -672,15 +686,28 @@ fn every_corpus_model_reads_back_as_its_scene() {
             let out = export(&scene, "m", &ExportOptions::default()).unwrap();
             let gltf = gltf::Gltf::from_slice(&out.main).unwrap();
             let groups = scene.nodes().len();
-            assert!(gltf.nodes().count() <= groups + 1, "{}: nodes", path.display());
-            assert!(gltf.meshes().count() <= groups + 1, "{}: meshes", path.display());
+            assert!(
+                gltf.nodes().count() <= groups + 1,
+                "{}: nodes",
+                path.display()
+            );
+            assert!(
+                gltf.meshes().count() <= groups + 1,
+                "{}: meshes",
+                path.display()
+            );
             let mut on: Vec<usize> = gltf
                 .nodes()
                 .filter_map(|n| n.mesh().map(|m| m.index()))
                 .collect();
             on.sort_unstable();
             on.dedup();
-            assert_eq!(on.len(), gltf.meshes().count(), "{}: a node per mesh", path.display());
+            assert_eq!(
+                on.len(),
+                gltf.meshes().count(),
+                "{}: a node per mesh",
+                path.display()
+            );
         }
         primitives += c.images_compared;
         joints += c.joints;
@@ -837,7 +864,11 @@ fn bbmodel_fixture_with_pivots_and_rotations_reads_back_exactly() {
     assert_eq!(rb.doc.meshes().len(), 2);
     for node in rb.doc.nodes().filter(|n| n.mesh().is_some()) {
         let name = node.name().unwrap();
-        assert_eq!(node.mesh().unwrap().name(), Some(name), "named after its node");
+        assert_eq!(
+            node.mesh().unwrap().name(),
+            Some(name),
+            "named after its node"
+        );
         let i = scene
             .nodes()
             .iter()

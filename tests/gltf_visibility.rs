@@ -26,9 +26,12 @@ const MODEL: &str = r#"{"meta":{"format_version":"4.10","model_format":"free"},
     {"name":"inner","uuid":"g2","origin":[0,0,0],"children":["e2"]}]},
   "e1","e3"]}"#;
 
-/// Triangles in all, and per mesh its name and per primitive its triangles
-/// and whether `extras` flags it `visible: false`.
-fn triangles(glb: &[u8]) -> (usize, Vec<(String, Vec<(usize, bool)>)>) {
+/// A mesh's name and, per primitive, its triangles and whether `extras`
+/// flags it `visible: false`.
+type MeshPrimitives = (String, Vec<(usize, bool)>);
+
+/// Triangles in all, and every mesh's primitives.
+fn triangles(glb: &[u8]) -> (usize, Vec<MeshPrimitives>) {
     let gltf = gltf::Gltf::from_slice(glb).unwrap();
     assert!(gltf.default_scene().is_some(), "a default scene");
     let mut names = Vec::new();

@@ -171,8 +171,12 @@ pub fn image_keys(record: &MaterialRecord, pixels: Pixels) -> (ImageKey, Option<
 /// texture's level 0 (layers composited are not looked at: false).
 fn binary_alpha(scene: &Scene<'_>, pixels: Pixels) -> bool {
     match pixels {
-        Pixels::Texture(t) => crate::export::png::level_pixels(scene, t, 0)
-            .is_some_and(|(_, rgba)| rgba.chunks_exact(4).all(|p| p[3] == 0 || p[3] == 255)),
+        Pixels::Texture(t) => {
+            crate::export::png::level_pixels(scene, t, 0).is_some_and(|(_, rgba)| {
+                rgba.chunks_exact(4)
+                    .all(|p| matches!(p.get(3), Some(0 | 255)))
+            })
+        }
         Pixels::Layers(..) => false,
     }
 }
@@ -370,13 +374,16 @@ mod tests {
         };
         let mode = |r: &MaterialRecord, maps: Maps| {
             let m = material_json(Some(r), None, KEY, maps);
-            (m.alpha_mode.clone(), m.alpha_cutoff.map(|c| c.0))
+            (m.alpha_mode, m.alpha_cutoff.map(|c| c.0))
         };
         assert!(matches!(
             mode(&blend, binary),
             (Checked::Valid(GltfAlpha::Mask), Some(c)) if c == 0.01
         ));
-        assert!(matches!(mode(&blend, with_base()).0, Checked::Valid(GltfAlpha::Blend)));
+        assert!(matches!(
+            mode(&blend, with_base()).0,
+            Checked::Valid(GltfAlpha::Blend)
+        ));
         let translucent = MaterialRecord {
             base_color: [1.0, 1.0, 1.0, 0.5],
             ..blend
@@ -394,13 +401,19 @@ mod tests {
             ..blend
         };
         for r in [translucent, vertex, additive, untested] {
-            assert!(matches!(mode(&r, binary).0, Checked::Valid(GltfAlpha::Blend)));
+            assert!(matches!(
+                mode(&r, binary).0,
+                Checked::Valid(GltfAlpha::Blend)
+            ));
         }
         let untextured = Maps {
             base: None,
             ..binary
         };
-        assert!(matches!(mode(&blend, untextured).0, Checked::Valid(GltfAlpha::Blend)));
+        assert!(matches!(
+            mode(&blend, untextured).0,
+            Checked::Valid(GltfAlpha::Blend)
+        ));
     }
 
     #[test]

@@ -88,7 +88,7 @@ struct Prepared {
 }
 
 /// What primitives must share to be one.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 struct PrimitiveKey {
     material: usize,
     drawn: bool,
@@ -129,13 +129,21 @@ pub fn write_meshes(
         let Some(mesh) = cx.scene.meshes().get(index) else {
             continue;
         };
-        let place = match (usize::try_from(mesh.skin), skins::rigid_joint(cx.scene, mesh)) {
+        let place = match (
+            usize::try_from(mesh.skin),
+            skins::rigid_joint(cx.scene, mesh),
+        ) {
             (Ok(_), Some((joint, _))) => Place::Node(i32::try_from(joint).unwrap_or(-1)),
             (Ok(skin), None) => Place::Skin(skin),
             (Err(_), _) => Place::Node(mesh.node),
         };
         let place = match place {
-            Place::Node(n) if usize::try_from(n).ok().and_then(|n| cx.nodes.attach.get(n)).is_none() => {
+            Place::Node(n)
+                if usize::try_from(n)
+                    .ok()
+                    .and_then(|n| cx.nodes.attach.get(n))
+                    .is_none() =>
+            {
                 Place::Node(-1)
             }
             p => p,
@@ -152,11 +160,7 @@ pub fn write_meshes(
 }
 
 /// The attributes of scene mesh `index`, taken into `place`'s frame.
-fn prepare(
-    cx: &mut Context<'_, '_>,
-    place: Place,
-    index: usize,
-) -> Result<Prepared, ExportError> {
+fn prepare(cx: &mut Context<'_, '_>, place: Place, index: usize) -> Result<Prepared, ExportError> {
     let scene = cx.scene;
     let at = |what: &str| bad(std::format!("mesh {index}: {what} out of range"));
     let mesh = scene.meshes().get(index).ok_or_else(|| at("mesh"))?;
@@ -272,6 +276,7 @@ fn write_place(
     let scene = cx.scene;
     let mut prepared = Vec::with_capacity(meshes.len());
     let mut gathered: Vec<Gathered> = Vec::new();
+    let mut by_key: HashMap<PrimitiveKey, usize> = HashMap::new();
     for &(index, drawn) in meshes {
         let mesh = scene.meshes().get(index).copied().unwrap_or_default();
         let at = |what: &str| bad(std::format!("mesh {index}: {what} out of range"));
@@ -333,9 +338,10 @@ fn write_place(
                     })
                     .then_some(index),
             };
-            let g = match gathered.iter().position(|g| g.key == key) {
-                Some(i) => &mut gathered[i],
+            let g = match by_key.get(&key).and_then(|&i| gathered.get_mut(i)) {
+                Some(g) => g,
                 None => {
+                    by_key.insert(key.clone(), gathered.len());
                     gathered.push(Gathered {
                         key,
                         frames,
@@ -418,7 +424,12 @@ fn write_primitive(
     let gather = |f: &dyn Fn(&Prepared, usize) -> Option<[f32; 3]>| -> Vec<[f32; 3]> {
         g.vertices
             .iter()
-            .map(|&(s, v)| prepared.get(s).and_then(|p| f(p, v as usize)).unwrap_or_default())
+            .map(|&(s, v)| {
+                prepared
+                    .get(s)
+                    .and_then(|p| f(p, v as usize))
+                    .unwrap_or_default()
+            })
             .collect()
     };
     let mut map: std::collections::BTreeMap<Checked<Semantic>, json::Index<json::Accessor>> =
@@ -563,7 +574,9 @@ fn write_primitive(
 fn place_name(scene: &Scene<'_>, place: Place) -> Option<String> {
     match place {
         Place::Node(n) => match usize::try_from(n).ok().and_then(|n| scene.nodes().get(n)) {
-            Some(node) => super::name(scene.text(node.name)).or_else(|| Some(std::format!("node {n}"))),
+            Some(node) => {
+                super::name(scene.text(node.name)).or_else(|| Some(std::format!("node {n}")))
+            }
             None => Some(String::from("(root)")),
         },
         Place::Skin(k) => Some(std::format!("(skin {k})")),
