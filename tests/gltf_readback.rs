@@ -11,129 +11,9 @@ use scenedec::scene::{
 };
 use scenedec::{BbmodelLimits, Options};
 use support::bbmodel_builder::{Cube, Face, Group, Model};
-
-type M = [[f64; 4]; 4]; // column-major: m[column][row]
-
-fn mul(a: &M, b: &M) -> M {
-    let mut out = [[0.0; 4]; 4];
-    for c in 0..4 {
-        for r in 0..4 {
-            out[c][r] = (0..4).map(|k| a[k][r] * b[c][k]).sum();
-        }
-    }
-    out
-}
-
-fn apply(m: &M, p: [f32; 3]) -> [f64; 3] {
-    let p = p.map(f64::from);
-    [0, 1, 2].map(|r| m[0][r] * p[0] + m[1][r] * p[1] + m[2][r] * p[2] + m[3][r])
-}
-
-fn of_f32(m: [[f32; 4]; 4]) -> M {
-    m.map(|c| c.map(f64::from))
-}
-
-fn of_scene(m: scenedec::scene::Mat4) -> M {
-    let mut out = [[0.0; 4]; 4];
-    for (i, v) in m.0.iter().enumerate() {
-        out[i / 4][i % 4] = f64::from(*v);
-    }
-    out
-}
-
-const IDENTITY: M = [
-    [1.0, 0.0, 0.0, 0.0],
-    [0.0, 1.0, 0.0, 0.0],
-    [0.0, 0.0, 1.0, 0.0],
-    [0.0, 0.0, 0.0, 1.0],
-];
-
-/// A written document read back: world matrices and parents of its nodes.
-struct ReadBack {
-    doc: gltf::Document,
-    blob: Vec<u8>,
-    world: Vec<M>,
-    parent: Vec<Option<usize>>,
-}
-
-impl ReadBack {
-    fn new(glb: &[u8]) -> Self {
-        let gltf = gltf::Gltf::from_slice(glb).expect("the gltf crate reads the GLB");
-        let doc = gltf.document;
-        let blob = gltf.blob.unwrap_or_default();
-        let n = doc.nodes().len();
-        let mut parent = vec![None; n];
-        for node in doc.nodes() {
-            for child in node.children() {
-                assert_eq!(
-                    parent[child.index()],
-                    None,
-                    "node {} has two parents",
-                    child.index()
-                );
-                parent[child.index()] = Some(node.index());
-            }
-        }
-        // An empty model has no scene (a glTF scene lists at least one node).
-        let roots: Vec<usize> = match doc.default_scene() {
-            Some(scene) => scene.nodes().map(|r| r.index()).collect(),
-            None => {
-                assert_eq!(n, 0, "nodes without a scene");
-                Vec::new()
-            }
-        };
-        let mut world = vec![None; n];
-        let mut stack: Vec<(usize, M)> = roots.iter().map(|&r| (r, IDENTITY)).collect();
-        while let Some((i, above)) = stack.pop() {
-            let node = doc.nodes().nth(i).unwrap();
-            let local = match node.transform() {
-                gltf::scene::Transform::Matrix { .. } => panic!("node {i} uses a matrix"),
-                t => of_f32(t.matrix()),
-            };
-            let m = mul(&above, &local);
-            assert!(world[i].is_none(), "node {i} reached twice");
-            world[i] = Some(m);
-            stack.extend(node.children().map(|c| (c.index(), m)));
-        }
-        for (i, p) in parent.iter().enumerate() {
-            assert!(
-                p.is_some() || roots.contains(&i),
-                "node {i} is not in the scene"
-            );
-        }
-        Self {
-            doc,
-            blob,
-            world: world
-                .into_iter()
-                .map(|w| w.expect("every node reached"))
-                .collect(),
-            parent,
-        }
-    }
-
-    fn is_helper(&self, i: usize) -> bool {
-        let name = self.doc.nodes().nth(i).and_then(|n| n.name()).unwrap_or("");
-        name.ends_with(" (pivot)") || name.ends_with(" (rotation)")
-    }
-
-    /// The names of node `i` and its scene-node ancestors, root first.
-    fn path(&self, mut i: usize) -> Vec<String> {
-        let mut out = Vec::new();
-        loop {
-            if !self.is_helper(i) {
-                let name = self.doc.nodes().nth(i).and_then(|n| n.name()).unwrap_or("");
-                out.push(name.to_owned());
-            }
-            match self.parent[i] {
-                Some(p) => i = p,
-                None => break,
-            }
-        }
-        out.reverse();
-        out
-    }
-}
+use support::gltf_read::{
+    IDENTITY, M, ReadBack, apply, assert_close_matrix, close, mul, of_f32, of_scene, turn_normal,
+};
 
 fn scene_path(scene: &Scene<'_>, mut i: usize) -> Vec<String> {
     let mut out = Vec::new();
@@ -147,26 +27,6 @@ fn scene_path(scene: &Scene<'_>, mut i: usize) -> Vec<String> {
     }
     out.reverse();
     out
-}
-
-fn close(a: f64, b: f64, scale: f64) -> bool {
-    (a - b).abs() <= 1e-4 * scale.max(1.0)
-}
-
-fn assert_close_matrix(a: &M, b: &M, what: &str) {
-    let scale = a
-        .iter()
-        .chain(b)
-        .flatten()
-        .fold(1.0f64, |m, x| m.max(x.abs()));
-    for c in 0..4 {
-        for r in 0..4 {
-            assert!(
-                close(a[c][r], b[c][r], scale),
-                "{what}: [{c}][{r}] {a:?} vs {b:?}"
-            );
-        }
-    }
 }
 
 fn decode_png(bytes: &[u8]) -> (u32, u32, Vec<u8>) {
@@ -574,27 +434,6 @@ fn is_mesh_only(n: &gltf::Node<'_>) -> bool {
             .is_some_and(|s| s.starts_with('(') && s.ends_with(')'))
 }
 
-/// `n` by `m`'s inverse transpose, unit length (zero stays zero).
-fn turn_normal(m: &M, n: [f32; 3]) -> [f64; 3] {
-    let a: [[f64; 3]; 3] = std::array::from_fn(|c| std::array::from_fn(|r| m[c][r]));
-    // cofactor matrix = det · inverse transpose
-    let cof = |r: usize, c: usize| {
-        let (r1, r2) = ((r + 1) % 3, (r + 2) % 3);
-        let (c1, c2) = ((c + 1) % 3, (c + 2) % 3);
-        a[c1][r1] * a[c2][r2] - a[c2][r1] * a[c1][r2]
-    };
-    let det = (0..3).map(|c| a[c][0] * cof(0, c)).sum::<f64>();
-    let n = n.map(f64::from);
-    let out: [f64; 3] =
-        std::array::from_fn(|r| (0..3).map(|c| cof(r, c) * n[c] * det.signum()).sum());
-    let len = (out[0] * out[0] + out[1] * out[1] + out[2] * out[2]).sqrt();
-    if len > 1e-12 {
-        out.map(|x| x / len)
-    } else {
-        [0.0; 3]
-    }
-}
-
 /// Normals agree where the scene's has a direction (one without is +Y).
 fn same_normals(got: Option<&[[f64; 3]; 3]>, expected: Option<&[[f64; 3]; 3]>) -> bool {
     match (got, expected) {
@@ -680,35 +519,6 @@ fn every_corpus_model_reads_back_as_its_scene() {
         };
         let scene = loaded.scene();
         let c = check_round_trip(&scene, &path.display().to_string());
-        if ext == Some("bbmodel") {
-            // Blockbench: a node per group, plus one root node for the
-            // elements at no group; a mesh per node at most (meshes.rs).
-            let out = export(&scene, "m", &ExportOptions::default()).unwrap();
-            let gltf = gltf::Gltf::from_slice(&out.main).unwrap();
-            let groups = scene.nodes().len();
-            assert!(
-                gltf.nodes().count() <= groups + 1,
-                "{}: nodes",
-                path.display()
-            );
-            assert!(
-                gltf.meshes().count() <= groups + 1,
-                "{}: meshes",
-                path.display()
-            );
-            let mut on: Vec<usize> = gltf
-                .nodes()
-                .filter_map(|n| n.mesh().map(|m| m.index()))
-                .collect();
-            on.sort_unstable();
-            on.dedup();
-            assert_eq!(
-                on.len(),
-                gltf.meshes().count(),
-                "{}: a node per mesh",
-                path.display()
-            );
-        }
         primitives += c.images_compared;
         joints += c.joints;
         checked += 1;
@@ -940,86 +750,5 @@ fn scale_multiplies_positions_and_translations() {
         for k in 0..3 {
             assert!((a[3][k] / 16.0 - b[3][k]).abs() < 1e-5);
         }
-    }
-}
-
-/// Scene meshes on one node are one glTF mesh named after that node
-/// (meshes.rs): Kuribo's rigid eye shape on its `Head` joint, its enveloped
-/// body on the skin's root node.
-#[test]
-fn merged_meshes_are_named_after_their_node() {
-    let Some(path) = support::corpus_files("j3d", &[".bdl"])
-        .into_iter()
-        .find(|p| p.ends_with("smgo_kuribomini.bdl"))
-    else {
-        return;
-    };
-    let bytes = std::fs::read(path).unwrap();
-    let loaded = scenedec::load(&bytes, Some("bdl"), &Options::default()).unwrap();
-    let scene = loaded.scene();
-    let out = export(&scene, "k", &ExportOptions::default()).unwrap();
-    let gltf = gltf::Gltf::from_slice(&out.main).unwrap();
-    let names: Vec<(String, String)> = gltf
-        .nodes()
-        .filter_map(|n| Some((n.name()?.to_owned(), n.mesh()?.name()?.to_owned())))
-        .collect();
-    assert_eq!(
-        names,
-        [
-            // the attach node of Head's compensation chain (nodes.rs)
-            (String::from("Head (rotation)"), String::from("Head")),
-            (String::from("(skin 0)"), String::from("(skin 0)"))
-        ]
-    );
-}
-
-/// A J3D shape whose every vertex one joint moves wholly is a rigid mesh on
-/// that joint's node, not skinned, and a model with no other shapes has no
-/// skin: the corpus maps come out with no skin, every mesh under a joint
-/// (the round trip above checks their vertices land where the scene has
-/// them); the characters keep one skin for their enveloped shapes.
-#[test]
-fn j3d_shapes_moved_by_one_joint_are_rigid() {
-    let files = support::corpus_files("j3d", &[".bmd", ".bdl"]);
-    let mut maps = 0;
-    for path in &files {
-        let name = path.file_name().unwrap().to_string_lossy().into_owned();
-        let bytes = std::fs::read(path).unwrap();
-        let loaded = scenedec::load(&bytes, None, &Options::default()).unwrap();
-        let scene = loaded.scene();
-        let out = export(&scene, "m", &ExportOptions::default()).unwrap();
-        let gltf = gltf::Gltf::from_slice(&out.main).unwrap();
-        let enveloped = scene.influences().len() > scene.influence_spans().len();
-        if ["lavaworldlavaa", "capworldtower", "testmap_map"]
-            .iter()
-            .any(|m| name.contains(m))
-        {
-            maps += 1;
-            assert_eq!(gltf.skins().count(), 0, "{name}: a map needs no skin");
-            let parents: std::collections::HashSet<usize> = gltf
-                .nodes()
-                .flat_map(|n| n.children().map(|c| c.index()).collect::<Vec<_>>())
-                .collect();
-            // A map is one mesh, on its joint (a scene node, not a mesh-only
-            // node), not skinned.
-            let meshed: Vec<_> = gltf.nodes().filter(|n| n.mesh().is_some()).collect();
-            assert_eq!(meshed.len(), 1, "{name}: one mesh");
-            for node in meshed {
-                assert!(
-                    parents.contains(&node.index()) || !node.name().unwrap().starts_with('('),
-                    "{name}: mesh on a joint"
-                );
-                assert!(node.skin().is_none());
-            }
-        }
-        if enveloped {
-            assert!(
-                gltf.skins().count() > 0,
-                "{name}: enveloped vertices need a skin"
-            );
-        }
-    }
-    if !files.is_empty() {
-        assert_eq!(maps, 3);
     }
 }
