@@ -2,8 +2,8 @@
 # Converts every corpus model (../shared/corpus beside the repository) to
 # .glb and to .gltf with scenedec, and runs the Khronos glTF-Validator on
 # every file written, then imports each .glb with assimp (an independent
-# reader: Blender's importer is heavier to install) when `assimp` is on
-# PATH. Fails when a model other than the zero-byte one fails to convert,
+# reader; tools/blender-import does the same with Blender's importer) when
+# `assimp` is on PATH. Fails when a model other than the zero-byte one fails to convert,
 # when any file has a validator error, or when assimp refuses a file.
 #
 #   tools/gltf-validate/corpus.sh [path/to/scenedec]    (default: target/debug/scenedec)

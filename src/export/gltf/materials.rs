@@ -42,6 +42,9 @@ pub struct Maps {
     pub base: Option<json::Index<json::Texture>>,
     /// Emission (Blockbench emissive render mode).
     pub emissive: Option<json::Index<json::Texture>>,
+    /// Every texel of the base texture is fully clear or fully opaque
+    /// (alpha 0 or 255).
+    pub binary_alpha: bool,
 }
 
 /// The glTF materials written so far, each with the frame count of the
@@ -77,6 +80,7 @@ impl Materials {
                 let (base, glow) = image_keys(record, pixels);
                 maps.base = images.texture(w, scene, base)?;
                 if maps.base.is_some() {
+                    maps.binary_alpha = binary_alpha(scene, pixels);
                     frames = super::frames::frames(scene, pixels);
                     if let Some(glow) = glow {
                         maps.emissive = images.texture(w, scene, glow)?;
@@ -163,6 +167,20 @@ pub fn image_keys(record: &MaterialRecord, pixels: Pixels) -> (ImageKey, Option<
     }
 }
 
+/// Whether every texel `pixels` stands for has alpha 0 or 255: a plain
+/// texture's level 0 (layers composited are not looked at: false).
+fn binary_alpha(scene: &Scene<'_>, pixels: Pixels) -> bool {
+    match pixels {
+        Pixels::Texture(t) => {
+            crate::export::png::level_pixels(scene, t, 0).is_some_and(|(_, rgba)| {
+                rgba.chunks_exact(4)
+                    .all(|p| matches!(p.get(3), Some(0 | 255)))
+            })
+        }
+        Pixels::Layers(..) => false,
+    }
+}
+
 /// The glTF material of a scene material (or of none: white, opaque) for a
 /// primitive of `key`, binding `maps`.
 pub fn material_json(
@@ -184,6 +202,25 @@ pub fn material_json(
             GltfAlpha::Mask,
             Some(AlphaCutoff(r.alpha_cutoff.clamp(0.0, 1.0))),
         ),
+        // Blending with an alpha test (Blockbench's 0.01) over a texture
+        // whose texels are clear or opaque, with nothing else bringing
+        // alpha in, draws exactly what a mask at that cutoff draws: clear
+        // texels fail the test, opaque ones blend as `src·1 + dst·0`. A
+        // mask is what glTF readers depth-sort right (a BLEND mesh is drawn
+        // without depth writes, in whatever triangle order it has).
+        AlphaMode::Blend
+            if r.alpha_cutoff > 0.0
+                && r.blending() == Blending::Normal
+                && maps.base.is_some()
+                && maps.binary_alpha
+                && r.base_color[3] >= 1.0
+                && r.flags & MaterialFlags::VERTEX_COLORS == 0 =>
+        {
+            (
+                GltfAlpha::Mask,
+                Some(AlphaCutoff(r.alpha_cutoff.clamp(0.0, 1.0))),
+            )
+        }
         AlphaMode::Blend => {
             if r.alpha_cutoff > 0.0 {
                 lost.insert(String::from("alpha_cutoff"), Value::from(r.alpha_cutoff));
@@ -293,6 +330,7 @@ mod tests {
         Maps {
             base: Some(json::Index::new(0)),
             emissive: None,
+            binary_alpha: false,
         }
     }
 
@@ -317,6 +355,65 @@ mod tests {
         assert_eq!(pbr.base_color_factor.0, [0.5, 0.25, 1.0, 0.75]);
         let info = pbr.base_color_texture.as_ref().unwrap();
         assert_eq!((info.index.value(), info.tex_coord), (0, 0));
+    }
+
+    /// Blockbench draws a texture at alpha test 0.01, blended: over texels
+    /// of alpha 0 or 255 that is a mask at 0.01, exactly; any texel between,
+    /// a translucent base colour, vertex colours, additive blending or no
+    /// alpha test keep it BLEND.
+    #[test]
+    fn blend_over_clear_or_opaque_texels_with_a_test_is_a_mask() {
+        let blend = MaterialRecord {
+            alpha_mode: AlphaMode::Blend as u8,
+            alpha_cutoff: 0.01,
+            ..record()
+        };
+        let binary = Maps {
+            binary_alpha: true,
+            ..with_base()
+        };
+        let mode = |r: &MaterialRecord, maps: Maps| {
+            let m = material_json(Some(r), None, KEY, maps);
+            (m.alpha_mode, m.alpha_cutoff.map(|c| c.0))
+        };
+        assert!(matches!(
+            mode(&blend, binary),
+            (Checked::Valid(GltfAlpha::Mask), Some(c)) if c == 0.01
+        ));
+        assert!(matches!(
+            mode(&blend, with_base()).0,
+            Checked::Valid(GltfAlpha::Blend)
+        ));
+        let translucent = MaterialRecord {
+            base_color: [1.0, 1.0, 1.0, 0.5],
+            ..blend
+        };
+        let vertex = MaterialRecord {
+            flags: MaterialFlags::VERTEX_COLORS,
+            ..blend
+        };
+        let additive = MaterialRecord {
+            blending: Blending::Additive as u8,
+            ..blend
+        };
+        let untested = MaterialRecord {
+            alpha_cutoff: 0.0,
+            ..blend
+        };
+        for r in [translucent, vertex, additive, untested] {
+            assert!(matches!(
+                mode(&r, binary).0,
+                Checked::Valid(GltfAlpha::Blend)
+            ));
+        }
+        let untextured = Maps {
+            base: None,
+            ..binary
+        };
+        assert!(matches!(
+            mode(&blend, untextured).0,
+            Checked::Valid(GltfAlpha::Blend)
+        ));
     }
 
     #[test]
@@ -382,6 +479,7 @@ mod tests {
         let maps = Maps {
             base: Some(json::Index::new(0)),
             emissive: Some(json::Index::new(1)),
+            binary_alpha: false,
         };
         let m = material_json(Some(&r), None, KEY, maps);
         assert_eq!(m.emissive_factor.0, [1.0; 3]);

@@ -6,7 +6,8 @@
 //!
 //! - [`buffers`]: the binary buffer, views and accessors (min/max);
 //! - [`nodes`]: the node tree, pivots and segment-scale compensation as TRS chains;
-//! - [`meshes`]: meshes, primitives and vertex attributes;
+//! - [`meshes`]: one mesh per node (scene meshes merged), a primitive per
+//!   material, vertex attributes;
 //! - [`materials`]: materials (what glTF cannot hold goes to `extras`);
 //! - [`images`]: images, samplers and textures;
 //! - [`frames`]: frame strips as frame 0 and undivided V;
@@ -97,8 +98,8 @@ pub enum Hidden {
     /// hidden part written would be drawn.
     #[default]
     Drop,
-    /// Written, with `extras.visible: false` on the mesh (readers draw it;
-    /// the flag is there for tools that look).
+    /// Written in primitives of their own, flagged `extras.visible: false`
+    /// (readers draw them; the flag is there for tools that look).
     Keep,
 }
 
@@ -117,7 +118,8 @@ impl Default for Options {
 /// What an export wrote, for the command's summary.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Summary {
-    /// glTF nodes (scene nodes, their pivot or compensation nodes, mesh nodes).
+    /// glTF nodes (scene nodes, compensation helpers, the `(root)` and
+    /// `(skin k)` mesh nodes).
     pub nodes: usize,
     /// glTF meshes.
     pub meshes: usize,
@@ -182,19 +184,22 @@ pub fn export(scene: &Scene<'_>, stem: &str, options: &Options) -> Result<Output
         replaced_normals: 0,
     };
     let (mut hidden_meshes, mut hidden_triangles, mut drawn_triangles) = (0, 0, 0);
+    let mut list = Vec::with_capacity(scene.meshes().len());
     for (i, mesh) in scene.meshes().iter().enumerate() {
         let triangles = mesh.index_count as usize / 3;
-        if !scene.mesh_drawn(mesh) {
+        let drawn = scene.mesh_drawn(mesh);
+        if drawn {
+            drawn_triangles += triangles;
+        } else {
             hidden_meshes += 1;
             hidden_triangles += triangles;
             if options.hidden == Hidden::Drop {
                 continue;
             }
-        } else {
-            drawn_triangles += triangles;
         }
-        meshes::write_mesh(&mut w, &mut cx, i, mesh)?;
+        list.push((i, drawn));
     }
+    meshes::write_meshes(&mut w, &mut cx, &list)?;
     let animations =
         animations::write_animations(&mut w, scene, &cx.nodes, options.scale, options.fps)?;
     // Always a default scene, even with nothing in it: readers such as

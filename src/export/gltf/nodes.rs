@@ -6,7 +6,7 @@
 //!   `T(t + p − p_parent) · R · S`, where `p_parent` is the pivot of the
 //!   node it hangs under, so the scene's `T(t) · T(p) · R · S · T(−p)` holds
 //!   with the `T(−p)` carried by what hangs under it (children subtract it
-//!   from their translation, a mesh node translates by `−p`, a joint's
+//!   from their translation, a mesh's vertices take off `p`, a joint's
 //!   inverse bind matrix is `T(−p) · IB`), as Blockbench's own exporter
 //!   writes one node per group;
 //! - segment-scale compensation (J3D Maya rule, `T · S(parent)⁻¹ · R · S`):
