@@ -572,3 +572,101 @@ fn a_scene_without_clips_writes_no_animation_and_fps_must_be_positive() {
     let out = export(&still, "still", &ExportOptions::default()).unwrap();
     assert_eq!(out.summary.animations, 0);
 }
+
+/// docs/j3d.md, "Animations": the game reads BCK joints by Hermite at the
+/// fractional frame and BCA tables at floor(frame). Every corpus BCK and BCA
+/// file, attached to its model and exported, plays back by the glTF rules
+/// as `Scene::sample` poses it: keyed (LINEAR) clips at every written
+/// time, table (STEP) clips half-way between frames, where the game still
+/// shows the frame before.
+#[test]
+fn j3d_joint_clips_play_as_the_game_poses_them() {
+    let Some(root) = support::corpus_dir().map(|d| d.join("j3d-anim")) else {
+        return;
+    };
+    let manifest = std::fs::read_to_string(root.join("MANIFEST.tsv")).unwrap();
+    let mut by_model: std::collections::BTreeMap<String, Vec<String>> = Default::default();
+    for row in manifest.lines().skip(1) {
+        let cols: Vec<&str> = row.split('\t').collect();
+        if matches!(cols.get(5), Some(&"BCK" | &"BCA")) && cols[6] != "-" {
+            by_model
+                .entry(cols[6].to_owned())
+                .or_default()
+                .push(cols[0].to_owned());
+        }
+    }
+    let (mut clips, mut checks) = (0, 0);
+    for (model, anims) in &by_model {
+        let bytes = std::fs::read(root.join(model)).unwrap();
+        let files: Vec<(String, Vec<u8>)> = anims
+            .iter()
+            .map(|a| {
+                let name = a.rsplit('/').next().unwrap().to_owned();
+                (name, std::fs::read(root.join(a)).unwrap())
+            })
+            .collect();
+        let refs: Vec<(&str, &[u8])> = files
+            .iter()
+            .map(|(n, b)| (n.as_str(), b.as_slice()))
+            .collect();
+        let mut options = scenedec::Options::default();
+        options.j3d.animations = &refs;
+        let loaded = scenedec::load(&bytes, None, &options).unwrap();
+        let scene = loaded.scene();
+        let scale = 0.01;
+        let out = export(
+            &scene,
+            "model",
+            &ExportOptions {
+                scale,
+                ..ExportOptions::default()
+            },
+        )
+        .unwrap();
+        let doc = Doc::read(&out.main, scene.nodes().len());
+        assert_eq!(doc.animations.len(), files.len(), "{model}: one per file");
+        let n = scene.nodes().len();
+        let mut poses = vec![NodePose::default(); n];
+        let mut expected = vec![Mat4::IDENTITY; n];
+        for (a, (name, channels)) in doc.animations.iter().enumerate() {
+            let clip = scene
+                .animations()
+                .iter()
+                .position(|r| Some(scene.text(r.name)) == name.as_deref())
+                .unwrap();
+            let times: Vec<f32> = if channels.iter().all(|c| c.step) {
+                channels[0]
+                    .times
+                    .windows(2)
+                    .map(|w| (w[0] + w[1]) / 2.0)
+                    .collect()
+            } else {
+                let grid = &channels.iter().find(|c| !c.step).unwrap().times;
+                grid.iter().step_by(3).copied().collect()
+            };
+            assert!(!times.is_empty(), "{model} {name:?}");
+            for t in times {
+                scene.sample(clip, t, &mut poses).unwrap();
+                world_matrices(&scene, &poses, &mut expected);
+                let trs = doc.play(a, t);
+                for (i, &(_, attach)) in doc.chains.iter().enumerate() {
+                    let mut want = expected[i];
+                    for v in &mut want.0[12..15] {
+                        *v *= scale;
+                    }
+                    let got = doc.world(&trs, attach);
+                    assert!(
+                        close_matrix(&got, &want),
+                        "{model} {name:?}: node {i} at {t} s: {got:?} vs {want:?}"
+                    );
+                    checks += 1;
+                }
+            }
+            clips += 1;
+        }
+    }
+    eprintln!("{clips} J3D joint clips: {checks} world matrices compared");
+    if support::corpus_dir().is_some() {
+        assert!(clips >= 10, "only {clips} J3D joint clips");
+    }
+}

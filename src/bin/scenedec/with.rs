@@ -91,13 +91,14 @@ fn clip_facts(
     ))
 }
 
-/// `convert` writes no J3D clip yet: says so on standard error, once per
-/// model that has any, rather than dropping them without a word.
+/// `convert` writes J3D clips' joint tracks but not yet their material
+/// and shape tracks: says so on standard error, once per model that has
+/// any, rather than dropping them without a word.
 pub fn warn_not_exported(name: &str, scene: &scenedec::Scene<'_>) {
-    let n = scene.clips().len();
+    let n = scenedec::export::gltf::j3d_clips::unwritten_tracks(scene);
     if n > 0 {
         eprintln!(
-            "{name}: warning: {n} J3D clip{} attached with --with not written: the glTF export of J3D clips is not done yet",
+            "{name}: warning: {n} material or shape track{} of J3D clips not written: the glTF export of texture matrices, colours, texture swaps and visibility is not done yet",
             if n == 1 { "" } else { "s" }
         );
     }

@@ -27,6 +27,7 @@ pub mod buffers;
 mod extras;
 pub mod frames;
 pub mod images;
+pub mod j3d_clips;
 pub mod materials;
 pub mod meshes;
 pub mod nodes;
@@ -201,7 +202,8 @@ pub fn export(scene: &Scene<'_>, stem: &str, options: &Options) -> Result<Output
     }
     meshes::write_meshes(&mut w, &mut cx, &list)?;
     let animations =
-        animations::write_animations(&mut w, scene, &cx.nodes, options.scale, options.fps)?;
+        animations::write_animations(&mut w, scene, &cx.nodes, options.scale, options.fps)?
+            + j3d_clips::write_j3d_clips(&mut w, scene, &cx.nodes, options.scale, options.fps)?;
     // Always a default scene, even with nothing in it: readers such as
     // assimp and three.js refuse a file without one. glTF lets a scene leave
     // `nodes` out, but some readers (the `gltf` crate) require it and the

@@ -33,6 +33,9 @@ use super::extras;
 pub struct NodeMap {
     /// Per scene node, the glTF node holding its translation, rotation and scale.
     pub main: Vec<json::Index<json::Node>>,
+    /// Per scene node, the first of its glTF nodes: `main` itself, or under
+    /// segment-scale compensation the outer node holding `T · S(parent)⁻¹`.
+    pub head: Vec<json::Index<json::Node>>,
     /// Per scene node, the node things hang under (world matrix = the
     /// scene node's times `T(pivot)`).
     pub attach: Vec<json::Index<json::Node>>,
@@ -131,6 +134,7 @@ pub fn write_nodes(w: &mut Writer, scene: &Scene<'_>, scale: f32) -> NodeMap {
     let nodes = scene.nodes();
     let mut map = NodeMap {
         main: Vec::with_capacity(nodes.len()),
+        head: Vec::new(),
         attach: Vec::with_capacity(nodes.len()),
         pivot: Vec::with_capacity(nodes.len()),
         roots: Vec::new(),
@@ -204,6 +208,7 @@ pub fn write_nodes(w: &mut Writer, scene: &Scene<'_>, scale: f32) -> NodeMap {
         map.main.push(main);
         map.attach.push(attach);
     }
+    map.head.clone_from(&heads);
     for (i, head) in heads.iter().enumerate() {
         match parent_of(nodes, i) {
             Some(p) => {

@@ -143,7 +143,11 @@ impl<'a> Scene<'a> {
             .find(|c| usize::try_from(c.animation).ok() == Some(clip))
     }
 
-    fn clip_tracks(&self, record: &ClipRecord) -> impl Iterator<Item = &'a TrackRecord> + use<'a> {
+    /// The tracks of J3D clip `record`, in the scene's order.
+    pub fn clip_tracks(
+        &self,
+        record: &ClipRecord,
+    ) -> impl Iterator<Item = &'a TrackRecord> + use<'a> {
         let tracks = self.tracks();
         let first = (record.first_track as usize).min(tracks.len());
         tracks
