@@ -139,3 +139,45 @@ fn j3d_shapes_moved_by_one_joint_are_rigid() {
         assert_eq!(maps, 3);
     }
 }
+
+/// A merged mesh names what it holds (meshes.rs, `extras.parts`): on every
+/// corpus J3D model each drawn shape is listed once, as `shape i (material)`
+/// with its first triangle group's material, across all the glTF meshes.
+#[test]
+fn merged_j3d_meshes_list_their_shapes_by_index_and_material() {
+    let files = support::corpus_files("j3d", &[".bmd", ".bdl"]);
+    for path in &files {
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        let bytes = std::fs::read(path).unwrap();
+        let loaded = scenedec::load(&bytes, None, &Options::default()).unwrap();
+        let scene = loaded.scene();
+        let out = export(&scene, "m", &ExportOptions::default()).unwrap();
+        let gltf = gltf::Gltf::from_slice(&out.main).unwrap();
+        let mut listed: Vec<String> = Vec::new();
+        for mesh in gltf.meshes() {
+            let extras: serde_json::Value =
+                serde_json::from_str(mesh.extras().as_ref().unwrap().get()).unwrap();
+            for part in extras["parts"].as_array().unwrap() {
+                listed.push(part.as_str().unwrap().to_owned());
+            }
+        }
+        listed.sort();
+        let mut want: Vec<String> = scene
+            .meshes()
+            .iter()
+            .enumerate()
+            .filter(|(_, m)| scene.mesh_drawn(m))
+            .filter(|(_, m)| {
+                let groups = &scene.groups()[m.first_group as usize..][..m.group_count as usize];
+                groups.iter().any(|g| g.index_count > 0)
+            })
+            .map(|(i, m)| {
+                let g = &scene.groups()[m.first_group as usize];
+                let material = scene.text(scene.materials()[g.material as usize].name);
+                format!("shape {i} ({material})")
+            })
+            .collect();
+        want.sort();
+        assert_eq!(listed, want, "{name}");
+    }
+}

@@ -6,7 +6,8 @@
 //! on its joint when one joint moves it wholly (skins.rs, `rigid_joint`),
 //! or, skinned, on one root node per skin (glTF ignores a skinned mesh
 //! node's transform and the validator wants it at the root). Meshes at no
-//! node share one root node, `(root)`.
+//! node share one root node, `(root)`. The mesh's `extras.parts` names
+//! the scene meshes it holds (a J3D shape as `shape 3 (m_body)`).
 //!
 //! Each primitive has its own vertices, the ones its triangles use:
 //! POSITION (with min/max), NORMAL, TEXCOORD_n per UV set, COLOR_n per
@@ -28,7 +29,7 @@ use json::mesh::{Mode, Semantic};
 use json::validation::Checked;
 use serde_json::{Map, Value};
 
-use crate::scene::{GroupFlags, MaterialFlags, MeshFlags, Scene};
+use crate::scene::{GroupFlags, MaterialFlags, MeshFlags, MeshRecord, Scene};
 
 use super::ExportError;
 use super::buffers::{Layout, Writer};
@@ -277,6 +278,7 @@ fn write_place(
     let mut prepared = Vec::with_capacity(meshes.len());
     let mut gathered: Vec<Gathered> = Vec::new();
     let mut by_key: HashMap<PrimitiveKey, usize> = HashMap::new();
+    let mut parts: Vec<Value> = Vec::new();
     for &(index, drawn) in meshes {
         let mesh = scene.meshes().get(index).copied().unwrap_or_default();
         let at = |what: &str| bad(std::format!("mesh {index}: {what} out of range"));
@@ -288,6 +290,7 @@ fn write_place(
             continue;
         }
         let p = prepare(cx, place, index)?;
+        parts.push(Value::from(part_name(scene, index, &mesh)));
         let slot = prepared.len();
         for group in groups.iter().filter(|g| g.index_count > 0) {
             let indices = scene
@@ -385,9 +388,11 @@ fn write_place(
         primitives.push(write_primitive(w, &prepared, g, joint_count)?);
     }
     let name = place_name(scene, place);
+    let mut fields = Map::new();
+    fields.insert(String::from("parts"), Value::Array(parts));
     let gltf_mesh = w.root.push(json::Mesh {
         extensions: None,
-        extras: None,
+        extras: extras::object(fields),
         name: name.clone(),
         primitives,
         weights: None,
@@ -580,6 +585,28 @@ fn place_name(scene: &Scene<'_>, place: Place) -> Option<String> {
             None => Some(String::from("(root)")),
         },
         Place::Skin(k) => Some(std::format!("(skin {k})")),
+    }
+}
+
+/// What a merged mesh holds, for `extras.parts`: each scene mesh's name,
+/// or for one the file does not name (J3D shapes have none) its place among
+/// the scene's meshes and the material of its first triangle group, so a
+/// reader sees `shape 3 (m_body)`.
+fn part_name(scene: &Scene<'_>, index: usize, mesh: &MeshRecord) -> String {
+    let own = scene.text(mesh.name);
+    if !own.is_empty() {
+        return String::from(own);
+    }
+    let material = scene
+        .groups()
+        .get(mesh.first_group as usize)
+        .and_then(|g| usize::try_from(g.material).ok())
+        .and_then(|m| scene.materials().get(m))
+        .map(|m| scene.text(m.name))
+        .filter(|n| !n.is_empty());
+    match material {
+        Some(material) => std::format!("shape {index} ({material})"),
+        None => std::format!("shape {index}"),
     }
 }
 
