@@ -244,7 +244,7 @@ pub fn generated_textures(target_bytes: usize) -> Vec<u8> {
     let mut rng = Rng::new(0x7e47);
     let mut raw = Vec::with_capacity(SIDE * (SIDE * 4 + 1));
     for _ in 0..SIDE {
-        raw.push(0); // filter: none
+        raw.extend_from_slice(&[0]); // filter byte: none
         for x in 0..SIDE {
             let n = rng.next();
             // Noise on a gradient: compressible enough to make inflate work.

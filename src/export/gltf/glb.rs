@@ -1,7 +1,8 @@
 //! The GLB container (glTF 2.0, "GLB File Format Specification"): a 12-byte
 //! header, a JSON chunk padded with spaces and a BIN chunk padded with
 //! zeros, each to 4 bytes. Written straight to any `Write`, so a file is
-//! streamed from the document's parts without a second copy of the buffer.
+//! streamed from the document's parts: the buffer is not copied, and the
+//! JSON can be serialised into the file rather than held as text.
 
 use std::io::{self, Write};
 use std::string::String;
@@ -18,30 +19,34 @@ fn padding(len: usize) -> usize {
     (4 - len % 4) % 4
 }
 
-/// A GLB of `json` and `bin` (no BIN chunk when empty), by its size.
+/// A GLB of `json_len` bytes of JSON and `bin` (no BIN chunk when empty).
 pub struct Glb<'a> {
-    json: &'a [u8],
+    json_len: usize,
     bin: &'a [u8],
     length: u32,
 }
 
 impl<'a> Glb<'a> {
-    /// The container of `json` and `bin`; refused past u32's 4 GiB, which
-    /// the header's `length` cannot state.
-    pub fn new(json: &'a [u8], bin: &'a [u8]) -> Result<Self, ExportError> {
+    /// The container of `json_len` bytes of JSON and `bin`; refused past
+    /// u32's 4 GiB, which the header's `length` cannot state.
+    pub fn new(json_len: usize, bin: &'a [u8]) -> Result<Self, ExportError> {
         let chunk = |len: usize| len.checked_add(8 + padding(len));
         let bin_chunk = if bin.is_empty() {
             Some(0)
         } else {
             chunk(bin.len())
         };
-        let length = chunk(json.len())
+        let length = chunk(json_len)
             .zip(bin_chunk)
             .and_then(|(j, b)| j.checked_add(b))
             .and_then(|n| n.checked_add(12))
             .and_then(|n| u32::try_from(n).ok())
             .ok_or_else(|| ExportError::TooLarge(String::from("GLB over 4 GiB")))?;
-        Ok(Self { json, bin, length })
+        Ok(Self {
+            json_len,
+            bin,
+            length,
+        })
     }
 
     /// Bytes of the whole file (never 0: the header and the JSON chunk).
@@ -50,28 +55,72 @@ impl<'a> Glb<'a> {
         self.length as usize
     }
 
-    /// Writes the file to `out`.
-    pub fn write_to(&self, out: &mut impl Write) -> io::Result<()> {
+    /// Writes the file to `out`, the JSON chunk's data by `json`, which
+    /// must write exactly the `json_len` bytes given to [`Glb::new`].
+    pub fn write_to<W: Write>(
+        &self,
+        out: &mut W,
+        json: impl FnOnce(&mut Counter<&mut W>) -> io::Result<()>,
+    ) -> io::Result<()> {
         out.write_all(b"glTF")?;
         out.write_all(&2u32.to_le_bytes())?;
         out.write_all(&self.length.to_le_bytes())?;
-        chunk(out, JSON, self.json, b' ')?;
+        chunk_head(out, JSON, self.json_len)?;
+        let mut counted = Counter::new(&mut *out);
+        json(&mut counted)?;
+        if counted.bytes != self.json_len {
+            return Err(io::Error::other(
+                "the JSON chunk is not the length measured",
+            ));
+        }
+        pad(out, b' ', self.json_len)?;
         if !self.bin.is_empty() {
-            chunk(out, BIN, self.bin, 0)?;
+            chunk_head(out, BIN, self.bin.len())?;
+            out.write_all(self.bin)?;
+            pad(out, 0, self.bin.len())?;
         }
         Ok(())
     }
 }
 
-/// One chunk: length (padded), type, data, padding with `pad`.
-fn chunk(out: &mut impl Write, kind: u32, data: &[u8], pad: u8) -> io::Result<()> {
-    let fill = padding(data.len());
+/// The bytes `byte` that pad `len` bytes of data to 4.
+fn pad(out: &mut impl Write, byte: u8, len: usize) -> io::Result<()> {
+    out.write_all([byte; 3].get(..padding(len)).unwrap_or_default())
+}
+
+/// A chunk's length (padded) and type.
+fn chunk_head(out: &mut impl Write, kind: u32, len: usize) -> io::Result<()> {
     // `Glb::new` checked that every length fits in u32.
-    let len = u32::try_from(data.len() + fill).unwrap_or(u32::MAX);
-    out.write_all(&len.to_le_bytes())?;
-    out.write_all(&kind.to_le_bytes())?;
-    out.write_all(data)?;
-    out.write_all(&[pad; 3][..fill])
+    let padded = u32::try_from(len + padding(len)).unwrap_or(u32::MAX);
+    out.write_all(&padded.to_le_bytes())?;
+    out.write_all(&kind.to_le_bytes())
+}
+
+/// A `Write` that counts the bytes it passes on: the JSON's length is
+/// measured by serialising into `Counter::new(io::sink())`.
+pub struct Counter<W> {
+    inner: W,
+    /// Bytes written so far.
+    pub bytes: usize,
+}
+
+impl<W> Counter<W> {
+    /// Counts what goes to `inner`.
+    pub fn new(inner: W) -> Self {
+        Self { inner, bytes: 0 }
+    }
+}
+
+impl<W: Write> Write for Counter<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let n = self.inner.write(buf)?;
+        self.bytes += n;
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.inner.flush()
+    }
 }
 
 #[cfg(test)]
@@ -80,9 +129,9 @@ mod tests {
     use std::vec::Vec;
 
     fn bytes(json: &[u8], bin: &[u8]) -> Vec<u8> {
-        let glb = Glb::new(json, bin).unwrap();
+        let glb = Glb::new(json.len(), bin).unwrap();
         let mut out = Vec::new();
-        glb.write_to(&mut out).unwrap();
+        glb.write_to(&mut out, |o| o.write_all(json)).unwrap();
         assert_eq!(out.len(), glb.len(), "the header's length is the file's");
         out
     }
@@ -102,6 +151,13 @@ mod tests {
     fn an_empty_buffer_has_no_bin_chunk() {
         let out = bytes(b"{\"a\":1}", &[]);
         assert_eq!(out.len(), 12 + 8 + 8);
+    }
+
+    #[test]
+    fn json_of_another_length_than_measured_is_an_error() {
+        let glb = Glb::new(4, &[]).unwrap();
+        let mut out = Vec::new();
+        assert!(glb.write_to(&mut out, |o| o.write_all(b"{}")).is_err());
     }
 
     #[test]

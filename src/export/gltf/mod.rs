@@ -35,7 +35,7 @@ mod shared;
 pub mod skins;
 
 use std::path::{Path, PathBuf};
-use std::string::{String, ToString};
+use std::string::String;
 use std::vec::Vec;
 
 use gltf_json as json;
@@ -239,11 +239,6 @@ fn build(scene: &Scene<'_>, stem: &str, options: &Options) -> Result<Parts, Expo
         drawn_triangles,
         bytes: 0,
     };
-    let json = match options.container {
-        Container::Glb => json::serialize::to_vec(&w.root),
-        Container::Gltf => json::serialize::to_vec_pretty(&w.root),
-    }
-    .map_err(|e| ExportError::Encode(e.to_string()))?;
     let mut beside = Vec::new();
     if options.container == Container::Gltf {
         if !w.bin.is_empty() {
@@ -252,38 +247,61 @@ fn build(scene: &Scene<'_>, stem: &str, options: &Options) -> Result<Parts, Expo
         beside.append(&mut cx.images.files);
     }
     Ok(Parts {
-        json,
+        root: w.root,
         bin: w.bin,
         beside,
         summary,
     })
 }
 
-/// An export before its main file is put together: a `.glb` is written
-/// from these without copying the buffer into a second allocation.
+/// An export before it is serialised: a `.glb` is written from these
+/// without a second copy of the buffer or the JSON held as text.
 struct Parts {
-    /// The JSON document (the whole `.gltf`, or the GLB's JSON chunk).
-    json: Vec<u8>,
+    /// The JSON document.
+    root: json::Root,
     /// The GLB's BIN chunk (empty for `.gltf`, whose buffer is in `beside`).
     bin: Vec<u8>,
     beside: Vec<(String, Vec<u8>)>,
     summary: Summary,
 }
 
+impl Parts {
+    /// Serialises the JSON into `out`: compact in a GLB, indented in a `.gltf`.
+    fn json_to(&self, out: impl std::io::Write, container: Container) -> std::io::Result<()> {
+        match container {
+            Container::Glb => json::serialize::to_writer(out, &self.root),
+            Container::Gltf => json::serialize::to_writer_pretty(out, &self.root),
+        }
+        .map_err(std::io::Error::from)
+    }
+
+    /// Writes the main file (`.glb` or `.gltf`) to `out`; its length.
+    fn write_main(
+        &self,
+        out: &mut impl std::io::Write,
+        container: Container,
+    ) -> Result<usize, ExportError> {
+        if container == Container::Gltf {
+            let mut counted = glb::Counter::new(out);
+            self.json_to(&mut counted, container)?;
+            return Ok(counted.bytes);
+        }
+        // The JSON's length goes in the headers before it: serialised once
+        // to count, once into the file.
+        let mut length = glb::Counter::new(std::io::sink());
+        self.json_to(&mut length, container)?;
+        let glb = glb::Glb::new(length.bytes, &self.bin)?;
+        glb.write_to(out, |o| self.json_to(o, container))?;
+        Ok(glb.len())
+    }
+}
+
 /// Builds the glTF document of `scene`; `stem` names the files beside a
 /// `.gltf` (`stem.bin`, `stem_<n>_<texture>.png`).
 pub fn export(scene: &Scene<'_>, stem: &str, options: &Options) -> Result<Output, ExportError> {
     let parts = build(scene, stem, options)?;
-    let main = match options.container {
-        Container::Glb => {
-            let glb = glb::Glb::new(&parts.json, &parts.bin)?;
-            let mut main = Vec::with_capacity(glb.len());
-            glb.write_to(&mut main)
-                .map_err(|e| ExportError::Encode(e.to_string()))?;
-            main
-        }
-        Container::Gltf => parts.json,
-    };
+    let mut main = Vec::new();
+    parts.write_main(&mut main, options.container)?;
     let mut summary = parts.summary;
     summary.bytes = main.len() + parts.beside.iter().map(|(_, b)| b.len()).sum::<usize>();
     Ok(Output {
@@ -326,20 +344,12 @@ pub fn write(
     let dir = path.parent().unwrap_or(Path::new(""));
     let mut paths = Vec::with_capacity(1 + parts.beside.len());
     let mut summary = parts.summary;
-    // The .glb goes to the file chunk by chunk: its buffer is never copied.
-    summary.bytes = match options.container {
-        Container::Glb => {
-            let glb = glb::Glb::new(&parts.json, &parts.bin)?;
-            let mut file = std::io::BufWriter::new(std::fs::File::create(path)?);
-            glb.write_to(&mut file)?;
-            std::io::Write::flush(&mut file)?;
-            glb.len()
-        }
-        Container::Gltf => {
-            std::fs::write(path, &parts.json)?;
-            parts.json.len()
-        }
-    };
+    // The main file is serialised into the file: neither the buffer nor
+    // the JSON is copied into a whole file in memory first.
+    let mut file = std::io::BufWriter::new(std::fs::File::create(path)?);
+    summary.bytes = parts.write_main(&mut file, options.container)?;
+    std::io::Write::flush(&mut file)?;
+    drop(file);
     paths.push(path.to_path_buf());
     for (name, bytes) in &parts.beside {
         let p = dir.join(name);
