@@ -101,9 +101,10 @@ pub(in crate::bbmodel) enum FacesRead {
 /// are not read, wherever `texture` stands in the face object; so a face's
 /// errors are held until its texture is known.
 ///
-/// The fill pass reads an object or face in the compact shape Blockbench
-/// writes from its bytes ([`compact_faces`], [`compact_face`]), to the same
-/// values; anything else is read token by token.
+/// The fill pass reads an object or face in the shape Blockbench writes,
+/// compact or pretty-printed, from its bytes ([`compact_faces`],
+/// [`compact_face`]), to the same values; anything else is read token by
+/// token.
 pub(in crate::bbmodel) fn read_faces(
     c: &mut Cursor<'_>,
     pass: Pass,
