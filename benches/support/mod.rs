@@ -234,3 +234,60 @@ pub fn generated_ngons(faces: usize) -> Vec<u8> {
     out.push_str("}}], \"outliner\": [\"m\"], \"textures\": []}");
     out.into_bytes()
 }
+
+/// A .bbmodel of about `target_bytes` that is mostly embedded PNG textures
+/// (2048×2048 RGBA of noise, zlib level 1, base64 data URIs): the shape of
+/// a model whose size is its textures, where base64 and inflate are the work.
+pub fn generated_textures(target_bytes: usize) -> Vec<u8> {
+    use base64::Engine as _;
+    const SIDE: usize = 2048;
+    let mut rng = Rng::new(0x7e47);
+    let mut raw = Vec::with_capacity(SIDE * (SIDE * 4 + 1));
+    for _ in 0..SIDE {
+        raw.extend_from_slice(&[0]); // filter byte: none
+        for x in 0..SIDE {
+            let n = rng.next();
+            // Noise on a gradient: compressible enough to make inflate work.
+            raw.extend_from_slice(&[(x / 8) as u8, (n & 0x3f) as u8, (n >> 8) as u8 & 0xf0, 255]);
+        }
+    }
+    let mut png = Vec::new();
+    png.extend_from_slice(b"\x89PNG\r\n\x1a\n");
+    let mut ihdr = Vec::new();
+    ihdr.extend_from_slice(&(SIDE as u32).to_be_bytes());
+    ihdr.extend_from_slice(&(SIDE as u32).to_be_bytes());
+    ihdr.extend_from_slice(&[8, 6, 0, 0, 0]);
+    png_chunk(&mut png, b"IHDR", &ihdr);
+    png_chunk(
+        &mut png,
+        b"IDAT",
+        &miniz_oxide::deflate::compress_to_vec_zlib(&raw, 1),
+    );
+    png_chunk(&mut png, b"IEND", &[]);
+    let uri = base64::engine::general_purpose::STANDARD.encode(&png);
+    let mut out = String::with_capacity(target_bytes + uri.len() + 4096);
+    out.push_str("{\n\t\"meta\": {\"format_version\": \"4.10\", \"model_format\": \"free\", \"box_uv\": false},\n\t\"name\": \"textures\",\n\t\"resolution\": {\"width\": 64, \"height\": 64},\n\t\"elements\": [\n");
+    out.push_str("\t\t{\"name\": \"c\", \"from\": [0, 0, 0], \"to\": [16, 16, 16], \"origin\": [0, 0, 0], \"faces\": {\"north\": {\"uv\": [0, 0, 16, 16], \"texture\": 0}}, \"type\": \"cube\", \"uuid\": \"c0\"}\n\t],\n\t\"outliner\": [\"c0\"],\n\t\"textures\": [");
+    let mut i = 0;
+    while out.len() < target_bytes {
+        if i > 0 {
+            out.push(',');
+        }
+        let _ = write!(
+            out,
+            "\n\t\t{{\"name\": \"t{i}.png\", \"uuid\": \"t{i}\", \"width\": {SIDE}, \"height\": {SIDE}, \"source\": \"data:image/png;base64,{uri}\"}}"
+        );
+        i += 1;
+    }
+    out.push_str("\n\t]\n}\n");
+    out.into_bytes()
+}
+
+fn png_chunk(out: &mut Vec<u8>, kind: &[u8; 4], data: &[u8]) {
+    out.extend_from_slice(&(data.len() as u32).to_be_bytes());
+    let start = out.len();
+    out.extend_from_slice(kind);
+    out.extend_from_slice(data);
+    let crc = crc32fast::hash(&out[start..]);
+    out.extend_from_slice(&crc.to_be_bytes());
+}

@@ -101,9 +101,10 @@ pub(in crate::bbmodel) enum FacesRead {
 /// are not read, wherever `texture` stands in the face object; so a face's
 /// errors are held until its texture is known.
 ///
-/// The fill pass reads an object or face in the compact shape Blockbench
-/// writes from its bytes ([`compact_faces`], [`compact_face`]), to the same
-/// values; anything else is read token by token.
+/// The fill pass reads an object or face in the shape Blockbench writes,
+/// compact or pretty-printed, from its bytes ([`compact_faces`],
+/// [`compact_face`]), to the same values; anything else is read token by
+/// token.
 pub(in crate::bbmodel) fn read_faces(
     c: &mut Cursor<'_>,
     pass: Pass,
@@ -113,7 +114,8 @@ pub(in crate::bbmodel) fn read_faces(
     faces: &mut [Option<FaceInput>; 6],
     face_textures: &mut [FaceTexture; 6],
 ) -> Result<FacesRead, Error> {
-    if pass == Pass::Fill
+    let raw = pass == Pass::Fill && !token_reads_only();
+    if raw
         && let Some(read) =
             c.read_raw(|bytes, i| compact_faces(bytes, i, textures.count(), faces, face_textures))
     {
@@ -137,7 +139,7 @@ pub(in crate::bbmodel) fn read_faces(
         let at = path.with_key(name.as_str());
         c.object(&at, "face")?;
         let index = name.index();
-        if pass == Pass::Fill
+        if raw
             && let Some((uv, texture)) =
                 c.read_raw(|bytes, i| compact_face(bytes, i, textures.count()))
         {
@@ -216,6 +218,21 @@ pub(in crate::bbmodel) fn read_faces(
     Ok(FacesRead::Cube)
 }
 
+#[cfg(test)]
+std::thread_local! {
+    /// Tests set it to read faces with the token reads alone, to compare
+    /// the two readings.
+    static TOKEN_READS_ONLY: core::cell::Cell<bool> = const { core::cell::Cell::new(false) };
+}
+
+/// Whether [`read_faces`] must leave out the byte reads (tests only).
+fn token_reads_only() -> bool {
+    #[cfg(test)]
+    return TOKEN_READS_ONLY.with(core::cell::Cell::get);
+    #[cfg(not(test))]
+    false
+}
+
 /// Puts the face read at `index`, drawn unless its texture removes it
 /// (convention 4), over what an earlier member of the same name put there.
 fn put_face(
@@ -240,12 +257,13 @@ fn compact(uv: [f64; 4]) -> FaceInput {
 }
 
 /// A face object as Blockbench writes it, `{"uv":[u0,u1,u2,u3]}` with or
-/// without `,"texture":T` (a texture index or `null`), compact, read from
-/// its bytes at `i` (after the `{`): its UV, its texture and the index of
-/// its `}`. The values are the ones the token reads above give, and every
-/// check is theirs: a UV of plain numbers within ±10⁷, an index below
-/// `texture_count`. `None` for any other shape, whitespace, another key, or
-/// a value those reads would refuse: then they read it.
+/// without `,"texture":T` (a texture index or `null`), compact or with JSON
+/// whitespace between its tokens (Blockbench's pretty-printed files), read
+/// from its bytes at `i` (after the `{`): its UV, its texture and the index
+/// of its `}`. The values are the ones the token reads above give, and
+/// every check is theirs: a UV of plain numbers within ±10⁷, an index below
+/// `texture_count`. `None` for any other shape, another key, or a value
+/// those reads would refuse: then they read it.
 #[allow(
     clippy::arithmetic_side_effects,
     reason = "indices into `bytes`, each moved past bytes just matched there, so they stay below its length"
@@ -258,42 +276,59 @@ fn compact_face(
     let plain = |at: usize| {
         crate::json::plain_value(bytes, at).filter(|(v, _)| v.abs() <= MAX_BBMODEL_NUMBER)
     };
-    let mut j = i + UV_KEY.len();
-    if bytes.get(i..j)? != UV_KEY {
-        return None;
-    }
+    let mut j = expect(bytes, i, br#""uv""#)?;
+    j = expect(bytes, j, b":")?;
+    j = expect(bytes, j, b"[")?;
     let mut uv = [0.0; 4];
     for (k, slot) in uv.iter_mut().enumerate() {
-        let (value, end) = plain(j)?;
+        let (value, end) = plain(space(bytes, j))?;
         *slot = value;
-        let separator = if k == 3 { b']' } else { b',' };
-        if *bytes.get(end)? != separator {
-            return None;
-        }
-        j = end + 1;
+        j = expect(bytes, end, if k == 3 { b"]" } else { b"," })?;
     }
+    j = space(bytes, j);
     if bytes.get(j) == Some(&b'}') {
         // A face object without a texture key is blank (convention 4).
         return Some(((uv, FaceTexture::Blank), j));
     }
-    j = bytes
-        .get(j..)?
-        .starts_with(TEXTURE_KEY)
-        .then_some(j + TEXTURE_KEY.len())?;
+    j = expect(bytes, j, b",")?;
+    j = expect(bytes, j, br#""texture""#)?;
+    j = space(bytes, expect(bytes, j, b":")?);
     let (texture, end) = if bytes.get(j..)?.starts_with(b"null") {
         (FaceTexture::Removed, j + 4)
     } else {
         let (x, end) = plain(j)?;
         (FaceTexture::Index(texture_index(x, texture_count)?), end)
     };
-    (bytes.get(end) == Some(&b'}')).then_some(((uv, texture), end))
+    let close = space(bytes, end);
+    (bytes.get(close) == Some(&b'}')).then_some(((uv, texture), close))
+}
+
+/// The index after the JSON whitespace (space, tab, line feed, carriage
+/// return: RFC 8259 section 2) at `i`.
+fn space(bytes: &[u8], i: usize) -> usize {
+    let rest = bytes.get(i..).unwrap_or_default();
+    let blank = rest
+        .iter()
+        .position(|b| !matches!(b, b' ' | b'\t' | b'\n' | b'\r'))
+        .unwrap_or(rest.len());
+    i.saturating_add(blank)
+}
+
+/// The index after `token`, found at `i` after whitespace; `None` when
+/// anything else is there.
+fn expect(bytes: &[u8], i: usize, token: &[u8]) -> Option<usize> {
+    let at = space(bytes, i);
+    bytes
+        .get(at..)?
+        .starts_with(token)
+        .then_some(at.saturating_add(token.len()))
 }
 
 /// A whole `faces` object, read from its bytes at `i` (after its `{`), when
-/// every member is one of the six faces in [`compact_face`]'s shape, written
-/// compact: `faces` and `shown` (the caller's) with each face read over them
-/// in file order, as the token reads would leave them, and the index of the
-/// object's `}`. `None` for anything else.
+/// every member is one of the six faces in [`compact_face`]'s shape, with
+/// or without whitespace: `faces` and `shown` (the caller's) with each face
+/// read over them in file order, as the token reads would leave them, and
+/// the index of the object's `}`. `None` for anything else.
 #[allow(
     clippy::arithmetic_side_effects,
     reason = "indices into `bytes`, each moved past bytes just matched there, so they stay below its length"
@@ -308,15 +343,16 @@ fn compact_faces(
     let (mut faces, mut shown) = (*faces, *shown);
     loop {
         // `"north":{`, or another of the six.
-        let rest = bytes.get(i..)?.strip_prefix(b"\"")?;
+        let rest = bytes.get(expect(bytes, i, b"\"")?..)?;
         let (index, name) = FACE_KEYS.iter().enumerate().find(|(_, name)| {
             rest.strip_prefix(name.as_bytes())
-                .is_some_and(|r| r.starts_with(b"\":{"))
+                .is_some_and(|r| r.starts_with(b"\""))
         })?;
-        i += name.len() + 4;
+        i = space(bytes, i) + name.len() + 2;
+        i = expect(bytes, expect(bytes, i, b":")?, b"{")?;
         let ((uv, texture), close) = compact_face(bytes, i, texture_count)?;
         put_face(&mut faces, &mut shown, index, compact(uv), texture);
-        i = close + 1;
+        i = space(bytes, close + 1);
         match *bytes.get(i)? {
             b',' => i += 1,
             b'}' => return Some(((faces, shown), i)),
@@ -328,10 +364,6 @@ fn compact_faces(
 /// A cube's six faces as read: each drawn face's numbers, and what each
 /// face's `texture` names.
 type SixFaces = ([Option<FaceInput>; 6], [FaceTexture; 6]);
-
-/// The bytes [`compact_face`] matches before a face's UV and texture.
-const UV_KEY: &[u8] = br#""uv":["#;
-const TEXTURE_KEY: &[u8] = br#","texture":"#;
 
 #[cfg(test)]
 mod tests {
@@ -370,17 +402,35 @@ mod tests {
         Ok((out, shown))
     }
 
-    /// `faces` as the token reads see it: a space after each face's `{`,
-    /// which no compact face has.
-    fn spaced(faces: &str) -> String {
-        faces.replace(":{", ":{ ")
+    /// `faces` read by the token reads alone.
+    fn read_tokens(faces: &str, count: usize) -> Read {
+        TOKEN_READS_ONLY.with(|t| t.set(true));
+        let read = read(faces, count);
+        TOKEN_READS_ONLY.with(|t| t.set(false));
+        read
     }
 
-    /// The compact face and the token reads give the same faces, to the bit
-    /// (`Debug` tells -0.0 from 0.0), and the same errors.
+    /// `faces` pretty-printed the way Blockbench does (a line a member,
+    /// tabs, a space after each `:` and `,`).
+    fn pretty(faces: &str) -> String {
+        faces
+            .replace(":{", ": {\n\t\t")
+            .replace("\":", "\": ")
+            .replace(",", ",\n\t")
+            .replace("}", "\n}")
+            .replace("[", "[ ")
+    }
+
+    /// The byte reads and the token reads give the same faces, to the bit
+    /// (`Debug` tells -0.0 from 0.0), and the same errors, compact and
+    /// pretty-printed.
     fn same(faces: &str, count: usize) -> Read {
-        let (compact, tokens) = (read(faces, count), read(&spaced(faces), count));
+        let (compact, tokens) = (read(faces, count), read_tokens(faces, count));
         assert_eq!(format!("{compact:?}"), format!("{tokens:?}"), "{faces}");
+        let spread = pretty(faces);
+        let (bytes, tokens) = (read(&spread, count), read_tokens(&spread, count));
+        assert_eq!(format!("{bytes:?}"), format!("{tokens:?}"), "{spread}");
+        assert_eq!(format!("{bytes:?}"), format!("{compact:?}"), "{spread}");
         compact
     }
 
@@ -429,6 +479,16 @@ mod tests {
         )
         .unwrap();
         assert_eq!(close, faces.len() - 1);
+        // Pretty-printed, the same object is read the same way, whole.
+        let spread = format!("{}        ", pretty(faces));
+        let whole = compact_faces(
+            spread.as_bytes(),
+            1,
+            2,
+            &[None; 6],
+            &[FaceTexture::Removed; 6],
+        );
+        assert_eq!(whole, Some((read, spread.trim_end().len() - 1)));
         let (faces_read, shown) = same(faces, 2).unwrap();
         assert_eq!((faces_read, shown), read);
         assert_eq!(faces_read[0].unwrap().uv, Some([5.0, 6.0, 7.0, 8.0]));
@@ -441,7 +501,7 @@ mod tests {
                 r#""east":{"uv":[1,2,3,4],"rotation":90}"#,
             ),
             faces.replace(r#""east":"#, r#""other":"#),
-            faces.replace(r#","east":"#, r#", "east":"#),
+            faces.replace(r#""east":"#, r#""eastern":"#),
         ] {
             let padded = format!("{other}        ");
             assert!(
@@ -509,9 +569,30 @@ mod tests {
             at(face),
             Some((([1.0, 2.0, 3.0, 4.0], FaceTexture::Index(0)), close))
         );
+        // "Insignificant whitespace is allowed before or after any of the
+        // six structural characters" (RFC 8259 section 2): Blockbench's
+        // pretty-printed faces take the same reading.
+        for spread in [
+            "{\n\t\"uv\" : [ 1 , 2,3,\r\n4 ] ,\t\"texture\":\n0\n}",
+            "{ \"uv\": [1, 2, 3, 4], \"texture\": 0 }",
+        ] {
+            assert_eq!(
+                at(spread),
+                Some((
+                    ([1.0, 2.0, 3.0, 4.0], FaceTexture::Index(0)),
+                    spread.len() - 1
+                )),
+                "{spread}"
+            );
+        }
+        assert_eq!(
+            at("{\"uv\": [1, 2, 3, 4]\n\t}").map(|(face, _)| face),
+            Some(([1.0, 2.0, 3.0, 4.0], FaceTexture::Blank))
+        );
         for other in [
             r#"{"uv":[1,2,3,4],"texture":0,"x":1}"#,
-            r#"{"uv":[1,2,3,4] }"#,
+            "{\"uv\":[1,2,3,4]\x0c}",
+            r#"{"uv" [1,2,3,4]}"#,
             r#"{"uv":[1,2,3,4],"texture":1}"#,
             r#"{"uv":[1,2,3,4],"texture":nul}"#,
             r#"{"uv":[1,2,3,4],"texture""#,

@@ -1,8 +1,7 @@
 //! glTF 2.0 export: a [`Scene`] as a binary `.glb` (images in buffer views)
 //! or a `.gltf` with its `.bin` and PNG files beside it.
 //!
-//! The JSON is built with `gltf-json` and the GLB container written with
-//! `gltf::binary::Glb`; one concern per module:
+//! The JSON is built with `gltf-json`; one concern per module:
 //!
 //! - [`buffers`]: the binary buffer, views and accessors (min/max);
 //! - [`nodes`]: the node tree, pivots and segment-scale compensation as TRS chains;
@@ -11,7 +10,8 @@
 //! - [`materials`]: materials (what glTF cannot hold goes to `extras`);
 //! - [`images`]: images, samplers and textures;
 //! - [`frames`]: frame strips as frame 0 and undivided V;
-//! - [`skins`]: skins, JOINTS_n and WEIGHTS_n.
+//! - [`skins`]: skins, JOINTS_n and WEIGHTS_n;
+//! - `glb`: the GLB container, streamed to the file.
 //!
 //! - [`animations`]: clips, sampled onto [`nodes::NodeMap::main`], whose TRS
 //!   is exactly the scene node's translation, rotation and scale.
@@ -26,6 +26,7 @@ pub mod animations;
 pub mod buffers;
 mod extras;
 pub mod frames;
+mod glb;
 pub mod images;
 pub mod j3d_clips;
 pub mod materials;
@@ -35,9 +36,8 @@ pub mod pixels;
 mod shared;
 pub mod skins;
 
-use std::borrow::Cow;
 use std::path::{Path, PathBuf};
-use std::string::{String, ToString};
+use std::string::String;
 use std::vec::Vec;
 
 use gltf_json as json;
@@ -158,9 +158,8 @@ pub struct Output {
     pub summary: Summary,
 }
 
-/// Builds the glTF document of `scene`; `stem` names the files beside a
-/// `.gltf` (`stem.bin`, `stem_<n>_<texture>.png`).
-pub fn export(scene: &Scene<'_>, stem: &str, options: &Options) -> Result<Output, ExportError> {
+/// The document of `scene` and its buffer, not yet in a container.
+fn build(scene: &Scene<'_>, stem: &str, options: &Options) -> Result<Parts, ExportError> {
     if !(options.scale.is_finite() && options.scale > 0.0) {
         return Err(ExportError::Options(std::format!(
             "scale must be finite and positive, got {}",
@@ -233,7 +232,7 @@ pub fn export(scene: &Scene<'_>, stem: &str, options: &Options) -> Result<Output
         Container::Glb => None,
         Container::Gltf => Some(bin_name.clone()),
     });
-    let mut summary = Summary {
+    let summary = Summary {
         nodes: w.root.nodes.len(),
         meshes: w.root.meshes.len(),
         primitives: w.root.meshes.iter().map(|m| m.primitives.len()).sum(),
@@ -247,44 +246,74 @@ pub fn export(scene: &Scene<'_>, stem: &str, options: &Options) -> Result<Output
         drawn_triangles,
         bytes: 0,
     };
-    let json_bytes = match options.container {
-        Container::Glb => json::serialize::to_vec(&w.root),
-        Container::Gltf => json::serialize::to_vec_pretty(&w.root),
-    }
-    .map_err(|e| ExportError::Encode(e.to_string()))?;
     let mut beside = Vec::new();
-    let main = match options.container {
-        Container::Glb => {
-            let length = json_bytes
-                .len()
-                .checked_add(w.bin.len())
-                .and_then(|n| n.checked_add(28))
-                .and_then(|n| u32::try_from(n).ok())
-                .ok_or_else(|| ExportError::TooLarge(String::from("GLB over 4 GiB")))?;
-            let glb = gltf::binary::Glb {
-                header: gltf::binary::Header {
-                    magic: *b"glTF",
-                    version: 2,
-                    length,
-                },
-                json: Cow::Owned(json_bytes),
-                bin: (!w.bin.is_empty()).then_some(Cow::Borrowed(&w.bin[..])),
-            };
-            glb.to_vec()
-                .map_err(|e| ExportError::Encode(e.to_string()))?
+    if options.container == Container::Gltf {
+        if !w.bin.is_empty() {
+            beside.push((bin_name, core::mem::take(&mut w.bin)));
         }
-        Container::Gltf => {
-            if !w.bin.is_empty() {
-                beside.push((bin_name, core::mem::take(&mut w.bin)));
-            }
-            beside.append(&mut cx.images.files);
-            json_bytes
+        beside.append(&mut cx.images.files);
+    }
+    Ok(Parts {
+        root: w.root,
+        bin: w.bin,
+        beside,
+        summary,
+    })
+}
+
+/// An export before it is serialised: a `.glb` is written from these
+/// without a second copy of the buffer or the JSON held as text.
+struct Parts {
+    /// The JSON document.
+    root: json::Root,
+    /// The GLB's BIN chunk (empty for `.gltf`, whose buffer is in `beside`).
+    bin: Vec<u8>,
+    beside: Vec<(String, Vec<u8>)>,
+    summary: Summary,
+}
+
+impl Parts {
+    /// Serialises the JSON into `out`: compact in a GLB, indented in a `.gltf`.
+    fn json_to(&self, out: impl std::io::Write, container: Container) -> std::io::Result<()> {
+        match container {
+            Container::Glb => json::serialize::to_writer(out, &self.root),
+            Container::Gltf => json::serialize::to_writer_pretty(out, &self.root),
         }
-    };
-    summary.bytes = main.len() + beside.iter().map(|(_, b)| b.len()).sum::<usize>();
+        .map_err(std::io::Error::from)
+    }
+
+    /// Writes the main file (`.glb` or `.gltf`) to `out`; its length.
+    fn write_main(
+        &self,
+        out: &mut impl std::io::Write,
+        container: Container,
+    ) -> Result<usize, ExportError> {
+        if container == Container::Gltf {
+            let mut counted = glb::Counter::new(out);
+            self.json_to(&mut counted, container)?;
+            return Ok(counted.bytes);
+        }
+        // The JSON's length goes in the headers before it: serialised once
+        // to count, once into the file.
+        let mut length = glb::Counter::new(std::io::sink());
+        self.json_to(&mut length, container)?;
+        let glb = glb::Glb::new(length.bytes, &self.bin)?;
+        glb.write_to(out, |o| self.json_to(o, container))?;
+        Ok(glb.len())
+    }
+}
+
+/// Builds the glTF document of `scene`; `stem` names the files beside a
+/// `.gltf` (`stem.bin`, `stem_<n>_<texture>.png`).
+pub fn export(scene: &Scene<'_>, stem: &str, options: &Options) -> Result<Output, ExportError> {
+    let parts = build(scene, stem, options)?;
+    let mut main = Vec::new();
+    parts.write_main(&mut main, options.container)?;
+    let mut summary = parts.summary;
+    summary.bytes = main.len() + parts.beside.iter().map(|(_, b)| b.len()).sum::<usize>();
     Ok(Output {
         main,
-        beside,
+        beside: parts.beside,
         summary,
     })
 }
@@ -318,15 +347,22 @@ pub fn write(
     options: &Options,
 ) -> Result<(Summary, Vec<PathBuf>), ExportError> {
     let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("model");
-    let out = export(scene, stem, options)?;
+    let parts = build(scene, stem, options)?;
     let dir = path.parent().unwrap_or(Path::new(""));
-    let mut paths = Vec::with_capacity(1 + out.beside.len());
-    std::fs::write(path, &out.main)?;
+    let mut paths = Vec::with_capacity(1 + parts.beside.len());
+    let mut summary = parts.summary;
+    // The main file is serialised into the file: neither the buffer nor
+    // the JSON is copied into a whole file in memory first.
+    let mut file = std::io::BufWriter::new(std::fs::File::create(path)?);
+    summary.bytes = parts.write_main(&mut file, options.container)?;
+    std::io::Write::flush(&mut file)?;
+    drop(file);
     paths.push(path.to_path_buf());
-    for (name, bytes) in &out.beside {
+    for (name, bytes) in &parts.beside {
         let p = dir.join(name);
         std::fs::write(&p, bytes)?;
+        summary.bytes += bytes.len();
         paths.push(p);
     }
-    Ok((out.summary, paths))
+    Ok((summary, paths))
 }
