@@ -20,7 +20,8 @@ use crate::bbmodel::document::formats::ModelFormat;
 use crate::bbmodel::document::value::truthy;
 use crate::bbmodel::document::value::{Cursor, Path, invalid, known_key, type_name};
 use crate::bbmodel::layout::{index32, mismatch, offset};
-use crate::error::{Error, Quote, WarningCode};
+use crate::error::{Error, FixedText, Quote, WarningCode};
+use core::fmt::Write as _;
 use crate::json::{JsonStr, Token, TokenKind};
 use crate::scene::{ChannelRecord, ChannelTarget, NodeRecord};
 
@@ -67,8 +68,22 @@ struct Read {
 
 impl<'a> Fill<'_, '_, 'a> {
     /// Reads the animator under `key` (first token `v`) of the object at
-    /// `animators`.
+    /// `animators`; its warnings name the bone it animates.
     pub(super) fn animator(
+        &mut self,
+        c: &mut Cursor<'a>,
+        key: &JsonStr<'a>,
+        v: &Token<'a>,
+        animators: &Path<'_>,
+        groups: &Groups<'_>,
+        pool: &[u8],
+    ) -> Result<(), Error> {
+        let read = self.animator_body(c, key, v, animators, groups, pool);
+        self.subject = FixedText::new();
+        read
+    }
+
+    fn animator_body(
         &mut self,
         c: &mut Cursor<'a>,
         key: &JsonStr<'a>,
@@ -80,11 +95,19 @@ impl<'a> Fill<'_, '_, 'a> {
         let doc = self.ctx.doc;
         let path = animators.with_raw_key(*key);
         let effects = key.eq_str("effects");
+        let name_of = |n: &NodeRecord| node_name(doc, pool, n.name);
         let node = if effects {
             None
         } else {
-            let name_of = |n: &NodeRecord| node_name(doc, pool, n.name);
             groups.find(doc, self.ctx.nodes, name_of, key)
+        };
+        // Issue 35: the bone's name (the group the uuid resolves to), not the uuid.
+        self.subject = FixedText::new();
+        let bone = node.and_then(|n| self.ctx.nodes.get(offset(u64::from(n))));
+        let _ = match bone {
+            Some(n) => write!(self.subject, "bone {}", Quote(name_of(n))),
+            None if effects => write!(self.subject, "effects"),
+            None => write!(self.subject, "animator {}", Quote(key.raw_str())),
         };
         let read = self.read(c, v, &path)?;
         if effects || read.other_element {

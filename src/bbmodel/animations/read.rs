@@ -31,7 +31,7 @@ use crate::bbmodel::document::value::truthy;
 use crate::bbmodel::document::value::{ANIMATIONS, Cursor, Path, expect_object, known_key};
 use crate::bbmodel::layout::{index32, mismatch};
 use crate::bbmodel::project::structure::for_each_value;
-use crate::error::{Error, Location, Warning, WarningCode, Warnings};
+use crate::error::{Error, FixedText, Location, Warning, WarningCode, Warnings};
 use crate::json::{JsonStr, Token, TokenKind};
 use crate::scene::{AnimationRecord, ChannelRecord, LoopMode, NodeRecord, TextRef};
 
@@ -72,6 +72,7 @@ pub(in crate::bbmodel) fn fill_animations<'a>(
         },
         written: Written::default(),
         warnings,
+        subject: FixedText::new(),
     };
     for_each_value(doc, doc.animations, |i, first, c| {
         let path = ANIMATIONS.with_index(i);
@@ -311,8 +312,9 @@ impl<'a> Fill<'_, '_, 'a> {
         at: &Path<'_>,
         args: core::fmt::Arguments<'_>,
     ) {
+        let warning = Warning::new(code, Location::Json(at.render()), args);
         self.warnings
-            .push(Warning::new(code, Location::Json(at.render()), args));
+            .push(warning.on(format_args!("{}", self.subject)));
     }
 }
 

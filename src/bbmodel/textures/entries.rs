@@ -423,7 +423,7 @@ fn read_texture<'a>(
                             &mut warnings,
                             WarningCode::UnsupportedValue,
                             &at,
-                            format_args!("unknown render_mode: default used"),
+                            format_args!("unknown render_mode {}: default used", Value(&v)),
                         );
                         RenderMode::Default
                     }
@@ -441,7 +441,7 @@ fn read_texture<'a>(
                         &mut warnings,
                         WarningCode::UnsupportedValue,
                         &at,
-                        format_args!("unknown wrap_mode: drawn clamped"),
+                        format_args!("unknown wrap_mode {}: drawn clamped", Value(&v)),
                     ),
                 }
             }
@@ -483,7 +483,7 @@ fn read_texture<'a>(
                         &mut warnings,
                         WarningCode::UnsupportedValue,
                         &at,
-                        format_args!("unknown frame_order_type: loop used"),
+                        format_args!("unknown frame_order_type {}: loop used", Value(&v)),
                     );
                 }
                 meta.frame_fields.order_type = order;
@@ -593,12 +593,19 @@ fn read_texture<'a>(
                 }
                 None => {
                     meta.missing = true;
-                    warn(
-                        &mut warnings,
-                        WarningCode::MissingTexture,
-                        &path,
-                        format_args!("no embedded image and no matching picked file"),
-                    );
+                    // Issue 35: name what was looked for (the path, else the name).
+                    let sought = [paths[0], paths[1], meta.name].into_iter().flatten().next();
+                    if let Some(w) = warnings.as_deref_mut() {
+                        let sought = Quote(sought.map_or("", |s| s.raw_str()));
+                        w.push(
+                            Warning::new(
+                                WarningCode::MissingTexture,
+                                crate::error::Location::Json(path.render()),
+                                format_args!("no embedded image and no picked file {sought}"),
+                            )
+                            .on(format_args!("texture {sought}")),
+                        );
+                    }
                 }
             }
         }
@@ -730,5 +737,17 @@ mod tests {
         assert_eq!(find_picked(&files, "textures/entity/skin.png"), Some(0));
         assert!(find_picked(&files, "..\\tex\\SKIN.png").is_some());
         assert!(find_picked(&files, "other.png").is_none());
+    }
+}
+
+/// A value as a warning shows it: a string quoted, anything else by its type.
+struct Value<'t, 'a>(&'t Token<'a>);
+
+impl core::fmt::Display for Value<'_, '_> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self.0.kind {
+            TokenKind::String(s) => write!(f, "{}", Quote(s.raw_str())),
+            _ => write!(f, "({})", type_name(self.0)),
+        }
     }
 }

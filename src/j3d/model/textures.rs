@@ -136,7 +136,8 @@ impl<'a> Model<'a> {
                         WarningCode::MissingTexture,
                         tex1.location(t.header_offset),
                         format_args!("texture {i} has no image data (data offset 0)"),
-                    ));
+                    )
+                    .on(format_args!("texture {i}")));
                 }
                 Some(_) if skip_texels => record.flags = TextureFlags::TEXELS_LEFT_OUT,
                 Some((data, _)) => {
