@@ -53,11 +53,18 @@ use elements::context::Pass;
 use elements::context::VertexCounts;
 use elements::count::Cubes;
 use prescan::Prescan;
+use crate::png::Window;
 
 /// Checks `bytes` against the limits and returns the arena size
 /// [`decode_into`] needs, without allocating.
 pub fn measure(bytes: &[u8], options: &Options<'_>) -> Result<Plan, Error> {
     measure_located(bytes, options).map(|(_, plan)| plan)
+}
+
+/// [`measure`] inflating images through the caller's `window` instead of
+/// one on the stack.
+pub fn measure_with(bytes: &[u8], options: &Options<'_>, window: &mut Window) -> Result<Plan, Error> {
+    locate_and_plan(bytes, options, Pass::Measure, Some(window)).map(|(_, plan)| plan)
 }
 
 /// [`measure`], returning the document too, for a decode of the same bytes
@@ -70,7 +77,7 @@ pub(crate) fn measure_located<'a>(
     bytes: &'a [u8],
     options: &Options<'_>,
 ) -> Result<(Document<'a>, Plan), Error> {
-    locate_and_plan(bytes, options, Pass::Measure)
+    locate_and_plan(bytes, options, Pass::Measure, None)
 }
 
 /// [`measure_located`] for a decode that fills right after: the plan is the
@@ -97,6 +104,7 @@ pub(crate) fn count_located<'a>(
         Cubes::Bounded,
         &counted,
         &prescan,
+        None,
     ) {
         Ok((plan, _)) => Ok((doc, plan)),
         Err(e) => Err(count_refusal(&doc, options, e, &counted)),
@@ -128,6 +136,7 @@ fn count_refusal(
         Cubes::Exact,
         counted,
         &Prescan::NONE,
+        None,
     ) {
         Err(m) => m,
         Ok(_) => e,
@@ -138,6 +147,7 @@ fn locate_and_plan<'a>(
     bytes: &'a [u8],
     options: &Options<'_>,
     pass: Pass,
+    window: Option<&mut Window>,
 ) -> Result<(Document<'a>, Plan), Error> {
     let limits = &options.limits;
     Document::locate(bytes, limits)
@@ -145,7 +155,8 @@ fn locate_and_plan<'a>(
             let counted = VertexCounts::new(None);
             Ok((
                 doc,
-                passes::plan(&doc, options, pass, Cubes::Exact, &counted, &Prescan::NONE)?.0,
+                passes::plan(&doc, options, pass, Cubes::Exact, &counted, &Prescan::NONE, window)?
+                    .0,
             ))
         })
         .map_err(|e| Document::first_error(bytes, limits, e))
@@ -180,6 +191,7 @@ pub fn decode_into<'a>(
         Cubes::Exact,
         &VertexCounts::new(None),
         &Prescan::NONE,
+        None,
     )
     .and_then(|(plan, _)| passes::fill(&doc, options, &plan, arena, warnings))
     .map_err(|e| measured_error(bytes, options, e))
@@ -210,6 +222,7 @@ pub fn measure_document(doc: &Document<'_>, options: &Options<'_>) -> Result<Pla
         Cubes::Exact,
         &VertexCounts::new(None),
         &Prescan::NONE,
+        None,
     )?
     .0)
 }
