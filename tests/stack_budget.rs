@@ -9,8 +9,9 @@ mod support;
 
 use scenedec::{Arena, MeasureScratch, Options, Warnings};
 
-/// The budget per file (issue 40: "every corpus file measures and decodes
-/// in 16 KiB of stack" is the goal; this is what holds now, in release).
+/// The budget per file, in release. Issue 40 asks for 16 KiB; what holds
+/// now is 64 KiB (worst 63 551 bytes, a .bbmodel with textures: the PNG
+/// decoder's state and the fill's frames; J3D 41 191 bytes).
 const BUDGET: usize = 64 * 1024;
 /// Bytes painted below the painting call: more than any decode uses, so
 /// the deepest change is always inside the painted area.
@@ -58,7 +59,12 @@ fn decode(bytes: &[u8], ext: Option<&str>, memory: &mut [u64], warnings: &mut Wa
 }
 
 /// The stack `decode` used on `bytes`, measured on a fresh thread.
-fn peak(bytes: &[u8], ext: Option<&str>, memory: &mut [u64], warnings: &mut Warnings) -> (usize, bool) {
+fn peak(
+    bytes: &[u8],
+    ext: Option<&str>,
+    memory: &mut [u64],
+    warnings: &mut Warnings,
+) -> (usize, bool) {
     std::thread::scope(|s| {
         std::thread::Builder::new()
             .stack_size(PAINT + 256 * 1024)
@@ -97,7 +103,12 @@ fn every_corpus_model_decodes_within_the_stack_budget() {
     }
     println!("worst: {} bytes, {}", worst.0, worst.1);
     if !cfg!(debug_assertions) {
-        assert!(worst.0 <= BUDGET, "{} used {} bytes of stack", worst.1, worst.0);
+        assert!(
+            worst.0 <= BUDGET,
+            "{} used {} bytes of stack",
+            worst.1,
+            worst.0
+        );
     }
     assert!(decoded > 0 || support::corpus_dir().is_none());
 }

@@ -48,12 +48,12 @@ pub use project::{references, structure};
 use crate::arena::{Arena, Plan};
 use crate::error::{Error, Warnings};
 use crate::limits::BbmodelLimits;
+use crate::png::Window;
 use crate::scene::Scene;
 use elements::context::Pass;
 use elements::context::VertexCounts;
 use elements::count::Cubes;
 use prescan::Prescan;
-use crate::png::Window;
 
 /// Checks `bytes` against the limits and returns the arena size
 /// [`decode_into`] needs, without allocating.
@@ -63,7 +63,11 @@ pub fn measure(bytes: &[u8], options: &Options<'_>) -> Result<Plan, Error> {
 
 /// [`measure`] inflating images through the caller's `window` instead of
 /// one on the stack.
-pub fn measure_with(bytes: &[u8], options: &Options<'_>, window: &mut Window) -> Result<Plan, Error> {
+pub fn measure_with(
+    bytes: &[u8],
+    options: &Options<'_>,
+    window: &mut Window,
+) -> Result<Plan, Error> {
     locate_and_plan(bytes, options, Pass::Measure, Some(window)).map(|(_, plan)| plan)
 }
 
@@ -155,8 +159,16 @@ fn locate_and_plan<'a>(
             let counted = VertexCounts::new(None);
             Ok((
                 doc,
-                passes::plan(&doc, options, pass, Cubes::Exact, &counted, &Prescan::NONE, window)?
-                    .0,
+                passes::plan(
+                    &doc,
+                    options,
+                    pass,
+                    Cubes::Exact,
+                    &counted,
+                    &Prescan::NONE,
+                    window,
+                )?
+                .0,
             ))
         })
         .map_err(|e| Document::first_error(bytes, limits, e))

@@ -27,7 +27,6 @@ use crate::bbmodel::elements::read::{Element, ElementBody, read_element};
 use crate::bbmodel::elements::writer::{GroupSlot, KeptFace, MeshCorner, MeshScratch, MeshWriter};
 use crate::bbmodel::layout::{mismatch, offset};
 use crate::bbmodel::options::Options;
-use crate::png::Window;
 use crate::bbmodel::prescan::Prescan;
 use crate::bbmodel::project::structure::{
     Census, GroupFields, OutlinerEvent, census_walk, for_each_value, walk_outliner,
@@ -48,6 +47,7 @@ use crate::bbmodel::textures::shown::{
 use crate::error::{Error, Location, Quote, Warning, WarningCode, Warnings};
 use crate::json::TokenKind;
 use crate::limits::BbmodelLimits;
+use crate::png::Window;
 use crate::scene::{
     Format, MeshRecord, NodeFlags, NodeRecord, Scene, SceneArrays, SceneCounts, TextRef,
 };

@@ -21,9 +21,9 @@ use crate::bbmodel::document::value::truthy;
 use crate::bbmodel::document::value::{Cursor, Path, invalid, known_key, type_name};
 use crate::bbmodel::layout::{index32, mismatch, offset};
 use crate::error::{Error, FixedText, Quote, WarningCode};
-use core::fmt::Write as _;
 use crate::json::{JsonStr, Token, TokenKind};
 use crate::scene::{ChannelRecord, ChannelTarget, NodeRecord};
+use core::fmt::Write as _;
 
 /// Keyframe warnings waiting for the end of the animator: the index of the
 /// first keyframe showing each.

@@ -118,7 +118,9 @@ pub fn validate_image(
     window: &mut Window,
 ) -> Result<(), Error> {
     if let Some(image) = source(meta, picked) {
-        image.validate(window).map_err(|e| bad_image(index, &image, &e))?;
+        image
+            .validate(window)
+            .map_err(|e| bad_image(index, &image, &e))?;
     }
     Ok(())
 }
