@@ -290,36 +290,42 @@ impl<'a> Fill<'_, '_, 'a> {
 
     /// The keyframe warnings of a played animator, in file order.
     fn report(&mut self, deferred: &Deferred, keyframes: &Path<'_>) {
-        // (keyframe, kind) of each, kind 4 an unknown channel.
-        let mut found = heapless::Vec::<(usize, usize), 13>::new();
+        // (keyframe, kind, channel) of each, kind 4 an unknown channel.
+        let mut found = heapless::Vec::<(usize, usize, usize), 13>::new();
         if let Some(i) = deferred.unknown_channel {
-            let _ = found.push((i, 4));
+            let _ = found.push((i, 4, 0));
         }
-        for row in &deferred.per_target {
+        for (target, row) in deferred.per_target.iter().enumerate() {
             for (which, first) in row.iter().enumerate() {
                 if let Some(i) = *first {
-                    let _ = found.push((i, which));
+                    let _ = found.push((i, which, target));
                 }
             }
         }
         found.sort_unstable();
-        for (i, which) in found {
+        // Spec: once per animation, animator and channel; the message names
+        // the channel, so each stays a group of its own.
+        for (i, which, target) in found {
             let at = keyframes.with_index(i);
+            let channel = ["position", "rotation", "scale"]
+                .get(target)
+                .copied()
+                .unwrap_or_default();
             match which {
                 MOLANG => self.warn(
                     WarningCode::UnsupportedChannel,
                     &at,
-                    format_args!("Molang expression: keyframe skipped"),
+                    format_args!("Molang expression in {channel}: keyframe skipped"),
                 ),
                 BEZIER => self.warn(
                     WarningCode::UnsupportedChannel,
                     &at.with_key("interpolation"),
-                    format_args!("bezier interpolation: played linear"),
+                    format_args!("bezier interpolation in {channel}: played linear"),
                 ),
                 UNKNOWN_INTERPOLATION => self.warn(
                     WarningCode::UnsupportedValue,
                     &at.with_key("interpolation"),
-                    format_args!("unknown interpolation: played linear"),
+                    format_args!("unknown interpolation in {channel}: played linear"),
                 ),
                 NEGATIVE_SCALE => self.warn(
                     WarningCode::UnsupportedValue,
