@@ -681,6 +681,18 @@ fn find_picked(picked: &[(&str, &[u8])], path: &str) -> Option<usize> {
     })
 }
 
+/// A value as a warning shows it: a string quoted, anything else by its type.
+struct Value<'t, 'a>(&'t Token<'a>);
+
+impl core::fmt::Display for Value<'_, '_> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self.0.kind {
+            TokenKind::String(s) => write!(f, "{}", Quote(s.raw_str())),
+            _ => write!(f, "({})", type_name(self.0)),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -737,17 +749,5 @@ mod tests {
         assert_eq!(find_picked(&files, "textures/entity/skin.png"), Some(0));
         assert!(find_picked(&files, "..\\tex\\SKIN.png").is_some());
         assert!(find_picked(&files, "other.png").is_none());
-    }
-}
-
-/// A value as a warning shows it: a string quoted, anything else by its type.
-struct Value<'t, 'a>(&'t Token<'a>);
-
-impl core::fmt::Display for Value<'_, '_> {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        match self.0.kind {
-            TokenKind::String(s) => write!(f, "{}", Quote(s.raw_str())),
-            _ => write!(f, "({})", type_name(self.0)),
-        }
     }
 }

@@ -381,6 +381,7 @@ mod tests {
             axes: gltf::Axes::Gltf,
             fps: scenedec::export::gltf::animations::DEFAULT_FPS,
             json: false,
+            verbose: false,
             hidden: gltf::Hidden::Drop,
         }
     }
