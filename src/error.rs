@@ -651,10 +651,26 @@ impl Warning {
         self.count
     }
 
+    /// One code, subject and message; a warning naming no subject is about
+    /// the top-level entry its JSON path starts in (`$.textures[1]`), so
+    /// two textures' or elements' warnings stay apart.
     fn same_group(&self, other: &Self) -> bool {
         self.code == other.code
             && self.subject.as_str() == other.subject.as_str()
             && self.message.as_str() == other.message.as_str()
+            && (!self.subject.as_str().is_empty() || self.entry() == other.entry())
+    }
+
+    /// `$.textures[1]` of `$.textures[1].render_mode`: the path up to its
+    /// first index; "" for a binary place (J3D warnings group by message).
+    fn entry(&self) -> &str {
+        match &self.at {
+            Location::Json(path) => {
+                let p = path.as_str();
+                p.find(']').map_or(p, |end| &p[..=end])
+            }
+            _ => "",
+        }
     }
 }
 
@@ -826,6 +842,29 @@ mod tests {
             t.as_str(),
             "UNSUPPORTED_CHANNEL ×46 on bone \"tail\" (first at $.k[0]): molang"
         );
+    }
+
+    #[test]
+    fn warnings_naming_no_subject_group_per_top_level_entry() {
+        // Two textures' identical warnings are two problems; one texture's
+        // repeats are one.
+        let at = |i: usize, key: &str| {
+            Location::Json(JsonPath::from_segments(&[
+                PathSegment::Key("textures"),
+                PathSegment::Index(i),
+                PathSegment::Key(key),
+            ]))
+        };
+        let mut w = Warnings::new();
+        for (i, key) in [(0, "a"), (0, "b"), (1, "a")] {
+            w.push(Warning::new(
+                WarningCode::UnsupportedValue,
+                at(i, key),
+                format_args!("m"),
+            ));
+        }
+        let counts: heapless::Vec<u32, 4> = w.as_slice().iter().map(Warning::count).collect();
+        assert_eq!(counts, [2, 1]);
     }
 
     #[test]
