@@ -594,17 +594,23 @@ fn read_texture<'a>(
                 None => {
                     meta.missing = true;
                     // Issue 35: name what was looked for (the path, else the name).
-                    let sought = [paths[0], paths[1], meta.name].into_iter().flatten().next();
+                    let sought = [paths[0], paths[1], meta.name]
+                        .into_iter()
+                        .flatten()
+                        .find(|s| s.decoded_len() > 0);
                     if let Some(w) = warnings.as_deref_mut() {
-                        let sought = Quote(sought.map_or("", |s| s.raw_str()));
-                        w.push(
-                            Warning::new(
-                                WarningCode::MissingTexture,
-                                crate::error::Location::Json(path.render()),
-                                format_args!("no embedded image and no picked file {sought}"),
-                            )
-                            .on(format_args!("texture {sought}")),
-                        );
+                        let warning = |args| {
+                            let at = crate::error::Location::Json(path.render());
+                            Warning::new(WarningCode::MissingTexture, at, args)
+                        };
+                        w.push(match sought.map(|s| Quote(s.raw_str())) {
+                            Some(file) => {
+                                warning(format_args!("no embedded image and no picked file {file}"))
+                                    .on(format_args!("texture {file}"))
+                            }
+                            None => warning(format_args!("no embedded image, no path and no name"))
+                                .on(format_args!("texture {index}")),
+                        });
                     }
                 }
             }
