@@ -697,7 +697,7 @@ impl fmt::Display for Warning {
 /// [`MAX_WARNINGS`] groups are kept; warnings of later groups are counted in
 /// [`Warnings::dropped`].
 ///
-/// Held by value (about 34 KiB): on a small stack keep it in a `static` or
+/// Held by value (about 36 KiB): on a small stack keep it in a `static` or
 /// inside the caller's own state.
 #[derive(Clone, Debug, Default)]
 pub struct Warnings {

@@ -374,7 +374,7 @@ pub struct scenedec_warning {
 
 /// The warnings of one decode, grouped: `count` groups kept in the order
 /// each was first raised, `dropped` more warnings counted after the list
-/// was full. About 36 KiB: keep it static or in the caller's own state on
+/// was full. About 37 KiB: keep it static or in the caller's own state on
 /// a small stack.
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
