@@ -2,7 +2,8 @@
 # The C API's checks, run by .ci/run from the repository root:
 #  1. the committed header is what cbindgen generates now;
 #  2. the C side of the layout test (capi/tests/layout.c) compiles;
-#  3. inspect.c (C99), noalloc.c and walk.cpp build with warnings as errors;
+#  3. inspect.c (C99), noalloc.c and walk.cpp build with warnings as errors,
+#     and inspect.c again through capi/pkgconfig.sh's scenedec.pc;
 #  4. noalloc decodes corpus models with every allocation function aborting
 #     (and does abort when it allocates);
 #  5. inspect's counts, error codes and texture hashes equal
@@ -27,7 +28,15 @@ cc -Wall -Werror -std=c99 -Icapi/include capi/examples/inspect.c $lib -o "$out/i
 cc -Wall -Werror -std=c99 -Icapi/include capi/examples/noalloc.c $lib -o "$out/noalloc"
 c++ -Wall -Werror -std=c++17 -Icapi/include capi/examples/walk.cpp $lib -o "$out/walk"
 "$out/walk" samples/pyramid.bmd.szs >/dev/null
-echo "header, layout, examples: ok"
+# The pkg-config file for the build tree links an example too.
+capi/pkgconfig.sh > "$out/scenedec.pc"
+if command -v pkg-config >/dev/null; then
+  pc="env PKG_CONFIG_PATH=$out pkg-config"
+  cc -Wall -Werror -std=c99 $($pc --cflags scenedec) capi/examples/inspect.c \
+    $($pc --libs --static scenedec) -o "$out/inspect-pc"
+  LD_LIBRARY_PATH=target/release "$out/inspect-pc" samples/pyramid.bmd.szs >/dev/null
+fi
+echo "header, layout, examples, scenedec.pc: ok"
 
 corpus=../shared/corpus
 if [ ! -d "$corpus" ]; then

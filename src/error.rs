@@ -20,8 +20,11 @@ pub const QUOTE_CHARS: usize = 32;
 pub const MESSAGE_BYTES: usize = 160;
 /// Bytes a rendered JSON path holds before it is shortened.
 pub const PATH_BYTES: usize = 96;
-/// Warnings kept per load (spec: MAX_BBMODEL_WARNINGS); later ones are counted, not kept.
+/// Warning groups kept per load (spec: MAX_BBMODEL_WARNINGS); a warning
+/// that would start a later group is counted in [`Warnings::dropped`], not kept.
 pub const MAX_WARNINGS: usize = 100;
+/// Bytes of a warning's subject (`bone "tail"`); longer subjects are cut.
+pub const SUBJECT_BYTES: usize = 48;
 
 /// What went wrong, as the loader specification names it.
 ///
@@ -589,20 +592,38 @@ impl fmt::Display for WarningCode {
     }
 }
 
-/// Something that loaded with a default: a code, where, and a message.
+/// Something that loaded with a default: a code, what it is about, where it
+/// first was, a message, and how many times it was raised.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct Warning {
     code: WarningCode,
     at: Location,
     message: FixedText<MESSAGE_BYTES>,
+    subject: FixedText<SUBJECT_BYTES>,
+    count: u32,
 }
 
 impl Warning {
-    /// A warning at `at` whose message is `args`.
+    /// A warning at `at` whose message is `args`, about nothing named.
     pub fn new(code: WarningCode, at: Location, args: fmt::Arguments<'_>) -> Self {
         let mut message = FixedText::new();
         let _ = message.write_fmt(args);
-        Self { code, at, message }
+        Self {
+            code,
+            at,
+            message,
+            subject: FixedText::new(),
+            count: 1,
+        }
+    }
+
+    /// The same warning about `subject` (`bone "tail"`, `texture "skin.png"`):
+    /// warnings of one code, subject and message are kept as one group.
+    #[must_use]
+    pub fn on(mut self, subject: fmt::Arguments<'_>) -> Self {
+        self.subject = FixedText::new();
+        let _ = self.subject.write_fmt(subject);
+        self
     }
 
     /// The warning's code.
@@ -610,7 +631,7 @@ impl Warning {
         self.code
     }
 
-    /// Where in the file it is.
+    /// Where in the file its first occurrence is.
     pub fn at(&self) -> &Location {
         &self.at
     }
@@ -619,12 +640,64 @@ impl Warning {
     pub fn message(&self) -> &str {
         self.message.as_str()
     }
+
+    /// What it is about (`bone "tail"`), empty when it names nothing.
+    pub fn subject(&self) -> &str {
+        self.subject.as_str()
+    }
+
+    /// How many times it was raised (at least 1; saturates at `u32::MAX`).
+    pub fn count(&self) -> u32 {
+        self.count
+    }
+
+    /// One code, subject and message; a warning naming no subject is about
+    /// the top-level entry its JSON path starts in (`$.textures[1]`), so
+    /// two textures' or elements' warnings stay apart.
+    fn same_group(&self, other: &Self) -> bool {
+        self.code == other.code
+            && self.subject.as_str() == other.subject.as_str()
+            && self.message.as_str() == other.message.as_str()
+            && (!self.subject.as_str().is_empty() || self.entry() == other.entry())
+    }
+
+    /// `$.textures[1]` of `$.textures[1].render_mode`: the path up to its
+    /// first index; "" for a binary place (J3D warnings group by message).
+    fn entry(&self) -> &str {
+        match &self.at {
+            Location::Json(path) => {
+                let p = path.as_str();
+                p.find(']').map_or(p, |end| &p[..=end])
+            }
+            _ => "",
+        }
+    }
 }
 
-/// At most [`MAX_WARNINGS`] warnings, in the order they were raised; later
-/// ones are counted in [`Warnings::dropped`].
+impl fmt::Display for Warning {
+    /// `UNSUPPORTED_CHANNEL ×46 on bone "tail" at $.animations[0]…: message`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.code.as_str())?;
+        if self.count > 1 {
+            write!(f, " ×{}", self.count)?;
+        }
+        if !self.subject.as_str().is_empty() {
+            write!(f, " on {}", self.subject)?;
+        }
+        if self.at != Location::Nowhere {
+            let first = if self.count > 1 { "first " } else { "" };
+            write!(f, " ({first}at {})", self.at)?;
+        }
+        write!(f, ": {}", self.message)
+    }
+}
+
+/// The warnings of one load, grouped: one entry per code, subject and
+/// message with a count, in the order each group was first raised. At most
+/// [`MAX_WARNINGS`] groups are kept; warnings of later groups are counted in
+/// [`Warnings::dropped`].
 ///
-/// Held by value (about 30 KiB): on a small stack keep it in a `static` or
+/// Held by value (about 36 KiB): on a small stack keep it in a `static` or
 /// inside the caller's own state.
 #[derive(Clone, Debug, Default)]
 pub struct Warnings {
@@ -641,21 +714,31 @@ impl Warnings {
         }
     }
 
-    /// Records `warning`, or counts it when the list is full.
+    /// Counts `warning` in its group, starts a group for it, or counts it as
+    /// dropped when [`MAX_WARNINGS`] groups are kept.
     pub fn push(&mut self, warning: Warning) {
-        if self.kept.push(warning).is_err() {
+        if let Some(group) = self.kept.iter_mut().find(|g| g.same_group(&warning)) {
+            group.count = group.count.saturating_add(warning.count);
+        } else if self.kept.push(warning).is_err() {
             self.dropped += 1;
         }
     }
 
-    /// The kept warnings, oldest first.
+    /// The kept groups, in the order each was first raised.
     pub fn as_slice(&self) -> &[Warning] {
         &self.kept
     }
 
-    /// Warnings raised after the list was full.
+    /// Warnings raised in no kept group (after [`MAX_WARNINGS`] groups).
     pub const fn dropped(&self) -> usize {
         self.dropped
+    }
+
+    /// Every warning raised: the kept groups' counts and the dropped ones.
+    pub fn total(&self) -> usize {
+        self.kept
+            .iter()
+            .fold(self.dropped, |n, w| n.saturating_add(w.count as usize))
     }
 
     /// Forgets every warning.
@@ -725,17 +808,86 @@ mod tests {
     }
 
     #[test]
-    fn warnings_keep_100_and_count_the_rest() {
+    fn warnings_group_by_code_subject_and_message() {
+        // Issue 35: one entry per code and subject with a count, so the
+        // kept list holds distinct problems, not repeats.
         let mut w = Warnings::new();
-        for _ in 0..MAX_WARNINGS + 5 {
+        for i in 0..46 {
+            let at = JsonPath::from_segments(&[PathSegment::Key("k"), PathSegment::Index(i)]);
+            w.push(
+                Warning::new(
+                    WarningCode::UnsupportedChannel,
+                    Location::Json(at),
+                    format_args!("molang"),
+                )
+                .on(format_args!("bone {}", Quote("tail"))),
+            );
+        }
+        let other = Warning::new(
+            WarningCode::UnsupportedChannel,
+            Location::Nowhere,
+            format_args!("molang"),
+        );
+        w.push(other.clone().on(format_args!("bone {}", Quote("head"))));
+        w.push(other);
+        assert_eq!(w.as_slice().len(), 3);
+        assert_eq!(w.total(), 48);
+        let tail = &w.as_slice()[0];
+        assert_eq!((tail.count(), tail.subject()), (46, "bone \"tail\""));
+        let first = JsonPath::from_segments(&[PathSegment::Key("k"), PathSegment::Index(0)]);
+        assert_eq!(tail.at(), &Location::Json(first));
+        let mut t = FixedText::<96>::new();
+        write!(t, "{tail}").unwrap();
+        assert_eq!(
+            t.as_str(),
+            "UNSUPPORTED_CHANNEL ×46 on bone \"tail\" (first at $.k[0]): molang"
+        );
+    }
+
+    #[test]
+    fn warnings_naming_no_subject_group_per_top_level_entry() {
+        // Two textures' identical warnings are two problems; one texture's
+        // repeats are one.
+        let at = |i: usize, key: &str| {
+            Location::Json(JsonPath::from_segments(&[
+                PathSegment::Key("textures"),
+                PathSegment::Index(i),
+                PathSegment::Key(key),
+            ]))
+        };
+        let mut w = Warnings::new();
+        for (i, key) in [(0, "a"), (0, "b"), (1, "a")] {
+            w.push(Warning::new(
+                WarningCode::UnsupportedValue,
+                at(i, key),
+                format_args!("m"),
+            ));
+        }
+        let counts: heapless::Vec<u32, 4> = w.as_slice().iter().map(Warning::count).collect();
+        assert_eq!(counts, [2, 1]);
+    }
+
+    #[test]
+    fn warnings_keep_max_groups_and_count_the_rest() {
+        // Spec: MAX_BBMODEL_WARNINGS, here a cap on groups: at the cap every
+        // group is kept, one past it is counted, repeats of kept groups count.
+        let mut w = Warnings::new();
+        let push = |w: &mut Warnings, i: usize| {
             w.push(Warning::new(
                 WarningCode::UnsupportedElement,
                 Location::Nowhere,
-                format_args!("x"),
+                format_args!("x{i}"),
             ));
+        };
+        for i in 0..MAX_WARNINGS {
+            push(&mut w, i);
         }
-        assert_eq!(w.as_slice().len(), MAX_WARNINGS);
-        assert_eq!(w.dropped(), 5);
+        assert_eq!((w.as_slice().len(), w.dropped()), (MAX_WARNINGS, 0));
+        push(&mut w, MAX_WARNINGS);
+        push(&mut w, 0);
+        assert_eq!((w.as_slice().len(), w.dropped()), (MAX_WARNINGS, 1));
+        assert_eq!(w.as_slice()[0].count(), 2);
+        assert_eq!(w.total(), MAX_WARNINGS + 2);
     }
 
     #[test]

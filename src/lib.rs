@@ -113,6 +113,7 @@ pub use limits::{BbmodelLimits, J3dLimits, RarcLimits};
 #[cfg(feature = "alloc")]
 pub use model::{Loaded, load, load_plan};
 pub use model::{
-    Options, decode_into, decode_with_plan, format_of, measure, unwrap_into, unwrapped_len,
+    MeasureScratch, Options, decode_into, decode_with_plan, format_of, measure, measure_with,
+    unwrap_into, unwrapped_len,
 };
 pub use scene::Scene;

@@ -89,11 +89,51 @@ pub fn unwrap_into<'a>(
 }
 
 /// Checks unwrapped `bytes` against the limits and returns the arena size
-/// [`decode_into`] needs, without allocating.
+/// [`decode_into`] needs, without allocating. A .bbmodel's images are
+/// checked through a 32 KiB window on the stack; [`measure_with`] takes it
+/// from the caller.
 pub fn measure(bytes: &[u8], hint: Option<&str>, options: &Options<'_>) -> Result<Plan, Error> {
     match format_of(bytes, hint)? {
         crate::scene::Format::J3d => j3d::measure(bytes, &options.j3d),
         crate::scene::Format::Bbmodel => bbmodel::measure(bytes, &options.bbmodel),
+    }
+}
+
+/// What [`measure_with`] works in instead of the stack: the inflate window
+/// a .bbmodel's images are checked through (32 KiB). Keep it in a `static`
+/// or the caller's own state; one serves any number of calls.
+pub struct MeasureScratch {
+    window: crate::png::Window,
+}
+
+impl MeasureScratch {
+    /// A zeroed scratch.
+    pub const fn new() -> Self {
+        Self {
+            window: crate::png::Window::new(),
+        }
+    }
+}
+
+impl Default for MeasureScratch {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// [`measure`] with its scratch in `scratch` rather than on the stack: the
+/// same plan and the same errors, for callers with a small stack.
+pub fn measure_with(
+    bytes: &[u8],
+    hint: Option<&str>,
+    options: &Options<'_>,
+    scratch: &mut MeasureScratch,
+) -> Result<Plan, Error> {
+    match format_of(bytes, hint)? {
+        crate::scene::Format::J3d => j3d::measure(bytes, &options.j3d),
+        crate::scene::Format::Bbmodel => {
+            bbmodel::measure_with(bytes, &options.bbmodel, &mut scratch.window)
+        }
     }
 }
 

@@ -298,6 +298,37 @@ fn interpolations_linear_catmullrom_and_step() {
 }
 
 #[test]
+fn animator_warnings_name_the_bone_and_repeats_are_counted() {
+    // Issue 35: animation warnings name the bone (the group the animator's
+    // uuid resolves to), and one problem on one bone is one group with a
+    // count: here the same Molang position channel in two animations.
+    let molang = |a: &str| {
+        Animation::new(a).animator(
+            HEAD,
+            bone(vec![
+                keyframe(
+                    "position",
+                    0.0,
+                    vec![json!({"x": "q.anim_time", "y": 0, "z": 0})],
+                ),
+                position(0.5, 1.0, 0.0, 0.0),
+            ]),
+        )
+    };
+    let bytes = rig5(vec![molang("a"), molang("b")]).bytes();
+    let loaded = load(&bytes);
+    let kept = loaded.warnings().as_slice();
+    assert_eq!(kept.len(), 1, "{kept:?}");
+    assert_eq!(kept[0].code(), WarningCode::UnsupportedChannel);
+    assert_eq!(kept[0].subject(), "bone \"Head\"");
+    assert_eq!(kept[0].count(), 2);
+    assert_eq!(
+        kept[0].message(),
+        "Molang expression in position: keyframe skipped"
+    );
+}
+
+#[test]
 fn bezier_plays_linear_with_unsupported_channel_once_per_channel() {
     // Features: "bezier keyframes (played linear)"; Warnings:
     // UNSUPPORTED_CHANNEL "once per animation, animator and channel".

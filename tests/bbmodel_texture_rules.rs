@@ -164,6 +164,52 @@ fn render_mode_table_sets_alpha_mode_cutoff_blending_and_emission() {
             ),
         ]
     );
+    // Issue 35: a value warning shows the value (a string quoted, else its type).
+    let messages: Vec<&str> = loaded
+        .warnings()
+        .as_slice()
+        .iter()
+        .map(|w| w.message())
+        .collect();
+    assert_eq!(
+        messages,
+        [
+            "unknown render_mode \"sparkle\": default used",
+            "unknown render_mode (a number): default used",
+        ]
+    );
+}
+
+#[test]
+fn missing_texture_names_the_file_it_looked_for() {
+    // Issue 35: MISSING_TEXTURE names the path (or, without one, the name)
+    // it looked for; the subject is that texture.
+    let bytes = Model::free()
+        .texture(Texture::named("linked"))
+        .texture(Texture::named("skin").set("path", "/packs/skin.png"))
+        .bytes();
+    let loaded = load(&bytes);
+    let got: Vec<(WarningCode, &str, &str)> = loaded
+        .warnings()
+        .as_slice()
+        .iter()
+        .map(|w| (w.code(), w.subject(), w.message()))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            (
+                WarningCode::MissingTexture,
+                "texture \"linked\"",
+                "no embedded image and no picked file \"linked\""
+            ),
+            (
+                WarningCode::MissingTexture,
+                "texture \"/packs/skin.png\"",
+                "no embedded image and no picked file \"/packs/skin.png\""
+            ),
+        ]
+    );
 }
 
 // ------------------------------------------------ default texture (15)

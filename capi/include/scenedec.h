@@ -39,9 +39,14 @@
 #define SCENEDEC_LOCATION_BYTES 128
 
 /*
- Warnings a `scenedec_warnings` keeps (later ones are only counted).
+ Warning groups a `scenedec_warnings` keeps (later ones are only counted).
  */
 #define SCENEDEC_MAX_WARNINGS 100
+
+/*
+ Bytes of `scenedec_warning.subject`, NUL included.
+ */
+#define SCENEDEC_SUBJECT_BYTES 52
 
 /*
  Most texture files one `scenedec_options` may offer (the library's list
@@ -621,7 +626,7 @@ typedef struct scenedec_plan {
 } scenedec_plan;
 
 /*
- A warning: something that loaded with a default.
+ A group of warnings: one code, subject and message, raised `count` times.
  */
 typedef struct scenedec_warning {
   /*
@@ -629,19 +634,28 @@ typedef struct scenedec_warning {
    */
   scenedec_warning_code code;
   /*
-   Where in the file.
+   Where in the file its first occurrence is.
    */
   struct scenedec_location location;
   /*
    The message, UTF-8, NUL-terminated.
    */
   char message[SCENEDEC_MESSAGE_BYTES];
+  /*
+   What it is about (`bone "tail"`), UTF-8, NUL-terminated; "" for nothing named.
+   */
+  char subject[SCENEDEC_SUBJECT_BYTES];
+  /*
+   How many times it was raised (at least 1).
+   */
+  uint32_t count;
 } scenedec_warning;
 
 /*
- The warnings of one decode: `count` kept, oldest first, `dropped` more
- counted after the list was full. About 30 KiB: keep it static or in the
- caller's own state on a small stack.
+ The warnings of one decode, grouped: `count` groups kept in the order
+ each was first raised, `dropped` more warnings counted after the list
+ was full. About 37 KiB: keep it static or in the caller's own state on
+ a small stack.
  */
 typedef struct scenedec_warnings {
   /*

@@ -14,8 +14,10 @@ use crate::{SCENEDEC_STATUS_ERROR, scenedec_status};
 pub const SCENEDEC_MESSAGE_BYTES: usize = 164;
 /// Bytes of `scenedec_location.text`, NUL included.
 pub const SCENEDEC_LOCATION_BYTES: usize = 128;
-/// Warnings a `scenedec_warnings` keeps (later ones are only counted).
+/// Warning groups a `scenedec_warnings` keeps (later ones are only counted).
 pub const SCENEDEC_MAX_WARNINGS: usize = 100;
+/// Bytes of `scenedec_warning.subject`, NUL included.
+pub const SCENEDEC_SUBJECT_BYTES: usize = 52;
 
 /// Why a model could not be read: the library's `ErrorCode`, same names.
 /// `scenedec_error_code_name` gives the name as `inspect --json` prints it.
@@ -354,21 +356,26 @@ pub struct scenedec_error {
     pub message: [c_char; SCENEDEC_MESSAGE_BYTES],
 }
 
-/// A warning: something that loaded with a default.
+/// A group of warnings: one code, subject and message, raised `count` times.
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub struct scenedec_warning {
     /// The code.
     pub code: scenedec_warning_code,
-    /// Where in the file.
+    /// Where in the file its first occurrence is.
     pub location: scenedec_location,
     /// The message, UTF-8, NUL-terminated.
     pub message: [c_char; SCENEDEC_MESSAGE_BYTES],
+    /// What it is about (`bone "tail"`), UTF-8, NUL-terminated; "" for nothing named.
+    pub subject: [c_char; SCENEDEC_SUBJECT_BYTES],
+    /// How many times it was raised (at least 1).
+    pub count: u32,
 }
 
-/// The warnings of one decode: `count` kept, oldest first, `dropped` more
-/// counted after the list was full. About 30 KiB: keep it static or in the
-/// caller's own state on a small stack.
+/// The warnings of one decode, grouped: `count` groups kept in the order
+/// each was first raised, `dropped` more warnings counted after the list
+/// was full. About 37 KiB: keep it static or in the caller's own state on
+/// a small stack.
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub struct scenedec_warnings {
@@ -458,8 +465,11 @@ impl scenedec_warning {
             code: c_warning_code(w.code()),
             location: location(w.at()),
             message: [0; SCENEDEC_MESSAGE_BYTES],
+            subject: [0; SCENEDEC_SUBJECT_BYTES],
+            count: w.count(),
         };
         copy_text(w.message(), &mut out.message);
+        copy_text(w.subject(), &mut out.subject);
         out
     }
 }
@@ -502,3 +512,6 @@ pub(crate) unsafe fn copy_warnings(warnings: &Warnings, out: *mut scenedec_warni
         );
     }
 }
+
+// The subject fits with its NUL.
+const _: () = assert!(SCENEDEC_SUBJECT_BYTES > decoder::error::SUBJECT_BYTES);

@@ -56,7 +56,7 @@ fn expected() -> String {
         scenedec_plan { arena_bytes, arena_align, arena_bytes_unaligned }
         scenedec_location { kind, section, offset, text }
         scenedec_error { code, location, message }
-        scenedec_warning { code, location, message }
+        scenedec_warning { code, location, message, subject, count }
         scenedec_warnings { count, dropped, items }
         scenedec_texture_file { name, name_len, bytes, len }
         scenedec_bbmodel_limits { max_file_bytes, max_elements, max_groups, max_triangles,

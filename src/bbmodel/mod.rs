@@ -48,6 +48,7 @@ pub use project::{references, structure};
 use crate::arena::{Arena, Plan};
 use crate::error::{Error, Warnings};
 use crate::limits::BbmodelLimits;
+use crate::png::Window;
 use crate::scene::Scene;
 use elements::context::Pass;
 use elements::context::VertexCounts;
@@ -60,6 +61,16 @@ pub fn measure(bytes: &[u8], options: &Options<'_>) -> Result<Plan, Error> {
     measure_located(bytes, options).map(|(_, plan)| plan)
 }
 
+/// [`measure`] inflating images through the caller's `window` instead of
+/// one on the stack.
+pub fn measure_with(
+    bytes: &[u8],
+    options: &Options<'_>,
+    window: &mut Window,
+) -> Result<Plan, Error> {
+    locate_and_plan(bytes, options, Pass::Measure, Some(window)).map(|(_, plan)| plan)
+}
+
 /// [`measure`], returning the document too, for a decode of the same bytes
 /// to start from (`scenedec::load`).
 ///
@@ -70,7 +81,7 @@ pub(crate) fn measure_located<'a>(
     bytes: &'a [u8],
     options: &Options<'_>,
 ) -> Result<(Document<'a>, Plan), Error> {
-    locate_and_plan(bytes, options, Pass::Measure)
+    locate_and_plan(bytes, options, Pass::Measure, None)
 }
 
 /// [`measure_located`] for a decode that fills right after: the plan is the
@@ -97,6 +108,7 @@ pub(crate) fn count_located<'a>(
         Cubes::Bounded,
         &counted,
         &prescan,
+        None,
     ) {
         Ok((plan, _)) => Ok((doc, plan)),
         Err(e) => Err(count_refusal(&doc, options, e, &counted)),
@@ -128,6 +140,7 @@ fn count_refusal(
         Cubes::Exact,
         counted,
         &Prescan::NONE,
+        None,
     ) {
         Err(m) => m,
         Ok(_) => e,
@@ -138,6 +151,7 @@ fn locate_and_plan<'a>(
     bytes: &'a [u8],
     options: &Options<'_>,
     pass: Pass,
+    window: Option<&mut Window>,
 ) -> Result<(Document<'a>, Plan), Error> {
     let limits = &options.limits;
     Document::locate(bytes, limits)
@@ -145,7 +159,16 @@ fn locate_and_plan<'a>(
             let counted = VertexCounts::new(None);
             Ok((
                 doc,
-                passes::plan(&doc, options, pass, Cubes::Exact, &counted, &Prescan::NONE)?.0,
+                passes::plan(
+                    &doc,
+                    options,
+                    pass,
+                    Cubes::Exact,
+                    &counted,
+                    &Prescan::NONE,
+                    window,
+                )?
+                .0,
             ))
         })
         .map_err(|e| Document::first_error(bytes, limits, e))
@@ -180,6 +203,7 @@ pub fn decode_into<'a>(
         Cubes::Exact,
         &VertexCounts::new(None),
         &Prescan::NONE,
+        None,
     )
     .and_then(|(plan, _)| passes::fill(&doc, options, &plan, arena, warnings))
     .map_err(|e| measured_error(bytes, options, e))
@@ -210,6 +234,7 @@ pub fn measure_document(doc: &Document<'_>, options: &Options<'_>) -> Result<Pla
         Cubes::Exact,
         &VertexCounts::new(None),
         &Prescan::NONE,
+        None,
     )?
     .0)
 }

@@ -47,9 +47,31 @@ use crate::bbmodel::textures::shown::{
 use crate::error::{Error, Location, Quote, Warning, WarningCode, Warnings};
 use crate::json::TokenKind;
 use crate::limits::BbmodelLimits;
+use crate::png::Window;
 use crate::scene::{
     Format, MeshRecord, NodeFlags, NodeRecord, Scene, SceneArrays, SceneCounts, TextRef,
 };
+
+/// Checks every texture's image as its decode will, inflating through
+/// `window` (`measure_with`'s caller-placed scratch).
+#[inline(never)]
+fn validate_images(
+    doc: &Document<'_>,
+    options: &Options<'_>,
+    window: &mut Window,
+) -> Result<(), Error> {
+    let files = options.texture_files;
+    for_each_texture(doc, &options.limits, files, None, |i, meta| {
+        validate_image(i, &meta, files, window)
+    })
+}
+
+/// [`validate_images`] with a window of its own, in a frame of its own so
+/// that only this path holds 32 KiB of stack.
+#[inline(never)]
+fn validate_images_on_stack(doc: &Document<'_>, options: &Options<'_>) -> Result<(), Error> {
+    validate_images(doc, options, &mut Window::new())
+}
 
 /// Counts the scene and the scratch the fill pass needs, checking every
 /// value (`pass` [`Pass::Measure`]) or leaving to the fill pass what it
@@ -62,6 +84,7 @@ pub(crate) fn plan(
     cubes: Cubes,
     counted: &VertexCounts,
     prescan: &Prescan,
+    window: Option<&mut Window>,
 ) -> Result<(Plan, Census), Error> {
     let limits = &options.limits;
     // Text pool: every escaped group name, inline or in `groups` (an upper
@@ -111,10 +134,10 @@ pub(crate) fn plan(
     })?;
     let images = images.finish(limits)?;
     if pass == Pass::Measure {
-        let files = options.texture_files;
-        for_each_texture(doc, limits, files, None, |i, meta| {
-            validate_image(i, &meta, files)
-        })?;
+        match window {
+            Some(window) => validate_images(doc, options, window)?,
+            None => validate_images_on_stack(doc, options)?,
+        }
     }
     if let Some(e) = group_error {
         return Err(e);

@@ -135,7 +135,16 @@ mod tests {
         let doc = Document::locate(bytes, limits)?;
         let counted = VertexCounts::new(None);
         let none = Prescan::NONE;
-        passes::plan(&doc, options, Pass::Count, Cubes::Bounded, &counted, &none).map(|(p, _)| p)
+        passes::plan(
+            &doc,
+            options,
+            Pass::Count,
+            Cubes::Bounded,
+            &counted,
+            &none,
+            None,
+        )
+        .map(|(p, _)| p)
     }
 
     /// What the prescan of `json` kept, and the document it located.

@@ -126,7 +126,10 @@ impl<'a> Inf1<'a> {
     }
 
     /// [`Inf1::walk`] with seen-sets of `W` words, which hold every index
-    /// below `counts.joints` and `counts.shapes`.
+    /// below `counts.joints` and `counts.shapes`. Never inlined: each size
+    /// keeps its own frame, so a small model's walk does not reserve the
+    /// large sets' 16 KiB of stack.
+    #[inline(never)]
     fn walk_marking<const W: usize>(
         &self,
         counts: HierarchyCounts,

@@ -20,9 +20,10 @@ use crate::bbmodel::document::formats::ModelFormat;
 use crate::bbmodel::document::value::truthy;
 use crate::bbmodel::document::value::{Cursor, Path, invalid, known_key, type_name};
 use crate::bbmodel::layout::{index32, mismatch, offset};
-use crate::error::{Error, Quote, WarningCode};
+use crate::error::{Error, FixedText, Quote, WarningCode};
 use crate::json::{JsonStr, Token, TokenKind};
 use crate::scene::{ChannelRecord, ChannelTarget, NodeRecord};
+use core::fmt::Write as _;
 
 /// Keyframe warnings waiting for the end of the animator: the index of the
 /// first keyframe showing each.
@@ -67,8 +68,22 @@ struct Read {
 
 impl<'a> Fill<'_, '_, 'a> {
     /// Reads the animator under `key` (first token `v`) of the object at
-    /// `animators`.
+    /// `animators`; its warnings name the bone it animates.
     pub(super) fn animator(
+        &mut self,
+        c: &mut Cursor<'a>,
+        key: &JsonStr<'a>,
+        v: &Token<'a>,
+        animators: &Path<'_>,
+        groups: &Groups<'_>,
+        pool: &[u8],
+    ) -> Result<(), Error> {
+        let read = self.animator_body(c, key, v, animators, groups, pool);
+        self.subject = FixedText::new();
+        read
+    }
+
+    fn animator_body(
         &mut self,
         c: &mut Cursor<'a>,
         key: &JsonStr<'a>,
@@ -80,11 +95,19 @@ impl<'a> Fill<'_, '_, 'a> {
         let doc = self.ctx.doc;
         let path = animators.with_raw_key(*key);
         let effects = key.eq_str("effects");
+        let name_of = |n: &NodeRecord| node_name(doc, pool, n.name);
         let node = if effects {
             None
         } else {
-            let name_of = |n: &NodeRecord| node_name(doc, pool, n.name);
             groups.find(doc, self.ctx.nodes, name_of, key)
+        };
+        // Issue 35: the bone's name (the group the uuid resolves to), not the uuid.
+        self.subject = FixedText::new();
+        let bone = node.and_then(|n| self.ctx.nodes.get(offset(u64::from(n))));
+        let _ = match bone {
+            Some(n) => write!(self.subject, "bone {}", Quote(name_of(n))),
+            None if effects => write!(self.subject, "effects"),
+            None => write!(self.subject, "animator {}", Quote(key.raw_str())),
         };
         let read = self.read(c, v, &path)?;
         if effects || read.other_element {
@@ -267,36 +290,42 @@ impl<'a> Fill<'_, '_, 'a> {
 
     /// The keyframe warnings of a played animator, in file order.
     fn report(&mut self, deferred: &Deferred, keyframes: &Path<'_>) {
-        // (keyframe, kind) of each, kind 4 an unknown channel.
-        let mut found = heapless::Vec::<(usize, usize), 13>::new();
+        // (keyframe, kind, channel) of each, kind 4 an unknown channel.
+        let mut found = heapless::Vec::<(usize, usize, usize), 13>::new();
         if let Some(i) = deferred.unknown_channel {
-            let _ = found.push((i, 4));
+            let _ = found.push((i, 4, 0));
         }
-        for row in &deferred.per_target {
+        for (target, row) in deferred.per_target.iter().enumerate() {
             for (which, first) in row.iter().enumerate() {
                 if let Some(i) = *first {
-                    let _ = found.push((i, which));
+                    let _ = found.push((i, which, target));
                 }
             }
         }
         found.sort_unstable();
-        for (i, which) in found {
+        // Spec: once per animation, animator and channel; the message names
+        // the channel, so each stays a group of its own.
+        for (i, which, target) in found {
             let at = keyframes.with_index(i);
+            let channel = ["position", "rotation", "scale"]
+                .get(target)
+                .copied()
+                .unwrap_or_default();
             match which {
                 MOLANG => self.warn(
                     WarningCode::UnsupportedChannel,
                     &at,
-                    format_args!("Molang expression: keyframe skipped"),
+                    format_args!("Molang expression in {channel}: keyframe skipped"),
                 ),
                 BEZIER => self.warn(
                     WarningCode::UnsupportedChannel,
                     &at.with_key("interpolation"),
-                    format_args!("bezier interpolation: played linear"),
+                    format_args!("bezier interpolation in {channel}: played linear"),
                 ),
                 UNKNOWN_INTERPOLATION => self.warn(
                     WarningCode::UnsupportedValue,
                     &at.with_key("interpolation"),
-                    format_args!("unknown interpolation: played linear"),
+                    format_args!("unknown interpolation in {channel}: played linear"),
                 ),
                 NEGATIVE_SCALE => self.warn(
                     WarningCode::UnsupportedValue,

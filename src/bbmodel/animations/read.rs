@@ -28,10 +28,12 @@ use super::state::{
 use crate::bbmodel::document::Document;
 use crate::bbmodel::document::text_pool::Pool;
 use crate::bbmodel::document::value::truthy;
-use crate::bbmodel::document::value::{ANIMATIONS, Cursor, Path, expect_object, known_key};
+use crate::bbmodel::document::value::{
+    ANIMATIONS, Cursor, Path, expect_object, known_key, type_name,
+};
 use crate::bbmodel::layout::{index32, mismatch};
 use crate::bbmodel::project::structure::for_each_value;
-use crate::error::{Error, Location, Warning, WarningCode, Warnings};
+use crate::error::{Error, FixedText, Location, Quote, Warning, WarningCode, Warnings};
 use crate::json::{JsonStr, Token, TokenKind};
 use crate::scene::{AnimationRecord, ChannelRecord, LoopMode, NodeRecord, TextRef};
 
@@ -72,6 +74,7 @@ pub(in crate::bbmodel) fn fill_animations<'a>(
         },
         written: Written::default(),
         warnings,
+        subject: FixedText::new(),
     };
     for_each_value(doc, doc.animations, |i, first, c| {
         let path = ANIMATIONS.with_index(i);
@@ -238,11 +241,19 @@ impl<'a> Fill<'_, '_, 'a> {
             TokenKind::String(s) if s.eq_str("hold") => LoopMode::Hold,
             TokenKind::String(s) if s.eq_str("loop") => LoopMode::Loop,
             TokenKind::Null => LoopMode::Once,
+            TokenKind::String(s) => {
+                self.warn(
+                    WarningCode::UnsupportedValue,
+                    at,
+                    format_args!("unknown loop mode {}: played once", Quote(s.raw_str())),
+                );
+                LoopMode::Once
+            }
             _ => {
                 self.warn(
                     WarningCode::UnsupportedValue,
                     at,
-                    format_args!("unknown loop mode: played once"),
+                    format_args!("loop mode is {}: played once", type_name(v)),
                 );
                 LoopMode::Once
             }
@@ -311,8 +322,9 @@ impl<'a> Fill<'_, '_, 'a> {
         at: &Path<'_>,
         args: core::fmt::Arguments<'_>,
     ) {
+        let warning = Warning::new(code, Location::Json(at.render()), args);
         self.warnings
-            .push(Warning::new(code, Location::Json(at.render()), args));
+            .push(warning.on(format_args!("{}", self.subject)));
     }
 }
 

@@ -6,7 +6,7 @@
 use crate::arena::scratch_record;
 use crate::bbmodel::animations::lookup::NodeKey;
 use crate::bbmodel::document::Document;
-use crate::error::Warnings;
+use crate::error::{FixedText, SUBJECT_BYTES, Warnings};
 use crate::limits::BbmodelLimits;
 use crate::scene::{
     AnimationRecord, ChannelRecord, KeyframeRecord, NodeRecord, TextRef, TextSource,
@@ -106,4 +106,6 @@ pub(super) struct Fill<'f, 'c, 'a> {
     pub(super) staging: Staging<'f>,
     pub(super) written: Written,
     pub(super) warnings: &'f mut Warnings,
+    /// What the animator being read is about (`bone "tail"`), for its warnings.
+    pub(super) subject: FixedText<SUBJECT_BYTES>,
 }

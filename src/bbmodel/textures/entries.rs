@@ -423,7 +423,7 @@ fn read_texture<'a>(
                             &mut warnings,
                             WarningCode::UnsupportedValue,
                             &at,
-                            format_args!("unknown render_mode: default used"),
+                            format_args!("unknown render_mode {}: default used", Value(&v)),
                         );
                         RenderMode::Default
                     }
@@ -441,7 +441,7 @@ fn read_texture<'a>(
                         &mut warnings,
                         WarningCode::UnsupportedValue,
                         &at,
-                        format_args!("unknown wrap_mode: drawn clamped"),
+                        format_args!("unknown wrap_mode {}: drawn clamped", Value(&v)),
                     ),
                 }
             }
@@ -483,7 +483,7 @@ fn read_texture<'a>(
                         &mut warnings,
                         WarningCode::UnsupportedValue,
                         &at,
-                        format_args!("unknown frame_order_type: loop used"),
+                        format_args!("unknown frame_order_type {}: loop used", Value(&v)),
                     );
                 }
                 meta.frame_fields.order_type = order;
@@ -593,12 +593,25 @@ fn read_texture<'a>(
                 }
                 None => {
                     meta.missing = true;
-                    warn(
-                        &mut warnings,
-                        WarningCode::MissingTexture,
-                        &path,
-                        format_args!("no embedded image and no matching picked file"),
-                    );
+                    // Issue 35: name what was looked for (the path, else the name).
+                    let sought = [paths[0], paths[1], meta.name]
+                        .into_iter()
+                        .flatten()
+                        .find(|s| s.decoded_len() > 0);
+                    if let Some(w) = warnings.as_deref_mut() {
+                        let warning = |args| {
+                            let at = crate::error::Location::Json(path.render());
+                            Warning::new(WarningCode::MissingTexture, at, args)
+                        };
+                        w.push(match sought.map(|s| Quote(s.raw_str())) {
+                            Some(file) => {
+                                warning(format_args!("no embedded image and no picked file {file}"))
+                                    .on(format_args!("texture {file}"))
+                            }
+                            None => warning(format_args!("no embedded image, no path and no name"))
+                                .on(format_args!("texture {index}")),
+                        });
+                    }
                 }
             }
         }
@@ -672,6 +685,18 @@ fn find_picked(picked: &[(&str, &[u8])], path: &str) -> Option<usize> {
         let name_base = name.rsplit(['/', '\\']).next().unwrap_or(name);
         name_base.eq_ignore_ascii_case(base)
     })
+}
+
+/// A value as a warning shows it: a string quoted, anything else by its type.
+struct Value<'t, 'a>(&'t Token<'a>);
+
+impl core::fmt::Display for Value<'_, '_> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self.0.kind {
+            TokenKind::String(s) => write!(f, "{}", Quote(s.raw_str())),
+            _ => write!(f, "({})", type_name(self.0)),
+        }
+    }
 }
 
 #[cfg(test)]

@@ -17,7 +17,7 @@ use crate::bbmodel::textures::entries::TextureMeta;
 use crate::bbmodel::textures::source::{ImageSource, bad_png};
 use crate::error::{Error, ErrorCode, Location, MAX_WARNINGS, Warning, WarningCode, Warnings};
 use crate::limits::BbmodelLimits;
-use crate::png::PngError;
+use crate::png::{PngError, Window};
 use crate::scene::{MipRecord, TextureRecord};
 
 /// What the decoded images need: the scene's pixel bytes and mip records,
@@ -110,14 +110,17 @@ fn bad_image(index: usize, image: &ImageSource<'_, '_>, e: &PngError) -> Error {
 }
 
 /// Checks texture `index`'s image as its decode will (`measure`: no
-/// memory but a 32 KiB window).
+/// memory but the caller's 32 KiB window).
 pub fn validate_image(
     index: usize,
     meta: &TextureMeta<'_>,
     picked: &[TextureFile<'_>],
+    window: &mut Window,
 ) -> Result<(), Error> {
     if let Some(image) = source(meta, picked) {
-        image.validate().map_err(|e| bad_image(index, &image, &e))?;
+        image
+            .validate(window)
+            .map_err(|e| bad_image(index, &image, &e))?;
     }
     Ok(())
 }

@@ -59,10 +59,9 @@ impl ImageSource<'_, '_> {
         Ok((header, decoder.trailing_bytes()))
     }
 
-    /// Every check of a decode, without output memory.
-    pub fn validate(&self) -> Result<Header, PngError> {
-        let mut window = Window::new();
-        self.decode(&mut Output::Validate(&mut window))
+    /// Every check of a decode, without output memory but `window`.
+    pub fn validate(&self, window: &mut Window) -> Result<Header, PngError> {
+        self.decode(&mut Output::Validate(window))
             .map(|(header, _)| header)
     }
 

@@ -34,6 +34,8 @@ pub struct Request {
     pub fps: f32,
     /// `--json`.
     pub json: bool,
+    /// `--verbose`: print each file's warning groups.
+    pub verbose: bool,
     /// `--hidden`: what becomes of meshes the model does not draw.
     pub hidden: gltf::Hidden,
     /// `--jobs`: models converted at once (at least 1).
@@ -337,7 +339,8 @@ fn convert_or_skip(
                     gltf::Hidden::Drop => summary.drawn_triangles,
                 },
                 hidden: request.hidden,
-                warnings: loaded.warnings().as_slice().len() + loaded.warnings().dropped(),
+                warnings: loaded.warnings(),
+                verbose: request.verbose,
                 millis: start.elapsed().as_secs_f64() * 1e3,
             };
             Ok(if request.json {
@@ -372,7 +375,8 @@ struct Report<'r> {
     /// Triangles written: the drawn ones, and the hidden ones with `--hidden keep`.
     triangles: usize,
     hidden: gltf::Hidden,
-    warnings: usize,
+    warnings: &'r scenedec::Warnings,
+    verbose: bool,
     millis: f64,
 }
 
@@ -396,7 +400,7 @@ impl Report<'_> {
             notes.push_str(", warning NOTHING_TO_DRAW: no visible triangles");
         }
         format!(
-            "{} -> {}: {} ok, {} nodes, {} meshes, {} triangles, {} materials, {} images, {} skins, {} animations, {} bytes, {} warnings, {:.1} ms{notes}",
+            "{} -> {}: {} ok, {} nodes, {} meshes, {} triangles, {} materials, {} images, {} skins, {} animations, {} bytes, {} warnings, {:.1} ms{notes}{}",
             self.file,
             self.output.display(),
             self.format,
@@ -408,8 +412,13 @@ impl Report<'_> {
             s.skins,
             s.animations,
             s.bytes,
-            self.warnings,
-            self.millis
+            self.warnings.total(),
+            self.millis,
+            if self.verbose {
+                crate::warnings_out::human(self.warnings)
+            } else {
+                crate::warnings_out::summary(self.warnings)
+            }
         )
     }
 
@@ -443,9 +452,10 @@ impl Report<'_> {
                 ("hidden_meshes", s.hidden_meshes),
                 ("hidden_triangles", s.hidden_triangles),
                 ("bytes", s.bytes),
-                ("warnings", self.warnings),
+                ("warnings", self.warnings.total()),
             ],
         );
+        crate::warnings_out::json(&mut out, &mut first, "warning_groups", self.warnings);
         key(&mut out, &mut first, "nothing_to_draw");
         out.push_str(if s.drawn_triangles == 0 {
             "true"
@@ -538,6 +548,7 @@ mod tests {
             axes: gltf::Axes::Gltf,
             fps: scenedec::export::gltf::animations::DEFAULT_FPS,
             json: false,
+            verbose: false,
             hidden: gltf::Hidden::Drop,
             jobs: 1,
         }

@@ -186,7 +186,7 @@ fn json_error(name: &str, format: &str, failure: &crate::failure::Failure) -> St
     out.push_str("false");
     key(&mut out, &mut first, "error");
     error_object(&mut out, &failure.code, &failure.at, &failure.message);
-    out.push_str(", \"nodes\": [], \"meshes\": 0, \"vertices\": 0, \"triangles\": 0, \"hidden_triangles\": 0, \"materials\": [], \"textures\": [], \"animations\": [], \"warnings\": [], \"bbox\": null}");
+    out.push_str(", \"nodes\": [], \"meshes\": 0, \"vertices\": 0, \"triangles\": 0, \"hidden_triangles\": 0, \"materials\": [], \"textures\": [], \"animations\": [], \"warnings\": [], \"warnings_not_kept\": 0, \"bbox\": null}");
     out
 }
 
@@ -291,17 +291,7 @@ fn json_ok(name: &str, scene: &Scene<'_>, warnings: &Warnings) -> String {
             out.push_str(&clip_keyframes(scene, a).to_string());
         })
     });
-    key(&mut out, &mut first, "warnings");
-    list(&mut out, warnings.as_slice(), |out, w| {
-        object(out, |out, f| {
-            key(out, f, "code");
-            string(out, w.code().as_str());
-            key(out, f, "at");
-            string(out, &w.at().to_string());
-            key(out, f, "message");
-            string(out, w.message());
-        })
-    });
+    crate::warnings_out::json(&mut out, &mut first, "warnings", warnings);
     key(&mut out, &mut first, "bbox");
     bbox(&mut out, scene.bbox());
     if scene.format() == Format::J3d {
@@ -534,20 +524,7 @@ fn human_ok(
             b.min[0], b.min[1], b.min[2], b.max[0], b.max[1], b.max[2]
         ));
     }
-    for w in warnings.as_slice() {
-        s.push_str(&format!(
-            "\n  warning {} at {}: {}",
-            w.code(),
-            w.at(),
-            w.message()
-        ));
-    }
-    if warnings.dropped() > 0 {
-        s.push_str(&format!(
-            "\n  ({} more warnings not kept)",
-            warnings.dropped()
-        ));
-    }
+    s.push_str(&crate::warnings_out::human(warnings));
     s.push_str(&format!(
         "\n  loaded {bytes} bytes in {:.3} ms ({:.1} MB/s)",
         secs * 1e3,

@@ -28,6 +28,7 @@ mod pose_j3d;
 mod samples;
 mod textures;
 mod with;
+mod warnings_out;
 
 use std::process::ExitCode;
 
@@ -281,6 +282,13 @@ fn convert_command() -> Command {
                     .long("json")
                     .action(ArgAction::SetTrue)
                     .help("One JSON object per file, one per line"),
+            )
+            .arg(
+                Arg::new("verbose")
+                    .long("verbose")
+                    .short('v')
+                    .action(ArgAction::SetTrue)
+                    .help("Print each file's warnings, one line per group"),
             ),
     )
 }
@@ -364,6 +372,7 @@ fn main() -> ExitCode {
                 scale,
                 fps,
                 json: m.get_flag("json"),
+                verbose: m.get_flag("verbose"),
                 axes: if m.get_one::<String>("axes").is_some_and(|a| a == "source") {
                     scenedec::export::gltf::Axes::Source
                 } else {

@@ -132,11 +132,14 @@ impl<'a> Model<'a> {
             match t.data {
                 None => {
                     record.flags = TextureFlags::MISSING;
-                    warnings.push(Warning::new(
-                        WarningCode::MissingTexture,
-                        tex1.location(t.header_offset),
-                        format_args!("texture {i} has no image data (data offset 0)"),
-                    ));
+                    warnings.push(
+                        Warning::new(
+                            WarningCode::MissingTexture,
+                            tex1.location(t.header_offset),
+                            format_args!("texture {i} has no image data (data offset 0)"),
+                        )
+                        .on(format_args!("texture {i}")),
+                    );
                 }
                 Some(_) if skip_texels => record.flags = TextureFlags::TEXELS_LEFT_OUT,
                 Some((data, _)) => {
