@@ -76,13 +76,13 @@ fn convert_counts_groups_and_prints_them_with_verbose() {
         "{quiet}"
     );
     assert!(!quiet.contains("warning MISSING_TEXTURE"), "{quiet}");
-    let (code, verbose) = scenedec(&["convert", "--verbose", file, "-o", out]);
+    let (code, verbose) = scenedec(&["convert", "--force", "--verbose", file, "-o", out]);
     assert_eq!(code, 0, "{verbose}");
     assert!(
         verbose.contains("\n  warning MISSING_TEXTURE on texture \"linked\""),
         "{verbose}"
     );
-    let (code, json) = scenedec(&["convert", "--json", file, "-o", out]);
+    let (code, json) = scenedec(&["convert", "--force", "--json", file, "-o", out]);
     assert_eq!(code, 0, "{json}");
     let o: serde_json::Value = serde_json::from_str(json.trim()).unwrap();
     assert_eq!(o["warnings"], 2);
