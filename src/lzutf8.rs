@@ -43,7 +43,11 @@ pub fn decompressed_len(bytes: &[u8], max: u64) -> Result<usize, Error> {
     walk(bytes, |op| {
         match op {
             Op::Literal(..) => len += 1,
-            Op::Copy { at, distance, length } => {
+            Op::Copy {
+                at,
+                distance,
+                length,
+            } => {
                 if distance == 0 || distance > len {
                     return Err(before_start(at, distance, len));
                 }
@@ -241,7 +245,11 @@ impl<'a> Units<'a> {
             self.ahead = self.next_word()?;
             self.word = word.to_be_bytes();
             // BinaryString.decode: U+8001 takes the last byte back.
-            self.word_len = if self.ahead.is_none() && self.odd { 1 } else { 2 };
+            self.word_len = if self.ahead.is_none() && self.odd {
+                1
+            } else {
+                2
+            };
             self.taken = 0;
             self.word_at = at;
         }
@@ -276,7 +284,11 @@ impl<'a> Units<'a> {
     fn unit(&mut self) -> Result<u32, Error> {
         let at = self.pos;
         let byte = |i: usize| self.text.get(at + i).copied().filter(|_| at + i < self.end);
-        let cont = |i: usize| byte(i).filter(|b| b & 0xC0 == 0x80).map(|b| u32::from(b & 0x3F));
+        let cont = |i: usize| {
+            byte(i)
+                .filter(|b| b & 0xC0 == 0x80)
+                .map(|b| u32::from(b & 0x3F))
+        };
         let lead = byte(0).map_or(0, u32::from);
         let (value, len) = match lead {
             0x00..=0x7F => (Some(lead), 1),

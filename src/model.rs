@@ -64,10 +64,8 @@ pub fn unwrapped_len(bytes: &[u8], options: &Options<'_>) -> Result<usize, Error
     match sniff(bytes) {
         Kind::Yaz0 => {}
         Kind::CompressedBbmodel => {
-            let len = lzutf8::decompressed_len(
-                bytes,
-                options.bbmodel.limits.max_decompressed_bytes,
-            )?;
+            let len =
+                lzutf8::decompressed_len(bytes, options.bbmodel.limits.max_decompressed_bytes)?;
             if len == 0 {
                 // Blockbench's JSON.parse("") fails too; and 0 means "in place".
                 return Err(not_json_inside(bytes));
