@@ -151,13 +151,19 @@ fn corpus_backups_load_to_the_plain_files_scene() {
 }
 
 #[test]
-#[ignore = "fails on this branch: the BOM-in-backup case is not yet diagnosed (see the branch report)"]
+#[ignore = "fails: the tokenizer refuses a BOM (NOT_JSON, byte order mark is not allowed at byte 0) where Blockbench skips it; not changed yet"]
 fn a_bom_is_skipped_in_a_plain_file_and_inside_a_backup() {
     // autoParseJSON: "if (data.charCodeAt(0) === 0xFEFF) data = data.substr(1)",
     // after decompressing `<lz>` data, so in both kinds of file.
     let files = support::corpus_files("bbmodel", &[".bbmodel"]);
+    // The smallest corpus file that loads (the corpus keeps broken ones too).
+    let options = scenedec::Options::default();
     let Some(small) = files
         .iter()
+        .filter(|p| {
+            let bytes = std::fs::read(p).unwrap();
+            scenedec::load(&bytes, Some("bbmodel"), &options).is_ok()
+        })
         .min_by_key(|p| std::fs::metadata(p).map(|m| m.len()).unwrap_or(0))
     else {
         return;
@@ -169,7 +175,6 @@ fn a_bom_is_skipped_in_a_plain_file_and_inside_a_backup() {
     std::fs::create_dir_all(&out).unwrap();
     let bom_file = out.join("bom.bbmodel");
     std::fs::write(&bom_file, &with_bom).unwrap();
-    let options = scenedec::Options::default();
     let a = scenedec::load(&plain, Some("bbmodel"), &options).unwrap();
     let b = scenedec::load(&with_bom, Some("bbmodel"), &options).unwrap();
     assert_eq!(a.scene().counts(), b.scene().counts());
