@@ -342,7 +342,7 @@ pub fn pack(compressed: &[u8]) -> std::vec::Vec<u8> {
     if held > 0 {
         units.push((bits << (15 - held)) & 0x7FFF);
     }
-    units.push(0x8000 | (compressed.len() % 2) as u32);
+    units.push(0x8000 | u32::from(compressed.len() % 2 == 1));
     let mut out = MAGIC.to_vec();
     for u in units {
         let u = if u == 0 { 0x8002 } else { u };
