@@ -824,3 +824,112 @@ fn inflate_brief(v: &inflate_support::Verdict) -> String {
         other => alloc::format!("{other:?}"),
     }
 }
+
+/// `<lz>` (LZ-UTF8): any bytes, as a whole file when they start with `<lz>`,
+/// else as the compressed stream packed into lzutf8's StorageBinaryString
+/// text. The walk and the decompression agree (a measured stream
+/// decompresses into exactly its size and fails the size limit one below
+/// it), and the output is what a plain reading of lzutf8's decompressor
+/// gives.
+pub fn lzutf8(data: &[u8]) {
+    use scenedec::lzutf8::{decompress_into, decompressed_len};
+    let (file, stream) = if data.starts_with(b"<lz>") {
+        (data.to_vec(), None)
+    } else {
+        (storage_binary_string(data), Some(data))
+    };
+    let measured = decompressed_len(&file, 1 << 22);
+    if let Some(stream) = stream {
+        // A packed stream's text is always well formed: only the stream can fail.
+        assert_eq!(
+            measured.as_ref().ok(),
+            lzutf8_reference(stream).as_ref().map(Vec::len).as_ref(),
+            "walk vs reference"
+        );
+    }
+    let Ok(len) = measured else {
+        return;
+    };
+    let mut out = vec![0u8; len];
+    let got = decompress_into(&file, &mut out).expect("a measured stream decompresses");
+    if let Some(stream) = stream {
+        assert_eq!(Some(got), lzutf8_reference(stream).as_deref());
+    }
+    if len > 0 {
+        let e = decompressed_len(&file, len as u64 - 1).unwrap_err();
+        assert_eq!(e.code(), scenedec::ErrorCode::FileTooLarge);
+    }
+}
+
+/// lzutf8's `decompressBlock` read plainly, into a growing vector; `None`
+/// where lzutf8 would read before the output or stop inside a sequence.
+fn lzutf8_reference(input: &[u8]) -> Option<Vec<u8>> {
+    let mut out: Vec<u8> = Vec::new();
+    let mut i = 0;
+    while i < input.len() {
+        let b = input[i];
+        if b >> 6 != 3 {
+            out.push(b);
+            i += 1;
+            continue;
+        }
+        let next = *input.get(i + 1)?;
+        if next >> 7 == 1 {
+            out.push(b);
+            i += 1;
+            continue;
+        }
+        let (distance, step) = if b >> 5 == 6 {
+            (next as usize, 2)
+        } else {
+            (((next as usize) << 8) | *input.get(i + 2)? as usize, 3)
+        };
+        if distance == 0 || distance > out.len() {
+            return None;
+        }
+        for _ in 0..(b & 31) {
+            out.push(out[out.len() - distance]);
+        }
+        i += step;
+    }
+    if out.len() > 1 << 22 {
+        return None;
+    }
+    Some(out)
+}
+
+/// lzutf8's `StorageBinaryString.encode`: 15 bits a unit, U+8002 for 0, and
+/// U+8000 | (length odd) last; an odd length padded with a zero byte.
+fn storage_binary_string(bytes: &[u8]) -> Vec<u8> {
+    let mut padded = bytes.to_vec();
+    if bytes.len() % 2 == 1 {
+        padded.push(0);
+    }
+    let mut units = Vec::new();
+    let bits = padded.len() * 8;
+    let mut at = 0;
+    while at < bits {
+        let mut unit = 0u32;
+        for k in 0..15 {
+            let bit = padded
+                .get((at + k) / 8)
+                .map_or(0, |b| (b >> (7 - (at + k) % 8)) & 1);
+            unit = unit << 1 | u32::from(bit);
+        }
+        units.push(unit);
+        at += 15;
+    }
+    units.push(0x8000 | (bytes.len() % 2) as u32);
+    let mut out = b"<lz>".to_vec();
+    for unit in units {
+        let unit = if unit == 0 { 0x8002 } else { unit };
+        let mut buf = [0u8; 4];
+        out.extend_from_slice(
+            char::from_u32(unit)
+                .unwrap()
+                .encode_utf8(&mut buf)
+                .as_bytes(),
+        );
+    }
+    out
+}

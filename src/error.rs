@@ -68,7 +68,8 @@ pub enum ErrorCode {
     // --- containers and sniffing ---
     /// Bytes that are no format scenedec reads (e.g. a Minecraft .bmd, which is not J3D).
     UnknownFormat,
-    /// Blockbench's `<lz>`-compressed .bbmodel: recognised, not supported yet.
+    /// A Blockbench `<lz>` backup whose LZ-UTF8 text or stream is broken
+    /// (truncated, not its encoding, or a pointer before its start).
     CompressedBbmodel,
     /// A Yaz0 stream that is truncated, overlong, or refers before its start.
     BadYaz0,

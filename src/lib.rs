@@ -92,6 +92,7 @@ pub mod inflate;
 pub mod j3d;
 pub mod json;
 pub mod limits;
+pub mod lzutf8;
 mod model;
 // Streaming PNG decoding to RGBA8 in caller memory (no heap).
 pub mod png;

@@ -56,6 +56,11 @@ pub struct BbmodelLimits {
     pub max_animations: u64,
     /// Keyframes of all animations together, counted first (200 000). TOO_MANY_KEYFRAMES.
     pub max_keyframes: u64,
+    /// Bytes an `<lz>` backup decompresses to (64 MiB), counted by a walk of
+    /// the stream before anything is written. FILE_TOO_LARGE. Not in the
+    /// spec's table (it does not read `<lz>` files); the decompressed JSON is
+    /// then a .bbmodel under `max_file_bytes` like any other.
+    pub max_decompressed_bytes: u64,
 }
 
 /// Picks one limit out of a table of type `L` (see `BbmodelLimits::NAMES`).
@@ -81,10 +86,11 @@ impl BbmodelLimits {
         max_string_chars: 1024,
         max_animations: 1024,
         max_keyframes: 200_000,
+        max_decompressed_bytes: 64 * 1024 * 1024,
     };
 
     /// The spec's names for each limit, with the field they set.
-    const NAMES: [(&'static str, LimitField); 15] = [
+    const NAMES: [(&'static str, LimitField); 16] = [
         ("maxFileBytes", |l| &mut l.max_file_bytes),
         ("maxElements", |l| &mut l.max_elements),
         ("maxGroups", |l| &mut l.max_groups),
@@ -100,6 +106,7 @@ impl BbmodelLimits {
         ("maxStringChars", |l| &mut l.max_string_chars),
         ("maxAnimations", |l| &mut l.max_animations),
         ("maxKeyframes", |l| &mut l.max_keyframes),
+        ("maxDecompressedBytes", |l| &mut l.max_decompressed_bytes),
     ];
 
     /// Overrides the limit the spec calls `name` (e.g. `"maxTriangles"`).

@@ -1,4 +1,4 @@
-//! One entry point for every format: sniff, unwrap Yaz0, measure, decode.
+//! One entry point for every format: sniff, unwrap Yaz0 or `<lz>`, measure, decode.
 #![allow(
     clippy::arithmetic_side_effects,
     reason = "sizes come from a Plan whose counts were checked against Limits and summed with checked arithmetic; padding is below MAX_ALIGN"
@@ -8,7 +8,7 @@ use crate::arena::{Arena, Plan};
 use crate::error::{Error, ErrorCode, Warnings};
 use crate::scene::Scene;
 use crate::sniff::{Kind, sniff};
-use crate::{bbmodel, j3d, yaz0};
+use crate::{bbmodel, j3d, lzutf8, yaz0};
 
 /// How to read a model of any format.
 #[derive(Clone, Copy, Debug, Default)]
@@ -29,7 +29,12 @@ pub fn format_of(bytes: &[u8], hint: Option<&str>) -> Result<crate::scene::Forma
     match sniff(bytes) {
         Kind::J3dBmd | Kind::J3dBdl => Ok(Format::J3d),
         Kind::Bbmodel => Ok(Format::Bbmodel),
-        Kind::CompressedBbmodel => Err(crate::sniff::compressed_bbmodel()),
+        Kind::CompressedBbmodel => Err(Error::binary(
+            ErrorCode::CompressedBbmodel,
+            0,
+            None,
+            format_args!("<lz> data must be unwrapped first (see unwrap_into)"),
+        )),
         // Archives hold models; they are not one (src/rarc/ reads them).
         Kind::Rarc | Kind::Yaz0Rarc => Err(crate::sniff::archive_not_model(bytes)),
         Kind::Yaz0 => Err(Error::binary(
@@ -45,11 +50,29 @@ pub fn format_of(bytes: &[u8], hint: Option<&str>) -> Result<crate::scene::Forma
     }
 }
 
-/// Bytes the unwrapped model takes: the Yaz0 header's size, or 0 for bytes
-/// that are not compressed (they are used in place).
+/// Whether `bytes` are a compressed model that [`unwrap_into`] unwraps
+/// (Yaz0, or a Blockbench `<lz>` backup) rather than a model used in place.
+pub(crate) fn is_wrapped(bytes: &[u8]) -> bool {
+    matches!(sniff(bytes), Kind::Yaz0 | Kind::CompressedBbmodel)
+}
+
+/// Bytes the unwrapped model takes: the Yaz0 header's size, or what an
+/// `<lz>` backup's stream writes (counted by walking it, bounded by
+/// `maxDecompressedBytes`); 0 for bytes that are not compressed (they are
+/// used in place).
 pub fn unwrapped_len(bytes: &[u8], options: &Options<'_>) -> Result<usize, Error> {
-    if sniff(bytes) != Kind::Yaz0 {
-        return Ok(0);
+    match sniff(bytes) {
+        Kind::Yaz0 => {}
+        Kind::CompressedBbmodel => {
+            let len =
+                lzutf8::decompressed_len(bytes, options.bbmodel.limits.max_decompressed_bytes)?;
+            if len == 0 {
+                // Blockbench's JSON.parse("") fails too; and 0 means "in place".
+                return Err(not_json_inside(bytes));
+            }
+            return Ok(len);
+        }
+        _ => return Ok(0),
     }
     let len = yaz0::decompressed_len(bytes)?;
     crate::limits::check(
@@ -65,25 +88,56 @@ pub fn unwrapped_len(bytes: &[u8], options: &Options<'_>) -> Result<usize, Error
     Ok(len)
 }
 
-/// Decompresses Yaz0 input into `arena` and returns the model's bytes; other
-/// input is returned as it is, without using the arena.
+/// The error for an `<lz>` backup whose text is no JSON (Blockbench's
+/// `autoParseJSON` parses what it decompressed).
+fn not_json_inside(inner: &[u8]) -> Error {
+    let head = inner.get(..8).unwrap_or(inner);
+    Error::binary(
+        ErrorCode::NotJson,
+        lzutf8::MAGIC.len() as u64,
+        None,
+        format_args!(
+            "<lz> data decompresses to {}, not .bbmodel JSON",
+            crate::error::Hex(head, inner.len() > head.len())
+        ),
+    )
+}
+
+/// Decompresses Yaz0 or `<lz>` input into `arena` and returns the model's
+/// bytes; other input is returned as it is, without using the arena.
 ///
-/// The size is checked against `options.j3d.limits.max_file_bytes` before
-/// anything is written, and the decompressed data must be a J3D model.
+/// The size is checked against `options.j3d.limits.max_file_bytes` (Yaz0)
+/// or `options.bbmodel.limits.max_decompressed_bytes` (`<lz>`) before
+/// anything is written; the decompressed data must be a J3D model (Yaz0) or
+/// JSON, a BOM allowed before it (`<lz>`).
 pub fn unwrap_into<'a>(
     bytes: &'a [u8],
     options: &Options<'_>,
     arena: &mut Arena<'a>,
 ) -> Result<&'a [u8], Error> {
-    if sniff(bytes) != Kind::Yaz0 {
+    if !is_wrapped(bytes) {
         return Ok(bytes);
     }
     let len = unwrapped_len(bytes, options)?;
     let out = arena.slice::<u8>(len)?;
-    yaz0::decompress_into(bytes, out)?;
-    let inner: &'a [u8] = out;
-    match sniff(inner) {
-        Kind::J3dBmd | Kind::J3dBdl => Ok(inner),
+    let inner: &'a [u8] = if sniff(bytes) == Kind::Yaz0 {
+        yaz0::decompress_into(bytes, out)?;
+        out
+    } else {
+        lzutf8::decompress_into(bytes, out)?;
+        out
+    };
+    check_inner(bytes, inner)?;
+    Ok(inner)
+}
+
+/// What decompressed data must be: J3D inside Yaz0, JSON inside `<lz>`.
+fn check_inner(outer: &[u8], inner: &[u8]) -> Result<(), Error> {
+    match (sniff(outer), sniff(inner)) {
+        (Kind::Yaz0, Kind::J3dBmd | Kind::J3dBdl) | (Kind::CompressedBbmodel, Kind::Bbmodel) => {
+            Ok(())
+        }
+        (Kind::CompressedBbmodel, _) => Err(not_json_inside(inner)),
         _ => Err(crate::sniff::unknown_format(inner)),
     }
 }
@@ -186,7 +240,7 @@ mod owned {
     use super::*;
     use crate::scene::{Format, SceneCounts};
 
-    /// The model's bytes: borrowed, or decompressed from Yaz0.
+    /// The model's bytes: borrowed, or decompressed from Yaz0 or `<lz>`.
     #[derive(Debug)]
     enum Input<'a> {
         Borrowed(&'a [u8]),
@@ -254,23 +308,25 @@ mod owned {
     }
 
     /// Measures, allocates the arena once (the plan's bytes as `u64` words,
-    /// so rounded up to a multiple of 8) and decodes. Yaz0 input costs one more allocation, of the size its header
-    /// declares, for the decompressed file.
+    /// so rounded up to a multiple of 8) and decodes. Yaz0 or `<lz>` input
+    /// costs one more allocation, of its decompressed size, for the
+    /// decompressed file.
     pub fn load<'a>(
         bytes: &'a [u8],
         hint: Option<&str>,
         options: &Options<'_>,
     ) -> Result<Loaded<'a>, Error> {
-        let input = match unwrapped_len(bytes, options)? {
-            0 if sniff(bytes) != Kind::Yaz0 => Input::Borrowed(bytes),
-            len => {
-                let mut out = vec![0u8; len];
+        let input = if is_wrapped(bytes) {
+            let mut out = vec![0u8; unwrapped_len(bytes, options)?];
+            if sniff(bytes) == Kind::Yaz0 {
                 yaz0::decompress_into(bytes, &mut out)?;
-                if !matches!(sniff(&out), Kind::J3dBmd | Kind::J3dBdl) {
-                    return Err(crate::sniff::unknown_format(&out));
-                }
-                Input::Decompressed(out)
+            } else {
+                lzutf8::decompress_into(bytes, &mut out)?;
             }
+            check_inner(bytes, &out)?;
+            Input::Decompressed(out)
+        } else {
+            Input::Borrowed(bytes)
         };
         // Built first and filled in place: the warnings' fixed list (about
         // 30 KiB) was copied whole each time the value moved on its way out.

@@ -20,7 +20,8 @@ pub enum Kind {
     Yaz0Rarc,
     /// JSON text: a .bbmodel (the reader decides whether it really is one).
     Bbmodel,
-    /// Blockbench's `<lz>`-compressed .bbmodel (LZ-String): recognised, not read yet.
+    /// Blockbench's `<lz>` backup: a .bbmodel compressed with LZ-UTF8
+    /// (src/lzutf8.rs), read after [`crate::unwrap_into`].
     CompressedBbmodel,
     /// Nothing scenedec reads.
     Unknown,
@@ -109,18 +110,6 @@ pub(crate) fn archive_not_model(bytes: &[u8]) -> Error {
         None,
         format_args!(
             "{wrapped}RARC archive, not a model: list it with `scenedec inspect`, extract its models with `scenedec extract`, or read it with scenedec::rarc"
-        ),
-    )
-}
-
-/// The error for a compressed .bbmodel.
-pub(crate) fn compressed_bbmodel() -> Error {
-    Error::binary(
-        ErrorCode::CompressedBbmodel,
-        0,
-        None,
-        format_args!(
-            "<lz>-compressed .bbmodel is not supported yet: save it uncompressed in Blockbench"
         ),
     )
 }

@@ -31,6 +31,11 @@ fn yaz0_regressions() {
 }
 
 #[test]
+fn lzutf8_regressions() {
+    assert!(replay("lzutf8", checks::lzutf8) > 0);
+}
+
+#[test]
 fn load_regressions() {
     assert!(replay("load", checks::load) > 0);
 }

@@ -58,8 +58,10 @@ fn yaz0_that_does_not_hold_j3d_is_an_unknown_format() {
 }
 
 #[test]
-fn compressed_bbmodel_is_refused_clearly() {
+fn broken_lz_backup_is_refused_with_its_offset() {
+    // LZ-String's base64 text (`N4Ig…`) is not lzutf8's StorageBinaryString:
+    // no end marker U+8000/U+8001.
     let e = scenedec::load(b"<lz>N4IgLg", None, &Options::default()).unwrap_err();
     assert_eq!(e.code(), ErrorCode::CompressedBbmodel);
-    assert!(e.message().contains("not supported yet"), "{}", e.message());
+    assert!(e.message().contains("end marker"), "{}", e.message());
 }

@@ -108,13 +108,15 @@ pub unsafe extern "C" fn scenedec_format_of(
 }
 
 /// Bytes `scenedec_unwrap_into` needs for Yaz0-compressed `bytes` (the
-/// header's size, checked against the J3D file limit), or 0 for bytes that
-/// are not compressed: those are decoded in place.
+/// header's size, checked against the J3D file limit) or a Blockbench `<lz>`
+/// backup (its stream walked, checked against maxDecompressedBytes), or 0
+/// for bytes that are not compressed: those are decoded in place.
 ///
 /// Returns `SCENEDEC_STATUS_OK` with `*len_out` set;
 /// `SCENEDEC_STATUS_NULL_ARGUMENT` when `len_out` is NULL or `bytes` is NULL
 /// with `len` > 0; `SCENEDEC_STATUS_INVALID_ARGUMENT` for bad options;
-/// `SCENEDEC_STATUS_ERROR` (BAD_YAZ0, FILE_TOO_LARGE) with `error` filled.
+/// `SCENEDEC_STATUS_ERROR` (BAD_YAZ0, COMPRESSED_BBMODEL for a broken `<lz>`
+/// stream, FILE_TOO_LARGE) with `error` filled.
 ///
 /// # Safety
 /// As for `scenedec_format_of`; `options` is NULL (defaults) or readable.
@@ -145,16 +147,17 @@ pub unsafe extern "C" fn scenedec_unwrapped_len(
     })
 }
 
-/// Decompresses Yaz0 `bytes` into `out` (`out_len` bytes, at least
+/// Decompresses Yaz0 or `<lz>` `bytes` into `out` (`out_len` bytes, at least
 /// `scenedec_unwrapped_len`'s answer) and sets `*model_out` / `*model_len_out`
-/// to the J3D model inside it. Bytes that are not Yaz0 are passed through:
+/// to the J3D model or .bbmodel JSON inside it. Other bytes are passed through:
 /// `*model_out = bytes`, `out` untouched (may be NULL then). The model then
 /// lives as long as `out` (or `bytes`); decode it with `scenedec_decode_into`.
 ///
 /// Returns `SCENEDEC_STATUS_OK`; `SCENEDEC_STATUS_NULL_ARGUMENT` for a NULL
-/// output pointer (or `out` NULL for Yaz0 input); `SCENEDEC_STATUS_ERROR`
-/// with `error` filled: BAD_YAZ0, FILE_TOO_LARGE, ARENA_TOO_SMALL when
-/// `out_len` is short, UNKNOWN_FORMAT when the data inside is no J3D model.
+/// output pointer (or `out` NULL for compressed input); `SCENEDEC_STATUS_ERROR`
+/// with `error` filled: BAD_YAZ0, COMPRESSED_BBMODEL, FILE_TOO_LARGE,
+/// ARENA_TOO_SMALL when `out_len` is short, UNKNOWN_FORMAT when the data
+/// inside Yaz0 is no J3D model, NOT_JSON when `<lz>` holds no JSON.
 ///
 /// # Safety
 /// As for `scenedec_unwrapped_len`; `out` is NULL or `out_len` writable

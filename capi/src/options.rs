@@ -71,6 +71,8 @@ pub struct scenedec_bbmodel_limits {
     pub max_animations: u64,
     /// maxKeyframes.
     pub max_keyframes: u64,
+    /// maxDecompressedBytes (`<lz>` backups).
+    pub max_decompressed_bytes: u64,
 }
 
 limits_convert!(
@@ -89,7 +91,8 @@ limits_convert!(
         max_texture_bytes,
         max_string_chars,
         max_animations,
-        max_keyframes
+        max_keyframes,
+        max_decompressed_bytes
     }
 );
 

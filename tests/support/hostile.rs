@@ -67,6 +67,7 @@ pub fn cases() -> Vec<Case> {
     all.extend(png_cases());
     all.extend(j3d_cases());
     all.extend(yaz0_cases());
+    all.extend(lz_cases());
     all
 }
 
@@ -335,6 +336,24 @@ fn j3d_cases() -> Vec<Case> {
         Verdict::Refused(ErrorCode::HierarchyTooDeep),
     ));
     out
+}
+
+/// Blockbench `<lz>` backups: a bomb that would write past
+/// maxDecompressedBytes (64 MiB) is refused by the walk that counts its
+/// output, before any of it is written.
+fn lz_cases() -> Vec<Case> {
+    // One literal, then 2-byte pointers of 31 bytes each from 1 back:
+    // 2.2 M of them would write 68 MiB.
+    let mut stream = vec![b'{'];
+    for _ in 0..2_200_000 {
+        stream.extend_from_slice(&[0xC0 | 31, 1]);
+    }
+    vec![Case::new(
+        "<lz> bomb: 4.4 MB of pointers writing 68 MiB",
+        "bbmodel",
+        scenedec::lzutf8::pack(&stream),
+        Verdict::Refused(ErrorCode::FileTooLarge),
+    )]
 }
 
 fn yaz0_cases() -> Vec<Case> {

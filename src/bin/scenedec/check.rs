@@ -238,6 +238,38 @@ pub fn check(name: &str, input: &Input, settings: &LoadSettings) -> Report {
             }
         }
     }
+    // An `<lz>` backup: its stream walked (work bounded by the file) for
+    // maxDecompressedBytes, and decompressed only within it; the JSON is
+    // then measured as any .bbmodel (maxFileBytes bounds it too).
+    let unpacked;
+    if scenedec::sniff::sniff(model) == scenedec::sniff::Kind::CompressedBbmodel {
+        let limit = settings.limits.bbmodel.max_decompressed_bytes;
+        match scenedec::lzutf8::decompressed_len(model, UNLIMITED) {
+            Ok(len) if len as u64 > limit => {
+                report.needs.push(Need {
+                    name: "maxDecompressedBytes",
+                    needs: len as u64,
+                    limit,
+                });
+                report.stopped = Some("the <lz> data was not decompressed, so its other limits are not measured: run again with the --limit maxDecompressedBytes above".to_string());
+                return report;
+            }
+            Ok(len) => {
+                file_need = file_need.max(len as u64);
+                let mut out = vec![0u8; len];
+                if let Err(e) = scenedec::lzutf8::decompress_into(model, &mut out) {
+                    report.stopped = Some(stopped(&e));
+                    return report;
+                }
+                unpacked = out;
+                model = &unpacked;
+            }
+            Err(e) => {
+                report.stopped = Some(stopped(&e));
+                return report;
+            }
+        }
+    }
     let format = match scenedec::format_of(model, hint) {
         Ok(f) => f,
         Err(e) => {

@@ -143,12 +143,14 @@ impl Input {
             file_len: bytes.len() as u64,
             ..Self::default()
         };
-        if scenedec::format_of(&bytes, extension(path)).ok()
-            == Some(scenedec::scene::Format::Bbmodel)
-        {
+        if model_format(&bytes, extension(path)).ok() == Some(scenedec::scene::Format::Bbmodel) {
+            // An `<lz>` backup names its textures in its decompressed JSON
+            // (bounded by maxDecompressedBytes); if it does not decompress,
+            // the load reports why.
+            let json = unwrapped_bbmodel(&bytes, settings);
             let picked = crate::picked::picked_textures(
                 path,
-                &bytes,
+                json.as_deref().unwrap_or(&bytes),
                 &settings.texture_dirs,
                 &settings.limits.bbmodel,
             );
@@ -244,12 +246,27 @@ pub fn load<'a>(
     scenedec::load(&input.bytes, hint, &options)
 }
 
-/// The format of a file's bytes, looking through Yaz0 (a compressed model is J3D).
+/// The format of a file's bytes, looking through Yaz0 (a compressed model
+/// is J3D) and `<lz>` (a Blockbench backup is a .bbmodel).
 pub fn model_format(bytes: &[u8], hint: Option<&str>) -> Result<scenedec::scene::Format, Error> {
-    if scenedec::sniff::sniff(bytes) == scenedec::sniff::Kind::Yaz0 {
-        return Ok(scenedec::scene::Format::J3d);
+    match scenedec::sniff::sniff(bytes) {
+        scenedec::sniff::Kind::Yaz0 => Ok(scenedec::scene::Format::J3d),
+        scenedec::sniff::Kind::CompressedBbmodel => Ok(scenedec::scene::Format::Bbmodel),
+        _ => scenedec::format_of(bytes, hint),
     }
-    scenedec::format_of(bytes, hint)
+}
+
+/// The JSON inside an `<lz>` backup, decompressed within the settings'
+/// maxDecompressedBytes; `None` for other bytes or a broken backup.
+pub fn unwrapped_bbmodel(bytes: &[u8], settings: &LoadSettings) -> Option<Vec<u8>> {
+    if scenedec::sniff::sniff(bytes) != scenedec::sniff::Kind::CompressedBbmodel {
+        return None;
+    }
+    let max = settings.limits.bbmodel.max_decompressed_bytes;
+    let len = scenedec::lzutf8::decompressed_len(bytes, max).ok()?;
+    let mut out = vec![0u8; len];
+    scenedec::lzutf8::decompress_into(bytes, &mut out).ok()?;
+    Some(out)
 }
 
 /// The command's status: 2 when a `--limit` did not apply to a file, else
