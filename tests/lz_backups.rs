@@ -135,6 +135,15 @@ fn corpus_backups_load_to_the_plain_files_scene() {
         assert!(backup.starts_with(b"<lz>"), "{name}");
         non_ascii += usize::from(!plain.is_ascii());
         let options = support::corpus_options(name);
+        if plain.is_empty() {
+            // lzutf8 packs no text as no units at all (no end marker);
+            // Blockbench then fails to parse "", and scenedec refuses it.
+            assert!(
+                scenedec::unwrapped_len(&backup, &options).is_err(),
+                "{name}"
+            );
+            continue;
+        }
         // The walk counts exactly the plain file's bytes.
         assert_eq!(
             scenedec::unwrapped_len(&backup, &options).unwrap(),

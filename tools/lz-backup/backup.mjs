@@ -31,3 +31,6 @@ for (const file of files) {
   writeFileSync(target, packed, "utf8");
   console.log(target);
 }
+// lzutf8 leaves a handle open that keeps Node's event loop alive after the
+// work is done: end the process explicitly.
+process.exit(0);

@@ -27,8 +27,8 @@ mod pose;
 mod pose_j3d;
 mod samples;
 mod textures;
-mod with;
 mod warnings_out;
+mod with;
 
 use std::process::ExitCode;
 
