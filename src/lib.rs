@@ -93,6 +93,7 @@ pub mod j3d;
 pub mod json;
 pub mod limits;
 mod model;
+pub mod molang;
 // Streaming PNG decoding to RGBA8 in caller memory (no heap).
 pub mod png;
 // RARC archives: read in place, members listed, found and decompressed.

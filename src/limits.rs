@@ -56,6 +56,21 @@ pub struct BbmodelLimits {
     pub max_animations: u64,
     /// Keyframes of all animations together, counted first (200 000). TOO_MANY_KEYFRAMES.
     pub max_keyframes: u64,
+    /// Characters (UTF-16 units, as JavaScript counts) of one Molang
+    /// expression or placeholder value (4096). MOLANG_TOO_LONG. Not in the
+    /// spec's table, like the three below: the spec does not play Molang.
+    pub max_molang_chars: u64,
+    /// Nesting of one Molang expression's sub-expressions (128); evaluation
+    /// allows twice that plus 4, placeholders read inside one another
+    /// included. MOLANG_TOO_DEEP.
+    pub max_molang_depth: u64,
+    /// `;`-separated statements of one Molang expression (256).
+    /// MOLANG_TOO_MANY_STATEMENTS.
+    pub max_molang_statements: u64,
+    /// Steps of one Molang evaluation: nodes visited, loop passes, dice
+    /// rolled (1 000 000; `loop` runs up to 1024 times, and loops nest).
+    /// MOLANG_TOO_MANY_STEPS.
+    pub max_molang_steps: u64,
 }
 
 /// Picks one limit out of a table of type `L` (see `BbmodelLimits::NAMES`).
@@ -81,10 +96,14 @@ impl BbmodelLimits {
         max_string_chars: 1024,
         max_animations: 1024,
         max_keyframes: 200_000,
+        max_molang_chars: 4096,
+        max_molang_depth: 128,
+        max_molang_statements: 256,
+        max_molang_steps: 1_000_000,
     };
 
     /// The spec's names for each limit, with the field they set.
-    const NAMES: [(&'static str, LimitField); 15] = [
+    const NAMES: [(&'static str, LimitField); 19] = [
         ("maxFileBytes", |l| &mut l.max_file_bytes),
         ("maxElements", |l| &mut l.max_elements),
         ("maxGroups", |l| &mut l.max_groups),
@@ -100,6 +119,10 @@ impl BbmodelLimits {
         ("maxStringChars", |l| &mut l.max_string_chars),
         ("maxAnimations", |l| &mut l.max_animations),
         ("maxKeyframes", |l| &mut l.max_keyframes),
+        ("maxMolangChars", |l| &mut l.max_molang_chars),
+        ("maxMolangDepth", |l| &mut l.max_molang_depth),
+        ("maxMolangStatements", |l| &mut l.max_molang_statements),
+        ("maxMolangSteps", |l| &mut l.max_molang_steps),
     ];
 
     /// Overrides the limit the spec calls `name` (e.g. `"maxTriangles"`).
