@@ -402,6 +402,15 @@ mod tests {
         assert_eq!(l.max_string_chars, 1024);
         assert_eq!(l.max_animations, 1024);
         assert_eq!(l.max_keyframes, 200_000);
+        assert_eq!(
+            (
+                l.max_molang_chars,
+                l.max_molang_depth,
+                l.max_molang_statements,
+                l.max_molang_steps
+            ),
+            (4096, 128, 256, 1_000_000)
+        );
     }
 
     #[test]

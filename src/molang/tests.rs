@@ -163,3 +163,137 @@ fn randomness_is_seeded_and_flagged() {
     assert!((1.0..4.0).contains(&v));
     assert_eq!(v, value_at(src, 0.0), "same seed, same value");
 }
+
+fn limits_with(f: impl FnOnce(&mut crate::BbmodelLimits)) -> MolangLimits {
+    let mut l = crate::BbmodelLimits::DEFAULT;
+    f(&mut l);
+    MolangLimits::of(&l)
+}
+
+/// Compiles `src` under `limits`; the first error of prepare, measure or compile.
+fn compiled(src: &str, limits: &MolangLimits) -> Result<usize, MolangError> {
+    let mut text = vec![0u8; text_len(src)];
+    let source = prepare(src, &mut text, limits)?;
+    let n = measure(&source, limits)?;
+    let mut nodes = vec![Node::Num(0.0); n];
+    compile(&source, &mut nodes, limits).map(|_| n)
+}
+
+fn run_under(
+    src: &str,
+    limits: MolangLimits,
+    slots: usize,
+    placeholders: &str,
+) -> Result<f64, MolangError> {
+    let mut text = vec![0u8; text_len(src)];
+    let source = prepare(src, &mut text, &limits)?;
+    let mut nodes = vec![Node::Num(0.0); measure(&source, &limits)?];
+    let program = compile(&source, &mut nodes, &limits)?;
+    let plan = plan_placeholders(placeholders);
+    let mut ptext = vec![0u8; plan.text];
+    let prepared = prepare_placeholders(placeholders, &mut ptext, &limits)?;
+    let mut pnodes = vec![Node::Num(0.0); measure_placeholders(&prepared, &limits)?];
+    let mut entries = vec![Placeholder::EMPTY; plan.entries];
+    let places = compile_placeholders(&prepared, &mut entries, &mut pnodes, &limits)?;
+    let mut table = vec![Slot::EMPTY; slots];
+    let mut vars = Variables::new(&mut table, 1);
+    let mut ctx = Context {
+        times: Times::default(),
+        variables: &mut vars,
+        placeholders: &places,
+        limits,
+    };
+    program.eval(&mut ctx)
+}
+
+#[test]
+fn max_molang_chars_at_value_and_one_past() {
+    // maxMolangChars: UTF-16 units of the text as written, spaces included.
+    let limits = limits_with(|l| l.max_molang_chars = 10);
+    assert!(compiled("1 + 2 + 34", &limits).is_ok());
+    let e = compiled("1 + 2 + 345", &limits).unwrap_err();
+    assert_eq!((e.code, e.offset), (MolangErrorCode::TooLong, 10));
+    // 'é' is one unit, '😀' two.
+    assert!(compiled("é😀1234567", &limits).is_ok());
+    assert!(compiled("é😀12345678", &limits).is_err());
+}
+
+#[test]
+fn max_molang_depth_at_value_and_one_past() {
+    // molangjs splits `+` at the last one, so n terms nest n - 1 deep.
+    let limits = limits_with(|l| l.max_molang_depth = 5);
+    let terms = |n: usize| vec!["1"; n].join(" + ");
+    assert!(compiled(&terms(6), &limits).is_ok());
+    let e = compiled(&terms(7), &limits).unwrap_err();
+    assert_eq!(e.code, MolangErrorCode::TooDeep);
+    assert_eq!(e.offset, 0, "the innermost sum starts the text");
+}
+
+#[test]
+fn max_molang_statements_at_value_and_one_past() {
+    let limits = limits_with(|l| l.max_molang_statements = 4);
+    assert!(compiled("v.a = 1; v.b = 2; v.c = 3; return 4;", &limits).is_ok());
+    let e = compiled("v.a = 1; v.b = 2; v.c = 3; v.d = 4; 5", &limits).unwrap_err();
+    assert_eq!(e.code, MolangErrorCode::TooManyStatements);
+}
+
+#[test]
+fn max_molang_steps_at_value_and_one_past() {
+    // loop(n, 1): the loop, its count and n bodies: n + 2 steps.
+    let limits = limits_with(|l| l.max_molang_steps = 100);
+    assert_eq!(run_under("loop(98, 1)", limits, 0, ""), Ok(1.0));
+    let e = run_under("loop(99, 1)", limits, 0, "").unwrap_err();
+    assert_eq!(e.code, MolangErrorCode::TooManySteps);
+    // Nested loops run out of steps, not of time: 1024^3 passes asked.
+    let e = run_under(
+        "loop(1024, loop(1024, loop(1024, 1)))",
+        MolangLimits::default(),
+        0,
+        "",
+    )
+    .unwrap_err();
+    assert_eq!(e.code, MolangErrorCode::TooManySteps);
+    let e = run_under(
+        "math.die_roll(1000000000, 1, 2)",
+        MolangLimits::default(),
+        0,
+        "",
+    )
+    .unwrap_err();
+    assert_eq!(e.code, MolangErrorCode::TooManySteps);
+}
+
+#[test]
+fn a_full_variable_table_and_circular_placeholders_are_errors_not_crashes() {
+    let limits = MolangLimits::default();
+    assert_eq!(
+        run_under("v.a = 1; v.b = 2; v.a + v.b", limits, 2, ""),
+        Ok(3.0)
+    );
+    let e = run_under("v.a = 1; v.b = 2; v.c = 3", limits, 2, "").unwrap_err();
+    assert_eq!(e.code, MolangErrorCode::TooManyVariables);
+    // Blockbench recurses until JavaScript's stack overflows; here the
+    // evaluation depth bound stops it.
+    let e = run_under("v.loop + 1", limits, 0, "v.loop = v.loop + 1").unwrap_err();
+    assert_eq!(e.code, MolangErrorCode::TooDeep);
+}
+
+#[test]
+fn compile_refuses_a_node_array_of_the_wrong_length() {
+    let limits = MolangLimits::default();
+    let src = "1 + 2";
+    let mut text = vec![0u8; text_len(src)];
+    let source = prepare(src, &mut text, &limits).unwrap();
+    let n = measure(&source, &limits).unwrap();
+    assert_eq!(n, 3);
+    for wrong in [n - 1, n + 1] {
+        let mut nodes = vec![Node::Num(0.0); wrong];
+        let e = compile(&source, &mut nodes, &limits).unwrap_err();
+        assert_eq!(e.code, MolangErrorCode::WrongPlan);
+    }
+    let mut short = vec![0u8; text_len(src) - 1];
+    assert_eq!(
+        prepare(src, &mut short, &limits).unwrap_err().code,
+        MolangErrorCode::WrongPlan
+    );
+}
