@@ -106,7 +106,9 @@ fn bench(c: &mut Criterion) {
         eval_group.bench_function(BenchmarkId::new("rust_closure", name), |b| {
             b.iter(|| {
                 let f = black_box(*closure);
-                (0..SAMPLES).map(|k| f(black_box(k as f64 / 24.0))).sum::<f64>()
+                (0..SAMPLES)
+                    .map(|k| f(black_box(k as f64 / 24.0)))
+                    .sum::<f64>()
             })
         });
     }

@@ -354,11 +354,11 @@ fn molangjs(groups: &[Group]) -> Option<Vec<Vec<Vec<f64>>>> {
     );
     let num = |v: &Value| match v {
         Value::Number(n) => n.as_f64().unwrap(),
-        Value::String(s) => s.parse::<f64>().unwrap_or_else(|_| match s.as_str() {
+        Value::String(s) => match s.as_str() {
             "Infinity" => f64::INFINITY,
             "-Infinity" => f64::NEG_INFINITY,
             _ => f64::NAN,
-        }),
+        },
         _ => panic!("unexpected {v}"),
     };
     Some(

@@ -475,6 +475,22 @@ typedef struct scenedec_bbmodel_limits {
    maxKeyframes.
    */
   uint64_t max_keyframes;
+  /*
+   maxMolangChars.
+   */
+  uint64_t max_molang_chars;
+  /*
+   maxMolangDepth.
+   */
+  uint64_t max_molang_depth;
+  /*
+   maxMolangStatements.
+   */
+  uint64_t max_molang_statements;
+  /*
+   maxMolangSteps.
+   */
+  uint64_t max_molang_steps;
 } scenedec_bbmodel_limits;
 
 /*

@@ -11,6 +11,10 @@
 //! not, plays the value molangjs gives it. One pass counts (`measure`),
 //! the same pass writes (`compile`).
 #![allow(
+    clippy::cast_possible_truncation,
+    reason = "positions and node indices fit u32: `prepare` refuses texts of 2^30 bytes or more, and an expression makes fewer than three nodes per byte"
+)]
+#![allow(
     clippy::arithmetic_side_effects,
     reason = "positions stay inside the expression's text: each split index comes from a scan below its length, and +1/+2 skip a separator found there"
 )]
@@ -248,13 +252,11 @@ impl<'n> Builder<'n> {
             _ => {}
         }
         let has_eq = s.contains(&b'=');
-        if has_eq && s.len() > 4 {
-            if let Some(eq) = assignment(s) {
-                let value = self.expr(text, start + eq + 1, end, depth)?;
-                self.assignments += 1;
-                let name = name_of(text, start, start + eq);
-                return self.push(Node::Assign { name, value }, start);
-            }
+        if let Some(eq) = assignment(s).filter(|_| has_eq && s.len() > 4) {
+            let value = self.expr(text, start + eq + 1, end, depth)?;
+            self.assignments += 1;
+            let name = name_of(text, start, start + eq);
+            return self.push(Node::Assign { name, value }, start);
         }
         if s.contains(&b'?') {
             if let Some(i) = find_first(s, b"??") {
@@ -329,10 +331,12 @@ impl<'n> Builder<'n> {
                 None => self.push(Node::Var(name), start),
             };
         }
-        if s.last() == Some(&b')') {
-            if let Some(open) = s.iter().position(|&b| b == b'(') {
-                return self.call(text, start, start + open, end, depth);
-            }
+        if let Some(open) = s
+            .iter()
+            .position(|&b| b == b'(')
+            .filter(|_| s.last() == Some(&b')'))
+        {
+            return self.call(text, start, start + open, end, depth);
         }
         Ok(NONE)
     }

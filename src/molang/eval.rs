@@ -196,8 +196,15 @@ fn to_number(s: &[u8]) -> f64 {
     }
 }
 
+/// An evaluation stopped at a limit; the error waits in [`Run::error`].
+/// Zero-sized, so every node's result stays an `f64` in registers.
+struct Stop;
+
+type Step<T = f64> = Result<T, Stop>;
+
 struct Run<'r, 'c, 'v, 'a> {
     ctx: &'r mut Context<'c, 'v, 'a>,
+    error: Option<MolangError>,
     status: Status,
     unassigned: bool,
     steps: u64,
@@ -213,39 +220,49 @@ pub(crate) fn evaluate<'a>(
     let max_depth = ctx.limits.max_depth.saturating_mul(2).saturating_add(4);
     let mut run = Run {
         ctx,
+        error: None,
         status: Status::Normal,
         unassigned: false,
         steps: 0,
         depth: 0,
         max_depth,
     };
-    let value = run.node(program, program.root)?;
-    Ok(if truthy(value) { value } else { 0.0 })
+    match run.node(program, program.root) {
+        Ok(value) => Ok(if truthy(value) { value } else { 0.0 }),
+        Err(Stop) => Err(run.error.unwrap_or(MolangError::new(
+            MolangErrorCode::TooManySteps,
+            0,
+            "an evaluation that ends",
+        ))),
+    }
 }
 
 impl<'a> Run<'_, '_, '_, 'a> {
-    fn step(&mut self) -> Result<(), MolangError> {
+    fn stop(&mut self, code: MolangErrorCode, expected: &'static str) -> Stop {
+        self.error = Some(MolangError::new(code, 0, expected));
+        Stop
+    }
+
+    fn step(&mut self) -> Step<()> {
         self.steps += 1;
         if self.steps > self.ctx.limits.max_steps {
-            return Err(MolangError::new(
+            return Err(self.stop(
                 MolangErrorCode::TooManySteps,
-                0,
                 "fewer evaluation steps (maxMolangSteps)",
             ));
         }
         Ok(())
     }
 
-    fn node(&mut self, p: &Program<'a>, i: u32) -> Result<f64, MolangError> {
+    fn node(&mut self, p: &Program<'a>, i: u32) -> Step {
         if i == NONE {
             return Ok(0.0);
         }
         self.step()?;
         self.depth += 1;
         if self.depth > self.max_depth {
-            return Err(MolangError::new(
+            return Err(self.stop(
                 MolangErrorCode::TooDeep,
-                0,
                 "less nesting, placeholders included (maxMolangDepth)",
             ));
         }
@@ -254,7 +271,7 @@ impl<'a> Run<'_, '_, '_, 'a> {
         value
     }
 
-    fn node_inner(&mut self, p: &Program<'a>, i: u32) -> Result<f64, MolangError> {
+    fn node_inner(&mut self, p: &Program<'a>, i: u32) -> Step {
         let Some(node) = p.nodes.get(i as usize).copied() else {
             return Ok(0.0);
         };
@@ -279,7 +296,10 @@ impl<'a> Run<'_, '_, '_, 'a> {
             }
             Node::Assign { name, value } => {
                 let v = self.node(p, value)?;
-                self.ctx.variables.set(name, p.text, v)?;
+                if let Err(e) = self.ctx.variables.set(name, p.text, v) {
+                    self.error = Some(e);
+                    return Err(Stop);
+                }
                 0.0
             }
             Node::Return(value) => {
@@ -337,7 +357,7 @@ impl<'a> Run<'_, '_, '_, 'a> {
     /// A name: an assigned variable, else a placeholder, else Blockbench's
     /// fallback (`query.model_scale` 1/16), else unassigned: 0, and `??`
     /// takes its right side.
-    fn variable(&mut self, name: &Name, text: &[u8]) -> Result<f64, MolangError> {
+    fn variable(&mut self, name: &Name, text: &[u8]) -> Step {
         if let Some(v) = self.ctx.variables.get(name, text) {
             return Ok(v);
         }
@@ -355,7 +375,7 @@ impl<'a> Run<'_, '_, '_, 'a> {
     /// as Blockbench's `variableHandler` does: sliders, toggles and
     /// impulses read 0 (no buttons here), anything else is parsed with
     /// the same context, `|| 0`.
-    fn placeholder(&mut self, name: &Name, text: &[u8]) -> Result<Option<f64>, MolangError> {
+    fn placeholder(&mut self, name: &Name, text: &[u8]) -> Step<Option<f64>> {
         let placeholders = self.ctx.placeholders;
         let Some(entry) = placeholders.find(name, text) else {
             return Ok(None);
@@ -371,7 +391,7 @@ impl<'a> Run<'_, '_, '_, 'a> {
         }))
     }
 
-    fn operand(&mut self, p: &Program<'a>, i: u32) -> Result<Operand<'a>, MolangError> {
+    fn operand(&mut self, p: &Program<'a>, i: u32) -> Step<Operand<'a>> {
         match p.nodes.get(i as usize) {
             Some(Node::Var(name)) if p.text.get(name.start as usize) == Some(&b'\'') => {
                 // compareValues: a name starting with a quote is a string.
@@ -394,7 +414,7 @@ impl<'a> Run<'_, '_, '_, 'a> {
         }
     }
 
-    fn op(&mut self, p: &Program<'a>, op: Op, [a, b, c]: [u32; 3]) -> Result<f64, MolangError> {
+    fn op(&mut self, p: &Program<'a>, op: Op, [a, b, c]: [u32; 3]) -> Step {
         let bool01 = |x: bool| if x { 1.0 } else { 0.0 };
         let factor = core::f64::consts::PI / 180.0;
         Ok(match op {
@@ -523,13 +543,7 @@ impl<'a> Run<'_, '_, '_, 'a> {
     /// them; then the four query functions molangjs defines, the camera
     /// and bone functions Blockbench defines (0: no camera or bones here),
     /// a placeholder of the same name, or 0.
-    fn call(
-        &mut self,
-        p: &Program<'a>,
-        name: &Name,
-        first: u32,
-        count: u32,
-    ) -> Result<f64, MolangError> {
+    fn call(&mut self, p: &Program<'a>, name: &Name, first: u32, count: u32) -> Step {
         let text = p.text;
         let arg = |k: u32| first.saturating_add(k);
         let (mut v0, mut v1, mut v2) = (None, None, None);
@@ -547,7 +561,8 @@ impl<'a> Run<'_, '_, '_, 'a> {
             if let (Some(first), true) = (v0, k > 0) {
                 all &= x.strict_eq(first);
                 any |= x.loose_eq(first);
-                approx &= !(libm::fabs(first.number() - x.number()) > 0.000_000_1);
+                let d = libm::fabs(first.number() - x.number());
+                approx &= d <= 0.000_000_1 || d.is_nan();
             }
         }
         let bool01 = |x: bool| if x { 1.0 } else { 0.0 };

@@ -135,7 +135,7 @@ fn elastic_s(p: f64) -> f64 {
 pub(crate) fn ease(e: Easing, t: f64) -> f64 {
     use Easing as E;
     match e {
-        E::InSine => -1.0 * libm::cos(t * (PI / 2.0)) + 1.0,
+        E::InSine => -libm::cos(t * (PI / 2.0)) + 1.0,
         E::OutSine => libm::sin(t * (PI / 2.0)),
         E::InOutSine => -0.5 * (libm::cos(PI * t) - 1.0),
         E::InQuad => t * t,
@@ -211,7 +211,7 @@ pub(crate) fn ease(e: Easing, t: f64) -> f64 {
                 0.5 * (-libm::pow(2.0, -10.0 * s1) + 2.0)
             }
         }
-        E::InCirc => -1.0 * (libm::sqrt(1.0 - (t / 1.0) * t) - 1.0),
+        E::InCirc => -(libm::sqrt(1.0 - (t / 1.0) * t) - 1.0),
         E::OutCirc => {
             let u = t - 1.0;
             libm::sqrt(1.0 - u * u)

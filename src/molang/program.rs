@@ -31,14 +31,17 @@ pub fn prepare<'s, 't>(
 ) -> Result<Source<'s, 't>, MolangError> {
     // Characters as JavaScript counts them (UTF-16 units).
     let chars: usize = src.chars().map(char::len_utf16).sum();
-    if chars as u64 > limits.max_chars {
+    // Positions are u32 inside a program (compile.rs): 2^30 bytes is the
+    // most any limit lets through.
+    let max_chars = limits.max_chars.min(1 << 28);
+    if chars as u64 > max_chars {
         let at = src
             .char_indices()
             .scan(0u64, |n, (i, c)| {
                 *n = n.saturating_add(c.len_utf16() as u64);
                 Some((i, *n))
             })
-            .find(|(_, n)| *n > limits.max_chars)
+            .find(|(_, n)| *n > max_chars)
             .map_or(0, |(i, _)| i);
         return Err(MolangError::new(
             MolangErrorCode::TooLong,

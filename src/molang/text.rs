@@ -126,7 +126,7 @@ pub(crate) fn can_trim(s: &[u8]) -> bool {
         return false;
     };
     let round = first == b'(' && last == b')';
-    if !round && !(first == b'{' && last == b'}') {
+    if !(round || first == b'{' && last == b'}') {
         return false;
     }
     let close = if round { b')' } else { b'}' };
