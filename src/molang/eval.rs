@@ -8,9 +8,8 @@
 use super::error::{MolangError, MolangErrorCode};
 use super::jsmath::{self as js, Rng, truthy};
 use super::limits::MolangLimits;
-use super::node::{Builtin, NONE, Name, Node, Op};
+use super::node::{Builtin, NONE, Name, Node, Op, Program};
 use super::placeholders::{Placeholders, Value};
-use super::program::Program;
 
 /// One assigned variable: its name (in the text of the program that
 /// assigned it) and value.
@@ -212,11 +211,16 @@ struct Run<'r, 'c, 'v, 'a> {
     max_depth: u64,
 }
 
-/// Evaluates `program` (molangjs `parse` after its cache: `calculate(...) || 0`).
-pub(crate) fn evaluate<'a>(
-    program: &Program<'a>,
-    ctx: &mut Context<'_, '_, 'a>,
-) -> Result<f64, MolangError> {
+impl<'a> Program<'a> {
+    /// The value molangjs gives this expression in `ctx` (its `parse`
+    /// after its cache: `calculate(...) || 0`, so NaN and 0 give 0). An
+    /// error is a limit met while evaluating.
+    pub fn eval(&self, ctx: &mut Context<'_, '_, 'a>) -> Result<f64, MolangError> {
+        evaluate(self, ctx)
+    }
+}
+
+fn evaluate<'a>(program: &Program<'a>, ctx: &mut Context<'_, '_, 'a>) -> Result<f64, MolangError> {
     let max_depth = ctx.limits.max_depth.saturating_mul(2).saturating_add(4);
     let mut run = Run {
         ctx,

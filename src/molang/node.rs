@@ -241,3 +241,32 @@ pub enum Node {
         body: u32,
     },
 }
+
+/// A compiled expression: evaluate it at each sample (`Program::eval`, in
+/// `eval.rs`; made by `program.rs`).
+#[derive(Clone, Copy, Debug)]
+pub struct Program<'a> {
+    pub(crate) nodes: &'a [Node],
+    pub(crate) text: &'a [u8],
+    pub(crate) root: u32,
+    pub(crate) randomness: bool,
+    pub(crate) assignments: usize,
+}
+
+impl Program<'_> {
+    /// Whether it calls `math.random`, `math.random_integer`,
+    /// `math.die_roll` or `math.die_roll_integer`.
+    pub fn uses_randomness(&self) -> bool {
+        self.randomness
+    }
+
+    /// How many assignments it holds: an upper bound on the variables it adds.
+    pub fn assignments(&self) -> usize {
+        self.assignments
+    }
+
+    /// Whether it is empty (an empty string: 0).
+    pub fn is_empty(&self) -> bool {
+        self.root == NONE
+    }
+}

@@ -15,8 +15,8 @@
 
 use super::error::{MolangError, MolangErrorCode};
 use super::limits::MolangLimits;
-use super::node::{Name, Node};
-use super::program::{self, Program, Source};
+use super::node::{Name, Node, Program};
+use super::program::{self, Source};
 use super::text::{OTHER, is_js_space, normalized_len};
 
 /// What a placeholder line gives.

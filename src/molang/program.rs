@@ -3,9 +3,8 @@
 
 use super::compile::Builder;
 use super::error::{MolangError, MolangErrorCode};
-use super::eval::{self, Context};
 use super::limits::MolangLimits;
-use super::node::{NONE, Node};
+use super::node::{Node, Program};
 use super::text;
 
 /// An expression's text as molangjs reads it, in caller memory.
@@ -103,38 +102,4 @@ pub fn compile<'a>(
 fn at_original(source: &Source<'_, '_>, mut e: MolangError) -> MolangError {
     e.offset = text::original_offset(source.original, e.offset);
     e
-}
-
-/// A compiled expression: evaluate it at each sample.
-#[derive(Clone, Copy, Debug)]
-pub struct Program<'a> {
-    pub(crate) nodes: &'a [Node],
-    pub(crate) text: &'a [u8],
-    pub(crate) root: u32,
-    randomness: bool,
-    assignments: usize,
-}
-
-impl<'a> Program<'a> {
-    /// The value molangjs gives this expression in `ctx` (its `parse`:
-    /// NaN and 0 give 0). An error is a limit met while evaluating.
-    pub fn eval(&self, ctx: &mut Context<'_, '_, 'a>) -> Result<f64, MolangError> {
-        eval::evaluate(self, ctx)
-    }
-
-    /// Whether it calls `math.random`, `math.random_integer`,
-    /// `math.die_roll` or `math.die_roll_integer`.
-    pub fn uses_randomness(&self) -> bool {
-        self.randomness
-    }
-
-    /// How many assignments it holds: an upper bound on the variables it adds.
-    pub fn assignments(&self) -> usize {
-        self.assignments
-    }
-
-    /// Whether it is empty (an empty string: 0).
-    pub fn is_empty(&self) -> bool {
-        self.root == NONE
-    }
 }
