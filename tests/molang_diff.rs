@@ -5,8 +5,9 @@
 //! Every non-numeric keyframe data point (`x`, `y`, `z` of
 //! `data_points`) of every corpus .bbmodel (`../shared/corpus/bbmodel/`,
 //! recursive), each with its file's `animation_variable_placeholders`,
-//! and a hand-written set covering every operator, function and
-//! malformed shape are evaluated by both at several anim_time values.
+//! a hand-written set covering every operator, function and
+//! malformed shape, and 20 000 expressions generated from Molang's
+//! pieces (fixed seed) are evaluated by both at several anim_time values.
 //! Expressions that call the random family are skipped, counted and
 //! named: molangjs draws from `Math.random`, scenedec from a seeded
 //! generator.
@@ -35,6 +36,8 @@ use scenedec::molang::{
 };
 use serde_json::{Value, json};
 
+/// How many generated expressions (see [`generated`]).
+const GENERATED: usize = 20000;
 const TIMES: [f64; 5] = [0.0, 0.25, 0.5, 1.0, 1.75];
 const DELTA: f64 = 0.05;
 const THIS: f64 = 0.0;
@@ -225,6 +228,96 @@ const KNOWN_DIFFERENCES: &[(&str, &str)] = &[(
 /// The hand-written set's placeholders (Blockbench's panel text).
 const HAND_PLACEHOLDERS: &str =
     "v.speed = 2\nvariable.size=q.anim_time*10\n v.slide = slider('a')\nv.speed = 3\nv.Speed = 9\n";
+
+/// Expressions generated from Molang's pieces, well-formed or not, with a
+/// fixed seed: operators, functions, names, numbers, brackets and stray
+/// characters in random order, to reach splits no hand-written line does.
+fn generated(count: usize) -> Vec<String> {
+    const PIECES: &[&str] = &[
+        "1",
+        "2.5",
+        "-3",
+        "0",
+        "10",
+        ".5",
+        "4f",
+        "q.anim_time",
+        "query.life_time",
+        "v.a",
+        "t.b",
+        "v.c",
+        "this",
+        "math.pi",
+        "math.sin(",
+        "math.cos(",
+        "math.clamp(",
+        "math.lerp(",
+        "math.abs(",
+        "math.pow(",
+        "math.mod(",
+        "math.min(",
+        "math.max(",
+        "math.floor(",
+        "math.round(",
+        "math.sqrt(",
+        "math.lerprotate(",
+        "math.ease_in_out_sine(",
+        "math.hermite_blend(",
+        "query.in_range(",
+        "query.any(",
+        "loop(",
+        "(",
+        ")",
+        "{",
+        "}",
+        ",",
+        ";",
+        "+",
+        "-",
+        "*",
+        "/",
+        "<",
+        ">",
+        "<=",
+        ">=",
+        "==",
+        "!=",
+        "&&",
+        "||",
+        "!",
+        "?",
+        ":",
+        "??",
+        "=",
+        "return ",
+        "break",
+        "continue",
+        " ",
+        "'x'",
+        "true",
+        "false",
+        "v.a=",
+        "t.b=",
+        "#",
+        "Q.Anim_Time",
+        "\t",
+    ];
+    let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut next = move |n: usize| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state % n as u64) as usize
+    };
+    (0..count)
+        .map(|_| {
+            let len = 1 + next(12);
+            (0..len)
+                .map(|_| PIECES[next(PIECES.len())])
+                .collect::<String>()
+        })
+        .collect()
+}
 
 struct Group {
     file: String,
@@ -448,11 +541,18 @@ fn every_corpus_and_hand_written_expression_matches_molangjs() {
         placeholders: HAND_PLACEHOLDERS.into(),
         expressions: HAND_WRITTEN.iter().map(|s| s.to_string()).collect(),
     });
+    groups.push(Group {
+        file: "generated".into(),
+        placeholders: HAND_PLACEHOLDERS.into(),
+        expressions: generated(GENERATED),
+    });
     let Some(mut expected) = molangjs(&groups) else {
         return;
     };
     let mut corpus = (0, 0, 0); // expressions, matching, random
     let mut hand = (0, 0, 0);
+    let mut made = (0, 0, 0);
+    let mut made_nonzero = 0;
     let mut mismatches = Vec::new();
     let mut max_rel = 0f64;
     let (known, known_want) = (groups.remove(corpus_groups), expected.remove(corpus_groups));
@@ -471,8 +571,10 @@ fn every_corpus_and_hand_written_expression_matches_molangjs() {
     for (g, (group, want)) in groups.iter().zip(&expected).enumerate() {
         let counts = if g < corpus_groups {
             &mut corpus
-        } else {
+        } else if group.file == "hand-written" {
             &mut hand
+        } else {
+            &mut made
         };
         for ((src, got), want) in group
             .expressions
@@ -483,11 +585,16 @@ fn every_corpus_and_hand_written_expression_matches_molangjs() {
             counts.0 += 1;
             let Some(got) = got else {
                 counts.2 += 1;
-                eprintln!("random, skipped: {}: {src:?}", group.file);
+                if group.file != "generated" {
+                    eprintln!("random, skipped: {}: {src:?}", group.file);
+                }
                 continue;
             };
             if got.iter().zip(want).all(|(a, b)| same(*a, *b)) {
                 counts.1 += 1;
+                if group.file == "generated" && want.iter().any(|v| *v != 0.0) {
+                    made_nonzero += 1;
+                }
                 for (a, b) in got.iter().zip(want) {
                     if a.is_finite() && b.is_finite() && a != b {
                         max_rel = max_rel.max((a - b).abs() / b.abs().max(1.0));
@@ -502,8 +609,8 @@ fn every_corpus_and_hand_written_expression_matches_molangjs() {
         }
     }
     eprintln!(
-        "corpus: {} files with Molang, {} expressions, {} match, {} random (skipped); hand-written: {} expressions, {} match, {} random (skipped); largest relative difference among matches {max_rel:e}",
-        corpus_groups, corpus.0, corpus.1, corpus.2, hand.0, hand.1, hand.2
+        "corpus: {} files with Molang, {} expressions, {} match, {} random (skipped); hand-written: {} expressions, {} match, {} random (skipped); generated: {} expressions, {} match ({made_nonzero} of them not always 0), {} random (skipped); largest relative difference among matches {max_rel:e}",
+        corpus_groups, corpus.0, corpus.1, corpus.2, hand.0, hand.1, hand.2, made.0, made.1, made.2
     );
     assert!(
         mismatches.is_empty(),
