@@ -212,6 +212,11 @@ const HAND_WRITTEN: &[&str] = &[
     "v.size",
     "v.slide + 1",
     "v.Speed",
+    "q.keyed(1, 'a') + 1",
+    "q.keyed(2, 'a') + 1",
+    "query.half(0.5) * 2",
+    "q.half(q.anim_time)",
+    "q.num('3')",
 ];
 
 /// Expressions where scenedec and molangjs differ on purpose, each with
@@ -226,8 +231,8 @@ const KNOWN_DIFFERENCES: &[(&str, &str)] = &[(
 )];
 
 /// The hand-written set's placeholders (Blockbench's panel text).
-const HAND_PLACEHOLDERS: &str =
-    "v.speed = 2\nvariable.size=q.anim_time*10\n v.slide = slider('a')\nv.speed = 3\nv.Speed = 9\n";
+const HAND_PLACEHOLDERS: &str = "v.speed = 2\nvariable.size=q.anim_time*10\n v.slide = slider('a')\nv.speed = 3\nv.Speed = 9\n\
+     q.keyed(1, 'a') = 5\nquery.half(0.5) = 7 + q.anim_time\nq.num(3) = 4\n";
 
 /// Expressions generated from Molang's pieces, well-formed or not, with a
 /// fixed seed: operators, functions, names, numbers, brackets and stray

@@ -5,6 +5,7 @@
     reason = "f64 arithmetic does not panic; the step and depth counters are checked against limits far below u64::MAX"
 )]
 
+use super::call_key::{self, Arg, MAX_KEY_ARGS};
 use super::error::{MolangError, MolangErrorCode};
 use super::jsmath::{self as js, Rng, truthy};
 use super::limits::MolangLimits;
@@ -384,7 +385,11 @@ impl<'a> Run<'_, '_, '_, 'a> {
         let Some(entry) = placeholders.find(name, text) else {
             return Ok(None);
         };
-        Ok(Some(match entry.value {
+        self.placeholder_value(entry.value).map(Some)
+    }
+
+    fn placeholder_value(&mut self, value: Value<'a>) -> Step {
+        Ok(match value {
             Value::Control => 0.0,
             Value::Expression(program) => {
                 let v = self.node(&program, program.root)?;
@@ -392,7 +397,7 @@ impl<'a> Run<'_, '_, '_, 'a> {
                 self.status = Status::Normal;
                 if truthy(v) { v } else { 0.0 }
             }
-        }))
+        })
     }
 
     fn operand(&mut self, p: &Program<'a>, i: u32) -> Step<Operand<'a>> {
@@ -551,11 +556,18 @@ impl<'a> Run<'_, '_, '_, 'a> {
         let text = p.text;
         let arg = |k: u32| first.saturating_add(k);
         let (mut v0, mut v1, mut v2) = (None, None, None);
+        let mut kept = [Arg::Num(0.0); MAX_KEY_ARGS];
         let mut all = true;
         let mut any = false;
         let mut approx = true;
         for k in 0..count {
             let x = self.operand(p, arg(k))?;
+            if let Some(slot) = kept.get_mut(k as usize) {
+                *slot = match x {
+                    Operand::Num(v) => Arg::Num(v),
+                    Operand::Str(s) => Arg::Str(s),
+                };
+            }
             match k {
                 0 => v0 = Some(x),
                 1 => v1 = Some(x),
@@ -587,6 +599,20 @@ impl<'a> Run<'_, '_, '_, 'a> {
         if name.is(text, b"query.approx_eq") {
             return Ok(bool01(approx));
         }
-        Ok(self.placeholder(name, text)?.unwrap_or(0.0))
+        if let Some(v) = self.placeholder(name, text)? {
+            return Ok(v);
+        }
+        // Blockbench 5: the call with its arguments, `name(1,'a')`.
+        let Some(args) = kept.get(..count as usize) else {
+            return Ok(0.0);
+        };
+        let placeholders = self.ctx.placeholders;
+        let keyed = placeholders
+            .latest_first()
+            .find(|e| call_key::matches(e.key_parts(), name.parts(text), args));
+        Ok(match keyed {
+            Some(entry) => self.placeholder_value(entry.value)?,
+            None => 0.0,
+        })
     }
 }

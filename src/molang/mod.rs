@@ -19,6 +19,7 @@
 //! `maxMolangSteps` in [`crate::BbmodelLimits`]) are the only errors;
 //! docs/bbmodel.md, "Molang", lists every rule and what differs.
 
+mod call_key;
 mod check;
 mod compile;
 mod error;

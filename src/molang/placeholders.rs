@@ -37,6 +37,11 @@ pub struct Placeholder<'a> {
 }
 
 impl Placeholder<'_> {
+    /// The key: its prefix's expansion and the written rest.
+    pub(crate) fn key_parts(&self) -> (&'static [u8], &[u8]) {
+        self.key.parts(self.key_text)
+    }
+
     /// An unused entry, to fill an array with.
     pub const EMPTY: Placeholder<'static> = Placeholder {
         key: Name {
@@ -65,6 +70,11 @@ impl<'p, 'a> Placeholders<'p, 'a> {
             .iter()
             .rev()
             .find(|e| e.key.same(e.key_text, name, text))
+    }
+
+    /// Every line, last first (a later line wins).
+    pub(crate) fn latest_first(&self) -> impl Iterator<Item = &'p Placeholder<'a>> {
+        self.entries.iter().rev()
     }
 
     /// How many lines define something.

@@ -146,6 +146,11 @@ fn placeholders_apply_as_blockbench_applies_them() {
     assert_eq!(value_with("v.slide + 1", 0.5, p), 1.0);
     // Keys keep their case; expressions are lowercased: no match.
     assert_eq!(value_with("v.caps", 0.5, p), 0.0);
+    // Blockbench 5: a call looked up with its arguments.
+    let keyed = "q.f(1, 'a') = 5\nquery.g(0.5) = 7";
+    assert_eq!(value_with("q.f(1, 'a') + 1", 0.5, keyed), 6.0);
+    assert_eq!(value_with("q.f(2, 'a') + 1", 0.5, keyed), 1.0);
+    assert_eq!(value_with("q.g(q.anim_time)", 0.5, keyed), 7.0);
     // An assigned variable wins over a placeholder.
     assert_eq!(value_with("v.speed = 9; v.speed", 0.5, p), 9.0);
 }

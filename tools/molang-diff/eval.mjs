@@ -52,9 +52,12 @@ parser.global_variables = {
 	get 'context.is_first_person'() { return 0; },
 	get time() { return now; },
 };
-// Blockbench variableHandler, the bare-name lookup (no buttons: 0).
-parser.variableHandler = (name, variables) => {
-	const val = lines[name];
+// Blockbench variableHandler: the bare name, then (Blockbench 5) the call
+// with its arguments; no buttons, so sliders, toggles and impulses are 0.
+const stringNumber = (s) => typeof s === 'number' || /^-?\d+(\.\d+f?)?$/.test(s);
+parser.variableHandler = (name, variables, args) => {
+	const withArgs = args?.length && `${name}(${args.map((a) => (stringNumber(a) ? a : "'" + a + "'")).join(',')})`;
+	const val = lines[name] ?? lines[withArgs];
 	if (val === undefined) return fallbacks[name];
 	if (/^(slider|toggle|impulse)\(/.test(val)) return 0;
 	return val[0] === "'" ? val : parser.parse(val, variables);
