@@ -94,6 +94,7 @@ pub mod json;
 pub mod limits;
 pub mod lzutf8;
 mod model;
+pub mod molang;
 // Streaming PNG decoding to RGBA8 in caller memory (no heap).
 pub mod png;
 // RARC archives: read in place, members listed, found and decompressed.

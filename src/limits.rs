@@ -61,6 +61,21 @@ pub struct BbmodelLimits {
     /// spec's table (it does not read `<lz>` files); the decompressed JSON is
     /// then a .bbmodel under `max_file_bytes` like any other.
     pub max_decompressed_bytes: u64,
+    /// Characters (UTF-16 units, as JavaScript counts) of one Molang
+    /// expression or placeholder value (4096). MOLANG_TOO_LONG. Not in the
+    /// spec's table, like the three below: the spec does not play Molang.
+    pub max_molang_chars: u64,
+    /// Nesting of one Molang expression's sub-expressions (128); evaluation
+    /// allows twice that plus 4, placeholders read inside one another
+    /// included. MOLANG_TOO_DEEP.
+    pub max_molang_depth: u64,
+    /// `;`-separated statements of one Molang expression (256).
+    /// MOLANG_TOO_MANY_STATEMENTS.
+    pub max_molang_statements: u64,
+    /// Steps of one Molang evaluation: nodes visited, loop passes, dice
+    /// rolled (1 000 000; `loop` runs up to 1024 times, and loops nest).
+    /// MOLANG_TOO_MANY_STEPS.
+    pub max_molang_steps: u64,
 }
 
 /// Picks one limit out of a table of type `L` (see `BbmodelLimits::NAMES`).
@@ -87,10 +102,14 @@ impl BbmodelLimits {
         max_animations: 1024,
         max_keyframes: 200_000,
         max_decompressed_bytes: 64 * 1024 * 1024,
+        max_molang_chars: 4096,
+        max_molang_depth: 128,
+        max_molang_statements: 256,
+        max_molang_steps: 1_000_000,
     };
 
     /// The spec's names for each limit, with the field they set.
-    const NAMES: [(&'static str, LimitField); 16] = [
+    const NAMES: [(&'static str, LimitField); 20] = [
         ("maxFileBytes", |l| &mut l.max_file_bytes),
         ("maxElements", |l| &mut l.max_elements),
         ("maxGroups", |l| &mut l.max_groups),
@@ -107,6 +126,10 @@ impl BbmodelLimits {
         ("maxAnimations", |l| &mut l.max_animations),
         ("maxKeyframes", |l| &mut l.max_keyframes),
         ("maxDecompressedBytes", |l| &mut l.max_decompressed_bytes),
+        ("maxMolangChars", |l| &mut l.max_molang_chars),
+        ("maxMolangDepth", |l| &mut l.max_molang_depth),
+        ("maxMolangStatements", |l| &mut l.max_molang_statements),
+        ("maxMolangSteps", |l| &mut l.max_molang_steps),
     ];
 
     /// Overrides the limit the spec calls `name` (e.g. `"maxTriangles"`).
@@ -420,6 +443,15 @@ mod tests {
         assert_eq!(l.max_string_chars, 1024);
         assert_eq!(l.max_animations, 1024);
         assert_eq!(l.max_keyframes, 200_000);
+        assert_eq!(
+            (
+                l.max_molang_chars,
+                l.max_molang_depth,
+                l.max_molang_statements,
+                l.max_molang_steps
+            ),
+            (4096, 128, 256, 1_000_000)
+        );
     }
 
     #[test]

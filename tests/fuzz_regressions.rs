@@ -91,3 +91,11 @@ extern crate alloc;
 fn rarc_regressions() {
     assert!(replay("rarc", rarc_checks::rarc) > 0);
 }
+
+#[path = "../fuzz/molang_checks.rs"]
+mod molang_checks;
+
+#[test]
+fn molang_regressions() {
+    assert!(replay("molang", molang_checks::molang) > 0);
+}

@@ -484,6 +484,22 @@ typedef struct scenedec_bbmodel_limits {
    maxDecompressedBytes (`<lz>` backups).
    */
   uint64_t max_decompressed_bytes;
+  /*
+   maxMolangChars.
+   */
+  uint64_t max_molang_chars;
+  /*
+   maxMolangDepth.
+   */
+  uint64_t max_molang_depth;
+  /*
+   maxMolangStatements.
+   */
+  uint64_t max_molang_statements;
+  /*
+   maxMolangSteps.
+   */
+  uint64_t max_molang_steps;
 } scenedec_bbmodel_limits;
 
 /*

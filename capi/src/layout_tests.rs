@@ -62,7 +62,8 @@ fn expected() -> String {
         scenedec_bbmodel_limits { max_file_bytes, max_elements, max_groups, max_triangles,
             max_vertices, max_face_vertices, max_nesting, max_textures, max_texture_side,
             max_texture_pixels, max_data_uri_chars, max_texture_bytes, max_string_chars,
-            max_animations, max_keyframes, max_decompressed_bytes }
+            max_animations, max_keyframes, max_decompressed_bytes, max_molang_chars,
+            max_molang_depth, max_molang_statements, max_molang_steps }
         scenedec_j3d_limits { max_file_bytes, max_vertices, max_triangles, max_joints,
             max_shapes, max_packets, max_materials, max_textures, max_texture_side,
             max_texture_pixels, max_texture_bytes, max_display_list_bytes, max_depth }

@@ -73,6 +73,14 @@ pub struct scenedec_bbmodel_limits {
     pub max_keyframes: u64,
     /// maxDecompressedBytes (`<lz>` backups).
     pub max_decompressed_bytes: u64,
+    /// maxMolangChars.
+    pub max_molang_chars: u64,
+    /// maxMolangDepth.
+    pub max_molang_depth: u64,
+    /// maxMolangStatements.
+    pub max_molang_statements: u64,
+    /// maxMolangSteps.
+    pub max_molang_steps: u64,
 }
 
 limits_convert!(
@@ -92,7 +100,11 @@ limits_convert!(
         max_string_chars,
         max_animations,
         max_keyframes,
-        max_decompressed_bytes
+        max_decompressed_bytes,
+        max_molang_chars,
+        max_molang_depth,
+        max_molang_statements,
+        max_molang_steps
     }
 );
 

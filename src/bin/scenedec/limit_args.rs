@@ -234,4 +234,31 @@ mod tests {
         assert_eq!(unique.len(), names.len());
         assert!(help().contains("maxDisplayListBytes"));
     }
+
+    #[test]
+    fn the_molang_limits_are_set_by_name() {
+        let mut l = Limits::default();
+        for arg in [
+            "maxMolangChars=10",
+            "maxMolangDepth=11",
+            "maxMolangStatements=12",
+            "maxMolangSteps=inf",
+        ] {
+            l.apply(arg).unwrap();
+        }
+        assert_eq!(l.bbmodel.max_molang_chars, 10);
+        assert_eq!(l.bbmodel.max_molang_depth, 11);
+        assert_eq!(l.bbmodel.max_molang_statements, 12);
+        assert_eq!(l.bbmodel.max_molang_steps, scenedec::limits::UNLIMITED);
+        assert_eq!(
+            l.inapplicable(Format::J3d),
+            vec![
+                "maxMolangChars",
+                "maxMolangDepth",
+                "maxMolangStatements",
+                "maxMolangSteps"
+            ]
+        );
+        assert!(help().contains("maxMolangSteps"));
+    }
 }

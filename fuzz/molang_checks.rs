@@ -1,0 +1,85 @@
+//! The `molang` target's property, shared with `tests/fuzz_regressions.rs`
+//! (beside `checks.rs`, which holds most targets').
+
+use alloc::string::String;
+use alloc::vec;
+
+use scenedec::molang::{
+    self, Context, MolangErrorCode, MolangLimits, Node, Placeholder, Slot, Times, Variables,
+};
+
+/// Molang: any text (the part after the first NUL is the project's
+/// placeholder text) prepares, measures, compiles and evaluates under the
+/// default limits without a panic or hang; compile fills exactly the nodes
+/// `measure` counted (one fewer is refused); evaluating twice from the
+/// same fresh state gives the same value; every error offset lies on a
+/// character boundary of the text it names.
+pub fn molang(data: &[u8]) {
+    let text = String::from_utf8_lossy(data);
+    let (src, placeholders) = text.split_once('\0').unwrap_or((&text, ""));
+    let limits = MolangLimits::default();
+    let boundary = |s: &str, e: &molang::MolangError| {
+        assert!(
+            e.offset <= s.len() && s.is_char_boundary(e.offset),
+            "{e} in {s:?}"
+        );
+    };
+    if let Some(e) = molang::check(src) {
+        boundary(src, &e);
+    }
+
+    let plan = molang::plan_placeholders(placeholders);
+    let mut ptext = vec![0u8; plan.text];
+    let places = match molang::prepare_placeholders(placeholders, &mut ptext, &limits) {
+        Ok(p) => p,
+        Err(e) => return boundary(placeholders, &e),
+    };
+    let pn = match molang::measure_placeholders(&places, &limits) {
+        Ok(n) => n,
+        Err(e) => return assert_ne!(e.code, MolangErrorCode::WrongPlan),
+    };
+    let mut pnodes = vec![Node::Num(0.0); pn];
+    let mut entries = vec![Placeholder::EMPTY; plan.entries];
+    let places = molang::compile_placeholders(&places, &mut entries, &mut pnodes, &limits)
+        .expect("placeholders compile as measured");
+
+    let mut buf = vec![0u8; molang::text_len(src)];
+    let source = match molang::prepare(src, &mut buf, &limits) {
+        Ok(s) => s,
+        Err(e) => return boundary(src, &e),
+    };
+    let n = match molang::measure(&source, &limits) {
+        Ok(n) => n,
+        Err(e) => {
+            boundary(src, &e);
+            return;
+        }
+    };
+    if n > 0 {
+        let mut short = vec![Node::Num(0.0); n - 1];
+        let e = molang::compile(&source, &mut short, &limits).unwrap_err();
+        assert_eq!(e.code, MolangErrorCode::WrongPlan);
+    }
+    let mut nodes = vec![Node::Num(0.0); n];
+    let program = molang::compile(&source, &mut nodes, &limits).expect("compiles as measured");
+
+    let mut values = [None, None];
+    for value in &mut values {
+        let mut slots = vec![Slot::EMPTY; 8];
+        let mut vars = Variables::new(&mut slots, 3);
+        let mut ctx = Context {
+            times: Times {
+                anim_time: 0.75,
+                life_time: 0.75,
+                delta_time: 0.05,
+                this: 1.0,
+            },
+            variables: &mut vars,
+            placeholders: &places,
+            limits,
+        };
+        let v = program.eval(&mut ctx);
+        *value = Some(v.map(f64::to_bits));
+    }
+    assert_eq!(values[0], values[1], "same state, same value");
+}

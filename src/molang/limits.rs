@@ -1,0 +1,35 @@
+//! The Molang bounds, taken from [`BbmodelLimits`] so `--limit` and
+//! `with_override` set them like every other .bbmodel limit.
+
+use crate::limits::BbmodelLimits;
+
+/// The four Molang limits of a [`BbmodelLimits`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MolangLimits {
+    /// Characters of one expression (`maxMolangChars`).
+    pub max_chars: u64,
+    /// Nesting depth of sub-expressions (`maxMolangDepth`).
+    pub max_depth: u64,
+    /// `;`-separated statements of one expression (`maxMolangStatements`).
+    pub max_statements: u64,
+    /// Steps of one evaluation (`maxMolangSteps`).
+    pub max_steps: u64,
+}
+
+impl MolangLimits {
+    /// The Molang limits of `limits`.
+    pub const fn of(limits: &BbmodelLimits) -> Self {
+        Self {
+            max_chars: limits.max_molang_chars,
+            max_depth: limits.max_molang_depth,
+            max_statements: limits.max_molang_statements,
+            max_steps: limits.max_molang_steps,
+        }
+    }
+}
+
+impl Default for MolangLimits {
+    fn default() -> Self {
+        Self::of(&BbmodelLimits::DEFAULT)
+    }
+}
