@@ -244,28 +244,7 @@ pub fn write_animations(
                     Property::Rotation,
                 ),
             };
-            let sampler =
-                json::Index::new(u32::try_from(animation.samplers.len()).map_err(|_| {
-                    ExportError::TooLarge(String::from("more than 2³² animation samplers"))
-                })?);
-            animation.samplers.push(Sampler {
-                extensions: None,
-                extras: None,
-                input,
-                interpolation: Checked::Valid(interpolation),
-                output,
-            });
-            animation.channels.push(Channel {
-                sampler,
-                target: Target {
-                    extensions: None,
-                    extras: None,
-                    node,
-                    path: Checked::Valid(path),
-                },
-                extensions: None,
-                extras: None,
-            });
+            push(&mut animation, input, output, interpolation, node, path)?;
         }
         if !animation.channels.is_empty() {
             w.root.push(animation);
@@ -273,6 +252,40 @@ pub fn write_animations(
         }
     }
     Ok(written)
+}
+
+/// Adds a sampler and the channel that plays it.
+pub(super) fn push(
+    animation: &mut json::Animation,
+    input: json::Index<json::Accessor>,
+    output: json::Index<json::Accessor>,
+    interpolation: GltfInterpolation,
+    node: json::Index<json::Node>,
+    path: Property,
+) -> Result<(), ExportError> {
+    let sampler =
+        json::Index::new(u32::try_from(animation.samplers.len()).map_err(|_| {
+            ExportError::TooLarge(String::from("more than 2³² animation samplers"))
+        })?);
+    animation.samplers.push(Sampler {
+        extensions: None,
+        extras: None,
+        input,
+        interpolation: Checked::Valid(interpolation),
+        output,
+    });
+    animation.channels.push(Channel {
+        sampler,
+        target: Target {
+            extensions: None,
+            extras: None,
+            node,
+            path: Checked::Valid(path),
+        },
+        extensions: None,
+        extras: None,
+    });
+    Ok(())
 }
 
 /// A sampler input: the times, with the min/max glTF requires.

@@ -21,8 +21,7 @@ use std::string::{String, ToString};
 use std::vec::Vec;
 
 use gltf_json as json;
-use json::animation::{Channel, Interpolation, Property, Sampler, Target};
-use json::validation::Checked;
+use json::animation::{Interpolation, Property};
 use serde_json::{Map, Value};
 
 use crate::scene::{
@@ -30,7 +29,7 @@ use crate::scene::{
 };
 
 use super::ExportError;
-use super::animations::{frame_times, merge_times};
+use super::animations::{frame_times, merge_times, push};
 use super::buffers::{Layout, Writer};
 use super::extras;
 use super::nodes::{NodeMap, quaternion_xyz};
@@ -281,40 +280,6 @@ pub fn write_j3d_clips(
         written += 1;
     }
     Ok(written)
-}
-
-/// Adds a sampler and the channel that plays it.
-fn push(
-    animation: &mut json::Animation,
-    input: json::Index<json::Accessor>,
-    output: json::Index<json::Accessor>,
-    interpolation: Interpolation,
-    node: json::Index<json::Node>,
-    path: Property,
-) -> Result<(), ExportError> {
-    let sampler =
-        json::Index::new(u32::try_from(animation.samplers.len()).map_err(|_| {
-            ExportError::TooLarge(String::from("more than 2³² animation samplers"))
-        })?);
-    animation.samplers.push(Sampler {
-        extensions: None,
-        extras: None,
-        input,
-        interpolation: Checked::Valid(interpolation),
-        output,
-    });
-    animation.channels.push(Channel {
-        sampler,
-        target: Target {
-            extensions: None,
-            extras: None,
-            node,
-            path: Checked::Valid(path),
-        },
-        extensions: None,
-        extras: None,
-    });
-    Ok(())
 }
 
 /// `{"loop": …}`: the game's loop mode, which glTF cannot say.
