@@ -160,7 +160,6 @@ fn corpus_backups_load_to_the_plain_files_scene() {
 }
 
 #[test]
-#[ignore = "fails: the tokenizer refuses a BOM (NOT_JSON, byte order mark is not allowed at byte 0) where Blockbench skips it; not changed yet"]
 fn a_bom_is_skipped_in_a_plain_file_and_inside_a_backup() {
     // autoParseJSON: "if (data.charCodeAt(0) === 0xFEFF) data = data.substr(1)",
     // after decompressing `<lz>` data, so in both kinds of file.

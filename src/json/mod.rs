@@ -7,7 +7,8 @@
 //!   `+1`, `.5`, `1.`, `1e`, single quotes, raw control characters (< 0x20) in strings,
 //!   escapes other than `\" \\ \/ \b \f \n \r \t \uXXXX`, unpaired `\u` surrogates,
 //!   any invalid UTF-8 (overlongs, encoded surrogates, > U+10FFFF, truncated
-//!   sequences) and a leading UTF-8 byte order mark ([`ErrorKind::ByteOrderMark`]).
+//!   sequences) and a leading UTF-8 byte order mark ([`ErrorKind::ByteOrderMark`];
+//!   [`Tokenizer::after_byte_order_mark`] steps over one for formats that allow it).
 //!   `NaN`, `Infinity` and `-Infinity` get their own kind
 //!   ([`ErrorKind::NonFiniteNumber`]); a number past the `f64` range (such as `1e999`) is
 //!   valid JSON whose value is ±infinity, as Rust's parser gives it.
@@ -88,7 +89,7 @@ pub(crate) use number::{plain_value, quick_value};
 pub use stream::{Step, StreamTokenizer};
 pub use string::{BufferTooSmall, JsonStr};
 pub use token::{Token, TokenKind};
-pub use tokenizer::Tokenizer;
+pub use tokenizer::{BYTE_ORDER_MARK_LEN, Tokenizer};
 
 /// Hard upper bound on the nesting depth any tokenizer accepts (the size of the fixed
 /// container bitset); larger `max_depth` arguments are clamped to it.

@@ -1631,3 +1631,17 @@ fn plain_number_array_reads_what_the_tokens_say_or_nothing() {
         "-0 keeps its sign"
     );
 }
+
+#[test]
+fn after_byte_order_mark_steps_over_one_bom_and_keeps_file_offsets() {
+    let mut t = Tokenizer::after_byte_order_mark(b"\xEF\xBB\xBF [1]", 4);
+    let first = t.next_token().unwrap().unwrap();
+    assert_eq!((first.kind, first.offset), (TokenKind::BeginArray, 4));
+    // Without a BOM it is `new`; a second BOM is still refused.
+    let mut plain = Tokenizer::after_byte_order_mark(b"[1]", 4);
+    assert_eq!(plain.next_token().unwrap().unwrap().offset, 0);
+    let mut twice = Tokenizer::after_byte_order_mark(b"\xEF\xBB\xBF\xEF\xBB\xBF[]", 4);
+    assert_eq!(twice.next_token().unwrap_err().offset(), 3);
+    let mut only = Tokenizer::after_byte_order_mark(b"\xEF\xBB\xBF", 4);
+    assert!(only.next_token().is_err());
+}

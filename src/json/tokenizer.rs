@@ -8,6 +8,9 @@ use super::error::JsonError;
 use super::lexer::{Core, Window};
 use super::token::{Token, TokenKind};
 
+/// Bytes of a UTF-8 byte order mark (EF BB BF).
+pub const BYTE_ORDER_MARK_LEN: usize = 3;
+
 /// Tokenizes a complete JSON document held in memory, without copying or allocating:
 /// string and number tokens borrow from `input`.
 ///
@@ -30,6 +33,17 @@ impl<'a> Tokenizer<'a> {
             pos: 0,
             core: Core::new(max_depth),
         }
+    }
+
+    /// [`Tokenizer::new`] that steps over one leading UTF-8 byte order mark,
+    /// for callers whose format allows it (Blockbench's `autoParseJSON` drops
+    /// a leading U+FEFF before `JSON.parse`). Offsets stay those of `input`.
+    pub const fn after_byte_order_mark(input: &'a [u8], max_depth: usize) -> Self {
+        let mut tokenizer = Self::new(input, max_depth);
+        if let [0xEF, 0xBB, 0xBF, ..] = input {
+            tokenizer.pos = BYTE_ORDER_MARK_LEN;
+        }
+        tokenizer
     }
 
     /// The next token, `Ok(None)` once the top-level value and trailing whitespace are

@@ -32,7 +32,7 @@ use crate::bbmodel::document::brackets::closing_bracket;
 use crate::bbmodel::document::formats::ModelFormat;
 use crate::bbmodel::document::value::{Cursor, Path, invalid, known_key, truthy};
 use crate::error::{Error, ErrorCode, JsonPath, Location, PathSegment, Quote};
-use crate::json::{JsonError, Token, TokenKind, Tokenizer};
+use crate::json::{BYTE_ORDER_MARK_LEN, JsonError, Token, TokenKind, Tokenizer};
 use crate::limits::BbmodelLimits;
 
 /// Deepest JSON nesting read (the tokenizer's own cap). Groups nest two
@@ -146,7 +146,8 @@ impl<'a> Document<'a> {
                 format_args!("a JSON object expected"),
             ));
         }
-        let mut tokens = Tokenizer::new(bytes, MAX_JSON_DEPTH);
+        // Blockbench's autoParseJSON drops a leading U+FEFF before JSON.parse.
+        let mut tokens = Tokenizer::after_byte_order_mark(bytes, MAX_JSON_DEPTH);
         let first = next(&mut tokens)?;
         if first.kind != TokenKind::BeginObject {
             // A JSON syntax error anywhere still comes first.
@@ -299,7 +300,7 @@ impl<'a> Document<'a> {
         // The last span stepped over per key, checked whole when the key
         // comes again (the last one wins, so nobody else would read it).
         let mut stepped: [Option<(usize, usize)>; 4] = [None; 4];
-        let mut pos = skip_space(bytes, 0);
+        let mut pos = skip_space(bytes, byte_order_mark_len(bytes));
         if bytes.get(pos) != Some(&b'{') {
             return None;
         }
@@ -481,6 +482,16 @@ const TOP_LEVEL_KEYS: &[&str] = &[
 /// The arrays [`Document::locate`] steps over (textures are mostly long
 /// strings, which the tokenizer scans faster than the stepper).
 const STEPPED_OVER: [&str; 4] = ["elements", "outliner", "groups", "animations"];
+
+/// How many bytes a leading UTF-8 byte order mark takes (0 or 3): Blockbench
+/// reads a file through `autoParseJSON`, which drops a leading U+FEFF.
+fn byte_order_mark_len(bytes: &[u8]) -> usize {
+    if bytes.starts_with(b"\xEF\xBB\xBF") {
+        BYTE_ORDER_MARK_LEN
+    } else {
+        0
+    }
+}
 
 /// The first byte at or after `i` that is no JSON whitespace.
 fn skip_space(bytes: &[u8], mut i: usize) -> usize {

@@ -219,3 +219,49 @@ fn locate_falls_back_to_read_and_checks_replaced_arrays() {
     );
     assert_eq!(e.code(), ErrorCode::NotJson);
 }
+
+#[test]
+fn one_leading_byte_order_mark_is_skipped_as_auto_parse_json_does() {
+    // Blockbench's autoParseJSON: "if (data.charCodeAt(0) === 0xFEFF) data =
+    // data.substr(1)" before JSON.parse, so one BOM at byte 0 and no other.
+    let limits = BbmodelLimits::default();
+    let json = br#"{"meta": {"format_version": "4.10"}, "elements": [], "outliner": []}"#;
+    let mut bom = b"\xEF\xBB\xBF".to_vec();
+    bom.extend_from_slice(json);
+    let plain = Document::read(json, &limits).unwrap().version;
+    let read = Document::read(&bom, &limits).unwrap();
+    assert_eq!(
+        (read.version.major, read.version.minor),
+        (plain.major, plain.minor)
+    );
+    let located = Document::locate(&bom, &limits).unwrap();
+    assert_eq!(located.version.minor, 10);
+    // Offsets stay those of the file, BOM included.
+    let offset = |bytes: &[u8]| match *Document::read(bytes, &limits).unwrap_err().at() {
+        Location::Binary { offset, .. } => offset,
+        ref other => panic!("{other:?}"),
+    };
+    let broken = br#"{"meta": {"format_version": "4.10"}, "x": tru}"#;
+    let mut broken_bom = b"\xEF\xBB\xBF".to_vec();
+    broken_bom.extend_from_slice(broken);
+    assert_eq!(offset(&broken_bom), offset(broken) + 3);
+
+    let not_json = |bytes: &[u8]| {
+        let read = Document::read(bytes, &limits).unwrap_err().code();
+        let located = Document::locate(bytes, &limits).unwrap_err().code();
+        (read, located)
+    };
+    let mut twice = b"\xEF\xBB\xBF".to_vec();
+    twice.extend_from_slice(&bom);
+    assert_eq!(not_json(&twice), (ErrorCode::NotJson, ErrorCode::NotJson));
+    assert_eq!(
+        not_json(b"\xEF\xBB\xBF"),
+        (ErrorCode::NotJson, ErrorCode::NotJson)
+    );
+    let mut after_space = b" ".to_vec();
+    after_space.extend_from_slice(&bom);
+    assert_eq!(
+        not_json(&after_space),
+        (ErrorCode::NotJson, ErrorCode::NotJson)
+    );
+}
