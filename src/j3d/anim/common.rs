@@ -64,56 +64,14 @@ impl Kind {
 }
 
 /// How a clip continues past its last frame (byte 0x08 of every chunk):
-/// the game's `J3DFrameCtrl` modes, by their JSystem names.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum LoopMode {
-    /// 0: play once and hold just before the end.
-    Once,
-    /// 1: play once, then return to frame 0.
-    OnceAndReset,
-    /// 2: wrap around to frame 0.
-    Repeat,
-    /// 3: play forward, then backward, then hold at frame 0.
-    MirroredOnce,
-    /// 4: forward, backward, forward, … for ever.
-    MirroredRepeat,
-}
+/// the game's `J3DFrameCtrl` modes, which the scene keeps as they are, so
+/// one type (and one [`FrameLoop::apply`](crate::scene::FrameLoop::apply))
+/// serves the reader and the sampler.
+pub use crate::scene::FrameLoop as LoopMode;
 
-impl LoopMode {
-    fn from_byte(b: u8) -> Option<Self> {
-        Some(match b {
-            0 => Self::Once,
-            1 => Self::OnceAndReset,
-            2 => Self::Repeat,
-            3 => Self::MirroredOnce,
-            4 => Self::MirroredRepeat,
-            _ => return None,
-        })
-    }
-
-    /// The frame a clip of `duration` frames shows `time` frames after it
-    /// started (at rate 1), as `J3DFrameCtrl` keeps its frame: Once stops at
-    /// `duration - 0.001` (the game's own epsilon, so that a table indexed
-    /// at `floor(frame)` never reads its entry `duration`), OnceAndReset
-    /// returns to 0, Repeat wraps, the mirrored modes run back from the end.
-    /// A negative `time` is frame 0; a non-finite one too.
-    pub fn apply(self, time: f32, duration: u16) -> f32 {
-        let d = f32::from(duration);
-        if !time.is_finite() || time <= 0.0 || d <= 0.0 {
-            return 0.0;
-        }
-        match self {
-            Self::Once if time >= d => d - 0.001,
-            Self::OnceAndReset if time >= d => 0.0,
-            Self::Once | Self::OnceAndReset => time,
-            Self::Repeat => libm::fmodf(time, d),
-            Self::MirroredOnce if time >= 2.0 * d => 0.0,
-            Self::MirroredOnce | Self::MirroredRepeat => {
-                let u = libm::fmodf(time, 2.0 * d);
-                if u < d { u } else { 2.0 * d - u }
-            }
-        }
-    }
+/// The mode byte 0x08 holds: 0 to 4, the scene's values.
+fn loop_mode_of(byte: u8) -> Option<LoopMode> {
+    (byte <= 4).then(|| LoopMode::from_u32(u32::from(byte)))
 }
 
 /// The loop mode and duration every chunk starts with.
@@ -128,7 +86,7 @@ pub struct Clip {
 impl Clip {
     /// The frame shown `time` frames after the clip started: [`LoopMode::apply`].
     pub fn frame_at(&self, time: f32) -> f32 {
-        self.loop_mode.apply(time, self.duration)
+        self.loop_mode.apply(time, f32::from(self.duration))
     }
 }
 
@@ -243,7 +201,7 @@ pub(crate) fn clip(
     limits: &J3dLimits,
 ) -> Result<Clip, Error> {
     let byte = r.u8(0x08)?;
-    let loop_mode = LoopMode::from_byte(byte).ok_or_else(|| {
+    let loop_mode = loop_mode_of(byte).ok_or_else(|| {
         r.error(
             ErrorCode::BadValue,
             0x08,

@@ -225,7 +225,7 @@ fn the_rotation_fraction_scales_rotations_by_a_power_of_two() {
 fn loop_modes_place_a_time_past_the_end_as_the_game_does() {
     // J3DFrameCtrl: Once stops just short of the end, OnceAndReset returns
     // to 0, Repeat wraps, the mirrored modes come back from the end.
-    let d = 10;
+    let d = 10.0;
     assert_eq!(LoopMode::Once.apply(4.0, d), 4.0);
     assert_eq!(LoopMode::Once.apply(12.0, d), 10.0 - 0.001);
     assert_eq!(LoopMode::OnceAndReset.apply(12.0, d), 0.0);
@@ -238,7 +238,7 @@ fn loop_modes_place_a_time_past_the_end_as_the_game_does() {
     for mode in [LoopMode::Once, LoopMode::Repeat, LoopMode::MirroredRepeat] {
         assert_eq!(mode.apply(-1.0, d), 0.0);
         assert_eq!(mode.apply(f32::NAN, d), 0.0);
-        assert_eq!(mode.apply(5.0, 0), 0.0);
+        assert_eq!(mode.apply(5.0, 0.0), 0.0);
     }
 }
 

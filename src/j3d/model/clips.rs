@@ -193,16 +193,13 @@ fn kind_of(kind: Kind) -> ClipKind {
     }
 }
 
-/// The J3D loop mode as the scene's own, and the nearest of the three
-/// loop modes every format's clip has (for readers of `AnimationRecord` alone).
-fn loop_of(mode: FileLoop) -> (crate::scene::FrameLoop, LoopMode) {
-    use crate::scene::FrameLoop as F;
+/// The nearest of the three loop modes every format's clip has, for
+/// readers of `AnimationRecord` alone.
+fn nearest_loop(mode: FileLoop) -> LoopMode {
     match mode {
-        FileLoop::Once => (F::Once, LoopMode::Hold),
-        FileLoop::OnceAndReset => (F::OnceAndReset, LoopMode::Once),
-        FileLoop::Repeat => (F::Repeat, LoopMode::Loop),
-        FileLoop::MirroredOnce => (F::MirroredOnce, LoopMode::Once),
-        FileLoop::MirroredRepeat => (F::MirroredRepeat, LoopMode::Loop),
+        FileLoop::Once => LoopMode::Hold,
+        FileLoop::Repeat | FileLoop::MirroredRepeat => LoopMode::Loop,
+        FileLoop::OnceAndReset | FileLoop::MirroredOnce => LoopMode::Once,
     }
 }
 
@@ -271,7 +268,7 @@ impl Model<'_> {
             let clip = parsed.clip();
             let first_track = sink.n.tracks;
             self.tracks_of(name, &parsed, limits, sink)?;
-            let (frame_loop, loop_mode) = loop_of(clip.loop_mode);
+            let (frame_loop, loop_mode) = (clip.loop_mode, nearest_loop(clip.loop_mode));
             let animation = first_animation + sink.n.animations;
             let text = match &mut pool {
                 Some(pool) => pool.copy(name)?,
