@@ -143,7 +143,7 @@ impl Scene<'_> {
         self.rest_pose(out);
         if let Some(j3d) = self.clip_record(clip) {
             // J3D clips count frames: seconds times the clip's frame rate.
-            let frames = time * j3d.frame_rate;
+            let frames = frames_at(time, j3d.frame_rate);
             let frame = super::FrameLoop::from_u32(j3d.loop_mode).apply(frames, j3d.frames);
             self.pose_at(j3d, frame, out);
             return Ok(());
@@ -253,6 +253,24 @@ fn walk(start: Option<usize>, posed: &impl Fn(usize) -> Option<NodeRecord>, limi
     m
 }
 
+/// Seconds to frames. A product within a few f32 steps of a whole frame is
+/// that frame: `k / rate` seconds, rounded to f32 by the caller, means frame
+/// `k`, and a table read at `floor(frame)` must not fall to `k - 1`.
+fn frames_at(time: f32, rate: f32) -> f32 {
+    let frames = f64::from(time) * f64::from(rate);
+    let whole = libm::round(frames);
+    let tolerance = 4.0 * f64::from(f32::EPSILON) * libm::fabs(whole).max(1.0);
+    #[allow(
+        clippy::cast_possible_truncation,
+        reason = "a frame count in f32 range: the product of two f32 values"
+    )]
+    if libm::fabs(frames - whole) <= tolerance {
+        whole as f32
+    } else {
+        frames as f32
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -263,6 +281,25 @@ mod tests {
     use crate::test_rng::XorShift;
     use std::vec;
     use std::vec::Vec;
+
+    /// `Scene::sample` takes seconds; a J3D table is read at floor(frame).
+    /// Frame `k` asked as the f32 nearest `k / 30` s reads entry `k`.
+    #[test]
+    fn whole_frames_asked_in_seconds_read_their_own_table_entry() {
+        let mut naive_fell_short = 0;
+        for k in 0..=3000u32 {
+            let time = (f64::from(k) / 30.0) as f32;
+            assert_eq!(frames_at(time, 30.0), k as f32, "frame {k}");
+            if libm::floorf(time * 30.0) < k as f32 {
+                naive_fell_short += 1;
+            }
+        }
+        // The rule is needed: a plain f32 product falls short on some frames.
+        assert!(naive_fell_short > 0);
+        // Between frames the product is kept.
+        assert_eq!(frames_at(0.5 / 30.0, 30.0), 0.5);
+        assert!(frames_at(1.0 / 60.0 + 1e-4, 30.0) > 0.5);
+    }
 
     /// A clip as the tests write it: length, loop mode and channels of
     /// (node, target, keyframes).
