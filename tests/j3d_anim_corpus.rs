@@ -23,6 +23,8 @@
 
 mod support;
 
+use support::j3d_anim;
+
 use scenedec::j3d::anim::{self, Animation};
 use scenedec::{J3dLimits, Warnings};
 use serde_json::Value;
@@ -44,19 +46,6 @@ fn close(a: f64, b: f64) -> bool {
 fn num(v: &Value, what: &str) -> f64 {
     v.as_f64()
         .unwrap_or_else(|| panic!("{what}: number expected, got {v}"))
-}
-
-fn quat_from_euler([x, y, z]: [f64; 3]) -> [f64; 4] {
-    // Rz * Ry * Rx as a quaternion (x, y, z, w).
-    let (sx, cx) = (x * 0.5).sin_cos();
-    let (sy, cy) = (y * 0.5).sin_cos();
-    let (sz, cz) = (z * 0.5).sin_cos();
-    [
-        sx * cy * cz - cx * sy * sz,
-        cx * sy * cz + sx * cy * sz,
-        cx * cy * sz - sx * sy * cz,
-        cx * cy * cz + sx * sy * sz,
-    ]
 }
 
 struct Check<'t> {
@@ -82,12 +71,8 @@ impl Check<'_> {
         let f = frame as f32;
         let got = f64::from(sample(f));
         let rounding = (frame - f64::from(f)).abs();
-        let h = 1.0 / 64.0;
-        let slope = (f64::from(sample(f + h)) - got)
-            .abs()
-            .max((got - f64::from(sample(f - h))).abs())
-            / f64::from(h);
-        let allowed = 1e-5 * 1f64.max(got.abs()).max(want.abs()) + slope * rounding;
+        let slope = j3d_anim::slope(|t| f64::from(sample(t)), f);
+        let allowed = j3d_anim::allowed(got, want, slope, rounding);
         assert!(
             (got - want).abs() <= allowed,
             "{}: {what}: got {got}, expected {want} (allowed {allowed})",
@@ -140,7 +125,7 @@ fn check_bck(a: &anim::ank1::Ank1<'_>, exp: &Value, c: &mut Check<'_>) {
             // At whole frames noclip's quaternion is the Euler angles'
             // own (no slerp): it pins the axis order X, then Y, then Z.
             if frame.fract() == 0.0 {
-                let q = quat_from_euler(euler);
+                let q = j3d_anim::quat_from_euler(euler);
                 for (i, v) in q.iter().enumerate() {
                     let what = format!("frame {frame} joint {j} rotation_quat[{i}]");
                     c.value(*v, &joint["rotation_quat"][i], &what);
@@ -199,7 +184,7 @@ fn check_bca(a: &anim::anf1::Anf1<'_>, exp: &Value, c: &mut Check<'_>) {
             // As for BCK: at whole frames noclip's quaternion is the Euler
             // angles' own, when none of them is past its table.
             if frame.fract() == 0.0 && !joint["rotation_quat"][0].is_null() {
-                let q = quat_from_euler(pose.rotation.map(f64::from));
+                let q = j3d_anim::quat_from_euler(pose.rotation.map(f64::from));
                 for (i, v) in q.iter().enumerate() {
                     let what = format!("frame {frame} joint {j} rotation_quat[{i}]");
                     c.value(*v, &joint["rotation_quat"][i], &what);
@@ -336,10 +321,7 @@ fn check_bva(a: &anim::vaf1::Vaf1<'_>, exp: &Value, c: &mut Check<'_>) {
 
 fn check_file(root: &Path, rel: &str, tally: &mut Tally) {
     let bytes = std::fs::read(root.join(rel)).unwrap();
-    let exp: Value = serde_json::from_slice(
-        &std::fs::read(root.join("expected").join(format!("{rel}.json"))).unwrap(),
-    )
-    .unwrap();
+    let exp = support::j3d_anim::expected(root, rel);
     let mut warnings = Warnings::new();
     let parsed = anim::parse(&bytes, &J3dLimits::default(), &mut warnings)
         .unwrap_or_else(|e| panic!("{rel}: {e}"));
@@ -412,18 +394,6 @@ fn every_corpus_animation_samples_as_expected() {
     assert!(tally.values > 10_000, "{tally:?}");
 }
 
-/// (animation, model) paths of the manifest's animations that have a model.
-fn pairs(root: &Path) -> Vec<(String, String)> {
-    let manifest = std::fs::read_to_string(root.join("MANIFEST.tsv")).unwrap();
-    manifest
-        .lines()
-        .skip(1)
-        .map(|l| l.split('\t').collect::<Vec<_>>())
-        .filter(|c| c.len() > 6 && c[6] != "-" && !c[6].is_empty())
-        .map(|c| (c[0].to_owned(), c[6].to_owned()))
-        .collect()
-}
-
 #[test]
 fn every_corpus_animation_fits_its_model_and_not_a_foreign_one() {
     use scenedec::ErrorCode;
@@ -433,7 +403,7 @@ fn every_corpus_animation_fits_its_model_and_not_a_foreign_one() {
         return;
     };
     let root = corpus.join("j3d-anim");
-    let pairs = pairs(&root);
+    let pairs = j3d_anim::pairs(&root);
     let limits = J3dLimits::default();
     let mut fits = 0;
     let mut refused = 0;
@@ -497,7 +467,7 @@ fn world_matrices_at_whole_frames_match() {
     };
     let root = corpus.join("j3d-anim");
     let mut compared = 0usize;
-    for (rel, model) in pairs(&root) {
+    for (rel, model) in j3d_anim::pairs(&root) {
         if !(rel.ends_with(".bck") || rel.ends_with(".bca")) {
             continue;
         }

@@ -20,6 +20,8 @@
 
 mod support;
 
+use support::j3d_anim::{self, slope};
+
 use scenedec::j3d::anim::{self, Animation};
 use scenedec::{J3dLimits, Warnings};
 use serde_json::Value;
@@ -45,18 +47,6 @@ fn game_frame(loop_value: u64, time: f32, frames: f32) -> f32 {
     }
 }
 
-fn quat_from_euler([x, y, z]: [f64; 3]) -> [f64; 4] {
-    let (sx, cx) = (x * 0.5).sin_cos();
-    let (sy, cy) = (y * 0.5).sin_cos();
-    let (sz, cz) = (z * 0.5).sin_cos();
-    [
-        sx * cy * cz - cx * sy * sz,
-        cx * sy * cz + sx * cy * sz,
-        cx * cy * sz - sx * sy * cz,
-        cx * cy * cz + sx * sy * sz,
-    ]
-}
-
 struct Check<'t> {
     tally: &'t mut Tally,
     what: String,
@@ -72,7 +62,7 @@ impl Check<'_> {
         let got = got
             .as_f64()
             .unwrap_or_else(|| panic!("{} {what}: number expected, got {got}", self.what));
-        let allowed = 1e-5 * 1f64.max(got.abs()).max(want.abs()) + slope * self.rounding;
+        let allowed = j3d_anim::allowed(got, want, slope, self.rounding);
         assert!(
             (got - want).abs() <= allowed,
             "{} {what}: got {got}, expected {want} (allowed {allowed}, from {})",
@@ -89,13 +79,6 @@ impl Check<'_> {
             self.tally.reader += 1;
         }
     }
-}
-
-/// The reader's slope of `f` at `frame`, per frame.
-fn slope(f: impl Fn(f32) -> f64, frame: f32) -> f64 {
-    let h = 1.0 / 64.0;
-    let at = f(frame);
-    (f(frame + h) - at).abs().max((at - f(frame - h)).abs()) / f64::from(h)
 }
 
 /// The expected sample at `frame` (as the CLI's f32), if noclip sampled it.
@@ -151,7 +134,7 @@ fn check_joints(a: &Animation<'_>, out: &Value, at: Option<&Value>, g: f32, c: &
                 c.value(&node[key][axis], value, from_expected, s, &what);
             }
         }
-        let q = quat_from_euler(euler);
+        let q = j3d_anim::quat_from_euler(euler);
         for (i, v) in q.iter().enumerate() {
             // A quaternion's slope is at most half the angles' (unit length).
             let s = (0..3)
@@ -359,10 +342,7 @@ fn check_bva(a: &anim::vaf1::Vaf1<'_>, out: &Value, at: Option<&Value>, g: f32, 
 
 fn check_pair(root: &Path, rel: &str, model: &str, tally: &mut Tally) {
     let bytes = std::fs::read(root.join(rel)).unwrap();
-    let exp: Value = serde_json::from_slice(
-        &std::fs::read(root.join("expected").join(format!("{rel}.json"))).unwrap(),
-    )
-    .unwrap();
+    let exp = j3d_anim::expected(root, rel);
     let a = anim::parse(&bytes, &J3dLimits::default(), &mut Warnings::new()).unwrap();
     let frames = exp["frames"].as_f64().unwrap() as f32;
     let loop_value = exp["loop_value"].as_u64().unwrap();
@@ -417,16 +397,11 @@ fn pose_json_of_every_corpus_pair_matches_expected_by_the_game_rules() {
         return;
     };
     let root = corpus.join("j3d-anim");
-    let manifest = std::fs::read_to_string(root.join("MANIFEST.tsv")).unwrap();
     let mut tally = Tally::default();
     let mut pairs = 0;
-    for line in manifest.lines().skip(1) {
-        let cols: Vec<_> = line.split('\t').collect();
-        let has_model = cols.len() > 6 && cols[6] != "-" && !cols[6].is_empty();
-        if has_model && cols[5] != "BMD" && cols[5] != "BDL" {
-            check_pair(&root, cols[0], cols[6], &mut tally);
-            pairs += 1;
-        }
+    for (rel, model) in j3d_anim::pairs(&root) {
+        check_pair(&root, &rel, &model, &mut tally);
+        pairs += 1;
     }
     println!("{pairs} pairs: {tally:?}");
     // Every animation with a public model (41 of the 42; the BPK's model is not public).

@@ -7,6 +7,7 @@ pub mod bbmodel_builder;
 pub mod clips;
 pub mod gltf_read;
 pub mod hostile;
+pub mod j3d_anim;
 pub mod j3d_writer;
 pub mod samples;
 
