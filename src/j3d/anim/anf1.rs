@@ -16,7 +16,9 @@
     reason = "offsets are u32 fields plus u16-bounded indices times 0x24 (below 2^40, no overflow with a 64-bit usize), each checked by the chunk reader before any byte is read"
 )]
 
-use super::common::{Clip, FrameTrack, JointPose, KeyBudget, Table, Values, check_tracks, clip};
+use super::common::{
+    Clip, FrameTrack, JointPose, KeyBudget, Srt, SrtTables, Table, Values, check_tracks, clip,
+};
 use crate::error::Error;
 use crate::j3d::read::SectionReader;
 use crate::limits::J3dLimits;
@@ -31,21 +33,11 @@ pub struct Anf1<'a> {
     clip: Clip,
     joints: usize,
     entries: usize,
-    scale: Table<'a>,
-    rotation: Table<'a>,
-    translation: Table<'a>,
+    tables: SrtTables<'a>,
 }
 
 /// One joint's nine per-frame tracks, X/Y/Z per component.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct JointFrames {
-    /// Scale X, Y, Z.
-    pub scale: [FrameTrack; 3],
-    /// Rotation X, Y, Z.
-    pub rotation: [FrameTrack; 3],
-    /// Translation X, Y, Z.
-    pub translation: [FrameTrack; 3],
-}
+pub type JointFrames = Srt<FrameTrack>;
 
 impl<'a> Anf1<'a> {
     pub(crate) fn parse(reader: SectionReader<'a>, limits: &J3dLimits) -> Result<Self, Error> {
@@ -54,9 +46,7 @@ impl<'a> Anf1<'a> {
         let joints = usize::from(r.u16(0x0C)?);
         check_tracks(r, 0x0C, joints, 9, limits)?;
         let angle = Values::S16(core::f32::consts::PI / 32767.0);
-        let scale = Table::read(r, 0x18, r.u16(0x0E)?, Values::F32)?;
-        let rotation = Table::read(r, 0x1C, r.u16(0x10)?, angle)?;
-        let translation = Table::read(r, 0x20, r.u16(0x12)?, Values::F32)?;
+        let tables = SrtTables::read(r, 0x18, angle)?;
         let entries = if joints == 0 { 0 } else { r.offset(0x14)? };
         r.table(entries, joints, ENTRY)?;
         let anim = Self {
@@ -64,15 +54,12 @@ impl<'a> Anf1<'a> {
             clip,
             joints,
             entries,
-            scale,
-            rotation,
-            translation,
+            tables,
         };
         let mut budget = KeyBudget::new(limits);
         for j in 0..joints {
             let t = anim.read_tracks(j)?;
-            let values = t.scale.iter().chain(&t.rotation).chain(&t.translation);
-            let n = values.map(|k| usize::from(k.count)).sum();
+            let n = t.iter().map(|k| usize::from(k.count)).sum();
             budget.take(r, entries + j * ENTRY, n)?;
         }
         Ok(anim)
@@ -80,26 +67,9 @@ impl<'a> Anf1<'a> {
 
     fn read_tracks(&self, joint: usize) -> Result<JointFrames, Error> {
         let at = self.entries + joint * ENTRY;
-        let lens = [
-            self.scale.len(),
-            self.rotation.len(),
-            self.translation.len(),
-        ];
-        let track = |axis: usize, component: usize| {
-            let len = lens.get(component).copied().unwrap_or(0);
+        Srt::axis_major(|axis, component| {
+            let len = self.tables.component(component).len();
             FrameTrack::read(&self.reader, at + (axis * 3 + component) * 4, len)
-        };
-        let per = |component: usize| -> Result<[FrameTrack; 3], Error> {
-            Ok([
-                track(0, component)?,
-                track(1, component)?,
-                track(2, component)?,
-            ])
-        };
-        Ok(JointFrames {
-            scale: per(0)?,
-            rotation: per(1)?,
-            translation: per(2)?,
         })
     }
 
@@ -111,7 +81,7 @@ impl<'a> Anf1<'a> {
     /// The scale, rotation (radians) and translation value tables the
     /// tracks of [`Self::tracks`] index.
     pub fn tables(&self) -> [Table<'a>; 3] {
-        [self.scale, self.rotation, self.translation]
+        self.tables.all()
     }
 
     /// Joint entries; must equal the model's joint count.
@@ -136,9 +106,9 @@ impl<'a> Anf1<'a> {
             k.entry(frame).map_or(rest, |i| table.value(i))
         };
         Some(JointPose {
-            scale: t.scale.map(|k| at(k, &self.scale, 1.0)),
-            rotation: t.rotation.map(|k| at(k, &self.rotation, 0.0)),
-            translation: t.translation.map(|k| at(k, &self.translation, 0.0)),
+            scale: t.scale.map(|k| at(k, &self.tables.scale, 1.0)),
+            rotation: t.rotation.map(|k| at(k, &self.tables.rotation, 0.0)),
+            translation: t.translation.map(|k| at(k, &self.tables.translation, 0.0)),
         })
     }
 }

@@ -16,9 +16,10 @@
 )]
 
 use super::common::{
-    Clip, JointPose, KeyBudget, KeyTrack, Table, Values, check_tracks, clip, rotation_scale,
+    Clip, JointPose, KeyBudget, KeyTrack, Srt, SrtTables, Table, Values, check_tracks, clip,
+    rotation_fraction, rotation_scale,
 };
-use crate::error::{Error, ErrorCode};
+use crate::error::Error;
 use crate::j3d::read::SectionReader;
 use crate::limits::J3dLimits;
 
@@ -33,44 +34,21 @@ pub struct Ank1<'a> {
     rotation_fraction: u8,
     joints: usize,
     entries: usize,
-    scale: Table<'a>,
-    rotation: Table<'a>,
-    translation: Table<'a>,
+    tables: SrtTables<'a>,
 }
 
 /// One joint's nine tracks, X/Y/Z per component.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct JointTracks {
-    /// Scale X, Y, Z.
-    pub scale: [KeyTrack; 3],
-    /// Rotation X, Y, Z.
-    pub rotation: [KeyTrack; 3],
-    /// Translation X, Y, Z.
-    pub translation: [KeyTrack; 3],
-}
+pub type JointTracks = Srt<KeyTrack>;
 
 impl<'a> Ank1<'a> {
     pub(crate) fn parse(reader: SectionReader<'a>, limits: &J3dLimits) -> Result<Self, Error> {
         let r = &reader;
         let clip = clip(r, 0x0A, limits)?;
-        let rotation_fraction = r.u8(0x09)?;
-        if rotation_fraction > 15 {
-            return Err(r.error(
-                ErrorCode::BadValue,
-                0x09,
-                format_args!("rotation fraction {rotation_fraction}: at most 15 expected"),
-            ));
-        }
+        let rotation_fraction = rotation_fraction(r)?;
         let joints = usize::from(r.u16(0x0C)?);
         check_tracks(r, 0x0C, joints, 9, limits)?;
-        let scale = Table::read(r, 0x18, r.u16(0x0E)?, Values::F32)?;
-        let rotation = Table::read(
-            r,
-            0x1C,
-            r.u16(0x10)?,
-            Values::S16(rotation_scale(rotation_fraction)),
-        )?;
-        let translation = Table::read(r, 0x20, r.u16(0x12)?, Values::F32)?;
+        let angle = Values::S16(rotation_scale(rotation_fraction));
+        let tables = SrtTables::read(r, 0x18, angle)?;
         let entries = if joints == 0 { 0 } else { r.offset(0x14)? };
         r.table(entries, joints, ENTRY)?;
         let anim = Self {
@@ -79,15 +57,12 @@ impl<'a> Ank1<'a> {
             rotation_fraction,
             joints,
             entries,
-            scale,
-            rotation,
-            translation,
+            tables,
         };
         let mut budget = KeyBudget::new(limits);
         for j in 0..joints {
             let t = anim.read_tracks(j)?;
-            let keys = t.scale.iter().chain(&t.rotation).chain(&t.translation);
-            let n = keys.map(|k| usize::from(k.count)).sum();
+            let n = t.iter().map(|k| usize::from(k.count)).sum();
             budget.take(r, entries + j * ENTRY, n)?;
         }
         Ok(anim)
@@ -95,23 +70,10 @@ impl<'a> Ank1<'a> {
 
     fn read_tracks(&self, joint: usize) -> Result<JointTracks, Error> {
         let at = self.entries + joint * ENTRY;
-        let tables = [&self.scale, &self.rotation, &self.translation];
         // Axis-major in the file: X (S, R, T), Y (S, R, T), Z (S, R, T).
-        let track = |axis: usize, component: usize| {
-            let table = tables.get(component).copied().unwrap_or(&self.scale);
+        Srt::axis_major(|axis, component| {
+            let table = self.tables.component(component);
             KeyTrack::read(&self.reader, at + (axis * 3 + component) * 6, table)
-        };
-        let per = |component: usize| -> Result<[KeyTrack; 3], Error> {
-            Ok([
-                track(0, component)?,
-                track(1, component)?,
-                track(2, component)?,
-            ])
-        };
-        Ok(JointTracks {
-            scale: per(0)?,
-            rotation: per(1)?,
-            translation: per(2)?,
         })
     }
 
@@ -128,7 +90,7 @@ impl<'a> Ank1<'a> {
     /// The scale, rotation (half-turns) and translation value tables the
     /// tracks of [`Self::tracks`] index.
     pub fn tables(&self) -> [Table<'a>; 3] {
-        [self.scale, self.rotation, self.translation]
+        self.tables.all()
     }
 
     /// Joint entries; must equal the model's joint count.
@@ -151,13 +113,13 @@ impl<'a> Ank1<'a> {
         let t = self.tracks(joint)?;
         let pi = core::f32::consts::PI;
         Some(JointPose {
-            scale: t.scale.map(|k| k.sample(&self.scale, frame, 1.0)),
+            scale: t.scale.map(|k| k.sample(&self.tables.scale, frame, 1.0)),
             rotation: t
                 .rotation
-                .map(|k| k.sample(&self.rotation, frame, 0.0) * pi),
+                .map(|k| k.sample(&self.tables.rotation, frame, 0.0) * pi),
             translation: t
                 .translation
-                .map(|k| k.sample(&self.translation, frame, 0.0)),
+                .map(|k| k.sample(&self.tables.translation, frame, 0.0)),
         })
     }
 }

@@ -286,6 +286,103 @@ pub enum Values {
     S16(f32),
 }
 
+/// Scale, rotation and translation, three components each (X, Y, Z for a
+/// joint; S, T, Q for a texture matrix): the tracks of one ANK1, ANF1 or
+/// TTK1 entry.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Srt<T> {
+    /// Scale, per component.
+    pub scale: [T; 3],
+    /// Rotation, per component.
+    pub rotation: [T; 3],
+    /// Translation, per component.
+    pub translation: [T; 3],
+}
+
+impl<T> Srt<T> {
+    /// The nine tracks of an entry that stores them axis-major (X: S R T,
+    /// Y: S R T, Z: S R T), as ANK1, ANF1 and TTK1 entries do;
+    /// `track(axis, component)` reads one, component 0 scale, 1 rotation,
+    /// 2 translation.
+    pub(crate) fn axis_major(
+        track: impl Fn(usize, usize) -> Result<T, Error>,
+    ) -> Result<Self, Error> {
+        let per = |component| {
+            Ok::<_, Error>([
+                track(0, component)?,
+                track(1, component)?,
+                track(2, component)?,
+            ])
+        };
+        Ok(Self {
+            scale: per(0)?,
+            rotation: per(1)?,
+            translation: per(2)?,
+        })
+    }
+
+    /// Every track: scale, then rotation, then translation.
+    pub fn iter(&self) -> impl Iterator<Item = &T> {
+        self.scale
+            .iter()
+            .chain(&self.rotation)
+            .chain(&self.translation)
+    }
+}
+
+/// The scale, rotation and translation value tables of an ANK1, ANF1 or
+/// TTK1 chunk.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct SrtTables<'a> {
+    pub scale: Table<'a>,
+    pub rotation: Table<'a>,
+    pub translation: Table<'a>,
+}
+
+impl<'a> SrtTables<'a> {
+    /// Counts are the u16s at 0x0E, 0x10 and 0x12, offsets three u32s from
+    /// `offsets_at` on; rotations read as `angle`.
+    pub(crate) fn read(
+        r: &SectionReader<'a>,
+        offsets_at: usize,
+        angle: Values,
+    ) -> Result<Self, Error> {
+        Ok(Self {
+            scale: Table::read(r, offsets_at, r.u16(0x0E)?, Values::F32)?,
+            rotation: Table::read(r, offsets_at + 4, r.u16(0x10)?, angle)?,
+            translation: Table::read(r, offsets_at + 8, r.u16(0x12)?, Values::F32)?,
+        })
+    }
+
+    /// Component 0's table (scale), 1's (rotation) or 2's (translation).
+    pub(crate) fn component(&self, component: usize) -> &Table<'a> {
+        match component {
+            1 => &self.rotation,
+            2 => &self.translation,
+            _ => &self.scale,
+        }
+    }
+
+    /// Scale, rotation and translation tables.
+    pub(crate) fn all(&self) -> [Table<'a>; 3] {
+        [self.scale, self.rotation, self.translation]
+    }
+}
+
+/// The rotation fraction at byte 0x09 of ANK1 and TTK1: rotations are
+/// s16 · 2^fraction / 0x7FFF half-turns, the fraction at most 15.
+pub(crate) fn rotation_fraction(r: &SectionReader<'_>) -> Result<u8, Error> {
+    let fraction = r.u8(0x09)?;
+    if fraction > 15 {
+        return Err(r.error(
+            ErrorCode::BadValue,
+            0x09,
+            format_args!("rotation fraction {fraction}: at most 15 expected"),
+        ));
+    }
+    Ok(fraction)
+}
+
 /// A table of values the tracks point into, checked to lie in the chunk.
 #[derive(Clone, Copy, Debug)]
 pub struct Table<'a> {

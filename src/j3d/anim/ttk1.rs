@@ -18,7 +18,8 @@
 )]
 
 use super::common::{
-    Clip, KeyBudget, KeyTrack, Table, Values, check_tracks, clip, names, rotation_scale,
+    Clip, KeyBudget, KeyTrack, Srt, SrtTables, Table, Values, check_tracks, clip, names,
+    rotation_fraction, rotation_scale,
 };
 use crate::error::{Error, ErrorCode};
 use crate::j3d::read::{NameTable, SectionReader};
@@ -39,9 +40,7 @@ pub struct Ttk1<'a> {
     slots: usize,
     centres: usize,
     names: NameTable<'a>,
-    scale: Table<'a>,
-    rotation: Table<'a>,
-    translation: Table<'a>,
+    tables: SrtTables<'a>,
 }
 
 /// One animated texture matrix: which material and slot, its centre, and
@@ -77,14 +76,7 @@ impl<'a> Ttk1<'a> {
     pub(crate) fn parse(reader: SectionReader<'a>, limits: &J3dLimits) -> Result<Self, Error> {
         let r = &reader;
         let clip = clip(r, 0x0A, limits)?;
-        let rotation_fraction = r.u8(0x09)?;
-        if rotation_fraction > 15 {
-            return Err(r.error(
-                ErrorCode::BadValue,
-                0x09,
-                format_args!("rotation fraction {rotation_fraction}: at most 15 expected"),
-            ));
-        }
+        let rotation_fraction = rotation_fraction(r)?;
         let groups = usize::from(r.u16(0x0C)?);
         if groups % 3 != 0 {
             return Err(r.error(
@@ -96,10 +88,8 @@ impl<'a> Ttk1<'a> {
         let count = groups / 3;
         check_tracks(r, 0x0C, count, 9, limits)?;
         let maya = r.u32(0x5C)? == 1;
-        let scale = Table::read(r, 0x28, r.u16(0x0E)?, Values::F32)?;
         let angle = Values::S16(rotation_scale(rotation_fraction));
-        let rotation = Table::read(r, 0x2C, r.u16(0x10)?, angle)?;
-        let translation = Table::read(r, 0x30, r.u16(0x12)?, Values::F32)?;
+        let tables = SrtTables::read(r, 0x28, angle)?;
         let (entries, slots, centres) = if count == 0 {
             (0, 0, 0)
         } else {
@@ -119,9 +109,7 @@ impl<'a> Ttk1<'a> {
             slots,
             centres,
             names,
-            scale,
-            rotation,
-            translation,
+            tables,
         };
         let mut budget = KeyBudget::new(limits);
         for i in 0..count {
@@ -136,26 +124,18 @@ impl<'a> Ttk1<'a> {
     fn read_entry(&self, i: usize) -> Result<TexMtxEntry<'a>, Error> {
         let r = &self.reader;
         let at = self.entries + i * ENTRY;
-        let tables = [&self.scale, &self.rotation, &self.translation];
-        let track = |axis: usize, component: usize| {
-            let table = tables.get(component).copied().unwrap_or(&self.scale);
+        let tracks = Srt::axis_major(|axis, component| {
+            let table = self.tables.component(component);
             KeyTrack::read(r, at + (axis * 3 + component) * 6, table)
-        };
-        let per = |component: usize| -> Result<[KeyTrack; 3], Error> {
-            Ok([
-                track(0, component)?,
-                track(1, component)?,
-                track(2, component)?,
-            ])
-        };
+        })?;
         let c = self.centres + i * 12;
         Ok(TexMtxEntry {
             material: self.names.get(i)?.0,
             slot: r.u8(self.slots + i)?,
             centre: [r.f32(c)?, r.f32(c + 4)?, r.f32(c + 8)?],
-            scale: per(0)?,
-            rotation: per(1)?,
-            translation: per(2)?,
+            scale: tracks.scale,
+            rotation: tracks.rotation,
+            translation: tracks.translation,
         })
     }
 
@@ -172,7 +152,7 @@ impl<'a> Ttk1<'a> {
     /// The scale, rotation (half-turns) and translation value tables the
     /// tracks of [`Self::entry`] index.
     pub fn tables(&self) -> [Table<'a>; 3] {
-        [self.scale, self.rotation, self.translation]
+        self.tables.all()
     }
 
     /// True when the u32 at 0x5C is 1: the matrix is built Maya's way.
@@ -202,11 +182,13 @@ impl<'a> Ttk1<'a> {
     pub fn srt(&self, i: usize, frame: f32) -> Option<TexSrt> {
         let e = self.entry(i)?;
         Some(TexSrt {
-            scale: e.scale.map(|k| k.sample(&self.scale, frame, 1.0)),
-            rotation: e.rotation.map(|k| k.sample(&self.rotation, frame, 0.0)),
+            scale: e.scale.map(|k| k.sample(&self.tables.scale, frame, 1.0)),
+            rotation: e
+                .rotation
+                .map(|k| k.sample(&self.tables.rotation, frame, 0.0)),
             translation: e
                 .translation
-                .map(|k| k.sample(&self.translation, frame, 0.0)),
+                .map(|k| k.sample(&self.tables.translation, frame, 0.0)),
         })
     }
 
