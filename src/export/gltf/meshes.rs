@@ -272,9 +272,11 @@ fn write_place(
     };
     let mut gathered: Vec<Gathered> = Vec::new();
     let mut by_key: HashMap<PrimitiveKey, usize> = HashMap::new();
-    // A scene mesh's vertices as numbered in each primitive, by (primitive,
-    // vertex): one mesh's at a time, since no two meshes share a vertex.
-    let mut seen: HashMap<(usize, u32), u32> = HashMap::new();
+    // A scene mesh's vertex numbers in the primitive being gathered (none:
+    // `u32::MAX`), and which primitive each of its groups goes to: one
+    // mesh's at a time, since no two meshes share a vertex.
+    let mut number: Vec<u32> = Vec::new();
+    let mut uses: Vec<(&[u32], usize)> = Vec::new();
     let mut parts: Vec<Value> = Vec::new();
     for &(index, drawn) in meshes {
         let mesh = scene.meshes().get(index).copied().unwrap_or_default();
@@ -291,7 +293,7 @@ fn write_place(
         parts.push(Value::from(part_name(scene, index, &mesh)));
         let slot = u32::try_from(slots.meshes.len())
             .map_err(|_| bad(String::from("over 4 G meshes at one node")))?;
-        seen.clear();
+        uses.clear();
         for group in groups.iter().filter(|g| g.index_count > 0) {
             let indices = scene
                 .indices()
@@ -360,17 +362,39 @@ fn write_place(
                     gathered.len() - 1
                 }
             };
+            uses.push((indices, primitive));
+        }
+        // Each primitive numbers the mesh's vertices it uses in the order
+        // its groups first use them; the groups of one primitive are taken
+        // together, the table cleared of what they set before the next.
+        number.resize(number.len().max(mesh.vertex_count as usize), u32::MAX);
+        for (u, &(_, primitive)) in uses.iter().enumerate() {
+            if uses[..u].iter().any(|&(_, p)| p == primitive) {
+                continue;
+            }
             let g = gathered
                 .get_mut(primitive)
                 .ok_or_else(|| at("primitive"))?;
-            for &i in indices {
-                let next = u32::try_from(g.vertices.len())
-                    .map_err(|_| bad(String::from("a primitive over 4 G vertices")))?;
-                let v = *seen.entry((primitive, i)).or_insert(next);
-                if v == next {
-                    g.vertices.push((slot, i));
+            let start = g.vertices.len();
+            for &(indices, _) in uses.iter().filter(|&&(_, p)| p == primitive) {
+                for &i in indices {
+                    let next = u32::try_from(g.vertices.len())
+                        .map_err(|_| bad(String::from("a primitive over 4 G vertices")))?;
+                    // Indices were checked below the mesh's vertex count.
+                    let Some(n) = number.get_mut(i as usize) else {
+                        continue;
+                    };
+                    if *n == u32::MAX {
+                        *n = next;
+                        g.vertices.push((slot, i));
+                    }
+                    g.indices.push(*n);
                 }
-                g.indices.push(v);
+            }
+            for &(_, v) in g.vertices.get(start..).unwrap_or_default() {
+                if let Some(n) = number.get_mut(v as usize) {
+                    *n = u32::MAX;
+                }
             }
         }
         slots.meshes.push(mesh);
