@@ -183,7 +183,13 @@ impl Writer {
         target: Option<Target>,
         bounded: bool,
     ) -> Result<json::Index<json::Accessor>, ExportError> {
-        self.floats_from(values.len(), values.iter().copied(), layout, target, bounded)
+        self.floats_from(
+            values.len(),
+            values.iter().copied(),
+            layout,
+            target,
+            bounded,
+        )
     }
 
     /// [`Writer::floats`] of the `count` vectors `values` yields, written

@@ -120,7 +120,11 @@ impl Placement {
             None => p,
         };
         let s = p.map(|x| x * self.scale);
-        [s[0] - self.back[0], s[1] - self.back[1], s[2] - self.back[2]]
+        [
+            s[0] - self.back[0],
+            s[1] - self.back[1],
+            s[2] - self.back[2],
+        ]
     }
 
     /// The unit normal written, or none for one without direction (+Y).
@@ -372,9 +376,7 @@ fn write_place(
             if uses[..u].iter().any(|&(_, p)| p == primitive) {
                 continue;
             }
-            let g = gathered
-                .get_mut(primitive)
-                .ok_or_else(|| at("primitive"))?;
+            let g = gathered.get_mut(primitive).ok_or_else(|| at("primitive"))?;
             let start = g.vertices.len();
             for &(indices, _) in uses.iter().filter(|&&(_, p)| p == primitive) {
                 for &i in indices {
@@ -477,11 +479,7 @@ fn each_vertex<'g, T>(
 ) -> impl Iterator<Item = T> + 'g {
     let mut current: Option<(u32, Placement)> = None;
     g.vertices.iter().map(move |&(slot, v)| {
-        let mesh = slots
-            .meshes
-            .get(slot as usize)
-            .copied()
-            .unwrap_or_default();
+        let mesh = slots.meshes.get(slot as usize).copied().unwrap_or_default();
         let placement = match &current {
             Some((s, p)) if *s == slot => p,
             _ => &current.insert((slot, Placement::of(cx, place, &mesh))).1,
@@ -552,10 +550,7 @@ fn write_primitive(
         let opaque = set == 0 && g.vertex_colors && g.colour_only;
         let linear = each_vertex(cx, place, slots, g, |_, mesh, _, v| {
             let at = mesh.first_color as usize + v * mesh.color_sets as usize + set;
-            let mut c = scene
-                .colors()
-                .get(at)
-                .map_or([0; 4], |c| linear_color(*c));
+            let mut c = scene.colors().get(at).map_or([0; 4], |c| linear_color(*c));
             if opaque {
                 c[3] = u16::MAX;
             }
