@@ -373,7 +373,12 @@ fn write_place(
         // together, the table cleared of what they set before the next.
         number.resize(number.len().max(mesh.vertex_count as usize), u32::MAX);
         for (u, &(_, primitive)) in uses.iter().enumerate() {
-            if uses[..u].iter().any(|&(_, p)| p == primitive) {
+            if uses
+                .get(..u)
+                .unwrap_or_default()
+                .iter()
+                .any(|&(_, p)| p == primitive)
+            {
                 continue;
             }
             let g = gathered.get_mut(primitive).ok_or_else(|| at("primitive"))?;
