@@ -377,4 +377,39 @@ mod tests {
         assert_eq!(min, [-1.0, -2.0, 0.0]);
         assert_eq!(max, [1.0, 5.0, 3.0]);
     }
+
+    #[test]
+    fn a_view_filled_to_another_length_than_declared_is_an_error() {
+        // The view's byteLength must be what the buffer holds for it.
+        let mut w = Writer::new();
+        assert!(
+            w.view_with(4, None, |bin| bin.extend_from_slice(&[1, 2]))
+                .is_err()
+        );
+        let mut w = Writer::new();
+        assert!(
+            w.view_with(2, None, |bin| bin.extend_from_slice(&[1, 2]))
+                .is_ok()
+        );
+    }
+
+    #[test]
+    fn floats_written_as_they_come_match_floats_from_a_slice() {
+        let values = [[1.0f32, -2.0, 3.0], [-1.0, 5.0, 0.0]];
+        let mut a = Writer::new();
+        a.floats(&values, Layout::VEC3_F32, None, true).unwrap();
+        let mut b = Writer::new();
+        b.floats_from(2, values.iter().copied(), Layout::VEC3_F32, None, true)
+            .unwrap();
+        assert_eq!(a.bin, b.bin);
+        assert_eq!(a.root.accessors[0].min, b.root.accessors[0].min);
+        assert_eq!(
+            b.root.accessors[0].max,
+            Some(json::Value::from(std::vec![1.0, 5.0, 3.0]))
+        );
+        // A sequence shorter than its count is refused.
+        let mut c = Writer::new();
+        let short = c.floats_from(3, values.iter().copied(), Layout::VEC3_F32, None, false);
+        assert!(short.is_err());
+    }
 }
