@@ -42,7 +42,9 @@ pub use document::{Document, FormatVersion, read_meta};
 pub use elements::{cube, mesh};
 pub use formats::ModelFormat;
 pub use options::{Options, TextureFile};
-pub use project::references::{Reference, list_named_references, list_references};
+pub use project::references::{
+    Reference, list_named_references, list_named_references_before_load, list_references,
+};
 pub use project::{references, structure};
 
 use crate::arena::{Arena, Plan};

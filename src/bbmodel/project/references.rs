@@ -73,6 +73,24 @@ pub fn list_named_references(
     list_named_document_references(&doc, limits, max_references, visit)
 }
 
+/// [`list_named_references`] for a caller that loads the same bytes next
+/// (the command line, which reads the files listed before the load): the
+/// arrays the loader reads whole (`elements`, `outliner` as far as the
+/// census does not read it, `groups`, `animations`) are stepped over by
+/// their brackets rather than checked token by token, which on a large
+/// file is most of the listing's work. The same files are listed; a file
+/// broken inside one of those arrays may list its textures, and its load
+/// then refuses it with the error [`list_named_references`] would give.
+pub fn list_named_references_before_load(
+    bytes: &[u8],
+    limits: &BbmodelLimits,
+    max_references: usize,
+    visit: impl FnMut(Reference<'_>),
+) -> Result<usize, Error> {
+    let doc = Document::locate(bytes, limits)?;
+    list_named_document_references(&doc, limits, max_references, visit)
+}
+
 /// [`list_named_references`] for a document read once.
 pub fn list_named_document_references(
     doc: &Document<'_>,
@@ -286,5 +304,56 @@ mod tests {
             .is_err()
         );
         assert!(out.is_empty());
+    }
+
+    fn named_before_load(json: &[u8]) -> Result<Vec<String>, Error> {
+        let mut out = Vec::new();
+        list_named_references_before_load(json, &BbmodelLimits::default(), 10, |r| {
+            out.push(r.listed.to_string())
+        })?;
+        Ok(out)
+    }
+
+    #[test]
+    fn before_a_load_the_loaders_arrays_are_stepped_over_not_checked() {
+        // The same list as list_named_references on a sound file; a file
+        // broken inside `elements` lists its textures (its load says why),
+        // one broken inside `textures` or `meta` still lists nothing.
+        let sound = br#"{"meta": {"format_version": "4.10"}, "elements": [{"type": "cube"}],
+            "textures": [{"name": "a.png"}, {"name": "b.png", "relative_path": "t/b.png"}]}"#;
+        assert_eq!(named_before_load(sound).unwrap(), ["a.png", "t/b.png"]);
+        let broken_elements = br#"{"meta": {"format_version": "4.10"}, "elements": [{"type": tru}],
+            "textures": [{"name": "a.png"}]}"#;
+        assert!(list_references(broken_elements, &BbmodelLimits::default(), 10, |_| ()).is_err());
+        assert_eq!(named_before_load(broken_elements).unwrap(), ["a.png"]);
+        let broken_textures = br#"{"meta": {"format_version": "4.10"}, "elements": [],
+            "textures": [{"name": "a.png", "x": tru}]}"#;
+        assert!(named_before_load(broken_textures).is_err());
+        let no_meta = br#"{"elements": [], "textures": [{"name": "a.png"}]}"#;
+        assert!(named_before_load(no_meta).is_err());
+    }
+
+    #[test]
+    fn before_a_load_the_corpus_lists_what_list_named_references_lists() {
+        let Some(files) = crate::test_corpus::files("bbmodel", &["bbmodel"]) else {
+            return;
+        };
+        let limits = BbmodelLimits::default();
+        let mut listed = 0;
+        for path in files {
+            let bytes = std::fs::read(&path).unwrap();
+            let mut checked = Vec::new();
+            let a = list_named_references(&bytes, &limits, 64, |r| {
+                checked.push((r.listed.to_string(), r.name.map(str::to_string)))
+            });
+            let mut located = Vec::new();
+            let b = list_named_references_before_load(&bytes, &limits, 64, |r| {
+                located.push((r.listed.to_string(), r.name.map(str::to_string)))
+            });
+            assert_eq!(a.is_ok(), b.is_ok(), "{}", path.display());
+            assert_eq!(checked, located, "{}", path.display());
+            listed += checked.len();
+        }
+        assert!(listed > 0, "the corpus names texture files");
     }
 }

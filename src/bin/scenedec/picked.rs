@@ -1,8 +1,9 @@
 //! The texture files a .bbmodel names, found and read one by one.
 //!
 //! The library says which files a model refers to
-//! ([`scenedec::bbmodel::list_named_references`], the spec's
-//! listBbmodelReferences, with each texture's name beside its path); only
+//! ([`scenedec::bbmodel::list_named_references_before_load`], the spec's
+//! listBbmodelReferences, with each texture's name beside its path, the
+//! arrays the load reads whole stepped over by their brackets); only
 //! those are read, so PNG files beside the model that it does not name cost
 //! nothing, however many or large. Each is looked for first where its
 //! `relative_path` says, relative to the model's folder (the spec: "relative_path
@@ -103,8 +104,9 @@ pub fn picked_textures(
     let max = usize::try_from(limits.max_textures)
         .unwrap_or(usize::MAX)
         .min(HARD_MAX_REFERENCES);
-    // A file the loader refuses lists nothing; its load says why.
-    let _ = scenedec::bbmodel::list_named_references(model_bytes, limits, max, |r| {
+    // A file the loader refuses lists nothing (or, broken inside an array
+    // the load reads whole, its textures); its load says why.
+    let _ = scenedec::bbmodel::list_named_references_before_load(model_bytes, limits, max, |r| {
         references.push((r.listed.to_string(), r.name.map(str::to_string)));
     });
     let mut picked = Picked::default();

@@ -89,17 +89,38 @@ impl Writer {
         bytes: &[u8],
         target: Option<Target>,
     ) -> Result<json::Index<json::buffer::View>, ExportError> {
+        self.view_with(bytes.len(), target, |bin| bin.extend_from_slice(bytes))
+    }
+
+    /// Appends a view of `len` bytes that `fill` pushes onto the buffer
+    /// itself, so an attribute goes from the scene into the buffer with no
+    /// array of its own in between; a `fill` that pushes another length is
+    /// an error (the view would not say what it holds).
+    pub fn view_with(
+        &mut self,
+        len: usize,
+        target: Option<Target>,
+        fill: impl FnOnce(&mut Vec<u8>),
+    ) -> Result<json::Index<json::buffer::View>, ExportError> {
         while !self.bin.len().is_multiple_of(4) {
             self.bin.push(0);
         }
         let offset = self.bin.len();
-        self.bin.extend_from_slice(bytes);
-        if u32::try_from(self.bin.len()).is_err() {
-            return Err(too_large("buffer over 4 GiB"));
+        let end = offset
+            .checked_add(len)
+            .filter(|&end| u32::try_from(end).is_ok())
+            .ok_or_else(|| too_large("buffer over 4 GiB"))?;
+        self.bin.reserve(len);
+        fill(&mut self.bin);
+        if self.bin.len() != end {
+            return Err(ExportError::Scene(std::format!(
+                "a buffer view of {len} bytes written as {}",
+                self.bin.len() - offset
+            )));
         }
         let view = json::buffer::View {
             buffer: json::Index::new(0),
-            byte_length: USize64::from(bytes.len()),
+            byte_length: USize64::from(len),
             byte_offset: Some(USize64::from(offset)),
             byte_stride: None,
             name: None,
@@ -121,6 +142,17 @@ impl Writer {
         bounds: Option<(Vec<f64>, Vec<f64>)>,
     ) -> Result<json::Index<json::Accessor>, ExportError> {
         let view = self.view(bytes, target)?;
+        Ok(self.accessor_on(view, count, layout, bounds))
+    }
+
+    /// An accessor of `count` elements over all of `view`.
+    fn accessor_on(
+        &mut self,
+        view: json::Index<json::buffer::View>,
+        count: usize,
+        layout: Layout,
+        bounds: Option<(Vec<f64>, Vec<f64>)>,
+    ) -> json::Index<json::Accessor> {
         let (min, max) = match bounds {
             Some((min, max)) => (Some(json::Value::from(min)), Some(json::Value::from(max))),
             None => (None, None),
@@ -139,7 +171,7 @@ impl Writer {
             normalized: layout.normalized,
             sparse: None,
         };
-        Ok(self.root.push(accessor))
+        self.root.push(accessor)
     }
 
     /// A float accessor of `N`-component vectors, with per-component min/max
@@ -151,9 +183,62 @@ impl Writer {
         target: Option<Target>,
         bounded: bool,
     ) -> Result<json::Index<json::Accessor>, ExportError> {
-        let bounds = bounded.then(|| bounds_of(values));
-        let bytes: &[u8] = bytemuck::cast_slice(values.as_flattened());
-        self.accessor(bytes, values.len(), layout, target, bounds)
+        self.floats_from(
+            values.len(),
+            values.iter().copied(),
+            layout,
+            target,
+            bounded,
+        )
+    }
+
+    /// [`Writer::floats`] of the `count` vectors `values` yields, written
+    /// into the buffer as they come (min/max taken on the way): a fewer or
+    /// longer sequence is an error.
+    pub fn floats_from<const N: usize>(
+        &mut self,
+        count: usize,
+        values: impl Iterator<Item = [f32; N]>,
+        layout: Layout,
+        target: Option<Target>,
+        bounded: bool,
+    ) -> Result<json::Index<json::Accessor>, ExportError> {
+        let mut bounds = Bounds::<N>::new();
+        let len = count
+            .checked_mul(4 * N)
+            .ok_or_else(|| too_large("buffer over 4 GiB"))?;
+        let view = self.view_with(len, target, |bin| {
+            for v in values {
+                if bounded {
+                    bounds.add(&v);
+                }
+                for x in v {
+                    bin.extend_from_slice(&x.to_le_bytes());
+                }
+            }
+        })?;
+        let bounds = bounded.then(|| bounds.finish());
+        Ok(self.accessor_on(view, count, layout, bounds))
+    }
+
+    /// An accessor of the `count` plain elements `values` yields (integer
+    /// attributes: colours, joints), written into the buffer as they come.
+    pub fn elements_from<T: bytemuck::Pod>(
+        &mut self,
+        count: usize,
+        values: impl Iterator<Item = T>,
+        layout: Layout,
+        target: Option<Target>,
+    ) -> Result<json::Index<json::Accessor>, ExportError> {
+        let len = count
+            .checked_mul(core::mem::size_of::<T>())
+            .ok_or_else(|| too_large("buffer over 4 GiB"))?;
+        let view = self.view_with(len, target, |bin| {
+            for v in values {
+                bin.extend_from_slice(bytemuck::bytes_of(&v));
+            }
+        })?;
+        Ok(self.accessor_on(view, count, layout, None))
     }
 
     /// A triangle index accessor: u16 when every index fits below u16's
@@ -211,21 +296,47 @@ impl Writer {
 /// Per-component minimum and maximum of `values` (NaN-free input assumed;
 /// an empty list gives zeros).
 pub fn bounds_of<const N: usize>(values: &[[f32; N]]) -> (Vec<f64>, Vec<f64>) {
-    let mut min = [f32::INFINITY; N];
-    let mut max = [f32::NEG_INFINITY; N];
+    let mut bounds = Bounds::<N>::new();
     for v in values {
-        for ((lo, hi), x) in min.iter_mut().zip(max.iter_mut()).zip(v) {
+        bounds.add(v);
+    }
+    bounds.finish()
+}
+
+/// Per-component minimum and maximum, taken one vector at a time.
+struct Bounds<const N: usize> {
+    min: [f32; N],
+    max: [f32; N],
+    any: bool,
+}
+
+impl<const N: usize> Bounds<N> {
+    fn new() -> Self {
+        Self {
+            min: [f32::INFINITY; N],
+            max: [f32::NEG_INFINITY; N],
+            any: false,
+        }
+    }
+
+    fn add(&mut self, v: &[f32; N]) {
+        for ((lo, hi), x) in self.min.iter_mut().zip(self.max.iter_mut()).zip(v) {
             *lo = lo.min(*x);
             *hi = hi.max(*x);
         }
+        self.any = true;
     }
-    if values.is_empty() {
-        return (std::vec![0.0; N], std::vec![0.0; N]);
+
+    /// The bounds as the accessor's `min`/`max` (zeros when nothing came).
+    fn finish(&self) -> (Vec<f64>, Vec<f64>) {
+        if !self.any {
+            return (std::vec![0.0; N], std::vec![0.0; N]);
+        }
+        (
+            self.min.iter().map(|&x| f64::from(x)).collect(),
+            self.max.iter().map(|&x| f64::from(x)).collect(),
+        )
     }
-    (
-        min.iter().map(|&x| f64::from(x)).collect(),
-        max.iter().map(|&x| f64::from(x)).collect(),
-    )
 }
 
 #[cfg(test)]
@@ -265,5 +376,40 @@ mod tests {
         let (min, max) = bounds_of(&[[1.0, -2.0, 3.0], [-1.0, 5.0, 0.0]]);
         assert_eq!(min, [-1.0, -2.0, 0.0]);
         assert_eq!(max, [1.0, 5.0, 3.0]);
+    }
+
+    #[test]
+    fn a_view_filled_to_another_length_than_declared_is_an_error() {
+        // The view's byteLength must be what the buffer holds for it.
+        let mut w = Writer::new();
+        assert!(
+            w.view_with(4, None, |bin| bin.extend_from_slice(&[1, 2]))
+                .is_err()
+        );
+        let mut w = Writer::new();
+        assert!(
+            w.view_with(2, None, |bin| bin.extend_from_slice(&[1, 2]))
+                .is_ok()
+        );
+    }
+
+    #[test]
+    fn floats_written_as_they_come_match_floats_from_a_slice() {
+        let values = [[1.0f32, -2.0, 3.0], [-1.0, 5.0, 0.0]];
+        let mut a = Writer::new();
+        a.floats(&values, Layout::VEC3_F32, None, true).unwrap();
+        let mut b = Writer::new();
+        b.floats_from(2, values.iter().copied(), Layout::VEC3_F32, None, true)
+            .unwrap();
+        assert_eq!(a.bin, b.bin);
+        assert_eq!(a.root.accessors[0].min, b.root.accessors[0].min);
+        assert_eq!(
+            b.root.accessors[0].max,
+            Some(json::Value::from(std::vec![1.0, 5.0, 3.0]))
+        );
+        // A sequence shorter than its count is refused.
+        let mut c = Writer::new();
+        let short = c.floats_from(3, values.iter().copied(), Layout::VEC3_F32, None, false);
+        assert!(short.is_err());
     }
 }

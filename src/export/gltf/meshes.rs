@@ -76,16 +76,70 @@ enum Place {
     Skin(usize),
 }
 
-/// One scene mesh's vertex attributes, in its place's frame.
-struct Prepared {
-    positions: Vec<[f32; 3]>,
-    normals: Option<Vec<[f32; 3]>>,
-    /// Per UV set.
-    uvs: Vec<Vec<[f32; 2]>>,
-    /// Per colour set, linear.
-    colors: Vec<Vec<[u16; 4]>>,
-    joints: Vec<Vec<[u16; 4]>>,
-    weights: Vec<Vec<[f32; 4]>>,
+/// How one scene mesh's vertices are taken into its place's frame:
+/// worked out again whenever a primitive's vertices move on to another
+/// scene mesh, so nothing per vertex is held besides the scene itself.
+struct Placement {
+    /// A skinned mesh one joint moves wholly, written rigid on that joint:
+    /// its inverse bind matrix and the matrix that turns its normals.
+    rigid: Option<(crate::scene::Mat4, crate::scene::NormalMatrix)>,
+    /// The place node's pivot, taken off (nodes.rs).
+    back: [f32; 3],
+    scale: f32,
+}
+
+impl Placement {
+    fn of(cx: &Context<'_, '_>, place: Place, mesh: &MeshRecord) -> Self {
+        // A skinned mesh one joint moves wholly is written rigid on that
+        // joint: its vertices taken from model space into the joint's by
+        // the joint's inverse bind matrix (skins.rs, `rigid_joint`).
+        let rigid = match place {
+            Place::Skin(_) => None,
+            Place::Node(_) => skins::rigid_joint(cx.scene, mesh),
+        };
+        // On a scene node's attach node the vertices take off the pivot that
+        // node carries (nodes.rs), so they land where the scene puts them.
+        let back = match place {
+            Place::Node(n) => usize::try_from(n)
+                .ok()
+                .and_then(|n| cx.nodes.pivot.get(n))
+                .copied()
+                .unwrap_or([0.0; 3]),
+            Place::Skin(_) => [0.0; 3],
+        };
+        Self {
+            rigid: rigid.map(|(_, bind)| (bind, bind.normal_matrix())),
+            back,
+            scale: cx.scale,
+        }
+    }
+
+    fn position(&self, p: [f32; 3]) -> [f32; 3] {
+        let p = match &self.rigid {
+            Some((bind, _)) => bind.transform_point(p),
+            None => p,
+        };
+        let s = p.map(|x| x * self.scale);
+        [
+            s[0] - self.back[0],
+            s[1] - self.back[1],
+            s[2] - self.back[2],
+        ]
+    }
+
+    /// The unit normal written, or none for one without direction (+Y).
+    fn normal(&self, n: [f32; 3]) -> Option<[f32; 3]> {
+        let n = self.rigid.as_ref().map_or(n, |(_, turn)| turn.apply(n));
+        unit_normal(n)
+    }
+}
+
+/// The scene meshes of one place, in the order they were gathered: a
+/// primitive's vertices name them by their slot here.
+struct Slots {
+    meshes: Vec<MeshRecord>,
+    /// Per slot, for a skin's place: each vertex's joint sets.
+    joints: Vec<skins::JointSets>,
 }
 
 /// What primitives must share to be one.
@@ -105,7 +159,8 @@ struct PrimitiveKey {
     blended: Option<usize>,
 }
 
-/// A primitive being gathered: its vertices as (prepared mesh, vertex).
+/// A primitive being gathered: its vertices as (slot, vertex of that
+/// scene mesh).
 struct Gathered {
     key: PrimitiveKey,
     frames: u32,
@@ -113,8 +168,7 @@ struct Gathered {
     vertex_colors: bool,
     colour_only: bool,
     lost: json::Extras,
-    vertices: Vec<(usize, u32)>,
-    seen: HashMap<(usize, u32), u32>,
+    vertices: Vec<(u32, u32)>,
     indices: Vec<u32>,
 }
 
@@ -160,110 +214,51 @@ pub fn write_meshes(
     Ok(())
 }
 
-/// The attributes of scene mesh `index`, taken into `place`'s frame.
-fn prepare(cx: &mut Context<'_, '_>, place: Place, index: usize) -> Result<Prepared, ExportError> {
+/// Checks that scene mesh `index`'s attribute ranges lie in the scene's
+/// arrays, counts its normals without direction (written as +Y), and
+/// takes its joint sets when it is skinned at `place`.
+fn check_mesh(
+    cx: &mut Context<'_, '_>,
+    place: Place,
+    index: usize,
+    mesh: &MeshRecord,
+) -> Result<Option<skins::JointSets>, ExportError> {
     let scene = cx.scene;
     let at = |what: &str| bad(std::format!("mesh {index}: {what} out of range"));
-    let mesh = scene.meshes().get(index).ok_or_else(|| at("mesh"))?;
     let vertices = range(mesh.first_vertex, mesh.vertex_count, 1).ok_or_else(|| at("vertices"))?;
-    let positions = scene
+    scene
         .positions()
         .get(vertices.clone())
         .ok_or_else(|| at("positions"))?;
-    // A skinned mesh one joint moves wholly is written rigid on that joint:
-    // its vertices taken from model space into the joint's by the joint's
-    // inverse bind matrix (skins.rs, `rigid_joint`).
-    let rigid = match place {
-        Place::Skin(_) => None,
-        Place::Node(_) => skins::rigid_joint(scene, mesh),
-    };
-    // On a scene node's attach node the vertices take off the pivot that
-    // node carries (nodes.rs), so they land where the scene puts them.
-    let back = match place {
-        Place::Node(n) => usize::try_from(n)
-            .ok()
-            .and_then(|n| cx.nodes.pivot.get(n))
-            .copied()
-            .unwrap_or([0.0; 3]),
-        Place::Skin(_) => [0.0; 3],
-    };
-    let into_place = |p: [f32; 3]| {
-        let p = match &rigid {
-            Some((_, bind)) => bind.transform_point(p),
-            None => p,
-        };
-        let s = p.map(|x| x * cx.scale);
-        [s[0] - back[0], s[1] - back[1], s[2] - back[2]]
-    };
-    let positions: Vec<[f32; 3]> = positions.iter().map(|p| into_place(*p)).collect();
-    let normals = if mesh.flags & MeshFlags::HAS_NORMALS != 0 {
+    if mesh.flags & MeshFlags::HAS_NORMALS != 0 {
         let normals = scene.normals().get(vertices).ok_or_else(|| at("normals"))?;
-        let turn = rigid.as_ref().map(|(_, bind)| bind.normal_matrix());
-        let mut replaced = 0;
-        let unit: Vec<[f32; 3]> = normals
+        let placement = Placement::of(cx, place, mesh);
+        cx.replaced_normals += normals
             .iter()
-            .map(|n| {
-                let n = turn.as_ref().map_or(*n, |t| t.apply(*n));
-                unit_normal(n).unwrap_or_else(|| {
-                    replaced += 1;
-                    [0.0, 1.0, 0.0]
-                })
-            })
-            .collect();
-        cx.replaced_normals += replaced;
-        Some(unit)
-    } else {
-        None
-    };
-    let uvs = scene
+            .filter(|n| placement.normal(**n).is_none())
+            .count();
+    }
+    scene
         .uvs()
         .get(range(mesh.first_uv, mesh.vertex_count, mesh.uv_sets).ok_or_else(|| at("uvs"))?)
         .ok_or_else(|| at("uvs"))?;
-    let uvs = (0..mesh.uv_sets as usize)
-        .map(|set| {
-            uvs.iter()
-                .skip(set)
-                .step_by(mesh.uv_sets as usize)
-                .copied()
-                .collect()
-        })
-        .collect();
-    let colors = scene
+    scene
         .colors()
         .get(
             range(mesh.first_color, mesh.vertex_count, mesh.color_sets)
                 .ok_or_else(|| at("colours"))?,
         )
         .ok_or_else(|| at("colours"))?;
-    let colors = (0..mesh.color_sets as usize)
-        .map(|set| {
-            colors
-                .iter()
-                .skip(set)
-                .step_by(mesh.color_sets as usize)
-                .map(|c| linear_color(*c))
-                .collect()
-        })
-        .collect();
-    let (joints, weights) = match place {
+    match place {
         Place::Skin(skin) => {
             let joint_count = scene
                 .skins()
                 .get(skin)
                 .map_or(0, |s| s.joint_count as usize);
-            let sets = joint_sets(scene, mesh, joint_count)?;
-            (sets.joints, sets.weights)
+            Ok(Some(joint_sets(scene, mesh, joint_count)?))
         }
-        Place::Node(_) => (Vec::new(), Vec::new()),
-    };
-    Ok(Prepared {
-        positions,
-        normals,
-        uvs,
-        colors,
-        joints,
-        weights,
-    })
+        Place::Node(_) => Ok(None),
+    }
 }
 
 /// Writes the glTF mesh of the scene meshes at `place` and sets it on the
@@ -275,9 +270,17 @@ fn write_place(
     meshes: &[(usize, bool)],
 ) -> Result<(), ExportError> {
     let scene = cx.scene;
-    let mut prepared = Vec::with_capacity(meshes.len());
+    let mut slots = Slots {
+        meshes: Vec::with_capacity(meshes.len()),
+        joints: Vec::new(),
+    };
     let mut gathered: Vec<Gathered> = Vec::new();
     let mut by_key: HashMap<PrimitiveKey, usize> = HashMap::new();
+    // A scene mesh's vertex numbers in the primitive being gathered (none:
+    // `u32::MAX`), and which primitive each of its groups goes to: one
+    // mesh's at a time, since no two meshes share a vertex.
+    let mut number: Vec<u32> = Vec::new();
+    let mut uses: Vec<(&[u32], usize)> = Vec::new();
     let mut parts: Vec<Value> = Vec::new();
     for &(index, drawn) in meshes {
         let mesh = scene.meshes().get(index).copied().unwrap_or_default();
@@ -289,9 +292,12 @@ fn write_place(
         if groups.iter().all(|g| g.index_count == 0) {
             continue;
         }
-        let p = prepare(cx, place, index)?;
+        let joints = check_mesh(cx, place, index, &mesh)?;
+        let joint_sets = joints.as_ref().map_or(0, |j| j.joints.len());
         parts.push(Value::from(part_name(scene, index, &mesh)));
-        let slot = prepared.len();
+        let slot = u32::try_from(slots.meshes.len())
+            .map_err(|_| bad(String::from("over 4 G meshes at one node")))?;
+        uses.clear();
         for group in groups.iter().filter(|g| g.index_count > 0) {
             let indices = scene
                 .indices()
@@ -327,10 +333,10 @@ fn write_place(
             let key = PrimitiveKey {
                 material: material.value(),
                 drawn,
-                normals: p.normals.is_some(),
-                uv_sets: p.uvs.len(),
-                color_sets: p.colors.len(),
-                joint_sets: p.joints.len(),
+                normals: mesh.flags & MeshFlags::HAS_NORMALS != 0,
+                uv_sets: mesh.uv_sets as usize,
+                color_sets: mesh.color_sets as usize,
+                joint_sets,
                 lost: Value::Object(lost.clone()).to_string(),
                 blended: w
                     .root
@@ -341,8 +347,8 @@ fn write_place(
                     })
                     .then_some(index),
             };
-            let g = match by_key.get(&key).and_then(|&i| gathered.get_mut(i)) {
-                Some(g) => g,
+            let primitive = match by_key.get(&key) {
+                Some(&i) => i,
                 None => {
                     by_key.insert(key.clone(), gathered.len());
                     gathered.push(Gathered {
@@ -355,23 +361,51 @@ fn write_place(
                             .is_some_and(|r| r.flags & MaterialFlags::VERTEX_ALPHA_UNUSED != 0),
                         lost: extras::object(lost),
                         vertices: Vec::new(),
-                        seen: HashMap::new(),
                         indices: Vec::new(),
                     });
-                    gathered.last_mut().ok_or_else(|| at("primitive"))?
+                    gathered.len() - 1
                 }
             };
-            for &i in indices {
-                let next = u32::try_from(g.vertices.len())
-                    .map_err(|_| bad(String::from("a primitive over 4 G vertices")))?;
-                let v = *g.seen.entry((slot, i)).or_insert(next);
-                if v == next {
-                    g.vertices.push((slot, i));
+            uses.push((indices, primitive));
+        }
+        // Each primitive numbers the mesh's vertices it uses in the order
+        // its groups first use them; the groups of one primitive are taken
+        // together, the table cleared of what they set before the next.
+        number.resize(number.len().max(mesh.vertex_count as usize), u32::MAX);
+        for (u, &(_, primitive)) in uses.iter().enumerate() {
+            if uses
+                .get(..u)
+                .unwrap_or_default()
+                .iter()
+                .any(|&(_, p)| p == primitive)
+            {
+                continue;
+            }
+            let g = gathered.get_mut(primitive).ok_or_else(|| at("primitive"))?;
+            let start = g.vertices.len();
+            for &(indices, _) in uses.iter().filter(|&&(_, p)| p == primitive) {
+                for &i in indices {
+                    let next = u32::try_from(g.vertices.len())
+                        .map_err(|_| bad(String::from("a primitive over 4 G vertices")))?;
+                    // Indices were checked below the mesh's vertex count.
+                    let Some(n) = number.get_mut(i as usize) else {
+                        continue;
+                    };
+                    if *n == u32::MAX {
+                        *n = next;
+                        g.vertices.push((slot, i));
+                    }
+                    g.indices.push(*n);
                 }
-                g.indices.push(v);
+            }
+            for &(_, v) in g.vertices.get(start..).unwrap_or_default() {
+                if let Some(n) = number.get_mut(v as usize) {
+                    *n = u32::MAX;
+                }
             }
         }
-        prepared.push(p);
+        slots.meshes.push(mesh);
+        slots.joints.extend(joints);
     }
     if gathered.is_empty() {
         return Ok(());
@@ -380,12 +414,18 @@ fn write_place(
         Place::Skin(skin) => Some((skin, cx.skins.get(w, scene, &cx.nodes, skin, cx.scale)?)),
         Place::Node(_) => None,
     };
+    let joint_count = skin
+        .and_then(|(k, _)| scene.skins().get(k))
+        .map_or(0, |s| s.joint_count as usize);
+    // The buffer grows once, to what this mesh's primitives take.
+    let bytes: usize = gathered
+        .iter()
+        .map(|g| primitive_bytes(g, joint_count))
+        .sum();
+    w.bin.reserve_exact(bytes);
     let mut primitives = Vec::with_capacity(gathered.len());
     for g in &gathered {
-        let joint_count = skin
-            .and_then(|(k, _)| scene.skins().get(k))
-            .map_or(0, |s| s.joint_count as usize);
-        primitives.push(write_primitive(w, &prepared, g, joint_count)?);
+        primitives.push(write_primitive(w, cx, place, &slots, g, joint_count)?);
     }
     let name = place_name(scene, place);
     let mut fields = Map::new();
@@ -418,89 +458,110 @@ fn write_place(
     Ok(())
 }
 
-/// One gathered primitive's accessors and JSON.
+/// Bytes a gathered primitive's views take in the buffer, each padded to 4.
+fn primitive_bytes(g: &Gathered, joint_count: usize) -> usize {
+    let n = g.vertices.len();
+    let padded = |len: usize| len.next_multiple_of(4);
+    let mut per_vertex = 12 + g.key.uv_sets * 8 + g.key.color_sets * 8;
+    if g.key.normals {
+        per_vertex += 12;
+    }
+    let joint_bytes = if joint_count <= 256 { 4 } else { 8 };
+    let mut total = n * per_vertex + g.key.joint_sets * (padded(n * joint_bytes) + n * 16);
+    let wide = g.vertices.len() > usize::from(u16::MAX);
+    total += padded(g.indices.len() * if wide { 4 } else { 2 });
+    total
+}
+
+/// A primitive's vertices one at a time: the scene mesh each comes from,
+/// its slot, its vertex, and its placement (worked out per scene mesh).
+fn each_vertex<'g, T>(
+    cx: &'g Context<'_, '_>,
+    place: Place,
+    slots: &'g Slots,
+    g: &'g Gathered,
+    mut f: impl FnMut(&Placement, &MeshRecord, usize, usize) -> T + 'g,
+) -> impl Iterator<Item = T> + 'g {
+    let mut current: Option<(u32, Placement)> = None;
+    g.vertices.iter().map(move |&(slot, v)| {
+        let mesh = slots.meshes.get(slot as usize).copied().unwrap_or_default();
+        let placement = match &current {
+            Some((s, p)) if *s == slot => p,
+            _ => &current.insert((slot, Placement::of(cx, place, &mesh))).1,
+        };
+        f(placement, &mesh, slot as usize, v as usize)
+    })
+}
+
+/// One gathered primitive's accessors and JSON, its vertices read from the
+/// scene straight into the buffer.
 fn write_primitive(
     w: &mut Writer,
-    prepared: &[Prepared],
+    cx: &Context<'_, '_>,
+    place: Place,
+    slots: &Slots,
     g: &Gathered,
     joint_count: usize,
 ) -> Result<json::mesh::Primitive, ExportError> {
+    let scene = cx.scene;
     let target = Some(Target::ArrayBuffer);
-    let gather = |f: &dyn Fn(&Prepared, usize) -> Option<[f32; 3]>| -> Vec<[f32; 3]> {
-        g.vertices
-            .iter()
-            .map(|&(s, v)| {
-                prepared
-                    .get(s)
-                    .and_then(|p| f(p, v as usize))
-                    .unwrap_or_default()
-            })
-            .collect()
-    };
+    let count = g.vertices.len();
     let mut map: std::collections::BTreeMap<Checked<Semantic>, json::Index<json::Accessor>> =
         std::collections::BTreeMap::new();
-    let positions = gather(&|p, v| p.positions.get(v).copied());
+    let positions = each_vertex(cx, place, slots, g, |p, mesh, _, v| {
+        let at = mesh.first_vertex as usize + v;
+        scene
+            .positions()
+            .get(at)
+            .map_or([0.0; 3], |x| p.position(*x))
+    });
     map.insert(
         Checked::Valid(Semantic::Positions),
-        w.floats(&positions, Layout::VEC3_F32, target, true)?,
+        w.floats_from(count, positions, Layout::VEC3_F32, target, true)?,
     );
     if g.key.normals {
-        let normals = gather(&|p, v| p.normals.as_ref().and_then(|n| n.get(v)).copied());
+        let normals = each_vertex(cx, place, slots, g, |p, mesh, _, v| {
+            let at = mesh.first_vertex as usize + v;
+            scene
+                .normals()
+                .get(at)
+                .map_or([0.0; 3], |n| p.normal(*n).unwrap_or([0.0, 1.0, 0.0]))
+        });
         map.insert(
             Checked::Valid(Semantic::Normals),
-            w.floats(&normals, Layout::VEC3_F32, target, false)?,
+            w.floats_from(count, normals, Layout::VEC3_F32, target, false)?,
         );
     }
     for set in 0..g.key.uv_sets {
-        let values: Vec<[f32; 2]> = g
-            .vertices
-            .iter()
-            .map(|&(s, v)| {
-                let uv = prepared
-                    .get(s)
-                    .and_then(|p| p.uvs.get(set)?.get(v as usize))
-                    .copied()
-                    .unwrap_or_default();
-                // The set a strip's frame 0 is bound to, V undivided.
-                if g.frames > 1 && set == g.uv_set as usize {
-                    undivide(uv, g.frames)
-                } else {
-                    uv
-                }
-            })
-            .collect();
+        let values = each_vertex(cx, place, slots, g, |_, mesh, _, v| {
+            let at = mesh.first_uv as usize + v * mesh.uv_sets as usize + set;
+            let uv = scene.uvs().get(at).copied().unwrap_or_default();
+            // The set a strip's frame 0 is bound to, V undivided.
+            if g.frames > 1 && set == g.uv_set as usize {
+                undivide(uv, g.frames)
+            } else {
+                uv
+            }
+        });
         let set = u32::try_from(set).unwrap_or(0);
         map.insert(
             Checked::Valid(Semantic::TexCoords(set)),
-            w.floats(&values, Layout::VEC2_F32, target, false)?,
+            w.floats_from(count, values, Layout::VEC2_F32, target, false)?,
         );
     }
     let layout = Layout::new(ComponentType::U16, Type::Vec4).normalized();
     for set in 0..g.key.color_sets {
-        let mut linear: Vec<[u16; 4]> = g
-            .vertices
-            .iter()
-            .map(|&(s, v)| {
-                prepared
-                    .get(s)
-                    .and_then(|p| p.colors.get(set)?.get(v as usize))
-                    .copied()
-                    .unwrap_or_default()
-            })
-            .collect();
         // Set 0 with alpha 1 for materials whose alpha it does not multiply.
-        if set == 0 && g.vertex_colors && g.colour_only {
-            for c in &mut linear {
+        let opaque = set == 0 && g.vertex_colors && g.colour_only;
+        let linear = each_vertex(cx, place, slots, g, |_, mesh, _, v| {
+            let at = mesh.first_color as usize + v * mesh.color_sets as usize + set;
+            let mut c = scene.colors().get(at).map_or([0; 4], |c| linear_color(*c));
+            if opaque {
                 c[3] = u16::MAX;
             }
-        }
-        let accessor = w.accessor(
-            bytemuck::cast_slice(&linear),
-            linear.len(),
-            layout,
-            target,
-            None,
-        )?;
+            c
+        });
+        let accessor = w.elements_from(count, linear, layout, target)?;
         // glTF multiplies by COLOR_0 always: a material that does not use
         // vertex colours gets them under an application name instead.
         let semantic = if set == 0 && !g.vertex_colors {
@@ -511,56 +572,38 @@ fn write_primitive(
         map.insert(Checked::Valid(semantic), accessor);
     }
     for k in 0..g.key.joint_sets {
-        let joints: Vec<[u16; 4]> = g
-            .vertices
-            .iter()
-            .map(|&(s, v)| {
-                prepared
-                    .get(s)
-                    .and_then(|p| p.joints.get(k)?.get(v as usize))
-                    .copied()
-                    .unwrap_or_default()
-            })
-            .collect();
-        let weights: Vec<[f32; 4]> = g
-            .vertices
-            .iter()
-            .map(|&(s, v)| {
-                prepared
-                    .get(s)
-                    .and_then(|p| p.weights.get(k)?.get(v as usize))
-                    .copied()
-                    .unwrap_or_default()
-            })
-            .collect();
-        let joints = if joint_count <= 256 {
-            let narrow: Vec<[u8; 4]> = joints
-                .iter()
-                .map(|j| j.map(|x| u8::try_from(x).unwrap_or(0)))
-                .collect();
-            let layout = Layout::new(ComponentType::U8, Type::Vec4);
-            w.accessor(
-                bytemuck::cast_slice(&narrow),
-                narrow.len(),
-                layout,
-                target,
-                None,
-            )?
-        } else {
-            let layout = Layout::new(ComponentType::U16, Type::Vec4);
-            w.accessor(
-                bytemuck::cast_slice(&joints),
-                joints.len(),
-                layout,
-                target,
-                None,
-            )?
+        let joint_of = |slot: usize, v: usize| -> [u16; 4] {
+            slots
+                .joints
+                .get(slot)
+                .and_then(|j| j.joints.get(k)?.get(v))
+                .copied()
+                .unwrap_or_default()
         };
+        let joints = if joint_count <= 256 {
+            let narrow = each_vertex(cx, place, slots, g, |_, _, slot, v| {
+                joint_of(slot, v).map(|x| u8::try_from(x).unwrap_or(0))
+            });
+            let layout = Layout::new(ComponentType::U8, Type::Vec4);
+            w.elements_from(count, narrow, layout, target)?
+        } else {
+            let wide = each_vertex(cx, place, slots, g, |_, _, slot, v| joint_of(slot, v));
+            let layout = Layout::new(ComponentType::U16, Type::Vec4);
+            w.elements_from(count, wide, layout, target)?
+        };
+        let weights = each_vertex(cx, place, slots, g, |_, _, slot, v| {
+            slots
+                .joints
+                .get(slot)
+                .and_then(|j| j.weights.get(k)?.get(v))
+                .copied()
+                .unwrap_or_default()
+        });
         let k = u32::try_from(k).unwrap_or(0);
         map.insert(Checked::Valid(Semantic::Joints(k)), joints);
         map.insert(
             Checked::Valid(Semantic::Weights(k)),
-            w.floats(&weights, Layout::VEC4_F32, target, false)?,
+            w.floats_from(count, weights, Layout::VEC4_F32, target, false)?,
         );
     }
     Ok(json::mesh::Primitive {
