@@ -364,3 +364,54 @@ fn tev_stage_scale_folds_while_the_factor_stays_at_most_one() {
     assert_eq!(r.flags & FOLD_FLAGS, 0);
     assert!((r.base_color[0] - linear(128)).abs() < 3e-3);
 }
+
+/// The Shine Sprite body's first stage: `K0 · texture + ras`, the texture
+/// read through coordinates from normals (`GX_TG_NRM`), an environment map
+/// GX adds after lighting.
+fn environment_stage(source: u8, color_in: [u8; 4]) -> MaterialState {
+    MaterialState {
+        material_color: [225, 120, 30, 255],
+        tex_gen_source: source,
+        tev: vec![stage(color_in, [ZERO_A, ZERO_A, ZERO_A, RASA])],
+        ..MaterialState::default()
+    }
+}
+
+#[test]
+fn tev_an_added_environment_map_is_left_out_and_the_lit_colour_folds() {
+    // GX_TG_NRM (1): the reflection is left out, flagged; material colour
+    // 0 through channel 0 is what remains.
+    let (r, bytes) = records(vec![environment_stage(1, [ZERO, KONST, TEXC, RASC])]);
+    let r = r[0];
+    assert_eq!(
+        r.flags & (FOLD_FLAGS | MaterialFlags::ENVIRONMENT_LEFT_OUT),
+        MaterialFlags::TEXTURE_UNUSED | MaterialFlags::ENVIRONMENT_LEFT_OUT
+    );
+    assert!(close(r.base_color, [linear(225), linear(120), linear(30), 1.0]));
+    let loaded = scenedec::load(&bytes, None, &Options::default()).unwrap();
+    let out = export(&loaded.scene(), "m", &ExportOptions::default()).unwrap();
+    let gltf = gltf::Gltf::from_slice(&out.main).unwrap();
+    let material = gltf.materials().next().unwrap();
+    assert!(material.pbr_metallic_roughness().base_color_texture().is_none());
+    let extras = material.extras().as_ref().unwrap().get();
+    assert!(extras.contains(r#""environment_map_left_out":true"#), "{extras}");
+    // GX_TG_BINRM (2) and GX_TG_TANGENT (3) are view-dependent too.
+    for source in [2, 3] {
+        let r = one(environment_stage(source, [ZERO, KONST, TEXC, RASC]));
+        assert_ne!(r.flags & MaterialFlags::ENVIRONMENT_LEFT_OUT, 0);
+    }
+}
+
+#[test]
+fn tev_an_added_uv_texture_or_a_multiplied_environment_map_does_not_fold() {
+    // GX_TG_TEX0 (4): the same sum over a UV-mapped texture is no product.
+    let r = one(environment_stage(4, [ZERO, KONST, TEXC, RASC]));
+    assert_ne!(r.flags & MaterialFlags::TEV_UNFOLDED, 0);
+    assert_eq!(r.flags & MaterialFlags::ENVIRONMENT_LEFT_OUT, 0);
+    // An environment map multiplied in cannot be left out.
+    let r = one(environment_stage(1, [ZERO, TEXC, RASC, ZERO]));
+    assert_ne!(r.flags & MaterialFlags::TEV_UNFOLDED, 0);
+    // Position-generated coordinates (GX_TG_POS, 0) are no environment map.
+    let r = one(environment_stage(0, [ZERO, KONST, TEXC, RASC]));
+    assert_ne!(r.flags & MaterialFlags::TEV_UNFOLDED, 0);
+}

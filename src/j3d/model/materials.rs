@@ -83,6 +83,9 @@ fn material_record(m: &Material<'_>, name: TextRef) -> Result<MaterialRecord, Er
             if !folded.texture && texture >= 0 {
                 flags |= MaterialFlags::TEXTURE_UNUSED;
             }
+            if folded.environment {
+                flags |= MaterialFlags::ENVIRONMENT_LEFT_OUT;
+            }
             folded.factor
         }
         None => {
@@ -173,6 +176,8 @@ struct Folded {
     vertex: bool,
     /// Its alpha multiplies alpha too (or alpha is not shown).
     vertex_alpha: bool,
+    /// Environment-mapped terms added to the colour were left out.
+    environment: bool,
 }
 
 /// One TEV value as a product: a constant times texture and vertex colour
@@ -182,6 +187,11 @@ struct Product {
     constant: [f32; 3],
     texture: u8,
     vertex: u8,
+    /// A factor is a texture read through coordinates generated from
+    /// normals (an environment or sphere map, [`environment`]).
+    env: bool,
+    /// An environment term was added and left out ([`stage_value`]).
+    dropped: bool,
 }
 
 impl Product {
@@ -190,6 +200,8 @@ impl Product {
             constant: c,
             texture: 0,
             vertex: 0,
+            env: false,
+            dropped: false,
         }
     }
 
@@ -212,6 +224,8 @@ impl Product {
             }),
             texture: self.texture.saturating_add(other.texture),
             vertex: self.vertex.saturating_add(other.vertex),
+            env: self.env || other.env,
+            dropped: self.dropped || other.dropped,
         }
     }
 }
@@ -284,6 +298,11 @@ fn fold(m: &Material<'_>, opaque: bool) -> Result<Option<Folded>, Error> {
     let (Some(c), Some(a)) = (color, alpha) else {
         return Ok(None);
     };
+    // An environment map multiplied in cannot be left out; in alpha it
+    // only matters where alpha shows.
+    if c.env || (a.env && !opaque) {
+        return Ok(None);
+    }
     if c.texture > 1 || c.vertex > 1 || a.texture > 1 || a.vertex > 1 {
         return Ok(None);
     }
@@ -299,6 +318,7 @@ fn fold(m: &Material<'_>, opaque: bool) -> Result<Option<Folded>, Error> {
         texture: c.texture == 1 || (!opaque && a.texture == 1),
         vertex: c.vertex == 1,
         vertex_alpha: a.vertex == 1 || opaque,
+        environment: c.dropped || (a.dropped && !opaque),
     }))
 }
 
@@ -365,10 +385,21 @@ fn stage_value(
     } else {
         return Ok(None);
     };
+    // A sum folds when one side is zero, or when one side is an
+    // environment-mapped term (a reflection GX adds after lighting, which
+    // a glTF material cannot hold): that side is left out and the other
+    // kept, flagged.
     let value = if d.is_zero() {
         blend
     } else if blend.is_zero() {
         d
+    } else if blend.env && !d.env {
+        Product { dropped: true, ..d }
+    } else if d.env && !blend.env {
+        Product {
+            dropped: true,
+            ..blend
+        }
     } else {
         return Ok(None);
     };
@@ -407,8 +438,15 @@ fn input_value(
     let value = match (half, input) {
         (Half::Color, cc::CPREV) | (Half::Alpha, ca::APREV) => previous,
         (Half::Color, cc::TEXC) | (Half::Alpha, ca::TEXA) => {
-            // Slot 0's texture only: the scene keeps no other.
-            (order.tex_map == 0).then_some(texture)
+            if environment(m, order)? {
+                Some(Product {
+                    env: true,
+                    ..Product::ONE
+                })
+            } else {
+                // Slot 0's texture only: the scene keeps no other.
+                (order.tex_map == 0).then_some(texture)
+            }
         }
         (Half::Color, cc::RASC) | (Half::Alpha, ca::RASA) => raster(m, order.channel, half)?,
         (Half::Color, cc::ONE) => Some(Product::ONE),
@@ -433,6 +471,18 @@ fn input_value(
         _ => None,
     };
     Ok(value)
+}
+
+/// True when the order's texture is read through coordinates generated from
+/// normals, binormals or tangents (`GX_TG_NRM` 1, `GX_TG_BINRM` 2,
+/// `GX_TG_TANGENT` 3): an environment (sphere) map, which follows the view
+/// and which no UV set of a glTF material can hold.
+fn environment(m: &Material<'_>, order: &TevOrder) -> Result<bool, Error> {
+    if order.tex_map == NONE || order.tex_coord == NONE {
+        return Ok(false);
+    }
+    Ok(m.tex_gen(usize::from(order.tex_coord))?
+        .is_some_and(|g| (1..=3).contains(&g.source)))
 }
 
 /// TEV register `n` (C0, C1, C2) as the material sets it before drawing,
