@@ -123,7 +123,10 @@ fn hidden_parts_are_left_out_by_default_and_kept_flagged_on_request() {
     assert_eq!(scene_triangles(&gltf, 0), (Some("drawn"), 2));
     assert_eq!(scene_triangles(&gltf, 1), (Some("drawn and hidden"), 6));
     assert_eq!(gltf.scenes().count(), 2);
-    assert_eq!(out.summary.hidden_nodes, 3, "copies of off, inner and (root)'s place");
+    assert_eq!(
+        out.summary.hidden_nodes, 3,
+        "copies of off, inner and (root)'s place"
+    );
     // Nothing hidden: one scene, as before.
     let shown = MODEL.replace(r#","visibility":false"#, "");
     let loaded = scenedec::load(shown.as_bytes(), Some("bbmodel"), &Options::default()).unwrap();
@@ -228,12 +231,7 @@ fn corpus_hidden_parts_are_in_the_second_scene_only_and_move_with_their_bones() 
                     let mut c: Vec<(usize, String)> = a
                         .channels()
                         .filter(|c| c.target().node().index() == node)
-                        .map(|c| {
-                            (
-                                c.sampler().index(),
-                                format!("{:?}", c.target().property()),
-                            )
-                        })
+                        .map(|c| (c.sampler().index(), format!("{:?}", c.target().property())))
                         .collect();
                     c.sort();
                     c

@@ -350,7 +350,11 @@ fn tev_stage_scale_folds_while_the_factor_stays_at_most_one() {
     } else {
         ((c + 0.055) / 1.055f32).powf(2.4)
     };
-    assert!((r.base_color[0] - expect).abs() < 1e-5, "{:?}", r.base_color);
+    assert!(
+        (r.base_color[0] - expect).abs() < 1e-5,
+        "{:?}",
+        r.base_color
+    );
     assert_ne!(doubled(128).flags & MaterialFlags::TEV_UNFOLDED, 0);
     // GX_CS_DIVIDE_2 halves.
     let r = one(MaterialState {
@@ -387,14 +391,25 @@ fn tev_an_added_environment_map_is_left_out_and_the_lit_colour_folds() {
         r.flags & (FOLD_FLAGS | MaterialFlags::ENVIRONMENT_LEFT_OUT),
         MaterialFlags::TEXTURE_UNUSED | MaterialFlags::ENVIRONMENT_LEFT_OUT
     );
-    assert!(close(r.base_color, [linear(225), linear(120), linear(30), 1.0]));
+    assert!(close(
+        r.base_color,
+        [linear(225), linear(120), linear(30), 1.0]
+    ));
     let loaded = scenedec::load(&bytes, None, &Options::default()).unwrap();
     let out = export(&loaded.scene(), "m", &ExportOptions::default()).unwrap();
     let gltf = gltf::Gltf::from_slice(&out.main).unwrap();
     let material = gltf.materials().next().unwrap();
-    assert!(material.pbr_metallic_roughness().base_color_texture().is_none());
+    assert!(
+        material
+            .pbr_metallic_roughness()
+            .base_color_texture()
+            .is_none()
+    );
     let extras = material.extras().as_ref().unwrap().get();
-    assert!(extras.contains(r#""environment_map_left_out":true"#), "{extras}");
+    assert!(
+        extras.contains(r#""environment_map_left_out":true"#),
+        "{extras}"
+    );
     // GX_TG_BINRM (2) and GX_TG_TANGENT (3) are view-dependent too.
     for source in [2, 3] {
         let r = one(environment_stage(source, [ZERO, KONST, TEXC, RASC]));

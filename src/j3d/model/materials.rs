@@ -419,7 +419,10 @@ fn scaled(value: Product, scale: u8) -> Option<Product> {
         _ => return None,
     };
     let constant = value.constant.map(|c| c * factor);
-    constant.iter().all(|&c| c <= 1.0).then_some(Product { constant, ..value })
+    constant
+        .iter()
+        .all(|&c| c <= 1.0)
+        .then_some(Product { constant, ..value })
 }
 
 /// One TEV input as a product; `None` for inputs the fold does not take.
@@ -499,7 +502,11 @@ fn register(m: &Material<'_>, n: usize, alpha: bool) -> Result<Option<Product>, 
         return Ok(None);
     }
     let [r, g, b, a] = c.map(|v| f32::from(v) / 255.0);
-    Ok(Some(Product::constant(if alpha { [a; 3] } else { [r, g, b] })))
+    Ok(Some(Product::constant(if alpha {
+        [a; 3]
+    } else {
+        [r, g, b]
+    })))
 }
 
 /// Rasterised colour of TEV order channel `channel` (colour channel 0:
