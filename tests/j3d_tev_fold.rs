@@ -34,6 +34,7 @@ fn stage(color_in: [u8; 4], alpha_in: [u8; 4]) -> TevDef {
         color_in,
         alpha_in,
         konst: K0,
+        scale: 0,
     }
 }
 
@@ -268,4 +269,164 @@ fn texgen_source_tex1_binds_uv_set_1_and_a_normal_generator_is_no_uv_set() {
         MaterialFlags::GENERATED_UVS
     );
     assert_eq!((r[1].uv_set, r[1].texgen_source), (0, 1));
+}
+
+// GX_CC_C0 and GX_CA_A0: TEV register C0 (J3D's TEV colour slot 0).
+const C0: u8 = 2;
+const A0: u8 = 1;
+
+#[test]
+fn tev_register_c0_is_a_constant_like_konst() {
+    // noclip's J3D material loads TEV colour slots 0..2 into C0..C2 (slot
+    // 3 is PREV's start), so C0 × texture is the register's colour × texture.
+    let r = one(MaterialState {
+        tev_color: [255, 128, 0, 200],
+        tev: vec![stage([ZERO, TEXC, C0, ZERO], [ZERO_A, TEXA, A0, ZERO_A])],
+        ..MaterialState::default()
+    });
+    assert_eq!(r.flags & FOLD_FLAGS, 0);
+    assert!(close(r.base_color, [1.0, linear(128), 0.0, 200.0 / 255.0]));
+}
+
+#[test]
+fn tev_register_outside_0_to_255_does_not_fold() {
+    // GX registers are signed 11-bit; 0..=255 is a colour, 256 or −1 none.
+    let with = |c: [i16; 4]| {
+        one(MaterialState {
+            tev_color: c,
+            tev: vec![stage([ZERO, TEXC, C0, ZERO], [ZERO_A, TEXA, A0, ZERO_A])],
+            ..MaterialState::default()
+        })
+        .flags
+            & MaterialFlags::TEV_UNFOLDED
+    };
+    assert_eq!(with([255, 0, 0, 255]), 0);
+    assert_eq!(with([0, 0, 0, 0]), 0);
+    assert_ne!(with([256, 0, 0, 255]), 0);
+    assert_ne!(with([0, -1, 0, 255]), 0);
+}
+
+#[test]
+fn tev_a_mix_from_a_black_register_is_a_product() {
+    // The Wind Waker room's chain: (1 − ras)·C0 + ras·K0, then texture ×
+    // PREV. With C0 black the mix is K0 × ras, so texture × K0 × ras.
+    let state = |c0: [i16; 4]| MaterialState {
+        vertex_colors: true,
+        konst_color: [255, 128, 0, 255],
+        tev_color: c0,
+        tev: vec![
+            stage([C0, KONST, RASC, ZERO], [ZERO_A, TEXA, RASA, ZERO_A]),
+            stage([ZERO, TEXC, CPREV, ZERO], [ZERO_A, ZERO_A, ZERO_A, APREV]),
+        ],
+        ..MaterialState::default()
+    };
+    let r = one(state([0, 0, 0, 255]));
+    assert_eq!(r.flags & FOLD_FLAGS, MaterialFlags::VERTEX_COLORS);
+    assert!(close(r.base_color, [1.0, linear(128), 0.0, 1.0]));
+    // A register with colour makes it a mix of two colours: no product.
+    let r = one(state([1, 0, 0, 255]));
+    assert_ne!(r.flags & MaterialFlags::TEV_UNFOLDED, 0);
+}
+
+#[test]
+fn tev_stage_scale_folds_while_the_factor_stays_at_most_one() {
+    // GX_CS_SCALE_2 doubles the stage's result, clamped to 1: exact while
+    // the doubled constant is at most 1 (texture and ras are at most 1).
+    let doubled = |k: u8| {
+        one(MaterialState {
+            konst_color: [k, k, k, 255],
+            tev: vec![TevDef {
+                scale: 1,
+                ..stage([ZERO, TEXC, KONST, ZERO], [ZERO_A, TEXA, ZERO_A, ZERO_A])
+            }],
+            ..MaterialState::default()
+        })
+    };
+    let r = doubled(127);
+    assert_eq!(r.flags & FOLD_FLAGS, 0);
+    let c = 254.0 / 255.0;
+    let expect = if c <= 0.04045 {
+        c / 12.92
+    } else {
+        ((c + 0.055) / 1.055f32).powf(2.4)
+    };
+    assert!(
+        (r.base_color[0] - expect).abs() < 1e-5,
+        "{:?}",
+        r.base_color
+    );
+    assert_ne!(doubled(128).flags & MaterialFlags::TEV_UNFOLDED, 0);
+    // GX_CS_DIVIDE_2 halves.
+    let r = one(MaterialState {
+        konst_color: [255, 255, 255, 255],
+        tev: vec![TevDef {
+            scale: 3,
+            ..stage([ZERO, TEXC, KONST, ZERO], [ZERO_A, TEXA, ZERO_A, ZERO_A])
+        }],
+        ..MaterialState::default()
+    });
+    assert_eq!(r.flags & FOLD_FLAGS, 0);
+    assert!((r.base_color[0] - linear(128)).abs() < 3e-3);
+}
+
+/// The Shine Sprite body's first stage: `K0 · texture + ras`, the texture
+/// read through coordinates from normals (`GX_TG_NRM`), an environment map
+/// GX adds after lighting.
+fn environment_stage(source: u8, color_in: [u8; 4]) -> MaterialState {
+    MaterialState {
+        material_color: [225, 120, 30, 255],
+        tex_gen_source: source,
+        tev: vec![stage(color_in, [ZERO_A, ZERO_A, ZERO_A, RASA])],
+        ..MaterialState::default()
+    }
+}
+
+#[test]
+fn tev_an_added_environment_map_is_left_out_and_the_lit_colour_folds() {
+    // GX_TG_NRM (1): the reflection is left out, flagged; material colour
+    // 0 through channel 0 is what remains.
+    let (r, bytes) = records(vec![environment_stage(1, [ZERO, KONST, TEXC, RASC])]);
+    let r = r[0];
+    assert_eq!(
+        r.flags & (FOLD_FLAGS | MaterialFlags::ENVIRONMENT_LEFT_OUT),
+        MaterialFlags::TEXTURE_UNUSED | MaterialFlags::ENVIRONMENT_LEFT_OUT
+    );
+    assert!(close(
+        r.base_color,
+        [linear(225), linear(120), linear(30), 1.0]
+    ));
+    let loaded = scenedec::load(&bytes, None, &Options::default()).unwrap();
+    let out = export(&loaded.scene(), "m", &ExportOptions::default()).unwrap();
+    let gltf = gltf::Gltf::from_slice(&out.main).unwrap();
+    let material = gltf.materials().next().unwrap();
+    assert!(
+        material
+            .pbr_metallic_roughness()
+            .base_color_texture()
+            .is_none()
+    );
+    let extras = material.extras().as_ref().unwrap().get();
+    assert!(
+        extras.contains(r#""environment_map_left_out":true"#),
+        "{extras}"
+    );
+    // GX_TG_BINRM (2) and GX_TG_TANGENT (3) are view-dependent too.
+    for source in [2, 3] {
+        let r = one(environment_stage(source, [ZERO, KONST, TEXC, RASC]));
+        assert_ne!(r.flags & MaterialFlags::ENVIRONMENT_LEFT_OUT, 0);
+    }
+}
+
+#[test]
+fn tev_an_added_uv_texture_or_a_multiplied_environment_map_does_not_fold() {
+    // GX_TG_TEX0 (4): the same sum over a UV-mapped texture is no product.
+    let r = one(environment_stage(4, [ZERO, KONST, TEXC, RASC]));
+    assert_ne!(r.flags & MaterialFlags::TEV_UNFOLDED, 0);
+    assert_eq!(r.flags & MaterialFlags::ENVIRONMENT_LEFT_OUT, 0);
+    // An environment map multiplied in cannot be left out.
+    let r = one(environment_stage(1, [ZERO, TEXC, RASC, ZERO]));
+    assert_ne!(r.flags & MaterialFlags::TEV_UNFOLDED, 0);
+    // Position-generated coordinates (GX_TG_POS, 0) are no environment map.
+    let r = one(environment_stage(0, [ZERO, KONST, TEXC, RASC]));
+    assert_ne!(r.flags & MaterialFlags::TEV_UNFOLDED, 0);
 }

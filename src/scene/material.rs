@@ -99,6 +99,10 @@ impl MaterialFlags {
     /// With `VERTEX_COLORS`: colour set 0 multiplies colour, not alpha (J3D
     /// colour channel 0 from the vertices, alpha channel 0 from the register).
     pub const VERTEX_ALPHA_UNUSED: u32 = 32;
+    /// J3D TEV stages add environment-mapped textures (coordinates from
+    /// normals) to the folded colour; those terms are left out, the rest
+    /// folds (docs/j3d.md, "Folding TEV stages").
+    pub const ENVIRONMENT_LEFT_OUT: u32 = 64;
 }
 
 impl MaterialRecord {

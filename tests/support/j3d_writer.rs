@@ -367,6 +367,8 @@ pub struct TevDef {
     pub alpha_in: [u8; 4],
     /// Konst colour and alpha selectors.
     pub konst: [u8; 2],
+    /// Colour and alpha scale (GX_CS_SCALE_1 0, _2 1, _4 2, GX_CS_DIVIDE_2 3).
+    pub scale: u8,
 }
 
 impl Default for MaterialState {
@@ -798,6 +800,7 @@ impl ModelBuilder {
                 color_in: [0xF, 8, 10, 0xF],
                 alpha_in: [7, 4, 5, 7],
                 konst: [0x0C, 0x1C],
+                scale: 0,
             }]
         };
         let tev_base: Vec<u16> = (0..n)
@@ -956,9 +959,9 @@ impl ModelBuilder {
             for t in tev_of(i) {
                 b.u8(0xFF);
                 b.extend_from_slice(&t.color_in);
-                b.u8(0).u8(0).u8(0).u8(1).u8(0); // add, no bias, ×1, clamp, PREV
+                b.u8(0).u8(0).u8(t.scale).u8(1).u8(0); // add, no bias, scale, clamp, PREV
                 b.extend_from_slice(&t.alpha_in);
-                b.u8(0).u8(0).u8(0).u8(1).u8(0).u8(0xFF);
+                b.u8(0).u8(0).u8(t.scale).u8(1).u8(0).u8(0xFF);
             }
         });
         pool(&mut b, h::SWAP_MODES, &|b, _| {

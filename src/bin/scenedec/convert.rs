@@ -389,7 +389,7 @@ impl Report<'_> {
                 ", {} hidden triangles {} ({} meshes)",
                 s.hidden_triangles,
                 if self.hidden == gltf::Hidden::Keep {
-                    "kept, flagged"
+                    "kept in scene 1"
                 } else {
                     "left out"
                 },
@@ -451,6 +451,7 @@ impl Report<'_> {
                 ("replaced_normals", s.replaced_normals),
                 ("hidden_meshes", s.hidden_meshes),
                 ("hidden_triangles", s.hidden_triangles),
+                ("hidden_nodes", s.hidden_nodes),
                 ("bytes", s.bytes),
                 ("warnings", self.warnings.total()),
             ],

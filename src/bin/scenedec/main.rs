@@ -275,7 +275,7 @@ fn convert_command() -> Command {
                     .value_name("WHAT")
                     .value_parser(["drop", "keep"])
                     .default_value("drop")
-                    .help("Parts the model hides (an element or group with visibility off): drop (left out, as Blockbench's exporter does) or keep (written, flagged extras.visible: false; viewers draw them)"),
+                    .help("Parts the model hides (an element or group with visibility off): drop (left out, as Blockbench's exporter does) or keep (written in a second scene only, so the default scene stays what the model draws)"),
             )
             .arg(
                 Arg::new("json")

@@ -248,6 +248,11 @@ pub fn material_json(
         lost.insert(String::from("tev_stages"), Value::from(r.tev_stages));
         lost.insert(String::from("tev_folded"), Value::Bool(false));
     }
+    // Reflections GX adds from an environment map: left out (glTF has no
+    // view-dependent texture lookup), said here.
+    if r.flags & MaterialFlags::ENVIRONMENT_LEFT_OUT != 0 {
+        lost.insert(String::from("environment_map_left_out"), Value::Bool(true));
+    }
     if r.flags & MaterialFlags::GENERATED_UVS != 0 {
         lost.insert(
             String::from("texgen"),

@@ -179,6 +179,68 @@ pub fn write_meshes(
     cx: &mut Context<'_, '_>,
     list: &[(usize, bool)],
 ) -> Result<(), ExportError> {
+    for (place, meshes) in places(cx, list) {
+        if let Some(written) = write_place(w, cx, place, &meshes)? {
+            attach(w, cx, written);
+        }
+    }
+    Ok(())
+}
+
+/// A glTF mesh written for one place, not yet on a node.
+pub struct PlacedMesh {
+    /// The node it belongs on: its scene node's attach node; none for the
+    /// model-space `(root)` mesh and a skin's mesh, which sit on a root node.
+    pub parent: Option<json::Index<json::Node>>,
+    /// The mesh.
+    pub mesh: json::Index<json::Mesh>,
+    /// The node name a root node for it takes.
+    pub name: Option<String>,
+    /// The skin a skinned mesh's node names.
+    pub skin: Option<json::Index<json::Skin>>,
+}
+
+/// Writes the meshes `list` names as [`write_meshes`] does, but hangs none
+/// of them: the caller places them (`--hidden keep` puts the hidden ones in
+/// the second scene only, hidden.rs). Each mesh is named `<place> (hidden)`.
+pub fn write_unplaced_meshes(
+    w: &mut Writer,
+    cx: &mut Context<'_, '_>,
+    list: &[(usize, bool)],
+) -> Result<Vec<PlacedMesh>, ExportError> {
+    let mut out = Vec::new();
+    for (place, meshes) in places(cx, list) {
+        if let Some(written) = write_place(w, cx, place, &meshes)? {
+            if let Some(mesh) = w.root.meshes.get_mut(written.mesh.value()) {
+                mesh.name = Some(std::format!(
+                    "{} (hidden)",
+                    mesh.name.as_deref().unwrap_or_default()
+                ));
+            }
+            out.push(written);
+        }
+    }
+    Ok(out)
+}
+
+/// Sets a written mesh on its node, or on a new root node.
+fn attach(w: &mut Writer, cx: &mut Context<'_, '_>, written: PlacedMesh) {
+    match written.parent.and_then(|a| w.root.nodes.get_mut(a.value())) {
+        Some(node) => node.mesh = Some(written.mesh),
+        None => {
+            let node = w.root.push(json::Node {
+                mesh: Some(written.mesh),
+                name: written.name,
+                skin: written.skin,
+                ..json::Node::default()
+            });
+            cx.nodes.roots.push(node);
+        }
+    }
+}
+
+/// The scene meshes of `list` by place, places in the order they first appear.
+fn places(cx: &Context<'_, '_>, list: &[(usize, bool)]) -> Vec<(Place, Vec<(usize, bool)>)> {
     let mut places: Vec<(Place, Vec<(usize, bool)>)> = Vec::new();
     for &(index, drawn) in list {
         let Some(mesh) = cx.scene.meshes().get(index) else {
@@ -208,10 +270,7 @@ pub fn write_meshes(
             None => places.push((place, std::vec![(index, drawn)])),
         }
     }
-    for (place, meshes) in places {
-        write_place(w, cx, place, &meshes)?;
-    }
-    Ok(())
+    places
 }
 
 /// Checks that scene mesh `index`'s attribute ranges lie in the scene's
@@ -261,14 +320,14 @@ fn check_mesh(
     }
 }
 
-/// Writes the glTF mesh of the scene meshes at `place` and sets it on the
-/// place's node.
+/// Writes the glTF mesh of the scene meshes at `place` (none when they
+/// have no triangles) and says where it belongs.
 fn write_place(
     w: &mut Writer,
     cx: &mut Context<'_, '_>,
     place: Place,
     meshes: &[(usize, bool)],
-) -> Result<(), ExportError> {
+) -> Result<Option<PlacedMesh>, ExportError> {
     let scene = cx.scene;
     let mut slots = Slots {
         meshes: Vec::with_capacity(meshes.len()),
@@ -408,7 +467,7 @@ fn write_place(
         slots.joints.extend(joints);
     }
     if gathered.is_empty() {
-        return Ok(());
+        return Ok(None);
     }
     let skin = match place {
         Place::Skin(skin) => Some((skin, cx.skins.get(w, scene, &cx.nodes, skin, cx.scale)?)),
@@ -437,25 +496,18 @@ fn write_place(
         primitives,
         weights: None,
     });
-    let attach = match place {
+    let parent = match place {
         Place::Node(n) => usize::try_from(n)
             .ok()
             .and_then(|n| cx.nodes.attach.get(n).copied()),
         Place::Skin(_) => None,
     };
-    match attach.and_then(|a| w.root.nodes.get_mut(a.value())) {
-        Some(node) => node.mesh = Some(gltf_mesh),
-        None => {
-            let node = w.root.push(json::Node {
-                mesh: Some(gltf_mesh),
-                name,
-                skin: skin.map(|(_, s)| s),
-                ..json::Node::default()
-            });
-            cx.nodes.roots.push(node);
-        }
-    }
-    Ok(())
+    Ok(Some(PlacedMesh {
+        parent,
+        mesh: gltf_mesh,
+        name,
+        skin: skin.map(|(_, s)| s),
+    }))
 }
 
 /// Bytes a gathered primitive's views take in the buffer, each padded to 4.

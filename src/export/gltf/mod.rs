@@ -27,6 +27,7 @@ pub mod buffers;
 mod extras;
 pub mod frames;
 mod glb;
+pub mod hidden;
 pub mod images;
 pub mod j3d_clips;
 pub mod materials;
@@ -99,8 +100,9 @@ pub enum Hidden {
     /// hidden part written would be drawn.
     #[default]
     Drop,
-    /// Written in primitives of their own, flagged `extras.visible: false`
-    /// (readers draw them; the flag is there for tools that look).
+    /// Written in a second scene only (scene 1, "drawn and hidden"), so a
+    /// reader showing the default scene draws what the model draws; their
+    /// primitives flagged `extras.visible: false` (hidden.rs).
     Keep,
 }
 
@@ -141,6 +143,9 @@ pub struct Summary {
     pub hidden_meshes: usize,
     /// Triangles of those meshes.
     pub hidden_triangles: usize,
+    /// Nodes added for the second scene ([`Hidden::Keep`]): copies of the
+    /// node chains above hidden meshes (hidden.rs).
+    pub hidden_nodes: usize,
     /// Triangles written in drawn meshes: 0 is NOTHING_TO_DRAW for the
     /// command line (the file still has its scene).
     pub drawn_triangles: usize,
@@ -199,7 +204,9 @@ fn build(scene: &Scene<'_>, stem: &str, options: &Options) -> Result<Parts, Expo
         }
         list.push((i, drawn));
     }
-    meshes::write_meshes(&mut w, &mut cx, &list)?;
+    let (drawn, hidden): (Vec<_>, Vec<_>) = list.iter().copied().partition(|(_, drawn)| *drawn);
+    meshes::write_meshes(&mut w, &mut cx, &drawn)?;
+    let hidden = meshes::write_unplaced_meshes(&mut w, &mut cx, &hidden)?;
     let animations =
         animations::write_animations(&mut w, scene, &cx.nodes, options.scale, options.fps)?
             + j3d_clips::write_j3d_clips(&mut w, scene, &cx.nodes, options.scale, options.fps)?;
@@ -215,17 +222,35 @@ fn build(scene: &Scene<'_>, stem: &str, options: &Options) -> Result<Parts, Expo
         });
         cx.nodes.roots.push(empty);
     }
-    if options.axes == Axes::Gltf && scene.format() == crate::scene::Format::Bbmodel {
-        turn_to_front(&mut w.root, &mut cx.nodes.roots, stem);
-    }
+    let turn = if options.axes == Axes::Gltf && scene.format() == crate::scene::Format::Bbmodel {
+        turn_to_front(&mut w.root, &mut cx.nodes.roots, stem)
+    } else {
+        None
+    };
+    // Hidden parts kept: scene 0 is what the model draws, scene 1 adds
+    // them (hidden.rs).
+    let kept = !hidden.is_empty();
+    let (all_roots, hidden_nodes) = if kept {
+        hidden::second_scene(&mut w.root, &cx.nodes.roots, hidden, turn)
+    } else {
+        (Vec::new(), 0)
+    };
     let scene_node = json::Scene {
         extensions: None,
         extras: None,
-        name: None,
+        name: kept.then(|| String::from(hidden::DRAWN_SCENE)),
         nodes: core::mem::take(&mut cx.nodes.roots),
     };
     let index = w.root.push(scene_node);
     w.root.scene = Some(index);
+    if kept {
+        w.root.push(json::Scene {
+            extensions: None,
+            extras: None,
+            name: Some(String::from(hidden::ALL_SCENE)),
+            nodes: all_roots,
+        });
+    }
 
     let bin_name = std::format!("{stem}.bin");
     w.finish_buffer(match options.container {
@@ -243,6 +268,7 @@ fn build(scene: &Scene<'_>, stem: &str, options: &Options) -> Result<Parts, Expo
         replaced_normals: cx.replaced_normals,
         hidden_meshes,
         hidden_triangles,
+        hidden_nodes,
         drawn_triangles,
         bytes: 0,
     };
@@ -320,14 +346,18 @@ pub fn export(scene: &Scene<'_>, stem: &str, options: &Options) -> Result<Output
 
 /// Hangs every root under one node turned half a turn about +Y, so a model
 /// facing −Z faces +Z. Skinned mesh nodes stay at the root (glTF ignores
-/// their own placement; their joints carry the turn).
-fn turn_to_front(root: &mut json::Root, roots: &mut Vec<json::Index<json::Node>>, stem: &str) {
+/// their own placement; their joints carry the turn). Returns the turn node.
+fn turn_to_front(
+    root: &mut json::Root,
+    roots: &mut Vec<json::Index<json::Node>>,
+    stem: &str,
+) -> Option<json::Index<json::Node>> {
     let (skinned, children): (Vec<_>, Vec<_>) = core::mem::take(roots)
         .into_iter()
         .partition(|i| root.nodes.get(i.value()).is_some_and(|n| n.skin.is_some()));
     if children.is_empty() {
         *roots = skinned;
-        return;
+        return None;
     }
     let turn = root.push(json::Node {
         name: Some(std::format!("{stem} (axes)")),
@@ -337,6 +367,7 @@ fn turn_to_front(root: &mut json::Root, roots: &mut Vec<json::Index<json::Node>>
     });
     roots.push(turn);
     roots.extend(skinned);
+    Some(turn)
 }
 
 /// Exports `scene` to `path` (the container from `options`) and the files

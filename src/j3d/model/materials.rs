@@ -83,6 +83,9 @@ fn material_record(m: &Material<'_>, name: TextRef) -> Result<MaterialRecord, Er
             if !folded.texture && texture >= 0 {
                 flags |= MaterialFlags::TEXTURE_UNUSED;
             }
+            if folded.environment {
+                flags |= MaterialFlags::ENVIRONMENT_LEFT_OUT;
+            }
             folded.factor
         }
         None => {
@@ -173,6 +176,8 @@ struct Folded {
     vertex: bool,
     /// Its alpha multiplies alpha too (or alpha is not shown).
     vertex_alpha: bool,
+    /// Environment-mapped terms added to the colour were left out.
+    environment: bool,
 }
 
 /// One TEV value as a product: a constant times texture and vertex colour
@@ -182,6 +187,11 @@ struct Product {
     constant: [f32; 3],
     texture: u8,
     vertex: u8,
+    /// A factor is a texture read through coordinates generated from
+    /// normals (an environment or sphere map, [`environment`]).
+    env: bool,
+    /// An environment term was added and left out ([`stage_value`]).
+    dropped: bool,
 }
 
 impl Product {
@@ -190,6 +200,8 @@ impl Product {
             constant: c,
             texture: 0,
             vertex: 0,
+            env: false,
+            dropped: false,
         }
     }
 
@@ -212,14 +224,19 @@ impl Product {
             }),
             texture: self.texture.saturating_add(other.texture),
             vertex: self.vertex.saturating_add(other.vertex),
+            env: self.env || other.env,
+            dropped: self.dropped || other.dropped,
         }
     }
 }
 
-/// GX TEV colour inputs (`GX_CC_*`) the fold reads; the TEV registers
-/// (C0..C2, A0..A2) and alpha-as-colour inputs are not folded.
+/// GX TEV colour inputs (`GX_CC_*`) the fold reads: `GX_CC_C0` (2) to
+/// `GX_CC_A2` (7) are the registers C0, A0, C1, A1, C2, A2 (read as
+/// constants, [`register`]); the alpha of PREV as colour is not folded.
 mod cc {
     pub const CPREV: u8 = 0;
+    pub const C0: u8 = 2;
+    pub const A2: u8 = 7;
     pub const TEXC: u8 = 8;
     pub const RASC: u8 = 10;
     pub const ONE: u8 = 12;
@@ -228,9 +245,12 @@ mod cc {
     pub const ZERO: u8 = 15;
 }
 
-/// GX TEV alpha inputs (`GX_CA_*`) the fold reads.
+/// GX TEV alpha inputs (`GX_CA_*`) the fold reads: `GX_CA_A0` (1) to
+/// `GX_CA_A2` (3) are the registers' alphas.
 mod ca {
     pub const APREV: u8 = 0;
+    pub const A0: u8 = 1;
+    pub const A2: u8 = 3;
     pub const TEXA: u8 = 4;
     pub const RASA: u8 = 5;
     pub const KONST: u8 = 6;
@@ -278,6 +298,11 @@ fn fold(m: &Material<'_>, opaque: bool) -> Result<Option<Folded>, Error> {
     let (Some(c), Some(a)) = (color, alpha) else {
         return Ok(None);
     };
+    // An environment map multiplied in cannot be left out; in alpha it
+    // only matters where alpha shows.
+    if c.env || (a.env && !opaque) {
+        return Ok(None);
+    }
     if c.texture > 1 || c.vertex > 1 || a.texture > 1 || a.vertex > 1 {
         return Ok(None);
     }
@@ -293,6 +318,7 @@ fn fold(m: &Material<'_>, opaque: bool) -> Result<Option<Folded>, Error> {
         texture: c.texture == 1 || (!opaque && a.texture == 1),
         vertex: c.vertex == 1,
         vertex_alpha: a.vertex == 1 || opaque,
+        environment: c.dropped || (a.dropped && !opaque),
     }))
 }
 
@@ -337,8 +363,8 @@ fn stage_value(
             stage.alpha_register,
         ),
     };
-    // GX_TEV_ADD, GX_TB_ZERO, GX_CS_SCALE_1, GX_TEVPREV.
-    if (op, bias, scale, register) != (0, 0, 0, 0) {
+    // GX_TEV_ADD, GX_TB_ZERO, GX_TEVPREV; the scale is applied below.
+    if (op, bias, register) != (0, 0, 0) {
         return Ok(None);
     }
     let mut terms = [Product::ZERO; 4];
@@ -359,13 +385,44 @@ fn stage_value(
     } else {
         return Ok(None);
     };
-    Ok(if d.is_zero() {
-        Some(blend)
+    // A sum folds when one side is zero, or when one side is an
+    // environment-mapped term (a reflection GX adds after lighting, which
+    // a glTF material cannot hold): that side is left out and the other
+    // kept, flagged.
+    let value = if d.is_zero() {
+        blend
     } else if blend.is_zero() {
-        Some(d)
+        d
+    } else if blend.env && !d.env {
+        Product { dropped: true, ..d }
+    } else if d.env && !blend.env {
+        Product {
+            dropped: true,
+            ..blend
+        }
     } else {
-        None
-    })
+        return Ok(None);
+    };
+    Ok(scaled(value, scale))
+}
+
+/// `value` times the stage's scale (`GX_CS_SCALE_1`, `_2`, `_4`,
+/// `GX_CS_DIVIDE_2`: ×1, ×2, ×4, ×½), when the result stays a product: its
+/// constant at most 1 in every channel, so the stage's clamp to 1 never
+/// acts (texture and rasterised colour are at most 1).
+fn scaled(value: Product, scale: u8) -> Option<Product> {
+    let factor = match scale {
+        0 => return Some(value),
+        1 => 2.0,
+        2 => 4.0,
+        3 => 0.5,
+        _ => return None,
+    };
+    let constant = value.constant.map(|c| c * factor);
+    constant
+        .iter()
+        .all(|&c| c <= 1.0)
+        .then_some(Product { constant, ..value })
 }
 
 /// One TEV input as a product; `None` for inputs the fold does not take.
@@ -384,8 +441,15 @@ fn input_value(
     let value = match (half, input) {
         (Half::Color, cc::CPREV) | (Half::Alpha, ca::APREV) => previous,
         (Half::Color, cc::TEXC) | (Half::Alpha, ca::TEXA) => {
-            // Slot 0's texture only: the scene keeps no other.
-            (order.tex_map == 0).then_some(texture)
+            if environment(m, order)? {
+                Some(Product {
+                    env: true,
+                    ..Product::ONE
+                })
+            } else {
+                // Slot 0's texture only: the scene keeps no other.
+                (order.tex_map == 0).then_some(texture)
+            }
         }
         (Half::Color, cc::RASC) | (Half::Alpha, ca::RASA) => raster(m, order.channel, half)?,
         (Half::Color, cc::ONE) => Some(Product::ONE),
@@ -397,9 +461,52 @@ fn input_value(
             konst(m, m.konst_alpha_selector(k).unwrap_or(NONE), half)?.map(Product::constant)
         }
         (Half::Color, cc::ZERO) | (Half::Alpha, ca::ZERO) => Some(Product::ZERO),
+        // C0, A0, C1, A1, C2, A2: register (input − 2) / 2, its colour on
+        // even inputs, its alpha (as a grey) on odd ones.
+        (Half::Color, cc::C0..=cc::A2) => register(
+            m,
+            usize::from(input.wrapping_sub(cc::C0) / 2),
+            input % 2 == 1,
+        )?,
+        (Half::Alpha, ca::A0..=ca::A2) => {
+            register(m, usize::from(input.wrapping_sub(ca::A0)), true)?
+        }
         _ => None,
     };
     Ok(value)
+}
+
+/// True when the order's texture is read through coordinates generated from
+/// normals, binormals or tangents (`GX_TG_NRM` 1, `GX_TG_BINRM` 2,
+/// `GX_TG_TANGENT` 3): an environment (sphere) map, which follows the view
+/// and which no UV set of a glTF material can hold.
+fn environment(m: &Material<'_>, order: &TevOrder) -> Result<bool, Error> {
+    if order.tex_map == NONE || order.tex_coord == NONE {
+        return Ok(false);
+    }
+    Ok(m.tex_gen(usize::from(order.tex_coord))?
+        .is_some_and(|g| (1..=3).contains(&g.source)))
+}
+
+/// TEV register `n` (C0, C1, C2) as the material sets it before drawing,
+/// its colour or its alpha as a grey: J3D's TEV colour slots 0..2 are
+/// C0..C2 (slot 3 is PREV's starting value), as noclip's J3D material
+/// loads `colorRegisters[0..3]` into C0..C2. GX registers are signed
+/// 11-bit values; one outside 0..=255 is no colour a glTF factor holds,
+/// so it does not fold.
+fn register(m: &Material<'_>, n: usize, alpha: bool) -> Result<Option<Product>, Error> {
+    let Some(c) = m.tev_color(n)? else {
+        return Ok(None);
+    };
+    if c.iter().any(|v| !(0..=255).contains(v)) {
+        return Ok(None);
+    }
+    let [r, g, b, a] = c.map(|v| f32::from(v) / 255.0);
+    Ok(Some(Product::constant(if alpha {
+        [a; 3]
+    } else {
+        [r, g, b]
+    })))
 }
 
 /// Rasterised colour of TEV order channel `channel` (colour channel 0:
