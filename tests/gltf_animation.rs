@@ -83,6 +83,7 @@ fn rig<'a>(words: &'a mut [u64], input: &'a str) -> Scene<'a> {
         target: target as u32,
         first_keyframe: first,
         keyframe_count: count,
+        ..ChannelRecord::default()
     };
     a.channels[0] = channel(1, ChannelTarget::Rotation, 0, 3);
     a.channels[1] = channel(0, ChannelTarget::Translation, 3, 2);

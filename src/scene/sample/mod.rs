@@ -8,10 +8,15 @@
 
 mod clips;
 mod keyframes;
+mod rotation;
+mod segment;
 
 pub use clips::{MaterialSample, TEX_MATRIX_SLOTS, TEXTURE_SLOTS, TexMatrixSample, texture_matrix};
 
-use super::{AnimationRecord, ChannelTarget, LoopMode, Mat4, NodeRecord, Scene};
+use super::{
+    AnimationRecord, ChannelFlags, ChannelRecord, ChannelTarget, KeyframeRecord, LoopMode, Mat4,
+    NodeRecord, Scene,
+};
 use crate::error::{Error, ErrorCode};
 
 /// A node's transform at one instant: [`NodeRecord`]'s TRS with a clip's
@@ -155,37 +160,76 @@ impl Scene<'_> {
         let channels = self
             .channels()
             .get(record.first_channel as usize..)
-            .unwrap_or_default()
-            .iter()
-            .take(record.channel_count as usize);
-        for channel in channels {
+            .unwrap_or_default();
+        let channels = channels
+            .get(..record.channel_count as usize)
+            .unwrap_or(channels);
+        for (i, channel) in channels.iter().enumerate() {
             let keys = self
                 .keyframes()
                 .get(channel.first_keyframe as usize..)
                 .unwrap_or_default();
             let keys = keys.get(..channel.keyframe_count as usize).unwrap_or(keys);
-            let (Some(pose), Some(value)) = (
-                out.get_mut(channel.node as usize),
-                keyframes::value_at(keys, t, looping),
-            ) else {
-                continue;
-            };
-            match target(channel.target) {
-                Some(ChannelTarget::Translation) => add(&mut pose.translation, value),
-                Some(ChannelTarget::Rotation) => add(&mut pose.rotation, value),
-                Some(ChannelTarget::Scale) => {
-                    for (s, f) in pose.scale.iter_mut().zip(value) {
-                        *s *= if f == 0.0 || f.is_nan() {
-                            ZERO_SCALE
-                        } else {
-                            f
-                        };
-                    }
-                }
-                None => {}
+            // Format.animation_loop_wrapping applies to loop clips only.
+            let wrap = (looping && channel.flags & ChannelFlags::LOOP_WRAP != 0)
+                .then_some(record.length)
+                .filter(|l| *l > 0.0 && l.is_finite());
+            self.apply_channel(channel, keys, t, looping, wrap, out);
+            // rotation_global once the animator's channels (adjacent, one
+            // node) are applied.
+            let last_of_node = channels
+                .get(i + 1)
+                .is_none_or(|next| next.node != channel.node);
+            if channel.flags & ChannelFlags::GLOBAL_ROTATION != 0 && last_of_node {
+                rotation::apply_global(out, self.nodes(), channel.node as usize);
             }
         }
         Ok(())
+    }
+
+    /// One channel's value at clip time `t` applied to its node's pose.
+    fn apply_channel(
+        &self,
+        channel: &ChannelRecord,
+        keys: &[KeyframeRecord],
+        t: f32,
+        looping: bool,
+        wrap: Option<f32>,
+        out: &mut [NodePose],
+    ) {
+        let Some(pose) = out.get_mut(channel.node as usize) else {
+            return;
+        };
+        let target = target(channel.target);
+        if target == Some(ChannelTarget::Rotation) && channel.flags & ChannelFlags::QUATERNION != 0
+        {
+            rotation::apply_quaternion(keys, t, wrap, channel.flags, pose);
+            return;
+        }
+        // The Hytale plugin's displayScale stretches the group's main cube
+        // and leaves the bone (and so its children) unscaled.
+        if target == Some(ChannelTarget::Scale) && channel.flags & ChannelFlags::HYTALE != 0 {
+            return;
+        }
+        let value = match wrap {
+            Some(length) => segment::wrapped_value(keys, t, length),
+            None => keyframes::value_at(keys, t, looping),
+        };
+        let Some(value) = value else { return };
+        match target {
+            Some(ChannelTarget::Translation) => add(&mut pose.translation, value),
+            Some(ChannelTarget::Rotation) => add(&mut pose.rotation, value),
+            Some(ChannelTarget::Scale) => {
+                for (s, f) in pose.scale.iter_mut().zip(value) {
+                    *s *= if f == 0.0 || f.is_nan() {
+                        ZERO_SCALE
+                    } else {
+                        f
+                    };
+                }
+            }
+            None => {}
+        }
     }
 }
 
@@ -340,6 +384,7 @@ mod tests {
                     target: *target as u32,
                     first_keyframe: key,
                     keyframe_count: keys.len() as u32,
+                    ..ChannelRecord::default()
                 };
                 for k in *keys {
                     a.keyframes[key as usize] = *k;
