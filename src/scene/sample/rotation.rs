@@ -232,3 +232,190 @@ pub(super) fn apply_global(out: &mut [NodePose], nodes: &[NodeRecord], node: usi
     let local = mul(inverse, quat_from_euler(wide(pose.rotation)));
     pose.rotation = narrow(euler_from_quat(local));
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use core::f32::consts::FRAC_PI_2;
+
+    const LINEAR: u32 = Interpolation::Linear as u32;
+    const CATMULL: u32 = Interpolation::CatmullRom as u32;
+
+    fn key(time: f32, interpolation: u32, value: [f32; 3]) -> KeyframeRecord {
+        KeyframeRecord {
+            time,
+            interpolation,
+            pre: value,
+            post: value,
+            data_points: 1,
+        }
+    }
+
+    fn posed(rotation: [f32; 3]) -> NodePose {
+        NodePose {
+            rotation,
+            scale: [1.0; 3],
+            ..NodePose::default()
+        }
+    }
+
+    fn close(a: [f32; 3], b: [f32; 3]) -> bool {
+        a.iter().zip(b).all(|(x, y)| (x - y).abs() < 1e-6)
+    }
+
+    #[test]
+    fn interpolate_with_quaternions_slerps_the_short_way_where_euler_angles_go_the_long_way() {
+        // interpolate, use_quaternions: slerp(getFixed(before), getFixed(after)).
+        // 0° to 350° about x is the short arc to −10°, so half way is −5°;
+        // adding Euler angles would give 175°.
+        let keys = [
+            key(0.0, LINEAR, [0.0; 3]),
+            key(1.0, LINEAR, [350f32.to_radians(), 0.0, 0.0]),
+        ];
+        let mut pose = posed([0.0; 3]);
+        apply_quaternion(&keys, 0.5, None, ChannelFlags::QUATERNION, &mut pose);
+        assert!(
+            close(pose.rotation, [-5f32.to_radians(), 0.0, 0.0]),
+            "{pose:?}"
+        );
+    }
+
+    #[test]
+    fn free_quaternions_take_the_euler_branch_of_get_fixed_rest_plus_value() {
+        // getFixed asks the keyframe for quaternion_interpolation, which it
+        // lacks: q(rest + value). Rest (0, 0, 90°), keyframes x 0 and x 90°
+        // at alpha 1/2: between Euler (0, 0, 90°) and (90°, 0, 90°) the
+        // slerp is about the same axis, Rz(90°)·Rx(45°): Euler (45°, 0, 90°),
+        // and that minus the rest, added to the rest, is (45°, 0, 90°).
+        let rest = [0.0, 0.0, FRAC_PI_2];
+        let keys = [
+            key(0.0, LINEAR, [0.0; 3]),
+            key(1.0, LINEAR, [FRAC_PI_2, 0.0, 0.0]),
+        ];
+        let mut pose = posed(rest);
+        apply_quaternion(&keys, 0.5, None, ChannelFlags::QUATERNION, &mut pose);
+        assert!(
+            close(pose.rotation, [FRAC_PI_2 / 2.0, 0.0, FRAC_PI_2]),
+            "{pose:?}"
+        );
+    }
+
+    #[test]
+    fn the_hytale_plugin_eases_catmull_rom_pairs_with_its_weighted_cubic() {
+        // weightedCubicBezier(0.25): u = 0.75, Bernstein (0.421875,
+        // 0.421875, 0.140625, 0.015625), weighted (2, 1, 2, 1):
+        // (0.84375, 0.421875, 0.28125, 0.015625), sum 1.5625; numerator
+        // 0.421875·0.05 + 0.28125·0.95 + 0.015625 = 0.30390625;
+        // 0.30390625 / 1.5625 = 0.1945.
+        assert!((hytale_ease(0.25) - 0.1945).abs() < 1e-12);
+        // 0.5: Bernstein (1, 3, 3, 1) / 8, weighted (0.25, 0.375, 0.75,
+        // 0.125), sum 1.5; 0.375·0.05 + 0.75·0.95 + 0.125 = 0.85625, / 1.5.
+        // The weights are not symmetric, so neither is the curve.
+        assert!((hytale_ease(0.5) - 0.85625 / 1.5).abs() < 1e-12);
+        assert_eq!((hytale_ease(0.0), hytale_ease(1.0)), (0.0, 1.0));
+        // Through the channel: 0 → 90° about x at alpha 1/4 is 0.1945 · 90°
+        // with both keyframes catmull-rom, 22.5° with one linear.
+        let flags = ChannelFlags::QUATERNION | ChannelFlags::HYTALE;
+        let x = |first: u32| {
+            let keys = [
+                key(0.0, first, [0.0; 3]),
+                key(1.0, CATMULL, [FRAC_PI_2, 0.0, 0.0]),
+            ];
+            let mut pose = posed([0.0; 3]);
+            apply_quaternion(&keys, 0.25, None, flags, &mut pose);
+            pose.rotation[0]
+        };
+        assert!((x(CATMULL) - 0.1945 * FRAC_PI_2).abs() < 1e-6);
+        assert!((x(LINEAR) - FRAC_PI_2 / 4.0).abs() < 1e-6);
+    }
+
+    #[test]
+    fn the_hytale_plugin_multiplies_the_rest_quaternion_by_the_result() {
+        // getFixed (Format.quaternion_interpolation): q(rest)·q(value);
+        // the plugin's displayRotation: q(rest)·q(Euler(q) − rest). Rest
+        // (0, 60°, 0), a lone keyframe x 90°: Euler(Ry(60°)·Rx(90°)) is
+        // (90°, 60°, 0), minus the rest (90°, 0, 0), so Ry(60°)·Rx(90°):
+        // x goes to (cos 60°, 0, −sin 60°), y to z and on to (sin 60°, 0, cos 60°).
+        let keys = [key(0.0, LINEAR, [FRAC_PI_2, 0.0, 0.0])];
+        let flags = ChannelFlags::QUATERNION | ChannelFlags::HYTALE;
+        let matrix = |rest: [f32; 3]| {
+            let mut pose = posed(rest);
+            apply_quaternion(&keys, 0.5, None, flags, &mut pose);
+            crate::scene::Mat4::rotation_xyz(pose.rotation)
+        };
+        let near = |v: [f32; 3], w: [f32; 3]| v.iter().zip(w).all(|(a, b)| (a - b).abs() < 1e-5);
+        let (s60, c60) = (60f32.to_radians().sin(), 60f32.to_radians().cos());
+        let m = matrix([0.0, 60f32.to_radians(), 0.0]);
+        assert!(
+            near(m.transform_point([1.0, 0.0, 0.0]), [c60, 0.0, -s60]),
+            "{m:?}"
+        );
+        assert!(
+            near(m.transform_point([0.0, 1.0, 0.0]), [s60, 0.0, c60]),
+            "{m:?}"
+        );
+        // At a rest of y = 90° three.js's Euler is in gimbal lock (x set to
+        // 0), so Euler(q) − rest loses the keyframe's x and the bone is not
+        // Ry(90°)·Rx(90°) (which maps y to x): Blockbench shows it so too.
+        let m = matrix([0.0, FRAC_PI_2, 0.0]);
+        assert!(
+            !near(m.transform_point([0.0, 1.0, 0.0]), [1.0, 0.0, 0.0]),
+            "{m:?}"
+        );
+    }
+
+    #[test]
+    fn rotation_global_takes_the_rotation_against_the_parents_world_rotation() {
+        // displayRotation: bone.quaternion.premultiply(inverse(parent's world
+        // quaternion)). Parent 90° about z over a grandparent 90° about x; a
+        // child with no rotation of its own then gets the inverse of
+        // Rx(90°)·Rz(90°), so its world rotation is none at all.
+        let nodes = [
+            NodeRecord {
+                parent: -1,
+                ..NodeRecord::default()
+            },
+            NodeRecord {
+                parent: 0,
+                ..NodeRecord::default()
+            },
+            NodeRecord {
+                parent: 1,
+                ..NodeRecord::default()
+            },
+        ];
+        let mut out = [
+            posed([FRAC_PI_2, 0.0, 0.0]),
+            posed([0.0, 0.0, FRAC_PI_2]),
+            posed([0.0; 3]),
+        ];
+        apply_global(&mut out, &nodes, 2);
+        let world = [0, 1, 2]
+            .iter()
+            .fold(crate::scene::Mat4::IDENTITY, |m, &i| {
+                m.mul(&crate::scene::Mat4::rotation_xyz(out[i].rotation))
+            });
+        let diff = world.0.iter().zip(crate::scene::Mat4::IDENTITY.0);
+        assert!(
+            diff.map(|(a, b)| (a - b).abs()).fold(0.0, f32::max) < 1e-6,
+            "{world:?}"
+        );
+        // A root node's parent is the scene: nothing changes.
+        let before = out[0];
+        apply_global(&mut out, &nodes, 0);
+        assert!(close(out[0].rotation, before.rotation));
+    }
+
+    #[test]
+    fn euler_and_quaternion_conversions_round_trip_in_the_zyx_order() {
+        // three.js setFromEuler / setFromQuaternion in 'ZYX' invert each
+        // other away from gimbal lock (|y| < 90°).
+        for r in [[0.3, -0.7, 1.2], [-2.5, 1.4, 3.0], [0.0, 0.0, -3.1]] {
+            let back = euler_from_quat(quat_from_euler(r));
+            assert!(
+                r.iter().zip(back).all(|(a, b)| (a - b).abs() < 1e-12),
+                "{r:?} {back:?}"
+            );
+        }
+    }
+}

@@ -105,3 +105,69 @@ pub(super) fn wrapped_value(keys: &[KeyframeRecord], t: f32, length: f32) -> Opt
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const LINEAR: u32 = Interpolation::Linear as u32;
+    const STEP: u32 = Interpolation::Step as u32;
+
+    fn kf(time: f32, interpolation: u32, pre: f32, post: f32) -> KeyframeRecord {
+        KeyframeRecord {
+            time,
+            interpolation,
+            pre: [pre, 0.0, 0.0],
+            post: [post, 0.0, 0.0],
+            data_points: if pre == post { 1 } else { 2 },
+        }
+    }
+
+    fn x(keys: &[KeyframeRecord], t: f32) -> f32 {
+        wrapped_value(keys, t, 1.0).unwrap()[0]
+    }
+
+    #[test]
+    fn loop_wrapping_interpolates_across_the_loops_end() {
+        // interpolate with Format.animation_loop_wrapping: 0 at 0.25 s, 10 at
+        // 0.75 s, length 1. At 0.1 s before is the 0.75 s keyframe at −0.25:
+        // alpha (0.1 + 0.25) / 0.5 = 0.7, 10 + (0 − 10)·0.7 = 3. At 0.9 s after
+        // is the 0.25 s keyframe at 1.25: alpha 0.15 / 0.5 = 0.3, 10 − 3 = 7.
+        let keys = [kf(0.25, LINEAR, 0.0, 0.0), kf(0.75, LINEAR, 10.0, 10.0)];
+        assert!((x(&keys, 0.1) - 3.0).abs() < 1e-5);
+        assert!((x(&keys, 0.9) - 7.0).abs() < 1e-5);
+        // Inside the keyframes nothing changes: 0.5 s is 5.
+        assert!((x(&keys, 0.5) - 5.0).abs() < 1e-5);
+        // Without wrapping the ends hold: segment gives the lone keyframes.
+        assert_eq!(
+            segment(&keys, 0.1, None),
+            Segment::Key {
+                index: 0,
+                post: false
+            }
+        );
+        // One keyframe, or no length, does not wrap (`length >= 2`).
+        assert_eq!(x(&keys[..1], 0.9), 0.0);
+        assert_eq!(
+            segment(&keys, 0.1, Some(0.0)),
+            Segment::Key {
+                index: 0,
+                post: false
+            }
+        );
+    }
+
+    #[test]
+    fn a_wrapped_before_shows_its_first_data_point() {
+        // dp_index is 0 when the keyframe's own time is at or after t: a step
+        // keyframe at 0.75 s (pre 4, post 6) wrapped in as before at 0.1 s
+        // shows 4, where at 0.9 s, its ordinary before, it shows 6.
+        let keys = [kf(0.25, LINEAR, 0.0, 0.0), kf(0.75, STEP, 4.0, 6.0)];
+        assert_eq!(x(&keys, 0.1), 4.0);
+        assert_eq!(x(&keys, 0.9), 6.0);
+        // At 0 s with a keyframe at the length: before (the last, at
+        // 1 − 1 = 0) is checked first and shows, even over one at 0 s.
+        let keys = [kf(0.0, LINEAR, 1.0, 1.0), kf(1.0, LINEAR, 2.0, 3.0)];
+        assert_eq!(x(&keys, 0.0), 2.0);
+    }
+}
