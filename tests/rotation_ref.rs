@@ -192,7 +192,7 @@ fn reference(cases: &[(Case, f64)]) -> Option<Vec<Vec<[f64; 3]>>> {
             "bones": c.bones.iter().map(|b| json!({
                 "parent": b.parent,
                 "rest": b.rest,
-                "global": b.global && !(c.hytale && !b.keys.is_empty()),
+                "global": b.global,
                 "keys": b.keys.iter().map(|(t, kind, points)| json!({
                     "time": t, "interpolation": kind, "points": points,
                 })).collect::<Vec<_>>(),

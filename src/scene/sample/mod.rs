@@ -178,7 +178,7 @@ impl Scene<'_> {
             // rotation_global once the animator's channels (adjacent, one
             // node) are applied.
             let last_of_node = channels
-                .get(i + 1)
+                .get(i.saturating_add(1))
                 .is_none_or(|next| next.node != channel.node);
             if channel.flags & ChannelFlags::GLOBAL_ROTATION != 0 && last_of_node {
                 rotation::apply_global(out, self.nodes(), channel.node as usize);

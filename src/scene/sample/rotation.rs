@@ -92,7 +92,7 @@ pub(super) fn slerp(a: Quat, b: Quat, t: f64) -> Quat {
     let sqr_sin_half = 1.0 - cos_half * cos_half;
     if sqr_sin_half <= f64::EPSILON {
         let s = 1.0 - t;
-        let q = [0, 1, 2, 3].map(|i| s * a[i] + t * b[i]);
+        let q = combine(a, b, s, t);
         let len = libm::sqrt(q.iter().map(|v| v * v).sum());
         return if len == 0.0 {
             [0.0, 0.0, 0.0, 1.0]
@@ -104,7 +104,16 @@ pub(super) fn slerp(a: Quat, b: Quat, t: f64) -> Quat {
     let half = libm::atan2(sin_half, cos_half);
     let ratio_a = libm::sin((1.0 - t) * half) / sin_half;
     let ratio_b = libm::sin(t * half) / sin_half;
-    [0, 1, 2, 3].map(|i| a[i] * ratio_a + b[i] * ratio_b)
+    combine(a, b, ratio_a, ratio_b)
+}
+
+/// `wa · a + wb · b`, component by component.
+fn combine(a: Quat, b: Quat, wa: f64, wb: f64) -> Quat {
+    let mut out = [0.0; 4];
+    for ((o, x), y) in out.iter_mut().zip(a).zip(b) {
+        *o = wa * x + wb * y;
+    }
+    out
 }
 
 /// The Hytale plugin's easing of a catmull-rom pair's `t`: a rational cubic
