@@ -8,59 +8,18 @@
 
 mod clips;
 mod keyframes;
+mod pose;
 mod rotation;
 mod segment;
 
 pub use clips::{MaterialSample, TEX_MATRIX_SLOTS, TEXTURE_SLOTS, TexMatrixSample, texture_matrix};
+pub use pose::NodePose;
 
 use super::{
     AnimationRecord, ChannelFlags, ChannelRecord, ChannelTarget, KeyframeRecord, LoopMode, Mat4,
     NodeRecord, Scene,
 };
 use crate::error::{Error, ErrorCode};
-
-/// A node's transform at one instant: [`NodeRecord`]'s TRS with a clip's
-/// channels applied. Same units and spaces as the record (model units,
-/// radians applied X, then Y, then Z, scale factors, pivot in the node's
-/// own space).
-///
-/// `#[repr(C)]`, twelve `f32`s: the C API (capi/) lets callers' arrays of
-/// poses be sampled into in place.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-#[repr(C)]
-pub struct NodePose {
-    /// Translation in the parent's space.
-    pub translation: [f32; 3],
-    /// Euler angles, radians, applied X first, then Y, then Z.
-    pub rotation: [f32; 3],
-    /// Scale factors per axis.
-    pub scale: [f32; 3],
-    /// The point rotation and scale turn about (the record's; never animated).
-    pub pivot: [f32; 3],
-}
-
-impl NodePose {
-    /// The node's rest pose, as its record stores it.
-    pub const fn rest(node: &NodeRecord) -> Self {
-        Self {
-            translation: node.translation,
-            rotation: node.rotation,
-            scale: node.scale,
-            pivot: node.pivot,
-        }
-    }
-
-    /// `node` with this pose's transform, so the record's matrix functions apply.
-    const fn on(&self, node: &NodeRecord) -> NodeRecord {
-        NodeRecord {
-            translation: self.translation,
-            rotation: self.rotation,
-            scale: self.scale,
-            pivot: self.pivot,
-            ..*node
-        }
-    }
-}
 
 /// Scale factor Blockbench uses for a sampled scale of 0 (or NaN):
 /// `displayScale`'s `|| 0.00001`, which keeps the bone invertible.

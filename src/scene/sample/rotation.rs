@@ -14,8 +14,8 @@
 )]
 
 use super::super::{ChannelFlags, Interpolation, KeyframeRecord, NodeRecord};
-use super::NodePose;
 use super::keyframes::interpolation;
+use super::pose::NodePose;
 use super::segment::{Segment, segment};
 
 /// A quaternion `[x, y, z, w]`.
