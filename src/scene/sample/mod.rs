@@ -72,7 +72,10 @@ impl Scene<'_> {
     /// of a once clip after its end ([`clip_time`]). Translation channels
     /// add to the rest translation, rotation channels (radians) to the rest
     /// Euler angles, scale channels multiply the rest scale (a sampled 0
-    /// becomes 0.00001, as in Blockbench).
+    /// becomes 0.00001, as in Blockbench). A channel's
+    /// [`ChannelFlags`](super::ChannelFlags) switch on Blockbench's
+    /// quaternion, loop-wrapping and `rotation_global` rules and the Hytale
+    /// plugin's (docs/scene-format.md, "Rotation as Blockbench plays it").
     ///
     /// Errors: `BAD_OFFSET` when `clip` is not below `animations().len()`,
     /// `ARENA_TOO_SMALL` when `out` is shorter than `nodes()`, `BAD_VALUE`
