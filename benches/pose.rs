@@ -149,6 +149,7 @@ fn rig(words: &mut [u64]) -> Scene<'_> {
             target: targets[c % 3] as u32,
             first_keyframe: (c * RIG_KEYS_PER_CHANNEL) as u32,
             keyframe_count: RIG_KEYS_PER_CHANNEL as u32,
+            flags: 0,
         };
     }
     for (k, key) in a.keyframes.iter_mut().enumerate() {

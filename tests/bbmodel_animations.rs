@@ -11,7 +11,7 @@
 mod support;
 
 use scenedec::WarningCode;
-use scenedec::scene::{Interpolation, LoopMode};
+use scenedec::scene::{ChannelFlags, ChannelTarget, Interpolation, LoopMode};
 use serde_json::json;
 use support::bbmodel_builder::{
     Animation, Group, Model, Obj, Raw, Tree, bone, keyframe, tree_4x, tree_5x,
@@ -671,49 +671,132 @@ fn unknown_channels_are_skipped_with_unsupported_channel_once_per_animator() {
 }
 
 #[test]
-fn rotation_global_plays_in_local_space_with_unsupported_channel() {
-    // Features: "rotation_global (played in local space)".
-    let animator =
-        bone(vec![keyframe("rotation", 0.0, vec![p(10.0, 0.0, 0.0)])]).set("rotation_global", true);
-    let (channel, w) = only_channel(&rig5(vec![Animation::new("a").animator("head", animator)]));
-    assert_eq!(channel.keys[0].pre[0], rad(10.0));
-    assert_eq!(
-        w,
-        [(
-            WarningCode::UnsupportedChannel,
-            "$.animations[0].animators.head.rotation_global".to_owned()
-        )]
-    );
+fn rotation_global_is_a_flag_on_every_channel_of_its_animator() {
+    // Blockbench's BoneAnimator.displayRotation applies `rotation_global`
+    // after the animator's rotation, with or without a rotation value, so
+    // every channel of the animator carries it; no warning, it is played.
+    let animator = bone(vec![
+        keyframe("rotation", 0.0, vec![p(10.0, 0.0, 0.0)]),
+        position(0.0, 1.0, 0.0, 0.0),
+    ])
+    .set("rotation_global", true);
+    let (clip, w) = only_clip(&rig5(vec![Animation::new("a").animator("head", animator)]));
+    assert!(w.is_empty(), "{w:?}");
+    assert_eq!(clip.channels.len(), 2);
+    for c in &clip.channels {
+        assert_eq!(
+            c.flags,
+            ChannelFlags::GLOBAL_ROTATION,
+            "target {}",
+            c.target
+        );
+    }
+    assert_eq!(clip.channels[1].keys[0].pre[0], rad(10.0));
+    // Absent or false: no flag.
+    let plain = bone(vec![keyframe("rotation", 0.0, vec![p(10.0, 0.0, 0.0)])])
+        .set("rotation_global", false);
+    let (channel, _) = only_channel(&rig5(vec![Animation::new("a").animator("head", plain)]));
+    assert_eq!(channel.flags, 0);
 }
 
-#[test]
-fn quaternion_interpolation_is_reported_in_the_free_format_only() {
-    // Features: "quaternion_interpolation (played as Euler angles; reported
-    // only in the free format …)".
-    let animation = || {
-        Animation::new("a").animator(
-            "head",
-            bone(vec![keyframe("rotation", 0.0, vec![p(10.0, 0.0, 0.0)])])
-                .set("quaternion_interpolation", true),
-        )
-    };
-    let (_, w) = only_clip(&rig5(vec![animation()]));
-    assert_eq!(
-        w,
-        [(
-            WarningCode::UnsupportedChannel,
-            "$.animations[0].animators.head.quaternion_interpolation".to_owned()
-        )]
-    );
+fn hytale(animation: Animation) -> Model {
     let (outliner, groups) = tree_5x(&tree());
-    let hytale = Model::new("5.0")
+    Model::new("5.0")
         .model_format("hytale_character")
         .outliner(outliner)
         .groups(groups)
-        .set("animations", vec![animation()]);
-    let (clip, w) = only_clip(&hytale);
-    assert_eq!(clip.channels.len(), 1);
-    assert!(w.is_empty(), "{w:?}");
+        .set("animations", vec![animation])
+}
+
+#[test]
+fn quaternion_interpolation_follows_the_animator_in_free_and_is_always_on_in_hytale() {
+    // interpolate: `use_quaternions = Format.per_animator_rotation_interpolation
+    // ? this.quaternion_interpolation : Format.quaternion_interpolation`; only
+    // the free format (generic.ts) sets the first, the Hytale plugin's
+    // formats (src/formats.ts) the second, with animation_loop_wrapping.
+    let animation = |flag: bool| {
+        Animation::new("a").animator(
+            "head",
+            bone(vec![
+                keyframe("rotation", 0.0, vec![p(10.0, 0.0, 0.0)]),
+                position(0.0, 1.0, 0.0, 0.0),
+            ])
+            .set("quaternion_interpolation", flag),
+        )
+    };
+    let in_format = |format, flag| {
+        let (outliner, groups) = tree_5x(&tree());
+        Model::new("5.0")
+            .model_format(format)
+            .outliner(outliner)
+            .groups(groups)
+            .set("animations", vec![animation(flag)])
+    };
+    let flags = |model: &Model| {
+        let (clip, w) = only_clip(model);
+        assert!(w.is_empty(), "{w:?}");
+        clip.channels
+            .iter()
+            .map(|c| (c.target, c.flags))
+            .collect::<Vec<_>>()
+    };
+    let (t, r) = (
+        ChannelTarget::Translation as u32,
+        ChannelTarget::Rotation as u32,
+    );
+    assert_eq!(
+        flags(&in_format("free", true)),
+        [(t, 0), (r, ChannelFlags::QUATERNION)]
+    );
+    assert_eq!(flags(&in_format("free", false)), [(t, 0), (r, 0)]);
+    // Another format ignores the animator's flag.
+    assert_eq!(flags(&in_format("bedrock", true)), [(t, 0), (r, 0)]);
+    // Hytale: quaternions whatever the animator says, its rules, wrapping.
+    let all = ChannelFlags::QUATERNION | ChannelFlags::HYTALE | ChannelFlags::LOOP_WRAP;
+    for flag in [true, false] {
+        assert_eq!(
+            flags(&hytale(animation(flag))),
+            [(t, ChannelFlags::LOOP_WRAP), (r, all)]
+        );
+    }
+}
+
+#[test]
+fn hytale_rotation_global_holds_only_without_a_rotation_value_and_scale_is_reported() {
+    // The plugin's displayRotation replaces Blockbench's whenever there is a
+    // rotation value, and only Blockbench's applies rotation_global.
+    let with_rotation = bone(vec![
+        keyframe("rotation", 0.0, vec![p(10.0, 0.0, 0.0)]),
+        position(0.0, 1.0, 0.0, 0.0),
+    ])
+    .set("rotation_global", true);
+    let (clip, _) = only_clip(&hytale(Animation::new("a").animator("head", with_rotation)));
+    assert!(
+        clip.channels
+            .iter()
+            .all(|c| c.flags & ChannelFlags::GLOBAL_ROTATION == 0)
+    );
+    let without = bone(vec![position(0.0, 1.0, 0.0, 0.0)]).set("rotation_global", true);
+    let (channel, _) = only_channel(&hytale(Animation::new("a").animator("head", without)));
+    assert_eq!(
+        channel.flags,
+        ChannelFlags::GLOBAL_ROTATION | ChannelFlags::LOOP_WRAP
+    );
+    // The plugin's displayScale stretches the group's main cube, not the
+    // bone: the channel is kept, flagged, and reported as not played.
+    let scale = bone(vec![keyframe("scale", 0.0, vec![p(2.0, 2.0, 2.0)])]);
+    let (channel, w) = only_channel(&hytale(Animation::new("a").animator("head", scale)));
+    assert_eq!(
+        channel.flags,
+        ChannelFlags::HYTALE | ChannelFlags::LOOP_WRAP
+    );
+    assert_eq!(
+        w,
+        [(
+            WarningCode::UnsupportedChannel,
+            "$.animations[0].animators.head".to_owned()
+        )]
+    );
 }
 
 #[test]

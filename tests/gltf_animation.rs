@@ -14,8 +14,9 @@ use gltf::animation::{Interpolation as GltfInterpolation, Property};
 use scenedec::Scene;
 use scenedec::export::gltf::{Options as ExportOptions, export};
 use scenedec::scene::{
-    AnimationRecord, ChannelRecord, ChannelTarget, Format, Interpolation, KeyframeRecord, LoopMode,
-    Mat4, NodePose, NodeRecord, SceneArrays, SceneCounts, TextRef, TextSource, world_matrices,
+    AnimationRecord, ChannelFlags, ChannelRecord, ChannelTarget, Format, Interpolation,
+    KeyframeRecord, LoopMode, Mat4, NodePose, NodeRecord, SceneArrays, SceneCounts, TextRef,
+    TextSource, world_matrices,
 };
 
 /// A root `body` and under it `arm`, pivoted at (0, 8, 0); one hold clip of
@@ -83,6 +84,7 @@ fn rig<'a>(words: &'a mut [u64], input: &'a str) -> Scene<'a> {
         target: target as u32,
         first_keyframe: first,
         keyframe_count: count,
+        ..ChannelRecord::default()
     };
     a.channels[0] = channel(1, ChannelTarget::Rotation, 0, 3);
     a.channels[1] = channel(0, ChannelTarget::Translation, 3, 2);
@@ -554,6 +556,150 @@ fn convention_12_one_clip_of_every_animated_corpus_model_plays_as_sampled() {
     if !files.is_empty() {
         assert!(models >= 10, "only {models} animated corpus models checked");
         assert!(steps > 0, "no corpus clip has a STEP channel");
+    }
+}
+
+/// Clips played past the plain rules: every corpus clip whose channels
+/// carry quaternion interpolation (the Hytale plugin's formats: slerp, its
+/// easing, loop wrapping) or `rotation_global`, exported and read back, the
+/// .glb at its sample times equal to `Scene::sample`'s world matrices. Also
+/// counts the corpus clips using each flag (docs/bbmodel.md quotes them).
+#[test]
+fn quaternion_hytale_and_rotation_global_corpus_clips_play_as_sampled() {
+    let files = support::corpus_files("bbmodel", &[".bbmodel"]);
+    let flags = [
+        ("rotation_global", ChannelFlags::GLOBAL_ROTATION),
+        ("quaternion", ChannelFlags::QUATERNION),
+        ("Hytale rules", ChannelFlags::HYTALE),
+        ("loop wrapping", ChannelFlags::LOOP_WRAP),
+    ];
+    let (mut clips, mut using, mut checked, mut world) = (0, [0usize; 4], [0usize; 4], 0);
+    for path in &files {
+        let name = path.file_name().unwrap().to_str().unwrap();
+        let bytes = std::fs::read(path).unwrap();
+        let Ok(loaded) = scenedec::load(&bytes, Some("bbmodel"), &support::corpus_options(name))
+        else {
+            continue;
+        };
+        let scene = loaded.scene();
+        let clip_flags: Vec<u32> = scene
+            .animations()
+            .iter()
+            .map(|a| {
+                let first = a.first_channel as usize;
+                scene.channels()[first..first + a.channel_count as usize]
+                    .iter()
+                    .fold(0, |f, c| f | c.flags)
+            })
+            .collect();
+        clips += clip_flags.len();
+        for (k, (_, bit)) in flags.iter().enumerate() {
+            using[k] += clip_flags.iter().filter(|f| *f & bit != 0).count();
+        }
+        if clip_flags.iter().all(|f| *f == 0) {
+            continue;
+        }
+        let scale = 0.0625;
+        let options = ExportOptions {
+            scale,
+            ..ExportOptions::default()
+        };
+        let out = export(&scene, "model", &options).unwrap();
+        let doc = Doc::read(&out.main, scene.nodes().len());
+        for (clip, f) in clip_flags.iter().enumerate() {
+            let clip_name = scene.text(scene.animations()[clip].name);
+            let same = |a: &&(Option<String>, Vec<Played>)| a.0.as_deref() == Some(clip_name);
+            if *f == 0 || doc.animations.iter().filter(same).count() != 1 {
+                continue;
+            }
+            let a = doc.animations.iter().position(|a| same(&a)).unwrap();
+            let (w, _) = check_clip(&scene, &doc, a, clip, scale, 2, name);
+            assert!(w > 0, "{name}: clip {clip_name}: nothing compared");
+            world += w;
+            for (k, (_, bit)) in flags.iter().enumerate() {
+                checked[k] += usize::from(f & bit != 0);
+            }
+        }
+    }
+    eprintln!("{clips} corpus clips; {world} world matrices compared");
+    for (k, (what, _)) in flags.iter().enumerate() {
+        eprintln!(
+            "  {what}: {} clips use it, {} exported and checked",
+            using[k], checked[k]
+        );
+    }
+    if !files.is_empty() {
+        assert!(
+            checked[0] > 0,
+            "no corpus clip with rotation_global was checked"
+        );
+        assert!(checked[2] > 0, "no Hytale quaternion clip was checked");
+    }
+}
+
+/// Two things the exporter must see in the flags. `displayRotation`
+/// applies `rotation_global` whether or not the animator keys rotation, so
+/// an animator of positions alone still turns its bone against its
+/// parent's motion: that needs a rotation track. And with loop wrapping
+/// (`Format.animation_loop_wrapping`) a last linear keyframe leads across
+/// the loop's end, so step keyframes before it are no STEP track.
+#[test]
+fn rotation_global_without_rotation_keys_and_wrapped_steps_export_as_sampled() {
+    use support::bbmodel_builder::{Animation, Model, bone, keyframe, tree_5x};
+    use support::clips::{BODY, HEAD, p, position, tree};
+    let turn = |interpolation: &str| {
+        bone(vec![
+            keyframe("rotation", 0.25, vec![p(0.0, 0.0, 0.0)]).set("interpolation", interpolation),
+            keyframe("rotation", 0.5, vec![p(0.0, 90.0, 0.0)]).set("interpolation", interpolation),
+            keyframe("rotation", 0.75, vec![p(30.0, 0.0, 0.0)]),
+        ])
+    };
+    let model = |format: &str, animation: Animation| {
+        let (outliner, groups) = tree_5x(&tree());
+        Model::new("5.0")
+            .model_format(format)
+            .outliner(outliner)
+            .groups(groups)
+            .set(
+                "animations",
+                vec![animation.set("loop", "loop").set("length", 1.0)],
+            )
+    };
+    let global = model(
+        "free",
+        Animation::new("global")
+            .animator(BODY, turn("linear"))
+            .animator(
+                HEAD,
+                bone(vec![
+                    position(0.0, 0.0, 1.0, 0.0),
+                    position(1.0, 0.0, 2.0, 0.0),
+                ])
+                .set("rotation_global", true),
+            ),
+    );
+    let wrapped = model(
+        "hytale_character",
+        Animation::new("wrapped").animator(BODY, turn("step")),
+    );
+    for (what, model) in [("global", global), ("wrapped", wrapped)] {
+        let bytes = model.bytes();
+        let loaded = support::clips::load(&bytes);
+        let scene = loaded.scene();
+        let out = export(&scene, "model", &ExportOptions::default()).unwrap();
+        let doc = Doc::read(&out.main, scene.nodes().len());
+        let (w, _) = check_clip(&scene, &doc, 0, 0, 1.0, 1, what);
+        assert!(w > 0, "{what}");
+        // Between 0 and the first keyframe the wrapped clip moves (from the
+        // last keyframe, at −0.25 s, towards the first).
+        let mut a = vec![NodePose::default(); scene.nodes().len()];
+        let mut b = a.clone();
+        scene.sample(0, 0.05, &mut a).unwrap();
+        scene.sample(0, 0.2, &mut b).unwrap();
+        assert_ne!(
+            a, b,
+            "{what}: the pose changes between the loop's end and the first keyframe"
+        );
     }
 }
 

@@ -250,12 +250,14 @@ fn sampling_a_pose_makes_no_heap_allocation() {
         target: ChannelTarget::Rotation as u32,
         first_keyframe: 0,
         keyframe_count: 3,
+        flags: 0,
     };
     a.channels[1] = ChannelRecord {
         node: 0,
         target: ChannelTarget::Translation as u32,
         first_keyframe: 3,
         keyframe_count: 2,
+        flags: 0,
     };
     for (i, k) in a.keyframes.iter_mut().enumerate() {
         let (time, interpolation) = match i {

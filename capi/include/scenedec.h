@@ -1050,6 +1050,11 @@ typedef struct scenedec_channel {
    Keyframes of the channel.
    */
   uint32_t keyframe_count;
+  /*
+   Bits: 1 rotation_global, 2 quaternion interpolation, 4 the Hytale
+   plugin's rotation rules, 8 loop wrapping (docs/scene-format.md).
+   */
+  uint32_t flags;
 } scenedec_channel;
 
 /*

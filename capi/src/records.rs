@@ -328,13 +328,17 @@ pub struct scenedec_channel {
     pub first_keyframe: u32,
     /// Keyframes of the channel.
     pub keyframe_count: u32,
+    /// Bits: 1 rotation_global, 2 quaternion interpolation, 4 the Hytale
+    /// plugin's rotation rules, 8 loop wrapping (docs/scene-format.md).
+    pub flags: u32,
 }
 same_layout!(
     scenedec_channel = ChannelRecord {
         node,
         target,
         first_keyframe,
-        keyframe_count
+        keyframe_count,
+        flags
     }
 );
 

@@ -87,7 +87,7 @@ _Static_assert(offsetof(scenedec_animation, length) == 8, "offset");
 _Static_assert(offsetof(scenedec_animation, loop_mode) == 12, "offset");
 _Static_assert(offsetof(scenedec_animation, first_channel) == 16, "offset");
 _Static_assert(offsetof(scenedec_animation, channel_count) == 20, "offset");
-_Static_assert(sizeof(scenedec_channel) == 16, "size");
+_Static_assert(sizeof(scenedec_channel) == 20, "size");
 _Static_assert(_Alignof(scenedec_channel) == 4, "align");
 _Static_assert(offsetof(scenedec_channel, node) == 0, "offset");
 _Static_assert(offsetof(scenedec_channel, target) == 4, "offset");

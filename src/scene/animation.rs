@@ -68,6 +68,36 @@ pub struct ChannelRecord {
     pub first_keyframe: u32,
     /// Keyframes of the channel.
     pub keyframe_count: u32,
+    /// [`ChannelFlags`] bits: how Blockbench plays the channel beyond the
+    /// plain rules (0 for J3D and for a record built from `Default`).
+    pub flags: u32,
+}
+
+/// Bits of [`ChannelRecord::flags`]; each names the Blockbench function
+/// whose rule the sampler then follows (docs/scene-format.md, "Sampling").
+pub struct ChannelFlags;
+
+impl ChannelFlags {
+    /// The animator's `rotation_global`: after its channels apply, the
+    /// node's rotation is taken against its parent's world rotation
+    /// (`BoneAnimator.displayRotation`). Set on every channel of the
+    /// animator, since Blockbench applies it with or without a rotation
+    /// channel.
+    pub const GLOBAL_ROTATION: u32 = 1;
+    /// Rotation keyframes are turned into quaternions and slerped
+    /// (`BoneAnimator.interpolate` with `use_quaternions`).
+    pub const QUATERNION: u32 = 2;
+    /// On a rotation channel, with [`Self::QUATERNION`]: the Hytale plugin's rotation rules
+    /// (keyframe quaternions composed after the rest rotation, catmull-rom
+    /// pairs eased by its weighted cubic, the result multiplied onto the
+    /// rest quaternion). On a scale channel: the plugin's `displayScale`,
+    /// which stretches the group's main cube and not the node, so the
+    /// sampler leaves the node's scale at rest.
+    pub const HYTALE: u32 = 4;
+    /// In a loop clip, a time before the first keyframe or after the last
+    /// interpolates between the last and the first across the loop's end
+    /// (`Format.animation_loop_wrapping`).
+    pub const LOOP_WRAP: u32 = 8;
 }
 
 /// One keyframe: a time and the values on either side of it.

@@ -79,6 +79,7 @@ pub struct Clip {
 pub struct Channel {
     pub node: u32,
     pub target: u32,
+    pub flags: u32,
     pub keys: Vec<KeyframeRecord>,
 }
 
@@ -100,6 +101,7 @@ pub fn clips(scene: &Scene<'_>) -> Vec<Clip> {
                         Channel {
                             node: c.node,
                             target: c.target,
+                            flags: c.flags,
                             keys: scene.keyframes()[k..k + c.keyframe_count as usize].to_vec(),
                         }
                     })

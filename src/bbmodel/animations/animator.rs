@@ -22,7 +22,7 @@ use crate::bbmodel::document::value::{Cursor, Path, invalid, known_key, type_nam
 use crate::bbmodel::layout::{index32, mismatch, offset};
 use crate::error::{Error, FixedText, Quote, WarningCode};
 use crate::json::{JsonStr, Token, TokenKind};
-use crate::scene::{ChannelRecord, ChannelTarget, NodeRecord};
+use crate::scene::{ChannelFlags, ChannelRecord, ChannelTarget, NodeRecord};
 use core::fmt::Write as _;
 
 /// Keyframe warnings waiting for the end of the animator: the index of the
@@ -63,7 +63,52 @@ struct Read {
     other_element: bool,
     rotation_global: bool,
     quaternion: bool,
+    /// A rotation keyframe was staged.
+    rotation: bool,
+    /// A scale keyframe was staged.
+    scale: bool,
     deferred: Deferred,
+}
+
+/// The bits of [`ChannelFlags`] a channel of `target` carries: rotation all,
+/// scale [`ChannelFlags::HYTALE`] (the plugin's scale) but no quaternion.
+const fn target_flags(target: u32) -> u32 {
+    const EVERY: u32 = ChannelFlags::GLOBAL_ROTATION | ChannelFlags::LOOP_WRAP;
+    if target == ChannelTarget::Rotation as u32 {
+        EVERY | ChannelFlags::QUATERNION | ChannelFlags::HYTALE
+    } else if target == ChannelTarget::Scale as u32 {
+        EVERY | ChannelFlags::HYTALE
+    } else {
+        EVERY
+    }
+}
+
+/// The [`ChannelFlags`] of an animator's channels in `format`.
+///
+/// Quaternions: Blockbench's `interpolate` uses them when
+/// `Format.per_animator_rotation_interpolation` (the free format,
+/// `js/formats/generic.ts`) and the animator's `quaternion_interpolation`
+/// say so, or always when `Format.quaternion_interpolation` (the Hytale
+/// plugin's `hytale_character` and `hytale_prop`, its `src/formats.ts`,
+/// which also set `animation_loop_wrapping`). `rotation_global`: applied by
+/// `displayRotation`, which the Hytale plugin replaces whenever the
+/// animator has a rotation value, so there only an animator without one
+/// keeps it.
+fn channel_flags(read: &Read, format: ModelFormat) -> u32 {
+    let hytale = matches!(
+        format,
+        ModelFormat::HytaleCharacter | ModelFormat::HytaleProp
+    );
+    let mut flags = 0;
+    if read.rotation_global && !(hytale && read.rotation) {
+        flags |= ChannelFlags::GLOBAL_ROTATION;
+    }
+    if hytale {
+        flags |= ChannelFlags::QUATERNION | ChannelFlags::HYTALE | ChannelFlags::LOOP_WRAP;
+    } else if read.quaternion && format == ModelFormat::Free {
+        flags |= ChannelFlags::QUATERNION;
+    }
+    flags
 }
 
 impl<'a> Fill<'_, '_, 'a> {
@@ -140,18 +185,14 @@ impl<'a> Fill<'_, '_, 'a> {
             );
             return Ok(());
         };
-        if read.rotation_global {
+        let flags = channel_flags(&read, doc.format);
+        if flags & ChannelFlags::HYTALE != 0 && read.scale {
             self.warn(
                 WarningCode::UnsupportedChannel,
-                &path.with_key("rotation_global"),
-                format_args!("rotation in global space: played in local space"),
-            );
-        }
-        if read.quaternion && doc.format == ModelFormat::Free {
-            self.warn(
-                WarningCode::UnsupportedChannel,
-                &path.with_key("quaternion_interpolation"),
-                format_args!("quaternion interpolation: played as Euler angles"),
+                &path,
+                format_args!(
+                    "Hytale scale stretches the group's main cube, not the bone: not played"
+                ),
             );
         }
         let keyframes = if read.array {
@@ -176,7 +217,7 @@ impl<'a> Fill<'_, '_, 'a> {
             }
         }
         let first_channel = self.written.channels;
-        self.write_channels(node, read.staged)?;
+        self.write_channels(node, read.staged, flags)?;
         let slot = self.staging.claims.get_mut(offset(u64::from(node)));
         *slot.ok_or_else(mismatch)? = Claim {
             generation,
@@ -237,6 +278,8 @@ impl<'a> Fill<'_, '_, 'a> {
     fn stage(&mut self, c: &mut Cursor<'a>, path: &Path<'_>, read: &mut Read) -> Result<(), Error> {
         let before_5 = self.ctx.doc.version.before(5, 0);
         read.deferred = Deferred::default();
+        read.rotation = false;
+        read.scale = false;
         let (mut i, mut n) = (0usize, 0usize);
         loop {
             let t = c.next()?;
@@ -272,6 +315,8 @@ impl<'a> Fill<'_, '_, 'a> {
                             read.deferred.note(target, which, i);
                         }
                     }
+                    read.rotation |= target == ChannelTarget::Rotation;
+                    read.scale |= target == ChannelTarget::Scale;
                     *self.staging.staged.get_mut(n).ok_or_else(mismatch)? = record;
                     *self.staging.order.get_mut(n).ok_or_else(mismatch)? = SortKey {
                         target: target as u32,
@@ -342,8 +387,9 @@ impl<'a> Fill<'_, '_, 'a> {
     }
 
     /// Writes the `n` staged keyframes as one channel per target, each
-    /// sorted by time (stable).
-    fn write_channels(&mut self, node: u32, n: usize) -> Result<(), Error> {
+    /// sorted by time (stable), with `flags` for the channels'
+    /// [`ChannelFlags`] (rotation-only bits kept on rotation alone).
+    fn write_channels(&mut self, node: u32, n: usize, flags: u32) -> Result<(), Error> {
         let order = self.staging.order.get_mut(..n).ok_or_else(mismatch)?;
         // Already in order is common (one channel, times ascending).
         if !order.is_sorted() {
@@ -372,6 +418,7 @@ impl<'a> Fill<'_, '_, 'a> {
                 target,
                 first_keyframe: index32(first)?,
                 keyframe_count: index32(end - run)?,
+                flags: flags & target_flags(target),
             };
             self.written.channels += 1;
             run = end;

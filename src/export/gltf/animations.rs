@@ -24,8 +24,8 @@ use json::validation::Checked;
 use serde_json::{Map, Value};
 
 use crate::scene::{
-    ChannelTarget, Interpolation, KeyframeRecord, LoopMode, NodeFlags, NodePose, Scene,
-    clip_loop_mode,
+    ChannelFlags, ChannelTarget, Interpolation, KeyframeRecord, LoopMode, NodeFlags, NodePose,
+    Scene, clip_loop_mode,
 };
 
 use super::ExportError;
@@ -322,6 +322,7 @@ fn tracks_of(scene: &Scene<'_>, clip: usize) -> Vec<Track> {
         .unwrap_or_default()
         .iter()
         .take(record.channel_count as usize);
+    let looping = clip_loop_mode(record) == LoopMode::Loop;
     let mut tracks: Vec<Track> = Vec::new();
     for channel in channels {
         let node = channel.node as usize;
@@ -344,28 +345,61 @@ fn tracks_of(scene: &Scene<'_>, clip: usize) -> Vec<Track> {
         if keys.is_empty() || compensated {
             continue;
         }
-        let step = steps(keys);
-        let times = keys.iter().map(|k| k.time);
-        // Channels on one node and target add up: one track for all of them.
-        if let Some(track) = tracks
-            .iter_mut()
-            .find(|t| t.node == node && t.target == target)
-        {
-            track.step &= step;
-            track.key_times.extend(times);
-            continue;
+        let step = steps_played(keys, channel.flags, looping);
+        add_track(&mut tracks, node, target, step, keys);
+        // rotation_global turns the node with its parent's motion, whatever
+        // the animator keys: a rotation track, never STEP.
+        if channel.flags & ChannelFlags::GLOBAL_ROTATION != 0 {
+            add_track(&mut tracks, node, ChannelTarget::Rotation, false, keys);
         }
-        tracks.push(Track {
-            node,
-            target,
-            step,
-            key_times: times.collect(),
-            vectors: Vec::new(),
-            quaternions: Vec::new(),
-            above: [0.0; 3],
-        });
     }
     tracks
+}
+
+/// Whether a channel holds each value until its next keyframe as the
+/// sampler plays it: [`steps`], but never under `rotation_global` (the
+/// parent's motion shows through), and in a loop that wraps
+/// ([`ChannelFlags::LOOP_WRAP`]) the last keyframe leads across the loop's
+/// end to the first, so it must step too.
+fn steps_played(keys: &[KeyframeRecord], flags: u32, looping: bool) -> bool {
+    if flags & ChannelFlags::GLOBAL_ROTATION != 0 {
+        return false;
+    }
+    if looping && flags & ChannelFlags::LOOP_WRAP != 0 {
+        return keys
+            .iter()
+            .all(|k| k.interpolation == Interpolation::Step as u32);
+    }
+    steps(keys)
+}
+
+/// Adds `keys`' times to the track of (node, target), made when missing.
+/// Channels on one node and target add up: one track for all of them.
+fn add_track(
+    tracks: &mut Vec<Track>,
+    node: usize,
+    target: ChannelTarget,
+    step: bool,
+    keys: &[KeyframeRecord],
+) {
+    let times = keys.iter().map(|k| k.time);
+    if let Some(track) = tracks
+        .iter_mut()
+        .find(|t| t.node == node && t.target == target)
+    {
+        track.step &= step;
+        track.key_times.extend(times);
+        return;
+    }
+    tracks.push(Track {
+        node,
+        target,
+        step,
+        key_times: times.collect(),
+        vectors: Vec::new(),
+        quaternions: Vec::new(),
+        above: [0.0; 3],
+    });
 }
 
 /// `{"loop": …}`: what glTF cannot say about a clip.

@@ -45,7 +45,7 @@ pub(super) fn value_at(keys: &[KeyframeRecord], t: f32, looping: bool) -> Option
 ///
 /// Binary searches over the sorted keyframes give what Blockbench's linear
 /// scan gives (`pair_matches_blockbench_scan` checks it), in log time.
-fn pair(keys: &[KeyframeRecord], t: f32) -> (Option<usize>, Option<usize>) {
+pub(super) fn pair(keys: &[KeyframeRecord], t: f32) -> (Option<usize>, Option<usize>) {
     // First keyframe at or after t: the earliest time ≥ t, first of its time.
     let split = keys.partition_point(|k| k.time < t);
     let after = (split < keys.len()).then_some(split);
@@ -58,7 +58,7 @@ fn pair(keys: &[KeyframeRecord], t: f32) -> (Option<usize>, Option<usize>) {
 
 /// The keyframe's interpolation; an unknown value plays linear, as the
 /// reader plays an unknown interpolation.
-fn interpolation(k: &KeyframeRecord) -> Interpolation {
+pub(super) fn interpolation(k: &KeyframeRecord) -> Interpolation {
     match k.interpolation {
         1 => Interpolation::CatmullRom,
         2 => Interpolation::Step,
@@ -67,7 +67,7 @@ fn interpolation(k: &KeyframeRecord) -> Interpolation {
 }
 
 /// `a + (b − a) · alpha` per axis (Keyframe.getLerp's arithmetic).
-fn lerp(a: [f32; 3], b: [f32; 3], alpha: f32) -> [f32; 3] {
+pub(super) fn lerp(a: [f32; 3], b: [f32; 3], alpha: f32) -> [f32; 3] {
     [
         a[0] + (b[0] - a[0]) * alpha,
         a[1] + (b[1] - a[1]) * alpha,
@@ -94,7 +94,7 @@ fn single(k: &KeyframeRecord) -> bool {
 /// neighbour joins the curve only when the keyframe next to it has one data
 /// point, but the curve position counts `before − 1` whenever it exists
 /// (Blockbench's `(alpha + (before_plus ? 1 : 0)) / (points − 1)`).
-fn catmull_rom(
+pub(super) fn catmull_rom(
     keys: &[KeyframeRecord],
     (before, after): (usize, usize),
     alpha: f32,

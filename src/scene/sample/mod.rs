@@ -8,54 +8,18 @@
 
 mod clips;
 mod keyframes;
+mod pose;
+mod rotation;
+mod segment;
 
 pub use clips::{MaterialSample, TEX_MATRIX_SLOTS, TEXTURE_SLOTS, TexMatrixSample, texture_matrix};
+pub use pose::NodePose;
 
-use super::{AnimationRecord, ChannelTarget, LoopMode, Mat4, NodeRecord, Scene};
+use super::{
+    AnimationRecord, ChannelFlags, ChannelRecord, ChannelTarget, KeyframeRecord, LoopMode, Mat4,
+    NodeRecord, Scene,
+};
 use crate::error::{Error, ErrorCode};
-
-/// A node's transform at one instant: [`NodeRecord`]'s TRS with a clip's
-/// channels applied. Same units and spaces as the record (model units,
-/// radians applied X, then Y, then Z, scale factors, pivot in the node's
-/// own space).
-///
-/// `#[repr(C)]`, twelve `f32`s: the C API (capi/) lets callers' arrays of
-/// poses be sampled into in place.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-#[repr(C)]
-pub struct NodePose {
-    /// Translation in the parent's space.
-    pub translation: [f32; 3],
-    /// Euler angles, radians, applied X first, then Y, then Z.
-    pub rotation: [f32; 3],
-    /// Scale factors per axis.
-    pub scale: [f32; 3],
-    /// The point rotation and scale turn about (the record's; never animated).
-    pub pivot: [f32; 3],
-}
-
-impl NodePose {
-    /// The node's rest pose, as its record stores it.
-    pub const fn rest(node: &NodeRecord) -> Self {
-        Self {
-            translation: node.translation,
-            rotation: node.rotation,
-            scale: node.scale,
-            pivot: node.pivot,
-        }
-    }
-
-    /// `node` with this pose's transform, so the record's matrix functions apply.
-    const fn on(&self, node: &NodeRecord) -> NodeRecord {
-        NodeRecord {
-            translation: self.translation,
-            rotation: self.rotation,
-            scale: self.scale,
-            pivot: self.pivot,
-            ..*node
-        }
-    }
-}
 
 /// Scale factor Blockbench uses for a sampled scale of 0 (or NaN):
 /// `displayScale`'s `|| 0.00001`, which keeps the bone invertible.
@@ -108,7 +72,10 @@ impl Scene<'_> {
     /// of a once clip after its end ([`clip_time`]). Translation channels
     /// add to the rest translation, rotation channels (radians) to the rest
     /// Euler angles, scale channels multiply the rest scale (a sampled 0
-    /// becomes 0.00001, as in Blockbench).
+    /// becomes 0.00001, as in Blockbench). A channel's
+    /// [`ChannelFlags`](super::ChannelFlags) switch on Blockbench's
+    /// quaternion, loop-wrapping and `rotation_global` rules and the Hytale
+    /// plugin's (docs/scene-format.md, "Rotation as Blockbench plays it").
     ///
     /// Errors: `BAD_OFFSET` when `clip` is not below `animations().len()`,
     /// `ARENA_TOO_SMALL` when `out` is shorter than `nodes()`, `BAD_VALUE`
@@ -155,37 +122,76 @@ impl Scene<'_> {
         let channels = self
             .channels()
             .get(record.first_channel as usize..)
-            .unwrap_or_default()
-            .iter()
-            .take(record.channel_count as usize);
-        for channel in channels {
+            .unwrap_or_default();
+        let channels = channels
+            .get(..record.channel_count as usize)
+            .unwrap_or(channels);
+        for (i, channel) in channels.iter().enumerate() {
             let keys = self
                 .keyframes()
                 .get(channel.first_keyframe as usize..)
                 .unwrap_or_default();
             let keys = keys.get(..channel.keyframe_count as usize).unwrap_or(keys);
-            let (Some(pose), Some(value)) = (
-                out.get_mut(channel.node as usize),
-                keyframes::value_at(keys, t, looping),
-            ) else {
-                continue;
-            };
-            match target(channel.target) {
-                Some(ChannelTarget::Translation) => add(&mut pose.translation, value),
-                Some(ChannelTarget::Rotation) => add(&mut pose.rotation, value),
-                Some(ChannelTarget::Scale) => {
-                    for (s, f) in pose.scale.iter_mut().zip(value) {
-                        *s *= if f == 0.0 || f.is_nan() {
-                            ZERO_SCALE
-                        } else {
-                            f
-                        };
-                    }
-                }
-                None => {}
+            // Format.animation_loop_wrapping applies to loop clips only.
+            let wrap = (looping && channel.flags & ChannelFlags::LOOP_WRAP != 0)
+                .then_some(record.length)
+                .filter(|l| *l > 0.0 && l.is_finite());
+            self.apply_channel(channel, keys, t, looping, wrap, out);
+            // rotation_global once the animator's channels (adjacent, one
+            // node) are applied.
+            let last_of_node = channels
+                .get(i.saturating_add(1))
+                .is_none_or(|next| next.node != channel.node);
+            if channel.flags & ChannelFlags::GLOBAL_ROTATION != 0 && last_of_node {
+                rotation::apply_global(out, self.nodes(), channel.node as usize);
             }
         }
         Ok(())
+    }
+
+    /// One channel's value at clip time `t` applied to its node's pose.
+    fn apply_channel(
+        &self,
+        channel: &ChannelRecord,
+        keys: &[KeyframeRecord],
+        t: f32,
+        looping: bool,
+        wrap: Option<f32>,
+        out: &mut [NodePose],
+    ) {
+        let Some(pose) = out.get_mut(channel.node as usize) else {
+            return;
+        };
+        let target = target(channel.target);
+        if target == Some(ChannelTarget::Rotation) && channel.flags & ChannelFlags::QUATERNION != 0
+        {
+            rotation::apply_quaternion(keys, t, wrap, channel.flags, pose);
+            return;
+        }
+        // The Hytale plugin's displayScale stretches the group's main cube
+        // and leaves the bone (and so its children) unscaled.
+        if target == Some(ChannelTarget::Scale) && channel.flags & ChannelFlags::HYTALE != 0 {
+            return;
+        }
+        let value = match wrap {
+            Some(length) => segment::wrapped_value(keys, t, length),
+            None => keyframes::value_at(keys, t, looping),
+        };
+        let Some(value) = value else { return };
+        match target {
+            Some(ChannelTarget::Translation) => add(&mut pose.translation, value),
+            Some(ChannelTarget::Rotation) => add(&mut pose.rotation, value),
+            Some(ChannelTarget::Scale) => {
+                for (s, f) in pose.scale.iter_mut().zip(value) {
+                    *s *= if f == 0.0 || f.is_nan() {
+                        ZERO_SCALE
+                    } else {
+                        f
+                    };
+                }
+            }
+            None => {}
+        }
     }
 }
 
@@ -340,6 +346,7 @@ mod tests {
                     target: *target as u32,
                     first_keyframe: key,
                     keyframe_count: keys.len() as u32,
+                    ..ChannelRecord::default()
                 };
                 for k in *keys {
                     a.keyframes[key as usize] = *k;
