@@ -1,6 +1,7 @@
 //! One channel's value at one time: Blockbench's `BoneAnimator.interpolate`
-//! (the keyframe pair, which data point shows, step, linear, catmull-rom)
-//! with times compared exactly (spec convention 12).
+//! (the keyframe pair, which data point shows, step, linear, catmull-rom,
+//! bezier) with times compared exactly (spec convention 12), and the plugin
+//! formats' easing of linear segments.
 //!
 //! The pair: `before` is the keyframe with the latest time below `t`,
 //! `after` the one with the earliest time at or above `t`; among keyframes
@@ -11,7 +12,8 @@
     reason = "matrix and channel indices are loop counters below 16, and keyframe positions below the point count"
 )]
 
-use super::super::{Interpolation, KeyframeRecord};
+use super::super::{Easing, Interpolation, KeyframeRecord};
+use super::{bezier, easing};
 
 /// The value of a channel whose keyframes are `keys` (sorted by time) at
 /// time `t` (seconds, clip time), or `None` when it has no keyframes.
@@ -29,14 +31,48 @@ pub(super) fn value_at(keys: &[KeyframeRecord], t: f32, looping: bool) -> Option
         (Some((bi, b)), Some((ai, a))) => {
             // Blockbench's Math.getLerp; a.time > t > b.time, so the span is positive.
             let alpha = (t - b.time) / (a.time - b.time);
-            let catmull = interpolation(b) == Interpolation::CatmullRom
-                || interpolation(a) == Interpolation::CatmullRom;
-            if catmull {
-                Some(catmull_rom(keys, (bi, ai), alpha, looping))
-            } else {
-                // Keyframe.getLerp: from before's post to after's pre.
-                Some(lerp(b.post, a.pre, alpha))
-            }
+            Some(match segment(b, a) {
+                Interpolation::CatmullRom => catmull_rom(keys, (bi, ai), alpha, looping),
+                Interpolation::Bezier => bezier::value(b, a, t),
+                // Keyframe.getLerp: from before's post to after's pre, at
+                // the alpha after's easing gives (plugin formats).
+                _ => lerp(b.post, a.pre, eased(a, alpha)),
+            })
+        }
+    }
+}
+
+/// How the segment from `b` to `a` plays, in the order
+/// `BoneAnimator.interpolate` decides it (a step `b` was taken before):
+/// linear when `b` is linear and `a` linear or step; else catmull-rom when
+/// either is; else bezier when either is; else (an unknown value) linear.
+fn segment(b: &KeyframeRecord, a: &KeyframeRecord) -> Interpolation {
+    let (before, after) = (interpolation(b), interpolation(a));
+    let either = |i: Interpolation| before == i || after == i;
+    if before == Interpolation::Linear
+        && matches!(after, Interpolation::Linear | Interpolation::Step)
+    {
+        Interpolation::Linear
+    } else if either(Interpolation::CatmullRom) {
+        Interpolation::CatmullRom
+    } else if either(Interpolation::Bezier) {
+        Interpolation::Bezier
+    } else {
+        Interpolation::Linear
+    }
+}
+
+/// The alpha of a linear segment arriving at `a`, through `a`'s easing:
+/// the GeckoLib and Animation Utils plugins replace `Keyframe.getLerp` with
+/// one that eases `amount` by the later keyframe's `easing` (`other.easing`).
+/// Linear (the only easing outside those formats) leaves alpha as it is.
+fn eased(a: &KeyframeRecord, alpha: f32) -> f32 {
+    match Easing::from_u32(a.easing) {
+        Easing::Linear => alpha,
+        e => {
+            #[allow(clippy::cast_possible_truncation)]
+            let v = easing::ease(e, f64::from(a.easing_arg), f64::from(alpha)) as f32;
+            v
         }
     }
 }
@@ -62,6 +98,7 @@ fn interpolation(k: &KeyframeRecord) -> Interpolation {
     match k.interpolation {
         1 => Interpolation::CatmullRom,
         2 => Interpolation::Step,
+        3 => Interpolation::Bezier,
         _ => Interpolation::Linear,
     }
 }
@@ -182,6 +219,7 @@ mod tests {
             pre: [pre, 0.0, 0.0],
             post: [post, 0.0, 0.0],
             data_points: 2,
+            ..KeyframeRecord::default()
         }
     }
 

@@ -6,7 +6,9 @@
 //! rotation or multiplies its rest scale; the pivot never moves; clip time
 //! follows the clip's loop mode (spec convention 12).
 
+mod bezier;
 mod clips;
+mod easing;
 mod keyframes;
 
 pub use clips::{MaterialSample, TEX_MATRIX_SLOTS, TEXTURE_SLOTS, TexMatrixSample, texture_matrix};
@@ -330,6 +332,7 @@ mod tests {
             pre: value,
             post: value,
             data_points: 1,
+            ..KeyframeRecord::default()
         }
     }
 
@@ -700,6 +703,7 @@ mod tests {
                     pre: value,
                     post: value,
                     data_points: 1,
+                    ..KeyframeRecord::default()
                 };
                 time += 0.1 + rng.below(100) as f32 / 100.0;
                 k

@@ -1,0 +1,97 @@
+//! A bezier segment as Blockbench plays it (`Keyframe.getBezierLerp`,
+//! js/animations/keyframe.js): per axis, a cubic bezier from before's
+//! `post` to after's `pre` through the two handles, with the handle times
+//! clamped into the segment, read at the clip time by sampling the curve at
+//! 201 evenly spaced parameters (three.js `Curve.getPoints(200)`) and
+//! interpolating between the two samples nearest in time.
+//!
+//! Computed in f64, as JavaScript computes it, and narrowed at the end.
+#![allow(
+    clippy::arithmetic_side_effects,
+    reason = "floating-point arithmetic only; the loop counter stays below 201"
+)]
+
+use super::super::KeyframeRecord;
+
+/// Curve divisions Blockbench samples (`curve.getPoints(200)`: 201 points).
+const DIVISIONS: u32 = 200;
+
+/// The value between `before` and `after` at clip time `t`, strictly
+/// between their times.
+pub(super) fn value(before: &KeyframeRecord, after: &KeyframeRecord, t: f32) -> [f32; 3] {
+    let mut out = [0.0f32; 3];
+    for (axis, slot) in out.iter_mut().enumerate() {
+        *slot = narrow(axis_value(before, after, axis, f64::from(t)));
+    }
+    out
+}
+
+/// One axis (`getBezierLerp` for `axis`).
+fn axis_value(before: &KeyframeRecord, after: &KeyframeRecord, axis: usize, t: f64) -> f64 {
+    let at = |v: &[f32; 3]| f64::from(v.get(axis).copied().unwrap_or_default());
+    let (t0, t3) = (f64::from(before.time), f64::from(after.time));
+    let (v0, v3) = (at(&before.post), at(&after.pre));
+    let gap = t3 - t0;
+    // Math.clamp(bezier_right_time, 0, gap) and (bezier_left_time, −gap, 0).
+    let right = clamp(at(&before.bezier_right_time), 0.0, gap);
+    let left = clamp(at(&after.bezier_left_time), -gap, 0.0);
+    let xs = [t0, t0 + right, t3 + left, t3];
+    let ys = [
+        v0,
+        v0 + at(&before.bezier_right_value),
+        v3 + at(&after.bezier_left_value),
+        v3,
+    ];
+    // The time Blockbench reads the curve at: before.time + gap · alpha.
+    let time = t0 + gap * ((t - t0) / gap);
+    // The nearest sample in time (the first of equals), then the nearest of
+    // the others (the first of equals), as its two scans find them.
+    let mut closest: Option<(f64, f64, f64)> = None;
+    let mut second: Option<(f64, f64, f64)> = None;
+    for d in 0..=DIVISIONS {
+        let s = f64::from(d) / f64::from(DIVISIONS);
+        let (x, y) = (cubic(s, xs), cubic(s, ys));
+        let diff = (x - time).abs();
+        // Both scans start from Infinity, so a diff that is not finite is
+        // never nearest (unreachable: times and handles are finite); the
+        // finite diffs left compare totally.
+        if !diff.is_finite() {
+            continue;
+        }
+        match closest {
+            Some((_, _, best)) if diff >= best => {
+                if second.is_none_or(|(_, _, next)| diff < next) {
+                    second = Some((x, y, diff));
+                }
+            }
+            _ => {
+                second = closest;
+                closest = Some((x, y, diff));
+            }
+        }
+    }
+    let (Some((x1, y1, _)), Some((x2, y2, _))) = (closest, second) else {
+        return v0;
+    };
+    // Math.lerp(closest.y, second.y, Math.clamp(Math.getLerp(x1, x2, time), 0, 1)).
+    let alpha = clamp((time - x1) / (x2 - x1), 0.0, 1.0);
+    y1 + (y2 - y1) * alpha
+}
+
+/// three.js `CubicBezier(t, p0, p1, p2, p3)`, its terms summed in its order.
+fn cubic(t: f64, [p0, p1, p2, p3]: [f64; 4]) -> f64 {
+    let k = 1.0 - t;
+    k * k * k * p0 + 3.0 * k * k * t * p1 + 3.0 * (1.0 - t) * t * t * p2 + t * t * t * p3
+}
+
+/// Blockbench's `Math.clamp`: above `max` is `max`; below `min`, or NaN, `min`.
+fn clamp(v: f64, min: f64, max: f64) -> f64 {
+    let v = if v > max { max } else { v };
+    if v < min || v.is_nan() { min } else { v }
+}
+
+/// The f64 result as the scene's f32.
+#[allow(clippy::cast_possible_truncation)]
+fn narrow(v: f64) -> f32 {
+    v as f32
+}
