@@ -66,6 +66,7 @@ fn rig<'a>(words: &'a mut [u64], input: &'a str) -> Scene<'a> {
         pre: v,
         post: v,
         data_points: 1,
+        ..KeyframeRecord::default()
     };
     let keys = [
         key(0.0, Interpolation::CatmullRom, [0.0; 3]),
