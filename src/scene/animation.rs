@@ -48,7 +48,10 @@ pub enum Interpolation {
 /// as the plugins name them; [`Easing::Linear`] is no easing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[repr(u8)]
-#[allow(missing_docs, reason = "each variant is the plugin's easing of that name")]
+#[allow(
+    missing_docs,
+    reason = "each variant is the plugin's easing of that name"
+)]
 pub enum Easing {
     /// No easing (`linear`, or none given).
     Linear = 0,
