@@ -558,6 +558,76 @@ fn convention_12_one_clip_of_every_animated_corpus_model_plays_as_sampled() {
     }
 }
 
+/// A corpus clip of bezier keyframes (Blockbench's graph editor), one that
+/// mixes bezier with linear and step neighbours, and one of GeckoLib
+/// (Animation Utils) per-keyframe easing, each exported and read back at
+/// every frame: the .glb there is `Scene::sample`'s pose, which plays them
+/// as `Keyframe.getBezierLerp` and the plugin's `getLerp` do.
+#[test]
+fn corpus_bezier_and_eased_clips_play_as_sampled() {
+    let Some(dir) = support::corpus_dir() else {
+        return;
+    };
+    for (name, clip_name) in [
+        (
+            "bunny_gen6_free_v4_10_bezier_frame_strip.bbmodel",
+            "kazotsky",
+        ),
+        (
+            "figura_gn_free_v4_5_mesh_all_interpolations.bbmodel",
+            "roblox",
+        ),
+        (
+            "irons_citadel_keeper_animated_entity_model_v4_5.bbmodel",
+            "sword_single_horizontal",
+        ),
+    ] {
+        let bytes = std::fs::read(dir.join("bbmodel").join(name)).unwrap();
+        let loaded =
+            scenedec::load(&bytes, Some("bbmodel"), &support::corpus_options(name)).unwrap();
+        let scene = loaded.scene();
+        let clip = scene
+            .animations()
+            .iter()
+            .position(|a| scene.text(a.name) == clip_name)
+            .unwrap();
+        let record = scene.animations()[clip];
+        let first = record.first_channel as usize;
+        let keys: Vec<&KeyframeRecord> = scene.channels()[first..][..record.channel_count as usize]
+            .iter()
+            .flat_map(|c| {
+                &scene.keyframes()[c.first_keyframe as usize..][..c.keyframe_count as usize]
+            })
+            .collect();
+        let bezier = keys
+            .iter()
+            .filter(|k| k.interpolation == Interpolation::Bezier as u32)
+            .count();
+        let eased = keys.iter().filter(|k| k.easing != 0).count();
+        assert!(
+            bezier + eased > 0,
+            "{name}: {clip_name} has neither bezier nor easing"
+        );
+        let scale = 0.0625;
+        let options = ExportOptions {
+            scale,
+            ..ExportOptions::default()
+        };
+        let out = export(&scene, "model", &options).unwrap();
+        let doc = Doc::read(&out.main, scene.nodes().len());
+        let a = doc
+            .animations
+            .iter()
+            .position(|(n, _)| n.as_deref() == Some(clip_name))
+            .unwrap();
+        let (world, steps) = check_clip(&scene, &doc, a, clip, scale, 1, name);
+        assert!(world > 0, "{name}: nothing compared");
+        eprintln!(
+            "{name}: {clip_name}: {bezier} bezier and {eased} eased keyframes, {world} world matrices, {steps} STEP values equal"
+        );
+    }
+}
+
 #[test]
 fn a_scene_without_clips_writes_no_animation_and_fps_must_be_positive() {
     let mut words = vec![0u64; 1024];
