@@ -326,3 +326,73 @@ fn an_eased_clip_samples_the_eased_value() {
     // Before 5.0, position x is negated (convention 13): −2.5.
     assert!((poses[N_HEAD as usize].translation[0] - rest + 2.5).abs() < 1e-6);
 }
+
+/// Per clip of the corpus: (bezier keyframes, keyframes with an easing other
+/// than linear) in the scene, against the same counted from the raw JSON
+/// (bone animators' keyframes whose interpolation is "bezier"; in the two
+/// plugin formats, keyframes whose `easing` names an easing but linear).
+/// `cargo test --test bbmodel_bezier_easing -- --nocapture` prints the
+/// counts docs/bbmodel.md gives.
+#[test]
+fn corpus_clips_with_bezier_and_easing_are_counted_alike_in_the_scene_and_the_json() {
+    let files = support::corpus_files("bbmodel", &[".bbmodel"]);
+    let (mut clips, mut bezier_clips, mut eased_clips, mut bezier_keys, mut eased_keys) =
+        (0, 0, 0, 0, 0);
+    for path in &files {
+        let name = path.file_name().unwrap().to_str().unwrap();
+        let bytes = std::fs::read(path).unwrap();
+        let Ok(loaded) = scenedec::load(&bytes, Some("bbmodel"), &support::corpus_options(name))
+        else {
+            continue;
+        };
+        let scene = loaded.scene();
+        let json: Value = serde_json::from_slice(&bytes).unwrap();
+        let plugin = matches!(
+            json["meta"]["model_format"].as_str(),
+            Some("geckolib_model" | "animated_entity_model")
+        );
+        let raw = json["animations"].as_array().cloned().unwrap_or_default();
+        assert_eq!(raw.len(), scene.animations().len(), "{name}");
+        for (a, record) in raw.iter().zip(scene.animations()) {
+            let mut want = (0, 0);
+            let animators = a["animators"].as_object().cloned().unwrap_or_default();
+            for animator in animators.values() {
+                if animator["type"].as_str().is_some_and(|t| t != "bone") {
+                    continue;
+                }
+                for k in animator["keyframes"].as_array().into_iter().flatten() {
+                    let channel = k["channel"].as_str().unwrap_or("");
+                    if !["rotation", "position", "scale"].contains(&channel) {
+                        continue;
+                    }
+                    want.0 += usize::from(k["interpolation"] == "bezier");
+                    let easing = k["easing"].as_str().unwrap_or("linear");
+                    want.1 += usize::from(plugin && !["linear", ""].contains(&easing));
+                }
+            }
+            let first = record.first_channel as usize;
+            let keys = scene.channels()[first..][..record.channel_count as usize]
+                .iter()
+                .flat_map(|c| {
+                    &scene.keyframes()[c.first_keyframe as usize..][..c.keyframe_count as usize]
+                });
+            let mut got = (0, 0);
+            for k in keys {
+                got.0 += usize::from(k.interpolation == Interpolation::Bezier as u32);
+                got.1 += usize::from(k.easing != Easing::Linear as u32);
+            }
+            assert_eq!(got, want, "{name}: {}", scene.text(record.name));
+            clips += 1;
+            bezier_clips += usize::from(got.0 > 0);
+            eased_clips += usize::from(got.1 > 0);
+            bezier_keys += got.0;
+            eased_keys += got.1;
+        }
+    }
+    eprintln!(
+        "corpus: {clips} clips; {bezier_clips} with bezier keyframes ({bezier_keys} keyframes), {eased_clips} with plugin easing ({eased_keys} keyframes)"
+    );
+    if !files.is_empty() {
+        assert!(bezier_clips > 0 && eased_clips > 0);
+    }
+}
