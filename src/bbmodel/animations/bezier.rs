@@ -18,10 +18,10 @@
     reason = "an entry index below 3, counted item by item"
 )]
 
-use super::keyframes::within;
 use crate::bbmodel::document::value::{Cursor, Path, invalid, type_name};
 use crate::error::Error;
 use crate::json::{Token, TokenKind};
+use crate::limits::MAX_ANIMATION_VALUE;
 use crate::scene::ChannelTarget;
 
 /// The handle keys, in the order [`RawHandles`] holds them.
@@ -66,7 +66,8 @@ pub(super) struct Handles {
 
 /// Reads handle `key` (one of [`HANDLE_KEYS`]) whose first token is `v`:
 /// an array's first three entries, each a number within ±10⁶ (the spec's
-/// bound on animation values) or `null`; later entries are JSON-checked
+/// bound on animation values, as `keyframes::within` checks data points)
+/// or `null`; later entries are JSON-checked
 /// only. Anything but an array is passed over, as Blockbench ignores it.
 pub(super) fn read_handle<'a>(
     c: &mut Cursor<'a>,
@@ -103,7 +104,13 @@ pub(super) fn read_handle<'a>(
             TokenKind::Null => Entry::Value(0.0),
             TokenKind::Number(_) => {
                 let n = c.number_of(&t, &path)?;
-                within(n, &path)?;
+                if !n.is_finite() || n.abs() > MAX_ANIMATION_VALUE {
+                    return Err(invalid(
+                        &path,
+                        "animation value out of range",
+                        format_args!("within ±1000000, got {n}"),
+                    ));
+                }
                 Entry::Value(n)
             }
             _ => {
