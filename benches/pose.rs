@@ -165,6 +165,7 @@ fn rig(words: &mut [u64]) -> Scene<'_> {
             pre: v,
             post: v,
             data_points: 1,
+            ..KeyframeRecord::default()
         };
     }
     // One step channel in every four.

@@ -329,41 +329,6 @@ fn animator_warnings_name_the_bone_and_repeats_are_counted() {
 }
 
 #[test]
-fn bezier_plays_linear_with_unsupported_channel_once_per_channel() {
-    // Features: "bezier keyframes (played linear)"; Warnings:
-    // UNSUPPORTED_CHANNEL "once per animation, animator and channel".
-    let bezier = |t: f64| position(t, 0.0, 0.0, 0.0).set("interpolation", "bezier");
-    let model = rig5(vec![Animation::new("a").animator(
-        "head",
-        bone(vec![
-            bezier(0.0),
-            bezier(1.0),
-            keyframe("rotation", 0.0, vec![p(0.0, 0.0, 0.0)]).set("interpolation", "bezier"),
-        ]),
-    )]);
-    let (clip, w) = only_clip(&model);
-    assert!(
-        clip.channels
-            .iter()
-            .flat_map(|c| &c.keys)
-            .all(|k| k.interpolation == LINEAR as u32)
-    );
-    assert_eq!(
-        w,
-        [
-            (
-                WarningCode::UnsupportedChannel,
-                "$.animations[0].animators.head.keyframes[0].interpolation".to_owned()
-            ),
-            (
-                WarningCode::UnsupportedChannel,
-                "$.animations[0].animators.head.keyframes[2].interpolation".to_owned()
-            ),
-        ]
-    );
-}
-
-#[test]
 fn unknown_interpolation_plays_linear_with_unsupported_value() {
     // Warnings: "UNSUPPORTED_VALUE for an unknown … interpolation (played
     // linear)".

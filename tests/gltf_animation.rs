@@ -67,6 +67,7 @@ fn rig<'a>(words: &'a mut [u64], input: &'a str) -> Scene<'a> {
         pre: v,
         post: v,
         data_points: 1,
+        ..KeyframeRecord::default()
     };
     let keys = [
         key(0.0, Interpolation::CatmullRom, [0.0; 3]),
@@ -699,6 +700,76 @@ fn rotation_global_without_rotation_keys_and_wrapped_steps_export_as_sampled() {
         assert_ne!(
             a, b,
             "{what}: the pose changes between the loop's end and the first keyframe"
+        );
+    }
+}
+
+/// A corpus clip of bezier keyframes (Blockbench's graph editor), one that
+/// mixes bezier with linear and step neighbours, and one of GeckoLib
+/// (Animation Utils) per-keyframe easing, each exported and read back at
+/// every frame: the .glb there is `Scene::sample`'s pose, which plays them
+/// as `Keyframe.getBezierLerp` and the plugin's `getLerp` do.
+#[test]
+fn corpus_bezier_and_eased_clips_play_as_sampled() {
+    let Some(dir) = support::corpus_dir() else {
+        return;
+    };
+    for (name, clip_name) in [
+        (
+            "bunny_gen6_free_v4_10_bezier_frame_strip.bbmodel",
+            "kazotsky",
+        ),
+        (
+            "figura_gn_free_v4_5_mesh_all_interpolations.bbmodel",
+            "roblox",
+        ),
+        (
+            "irons_citadel_keeper_animated_entity_model_v4_5.bbmodel",
+            "sword_single_horizontal",
+        ),
+    ] {
+        let bytes = std::fs::read(dir.join("bbmodel").join(name)).unwrap();
+        let loaded =
+            scenedec::load(&bytes, Some("bbmodel"), &support::corpus_options(name)).unwrap();
+        let scene = loaded.scene();
+        let clip = scene
+            .animations()
+            .iter()
+            .position(|a| scene.text(a.name) == clip_name)
+            .unwrap();
+        let record = scene.animations()[clip];
+        let first = record.first_channel as usize;
+        let keys: Vec<&KeyframeRecord> = scene.channels()[first..][..record.channel_count as usize]
+            .iter()
+            .flat_map(|c| {
+                &scene.keyframes()[c.first_keyframe as usize..][..c.keyframe_count as usize]
+            })
+            .collect();
+        let bezier = keys
+            .iter()
+            .filter(|k| k.interpolation == Interpolation::Bezier as u32)
+            .count();
+        let eased = keys.iter().filter(|k| k.easing != 0).count();
+        assert!(
+            bezier + eased > 0,
+            "{name}: {clip_name} has neither bezier nor easing"
+        );
+        let scale = 0.0625;
+        let options = ExportOptions {
+            scale,
+            ..ExportOptions::default()
+        };
+        let out = export(&scene, "model", &options).unwrap();
+        let doc = Doc::read(&out.main, scene.nodes().len());
+        let a = doc
+            .animations
+            .iter()
+            .position(|(n, _)| n.as_deref() == Some(clip_name))
+            .unwrap();
+        let (world, steps) = check_clip(&scene, &doc, a, clip, scale, 1, name);
+        assert!(world > 0, "{name}: nothing compared");
+        eprintln!(
+            "{name}: {clip_name}: {bezier} bezier and {eased} eased keyframes, {world} world matrices, {steps} STEP values equal"
         );
     }
 }

@@ -270,6 +270,7 @@ fn sampling_a_pose_makes_no_heap_allocation() {
             pre: [0.5 * i as f32; 3],
             post: [0.5 * i as f32; 3],
             data_points: 1,
+            ..KeyframeRecord::default()
         };
     }
     let built = scenedec::Scene::new(Format::Bbmodel, &[], a);

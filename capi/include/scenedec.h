@@ -1066,7 +1066,7 @@ typedef struct scenedec_keyframe {
    */
   float time;
   /*
-   Towards the next keyframe: 0 linear, 1 Catmull-Rom, 2 step.
+   Towards the next keyframe: 0 linear, 1 Catmull-Rom, 2 step, 3 bezier.
    */
   uint32_t interpolation;
   /*
@@ -1081,6 +1081,30 @@ typedef struct scenedec_keyframe {
    1, or 2 when `post` is a data point of its own.
    */
   uint32_t data_points;
+  /*
+   Bezier handle arriving: seconds before the keyframe, per axis.
+   */
+  float bezier_left_time[3];
+  /*
+   Bezier handle arriving: value offset from `pre`.
+   */
+  float bezier_left_value[3];
+  /*
+   Bezier handle leaving: seconds after the keyframe.
+   */
+  float bezier_right_time[3];
+  /*
+   Bezier handle leaving: value offset from `post`.
+   */
+  float bezier_right_value[3];
+  /*
+   Easing of the linear segment arriving here (plugin formats; 0 none).
+   */
+  uint32_t easing;
+  /*
+   The easing's argument.
+   */
+  float easing_arg;
 } scenedec_keyframe;
 
 /*

@@ -47,7 +47,8 @@ fn expected() -> String {
         scenedec_mip { offset, width, height }
         scenedec_animation { name, length, loop_mode, first_channel, channel_count }
         scenedec_channel { node, target, first_keyframe, keyframe_count }
-        scenedec_keyframe { time, interpolation, pre, post, data_points }
+        scenedec_keyframe { time, interpolation, pre, post, data_points, bezier_left_time,
+            bezier_left_value, bezier_right_time, bezier_right_value, easing, easing_arg }
         scenedec_skin { first_joint, joint_count }
         scenedec_influence_span { first, count }
         scenedec_influence { joint, weight }

@@ -348,7 +348,7 @@ same_layout!(
 pub struct scenedec_keyframe {
     /// Seconds from the clip's start.
     pub time: f32,
-    /// Towards the next keyframe: 0 linear, 1 Catmull-Rom, 2 step.
+    /// Towards the next keyframe: 0 linear, 1 Catmull-Rom, 2 step, 3 bezier.
     pub interpolation: u32,
     /// Value arriving at the keyframe.
     pub pre: [f32; 3],
@@ -356,6 +356,18 @@ pub struct scenedec_keyframe {
     pub post: [f32; 3],
     /// 1, or 2 when `post` is a data point of its own.
     pub data_points: u32,
+    /// Bezier handle arriving: seconds before the keyframe, per axis.
+    pub bezier_left_time: [f32; 3],
+    /// Bezier handle arriving: value offset from `pre`.
+    pub bezier_left_value: [f32; 3],
+    /// Bezier handle leaving: seconds after the keyframe.
+    pub bezier_right_time: [f32; 3],
+    /// Bezier handle leaving: value offset from `post`.
+    pub bezier_right_value: [f32; 3],
+    /// Easing of the linear segment arriving here (plugin formats; 0 none).
+    pub easing: u32,
+    /// The easing's argument.
+    pub easing_arg: f32,
 }
 same_layout!(
     scenedec_keyframe = KeyframeRecord {
@@ -363,7 +375,13 @@ same_layout!(
         interpolation,
         pre,
         post,
-        data_points
+        data_points,
+        bezier_left_time,
+        bezier_left_value,
+        bezier_right_time,
+        bezier_right_value,
+        easing,
+        easing_arg
     }
 );
 

@@ -38,6 +38,126 @@ pub enum Interpolation {
     CatmullRom = 1,
     /// Holds the value until the next keyframe.
     Step = 2,
+    /// Blockbench's bezier curve through the keyframes' handles
+    /// (`Keyframe.getBezierLerp`).
+    Bezier = 3,
+}
+
+/// A plugin format's per-keyframe easing of the linear segment arriving at
+/// a keyframe (the GeckoLib and Animation Utils plugins' `easing`), named
+/// as the plugins name them; [`Easing::Linear`] is no easing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
+#[allow(
+    missing_docs,
+    reason = "each variant is the plugin's easing of that name"
+)]
+pub enum Easing {
+    /// No easing (`linear`, or none given).
+    Linear = 0,
+    /// `step`: `easing_arg` steps (the plugin's default 5).
+    Step = 1,
+    InQuad = 2,
+    OutQuad = 3,
+    InOutQuad = 4,
+    InCubic = 5,
+    OutCubic = 6,
+    InOutCubic = 7,
+    InQuart = 8,
+    OutQuart = 9,
+    InOutQuart = 10,
+    InQuint = 11,
+    OutQuint = 12,
+    InOutQuint = 13,
+    InSine = 14,
+    OutSine = 15,
+    InOutSine = 16,
+    InExpo = 17,
+    OutExpo = 18,
+    InOutExpo = 19,
+    InCirc = 20,
+    OutCirc = 21,
+    InOutCirc = 22,
+    /// `easeInBack`: overshoot 1.70158 × `easing_arg` (default 1).
+    InBack = 23,
+    OutBack = 24,
+    InOutBack = 25,
+    /// `easeInElastic`: `easing_arg` bounciness (default 1).
+    InElastic = 26,
+    OutElastic = 27,
+    InOutElastic = 28,
+    /// `easeInBounce`: `easing_arg` bounciness (default 0.5).
+    InBounce = 29,
+    OutBounce = 30,
+    InOutBounce = 31,
+}
+
+impl Easing {
+    /// Every easing, in `u8` order, with the name the plugins give it.
+    pub const ALL: [(Self, &'static str); 32] = [
+        (Self::Linear, "linear"),
+        (Self::Step, "step"),
+        (Self::InQuad, "easeInQuad"),
+        (Self::OutQuad, "easeOutQuad"),
+        (Self::InOutQuad, "easeInOutQuad"),
+        (Self::InCubic, "easeInCubic"),
+        (Self::OutCubic, "easeOutCubic"),
+        (Self::InOutCubic, "easeInOutCubic"),
+        (Self::InQuart, "easeInQuart"),
+        (Self::OutQuart, "easeOutQuart"),
+        (Self::InOutQuart, "easeInOutQuart"),
+        (Self::InQuint, "easeInQuint"),
+        (Self::OutQuint, "easeOutQuint"),
+        (Self::InOutQuint, "easeInOutQuint"),
+        (Self::InSine, "easeInSine"),
+        (Self::OutSine, "easeOutSine"),
+        (Self::InOutSine, "easeInOutSine"),
+        (Self::InExpo, "easeInExpo"),
+        (Self::OutExpo, "easeOutExpo"),
+        (Self::InOutExpo, "easeInOutExpo"),
+        (Self::InCirc, "easeInCirc"),
+        (Self::OutCirc, "easeOutCirc"),
+        (Self::InOutCirc, "easeInOutCirc"),
+        (Self::InBack, "easeInBack"),
+        (Self::OutBack, "easeOutBack"),
+        (Self::InOutBack, "easeInOutBack"),
+        (Self::InElastic, "easeInElastic"),
+        (Self::OutElastic, "easeOutElastic"),
+        (Self::InOutElastic, "easeInOutElastic"),
+        (Self::InBounce, "easeInBounce"),
+        (Self::OutBounce, "easeOutBounce"),
+        (Self::InOutBounce, "easeInOutBounce"),
+    ];
+
+    /// The easing of a record's `easing` field; an unknown value is linear.
+    pub fn from_u32(value: u32) -> Self {
+        Self::ALL
+            .iter()
+            .find(|(e, _)| *e as u32 == value)
+            .map_or(Self::Linear, |(e, _)| *e)
+    }
+
+    /// The argument the plugins use when `easingArgs` gives none
+    /// (`getEasingArgDefault`): 1 for back and elastic, 0.5 for bounce, 5
+    /// steps, and 0 for easings that take none.
+    pub const fn default_arg(self) -> f32 {
+        match self {
+            Self::InBack
+            | Self::OutBack
+            | Self::InOutBack
+            | Self::InElastic
+            | Self::OutElastic
+            | Self::InOutElastic => 1.0,
+            Self::InBounce | Self::OutBounce | Self::InOutBounce => 0.5,
+            Self::Step => 5.0,
+            _ => 0.0,
+        }
+    }
+
+    /// Whether it takes an argument (the plugins' `isArgsEasing`).
+    pub const fn takes_arg(self) -> bool {
+        self.default_arg() != 0.0
+    }
 }
 
 /// An animation clip, as stored in the arena.
@@ -117,6 +237,24 @@ pub struct KeyframeRecord {
     /// a keyframe apart). 0, as in a record built by hand from `Default`,
     /// reads as 1 when `post == pre` and 2 otherwise.
     pub data_points: u32,
+    /// Bezier handle arriving at the keyframe, per axis: time in seconds
+    /// before it (Blockbench's `bezier_left_time`, default −0.1; clamped
+    /// to the segment when played) ...
+    pub bezier_left_time: [f32; 3],
+    /// ... and value offset from `pre` (`bezier_left_value`, default 0),
+    /// in the channel's units (radians for rotation).
+    pub bezier_left_value: [f32; 3],
+    /// Bezier handle leaving the keyframe: time after it
+    /// (`bezier_right_time`, default 0.1) ...
+    pub bezier_right_time: [f32; 3],
+    /// ... and value offset from `post` (`bezier_right_value`, default 0).
+    pub bezier_right_value: [f32; 3],
+    /// [`Easing`] of the linear segment arriving at this keyframe, as its
+    /// `u8` value (widened); 0 (linear) outside the plugin formats.
+    pub easing: u32,
+    /// The easing's argument (`easingArgs[0]`, else
+    /// [`Easing::default_arg`]); 0 for an easing that takes none.
+    pub easing_arg: f32,
 }
 
 /// A skin: the joints a set of meshes is bound to.

@@ -22,8 +22,8 @@ mod texture;
 mod transform;
 
 pub use animation::{
-    AnimationRecord, ChannelFlags, ChannelRecord, ChannelTarget, Interpolation, KeyframeRecord,
-    LoopMode, SkinRecord,
+    AnimationRecord, ChannelFlags, ChannelRecord, ChannelTarget, Easing, Interpolation,
+    KeyframeRecord, LoopMode, SkinRecord,
 };
 pub use clips::{
     ClipKind, ClipRecord, ColorSlot, CurveKind, CurveRecord, FrameLoop, HermiteKey, TrackRecord,

@@ -142,6 +142,10 @@ pub fn key(
         pre,
         post,
         data_points: if pre == post { 1 } else { 2 },
+        // Blockbench's handle defaults, which every keyframe read has.
+        bezier_left_time: [-0.1; 3],
+        bezier_right_time: [0.1; 3],
+        ..KeyframeRecord::default()
     }
 }
 

@@ -13,6 +13,7 @@
     reason = "counters of items the input spells out, each item at least one byte and adding at most 6 per item, so totals stay far below usize::MAX; each subtraction follows the comparison that bounds it"
 )]
 
+use super::easing::plays_easing;
 use super::keyframes::{Played, read_keyframe};
 use super::lookup::Groups;
 use super::state::{Claim, DEAD, Fill, SortKey, node_name};
@@ -30,14 +31,16 @@ use core::fmt::Write as _;
 #[derive(Clone, Copy, Debug, Default)]
 struct Deferred {
     unknown_channel: Option<usize>,
-    /// Per target: Molang, bezier, unknown interpolation, negative scale.
-    per_target: [[Option<usize>; 4]; 3],
+    /// Per target: Molang, an easing the plugin cannot play, unknown
+    /// interpolation, negative scale, an easing argument it cannot use.
+    per_target: [[Option<usize>; 5]; 3],
 }
 
 const MOLANG: usize = 0;
-const BEZIER: usize = 1;
+const UNPLAYABLE_EASING: usize = 1;
 const UNKNOWN_INTERPOLATION: usize = 2;
 const NEGATIVE_SCALE: usize = 3;
+const BAD_EASING_ARG: usize = 4;
 
 impl Deferred {
     fn note(&mut self, target: ChannelTarget, which: usize, index: usize) {
@@ -277,6 +280,7 @@ impl<'a> Fill<'_, '_, 'a> {
     /// just read into the staging area, replacing an earlier array's.
     fn stage(&mut self, c: &mut Cursor<'a>, path: &Path<'_>, read: &mut Read) -> Result<(), Error> {
         let before_5 = self.ctx.doc.version.before(5, 0);
+        let easing = plays_easing(self.ctx.doc.format);
         read.deferred = Deferred::default();
         read.rotation = false;
         read.scale = false;
@@ -294,22 +298,30 @@ impl<'a> Fill<'_, '_, 'a> {
                     format_args!("a keyframe object expected, got {}", type_name(&t)),
                 ));
             }
-            match read_keyframe(c, &at)?.played(before_5) {
+            let raw = read_keyframe(c, &at)?;
+            match raw.played(before_5) {
                 Played::UnknownChannel => {
                     read.deferred.unknown_channel.get_or_insert(i);
                 }
                 Played::Molang(target) => read.deferred.note(target, MOLANG, i),
                 Played::Keyframe {
                     target,
-                    record,
-                    bezier,
+                    mut record,
                     unknown_interpolation,
                     negative_scale,
                 } => {
+                    let eased = if easing {
+                        raw.easing()
+                    } else {
+                        super::easing::Eased::default()
+                    };
+                    record.easing = eased.easing as u32;
+                    record.easing_arg = eased.arg;
                     for (on, which) in [
-                        (bezier, BEZIER),
+                        (eased.unplayable, UNPLAYABLE_EASING),
                         (unknown_interpolation, UNKNOWN_INTERPOLATION),
                         (negative_scale, NEGATIVE_SCALE),
+                        (eased.bad_arg, BAD_EASING_ARG),
                     ] {
                         if on {
                             read.deferred.note(target, which, i);
@@ -335,10 +347,10 @@ impl<'a> Fill<'_, '_, 'a> {
 
     /// The keyframe warnings of a played animator, in file order.
     fn report(&mut self, deferred: &Deferred, keyframes: &Path<'_>) {
-        // (keyframe, kind, channel) of each, kind 4 an unknown channel.
-        let mut found = heapless::Vec::<(usize, usize, usize), 13>::new();
+        // (keyframe, kind, channel) of each, kind 5 an unknown channel.
+        let mut found = heapless::Vec::<(usize, usize, usize), 16>::new();
         if let Some(i) = deferred.unknown_channel {
-            let _ = found.push((i, 4, 0));
+            let _ = found.push((i, 5, 0));
         }
         for (target, row) in deferred.per_target.iter().enumerate() {
             for (which, first) in row.iter().enumerate() {
@@ -362,10 +374,17 @@ impl<'a> Fill<'_, '_, 'a> {
                     &at,
                     format_args!("Molang expression in {channel}: keyframe skipped"),
                 ),
-                BEZIER => self.warn(
-                    WarningCode::UnsupportedChannel,
-                    &at.with_key("interpolation"),
-                    format_args!("bezier interpolation in {channel}: played linear"),
+                UNPLAYABLE_EASING => self.warn(
+                    WarningCode::UnsupportedValue,
+                    &at.with_key("easing"),
+                    format_args!("an easing the plugin cannot play in {channel}: played linear"),
+                ),
+                BAD_EASING_ARG => self.warn(
+                    WarningCode::UnsupportedValue,
+                    &at.with_key("easingArgs"),
+                    format_args!(
+                        "easing argument in {channel} is no number within ±1000000: the plugin's default plays"
+                    ),
                 ),
                 UNKNOWN_INTERPOLATION => self.warn(
                     WarningCode::UnsupportedValue,

@@ -6,12 +6,15 @@
 //! data points read) and returns what it holds; the count pass keeps only
 //! the check. [`RawKeyframe::record`] then turns it into a
 //! [`KeyframeRecord`]: defaults, convention 13's sign migration, degrees to
-//! radians, and the spec's replacement for negative scale.
+//! radians, and the spec's replacement for negative scale. Bezier handles
+//! are read in `bezier.rs`, plugin easing in `easing.rs`.
 #![allow(
     clippy::arithmetic_side_effects,
     reason = "counters of items the input spells out, each item at least one byte and adding at most 6 per item, so totals stay far below usize::MAX; each subtraction follows the comparison that bounds it"
 )]
 
+use super::bezier::{RawHandles, read_handle};
+use super::easing::{Eased, RawArg, RawEasing, eased, read_easing, read_easing_args};
 use crate::bbmodel::document::value::{Cursor, Path, invalid, known_key, type_name};
 use crate::error::Error;
 use crate::json::{JsonStr, Token, TokenKind, quick_value};
@@ -34,6 +37,12 @@ const KEYFRAME_KEYS: &[&str] = &[
     "x",
     "y",
     "z",
+    "bezier_left_time",
+    "bezier_left_value",
+    "bezier_right_time",
+    "bezier_right_value",
+    "easing",
+    "easingArgs",
 ];
 
 /// The scale a negative scale value plays as: Blockbench's own floor for
@@ -64,6 +73,11 @@ pub(super) struct RawKeyframe<'a> {
     /// Values on the keyframe itself (before 3.7): used when it has no
     /// data point, as Blockbench's `Keyframe.extend` does.
     pub(super) direct: [Axis; 3],
+    /// The bezier handles.
+    pub(super) handles: RawHandles,
+    /// The plugin formats' `easing` and `easingArgs[0]`.
+    pub(super) easing: RawEasing<'a>,
+    pub(super) easing_arg: RawArg,
 }
 
 /// What a keyframe plays, or why it does not as authored.
@@ -73,8 +87,6 @@ pub(super) enum Played {
     Keyframe {
         target: ChannelTarget,
         record: KeyframeRecord,
-        /// Interpolation `bezier`, played linear.
-        bezier: bool,
         /// An interpolation Blockbench does not know, played linear.
         unknown_interpolation: bool,
         /// A negative scale, played as [`MIN_SCALE`].
@@ -142,14 +154,16 @@ impl RawKeyframe<'_> {
         };
         let pre = convert(values[0]);
         let post = if count > 1 { convert(values[1]) } else { pre };
-        let (interpolation, bezier, unknown_interpolation) = match self.interpolation {
-            None => (Interpolation::Linear, false, false),
-            Some(i) if i.eq_str("linear") => (Interpolation::Linear, false, false),
-            Some(i) if i.eq_str("catmullrom") => (Interpolation::CatmullRom, false, false),
-            Some(i) if i.eq_str("step") => (Interpolation::Step, false, false),
-            Some(i) if i.eq_str("bezier") => (Interpolation::Linear, true, false),
-            Some(_) => (Interpolation::Linear, false, true),
+        let (interpolation, unknown_interpolation) = match self.interpolation {
+            None => (Interpolation::Linear, false),
+            Some(i) if i.eq_str("linear") => (Interpolation::Linear, false),
+            Some(i) if i.eq_str("catmullrom") => (Interpolation::CatmullRom, false),
+            Some(i) if i.eq_str("step") => (Interpolation::Step, false),
+            Some(i) if i.eq_str("bezier") => (Interpolation::Bezier, false),
+            Some(_) => (Interpolation::Linear, true),
         };
+        let bezier = interpolation == Interpolation::Bezier;
+        let handles = self.handles.played(target, before_5 && bezier, pre, post);
         Played::Keyframe {
             target,
             record: KeyframeRecord {
@@ -159,8 +173,14 @@ impl RawKeyframe<'_> {
                 pre,
                 post,
                 data_points: if count > 1 { 2 } else { 1 },
+                bezier_left_time: handles.left_time,
+                bezier_left_value: handles.left_value,
+                bezier_right_time: handles.right_time,
+                bezier_right_value: handles.right_value,
+                // Set by `easing` in the formats whose plugin plays it.
+                easing: 0,
+                easing_arg: 0.0,
             },
-            bezier,
             unknown_interpolation,
             negative_scale,
         }
@@ -225,10 +245,21 @@ pub(super) fn read_keyframe<'a>(
                     raw.interpolation = Some(s);
                 }
             }
-            _ => read_data_points(c, &v, &at, &mut raw)?,
+            "easing" => raw.easing = read_easing(c, &v)?,
+            "easingArgs" => raw.easing_arg = read_easing_args(c, &v)?,
+            "data_points" => read_data_points(c, &v, &at, &mut raw)?,
+            _ => read_handle(c, &v, &at, &mut raw.handles, k)?,
         }
     }
     Ok(raw)
+}
+
+impl RawKeyframe<'_> {
+    /// The keyframe's plugin easing (`easing.rs`; only in the formats whose
+    /// plugin plays it).
+    pub(super) fn easing(&self) -> Eased {
+        eased(&self.easing, self.easing_arg)
+    }
 }
 
 /// A keyframe's `data_points` array, first token `v`: its first two data

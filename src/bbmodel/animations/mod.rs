@@ -21,7 +21,9 @@
 //! Gives: the scene's animation, channel and keyframe arrays.
 
 mod animator;
+mod bezier;
 mod count;
+mod easing;
 mod keyframes;
 mod lookup;
 mod read;

@@ -1,6 +1,7 @@
 //! One channel's value at one time: Blockbench's `BoneAnimator.interpolate`
-//! (the keyframe pair, which data point shows, step, linear, catmull-rom)
-//! with times compared exactly (spec convention 12).
+//! (the keyframe pair, which data point shows, step, linear, catmull-rom,
+//! bezier) with times compared exactly (spec convention 12), and the plugin
+//! formats' easing of linear segments.
 //!
 //! The pair: `before` is the keyframe with the latest time below `t`,
 //! `after` the one with the earliest time at or above `t`; among keyframes
@@ -11,7 +12,8 @@
     reason = "matrix and channel indices are loop counters below 16, and keyframe positions below the point count"
 )]
 
-use super::super::{Interpolation, KeyframeRecord};
+use super::super::{Easing, Interpolation, KeyframeRecord};
+use super::{bezier, easing};
 
 /// The value of a channel whose keyframes are `keys` (sorted by time) at
 /// time `t` (seconds, clip time), or `None` when it has no keyframes.
@@ -29,14 +31,65 @@ pub(super) fn value_at(keys: &[KeyframeRecord], t: f32, looping: bool) -> Option
         (Some((bi, b)), Some((ai, a))) => {
             // Blockbench's Math.getLerp; a.time > t > b.time, so the span is positive.
             let alpha = (t - b.time) / (a.time - b.time);
-            let catmull = interpolation(b) == Interpolation::CatmullRom
-                || interpolation(a) == Interpolation::CatmullRom;
-            if catmull {
-                Some(catmull_rom(keys, (bi, ai), alpha, looping))
-            } else {
-                // Keyframe.getLerp: from before's post to after's pre.
-                Some(lerp(b.post, a.pre, alpha))
-            }
+            Some(between(keys, (bi, ai), alpha, (b.time, a.time), t, looping))
+        }
+    }
+}
+
+/// The value between keyframes `pair` (before, after) of `keys`, `alpha`
+/// of the way, at clip time `t`; `times` are the two keyframes' times as
+/// the segment has them (shifted by the clip's length when a loop wraps).
+pub(super) fn between(
+    keys: &[KeyframeRecord],
+    (bi, ai): (usize, usize),
+    alpha: f32,
+    times: (f32, f32),
+    t: f32,
+    looping: bool,
+) -> [f32; 3] {
+    let (Some(b), Some(a)) = (keys.get(bi), keys.get(ai)) else {
+        return [0.0; 3];
+    };
+    match segment(b, a) {
+        Interpolation::CatmullRom => catmull_rom(keys, (bi, ai), alpha, looping),
+        Interpolation::Bezier => bezier::value(b, a, times, t),
+        // Keyframe.getLerp: from before's post to after's pre, at
+        // the alpha after's easing gives (plugin formats).
+        _ => lerp(b.post, a.pre, eased(a, alpha)),
+    }
+}
+
+/// How the segment from `b` to `a` plays, in the order
+/// `BoneAnimator.interpolate` decides it (a step `b` was taken before):
+/// linear when `b` is linear and `a` linear or step; else catmull-rom when
+/// either is; else bezier when either is; else (an unknown value) linear.
+fn segment(b: &KeyframeRecord, a: &KeyframeRecord) -> Interpolation {
+    let (before, after) = (interpolation(b), interpolation(a));
+    let either = |i: Interpolation| before == i || after == i;
+    if before == Interpolation::Linear
+        && matches!(after, Interpolation::Linear | Interpolation::Step)
+    {
+        Interpolation::Linear
+    } else if either(Interpolation::CatmullRom) {
+        Interpolation::CatmullRom
+    } else if either(Interpolation::Bezier) {
+        Interpolation::Bezier
+    } else {
+        Interpolation::Linear
+    }
+}
+
+/// The alpha of a linear segment arriving at `a`, through `a`'s easing:
+/// the GeckoLib and Animation Utils plugins replace `Keyframe.getLerp` with
+/// one that eases `amount` by the later keyframe's `easing` (`other.easing`).
+/// Linear (the only easing outside those formats) leaves alpha as it is.
+fn eased(a: &KeyframeRecord, alpha: f32) -> f32 {
+    match Easing::from_u32(a.easing) {
+        Easing::Linear => alpha,
+        e => {
+            #[allow(clippy::cast_possible_truncation)]
+            let v = easing::ease(e, f64::from(a.easing_arg), f64::from(alpha)) as f32;
+            v
         }
     }
 }
@@ -62,6 +115,7 @@ pub(super) fn interpolation(k: &KeyframeRecord) -> Interpolation {
     match k.interpolation {
         1 => Interpolation::CatmullRom,
         2 => Interpolation::Step,
+        3 => Interpolation::Bezier,
         _ => Interpolation::Linear,
     }
 }
@@ -182,6 +236,7 @@ mod tests {
             pre: [pre, 0.0, 0.0],
             post: [post, 0.0, 0.0],
             data_points: 2,
+            ..KeyframeRecord::default()
         }
     }
 
@@ -386,6 +441,167 @@ mod tests {
             one(2.0, CATMULL, 3.0),
         ];
         assert!(close(x(&keys, 0.5, false), 0.25));
+    }
+
+    const BEZIER: u32 = Interpolation::Bezier as u32;
+
+    /// One data point with bezier handles on x: `right` leaving (time,
+    /// value) and `left` arriving.
+    fn handled(
+        time: f32,
+        interpolation: u32,
+        value: f32,
+        left: (f32, f32),
+        right: (f32, f32),
+    ) -> KeyframeRecord {
+        KeyframeRecord {
+            bezier_left_time: [left.0; 3],
+            bezier_left_value: [left.1, 0.0, 0.0],
+            bezier_right_time: [right.0; 3],
+            bezier_right_value: [right.1, 0.0, 0.0],
+            ..one(time, interpolation, value)
+        }
+    }
+
+    /// Keyframe.getBezierLerp: a curve whose handles sit a third of the way
+    /// along the straight line is that line (the Bernstein polynomials
+    /// reproduce it), so x(s) = 3s and y(s) = 9s at every sample and the
+    /// interpolation between the nearest two stays on it: value = 3t.
+    #[test]
+    fn bezier_with_handles_on_the_line_is_the_line() {
+        let keys = [
+            handled(0.0, BEZIER, 0.0, (-1.0, -3.0), (1.0, 3.0)),
+            handled(3.0, BEZIER, 9.0, (-1.0, -3.0), (1.0, 3.0)),
+        ];
+        for t in [0.5, 1.25, 2.2, 2.99] {
+            assert!((x(&keys, t, false) - 3.0 * t).abs() < 1e-5, "t = {t}");
+        }
+    }
+
+    /// getBezierLerp with Blockbench's default handles (±0.1 s, value 0)
+    /// from 0 to 10 over 1 s: the curve is symmetric about its middle; the
+    /// sample at s = 0.5 has x = 0.375·0.1 + 0.375·0.9 + 0.125·1 = 0.5 and
+    /// y = 0.375·10 + 0.125·10 = 5, so t = 0.5 reads exactly 5. Near the
+    /// ends the curve leaves flat (below linear after 0, above it before 1).
+    #[test]
+    fn bezier_default_handles_ease_in_and_out() {
+        let keys = [
+            handled(0.0, BEZIER, 0.0, (-0.1, 0.0), (0.1, 0.0)),
+            handled(1.0, BEZIER, 10.0, (-0.1, 0.0), (0.1, 0.0)),
+        ];
+        assert_eq!(x(&keys, 0.5, false), 5.0);
+        assert!(x(&keys, 0.1, false) < 1.0);
+        assert!(x(&keys, 0.9, false) > 9.0);
+        // Symmetric: v(t) + v(1 − t) = 10.
+        assert!((x(&keys, 0.2, false) + x(&keys, 0.8, false) - 10.0).abs() < 1e-4);
+    }
+
+    /// getBezierLerp clamps the leaving handle's time into [0, gap] and the
+    /// arriving one's into [−gap, 0] (`Math.clamp`).
+    #[test]
+    fn bezier_handle_times_are_clamped_into_the_segment() {
+        let pair = |right: f32, left: f32| {
+            [
+                handled(0.0, BEZIER, 0.0, (0.0, 0.0), (right, 4.0)),
+                handled(1.0, BEZIER, 10.0, (left, -2.0), (0.0, 0.0)),
+            ]
+        };
+        for t in [0.1, 0.3, 0.5, 0.7, 0.95] {
+            // Past the segment: the segment's end.
+            assert_eq!(
+                x(&pair(5.0, -0.2), t, false),
+                x(&pair(1.0, -0.2), t, false),
+                "{t}"
+            );
+            assert_eq!(
+                x(&pair(0.3, -7.0), t, false),
+                x(&pair(0.3, -1.0), t, false),
+                "{t}"
+            );
+            // The wrong way: 0.
+            assert_eq!(
+                x(&pair(-0.3, -0.2), t, false),
+                x(&pair(0.0, -0.2), t, false),
+                "{t}"
+            );
+            assert_eq!(
+                x(&pair(0.3, 0.4), t, false),
+                x(&pair(0.3, 0.0), t, false),
+                "{t}"
+            );
+        }
+    }
+
+    /// BoneAnimator.interpolate's order: step before holds; linear before
+    /// with linear or step after is linear; else catmull-rom if either is;
+    /// else bezier if either is. A linear keyframe next to a bezier one lends
+    /// its own handle (getBezierLerp reads both keyframes' handles).
+    #[test]
+    fn mixed_neighbours_choose_the_segment_as_blockbench_does() {
+        let h = |time, interpolation, value| {
+            handled(time, interpolation, value, (-0.5, 3.0), (0.5, 3.0))
+        };
+        let bezier = [h(0.0, BEZIER, 0.0), h(1.0, BEZIER, 10.0)];
+        let t = 0.3;
+        let curve = x(&bezier, t, false);
+        assert!(
+            (curve - 3.0).abs() > 0.1,
+            "the curve is not the line: {curve}"
+        );
+        // Linear before, bezier after; bezier before, linear or step after:
+        // the same curve, handles from both.
+        for (b, a) in [(LINEAR, BEZIER), (BEZIER, LINEAR), (BEZIER, STEP)] {
+            let keys = [h(0.0, b, 0.0), h(1.0, a, 10.0)];
+            assert_eq!(x(&keys, t, false), curve, "{b} → {a}");
+        }
+        // Linear before, linear or step after: the line.
+        for a in [LINEAR, STEP] {
+            assert!((x(&[h(0.0, LINEAR, 0.0), h(1.0, a, 10.0)], t, false) - 3.0).abs() < 1e-5);
+        }
+        // Step before: held.
+        assert_eq!(x(&[h(0.0, STEP, 0.0), h(1.0, BEZIER, 10.0)], t, false), 0.0);
+        // Catmull-rom on either side wins over bezier.
+        let catmull = [one(0.0, CATMULL, 0.0), one(1.0, CATMULL, 10.0)];
+        for (b, a) in [(BEZIER, CATMULL), (CATMULL, BEZIER)] {
+            let keys = [h(0.0, b, 0.0), h(1.0, a, 10.0)];
+            assert_eq!(x(&keys, t, false), x(&catmull, t, false), "{b} → {a}");
+        }
+    }
+
+    /// The plugins' getLerp (GeckoLib, Animation Utils) eases the linear
+    /// segment by the later keyframe's easing (`other.easing`): easeInQuad
+    /// at alpha 0.5 is 0.25, so 0 → 10 reads 2.5. The earlier keyframe's
+    /// easing, and easing on a segment that is not linear, do nothing.
+    #[test]
+    fn easing_of_the_later_keyframe_eases_a_linear_segment() {
+        let eased = |k: KeyframeRecord, easing: Easing| KeyframeRecord {
+            easing: easing as u32,
+            ..k
+        };
+        let plain = [one(0.0, LINEAR, 0.0), one(2.0, LINEAR, 10.0)];
+        let later = [plain[0], eased(plain[1], Easing::InQuad)];
+        assert!((x(&later, 1.0, false) - 2.5).abs() < 1e-6);
+        let earlier = [eased(plain[0], Easing::InQuad), plain[1]];
+        assert_eq!(x(&earlier, 1.0, false), 5.0);
+        // Into a step keyframe the segment is linear, so it eases too.
+        let into_step = [plain[0], eased(one(2.0, STEP, 10.0), Easing::InQuad)];
+        assert!((x(&into_step, 1.0, false) - 2.5).abs() < 1e-6);
+        // A catmull-rom or bezier segment ignores it.
+        for interpolation in [CATMULL, BEZIER] {
+            let keys = [one(0.0, interpolation, 0.0), one(2.0, interpolation, 10.0)];
+            let with = [keys[0], eased(keys[1], Easing::InQuad)];
+            assert_eq!(x(&with, 0.7, false), x(&keys, 0.7, false));
+        }
+        // The argument is the record's: easeInBack with 2 at alpha 0.5 is
+        // −0.300395 (see easing.rs), so 0 → 10 reads −3.00395.
+        let back = [
+            plain[0],
+            KeyframeRecord {
+                easing_arg: 2.0,
+                ..eased(plain[1], Easing::InBack)
+            },
+        ];
+        assert!((x(&back, 1.0, false) + 3.003_95).abs() < 1e-4);
     }
 
     /// Blockbench's own scan over the keyframes, for comparison.

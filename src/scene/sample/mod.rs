@@ -6,7 +6,9 @@
 //! rotation or multiplies its rest scale; the pivot never moves; clip time
 //! follows the clip's loop mode (spec convention 12).
 
+mod bezier;
 mod clips;
+mod easing;
 mod keyframes;
 mod pose;
 mod rotation;
@@ -374,6 +376,7 @@ mod tests {
             pre: value,
             post: value,
             data_points: 1,
+            ..KeyframeRecord::default()
         }
     }
 
@@ -744,6 +747,7 @@ mod tests {
                     pre: value,
                     post: value,
                     data_points: 1,
+                    ..KeyframeRecord::default()
                 };
                 time += 0.1 + rng.below(100) as f32 / 100.0;
                 k

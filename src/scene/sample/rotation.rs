@@ -184,6 +184,7 @@ pub(super) fn apply_quaternion(
             before,
             after,
             alpha,
+            ..
         } => {
             let (Some(b), Some(a)) = (keys.get(before), keys.get(after)) else {
                 return;
@@ -257,6 +258,7 @@ mod tests {
             pre: value,
             post: value,
             data_points: 1,
+            ..KeyframeRecord::default()
         }
     }
 

@@ -9,18 +9,21 @@
 )]
 
 use super::super::{Interpolation, KeyframeRecord};
-use super::keyframes::{catmull_rom, interpolation, lerp, pair};
+use super::keyframes::{between, interpolation, pair};
 
 /// What a channel shows at one time.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(super) enum Segment {
     /// One keyframe's data point: `post` (its last) or `pre` (its first).
     Key { index: usize, post: bool },
-    /// Between `before` and `after`, `alpha` of the way.
+    /// Between `before` and `after`, `alpha` of the way; `times` are the
+    /// two keyframes' times as the segment has them (a wrapped one's
+    /// shifted by the clip's length).
     Between {
         before: usize,
         after: usize,
         alpha: f32,
+        times: (f32, f32),
     },
     /// No keyframes.
     Empty,
@@ -72,16 +75,17 @@ pub(super) fn segment(keys: &[KeyframeRecord], t: f32, wrap: Option<f32>) -> Seg
             after: a,
             // Math.getLerp; t lies strictly between the two times.
             alpha: (t - bt) / (at - bt),
+            times: (bt, at),
         },
     }
 }
 
 /// A translation, scale or Euler rotation channel's value in a clip that
 /// wraps its loop: [`segment`] with `length`, then the value as
-/// `keyframes::value_at` gives it (linear from before's `post` to after's
-/// `pre`; catmull-rom when either is, its neighbours by position as
-/// Blockbench's sorted copy has them, so a wrapped pair of the last and
-/// the first keyframe takes the second-to-last and the second).
+/// `keyframes::value_at` gives it between two keyframes (`between`: the
+/// segment kind, catmull-rom neighbours by position as Blockbench's sorted
+/// copy has them, so a wrapped pair of the last and the first keyframe
+/// takes the second-to-last and the second; bezier on the shifted times).
 pub(super) fn wrapped_value(keys: &[KeyframeRecord], t: f32, length: f32) -> Option<[f32; 3]> {
     match segment(keys, t, Some(length)) {
         Segment::Empty => None,
@@ -93,16 +97,8 @@ pub(super) fn wrapped_value(keys: &[KeyframeRecord], t: f32, length: f32) -> Opt
             before,
             after,
             alpha,
-        } => {
-            let (b, a) = (keys.get(before)?, keys.get(after)?);
-            let catmull = interpolation(b) == Interpolation::CatmullRom
-                || interpolation(a) == Interpolation::CatmullRom;
-            Some(if catmull {
-                catmull_rom(keys, (before, after), alpha, true)
-            } else {
-                lerp(b.post, a.pre, alpha)
-            })
-        }
+            times,
+        } => Some(between(keys, (before, after), alpha, times, t, true)),
     }
 }
 
@@ -120,6 +116,7 @@ mod tests {
             pre: [pre, 0.0, 0.0],
             post: [post, 0.0, 0.0],
             data_points: if pre == post { 1 } else { 2 },
+            ..KeyframeRecord::default()
         }
     }
 
@@ -155,6 +152,42 @@ mod tests {
                 post: false
             }
         );
+    }
+
+    /// `interpolate` picks the segment kind for a wrapped pair as for any
+    /// other (`getBezierLerp` on the shifted times, the plugin's easing on
+    /// a linear one), so a bezier or eased keyframe across the loop's end
+    /// plays as it would inside the clip.
+    #[test]
+    fn a_wrapped_segment_plays_bezier_and_easing_like_an_inner_one() {
+        let bezier = Interpolation::Bezier as u32;
+        // Handles a third of the way along the line: the curve is the line.
+        let handled = |time: f32, value: f32| KeyframeRecord {
+            bezier_left_time: [-0.5 / 3.0; 3],
+            bezier_left_value: [-10.0 / 3.0, 0.0, 0.0],
+            bezier_right_time: [0.5 / 3.0; 3],
+            bezier_right_value: [10.0 / 3.0, 0.0, 0.0],
+            ..kf(time, bezier, value, value)
+        };
+        // 10 at 0.75 s to 20 at 1.25 s (0.25 s + the length): at 0.1 s,
+        // 0.35 s into the 0.5 s segment, the line gives 10 + 10·0.7 = 17.
+        let keys = [handled(0.25, 20.0), handled(0.75, 10.0)];
+        assert!((x(&keys, 0.1) - 17.0).abs() < 1e-3, "{}", x(&keys, 0.1));
+        // Default handles (±0.1 s, value 0) ease in and out: not the line.
+        let soft = [kf(0.25, bezier, 20.0, 20.0), kf(0.75, bezier, 10.0, 10.0)];
+        let soft = soft.map(|k| KeyframeRecord {
+            bezier_left_time: [-0.1; 3],
+            bezier_right_time: [0.1; 3],
+            ..k
+        });
+        assert!((x(&soft, 0.1) - 17.0).abs() > 0.1);
+        // easeInQuad on the later keyframe: alpha 0.7 eases to 0.49.
+        let eased = KeyframeRecord {
+            easing: crate::scene::Easing::InQuad as u32,
+            ..kf(0.25, LINEAR, 20.0, 20.0)
+        };
+        let keys = [eased, kf(0.75, LINEAR, 10.0, 10.0)];
+        assert!((x(&keys, 0.1) - 14.9).abs() < 1e-4, "{}", x(&keys, 0.1));
     }
 
     #[test]
