@@ -185,6 +185,7 @@ pub(crate) fn plan(
     counts.animations = animations.animations;
     counts.channels = animations.animators.saturating_mul(3);
     counts.keyframes = animations.keyframes;
+    counts.keyframe_sources = animations.keyframes;
     pool += animations.text;
     let animation_scratch = ScratchSizes::new(census.nodes, &animations);
     counts.text_pool = pool;
@@ -662,6 +663,7 @@ pub(crate) fn fill<'a>(
             animations: &mut *arrays.animations,
             channels: &mut *arrays.channels,
             keyframes: &mut *arrays.keyframes,
+            keyframe_sources: &mut *arrays.keyframe_sources,
         },
         AnimationScratch {
             uuids: group_uuids,
@@ -685,6 +687,7 @@ pub(crate) fn fill<'a>(
         animations: animations.animations,
         channels: animations.channels,
         keyframes: animations.keyframes,
+        keyframe_sources: animations.keyframes,
         text_pool: pool.len,
         ..counts
     };

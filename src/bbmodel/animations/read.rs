@@ -53,6 +53,7 @@ pub(in crate::bbmodel) fn fill_animations<'a>(
         names,
         claims,
         staged,
+        sources,
         order,
     } = scratch;
     let uuids = uuids.get_mut(..uuids_written).ok_or_else(mismatch)?;
@@ -69,6 +70,7 @@ pub(in crate::bbmodel) fn fill_animations<'a>(
         staging: Staging {
             claims,
             staged,
+            sources,
             order,
             generation: 0,
         },
@@ -304,6 +306,11 @@ impl<'a> Fill<'_, '_, 'a> {
                 return Err(mismatch());
             }
             keyframes.copy_within(from..from + count, to_keyframe);
+            let sources = &mut *self.out.keyframe_sources;
+            if from + count > sources.len() {
+                return Err(mismatch());
+            }
+            sources.copy_within(from..from + count, to_keyframe);
             *self.out.channels.get_mut(to_channel).ok_or_else(mismatch)? = ChannelRecord {
                 first_keyframe: index32(to_keyframe)?,
                 ..channel

@@ -8,8 +8,10 @@
 
 mod clips;
 mod keyframes;
+mod molang;
 
 pub use clips::{MaterialSample, TEX_MATRIX_SLOTS, TEXTURE_SLOTS, TexMatrixSample, texture_matrix};
+pub use molang::{MAX_PLAYED_NODES, MAX_PLAYED_TEXT, MAX_PLAYED_VARIABLES};
 
 use super::{AnimationRecord, ChannelTarget, LoopMode, Mat4, NodeRecord, Scene};
 use crate::error::{Error, ErrorCode};
@@ -159,18 +161,30 @@ impl Scene<'_> {
             .iter()
             .take(record.channel_count as usize);
         for channel in channels {
-            let keys = self
-                .keyframes()
-                .get(channel.first_keyframe as usize..)
-                .unwrap_or_default();
+            let first = channel.first_keyframe as usize;
+            let keys = self.keyframes().get(first..).unwrap_or_default();
             let keys = keys.get(..channel.keyframe_count as usize).unwrap_or(keys);
+            let Some(channel_target) = target(channel.target) else {
+                continue;
+            };
+            let sampling = molang::Sampling {
+                input: self.input(),
+                target: channel_target,
+                anim_time: t,
+                life_time: time,
+            };
+            let sources = self.keyframe_sources();
+            let resolve = |i: usize, k: &super::KeyframeRecord| {
+                let index = first.saturating_add(i);
+                molang::resolve(&sampling, sources.get(index), index, k)
+            };
             let (Some(pose), Some(value)) = (
                 out.get_mut(channel.node as usize),
-                keyframes::value_at(keys, t, looping),
+                keyframes::value_at_with(keys, t, looping, &resolve),
             ) else {
                 continue;
             };
-            match target(channel.target) {
+            match Some(channel_target) {
                 Some(ChannelTarget::Translation) => add(&mut pose.translation, value),
                 Some(ChannelTarget::Rotation) => add(&mut pose.rotation, value),
                 Some(ChannelTarget::Scale) => {
