@@ -187,6 +187,12 @@ pub(crate) fn plan(
     counts.keyframes = animations.keyframes;
     counts.keyframe_sources = animations.keyframes;
     pool += animations.text;
+    // The project's Molang placeholders, which Molang keyframes read.
+    let placeholders = placeholder_text(doc)?;
+    if animations.keyframes > 0 && placeholders.is_some() {
+        counts.molang_placeholders = 1;
+        pool += escaped_len(&placeholders);
+    }
     let animation_scratch = ScratchSizes::new(census.nodes, &animations);
     counts.text_pool = pool;
     let element_refs = census.outliner_entries - census.nodes;
@@ -674,6 +680,10 @@ pub(crate) fn fill<'a>(
         warnings,
     )?;
 
+    if let (Some(slot), Some(text)) = (arrays.molang_placeholders.first_mut(), placeholder_text(doc)?) {
+        *slot = pool.text(doc.bytes, &text)?;
+    }
+
     // Faces without area were planned for and not written: hand out only
     // what was written.
     let used = SceneCounts {
@@ -693,4 +703,20 @@ pub(crate) fn fill<'a>(
     };
     let arrays = arrays.truncate(&used);
     Ok(Scene::new(Format::Bbmodel, doc.bytes, arrays))
+}
+
+/// The project's `animation_variable_placeholders` when it is a string
+/// (Blockbench reads it as text; anything else is no placeholders).
+fn placeholder_text<'a>(
+    doc: &crate::bbmodel::document::Document<'a>,
+) -> Result<Option<crate::json::JsonStr<'a>>, Error> {
+    let Some(at) = doc.placeholders else {
+        return Ok(None);
+    };
+    let mut c = doc.cursor(at);
+    let token = c.next()?;
+    Ok(match token.kind {
+        crate::json::TokenKind::String(s) => Some(s),
+        _ => None,
+    })
 }

@@ -181,6 +181,9 @@ scene_arrays! {
     keyframes: KeyframeRecord,
     /// Per keyframe, where its Molang values are, see [`KeyframeSource`].
     keyframe_sources: KeyframeSource,
+    /// The project's Molang `animation_variable_placeholders` text (none or
+    /// one), which Molang keyframes read.
+    molang_placeholders: TextRef,
     /// Skins, see [`SkinRecord`].
     skins: SkinRecord,
     /// Joints of all skins, as node indices.

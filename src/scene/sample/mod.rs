@@ -153,6 +153,26 @@ impl Scene<'_> {
         let Some(t) = clip_time(record, time) else {
             return Ok(());
         };
+        let placeholders = self
+            .molang_placeholders()
+            .first()
+            .map_or("", |text| self.text(*text));
+        molang::with_placeholders(placeholders, |placeholders| {
+            self.pose_clip(record, t, time, placeholders, out);
+        });
+        Ok(())
+    }
+
+    /// Applies the channels of bbmodel clip `record` at clip time `t`
+    /// (`time` the time asked) to `out`.
+    fn pose_clip(
+        &self,
+        record: &AnimationRecord,
+        t: f32,
+        time: f32,
+        placeholders: &crate::molang::Placeholders<'_, '_>,
+        out: &mut [NodePose],
+    ) {
         let looping = clip_loop_mode(record) == LoopMode::Loop;
         let channels = self
             .channels()
@@ -171,6 +191,7 @@ impl Scene<'_> {
                 input: self.input(),
                 target: channel_target,
                 anim_time: t,
+                placeholders,
                 life_time: time,
             };
             let sources = self.keyframe_sources();
@@ -199,7 +220,6 @@ impl Scene<'_> {
                 None => {}
             }
         }
-        Ok(())
     }
 }
 

@@ -15,7 +15,9 @@
 //!   reads another's);
 //! - a fresh variable table per value (Blockbench keeps `variable.*` from
 //!   one evaluation to the next; a sample here is a function of its time);
-//! - no `animation_variable_placeholders` yet;
+//! - the project's `animation_variable_placeholders`, compiled once per
+//!   sample (at most [`MAX_PLAYED_PLACEHOLDERS`] lines, their text and
+//!   nodes within the `MAX_PLAYED_*` bounds; beyond them, none);
 //! - randomness from a generator seeded by the keyframe, axis and time, so
 //!   a sample gives the same value every time.
 //!
@@ -29,7 +31,9 @@
 
 use super::super::{ChannelTarget, KeyframeRecord, KeyframeSource, TextSource};
 use crate::json::{JsonStr, TokenKind, Tokenizer};
-use crate::molang::{self, Context, MolangLimits, Node, Placeholders, Slot, Times, Variables};
+use crate::molang::{
+    self, Context, MolangLimits, Node, Placeholder, Placeholders, Slot, Times, Variables,
+};
 
 /// Bytes of one expression's normalized text the sampler compiles
 /// (lowercased, whitespace removed); a longer one plays 0.
@@ -41,6 +45,9 @@ pub const MAX_PLAYED_NODES: usize = 512;
 /// assigns more than a few).
 pub const MAX_PLAYED_VARIABLES: usize = 32;
 
+/// Lines of `animation_variable_placeholders` the sampler compiles.
+pub const MAX_PLAYED_PLACEHOLDERS: usize = 64;
+
 /// Bound on an evaluated value, as the reader bounds constants (spec Limits).
 const MAX_VALUE: f64 = 1_000_000.0;
 /// The scale a negative scale plays as (the reader's `MIN_SCALE`).
@@ -49,7 +56,8 @@ const MIN_SCALE: f32 = 0.000_01;
 /// What one sample gives every Molang value: the times and the input the
 /// keyframe texts are in.
 #[derive(Clone, Copy)]
-pub(super) struct Sampling<'a> {
+pub(super) struct Sampling<'a, 'p> {
+    pub(super) placeholders: &'p Placeholders<'p, 'p>,
     pub(super) input: &'a [u8],
     pub(super) target: ChannelTarget,
     /// Clip time (`query.anim_time`), seconds.
@@ -61,7 +69,7 @@ pub(super) struct Sampling<'a> {
 /// `key` with its Molang axes evaluated at this sample; `index` (the
 /// keyframe's index in the scene) seeds the random functions.
 pub(super) fn resolve(
-    s: &Sampling<'_>,
+    s: &Sampling<'_, '_>,
     source: Option<&KeyframeSource>,
     index: usize,
     key: &KeyframeRecord,
@@ -138,7 +146,7 @@ fn convert(target: ChannelTarget, flags: u32, axis: usize, value: f64) -> f32 {
 
 /// The value molangjs gives `text` at this sample; 0 for what the
 /// sampler cannot hold (the `MAX_PLAYED_*` bounds) or a limit met.
-fn evaluate(text: &JsonStr<'_>, s: &Sampling<'_>, seed: u64) -> f64 {
+fn evaluate(text: &JsonStr<'_>, s: &Sampling<'_, '_>, seed: u64) -> f64 {
     let mut decoded = [0u8; MAX_PLAYED_TEXT];
     let src = match text.as_str() {
         Some(src) => src,
@@ -176,10 +184,41 @@ fn evaluate(text: &JsonStr<'_>, s: &Sampling<'_>, seed: u64) -> f64 {
             this: 0.0,
         },
         variables: &mut variables,
-        placeholders: &Placeholders::EMPTY,
+        placeholders: s.placeholders,
         limits,
     };
     program.eval(&mut ctx).unwrap_or(0.0)
+}
+
+/// Calls `f` with the project's placeholders (`text`) compiled into stack
+/// buffers; with none when they do not fit the `MAX_PLAYED_*` bounds or
+/// meet a Molang limit (Blockbench would read them: the values differ).
+pub(super) fn with_placeholders<R>(text: &str, f: impl FnOnce(&Placeholders<'_, '_>) -> R) -> R {
+    let limits = MolangLimits::default();
+    let plan = molang::plan_placeholders(text);
+    let mut buf = [0u8; MAX_PLAYED_TEXT];
+    let mut nodes = [Node::Num(0.0); MAX_PLAYED_NODES];
+    let mut entries = [Placeholder::EMPTY; MAX_PLAYED_PLACEHOLDERS];
+    if plan.entries == 0 || plan.entries > MAX_PLAYED_PLACEHOLDERS {
+        return f(&Placeholders::EMPTY);
+    }
+    let Some(buf) = buf.get_mut(..plan.text) else {
+        return f(&Placeholders::EMPTY);
+    };
+    let Ok(prepared) = molang::prepare_placeholders(text, buf, &limits) else {
+        return f(&Placeholders::EMPTY);
+    };
+    let Ok(n) = molang::measure_placeholders(&prepared, &limits) else {
+        return f(&Placeholders::EMPTY);
+    };
+    let Some(nodes) = nodes.get_mut(..n) else {
+        return f(&Placeholders::EMPTY);
+    };
+    let entries = entries.get_mut(..plan.entries).unwrap_or_default();
+    match molang::compile_placeholders(&prepared, entries, nodes, &limits) {
+        Ok(placeholders) => f(&placeholders),
+        Err(_) => f(&Placeholders::EMPTY),
+    }
 }
 
 /// The texts of a keyframe object's axes, read as the reader reads them
