@@ -67,7 +67,10 @@ fn molang_texts(clip: &Value) -> Vec<(String, usize, usize, &'static str, String
             ) {
                 continue;
             }
-            let points = keyframe["data_points"].as_array().cloned().unwrap_or_default();
+            let points = keyframe["data_points"]
+                .as_array()
+                .cloned()
+                .unwrap_or_default();
             for (p, point) in points.iter().take(2).enumerate() {
                 for axis in ["x", "y", "z"] {
                     if let Some(text) = point[axis].as_str()
@@ -93,7 +96,10 @@ fn molangjs(placeholders: &str, expressions: &[String], times: &[f32]) -> Option
             .output()
             .is_ok_and(|o| o.status.success());
     if !ready {
-        assert!(!ci, "CI is set but node or tools/molang-diff/node_modules is missing");
+        assert!(
+            !ci,
+            "CI is set but node or tools/molang-diff/node_modules is missing"
+        );
         eprintln!("molang_keyframes: node or tools/molang-diff/node_modules absent: skipped");
         return None;
     }

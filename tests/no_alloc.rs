@@ -277,13 +277,21 @@ fn sampling_a_pose_makes_no_heap_allocation() {
     assert_eq!(sampled, 3);
     assert_eq!(sizes, Vec::<usize>::new(), "the hand-built clip allocated");
 
-    // Every loaded scene, with whatever clips it has.
+    // Every loaded scene, with whatever clips it has; the corpus's Molang
+    // clips compile and evaluate their texts on the stack.
     let options = Options::default();
+    let mut molang_scenes = 0;
     for (name, bytes) in inputs() {
         let Ok(loaded) = scenedec::load(&bytes, ext(&name), &options) else {
             continue;
         };
         let scene = loaded.scene();
+        molang_scenes += usize::from(
+            scene
+                .keyframe_sources()
+                .iter()
+                .any(|s| s.molang & scenedec::scene::KeyframeSource::AXES != 0),
+        );
         let mut poses = vec![NodePose::default(); scene.nodes().len()];
         let mut world = vec![Mat4::IDENTITY; scene.nodes().len()];
         let (_, sizes) = allocations(|| sample_every_clip(&scene, &mut poses, &mut world));
@@ -291,6 +299,12 @@ fn sampling_a_pose_makes_no_heap_allocation() {
             sizes,
             Vec::<usize>::new(),
             "{name} allocated while sampling"
+        );
+    }
+    if support::corpus_dir().is_some() {
+        assert!(
+            molang_scenes >= 4,
+            "{molang_scenes} scenes with Molang keyframes"
         );
     }
 }

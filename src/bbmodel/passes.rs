@@ -680,7 +680,10 @@ pub(crate) fn fill<'a>(
         warnings,
     )?;
 
-    if let (Some(slot), Some(text)) = (arrays.molang_placeholders.first_mut(), placeholder_text(doc)?) {
+    if let (Some(slot), Some(text)) = (
+        arrays.molang_placeholders.first_mut(),
+        placeholder_text(doc)?,
+    ) {
         *slot = pool.text(doc.bytes, &text)?;
     }
 

@@ -24,8 +24,8 @@ use json::validation::Checked;
 use serde_json::{Map, Value};
 
 use crate::scene::{
-    ChannelTarget, Interpolation, KeyframeRecord, LoopMode, NodeFlags, NodePose, Scene,
-    clip_loop_mode,
+    ChannelTarget, Interpolation, KeyframeRecord, KeyframeSource, LoopMode, NodeFlags, NodePose,
+    Scene, clip_loop_mode,
 };
 
 use super::ExportError;
@@ -344,7 +344,15 @@ fn tracks_of(scene: &Scene<'_>, clip: usize) -> Vec<Track> {
         if keys.is_empty() || compensated {
             continue;
         }
-        let step = steps(keys);
+        // A Molang value moves between keyframes even in a step channel
+        // (Blockbench evaluates the held keyframe at each frame): sampled
+        // on the grid like a linear one.
+        let first = channel.first_keyframe as usize;
+        let molang = scene
+            .keyframe_sources()
+            .get(first..first.saturating_add(keys.len()))
+            .is_some_and(|s| s.iter().any(|s| s.molang & KeyframeSource::AXES != 0));
+        let step = steps(keys) && !molang;
         let times = keys.iter().map(|k| k.time);
         // Channels on one node and target add up: one track for all of them.
         if let Some(track) = tracks
