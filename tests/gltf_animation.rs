@@ -719,13 +719,15 @@ fn molang_clips_are_exported_as_sampled() {
                 .iter()
                 .position(|(n, _)| *n == wanted)
                 .unwrap_or_else(|| panic!("{name}: Molang clip {clip} missing from the .glb"));
-            let (w, _) = check_clip(&scene, &doc, a, clip, scale, 1, name);
-            assert!(w > 0, "{name} clip {clip}: nothing compared");
+            let (w, s) = check_clip(&scene, &doc, a, clip, scale, 1, name);
+            assert!(w + s > 0, "{name} clip {clip}: nothing compared");
             clips += 1;
         }
     }
     if !files.is_empty() {
-        assert!(clips >= 12, "only {clips} Molang clips exported");
+        // 12 corpus clips hold Molang texts; one (senkosan "massage") only
+        // on an animator whose group the model lacks (UNKNOWN_REFERENCE).
+        assert!(clips >= 11, "only {clips} Molang clips exported");
         eprintln!("{clips} Molang clips exported and checked frame by frame");
     }
 }
