@@ -316,3 +316,154 @@ fn string<'a>(t: &mut Tokenizer<'a>) -> Option<Option<JsonStr<'a>>> {
         _ => None,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::string::String;
+
+    fn sampling(
+        placeholders: &'static Placeholders<'static, 'static>,
+    ) -> Sampling<'static, 'static> {
+        Sampling {
+            placeholders,
+            input: &[],
+            target: ChannelTarget::Translation,
+            anim_time: 0.5,
+            life_time: 0.5,
+        }
+    }
+
+    /// The value of `text` (written as a JSON string) at anim_time 0.5.
+    fn value(text: &str) -> f64 {
+        let json = serde_json::to_string(text).unwrap();
+        let mut t = Tokenizer::new(json.as_bytes(), 1);
+        let TokenKind::String(s) = t.next_token().unwrap().unwrap().kind else {
+            panic!("not a string");
+        };
+        evaluate(&s, &sampling(&Placeholders::EMPTY), 1)
+    }
+
+    /// `1+1+…+1` with `n` ones.
+    fn ones(n: usize) -> String {
+        let mut s = String::from("1");
+        for _ in 1..n {
+            s.push_str("+1");
+        }
+        s
+    }
+
+    #[test]
+    fn keyframe_calc_reads_anim_time() {
+        // Blockbench Keyframe.calc: parse(text) with query.anim_time the
+        // animation's time.
+        assert_eq!(value("q.anim_time * 4"), 2.0);
+        assert_eq!(value("math.sin(query.anim_time * 180)"), 1.0);
+    }
+
+    #[test]
+    fn max_played_text_is_played_at_its_value_and_zero_past_it() {
+        // molangjs reads `1.000…0` as the number 1.
+        let number = |bytes: usize| std::format!("1.{}", "0".repeat(bytes - 2));
+        let at = number(MAX_PLAYED_TEXT);
+        assert_eq!(molang::text_len(&at), MAX_PLAYED_TEXT);
+        assert_eq!(value(&at), 1.0);
+        assert_eq!(value(&number(MAX_PLAYED_TEXT + 1)), 0.0);
+    }
+
+    #[test]
+    fn max_played_nodes_is_played_at_its_value_and_zero_past_it() {
+        // Statements of short sums, then `return 3`, of exactly the
+        // bound's node count and one more (flat, so within maxMolangDepth;
+        // a negated name makes an odd count).
+        let limits = MolangLimits::default();
+        let nodes = |text: &str| {
+            let mut buf = std::vec![0u8; molang::text_len(text)];
+            let source = molang::prepare(text, &mut buf, &limits).unwrap();
+            molang::measure(&source, &limits).unwrap()
+        };
+        let text = |k: usize, m: usize, call: bool| {
+            let mut s = String::from(if call { "-q.anim_time;" } else { "" });
+            for _ in 0..k {
+                s.push_str(&ones(m));
+                s.push(';');
+            }
+            s.push_str(if call { "return 1+2" } else { "return 3" });
+            s
+        };
+        let find = |want: usize| {
+            (1..200)
+                .flat_map(|k| (1..9).flat_map(move |m| [(k, m, false), (k, m, true)]))
+                .map(|(k, m, call)| text(k, m, call))
+                .find(|t| nodes(t) == want)
+                .expect("statements of that many nodes")
+        };
+        assert_eq!(value(&find(MAX_PLAYED_NODES)), 3.0);
+        assert_eq!(value(&find(MAX_PLAYED_NODES + 1)), 0.0);
+    }
+
+    #[test]
+    fn max_played_variables_is_played_at_its_value_and_zero_past_it() {
+        let assigning = |n: usize| {
+            let mut s = String::new();
+            for i in 0..n {
+                s.push_str(&std::format!("v.a{i}=1;"));
+            }
+            s.push_str("return 5");
+            s
+        };
+        assert_eq!(value(&assigning(MAX_PLAYED_VARIABLES)), 5.0);
+        assert_eq!(value(&assigning(MAX_PLAYED_VARIABLES + 1)), 0.0);
+    }
+
+    #[test]
+    fn max_played_placeholders_are_read_at_their_value_and_not_past_it() {
+        // Blockbench variableHandler: a name no variable holds reads the
+        // project's placeholder line with that key.
+        let lines = |n: usize| {
+            let mut s = String::new();
+            for i in 0..n {
+                s.push_str(&std::format!("v.p{i} = {}\n", i + 1));
+            }
+            s
+        };
+        let read = |text: &str| {
+            let json = serde_json::to_string("v.p0 + 1").unwrap();
+            let mut t = Tokenizer::new(json.as_bytes(), 1);
+            let TokenKind::String(s) = t.next_token().unwrap().unwrap().kind else {
+                panic!("not a string");
+            };
+            with_placeholders(text, |p| {
+                let sampling = Sampling {
+                    placeholders: p,
+                    ..sampling(&Placeholders::EMPTY)
+                };
+                evaluate(&s, &sampling, 1)
+            })
+        };
+        assert_eq!(read(&lines(MAX_PLAYED_PLACEHOLDERS)), 2.0);
+        assert_eq!(read(&lines(MAX_PLAYED_PLACEHOLDERS + 1)), 1.0);
+    }
+
+    #[test]
+    fn sign_migration_and_units_follow_the_constant_path() {
+        // Convention 13 before 5.0: rotation x, y and position x negated;
+        // degrees to radians; a negative scale is 0.00001.
+        let before = KeyframeSource::BEFORE_5;
+        assert_eq!(
+            convert(ChannelTarget::Rotation, before, 0, 90.0),
+            -core::f32::consts::FRAC_PI_2
+        );
+        assert_eq!(
+            convert(ChannelTarget::Rotation, before, 2, 90.0),
+            core::f32::consts::FRAC_PI_2
+        );
+        assert_eq!(convert(ChannelTarget::Translation, before, 0, 2.0), -2.0);
+        assert_eq!(convert(ChannelTarget::Translation, 0, 0, 2.0), 2.0);
+        assert_eq!(convert(ChannelTarget::Scale, 0, 1, -3.0), MIN_SCALE);
+        assert_eq!(
+            convert(ChannelTarget::Translation, 0, 1, f64::INFINITY),
+            1.0e6
+        );
+    }
+}
