@@ -282,10 +282,7 @@ impl<'a> KeyframeTexts<'a> {
                 _ => return None,
             }
             let row = self.points.get_mut(self.point_count)?;
-            loop {
-                let TokenKind::Key(key) = t.next_token().ok()??.kind else {
-                    break;
-                };
+            while let TokenKind::Key(key) = t.next_token().ok()??.kind {
                 match axis_of(&key) {
                     Some(axis) => {
                         let text = string(t)?;
