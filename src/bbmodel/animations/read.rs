@@ -271,11 +271,21 @@ impl<'a> Fill<'_, '_, 'a> {
             TokenKind::Number(_) => true,
             _ => false,
         };
+        // Each says why it is not played (issue 39: the UNSUPPORTED_*
+        // warnings that remain give their reason).
+        let why = match name {
+            "blend_weight" => "Blockbench scales the clip by it in stackAnimations; not yet here",
+            "anim_time_update" => {
+                "Blockbench's Timeline.loop applies it only while playing in real time"
+            }
+            // start_delay, loop_delay: only Bedrock exports carry them.
+            _ => "Blockbench's preview does not play it",
+        };
         if set {
             self.warn(
                 WarningCode::UnsupportedValue,
                 at,
-                format_args!("{name} is not supported: played as if unset"),
+                format_args!("{name} is not played ({why}): played as if unset"),
             );
         }
     }

@@ -145,7 +145,9 @@ fn convert(target: ChannelTarget, flags: u32, axis: usize, value: f64) -> f32 {
 }
 
 /// The value molangjs gives `text` at this sample; 0 for what the
-/// sampler cannot hold (the `MAX_PLAYED_*` bounds) or a limit met.
+/// sampler cannot hold (the `MAX_PLAYED_*` bounds) or a limit met. Its
+/// own frame: a sample without Molang does not reserve its buffers.
+#[inline(never)]
 fn evaluate(text: &JsonStr<'_>, s: &Sampling<'_, '_>, seed: u64) -> f64 {
     let mut decoded = [0u8; MAX_PLAYED_TEXT];
     let src = match text.as_str() {
@@ -194,14 +196,25 @@ fn evaluate(text: &JsonStr<'_>, s: &Sampling<'_, '_>, seed: u64) -> f64 {
 /// buffers; with none when they do not fit the `MAX_PLAYED_*` bounds or
 /// meet a Molang limit (Blockbench would read them: the values differ).
 pub(super) fn with_placeholders<R>(text: &str, f: impl FnOnce(&Placeholders<'_, '_>) -> R) -> R {
-    let limits = MolangLimits::default();
     let plan = molang::plan_placeholders(text);
+    if plan.entries == 0 || plan.entries > MAX_PLAYED_PLACEHOLDERS || plan.text > MAX_PLAYED_TEXT {
+        return f(&Placeholders::EMPTY);
+    }
+    compiled_placeholders(text, plan, f)
+}
+
+/// [`with_placeholders`] once they are known to fit: its own frame, so
+/// a sample without placeholders does not reserve their buffers.
+#[inline(never)]
+fn compiled_placeholders<R>(
+    text: &str,
+    plan: molang::PlaceholderPlan,
+    f: impl FnOnce(&Placeholders<'_, '_>) -> R,
+) -> R {
+    let limits = MolangLimits::default();
     let mut buf = [0u8; MAX_PLAYED_TEXT];
     let mut nodes = [Node::Num(0.0); MAX_PLAYED_NODES];
     let mut entries = [Placeholder::EMPTY; MAX_PLAYED_PLACEHOLDERS];
-    if plan.entries == 0 || plan.entries > MAX_PLAYED_PLACEHOLDERS {
-        return f(&Placeholders::EMPTY);
-    }
     let Some(buf) = buf.get_mut(..plan.text) else {
         return f(&Placeholders::EMPTY);
     };
