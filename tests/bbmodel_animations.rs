@@ -761,21 +761,62 @@ fn anim_time_update_start_delay_loop_delay_blend_weight_warn_unsupported_value()
     let bytes = model.bytes();
     let loaded = load(&bytes);
     let w = warnings(&loaded);
-    let expected: Vec<(WarningCode, String)> = [
-        "anim_time_update",
-        "start_delay",
-        "loop_delay",
-        "blend_weight",
-    ]
-    .iter()
-    .map(|k| {
-        (
-            WarningCode::UnsupportedValue,
-            format!("$.animations[0].{k}"),
-        )
-    })
-    .collect();
+    // blend_weight plays (below); the others warn.
+    let expected: Vec<(WarningCode, String)> = ["anim_time_update", "start_delay", "loop_delay"]
+        .iter()
+        .map(|k| {
+            (
+                WarningCode::UnsupportedValue,
+                format!("$.animations[0].{k}"),
+            )
+        })
+        .collect();
     assert_eq!(w, expected);
+}
+
+#[test]
+fn blend_weight_scales_the_clip_as_blockbench_stacks_it() {
+    // Blockbench animation_mode.js `stackAnimations`: multiplier =
+    // clamp(parse(blend_weight), 0, Infinity); `displayPosition` and
+    // `displayRotation` add value × multiplier, `displayScale` multiplies
+    // by (1 + (value − 1) × multiplier) || 0.00001.
+    let clip = |weight: &str| {
+        Animation::new("a")
+            .set("length", 1.0)
+            .set("blend_weight", weight)
+            .animator(
+                "head",
+                bone(vec![
+                    position(0.0, 4.0, 0.0, 0.0),
+                    keyframe("scale", 0.0, vec![p(3.0, 1.0, 1.0)]),
+                ]),
+            )
+    };
+    let sample = |weight: &str, t: f32| {
+        let bytes = rig5(vec![clip(weight)]).bytes();
+        let loaded = load(&bytes);
+        assert!(warnings(&loaded).is_empty(), "{:?}", warnings(&loaded));
+        let scene = loaded.scene();
+        let head = scene
+            .nodes()
+            .iter()
+            .position(|n| scene.text(n.name) == "Head")
+            .unwrap();
+        let mut poses = vec![scenedec::scene::NodePose::default(); scene.nodes().len()];
+        scene.sample(0, t, &mut poses).unwrap();
+        let rest = scene.nodes()[head];
+        (
+            poses[head].translation[0] - rest.translation[0],
+            poses[head].scale[0] / rest.scale[0],
+        )
+    };
+    assert_eq!(sample("", 0.0), (4.0, 3.0));
+    assert_eq!(sample("0.5", 0.0), (2.0, 2.0));
+    // Molang at the clip time: 0.25 × 2 at t = 0.25.
+    assert_eq!(sample("q.anim_time * 2", 0.25), (2.0, 2.0));
+    // Clamped at 0: the clip shows rest.
+    assert_eq!(sample("-1", 0.0), (0.0, 1.0));
+    assert_eq!(sample("2", 0.0), (8.0, 5.0));
 }
 
 #[test]

@@ -186,6 +186,7 @@ pub(crate) fn plan(
     counts.channels = animations.animators.saturating_mul(3);
     counts.keyframes = animations.keyframes;
     counts.keyframe_sources = animations.keyframes;
+    counts.clip_blend_weights = animations.animations;
     pool += animations.text;
     // The project's Molang placeholders, which Molang keyframes read.
     let placeholders = placeholder_text(doc)?;
@@ -670,6 +671,7 @@ pub(crate) fn fill<'a>(
             channels: &mut *arrays.channels,
             keyframes: &mut *arrays.keyframes,
             keyframe_sources: &mut *arrays.keyframe_sources,
+            clip_blend_weights: &mut *arrays.clip_blend_weights,
         },
         AnimationScratch {
             uuids: group_uuids,
@@ -701,6 +703,7 @@ pub(crate) fn fill<'a>(
         channels: animations.channels,
         keyframes: animations.keyframes,
         keyframe_sources: animations.keyframes,
+        clip_blend_weights: animations.animations,
         text_pool: pool.len,
         ..counts
     };

@@ -184,6 +184,9 @@ scene_arrays! {
     /// The project's Molang `animation_variable_placeholders` text (none or
     /// one), which Molang keyframes read.
     molang_placeholders: TextRef,
+    /// Per clip (parallel to `animations`, .bbmodel), its Molang
+    /// `blend_weight` text in the input; empty for none.
+    clip_blend_weights: TextRef,
     /// Skins, see [`SkinRecord`].
     skins: SkinRecord,
     /// Joints of all skins, as node indices.

@@ -59,6 +59,7 @@ pub(in crate::bbmodel) struct AnimationArrays<'o> {
     pub(in crate::bbmodel) channels: &'o mut [ChannelRecord],
     pub(in crate::bbmodel) keyframes: &'o mut [KeyframeRecord],
     pub(in crate::bbmodel) keyframe_sources: &'o mut [KeyframeSource],
+    pub(in crate::bbmodel) clip_blend_weights: &'o mut [TextRef],
 }
 
 /// What the fill wrote of each animation array.
@@ -112,4 +113,6 @@ pub(super) struct Fill<'f, 'c, 'a> {
     pub(super) warnings: &'f mut Warnings,
     /// What the animator being read is about (`bone "tail"`), for its warnings.
     pub(super) subject: FixedText<SUBJECT_BYTES>,
+    /// The clip being read's `blend_weight` text, when it plays it.
+    pub(super) blend_weight: TextRef,
 }

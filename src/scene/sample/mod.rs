@@ -157,8 +157,19 @@ impl Scene<'_> {
             .molang_placeholders()
             .first()
             .map_or("", |text| self.text(*text));
+        let blend = self.clip_blend_weights().get(clip).copied();
         molang::with_placeholders(placeholders, |placeholders| {
-            self.pose_clip(record, t, time, placeholders, out);
+            let weight = blend.map_or(1.0, |text| {
+                let sampling = molang::Sampling {
+                    input: self.input(),
+                    target: ChannelTarget::Translation,
+                    anim_time: t,
+                    placeholders,
+                    life_time: time,
+                };
+                molang::blend_weight(&sampling, text)
+            });
+            self.pose_clip(record, t, time, weight, placeholders, out);
         });
         Ok(())
     }
@@ -170,6 +181,7 @@ impl Scene<'_> {
         record: &AnimationRecord,
         t: f32,
         time: f32,
+        weight: f32,
         placeholders: &crate::molang::Placeholders<'_, '_>,
         out: &mut [NodePose],
     ) {
@@ -199,12 +211,24 @@ impl Scene<'_> {
                 let index = first.saturating_add(i);
                 molang::resolve(&sampling, sources.get(index), index, k)
             };
-            let (Some(pose), Some(value)) = (
+            let (Some(pose), Some(mut value)) = (
                 out.get_mut(channel.node as usize),
                 keyframes::value_at_with(keys, t, looping, &resolve),
             ) else {
                 continue;
             };
+            // Blockbench `displayRotation` / `displayPosition` add the
+            // value times the clip's blend weight; `displayScale` takes
+            // `1 + (value − 1) · weight` (weight 1 leaves it untouched).
+            #[allow(clippy::float_cmp, reason = "1 exactly: no blend weight")]
+            if weight != 1.0 {
+                for v in &mut value {
+                    *v = match channel_target {
+                        ChannelTarget::Scale => 1.0 + (*v - 1.0) * weight,
+                        _ => *v * weight,
+                    };
+                }
+            }
             match Some(channel_target) {
                 Some(ChannelTarget::Translation) => add(&mut pose.translation, value),
                 Some(ChannelTarget::Rotation) => add(&mut pose.rotation, value),

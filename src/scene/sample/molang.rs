@@ -114,6 +114,25 @@ pub(super) fn resolve(
     out
 }
 
+/// The clip's `blend_weight` at this sample: Blockbench's
+/// `stackAnimations` multiplier, `clamp(parse(blend_weight), 0, ∞)`, or 1
+/// for none (an empty `text`).
+pub(super) fn blend_weight(s: &Sampling<'_, '_>, text: super::super::TextRef) -> f32 {
+    if text.range().is_empty() || text.source() != TextSource::Input {
+        return 1.0;
+    }
+    let Some(src) = s
+        .input
+        .get(text.range())
+        .and_then(|b| core::str::from_utf8(b).ok())
+    else {
+        return 1.0;
+    };
+    #[allow(clippy::cast_possible_truncation)]
+    let weight = evaluate_str(src, s, seed(usize::MAX, 7, s.anim_time)).max(0.0) as f32;
+    weight
+}
+
 /// A splitmix64 seed per keyframe, axis and time.
 fn seed(index: usize, bit: usize, time: f32) -> u64 {
     (index as u64)
@@ -157,6 +176,11 @@ fn evaluate(text: &JsonStr<'_>, s: &Sampling<'_, '_>, seed: u64) -> f64 {
             Err(_) => return 0.0,
         },
     };
+    evaluate_str(src, s, seed)
+}
+
+/// [`evaluate`] of text already decoded.
+fn evaluate_str(src: &str, s: &Sampling<'_, '_>, seed: u64) -> f64 {
     let limits = MolangLimits::default();
     let len = molang::text_len(src);
     let mut buf = [0u8; MAX_PLAYED_TEXT];
