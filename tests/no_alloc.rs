@@ -303,7 +303,9 @@ fn sampling_a_pose_makes_no_heap_allocation() {
     }
     if support::corpus_dir().is_some() {
         assert!(
-            molang_scenes >= 4,
+            // 4 corpus files hold Molang keyframes; senkosan's are on an
+            // animator whose group the model lacks, so 3 scenes keep them.
+            molang_scenes >= 3,
             "{molang_scenes} scenes with Molang keyframes"
         );
     }
