@@ -301,7 +301,8 @@ fn interpolations_linear_catmullrom_and_step() {
 fn animator_warnings_name_the_bone_and_repeats_are_counted() {
     // Issue 35: animation warnings name the bone (the group the animator's
     // uuid resolves to), and one problem on one bone is one group with a
-    // count: here the same Molang position channel in two animations.
+    // count: here the same malformed Molang position channel in two
+    // animations (Blockbench's molang_syntax check flags `+*`).
     let molang = |a: &str| {
         Animation::new(a).animator(
             HEAD,
@@ -309,7 +310,7 @@ fn animator_warnings_name_the_bone_and_repeats_are_counted() {
                 keyframe(
                     "position",
                     0.0,
-                    vec![json!({"x": "q.anim_time", "y": 0, "z": 0})],
+                    vec![json!({"x": "q.anim_time +* 2", "y": 0, "z": 0})],
                 ),
                 position(0.5, 1.0, 0.0, 0.0),
             ]),
@@ -319,13 +320,17 @@ fn animator_warnings_name_the_bone_and_repeats_are_counted() {
     let loaded = load(&bytes);
     let kept = loaded.warnings().as_slice();
     assert_eq!(kept.len(), 1, "{kept:?}");
-    assert_eq!(kept[0].code(), WarningCode::UnsupportedChannel);
+    assert_eq!(kept[0].code(), WarningCode::UnsupportedValue);
     assert_eq!(kept[0].subject(), "bone \"Head\"");
     assert_eq!(kept[0].count(), 2);
-    assert_eq!(
-        kept[0].message(),
-        "Molang expression in position: keyframe skipped"
+    assert!(
+        kept[0]
+            .message()
+            .starts_with("Molang in position: MOLANG_SYNTAX at byte 13"),
+        "{}",
+        kept[0].message()
     );
+    assert!(kept[0].message().ends_with("played as Blockbench reads it"));
 }
 
 #[test]
@@ -404,9 +409,11 @@ fn numeric_strings_with_whitespace_are_constants_and_blank_is_0() {
 }
 
 #[test]
-fn molang_keyframes_are_skipped_with_unsupported_channel_once_per_channel() {
-    // Features: "Molang expressions (the keyframe is skipped; constants
-    // play)".
+fn molang_keyframes_play_their_value_at_the_time_shown() {
+    // Blockbench keyframe.js `Keyframe.calc` parses each data point with
+    // molangjs when `BoneAnimator.interpolate` reads it, `query.anim_time`
+    // the animation's time; `getLerp` then blends the two values. So a
+    // Molang keyframe moves between keyframes.
     let molang = |t: f64| {
         keyframe(
             "position",
@@ -419,16 +426,33 @@ fn molang_keyframes_are_skipped_with_unsupported_channel_once_per_channel() {
         bone(vec![molang(0.0), position(0.5, 1.0, 0.0, 0.0), molang(1.0)]),
     )]);
     let (channel, w) = only_channel(&model);
-    assert_eq!(channel.keys.len(), 1);
-    assert_eq!(channel.keys[0].time, 0.5);
-    assert_eq!(
-        w,
-        [(
-            WarningCode::UnsupportedChannel,
-            "$.animations[0].animators.head.keyframes[0]".to_owned()
-        )]
+    assert_eq!(channel.keys.len(), 3);
+    assert!(w.is_empty(), "{w:?}");
+    let bytes = model.bytes();
+    let loaded = load(&bytes);
+    let scene = loaded.scene();
+    let head = scene
+        .nodes()
+        .iter()
+        .position(|n| scene.text(n.name) == "Head")
+        .unwrap();
+    let x = |t: f32| {
+        let mut poses = vec![scenedec::scene::NodePose::default(); scene.nodes().len()];
+        scene.sample(0, t, &mut poses).unwrap();
+        poses[head].translation[0] - scene.nodes()[head].translation[0]
+    };
+    // At t = 1: sin(90°) = 1; at t = 0.25: halfway between
+    // sin(22.5°) (the Molang keyframe at anim_time 0.25) and 1.
+    let sin = |deg: f64| deg.to_radians().sin();
+    assert!((x(1.0) - 1.0).abs() < 1e-6, "{}", x(1.0));
+    assert!(x(0.0).abs() < 1e-6);
+    let want = (sin(22.5) + 1.0) / 2.0;
+    assert!(
+        (f64::from(x(0.25)) - want).abs() < 1e-6,
+        "{} vs {want}",
+        x(0.25)
     );
-    // Molang in a second data point skips the keyframe too.
+    // Molang in a second data point keeps the keyframe too.
     let model = rig5(vec![Animation::new("a").animator(
         HEAD,
         bone(vec![
@@ -440,18 +464,19 @@ fn molang_keyframes_are_skipped_with_unsupported_channel_once_per_channel() {
             position(1.0, 0.0, 0.0, 0.0),
         ]),
     )]);
-    assert_eq!(only_channel(&model).0.keys.len(), 1);
+    assert_eq!(only_channel(&model).0.keys.len(), 2);
 }
 
 #[test]
-fn a_channel_whose_keyframes_are_all_molang_is_left_out() {
+fn a_channel_whose_keyframes_are_all_molang_is_played() {
+    // Issue 39: no clip with a bone channel is left out.
     let model = rig5(vec![Animation::new("a").animator(
         HEAD,
         bone(vec![keyframe("rotation", 0.0, vec![json!({"x": "v.x"})])]),
     )]);
     let (clip, w) = only_clip(&model);
-    assert!(clip.channels.is_empty());
-    assert_eq!(w.len(), 1);
+    assert_eq!(clip.channels.len(), 1);
+    assert!(w.is_empty(), "{w:?}");
 }
 
 #[test]
@@ -784,21 +809,62 @@ fn anim_time_update_start_delay_loop_delay_blend_weight_warn_unsupported_value()
     let bytes = model.bytes();
     let loaded = load(&bytes);
     let w = warnings(&loaded);
-    let expected: Vec<(WarningCode, String)> = [
-        "anim_time_update",
-        "start_delay",
-        "loop_delay",
-        "blend_weight",
-    ]
-    .iter()
-    .map(|k| {
-        (
-            WarningCode::UnsupportedValue,
-            format!("$.animations[0].{k}"),
-        )
-    })
-    .collect();
+    // blend_weight plays (below); the others warn.
+    let expected: Vec<(WarningCode, String)> = ["anim_time_update", "start_delay", "loop_delay"]
+        .iter()
+        .map(|k| {
+            (
+                WarningCode::UnsupportedValue,
+                format!("$.animations[0].{k}"),
+            )
+        })
+        .collect();
     assert_eq!(w, expected);
+}
+
+#[test]
+fn blend_weight_scales_the_clip_as_blockbench_stacks_it() {
+    // Blockbench animation_mode.js `stackAnimations`: multiplier =
+    // clamp(parse(blend_weight), 0, Infinity); `displayPosition` and
+    // `displayRotation` add value × multiplier, `displayScale` multiplies
+    // by (1 + (value − 1) × multiplier) || 0.00001.
+    let clip = |weight: &str| {
+        Animation::new("a")
+            .set("length", 1.0)
+            .set("blend_weight", weight)
+            .animator(
+                "head",
+                bone(vec![
+                    position(0.0, 4.0, 0.0, 0.0),
+                    keyframe("scale", 0.0, vec![p(3.0, 1.0, 1.0)]),
+                ]),
+            )
+    };
+    let sample = |weight: &str, t: f32| {
+        let bytes = rig5(vec![clip(weight)]).bytes();
+        let loaded = load(&bytes);
+        assert!(warnings(&loaded).is_empty(), "{:?}", warnings(&loaded));
+        let scene = loaded.scene();
+        let head = scene
+            .nodes()
+            .iter()
+            .position(|n| scene.text(n.name) == "Head")
+            .unwrap();
+        let mut poses = vec![scenedec::scene::NodePose::default(); scene.nodes().len()];
+        scene.sample(0, t, &mut poses).unwrap();
+        let rest = scene.nodes()[head];
+        (
+            poses[head].translation[0] - rest.translation[0],
+            poses[head].scale[0] / rest.scale[0],
+        )
+    };
+    assert_eq!(sample("", 0.0), (4.0, 3.0));
+    assert_eq!(sample("0.5", 0.0), (2.0, 2.0));
+    // Molang at the clip time: 0.25 × 2 at t = 0.25.
+    assert_eq!(sample("q.anim_time * 2", 0.25), (2.0, 2.0));
+    // Clamped at 0: the clip shows rest.
+    assert_eq!(sample("-1", 0.0), (0.0, 1.0));
+    assert_eq!(sample("2", 0.0), (8.0, 5.0));
 }
 
 #[test]

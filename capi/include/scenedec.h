@@ -57,7 +57,7 @@
 /*
  How many arrays a scene has (the length of `scenedec_scene.private_carved`).
  */
-#define SCENEDEC_ARRAY_COUNT 28
+#define SCENEDEC_ARRAY_COUNT 31
 
 /*
  What a call did. Every function that can fail returns one.

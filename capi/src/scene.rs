@@ -13,7 +13,7 @@ use crate::{
 };
 
 /// How many arrays a scene has (the length of `scenedec_scene.private_carved`).
-pub const SCENEDEC_ARRAY_COUNT: usize = 28;
+pub const SCENEDEC_ARRAY_COUNT: usize = 31;
 
 /// The source format: `scenedec_format_of`'s answer and `scenedec_scene.format`.
 #[repr(u32)]
@@ -167,6 +167,9 @@ macro_rules! arrays {
             animations,
             channels,
             keyframes,
+            keyframe_sources,
+            molang_placeholders,
+            clip_blend_weights,
             skins,
             skin_joints,
             inverse_binds,
@@ -298,6 +301,10 @@ impl scenedec_scene {
             animations: self.animation_count,
             channels: self.channel_count,
             keyframes: self.keyframe_count,
+            // Not in the C struct: a .bbmodel writes one source per
+            // keyframe (J3D none), and its placeholders as carved.
+            keyframe_sources: carved.keyframe_sources.min(self.keyframe_count),
+            clip_blend_weights: carved.clip_blend_weights.min(self.animation_count),
             skins: self.skin_count,
             skin_joints: self.skin_joint_count,
             inverse_binds: self.inverse_bind_count,
@@ -313,6 +320,7 @@ impl scenedec_scene {
             pixels: self.pixel_count,
             // The pool is reached only through `scenedec_text`.
             text_pool: carved.text_pool,
+            molang_placeholders: carved.molang_placeholders,
         };
         Scene::view(format, input, &carved, &used, arena).ok()
     }

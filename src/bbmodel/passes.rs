@@ -185,7 +185,15 @@ pub(crate) fn plan(
     counts.animations = animations.animations;
     counts.channels = animations.animators.saturating_mul(3);
     counts.keyframes = animations.keyframes;
+    counts.keyframe_sources = animations.keyframes;
+    counts.clip_blend_weights = animations.animations;
     pool += animations.text;
+    // The project's Molang placeholders, which Molang keyframes read.
+    let placeholders = placeholder_text(doc)?;
+    if animations.keyframes > 0 && placeholders.is_some() {
+        counts.molang_placeholders = 1;
+        pool += escaped_len(&placeholders);
+    }
     let animation_scratch = ScratchSizes::new(census.nodes, &animations);
     counts.text_pool = pool;
     let element_refs = census.outliner_entries - census.nodes;
@@ -662,6 +670,8 @@ pub(crate) fn fill<'a>(
             animations: &mut *arrays.animations,
             channels: &mut *arrays.channels,
             keyframes: &mut *arrays.keyframes,
+            keyframe_sources: &mut *arrays.keyframe_sources,
+            clip_blend_weights: &mut *arrays.clip_blend_weights,
         },
         AnimationScratch {
             uuids: group_uuids,
@@ -671,6 +681,13 @@ pub(crate) fn fill<'a>(
         &mut pool,
         warnings,
     )?;
+
+    if let (Some(slot), Some(text)) = (
+        arrays.molang_placeholders.first_mut(),
+        placeholder_text(doc)?,
+    ) {
+        *slot = pool.text(doc.bytes, &text)?;
+    }
 
     // Faces without area were planned for and not written: hand out only
     // what was written.
@@ -685,9 +702,27 @@ pub(crate) fn fill<'a>(
         animations: animations.animations,
         channels: animations.channels,
         keyframes: animations.keyframes,
+        keyframe_sources: animations.keyframes,
+        clip_blend_weights: animations.animations,
         text_pool: pool.len,
         ..counts
     };
     let arrays = arrays.truncate(&used);
     Ok(Scene::new(Format::Bbmodel, doc.bytes, arrays))
+}
+
+/// The project's `animation_variable_placeholders` when it is a string
+/// (Blockbench reads it as text; anything else is no placeholders).
+fn placeholder_text<'a>(
+    doc: &crate::bbmodel::document::Document<'a>,
+) -> Result<Option<crate::json::JsonStr<'a>>, Error> {
+    let Some(at) = doc.placeholders else {
+        return Ok(None);
+    };
+    let mut c = doc.cursor(at);
+    let token = c.next()?;
+    Ok(match token.kind {
+        crate::json::TokenKind::String(s) => Some(s),
+        _ => None,
+    })
 }

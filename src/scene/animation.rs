@@ -257,6 +257,32 @@ pub struct KeyframeRecord {
     pub easing_arg: f32,
 }
 
+/// Where a keyframe's Molang values are, parallel to the scene's
+/// keyframes: the keyframe's JSON object in the input and which of its
+/// six played axes are Molang text. The sampler reads and evaluates those
+/// at each sample (docs/scene-format.md, "Molang keyframes"); the
+/// [`KeyframeRecord`] holds the channel's default there.
+#[derive(Clone, Copy, Debug, Default, PartialEq, FromBytes, IntoBytes, KnownLayout, Immutable)]
+#[repr(C)]
+pub struct KeyframeSource {
+    /// The keyframe object `{…}` in the input; empty without Molang.
+    pub text: TextRef,
+    /// Bit `3·point + axis` (point 0 pre, 1 post; axis x, y, z) set for
+    /// each Molang value the keyframe plays, plus [`KeyframeSource::BEFORE_5`].
+    pub molang: u32,
+}
+
+impl KeyframeSource {
+    /// The six axis bits.
+    pub const AXES: u32 = 0b11_1111;
+    /// The file predates format 5.0: rotation x, y and position x change
+    /// sign after evaluation (convention 13).
+    pub const BEFORE_5: u32 = 1 << 8;
+    /// The keyframe's values are read from its data points (else from its
+    /// own `x`, `y`, `z`, before 3.7).
+    pub const DATA_POINTS: u32 = 1 << 9;
+}
+
 /// A skin: the joints a set of meshes is bound to.
 #[derive(Clone, Copy, Debug, Default, PartialEq, FromBytes, IntoBytes, KnownLayout, Immutable)]
 #[repr(C)]

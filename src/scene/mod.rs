@@ -23,7 +23,7 @@ mod transform;
 
 pub use animation::{
     AnimationRecord, ChannelFlags, ChannelRecord, ChannelTarget, Easing, Interpolation,
-    KeyframeRecord, LoopMode, SkinRecord,
+    KeyframeRecord, KeyframeSource, LoopMode, SkinRecord,
 };
 pub use clips::{
     ClipKind, ClipRecord, ColorSlot, CurveKind, CurveRecord, FrameLoop, HermiteKey, TrackRecord,
@@ -36,8 +36,9 @@ pub use mesh::{
 };
 pub use node::{NodeFlags, NodeRecord};
 pub use sample::{
-    MaterialSample, NodePose, TEX_MATRIX_SLOTS, TEXTURE_SLOTS, TexMatrixSample, clip_loop_mode,
-    clip_time, texture_matrix, world_matrices,
+    MAX_PLAYED_NODES, MAX_PLAYED_TEXT, MAX_PLAYED_VARIABLES, MaterialSample, NodePose,
+    TEX_MATRIX_SLOTS, TEXTURE_SLOTS, TexMatrixSample, clip_loop_mode, clip_time, texture_matrix,
+    world_matrices,
 };
 pub use text::{TextRef, TextSource};
 pub use texture::{Filter, FrameOrder, MipRecord, SourceFormat, TextureFlags, TextureRecord, Wrap};
@@ -178,6 +179,14 @@ scene_arrays! {
     channels: ChannelRecord,
     /// Keyframes of all channels, see [`KeyframeRecord`].
     keyframes: KeyframeRecord,
+    /// Per keyframe, where its Molang values are, see [`KeyframeSource`].
+    keyframe_sources: KeyframeSource,
+    /// The project's Molang `animation_variable_placeholders` text (none or
+    /// one), which Molang keyframes read.
+    molang_placeholders: TextRef,
+    /// Per clip (parallel to `animations`, .bbmodel), its Molang
+    /// `blend_weight` text in the input; empty for none.
+    clip_blend_weights: TextRef,
     /// Skins, see [`SkinRecord`].
     skins: SkinRecord,
     /// Joints of all skins, as node indices.

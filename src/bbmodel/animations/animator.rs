@@ -23,7 +23,10 @@ use crate::bbmodel::document::value::{Cursor, Path, invalid, known_key, type_nam
 use crate::bbmodel::layout::{index32, mismatch, offset};
 use crate::error::{Error, FixedText, Quote, WarningCode};
 use crate::json::{JsonStr, Token, TokenKind};
-use crate::scene::{ChannelFlags, ChannelRecord, ChannelTarget, NodeRecord};
+use crate::molang::MolangError;
+use crate::scene::{
+    ChannelFlags, ChannelRecord, ChannelTarget, KeyframeSource, NodeRecord, TextRef, TextSource,
+};
 use core::fmt::Write as _;
 
 /// Keyframe warnings waiting for the end of the animator: the index of the
@@ -34,6 +37,8 @@ struct Deferred {
     /// Per target: Molang, an easing the plugin cannot play, unknown
     /// interpolation, negative scale, an easing argument it cannot use.
     per_target: [[Option<usize>; 5]; 3],
+    /// Per target, what the syntax check found in the first bad Molang.
+    molang: [Option<MolangError>; 3],
 }
 
 const MOLANG: usize = 0;
@@ -50,6 +55,12 @@ impl Deferred {
             .and_then(|row| row.get_mut(which))
         {
             slot.get_or_insert(index);
+        }
+    }
+
+    fn note_molang(&mut self, target: ChannelTarget, error: MolangError) {
+        if let Some(slot) = self.molang.get_mut(target as usize) {
+            slot.get_or_insert(error);
         }
     }
 }
@@ -285,8 +296,17 @@ impl<'a> Fill<'_, '_, 'a> {
         read.rotation = false;
         read.scale = false;
         let (mut i, mut n) = (0usize, 0usize);
+        // The staged keyframe whose source still needs its end.
+        let mut open: Option<(usize, usize)> = None;
         loop {
             let t = c.next()?;
+            if let Some((slot, start)) = open.take() {
+                // The keyframe's text ends before the next token.
+                let end = c.offset_of(&t);
+                let source = self.staging.sources.get_mut(slot).ok_or_else(mismatch)?;
+                source.text = TextRef::new(TextSource::Input, start, end.saturating_sub(start))
+                    .ok_or_else(mismatch)?;
+            }
             if t.kind == TokenKind::EndArray {
                 break;
             }
@@ -303,13 +323,25 @@ impl<'a> Fill<'_, '_, 'a> {
                 Played::UnknownChannel => {
                     read.deferred.unknown_channel.get_or_insert(i);
                 }
-                Played::Molang(target) => read.deferred.note(target, MOLANG, i),
                 Played::Keyframe {
                     target,
                     mut record,
+                    molang,
+                    bad_molang,
                     unknown_interpolation,
                     negative_scale,
                 } => {
+                    if let Some(e) = bad_molang {
+                        read.deferred.note(target, MOLANG, i);
+                        read.deferred.note_molang(target, e);
+                    }
+                    *self.staging.sources.get_mut(n).ok_or_else(mismatch)? = KeyframeSource {
+                        text: TextRef::EMPTY,
+                        molang,
+                    };
+                    if molang != 0 {
+                        open = Some((n, c.offset_of(&t)));
+                    }
                     let eased = if easing {
                         raw.easing()
                     } else {
@@ -369,11 +401,19 @@ impl<'a> Fill<'_, '_, 'a> {
                 .copied()
                 .unwrap_or_default();
             match which {
-                MOLANG => self.warn(
-                    WarningCode::UnsupportedChannel,
-                    &at,
-                    format_args!("Molang expression in {channel}: keyframe skipped"),
-                ),
+                MOLANG => {
+                    let e = deferred.molang.get(target).copied().flatten();
+                    let (code, offset, expected) = e.map_or(("MOLANG_SYNTAX", 0, ""), |e| {
+                        (e.code.as_str(), e.offset, e.expected)
+                    });
+                    self.warn(
+                        WarningCode::UnsupportedValue,
+                        &at,
+                        format_args!(
+                            "Molang in {channel}: {code} at byte {offset}, {expected} expected; played as Blockbench reads it"
+                        ),
+                    );
+                }
                 UNPLAYABLE_EASING => self.warn(
                     WarningCode::UnsupportedValue,
                     &at.with_key("easing"),
@@ -429,6 +469,9 @@ impl<'a> Fill<'_, '_, 'a> {
                 let staged = self.staging.staged.get(offset(u64::from(key.seq)));
                 let out = self.out.keyframes.get_mut(self.written.keyframes);
                 *out.ok_or_else(mismatch)? = *staged.ok_or_else(mismatch)?;
+                let source = self.staging.sources.get(offset(u64::from(key.seq)));
+                let out = self.out.keyframe_sources.get_mut(self.written.keyframes);
+                *out.ok_or_else(mismatch)? = *source.ok_or_else(mismatch)?;
                 self.written.keyframes += 1;
             }
             let channel = self.out.channels.get_mut(self.written.channels);

@@ -19,7 +19,8 @@ use crate::bbmodel::document::value::{Cursor, Path, invalid, known_key, type_nam
 use crate::error::Error;
 use crate::json::{JsonStr, Token, TokenKind, quick_value};
 use crate::limits::MAX_ANIMATION_VALUE;
-use crate::scene::{ChannelTarget, Interpolation, KeyframeRecord};
+use crate::molang::MolangError;
+use crate::scene::{ChannelTarget, Interpolation, KeyframeRecord, KeyframeSource};
 
 /// How many of a keyframe's data points are read (two: the value arriving
 /// and the value leaving a keyframe); the rest are passed over.
@@ -50,29 +51,29 @@ const KEYFRAME_KEYS: &[&str] = &[
 pub(super) const MIN_SCALE: f32 = 0.000_01;
 
 /// One axis of a data point as the file holds it.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub(super) enum Axis {
+#[derive(Clone, Copy, Default, PartialEq)]
+pub(super) enum Axis<'a> {
     /// Not written: the channel's default (0, or 1 for scale).
     #[default]
     Missing,
     /// A number, a decimal literal or a blank string.
     Constant(f64),
-    /// Any other string: a Molang expression.
-    Molang,
+    /// Any other string: a Molang expression, played at sample time.
+    Molang(JsonStr<'a>),
 }
 
 /// A keyframe as read, before the channel's defaults and units apply.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Default)]
 pub(super) struct RawKeyframe<'a> {
     pub(super) channel: Option<JsonStr<'a>>,
     pub(super) time: f64,
     pub(super) interpolation: Option<JsonStr<'a>>,
     /// The first two data points, then how many there were (at most two).
-    pub(super) points: [[Axis; 3]; READ_DATA_POINTS],
+    pub(super) points: [[Axis<'a>; 3]; READ_DATA_POINTS],
     pub(super) point_count: usize,
     /// Values on the keyframe itself (before 3.7): used when it has no
     /// data point, as Blockbench's `Keyframe.extend` does.
-    pub(super) direct: [Axis; 3],
+    pub(super) direct: [Axis<'a>; 3],
     /// The bezier handles.
     pub(super) handles: RawHandles,
     /// The plugin formats' `easing` and `easingArgs[0]`.
@@ -81,12 +82,17 @@ pub(super) struct RawKeyframe<'a> {
 }
 
 /// What a keyframe plays, or why it does not as authored.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, PartialEq)]
 pub(super) enum Played {
     /// A keyframe of `target`, with flags for what was changed on the way.
     Keyframe {
         target: ChannelTarget,
         record: KeyframeRecord,
+        /// Which played axes are Molang ([`KeyframeSource`]'s bits; the
+        /// record holds the channel default there).
+        molang: u32,
+        /// The first thing Blockbench's Molang syntax check flags in them.
+        bad_molang: Option<MolangError>,
         /// An interpolation Blockbench does not know, played linear.
         unknown_interpolation: bool,
         /// A negative scale, played as [`MIN_SCALE`].
@@ -94,11 +100,9 @@ pub(super) enum Played {
     },
     /// A channel a bone does not have (or none): skipped.
     UnknownChannel,
-    /// A Molang value in a data point the keyframe plays: skipped.
-    Molang(ChannelTarget),
 }
 
-impl RawKeyframe<'_> {
+impl<'a> RawKeyframe<'a> {
     /// The keyframe as the scene plays it. `before_5` applies convention
     /// 13: files before format 5.0 store rotation x, y and position x
     /// with the opposite sign.
@@ -122,13 +126,33 @@ impl RawKeyframe<'_> {
             0.0
         };
         let mut values = [[0.0f64; 3]; READ_DATA_POINTS];
-        for (out, point) in values.iter_mut().zip(points.iter().take(count)) {
-            for (v, axis) in out.iter_mut().zip(point) {
+        let (mut molang, mut bad_molang) = (0u32, None);
+        for (p, (out, point)) in values.iter_mut().zip(points.iter().take(count)).enumerate() {
+            for (a, (v, axis)) in out.iter_mut().zip(point).enumerate() {
                 *v = match *axis {
                     Axis::Missing => default,
                     Axis::Constant(c) => c,
-                    Axis::Molang => return Played::Molang(target),
+                    Axis::Molang(text) => {
+                        molang |= 1 << (3 * p + a);
+                        // Escaped text is rare; its check is left out.
+                        if bad_molang.is_none() {
+                            bad_molang = text.as_str().and_then(crate::molang::check);
+                        }
+                        default
+                    }
                 };
+            }
+        }
+        if count == 1 {
+            // One data point: it both arrives and leaves.
+            molang |= molang << 3;
+        }
+        if molang != 0 {
+            if before_5 {
+                molang |= KeyframeSource::BEFORE_5;
+            }
+            if self.point_count > 0 {
+                molang |= KeyframeSource::DATA_POINTS;
             }
         }
         let mut negative_scale = false;
@@ -166,6 +190,8 @@ impl RawKeyframe<'_> {
         let handles = self.handles.played(target, before_5 && bezier, pre, post);
         Played::Keyframe {
             target,
+            molang,
+            bad_molang,
             record: KeyframeRecord {
                 // + 0.0 turns a time of -0 into 0, which sorts as 0.
                 time: narrow(self.time) + 0.0,
@@ -324,7 +350,7 @@ pub(super) fn read_value<'a>(
     c: &mut Cursor<'a>,
     value: &Token<'a>,
     path: &Path<'_>,
-) -> Result<Axis, Error> {
+) -> Result<Axis<'a>, Error> {
     match value.kind {
         TokenKind::Number(_) => {
             let v = c.number_of(value, path)?;
@@ -336,7 +362,7 @@ pub(super) fn read_value<'a>(
                 within(v, path)?;
                 Ok(Axis::Constant(v))
             }
-            None => Ok(Axis::Molang),
+            None => Ok(Axis::Molang(s)),
         },
         _ => {
             c.skip_rest(value)?;

@@ -39,7 +39,7 @@ pub(in crate::bbmodel) use state::{AnimationArrays, AnimationScratch, Context};
 
 use crate::arena::{Arena, Footprint};
 use crate::error::Error;
-use crate::scene::KeyframeRecord;
+use crate::scene::{KeyframeRecord, KeyframeSource};
 use state::{Claim, SortKey};
 
 /// The sizes the fill pass carves its scratch by.
@@ -67,6 +67,7 @@ impl ScratchSizes {
         scratch.add::<NodeKey>(self.nodes)?;
         scratch.add::<Claim>(self.nodes)?;
         scratch.add::<KeyframeRecord>(self.keyframes)?;
+        scratch.add::<KeyframeSource>(self.keyframes)?;
         scratch.add::<SortKey>(self.keyframes)
     }
 
@@ -80,6 +81,7 @@ impl ScratchSizes {
             names: arena.slice::<NodeKey>(self.nodes)?,
             claims: arena.slice::<Claim>(self.nodes)?,
             staged: arena.slice::<KeyframeRecord>(self.keyframes)?,
+            sources: arena.slice::<KeyframeSource>(self.keyframes)?,
             order: arena.slice::<SortKey>(self.keyframes)?,
         })
     }

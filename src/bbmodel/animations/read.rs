@@ -35,7 +35,7 @@ use crate::bbmodel::layout::{index32, mismatch};
 use crate::bbmodel::project::structure::for_each_value;
 use crate::error::{Error, FixedText, Location, Quote, Warning, WarningCode, Warnings};
 use crate::json::{JsonStr, Token, TokenKind};
-use crate::scene::{AnimationRecord, ChannelRecord, LoopMode, NodeRecord, TextRef};
+use crate::scene::{AnimationRecord, ChannelRecord, LoopMode, NodeRecord, TextRef, TextSource};
 
 /// Fills the animation arrays; `uuids_written` entries of
 /// `scratch.uuids` were filled by the outliner walk.
@@ -53,6 +53,7 @@ pub(in crate::bbmodel) fn fill_animations<'a>(
         names,
         claims,
         staged,
+        sources,
         order,
     } = scratch;
     let uuids = uuids.get_mut(..uuids_written).ok_or_else(mismatch)?;
@@ -69,12 +70,14 @@ pub(in crate::bbmodel) fn fill_animations<'a>(
         staging: Staging {
             claims,
             staged,
+            sources,
             order,
             generation: 0,
         },
         written: Written::default(),
         warnings,
         subject: FixedText::new(),
+        blend_weight: TextRef::EMPTY,
     };
     for_each_value(doc, doc.animations, |i, first, c| {
         let path = ANIMATIONS.with_index(i);
@@ -89,6 +92,8 @@ pub(in crate::bbmodel) fn fill_animations<'a>(
         };
         let slot = fill.out.animations.get_mut(fill.written.animations);
         *slot.ok_or_else(mismatch)? = AnimationRecord { name, ..record };
+        let slot = fill.out.clip_blend_weights.get_mut(fill.written.animations);
+        *slot.ok_or_else(mismatch)? = fill.blend_weight;
         fill.written.animations += 1;
         Ok(())
     })?;
@@ -141,6 +146,7 @@ impl<'a> Fill<'_, '_, 'a> {
         self.staging.generation = self.staging.generation.wrapping_add(1);
         let (mut name, mut length, mut loop_mode) = (None, 0.0f64, LoopMode::Once);
         let mut choice = Choice::default();
+        self.blend_weight = TextRef::EMPTY;
         while let Some(key) = c.next_key()? {
             let k = known_key(&key, ANIMATION_KEYS);
             let v = c.next()?;
@@ -174,7 +180,7 @@ impl<'a> Fill<'_, '_, 'a> {
                         continue;
                     }
                 }
-                Some(field) => self.molang_field(field, &v, &at),
+                Some(field) => self.molang_field(field, &v, c.offset_of(&v), &at),
                 None => {}
             }
             c.skip_rest(&v)?;
@@ -263,17 +269,42 @@ impl<'a> Fill<'_, '_, 'a> {
     /// anim_time_update, start_delay, loop_delay, blend_weight: Molang
     /// fields whose default is ""; anything else is played as unset
     /// (spec Warnings: "other than their defaults").
-    fn molang_field(&mut self, name: &str, v: &Token<'_>, at: &Path<'_>) {
+    fn molang_field(&mut self, name: &str, v: &Token<'_>, offset: usize, at: &Path<'_>) {
+        // blend_weight plays (Blockbench `stackAnimations`: the clip's
+        // values times clamp(parse(blend_weight), 0, ∞)) when it is text
+        // without escapes, which the sampler reads from the input.
+        if name == "blend_weight"
+            && let TokenKind::String(s) = v.kind
+            && !s.has_escapes()
+        {
+            let len = s.raw_bytes().len();
+            self.blend_weight = if len == 0 {
+                TextRef::EMPTY
+            } else {
+                TextRef::new(TextSource::Input, offset + 1, len).unwrap_or(TextRef::EMPTY)
+            };
+            return;
+        }
         let set = match v.kind {
             TokenKind::String(s) => s.decoded_len() > 0,
             TokenKind::Number(_) => true,
             _ => false,
         };
+        // Each says why it is not played (issue 39: the UNSUPPORTED_*
+        // warnings that remain give their reason).
+        let why = match name {
+            "blend_weight" => "a number or escaped text is not read for it",
+            "anim_time_update" => {
+                "Blockbench's Timeline.loop applies it only while playing in real time"
+            }
+            // start_delay, loop_delay: only Bedrock exports carry them.
+            _ => "Blockbench's preview does not play it",
+        };
         if set {
             self.warn(
                 WarningCode::UnsupportedValue,
                 at,
-                format_args!("{name} is not supported: played as if unset"),
+                format_args!("{name} is not played ({why}): played as if unset"),
             );
         }
     }
@@ -304,6 +335,11 @@ impl<'a> Fill<'_, '_, 'a> {
                 return Err(mismatch());
             }
             keyframes.copy_within(from..from + count, to_keyframe);
+            let sources = &mut *self.out.keyframe_sources;
+            if from + count > sources.len() {
+                return Err(mismatch());
+            }
+            sources.copy_within(from..from + count, to_keyframe);
             *self.out.channels.get_mut(to_channel).ok_or_else(mismatch)? = ChannelRecord {
                 first_keyframe: index32(to_keyframe)?,
                 ..channel

@@ -9,7 +9,7 @@ use crate::bbmodel::document::Document;
 use crate::error::{FixedText, SUBJECT_BYTES, Warnings};
 use crate::limits::BbmodelLimits;
 use crate::scene::{
-    AnimationRecord, ChannelRecord, KeyframeRecord, NodeRecord, TextRef, TextSource,
+    AnimationRecord, ChannelRecord, KeyframeRecord, KeyframeSource, NodeRecord, TextRef, TextSource,
 };
 
 /// A dead channel's node: replaced by a later animator, dropped when the
@@ -45,6 +45,8 @@ scratch_record! {
 pub(super) struct Staging<'s> {
     pub(super) claims: &'s mut [Claim],
     pub(super) staged: &'s mut [KeyframeRecord],
+    /// Where each staged keyframe's Molang is, parallel to `staged`.
+    pub(super) sources: &'s mut [KeyframeSource],
     pub(super) order: &'s mut [SortKey],
     /// Counts the passes over `animators` objects (a claim of another
     /// pass is stale).
@@ -56,6 +58,8 @@ pub(in crate::bbmodel) struct AnimationArrays<'o> {
     pub(in crate::bbmodel) animations: &'o mut [AnimationRecord],
     pub(in crate::bbmodel) channels: &'o mut [ChannelRecord],
     pub(in crate::bbmodel) keyframes: &'o mut [KeyframeRecord],
+    pub(in crate::bbmodel) keyframe_sources: &'o mut [KeyframeSource],
+    pub(in crate::bbmodel) clip_blend_weights: &'o mut [TextRef],
 }
 
 /// What the fill wrote of each animation array.
@@ -77,6 +81,7 @@ pub(in crate::bbmodel) struct AnimationScratch<'s> {
     pub(in crate::bbmodel) claims: &'s mut [Claim],
     /// One animator's keyframes in file order, and their sort keys.
     pub(in crate::bbmodel) staged: &'s mut [KeyframeRecord],
+    pub(in crate::bbmodel) sources: &'s mut [KeyframeSource],
     pub(in crate::bbmodel) order: &'s mut [SortKey],
 }
 
@@ -108,4 +113,6 @@ pub(super) struct Fill<'f, 'c, 'a> {
     pub(super) warnings: &'f mut Warnings,
     /// What the animator being read is about (`bone "tail"`), for its warnings.
     pub(super) subject: FixedText<SUBJECT_BYTES>,
+    /// The clip being read's `blend_weight` text, when it plays it.
+    pub(super) blend_weight: TextRef,
 }

@@ -95,6 +95,9 @@ pub struct Document<'a> {
     pub animations: Option<usize>,
     /// The collections array (Hytale formats read it, convention 15).
     pub collections: Option<usize>,
+    /// The project's `animation_variable_placeholders` (Molang keyframes
+    /// read it at sample time).
+    pub placeholders: Option<usize>,
     /// Entries of `elements`, `groups` and `textures` (0 unless arrays),
     /// counted while the document was read.
     pub entries: PartEntries,
@@ -200,6 +203,7 @@ impl<'a> Document<'a> {
                 Some("textures") => &mut doc.textures,
                 Some("animations") => &mut doc.animations,
                 Some("collections") => &mut doc.collections,
+                Some("animation_variable_placeholders") => &mut doc.placeholders,
                 _ => continue,
             };
             // JSON allows repeated keys; the last one wins, as in JavaScript.
@@ -224,6 +228,7 @@ impl<'a> Document<'a> {
             textures: None,
             animations: None,
             collections: None,
+            placeholders: None,
             entries: PartEntries::default(),
         }
     }
@@ -363,6 +368,7 @@ impl<'a> Document<'a> {
                     Some("collections") => {
                         (doc.collections, doc.entries.collections) = (Some(value_at), entries)
                     }
+                    Some("animation_variable_placeholders") => doc.placeholders = Some(value_at),
                     _ => {}
                 }
                 pos = skip_space(bytes, end);
@@ -477,6 +483,7 @@ const TOP_LEVEL_KEYS: &[&str] = &[
     "textures",
     "animations",
     "collections",
+    "animation_variable_placeholders",
 ];
 
 /// The arrays [`Document::locate`] steps over (textures are mostly long

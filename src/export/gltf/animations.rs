@@ -24,8 +24,8 @@ use json::validation::Checked;
 use serde_json::{Map, Value};
 
 use crate::scene::{
-    ChannelFlags, ChannelTarget, Interpolation, KeyframeRecord, LoopMode, NodeFlags, NodePose,
-    Scene, clip_loop_mode,
+    ChannelFlags, ChannelTarget, Interpolation, KeyframeRecord, KeyframeSource, LoopMode,
+    NodeFlags, NodePose, Scene, clip_loop_mode,
 };
 
 use super::ExportError;
@@ -345,7 +345,15 @@ fn tracks_of(scene: &Scene<'_>, clip: usize) -> Vec<Track> {
         if keys.is_empty() || compensated {
             continue;
         }
-        let step = steps_played(keys, channel.flags, looping);
+        // A Molang value moves between keyframes even in a step channel
+        // (Blockbench evaluates the held keyframe at each frame): sampled
+        // on the grid like a linear one.
+        let first = channel.first_keyframe as usize;
+        let molang = scene
+            .keyframe_sources()
+            .get(first..first.saturating_add(keys.len()))
+            .is_some_and(|s| s.iter().any(|s| s.molang & KeyframeSource::AXES != 0));
+        let step = steps_played(keys, channel.flags, looping) && !molang;
         add_track(&mut tracks, node, target, step, keys);
         // rotation_global turns the node with its parent's motion, whatever
         // the animator keys: a rotation track, never STEP.

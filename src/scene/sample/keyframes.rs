@@ -18,27 +18,52 @@ use super::{bezier, easing};
 /// The value of a channel whose keyframes are `keys` (sorted by time) at
 /// time `t` (seconds, clip time), or `None` when it has no keyframes.
 /// `looping` is a clip in loop mode (catmull-rom neighbours wrap).
+#[cfg(test)]
 pub(super) fn value_at(keys: &[KeyframeRecord], t: f32, looping: bool) -> Option<[f32; 3]> {
+    value_at_with(keys, t, looping, &|_, k| *k)
+}
+
+/// Gives a keyframe its values at this sample: `resolve(index, record)`
+/// evaluates a Molang keyframe (`molang.rs`), as Blockbench evaluates every
+/// keyframe value it reads (`Keyframe.calc`); others come back as they are.
+pub(super) type Resolve<'r> = &'r dyn Fn(usize, &KeyframeRecord) -> KeyframeRecord;
+
+/// [`value_at`] with each keyframe read taken through `resolve`.
+pub(super) fn value_at_with(
+    keys: &[KeyframeRecord],
+    t: f32,
+    looping: bool,
+    resolve: Resolve<'_>,
+) -> Option<[f32; 3]> {
     let (before, after) = pair(keys, t);
-    let keyed = |i: Option<usize>| i.and_then(|i| Some((i, keys.get(i)?)));
+    let keyed = |i: Option<usize>| i.and_then(|i| Some((i, resolve(i, keys.get(i)?))));
     match (keyed(before), keyed(after)) {
         // Exactly at a keyframe: the first one at that time, arriving (pre).
         (_, Some((_, a))) if a.time == t => Some(a.pre),
-        (Some((_, b)), _) if interpolation(b) == Interpolation::Step => Some(b.post),
+        (Some((_, b)), _) if interpolation(&b) == Interpolation::Step => Some(b.post),
         (Some((_, b)), None) => Some(b.post),
         (None, Some((_, a))) => Some(a.pre),
         (None, None) => None,
         (Some((bi, b)), Some((ai, a))) => {
             // Blockbench's Math.getLerp; a.time > t > b.time, so the span is positive.
             let alpha = (t - b.time) / (a.time - b.time);
-            Some(between(keys, (bi, ai), alpha, (b.time, a.time), t, looping))
+            Some(between(
+                keys,
+                (bi, ai),
+                alpha,
+                (b.time, a.time),
+                t,
+                looping,
+                resolve,
+            ))
         }
     }
 }
 
 /// The value between keyframes `pair` (before, after) of `keys`, `alpha`
 /// of the way, at clip time `t`; `times` are the two keyframes' times as
-/// the segment has them (shifted by the clip's length when a loop wraps).
+/// the segment has them (shifted by the clip's length when a loop wraps);
+/// every keyframe read goes through `resolve`.
 pub(super) fn between(
     keys: &[KeyframeRecord],
     (bi, ai): (usize, usize),
@@ -46,16 +71,18 @@ pub(super) fn between(
     times: (f32, f32),
     t: f32,
     looping: bool,
+    resolve: Resolve<'_>,
 ) -> [f32; 3] {
     let (Some(b), Some(a)) = (keys.get(bi), keys.get(ai)) else {
         return [0.0; 3];
     };
-    match segment(b, a) {
-        Interpolation::CatmullRom => catmull_rom(keys, (bi, ai), alpha, looping),
-        Interpolation::Bezier => bezier::value(b, a, times, t),
+    let (b, a) = (resolve(bi, b), resolve(ai, a));
+    match segment(&b, &a) {
+        Interpolation::CatmullRom => catmull_rom(keys, (bi, ai), alpha, looping, resolve),
+        Interpolation::Bezier => bezier::value(&b, &a, times, t),
         // Keyframe.getLerp: from before's post to after's pre, at
         // the alpha after's easing gives (plugin formats).
-        _ => lerp(b.post, a.pre, eased(a, alpha)),
+        _ => lerp(b.post, a.pre, eased(&a, alpha)),
     }
 }
 
@@ -153,16 +180,16 @@ pub(super) fn catmull_rom(
     (before, after): (usize, usize),
     alpha: f32,
     looping: bool,
+    resolve: Resolve<'_>,
 ) -> [f32; 3] {
     let wrap = looping && keys.len() >= 3;
+    let get = |i: usize| keys.get(i).map(|k| resolve(i, k));
     let outer_before = before
         .checked_sub(1)
         .or_else(|| wrap.then(|| keys.len().saturating_sub(2)))
-        .and_then(|i| keys.get(i));
-    let outer_after = keys
-        .get(before.saturating_add(2))
-        .or_else(|| keys.get(1).filter(|_| wrap));
-    let (Some(b), Some(a)) = (keys.get(before), keys.get(after)) else {
+        .and_then(get);
+    let outer_after = get(before.saturating_add(2)).or_else(|| get(1).filter(|_| wrap));
+    let (Some(b), Some(a)) = (get(before), get(after)) else {
         return [0.0; 3];
     };
     let mut points = [[0.0f32; 3]; 4];
@@ -173,12 +200,12 @@ pub(super) fn catmull_rom(
             n += 1;
         }
     };
-    if let Some(bp) = outer_before.filter(|_| single(b)) {
+    if let Some(bp) = outer_before.filter(|_| single(&b)) {
         push(bp.post);
     }
     push(b.post);
     push(a.pre);
-    if let Some(ap) = outer_after.filter(|_| single(a)) {
+    if let Some(ap) = outer_after.filter(|_| single(&a)) {
         push(ap.pre);
     }
     let offset = if outer_before.is_some() { 1.0 } else { 0.0 };

@@ -10,12 +10,16 @@ mod bezier;
 mod clips;
 mod easing;
 mod keyframes;
+mod molang;
 mod pose;
 mod rotation;
 mod segment;
 
 pub use clips::{MaterialSample, TEX_MATRIX_SLOTS, TEXTURE_SLOTS, TexMatrixSample, texture_matrix};
+pub use molang::{MAX_PLAYED_NODES, MAX_PLAYED_TEXT, MAX_PLAYED_VARIABLES};
 pub use pose::NodePose;
+
+use keyframes::Resolve;
 
 use super::{
     AnimationRecord, ChannelFlags, ChannelRecord, ChannelTarget, KeyframeRecord, LoopMode, Mat4,
@@ -120,6 +124,36 @@ impl Scene<'_> {
         let Some(t) = clip_time(record, time) else {
             return Ok(());
         };
+        let placeholders = self
+            .molang_placeholders()
+            .first()
+            .map_or("", |text| self.text(*text));
+        let blend = self.clip_blend_weights().get(clip).copied();
+        molang::with_placeholders(placeholders, |placeholders| {
+            let weight = blend.map_or(1.0, |text| {
+                let sampling = molang::Sampling {
+                    input: self.input(),
+                    target: ChannelTarget::Translation,
+                    anim_time: t,
+                    placeholders,
+                    life_time: time,
+                };
+                molang::blend_weight(&sampling, text)
+            });
+            let at = ClipTime { t, time, weight };
+            self.pose_clip(record, at, placeholders, out);
+        });
+        Ok(())
+    }
+
+    /// Applies the channels of bbmodel clip `record` at `at` to `out`.
+    fn pose_clip(
+        &self,
+        record: &AnimationRecord,
+        at: ClipTime,
+        placeholders: &crate::molang::Placeholders<'_, '_>,
+        out: &mut [NodePose],
+    ) {
         let looping = clip_loop_mode(record) == LoopMode::Loop;
         let channels = self
             .channels()
@@ -129,16 +163,35 @@ impl Scene<'_> {
             .get(..record.channel_count as usize)
             .unwrap_or(channels);
         for (i, channel) in channels.iter().enumerate() {
-            let keys = self
-                .keyframes()
-                .get(channel.first_keyframe as usize..)
-                .unwrap_or_default();
+            let first = channel.first_keyframe as usize;
+            let keys = self.keyframes().get(first..).unwrap_or_default();
             let keys = keys.get(..channel.keyframe_count as usize).unwrap_or(keys);
+            let Some(channel_target) = target(channel.target) else {
+                continue;
+            };
+            let sampling = molang::Sampling {
+                input: self.input(),
+                target: channel_target,
+                anim_time: at.t,
+                placeholders,
+                life_time: at.time,
+            };
+            let sources = self.keyframe_sources();
+            let resolve = |i: usize, k: &KeyframeRecord| {
+                let index = first.saturating_add(i);
+                molang::resolve(&sampling, sources.get(index), index, k)
+            };
             // Format.animation_loop_wrapping applies to loop clips only.
             let wrap = (looping && channel.flags & ChannelFlags::LOOP_WRAP != 0)
                 .then_some(record.length)
                 .filter(|l| *l > 0.0 && l.is_finite());
-            self.apply_channel(channel, keys, t, looping, wrap, out);
+            let played = Played {
+                keys,
+                looping,
+                wrap,
+                resolve: &resolve,
+            };
+            apply_channel(channel, channel_target, &played, at, out);
             // rotation_global once the animator's channels (adjacent, one
             // node) are applied.
             let last_of_node = channels
@@ -148,51 +201,77 @@ impl Scene<'_> {
                 rotation::apply_global(out, self.nodes(), channel.node as usize);
             }
         }
-        Ok(())
     }
+}
 
-    /// One channel's value at clip time `t` applied to its node's pose.
-    fn apply_channel(
-        &self,
-        channel: &ChannelRecord,
-        keys: &[KeyframeRecord],
-        t: f32,
-        looping: bool,
-        wrap: Option<f32>,
-        out: &mut [NodePose],
-    ) {
-        let Some(pose) = out.get_mut(channel.node as usize) else {
-            return;
-        };
-        let target = target(channel.target);
-        if target == Some(ChannelTarget::Rotation) && channel.flags & ChannelFlags::QUATERNION != 0
-        {
-            rotation::apply_quaternion(keys, t, wrap, channel.flags, pose);
-            return;
+/// The times a bbmodel clip is sampled at: `t` the clip time (after its
+/// loop mode), `time` the time asked, and the clip's blend weight.
+#[derive(Clone, Copy)]
+struct ClipTime {
+    t: f32,
+    time: f32,
+    weight: f32,
+}
+
+/// One channel's keyframes and how they play.
+struct Played<'k, 'r> {
+    keys: &'k [KeyframeRecord],
+    looping: bool,
+    /// The clip's length when its loop wraps (`Format.animation_loop_wrapping`).
+    wrap: Option<f32>,
+    resolve: Resolve<'r>,
+}
+
+/// One channel's value at `at` applied to its node's pose.
+fn apply_channel(
+    channel: &ChannelRecord,
+    target: ChannelTarget,
+    played: &Played<'_, '_>,
+    at: ClipTime,
+    out: &mut [NodePose],
+) {
+    let Some(pose) = out.get_mut(channel.node as usize) else {
+        return;
+    };
+    let (keys, t) = (played.keys, at.t);
+    if target == ChannelTarget::Rotation && channel.flags & ChannelFlags::QUATERNION != 0 {
+        // Blend weight is not applied to slerped rotations (docs/bbmodel.md).
+        rotation::apply_quaternion(keys, t, played.wrap, channel.flags, pose, played.resolve);
+        return;
+    }
+    // The Hytale plugin's displayScale stretches the group's main cube
+    // and leaves the bone (and so its children) unscaled.
+    if target == ChannelTarget::Scale && channel.flags & ChannelFlags::HYTALE != 0 {
+        return;
+    }
+    let value = match played.wrap {
+        Some(length) => segment::wrapped_value(keys, t, length, played.resolve),
+        None => keyframes::value_at_with(keys, t, played.looping, played.resolve),
+    };
+    let Some(mut value) = value else { return };
+    // Blockbench `displayRotation` / `displayPosition` add the value times
+    // the clip's blend weight; `displayScale` takes `1 + (value − 1) ·
+    // weight` (weight 1 leaves it untouched).
+    #[allow(clippy::float_cmp, reason = "1 exactly: no blend weight")]
+    if at.weight != 1.0 {
+        for v in &mut value {
+            *v = match target {
+                ChannelTarget::Scale => 1.0 + (*v - 1.0) * at.weight,
+                _ => *v * at.weight,
+            };
         }
-        // The Hytale plugin's displayScale stretches the group's main cube
-        // and leaves the bone (and so its children) unscaled.
-        if target == Some(ChannelTarget::Scale) && channel.flags & ChannelFlags::HYTALE != 0 {
-            return;
-        }
-        let value = match wrap {
-            Some(length) => segment::wrapped_value(keys, t, length),
-            None => keyframes::value_at(keys, t, looping),
-        };
-        let Some(value) = value else { return };
-        match target {
-            Some(ChannelTarget::Translation) => add(&mut pose.translation, value),
-            Some(ChannelTarget::Rotation) => add(&mut pose.rotation, value),
-            Some(ChannelTarget::Scale) => {
-                for (s, f) in pose.scale.iter_mut().zip(value) {
-                    *s *= if f == 0.0 || f.is_nan() {
-                        ZERO_SCALE
-                    } else {
-                        f
-                    };
-                }
+    }
+    match target {
+        ChannelTarget::Translation => add(&mut pose.translation, value),
+        ChannelTarget::Rotation => add(&mut pose.rotation, value),
+        ChannelTarget::Scale => {
+            for (s, f) in pose.scale.iter_mut().zip(value) {
+                *s *= if f == 0.0 || f.is_nan() {
+                    ZERO_SCALE
+                } else {
+                    f
+                };
             }
-            None => {}
         }
     }
 }

@@ -14,7 +14,7 @@
 )]
 
 use super::super::{ChannelFlags, Interpolation, KeyframeRecord, NodeRecord};
-use super::keyframes::interpolation;
+use super::keyframes::{Resolve, interpolation};
 use super::pose::NodePose;
 use super::segment::{Segment, segment};
 
@@ -171,6 +171,7 @@ pub(super) fn apply_quaternion(
     wrap: Option<f32>,
     flags: u32,
     pose: &mut NodePose,
+    resolve: Resolve<'_>,
 ) {
     let hytale = flags & ChannelFlags::HYTALE != 0;
     let rest = wide(pose.rotation);
@@ -178,6 +179,7 @@ pub(super) fn apply_quaternion(
         Segment::Empty => return,
         Segment::Key { index, post } => {
             let Some(k) = keys.get(index) else { return };
+            let k = resolve(index, k);
             fixed(if post { k.post } else { k.pre }, rest, hytale)
         }
         Segment::Between {
@@ -189,6 +191,7 @@ pub(super) fn apply_quaternion(
             let (Some(b), Some(a)) = (keys.get(before), keys.get(after)) else {
                 return;
             };
+            let (b, a) = (&resolve(before, b), &resolve(after, a));
             let mut alpha = f64::from(alpha);
             let catmull = |k| interpolation(k) == Interpolation::CatmullRom;
             if hytale && catmull(b) && catmull(a) && alpha != 0.0 && alpha != 1.0 {
@@ -284,7 +287,14 @@ mod tests {
             key(1.0, LINEAR, [350f32.to_radians(), 0.0, 0.0]),
         ];
         let mut pose = posed([0.0; 3]);
-        apply_quaternion(&keys, 0.5, None, ChannelFlags::QUATERNION, &mut pose);
+        apply_quaternion(
+            &keys,
+            0.5,
+            None,
+            ChannelFlags::QUATERNION,
+            &mut pose,
+            &|_, k| *k,
+        );
         assert!(
             close(pose.rotation, [-5f32.to_radians(), 0.0, 0.0]),
             "{pose:?}"
@@ -304,7 +314,14 @@ mod tests {
             key(1.0, LINEAR, [FRAC_PI_2, 0.0, 0.0]),
         ];
         let mut pose = posed(rest);
-        apply_quaternion(&keys, 0.5, None, ChannelFlags::QUATERNION, &mut pose);
+        apply_quaternion(
+            &keys,
+            0.5,
+            None,
+            ChannelFlags::QUATERNION,
+            &mut pose,
+            &|_, k| *k,
+        );
         assert!(
             close(pose.rotation, [FRAC_PI_2 / 2.0, 0.0, FRAC_PI_2]),
             "{pose:?}"
@@ -333,7 +350,7 @@ mod tests {
                 key(1.0, CATMULL, [FRAC_PI_2, 0.0, 0.0]),
             ];
             let mut pose = posed([0.0; 3]);
-            apply_quaternion(&keys, 0.25, None, flags, &mut pose);
+            apply_quaternion(&keys, 0.25, None, flags, &mut pose, &|_, k| *k);
             pose.rotation[0]
         };
         assert!((x(CATMULL) - 0.1945 * FRAC_PI_2).abs() < 1e-6);
@@ -351,7 +368,7 @@ mod tests {
         let flags = ChannelFlags::QUATERNION | ChannelFlags::HYTALE;
         let matrix = |rest: [f32; 3]| {
             let mut pose = posed(rest);
-            apply_quaternion(&keys, 0.5, None, flags, &mut pose);
+            apply_quaternion(&keys, 0.5, None, flags, &mut pose, &|_, k| *k);
             crate::scene::Mat4::rotation_xyz(pose.rotation)
         };
         let near = |v: [f32; 3], w: [f32; 3]| v.iter().zip(w).all(|(a, b)| (a - b).abs() < 1e-5);

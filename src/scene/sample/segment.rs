@@ -9,7 +9,7 @@
 )]
 
 use super::super::{Interpolation, KeyframeRecord};
-use super::keyframes::{between, interpolation, pair};
+use super::keyframes::{Resolve, between, interpolation, pair};
 
 /// What a channel shows at one time.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -86,11 +86,16 @@ pub(super) fn segment(keys: &[KeyframeRecord], t: f32, wrap: Option<f32>) -> Seg
 /// segment kind, catmull-rom neighbours by position as Blockbench's sorted
 /// copy has them, so a wrapped pair of the last and the first keyframe
 /// takes the second-to-last and the second; bezier on the shifted times).
-pub(super) fn wrapped_value(keys: &[KeyframeRecord], t: f32, length: f32) -> Option<[f32; 3]> {
+pub(super) fn wrapped_value(
+    keys: &[KeyframeRecord],
+    t: f32,
+    length: f32,
+    resolve: Resolve<'_>,
+) -> Option<[f32; 3]> {
     match segment(keys, t, Some(length)) {
         Segment::Empty => None,
         Segment::Key { index, post } => {
-            let k = keys.get(index)?;
+            let k = resolve(index, keys.get(index)?);
             Some(if post { k.post } else { k.pre })
         }
         Segment::Between {
@@ -98,7 +103,15 @@ pub(super) fn wrapped_value(keys: &[KeyframeRecord], t: f32, length: f32) -> Opt
             after,
             alpha,
             times,
-        } => Some(between(keys, (before, after), alpha, times, t, true)),
+        } => Some(between(
+            keys,
+            (before, after),
+            alpha,
+            times,
+            t,
+            true,
+            resolve,
+        )),
     }
 }
 
@@ -121,7 +134,7 @@ mod tests {
     }
 
     fn x(keys: &[KeyframeRecord], t: f32) -> f32 {
-        wrapped_value(keys, t, 1.0).unwrap()[0]
+        wrapped_value(keys, t, 1.0, &|_, k| *k).unwrap()[0]
     }
 
     #[test]
