@@ -35,11 +35,14 @@ mod load;
 mod options;
 mod records;
 mod scene;
+mod workspace;
 
 #[cfg(test)]
 mod api_tests;
 #[cfg(test)]
 mod layout_tests;
+#[cfg(test)]
+mod workspace_tests;
 
 pub use entry::*;
 pub use errors::*;
@@ -47,6 +50,7 @@ pub use load::*;
 pub use options::*;
 pub use records::*;
 pub use scene::*;
+pub use workspace::*;
 
 use core::ffi::c_char;
 use std::panic::{AssertUnwindSafe, catch_unwind};
