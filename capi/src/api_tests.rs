@@ -200,7 +200,10 @@ fn limits_are_set_by_name_for_both_formats() {
         );
     }
     assert_eq!(o.j3d.max_joints, 7);
-    assert_eq!((o.bbmodel.max_file_bytes, o.j3d.max_file_bytes), (4096, 4096));
+    assert_eq!(
+        (o.bbmodel.max_file_bytes, o.j3d.max_file_bytes),
+        (4096, 4096)
+    );
     let defaults = options();
     assert_eq!(o.bbmodel.max_vertices, defaults.bbmodel.max_vertices);
     assert_eq!(o.j3d.max_vertices, defaults.j3d.max_vertices);

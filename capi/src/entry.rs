@@ -427,7 +427,10 @@ pub unsafe extern "C" fn scenedec_decode_into_with(
 ///
 /// # Safety
 /// As for `scenedec_decode_into` (`scene_out` not NULL).
-#[allow(clippy::too_many_arguments, reason = "the C function's arguments, passed on")]
+#[allow(
+    clippy::too_many_arguments,
+    reason = "the C function's arguments, passed on"
+)]
 unsafe fn decode(
     model: &[u8],
     hint: Option<&str>,

@@ -4,8 +4,8 @@
 
 use core::ffi::{c_char, c_void};
 
-use decoder::arena::MAX_ALIGN;
 use decoder::Arena;
+use decoder::arena::MAX_ALIGN;
 
 use crate::entry::{input, try_status};
 use crate::errors::{copy_warnings, report};

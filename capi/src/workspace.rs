@@ -74,7 +74,9 @@ pub unsafe extern "C" fn scenedec_workspace_init(
 /// # Safety
 /// `ws` is NULL or from `scenedec_workspace_init`, its memory alive and
 /// used by no other call.
-pub(crate) unsafe fn workspace<'w>(ws: *mut scenedec_workspace) -> Option<&'w mut scenedec_workspace> {
+pub(crate) unsafe fn workspace<'w>(
+    ws: *mut scenedec_workspace,
+) -> Option<&'w mut scenedec_workspace> {
     // SAFETY: NULL or a live workspace of this call alone (the contract).
     unsafe { ws.as_mut() }
 }

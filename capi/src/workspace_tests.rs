@@ -13,7 +13,10 @@ const PYRAMID: &[u8] = include_bytes!("../../samples/pyramid.bmd");
 #[test]
 fn init_refuses_null_short_and_misaligned_memory() {
     let size = scenedec_workspace_size();
-    assert!(size <= SCENEDEC_WORKSPACE_BYTES, "the header's constant is enough");
+    assert!(
+        size <= SCENEDEC_WORKSPACE_BYTES,
+        "the header's constant is enough"
+    );
     let mut memory = vec![0u64; SCENEDEC_WORKSPACE_BYTES / 8 + 1];
     let at = memory.as_mut_ptr().cast::<u8>();
     // SAFETY: `memory` has room for every call below.
@@ -22,7 +25,11 @@ fn init_refuses_null_short_and_misaligned_memory() {
         assert!(scenedec_workspace_init(at.cast(), size - 1).is_null());
         assert!(scenedec_workspace_init(at.add(1).cast::<c_void>(), size).is_null());
         let ws = scenedec_workspace_init(at.cast(), size);
-        assert_eq!(ws.cast::<u8>(), at, "exactly the size, aligned: made in place");
+        assert_eq!(
+            ws.cast::<u8>(),
+            at,
+            "exactly the size, aligned: made in place"
+        );
     }
 }
 
@@ -84,16 +91,21 @@ fn decode(bytes: &[u8], ws: *mut scenedec_workspace) -> [usize; 5] {
 fn a_decode_through_a_workspace_equals_one_without() {
     let mut memory = vec![0u64; SCENEDEC_WORKSPACE_BYTES / 8];
     // SAFETY: the memory fits (checked by the other test) and outlives `ws`.
-    let ws = unsafe {
-        scenedec_workspace_init(memory.as_mut_ptr().cast(), SCENEDEC_WORKSPACE_BYTES)
-    };
+    let ws =
+        unsafe { scenedec_workspace_init(memory.as_mut_ptr().cast(), SCENEDEC_WORKSPACE_BYTES) };
     assert!(!ws.is_null());
     for bytes in [CUBE, PYRAMID] {
         let without = decode(bytes, core::ptr::null_mut());
-        assert_eq!(plan(bytes, ws).arena_bytes, plan(bytes, core::ptr::null_mut()).arena_bytes);
+        assert_eq!(
+            plan(bytes, ws).arena_bytes,
+            plan(bytes, core::ptr::null_mut()).arena_bytes
+        );
         assert_eq!(decode(bytes, ws), without);
         // Reused: the previous decode's warnings are not carried over.
         assert_eq!(decode(bytes, ws), without);
     }
-    assert!(decode(CUBE, ws)[3] > 0, "the cube's texture was decoded and so checked");
+    assert!(
+        decode(CUBE, ws)[3] > 0,
+        "the cube's texture was decoded and so checked"
+    );
 }
