@@ -1537,8 +1537,9 @@ scenedec_status scenedec_measure_with(const uint8_t *bytes,
  from any) and fills `*scene_out` with pointers into `arena` and `bytes`:
  the scene lives as long as both do, unchanged. Writes only `arena` (at
  most the plan's bytes plus alignment padding), `*warnings_out`,
- `*scene_out` and `*error`; allocates nothing. Needs 78–132 KiB of stack
- on the corpus files (docs/c-api.md has the measurements).
+ `*scene_out` and `*error`; allocates nothing. Keeps its working state
+ (about 68 KiB) on the stack; `scenedec_decode_into_with` takes it in
+ caller memory (docs/c-api.md has the stack each needs).
 
  Returns `SCENEDEC_STATUS_OK`; `SCENEDEC_STATUS_NULL_ARGUMENT` when
  `scene_out` is NULL, `bytes` is NULL with `len` > 0 or `arena` is NULL
