@@ -26,7 +26,7 @@
  and enum values. Compare it with `scenedec_abi_version()` at run time to
  catch a header and a library from different builds.
  */
-#define SCENEDEC_ABI_VERSION 1
+#define SCENEDEC_ABI_VERSION 2
 
 /*
  Bytes of `scenedec_error.message` and `scenedec_warning.message`, NUL included.
@@ -53,6 +53,12 @@
  of them is built on the stack, since nothing here allocates).
  */
 #define SCENEDEC_MAX_TEXTURE_FILES 64
+
+/*
+ Most J3D animation files one `scenedec_options` may offer (listed on the
+ stack like the texture files).
+ */
+#define SCENEDEC_MAX_ANIMATION_FILES 32
 
 /*
  How many arrays a scene has (the length of `scenedec_scene.private_carved`).
@@ -618,6 +624,30 @@ typedef struct scenedec_texture_file {
 } scenedec_texture_file;
 
 /*
+ A J3D animation file (BCK, BCA, BTK, BRK, BPK, BTP, BVA) offered to a
+ J3D model (the library's `Options::j3d.animations`): each becomes one
+ clip of the scene, named after `name`, in the order offered.
+ */
+typedef struct scenedec_animation_file {
+  /*
+   The file's name (e.g. "wait.bck"), UTF-8, `name_len` bytes, no NUL needed.
+   */
+  const char *name;
+  /*
+   Bytes of `name`.
+   */
+  size_t name_len;
+  /*
+   The file's bytes (not Yaz0: unwrap them first).
+   */
+  const uint8_t *bytes;
+  /*
+   Bytes of `bytes`.
+   */
+  size_t len;
+} scenedec_animation_file;
+
+/*
  How to read a model. Fill it with `scenedec_options_init` first, then
  change fields or call `scenedec_options_set_limit`. Plain data: the
  library only reads it, during the call it is passed to (the texture
@@ -644,6 +674,14 @@ typedef struct scenedec_options {
    Nonzero: J3D texels are left out (texture records without pixels).
    */
   uint8_t skip_texels;
+  /*
+   J3D animation files to attach (NULL when `animation_file_count` is 0).
+   */
+  const struct scenedec_animation_file *animation_files;
+  /*
+   Entries of `animation_files`, at most `SCENEDEC_MAX_ANIMATION_FILES`.
+   */
+  size_t animation_file_count;
 } scenedec_options;
 
 /*

@@ -7,7 +7,7 @@ use decoder::arena::MAX_ALIGN as MAX_ALIGN_BYTES;
 use decoder::{Arena, Warnings};
 
 use crate::errors::{copy_warnings, report};
-use crate::options::{TextureFiles, to_rust};
+use crate::options::{Files, to_rust};
 use crate::scene::bytes;
 use crate::{
     SCENEDEC_STATUS_INVALID_ARGUMENT, SCENEDEC_STATUS_NULL_ARGUMENT, SCENEDEC_STATUS_OK, guard,
@@ -131,7 +131,7 @@ pub unsafe extern "C" fn scenedec_unwrapped_len(
     guard(|| {
         // SAFETY: the function's contract.
         let model = try_status!(unsafe { input(bytes, len) });
-        let mut files: TextureFiles<'_> = [("", &[]); crate::SCENEDEC_MAX_TEXTURE_FILES];
+        let mut files = Files::new();
         // SAFETY: the function's contract.
         let options = try_status!(unsafe { to_rust(options, &mut files) });
         if len_out.is_null() {
@@ -176,7 +176,7 @@ pub unsafe extern "C" fn scenedec_unwrap_into(
     guard(|| {
         // SAFETY: the function's contract.
         let model = try_status!(unsafe { input(bytes, len) });
-        let mut files: TextureFiles<'_> = [("", &[]); crate::SCENEDEC_MAX_TEXTURE_FILES];
+        let mut files = Files::new();
         // SAFETY: the function's contract.
         let options = try_status!(unsafe { to_rust(options, &mut files) });
         if model_out.is_null() || model_len_out.is_null() {
@@ -267,7 +267,7 @@ pub unsafe extern "C" fn scenedec_measure_with(
         let model = try_status!(unsafe { input(bytes, len) });
         // SAFETY: the function's contract.
         let hint = try_status!(unsafe { self::hint(hint) });
-        let mut files: TextureFiles<'_> = [("", &[]); crate::SCENEDEC_MAX_TEXTURE_FILES];
+        let mut files = Files::new();
         // SAFETY: the function's contract.
         let options = try_status!(unsafe { to_rust(options, &mut files) });
         if plan_out.is_null() {
@@ -381,7 +381,7 @@ pub unsafe extern "C" fn scenedec_decode_into_with(
         let model = try_status!(unsafe { input(bytes, len) });
         // SAFETY: the function's contract.
         let hint = try_status!(unsafe { self::hint(hint) });
-        let mut files: TextureFiles<'_> = [("", &[]); crate::SCENEDEC_MAX_TEXTURE_FILES];
+        let mut files = Files::new();
         // SAFETY: the function's contract.
         let options = try_status!(unsafe { to_rust(options, &mut files) });
         if scene_out.is_null() {

@@ -58,7 +58,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 /// The version of this header's ABI: struct layouts, function signatures
 /// and enum values. Compare it with `scenedec_abi_version()` at run time to
 /// catch a header and a library from different builds.
-pub const SCENEDEC_ABI_VERSION: u32 = 1;
+pub const SCENEDEC_ABI_VERSION: u32 = 2;
 
 /// What a call did. Every function that can fail returns one.
 #[repr(u32)]

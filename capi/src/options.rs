@@ -15,6 +15,10 @@ use crate::{
 /// of them is built on the stack, since nothing here allocates).
 pub const SCENEDEC_MAX_TEXTURE_FILES: usize = 64;
 
+/// Most J3D animation files one `scenedec_options` may offer (listed on the
+/// stack like the texture files).
+pub const SCENEDEC_MAX_ANIMATION_FILES: usize = 32;
+
 /// The conversions both ways between a C limits struct and the library's,
 /// field for field; a field the library adds fails this build.
 macro_rules! limits_convert {
@@ -183,6 +187,22 @@ pub struct scenedec_texture_file {
     pub len: usize,
 }
 
+/// A J3D animation file (BCK, BCA, BTK, BRK, BPK, BTP, BVA) offered to a
+/// J3D model (the library's `Options::j3d.animations`): each becomes one
+/// clip of the scene, named after `name`, in the order offered.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct scenedec_animation_file {
+    /// The file's name (e.g. "wait.bck"), UTF-8, `name_len` bytes, no NUL needed.
+    pub name: *const c_char,
+    /// Bytes of `name`.
+    pub name_len: usize,
+    /// The file's bytes (not Yaz0: unwrap them first).
+    pub bytes: *const u8,
+    /// Bytes of `bytes`.
+    pub len: usize,
+}
+
 /// How to read a model. Fill it with `scenedec_options_init` first, then
 /// change fields or call `scenedec_options_set_limit`. Plain data: the
 /// library only reads it, during the call it is passed to (the texture
@@ -200,6 +220,10 @@ pub struct scenedec_options {
     pub texture_file_count: usize,
     /// Nonzero: J3D texels are left out (texture records without pixels).
     pub skip_texels: u8,
+    /// J3D animation files to attach (NULL when `animation_file_count` is 0).
+    pub animation_files: *const scenedec_animation_file,
+    /// Entries of `animation_files`, at most `SCENEDEC_MAX_ANIMATION_FILES`.
+    pub animation_file_count: usize,
 }
 
 impl Default for scenedec_options {
@@ -210,48 +234,90 @@ impl Default for scenedec_options {
             texture_files: core::ptr::null(),
             texture_file_count: 0,
             skip_texels: 0,
+            animation_files: core::ptr::null(),
+            animation_file_count: 0,
         }
     }
 }
 
-/// The library's texture files of `options`, in `storage`.
-pub(crate) type TextureFiles<'o> = [(&'o str, &'o [u8]); SCENEDEC_MAX_TEXTURE_FILES];
+/// The library's lists of files (name, bytes) an options struct offers.
+pub(crate) struct Files<'o> {
+    textures: [(&'o str, &'o [u8]); SCENEDEC_MAX_TEXTURE_FILES],
+    animations: [(&'o str, &'o [u8]); SCENEDEC_MAX_ANIMATION_FILES],
+}
 
-/// The library's options for `options` (NULL: the defaults), with the
-/// texture files listed in `storage`.
+impl Files<'_> {
+    pub(crate) const fn new() -> Self {
+        Self {
+            textures: [("", &[]); SCENEDEC_MAX_TEXTURE_FILES],
+            animations: [("", &[]); SCENEDEC_MAX_ANIMATION_FILES],
+        }
+    }
+}
+
+/// Copies `count` (name, bytes) pairs at `at`, read by `get`, into `out`.
 ///
 /// # Safety
-/// `options` is NULL or readable, and its texture files are readable for `'o`.
-pub(crate) unsafe fn to_rust<'o>(
-    options: *const scenedec_options,
-    storage: &'o mut TextureFiles<'o>,
-) -> Result<Options<'o>, scenedec_status> {
-    // SAFETY: NULL or readable (the contract).
-    let c = unsafe { options.as_ref() }.copied().unwrap_or_default();
-    if c.texture_file_count > SCENEDEC_MAX_TEXTURE_FILES {
+/// `at` is NULL only when `count` is 0, else points to `count` readable
+/// entries whose names and bytes are readable for `'o`.
+unsafe fn list<'o, T: Copy>(
+    at: *const T,
+    count: usize,
+    out: &mut [(&'o str, &'o [u8])],
+    get: impl Fn(T) -> (*const c_char, usize, *const u8, usize),
+) -> Result<usize, scenedec_status> {
+    if count > out.len() {
         return Err(SCENEDEC_STATUS_INVALID_ARGUMENT);
     }
-    if c.texture_file_count > 0 && c.texture_files.is_null() {
+    if count > 0 && at.is_null() {
         return Err(SCENEDEC_STATUS_NULL_ARGUMENT);
     }
-    for (i, slot) in storage.iter_mut().take(c.texture_file_count).enumerate() {
-        // SAFETY: `texture_file_count` readable entries (the contract).
-        let file = unsafe { *c.texture_files.add(i) };
+    for (i, slot) in out.iter_mut().take(count).enumerate() {
+        // SAFETY: `count` readable entries (the contract).
+        let (name, name_len, data, len) = get(unsafe { *at.add(i) });
         // SAFETY: the file's name and bytes are readable for `'o` (the contract).
-        let (name, data) = unsafe {
-            (
-                bytes(file.name.cast(), file.name_len),
-                bytes(file.bytes, file.len),
-            )
-        };
+        let (name, data) = unsafe { (bytes(name.cast(), name_len), bytes(data, len)) };
         let name = core::str::from_utf8(name).map_err(|_| SCENEDEC_STATUS_INVALID_ARGUMENT)?;
         *slot = (name, data);
     }
+    Ok(count)
+}
+
+/// The library's options for `options` (NULL: the defaults), with the
+/// texture and animation files listed in `storage`.
+///
+/// # Safety
+/// `options` is NULL or readable, and its files are readable for `'o`.
+pub(crate) unsafe fn to_rust<'o>(
+    options: *const scenedec_options,
+    storage: &'o mut Files<'o>,
+) -> Result<Options<'o>, scenedec_status> {
+    // SAFETY: NULL or readable (the contract).
+    let c = unsafe { options.as_ref() }.copied().unwrap_or_default();
+    // SAFETY: the files are readable for `'o` (the contract).
+    let textures = unsafe {
+        list(
+            c.texture_files,
+            c.texture_file_count,
+            &mut storage.textures,
+            |f| (f.name, f.name_len, f.bytes, f.len),
+        )?
+    };
+    // SAFETY: as above.
+    let animations = unsafe {
+        list(
+            c.animation_files,
+            c.animation_file_count,
+            &mut storage.animations,
+            |f| (f.name, f.name_len, f.bytes, f.len),
+        )?
+    };
     let mut out = Options::default();
     out.bbmodel.limits = c.bbmodel.into();
-    out.bbmodel.texture_files = &storage[..c.texture_file_count];
+    out.bbmodel.texture_files = &storage.textures[..textures];
     out.j3d.limits = c.j3d.into();
     out.j3d.skip_texels = c.skip_texels != 0;
+    out.j3d.animations = &storage.animations[..animations];
     Ok(out)
 }
 

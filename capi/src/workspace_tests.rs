@@ -1,5 +1,6 @@
 //! `scenedec_workspace`: made only in memory that fits it, and a decode
-//! through it gives what the decode without it gives.
+//! through it gives what the decode without it gives; J3D animation files
+//! offered through `scenedec_options`.
 
 use core::ffi::c_void;
 use core::mem::MaybeUninit;
@@ -104,8 +105,84 @@ fn a_decode_through_a_workspace_equals_one_without() {
         // Reused: the previous decode's warnings are not carried over.
         assert_eq!(decode(bytes, ws), without);
     }
-    assert!(
-        decode(CUBE, ws)[3] > 0,
-        "the cube's texture was decoded and so checked"
+    // A model with embedded PNGs, checked through the workspace's window
+    // (the corpus, when present; capi/check.sh decodes all of it so too).
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../shared/corpus/bbmodel/figura_pony_kirin_free_v4_5_emissive.bbmodel"
+    );
+    if let Ok(bytes) = std::fs::read(path) {
+        let through = decode(&bytes, ws);
+        assert!(through[3] > 0, "its textures were decoded, so checked");
+        assert_eq!(through, decode(&bytes, core::ptr::null_mut()));
+    }
+}
+
+/// The status of measuring and decoding the pyramid with `files` offered
+/// as J3D animation files (`count` of them said).
+fn with_animations(files: *const scenedec_animation_file, count: usize) -> [scenedec_status; 2] {
+    let mut o = MaybeUninit::uninit();
+    let mut plan = scenedec_plan::default();
+    // SAFETY: writable options.
+    unsafe { scenedec_options_init(o.as_mut_ptr()) };
+    // SAFETY: just initialised.
+    let mut o = unsafe { o.assume_init() };
+    o.animation_files = files;
+    o.animation_file_count = count;
+    let mut arena = vec![0u64; 1 << 16];
+    let mut scene = MaybeUninit::<scenedec_scene>::zeroed();
+    // SAFETY: valid pointers; `files` as the options say.
+    unsafe {
+        [
+            scenedec_measure(
+                PYRAMID.as_ptr(),
+                PYRAMID.len(),
+                core::ptr::null(),
+                &o,
+                &mut plan,
+                core::ptr::null_mut(),
+            ),
+            scenedec_decode_into(
+                PYRAMID.as_ptr(),
+                PYRAMID.len(),
+                core::ptr::null(),
+                &o,
+                arena.as_mut_ptr().cast(),
+                arena.len() * 8,
+                core::ptr::null_mut(),
+                scene.as_mut_ptr(),
+                core::ptr::null_mut(),
+            ),
+        ]
+    }
+}
+
+#[test]
+fn animation_files_reach_the_j3d_reader() {
+    // `Options::j3d.animations`, as C offers them: none decodes; a file
+    // that is no animation is the reader's error; more than
+    // SCENEDEC_MAX_ANIMATION_FILES, or NULL with a count, is the caller's.
+    let ok = SCENEDEC_STATUS_OK;
+    assert_eq!(with_animations(core::ptr::null(), 0), [ok, ok]);
+    let junk = scenedec_animation_file {
+        name: c"junk.bck".as_ptr(),
+        name_len: 8,
+        bytes: b"not an animation".as_ptr(),
+        len: 16,
+    };
+    let err = SCENEDEC_STATUS_ERROR;
+    assert_eq!(with_animations(&junk, 1), [err, err]);
+    let many = [junk; SCENEDEC_MAX_ANIMATION_FILES + 1];
+    assert_eq!(
+        with_animations(many.as_ptr(), SCENEDEC_MAX_ANIMATION_FILES + 1),
+        [SCENEDEC_STATUS_INVALID_ARGUMENT; 2]
+    );
+    assert_eq!(
+        with_animations(many.as_ptr(), SCENEDEC_MAX_ANIMATION_FILES),
+        [err, err]
+    );
+    assert_eq!(
+        with_animations(core::ptr::null(), 1),
+        [SCENEDEC_STATUS_NULL_ARGUMENT; 2]
     );
 }
