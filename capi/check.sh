@@ -8,9 +8,10 @@
 #     (and does abort when it allocates);
 #  5. inspect's counts, error codes and texture hashes equal
 #     `scenedec inspect --json` on every corpus model (needs python3);
-#  6. inspect runs clean under valgrind memcheck (no invalid access, no leak).
-# Needs ../shared/corpus for 4-6 (skipped, saying so, when absent and CI is
-# false). Set CAPI_VALGRIND=0 to skip 6.
+#  6. every corpus model decodes the same on a 96 KiB thread (--stack 96);
+#  7. inspect runs clean under valgrind memcheck (no invalid access, no leak).
+# Needs ../shared/corpus for 4-7 (skipped, saying so, when absent and CI is
+# false). Set CAPI_VALGRIND=0 to skip 7.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=target/capi
@@ -64,6 +65,12 @@ echo "noalloc --prove-abort: aborted on its one malloc, as it must"
 "$out/inspect" "${models[@]}" > "$out/inspect.jsonl"
 target/debug/scenedec inspect --json "${models[@]}" > "$out/cli.jsonl" || true
 python3 capi/compare.py "$out/inspect.jsonl" "$out/cli.jsonl"
+
+# The stack budget through the C API (docs/c-api.md "Stack"): every model
+# decodes on a thread of 96 KiB to the same report.
+"$out/inspect" --stack 96 "${models[@]}" > "$out/inspect-stack.jsonl"
+cmp "$out/inspect.jsonl" "$out/inspect-stack.jsonl"
+echo "inspect --stack 96: every corpus model, same report"
 
 if [ "${CAPI_VALGRIND:-1}" != "0" ]; then
   if command -v valgrind >/dev/null; then

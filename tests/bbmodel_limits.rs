@@ -447,10 +447,11 @@ fn textures_named_by_uuid(n: usize) -> Vec<u8> {
 #[test]
 fn max_textures_override_above_the_default_is_honoured_whatever_its_size() {
     // "TOO_MANY_TEXTURES textures over maxTextures": an override reads as
-    // many textures as it allows (their metadata from the plan), here 300
-    // and 1100, past the uuids the counting pass holds on the stack
-    // (COUNTED_UUIDS, 1024): a face naming the last by uuid still finds it.
-    for n in [300, 1100] {
+    // many textures as it allows (their metadata from the plan), here at
+    // and one past the uuids the counting pass holds on the stack
+    // (COUNTED_UUIDS, 64) and far past them: a face naming the last by uuid
+    // still finds it.
+    for n in [64, 65, 300, 1100] {
         let bytes = textures_named_by_uuid(n);
         let loaded = try_load(&bytes, limits(|l| l.max_textures = n as u64)).unwrap();
         let scene = loaded.scene();

@@ -7,8 +7,9 @@
  * `scenedec inspect --json` prints (capi/check.sh compares the two).
  *
  * The two-pass contract by hand: unwrap Yaz0 into a buffer of
- * scenedec_unwrapped_len bytes, scenedec_measure, an arena of the plan's
- * size, scenedec_decode_into. A .bbmodel is offered the PNG files of its
+ * scenedec_unwrapped_len bytes, scenedec_measure_with, an arena of the
+ * plan's size, scenedec_decode_into_with, both with a scenedec_workspace
+ * (the decoder's working state) in malloc'd memory, off the stack. A .bbmodel is offered the PNG files of its
  * folder and of a folder named after it, as the command-line tool does.
  * With --stack, the decode runs on a thread with KIB KiB of stack (how
  * docs/c-api.md's stack figures were measured); exit status 0 when every
@@ -139,6 +140,7 @@ typedef struct job {
     scenedec_status status;
     scenedec_error error;
     scenedec_warnings *warnings;
+    scenedec_workspace *workspace;
     scenedec_scene scene;
     unsigned char *unwrapped;
     unsigned char *arena;
@@ -159,13 +161,15 @@ static void *decode(void *arg) {
     j->status = scenedec_unwrap_into(model, model_len, j->options, j->unwrapped, unwrapped_len,
                                      &model, &model_len, &j->error);
     if (j->status != SCENEDEC_STATUS_OK) return NULL;
-    j->status = scenedec_measure(model, model_len, j->hint, j->options, &plan, &j->error);
+    j->status = scenedec_measure_with(model, model_len, j->hint, j->options, j->workspace, &plan,
+                                      &j->error);
     if (j->status != SCENEDEC_STATUS_OK) return NULL;
     /* malloc's blocks are aligned for any type, so the exact bytes do. */
     j->arena = malloc(plan.arena_bytes > 0 ? plan.arena_bytes : 1);
     if (!j->arena) { j->status = SCENEDEC_STATUS_OUT_OF_MEMORY; return NULL; }
-    j->status = scenedec_decode_into(model, model_len, j->hint, j->options, j->arena,
-                                     plan.arena_bytes, j->warnings, &j->scene, &j->error);
+    j->status = scenedec_decode_into_with(model, model_len, j->hint, j->options, j->workspace,
+                                          j->arena, plan.arena_bytes, j->warnings, &j->scene,
+                                          &j->error);
     return NULL;
 }
 
@@ -230,7 +234,11 @@ int main(int argc, char **argv) {
     int i = 1, failed = 0;
     static picked textures;
     scenedec_warnings *warnings = malloc(sizeof *warnings);
-    if (!warnings) return 2;
+    /* malloc's blocks are aligned for any type, as the workspace needs. */
+    void *workspace_memory = malloc(scenedec_workspace_size());
+    scenedec_workspace *workspace =
+        scenedec_workspace_init(workspace_memory, scenedec_workspace_size());
+    if (!warnings || !workspace) return 2;
     if (scenedec_abi_version() != SCENEDEC_ABI_VERSION) {
         fprintf(stderr, "inspect: header and library ABI versions differ\n");
         return 2;
@@ -242,6 +250,7 @@ int main(int argc, char **argv) {
     if (i >= argc) {
         fprintf(stderr, "usage: inspect [--stack KIB] FILE...\n");
         free(warnings);
+        free(workspace_memory);
         return 2;
     }
     for (; i < argc; i++) {
@@ -266,6 +275,7 @@ int main(int argc, char **argv) {
         j.hint = extension(argv[i]);
         j.options = &options;
         j.warnings = warnings;
+        j.workspace = workspace;
         if (stack_kib > 0) {
             pthread_t thread;
             pthread_attr_t attr;
@@ -287,5 +297,6 @@ int main(int argc, char **argv) {
         free_picked(&textures);
     }
     free(warnings);
+    free(workspace_memory);
     return failed ? 2 : 0;
 }

@@ -47,6 +47,7 @@ static unsigned char file[FILE_BYTES];
 static unsigned char unwrapped[FILE_BYTES];
 static uint64_t arena[ARENA_WORDS];
 static scenedec_warnings warnings;
+static uint64_t workspace_memory[SCENEDEC_WORKSPACE_BYTES / 8];
 static scenedec_scene scene;
 static scenedec_error error;
 
@@ -77,9 +78,12 @@ int main(int argc, char **argv) {
     if (status == SCENEDEC_STATUS_OK && unwrapped_len > sizeof unwrapped) status = SCENEDEC_STATUS_INVALID_ARGUMENT;
     if (status == SCENEDEC_STATUS_OK)
         status = scenedec_unwrap_into(file, len, NULL, unwrapped, sizeof unwrapped, &model, &model_len, &error);
-    if (status == SCENEDEC_STATUS_OK)
-        status = scenedec_decode_into(model, model_len, NULL, NULL, (uint8_t *)arena, sizeof arena,
-                                      &warnings, &scene, &error);
+    if (status == SCENEDEC_STATUS_OK) {
+        scenedec_workspace *ws = scenedec_workspace_init(workspace_memory, sizeof workspace_memory);
+        if (!ws) return 2;
+        status = scenedec_decode_into_with(model, model_len, NULL, NULL, ws, (uint8_t *)arena,
+                                           sizeof arena, &warnings, &scene, &error);
+    }
     if (status != SCENEDEC_STATUS_OK) {
         snprintf(line, sizeof line, "%s: status %u, %s: %s\n", argv[1], (unsigned)status,
                  scenedec_error_code_name(error.code), error.message);

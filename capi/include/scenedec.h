@@ -26,7 +26,7 @@
  and enum values. Compare it with `scenedec_abi_version()` at run time to
  catch a header and a library from different builds.
  */
-#define SCENEDEC_ABI_VERSION 1
+#define SCENEDEC_ABI_VERSION 2
 
 /*
  Bytes of `scenedec_error.message` and `scenedec_warning.message`, NUL included.
@@ -55,9 +55,28 @@
 #define SCENEDEC_MAX_TEXTURE_FILES 64
 
 /*
+ Most J3D animation files one `scenedec_options` may offer (listed on the
+ stack like the texture files).
+ */
+#define SCENEDEC_MAX_ANIMATION_FILES 32
+
+/*
  How many arrays a scene has (the length of `scenedec_scene.private_carved`).
  */
 #define SCENEDEC_ARRAY_COUNT 31
+
+/*
+ Bytes a `scenedec_workspace` needs: give `scenedec_workspace_init` at
+ least this many, 8-aligned (e.g. `static uint64_t
+ ws[SCENEDEC_WORKSPACE_BYTES / 8];`). `scenedec_workspace_size()` says the
+ exact figure of the linked library.
+ */
+#define SCENEDEC_WORKSPACE_BYTES (72 * 1024)
+
+/*
+ The alignment `scenedec_workspace_init` needs of its memory.
+ */
+#define SCENEDEC_WORKSPACE_ALIGN 8
 
 /*
  What a call did. Every function that can fail returns one.
@@ -375,6 +394,13 @@ typedef uint32_t scenedec_warning_code;
 typedef struct scenedec_loaded scenedec_loaded;
 
 /*
+ The decoder's working state, in memory the caller owns (see
+ `scenedec_workspace_init`). Opaque; reusable from call to call, one call
+ at a time.
+ */
+typedef struct scenedec_workspace scenedec_workspace;
+
+/*
  Where an error or warning is.
  */
 typedef struct scenedec_location {
@@ -504,7 +530,8 @@ typedef struct scenedec_bbmodel_limits {
 
 /*
  J3D limits (scenedec's own table); UINT64_MAX is unlimited. By name:
- the field names, `max_file_bytes`, `max_vertices`, … (snake_case).
+ `maxFileBytes`, `maxJoints`, … (camelCase, as the command line), or the
+ field names, `max_joints`, … (snake_case).
  */
 typedef struct scenedec_j3d_limits {
   /*
@@ -597,6 +624,30 @@ typedef struct scenedec_texture_file {
 } scenedec_texture_file;
 
 /*
+ A J3D animation file (BCK, BCA, BTK, BRK, BPK, BTP, BVA) offered to a
+ J3D model (the library's `Options::j3d.animations`): each becomes one
+ clip of the scene, named after `name`, in the order offered.
+ */
+typedef struct scenedec_animation_file {
+  /*
+   The file's name (e.g. "wait.bck"), UTF-8, `name_len` bytes, no NUL needed.
+   */
+  const char *name;
+  /*
+   Bytes of `name`.
+   */
+  size_t name_len;
+  /*
+   The file's bytes (not Yaz0: unwrap them first).
+   */
+  const uint8_t *bytes;
+  /*
+   Bytes of `bytes`.
+   */
+  size_t len;
+} scenedec_animation_file;
+
+/*
  How to read a model. Fill it with `scenedec_options_init` first, then
  change fields or call `scenedec_options_set_limit`. Plain data: the
  library only reads it, during the call it is passed to (the texture
@@ -623,6 +674,14 @@ typedef struct scenedec_options {
    Nonzero: J3D texels are left out (texture records without pixels).
    */
   uint8_t skip_texels;
+  /*
+   J3D animation files to attach (NULL when `animation_file_count` is 0).
+   */
+  const struct scenedec_animation_file *animation_files;
+  /*
+   Entries of `animation_files`, at most `SCENEDEC_MAX_ANIMATION_FILES`.
+   */
+  size_t animation_file_count;
 } scenedec_options;
 
 /*
@@ -1522,13 +1581,32 @@ scenedec_status scenedec_measure(const uint8_t *bytes,
                                  struct scenedec_error *error);
 
 /*
+ `scenedec_measure` with its scratch (the inflate window PNG textures are
+ checked through, 32 KiB) in `workspace` rather than on the stack:
+ the same plan and the same statuses. `workspace` may be NULL (then it is
+ `scenedec_measure`).
+
+ # Safety
+ As for `scenedec_measure`; `workspace` is NULL or from
+ `scenedec_workspace_init`, used by no other call meanwhile.
+ */
+scenedec_status scenedec_measure_with(const uint8_t *bytes,
+                                      size_t len,
+                                      const char *hint,
+                                      const struct scenedec_options *options,
+                                      struct scenedec_workspace *workspace,
+                                      struct scenedec_plan *plan_out,
+                                      struct scenedec_error *error);
+
+/*
  Decodes unwrapped `bytes` into the caller's `arena` (`arena_len` bytes:
  the plan's `arena_bytes` from an 8-aligned start, `arena_bytes_unaligned`
  from any) and fills `*scene_out` with pointers into `arena` and `bytes`:
  the scene lives as long as both do, unchanged. Writes only `arena` (at
  most the plan's bytes plus alignment padding), `*warnings_out`,
- `*scene_out` and `*error`; allocates nothing. Needs 78–132 KiB of stack
- on the corpus files (docs/c-api.md has the measurements).
+ `*scene_out` and `*error`; allocates nothing. Keeps its working state
+ (about 68 KiB) on the stack; `scenedec_decode_into_with` takes it in
+ caller memory (docs/c-api.md has the stack each needs).
 
  Returns `SCENEDEC_STATUS_OK`; `SCENEDEC_STATUS_NULL_ARGUMENT` when
  `scene_out` is NULL, `bytes` is NULL with `len` > 0 or `arena` is NULL
@@ -1554,6 +1632,28 @@ scenedec_status scenedec_decode_into(const uint8_t *bytes,
                                      struct scenedec_error *error);
 
 /*
+ `scenedec_decode_into` with its working state (the measuring scratch and
+ the library's warning list, about 68 KiB) in `workspace` rather than on
+ the stack: the same scene, warnings and statuses. `workspace` may be
+ NULL (then it is `scenedec_decode_into`). docs/c-api.md has the stack
+ either way needs.
+
+ # Safety
+ As for `scenedec_decode_into`; `workspace` is NULL or from
+ `scenedec_workspace_init`, used by no other call meanwhile.
+ */
+scenedec_status scenedec_decode_into_with(const uint8_t *bytes,
+                                          size_t len,
+                                          const char *hint,
+                                          const struct scenedec_options *options,
+                                          struct scenedec_workspace *workspace,
+                                          uint8_t *arena,
+                                          size_t arena_len,
+                                          struct scenedec_warnings *warnings_out,
+                                          struct scenedec_scene *scene_out,
+                                          struct scenedec_error *error);
+
+/*
  The name of an error code (`"TOO_MANY_TRIANGLES"`, as the library and
  `scenedec inspect --json` spell it): a static NUL-terminated string,
  never NULL, never to be freed. `"NONE"` for 0, `"OTHER"` for a value
@@ -1563,8 +1663,9 @@ const char *scenedec_error_code_name(uint32_t code);
 
 /*
  Loads a model: unwraps Yaz0 into a block of the caller's allocator,
- measures, allocates the arena (one block of the plan's size) and the
- handle (a third small block), decodes. `*loaded_out` is the handle;
+ allocates a `scenedec_workspace` (freed before returning), measures,
+ allocates the arena (one block of the plan's size) and the handle (a
+ small block), decodes. `*loaded_out` is the handle;
  `scenedec_loaded_scene` gives its scene, valid until
  `scenedec_loaded_free`. `bytes` must outlive the handle (names point into
  it) unless it was Yaz0 (then the decompressed copy is the handle's).
@@ -1620,10 +1721,14 @@ void scenedec_loaded_free(struct scenedec_loaded *loaded);
 void scenedec_options_init(struct scenedec_options *options);
 
 /*
- Sets one limit by name: a .bbmodel limit by its specification name
- (`"maxFaceVertices"`, camelCase) or a J3D limit by its field name
- (`"max_joints"`, snake_case). `value` must be a positive integer or
- `INFINITY` (unlimited), the specification's rule for overrides.
+ Sets one limit by name, in the command line's one namespace: the
+ library's camelCase names (`"maxFaceVertices"`, `"maxJoints"`); a name
+ both formats have (`"maxFileBytes"`, `"maxTriangles"`, `"maxVertices"`,
+ `"maxTextures"`, `"maxTextureSide"`, `"maxTexturePixels"`,
+ `"maxTextureBytes"`) sets both. A J3D limit may also be named by its
+ field (`"max_joints"`, snake_case): that sets the J3D limit alone.
+ `value` must be a positive integer or `INFINITY` (unlimited), the
+ specification's rule for overrides.
 
  Returns `SCENEDEC_STATUS_OK`; `SCENEDEC_STATUS_NULL_ARGUMENT` when
  `options` or `name` is NULL; `SCENEDEC_STATUS_INVALID_ARGUMENT` when
@@ -1695,6 +1800,25 @@ scenedec_status scenedec_world_matrices(const struct scenedec_scene *scene,
                                         size_t pose_count,
                                         float *matrices,
                                         size_t matrix_count);
+
+/*
+ Bytes of a `scenedec_workspace` in this library (at most
+ `SCENEDEC_WORKSPACE_BYTES`).
+ */
+size_t scenedec_workspace_size(void);
+
+/*
+ Makes a workspace in `memory` (`len` bytes, 8-aligned) and returns it,
+ pointing into `memory`; NULL when `memory` is NULL, misaligned or
+ shorter than `scenedec_workspace_size()`. Nothing is allocated and
+ nothing needs freeing: the workspace lives as long as `memory`. Pass it
+ to `scenedec_measure_with` and `scenedec_decode_into_with`.
+
+ # Safety
+ `memory` is NULL or `len` writable bytes that nothing else uses while
+ the workspace does.
+ */
+struct scenedec_workspace *scenedec_workspace_init(void *memory, size_t len);
 
 #ifdef __cplusplus
 }  // extern "C"

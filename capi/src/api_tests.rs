@@ -176,6 +176,39 @@ fn limits_are_set_by_name_for_both_formats() {
     }
     assert_eq!((o.bbmodel.max_triangles, o.j3d.max_triangles), (11, 5));
     assert_eq!(o.j3d.max_depth, u64::MAX);
+    // One namespace, as the command line's: a J3D limit by its camelCase
+    // name; a name both tables hold sets both; a bad value changes neither.
+    // SAFETY: valid pointers, NUL-terminated names.
+    unsafe {
+        assert_eq!(
+            scenedec_options_set_limit(&mut o, c"maxJoints".as_ptr(), 7.0, &mut *e),
+            SCENEDEC_STATUS_OK
+        );
+        assert_eq!(
+            scenedec_options_set_limit(&mut o, c"maxFileBytes".as_ptr(), 4096.0, &mut *e),
+            SCENEDEC_STATUS_OK
+        );
+        assert_eq!(
+            scenedec_options_set_limit(&mut o, c"maxVertices".as_ptr(), -1.0, &mut *e),
+            SCENEDEC_STATUS_ERROR
+        );
+        assert_eq!(e.code, SCENEDEC_ERROR_INVALID_LIMIT);
+        assert_eq!(
+            scenedec_options_set_limit(&mut o, c"max_face_vertices".as_ptr(), 5.0, &mut *e),
+            SCENEDEC_STATUS_ERROR,
+            "a snake_case name is a J3D field, and J3D has no face-vertex limit"
+        );
+    }
+    assert_eq!(o.j3d.max_joints, 7);
+    assert_eq!(
+        (o.bbmodel.max_file_bytes, o.j3d.max_file_bytes),
+        (4096, 4096)
+    );
+    let defaults = options();
+    assert_eq!(o.bbmodel.max_vertices, defaults.bbmodel.max_vertices);
+    assert_eq!(o.j3d.max_vertices, defaults.j3d.max_vertices);
+    o.bbmodel.max_file_bytes = defaults.bbmodel.max_file_bytes;
+    o.j3d.max_file_bytes = defaults.j3d.max_file_bytes;
     for (bytes, hint) in [(CUBE, c"bbmodel"), (PYRAMID, c"bmd")] {
         let mut plan = scenedec_plan::default();
         // SAFETY: valid pointers.

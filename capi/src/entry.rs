@@ -7,12 +7,12 @@ use decoder::arena::MAX_ALIGN as MAX_ALIGN_BYTES;
 use decoder::{Arena, Warnings};
 
 use crate::errors::{copy_warnings, report};
-use crate::options::{TextureFiles, to_rust};
+use crate::options::{Files, to_rust};
 use crate::scene::bytes;
 use crate::{
     SCENEDEC_STATUS_INVALID_ARGUMENT, SCENEDEC_STATUS_NULL_ARGUMENT, SCENEDEC_STATUS_OK, guard,
     scenedec_error, scenedec_format, scenedec_options, scenedec_scene, scenedec_status,
-    scenedec_warnings,
+    scenedec_warnings, scenedec_workspace,
 };
 
 /// What a decode needs, from `scenedec_measure`.
@@ -131,7 +131,7 @@ pub unsafe extern "C" fn scenedec_unwrapped_len(
     guard(|| {
         // SAFETY: the function's contract.
         let model = try_status!(unsafe { input(bytes, len) });
-        let mut files: TextureFiles<'_> = [("", &[]); crate::SCENEDEC_MAX_TEXTURE_FILES];
+        let mut files = Files::new();
         // SAFETY: the function's contract.
         let options = try_status!(unsafe { to_rust(options, &mut files) });
         if len_out.is_null() {
@@ -176,7 +176,7 @@ pub unsafe extern "C" fn scenedec_unwrap_into(
     guard(|| {
         // SAFETY: the function's contract.
         let model = try_status!(unsafe { input(bytes, len) });
-        let mut files: TextureFiles<'_> = [("", &[]); crate::SCENEDEC_MAX_TEXTURE_FILES];
+        let mut files = Files::new();
         // SAFETY: the function's contract.
         let options = try_status!(unsafe { to_rust(options, &mut files) });
         if model_out.is_null() || model_len_out.is_null() {
@@ -230,18 +230,52 @@ pub unsafe extern "C" fn scenedec_measure(
     plan_out: *mut scenedec_plan,
     error: *mut scenedec_error,
 ) -> scenedec_status {
+    // SAFETY: the function's contract; no workspace.
+    unsafe {
+        scenedec_measure_with(
+            bytes,
+            len,
+            hint,
+            options,
+            core::ptr::null_mut(),
+            plan_out,
+            error,
+        )
+    }
+}
+
+/// `scenedec_measure` with its scratch (the inflate window PNG textures are
+/// checked through, 32 KiB) in `workspace` rather than on the stack:
+/// the same plan and the same statuses. `workspace` may be NULL (then it is
+/// `scenedec_measure`).
+///
+/// # Safety
+/// As for `scenedec_measure`; `workspace` is NULL or from
+/// `scenedec_workspace_init`, used by no other call meanwhile.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn scenedec_measure_with(
+    bytes: *const u8,
+    len: usize,
+    hint: *const c_char,
+    options: *const scenedec_options,
+    workspace: *mut scenedec_workspace,
+    plan_out: *mut scenedec_plan,
+    error: *mut scenedec_error,
+) -> scenedec_status {
     guard(|| {
         // SAFETY: the function's contract.
         let model = try_status!(unsafe { input(bytes, len) });
         // SAFETY: the function's contract.
         let hint = try_status!(unsafe { self::hint(hint) });
-        let mut files: TextureFiles<'_> = [("", &[]); crate::SCENEDEC_MAX_TEXTURE_FILES];
+        let mut files = Files::new();
         // SAFETY: the function's contract.
         let options = try_status!(unsafe { to_rust(options, &mut files) });
         if plan_out.is_null() {
             return SCENEDEC_STATUS_NULL_ARGUMENT;
         }
-        match decoder::measure(model, hint, &options) {
+        // SAFETY: NULL or a live workspace of this call alone (the contract).
+        let ws = unsafe { crate::workspace::workspace(workspace) };
+        match measure(model, hint, &options, ws.map(|w| &mut w.scratch)) {
             // SAFETY: writable (the contract).
             Ok(plan) => unsafe {
                 plan_out.write(scenedec_plan {
@@ -257,13 +291,27 @@ pub unsafe extern "C" fn scenedec_measure(
     })
 }
 
+/// The library's `measure_with` when there is a scratch, else `measure`.
+pub(crate) fn measure(
+    model: &[u8],
+    hint: Option<&str>,
+    options: &decoder::Options<'_>,
+    scratch: Option<&mut decoder::MeasureScratch>,
+) -> Result<decoder::Plan, decoder::Error> {
+    match scratch {
+        Some(scratch) => decoder::measure_with(model, hint, options, scratch),
+        None => decoder::measure(model, hint, options),
+    }
+}
+
 /// Decodes unwrapped `bytes` into the caller's `arena` (`arena_len` bytes:
 /// the plan's `arena_bytes` from an 8-aligned start, `arena_bytes_unaligned`
 /// from any) and fills `*scene_out` with pointers into `arena` and `bytes`:
 /// the scene lives as long as both do, unchanged. Writes only `arena` (at
 /// most the plan's bytes plus alignment padding), `*warnings_out`,
-/// `*scene_out` and `*error`; allocates nothing. Needs 78–132 KiB of stack
-/// on the corpus files (docs/c-api.md has the measurements).
+/// `*scene_out` and `*error`; allocates nothing. Keeps its working state
+/// (about 68 KiB) on the stack; `scenedec_decode_into_with` takes it in
+/// caller memory (docs/c-api.md has the stack each needs).
 ///
 /// Returns `SCENEDEC_STATUS_OK`; `SCENEDEC_STATUS_NULL_ARGUMENT` when
 /// `scene_out` is NULL, `bytes` is NULL with `len` > 0 or `arena` is NULL
@@ -289,50 +337,137 @@ pub unsafe extern "C" fn scenedec_decode_into(
     scene_out: *mut scenedec_scene,
     error: *mut scenedec_error,
 ) -> scenedec_status {
+    // SAFETY: the function's contract; no workspace.
+    unsafe {
+        scenedec_decode_into_with(
+            bytes,
+            len,
+            hint,
+            options,
+            core::ptr::null_mut(),
+            arena,
+            arena_len,
+            warnings_out,
+            scene_out,
+            error,
+        )
+    }
+}
+
+/// `scenedec_decode_into` with its working state (the measuring scratch and
+/// the library's warning list, about 68 KiB) in `workspace` rather than on
+/// the stack: the same scene, warnings and statuses. `workspace` may be
+/// NULL (then it is `scenedec_decode_into`). docs/c-api.md has the stack
+/// either way needs.
+///
+/// # Safety
+/// As for `scenedec_decode_into`; `workspace` is NULL or from
+/// `scenedec_workspace_init`, used by no other call meanwhile.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn scenedec_decode_into_with(
+    bytes: *const u8,
+    len: usize,
+    hint: *const c_char,
+    options: *const scenedec_options,
+    workspace: *mut scenedec_workspace,
+    arena: *mut u8,
+    arena_len: usize,
+    warnings_out: *mut scenedec_warnings,
+    scene_out: *mut scenedec_scene,
+    error: *mut scenedec_error,
+) -> scenedec_status {
     guard(|| {
         // SAFETY: the function's contract.
         let model = try_status!(unsafe { input(bytes, len) });
         // SAFETY: the function's contract.
         let hint = try_status!(unsafe { self::hint(hint) });
-        let mut files: TextureFiles<'_> = [("", &[]); crate::SCENEDEC_MAX_TEXTURE_FILES];
+        let mut files = Files::new();
         // SAFETY: the function's contract.
         let options = try_status!(unsafe { to_rust(options, &mut files) });
         if scene_out.is_null() {
             return SCENEDEC_STATUS_NULL_ARGUMENT;
         }
-        let plan = match decoder::measure(model, hint, &options) {
-            Ok(plan) => plan,
-            // SAFETY: NULL or writable (the contract).
-            Err(e) => return unsafe { report(&e, error) },
-        };
-        // Hand Rust only what the plan carves (zeroed first: C memory may
-        // be uninitialised); a short arena fails with ARENA_TOO_SMALL.
-        let pad = arena.align_offset(MAX_ALIGN_BYTES);
-        let take = plan.arena_bytes().saturating_add(pad).min(arena_len);
-        // SAFETY: `arena` is NULL or `arena_len` ≥ `take` writable bytes (the contract).
-        let Some(memory) = (unsafe { crate::scene::slice_mut(arena, take) }) else {
-            return SCENEDEC_STATUS_NULL_ARGUMENT;
-        };
-        let mut carver = Arena::new(memory);
-        let mut warnings = Warnings::new();
-        let scene = match decoder::decode_with_plan(
-            model,
-            hint,
-            &options,
-            &plan,
-            &mut carver,
-            &mut warnings,
-        ) {
-            Ok(scene) => scene,
-            // SAFETY: NULL or writable (the contract).
-            Err(e) => return unsafe { report(&e, error) },
-        };
-        let used = carver.used();
-        // SAFETY: NULL or writable (the contract).
-        unsafe {
-            copy_warnings(&warnings, warnings_out);
-            scene_out.write(scenedec_scene::new(&scene, arena, used, plan.counts()));
+        // SAFETY: NULL or a live workspace of this call alone (the contract).
+        match unsafe { crate::workspace::workspace(workspace) } {
+            Some(ws) => {
+                ws.warnings.clear();
+                // SAFETY: the function's contract.
+                unsafe {
+                    decode(
+                        model,
+                        hint,
+                        &options,
+                        Some(&mut ws.scratch),
+                        &mut ws.warnings,
+                        (arena, arena_len),
+                        warnings_out,
+                        scene_out,
+                        error,
+                    )
+                }
+            }
+            // SAFETY: the function's contract.
+            None => unsafe {
+                decode(
+                    model,
+                    hint,
+                    &options,
+                    None,
+                    &mut Warnings::new(),
+                    (arena, arena_len),
+                    warnings_out,
+                    scene_out,
+                    error,
+                )
+            },
         }
-        SCENEDEC_STATUS_OK
     })
+}
+
+/// Measures and decodes `model` into `arena`, writing the outputs.
+///
+/// # Safety
+/// As for `scenedec_decode_into` (`scene_out` not NULL).
+#[allow(
+    clippy::too_many_arguments,
+    reason = "the C function's arguments, passed on"
+)]
+unsafe fn decode(
+    model: &[u8],
+    hint: Option<&str>,
+    options: &decoder::Options<'_>,
+    scratch: Option<&mut decoder::MeasureScratch>,
+    warnings: &mut Warnings,
+    (arena, arena_len): (*mut u8, usize),
+    warnings_out: *mut scenedec_warnings,
+    scene_out: *mut scenedec_scene,
+    error: *mut scenedec_error,
+) -> scenedec_status {
+    let plan = match measure(model, hint, options, scratch) {
+        Ok(plan) => plan,
+        // SAFETY: NULL or writable (the contract).
+        Err(e) => return unsafe { report(&e, error) },
+    };
+    // Hand Rust only what the plan carves (zeroed first: C memory may
+    // be uninitialised); a short arena fails with ARENA_TOO_SMALL.
+    let pad = arena.align_offset(MAX_ALIGN_BYTES);
+    let take = plan.arena_bytes().saturating_add(pad).min(arena_len);
+    // SAFETY: `arena` is NULL or `arena_len` ≥ `take` writable bytes (the contract).
+    let Some(memory) = (unsafe { crate::scene::slice_mut(arena, take) }) else {
+        return SCENEDEC_STATUS_NULL_ARGUMENT;
+    };
+    let mut carver = Arena::new(memory);
+    let scene = match decoder::decode_with_plan(model, hint, options, &plan, &mut carver, warnings)
+    {
+        Ok(scene) => scene,
+        // SAFETY: NULL or writable (the contract).
+        Err(e) => return unsafe { report(&e, error) },
+    };
+    let used = carver.used();
+    // SAFETY: NULL or writable (the contract).
+    unsafe {
+        copy_warnings(warnings, warnings_out);
+        scene_out.write(scenedec_scene::new(&scene, arena, used, plan.counts()));
+    }
+    SCENEDEC_STATUS_OK
 }

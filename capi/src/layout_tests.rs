@@ -68,7 +68,9 @@ fn expected() -> String {
         scenedec_j3d_limits { max_file_bytes, max_vertices, max_triangles, max_joints,
             max_shapes, max_packets, max_materials, max_textures, max_texture_side,
             max_texture_pixels, max_texture_bytes, max_display_list_bytes, max_depth }
-        scenedec_options { bbmodel, j3d, texture_files, texture_file_count, skip_texels }
+        scenedec_options { bbmodel, j3d, texture_files, texture_file_count, skip_texels,
+            animation_files, animation_file_count }
+        scenedec_animation_file { name, name_len, bytes, len }
         scenedec_allocator { alloc, free, user }
         scenedec_scene { format, nodes, node_count, meshes, mesh_count, groups, group_count,
             positions, position_count, normals, normal_count, uvs, uv_count, colors,

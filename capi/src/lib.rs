@@ -35,11 +35,14 @@ mod load;
 mod options;
 mod records;
 mod scene;
+mod workspace;
 
 #[cfg(test)]
 mod api_tests;
 #[cfg(test)]
 mod layout_tests;
+#[cfg(test)]
+mod workspace_tests;
 
 pub use entry::*;
 pub use errors::*;
@@ -47,6 +50,7 @@ pub use load::*;
 pub use options::*;
 pub use records::*;
 pub use scene::*;
+pub use workspace::*;
 
 use core::ffi::c_char;
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -54,7 +58,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 /// The version of this header's ABI: struct layouts, function signatures
 /// and enum values. Compare it with `scenedec_abi_version()` at run time to
 /// catch a header and a library from different builds.
-pub const SCENEDEC_ABI_VERSION: u32 = 1;
+pub const SCENEDEC_ABI_VERSION: u32 = 2;
 
 /// What a call did. Every function that can fail returns one.
 #[repr(u32)]

@@ -4,12 +4,12 @@
 
 use core::ffi::{c_char, c_void};
 
+use decoder::Arena;
 use decoder::arena::MAX_ALIGN;
-use decoder::{Arena, Warnings};
 
 use crate::entry::{input, try_status};
 use crate::errors::{copy_warnings, report};
-use crate::options::{TextureFiles, to_rust};
+use crate::options::{Files, to_rust};
 use crate::scene::slice_mut;
 use crate::{
     SCENEDEC_STATUS_INVALID_ARGUMENT, SCENEDEC_STATUS_NULL_ARGUMENT, SCENEDEC_STATUS_OK,
@@ -79,8 +79,9 @@ fn release(a: &scenedec_allocator, block: Block) {
 }
 
 /// Loads a model: unwraps Yaz0 into a block of the caller's allocator,
-/// measures, allocates the arena (one block of the plan's size) and the
-/// handle (a third small block), decodes. `*loaded_out` is the handle;
+/// allocates a `scenedec_workspace` (freed before returning), measures,
+/// allocates the arena (one block of the plan's size) and the handle (a
+/// small block), decodes. `*loaded_out` is the handle;
 /// `scenedec_loaded_scene` gives its scene, valid until
 /// `scenedec_loaded_free`. `bytes` must outlive the handle (names point into
 /// it) unless it was Yaz0 (then the decompressed copy is the handle's).
@@ -125,13 +126,13 @@ pub unsafe extern "C" fn scenedec_load(
         let model = try_status!(unsafe { input(bytes, len) });
         // SAFETY: the function's contract.
         let hint = try_status!(unsafe { crate::entry::hint(hint) });
-        let mut files: TextureFiles<'_> = [("", &[]); crate::SCENEDEC_MAX_TEXTURE_FILES];
+        let mut files = Files::new();
         // SAFETY: the function's contract.
         let options = try_status!(unsafe { to_rust(options, &mut files) });
 
         // Every block goes back on every failure path.
-        let mut blocks = [Block::NONE; 2];
-        let fail = |blocks: &[Block; 2], status: scenedec_status| {
+        let mut blocks = [Block::NONE; 3];
+        let fail = |blocks: &[Block; 3], status: scenedec_status| {
             for b in blocks {
                 release(&allocator, *b);
             }
@@ -159,7 +160,20 @@ pub unsafe extern "C" fn scenedec_load(
         } else {
             model
         };
-        let plan = match decoder::measure(model, hint, &options) {
+        // The working state (the measuring scratch and the warning list)
+        // goes in a block of its own, off the stack, freed before returning.
+        let ws_size = crate::scenedec_workspace_size();
+        let Some(ws_block) = allocate(&allocator, ws_size, crate::SCENEDEC_WORKSPACE_ALIGN) else {
+            return fail(&blocks, SCENEDEC_STATUS_OUT_OF_MEMORY);
+        };
+        blocks[2] = ws_block;
+        // SAFETY: a fresh block of the workspace's size, ours alone.
+        let ws = unsafe { crate::scenedec_workspace_init(ws_block.ptr.cast(), ws_size) };
+        // SAFETY: NULL (a misaligned block) or the workspace just made.
+        let Some(ws) = (unsafe { crate::workspace::workspace(ws) }) else {
+            return fail(&blocks, SCENEDEC_STATUS_INVALID_ARGUMENT);
+        };
+        let plan = match crate::entry::measure(model, hint, &options, Some(&mut ws.scratch)) {
             Ok(plan) => plan,
             // SAFETY: NULL or writable (the contract).
             Err(e) => return fail(&blocks, unsafe { report(&e, error) }),
@@ -176,14 +190,13 @@ pub unsafe extern "C" fn scenedec_load(
             return fail(&blocks, SCENEDEC_STATUS_OUT_OF_MEMORY);
         };
         let mut carver = Arena::new(memory);
-        let mut warnings = Warnings::new();
         let scene = match decoder::decode_with_plan(
             model,
             hint,
             &options,
             &plan,
             &mut carver,
-            &mut warnings,
+            &mut ws.warnings,
         ) {
             Ok(scene) => scene,
             // SAFETY: NULL or writable (the contract).
@@ -205,9 +218,10 @@ pub unsafe extern "C" fn scenedec_load(
                 arena: blocks[1],
                 scene: view,
             });
-            copy_warnings(&warnings, warnings_out);
+            copy_warnings(&ws.warnings, warnings_out);
             loaded_out.write(handle);
         }
+        release(&allocator, blocks[2]);
         SCENEDEC_STATUS_OK
     })
 }

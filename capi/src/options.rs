@@ -3,8 +3,7 @@
 
 use core::ffi::{CStr, c_char};
 
-use decoder::limits::UNLIMITED;
-use decoder::{BbmodelLimits, Error, ErrorCode, J3dLimits, Options};
+use decoder::{BbmodelLimits, Error, J3dLimits, Options};
 
 use crate::scene::bytes;
 use crate::{
@@ -15,6 +14,10 @@ use crate::{
 /// Most texture files one `scenedec_options` may offer (the library's list
 /// of them is built on the stack, since nothing here allocates).
 pub const SCENEDEC_MAX_TEXTURE_FILES: usize = 64;
+
+/// Most J3D animation files one `scenedec_options` may offer (listed on the
+/// stack like the texture files).
+pub const SCENEDEC_MAX_ANIMATION_FILES: usize = 32;
 
 /// The conversions both ways between a C limits struct and the library's,
 /// field for field; a field the library adds fails this build.
@@ -109,7 +112,8 @@ limits_convert!(
 );
 
 /// J3D limits (scenedec's own table); UINT64_MAX is unlimited. By name:
-/// the field names, `max_file_bytes`, `max_vertices`, … (snake_case).
+/// `maxFileBytes`, `maxJoints`, … (camelCase, as the command line), or the
+/// field names, `max_joints`, … (snake_case).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct scenedec_j3d_limits {
@@ -183,6 +187,22 @@ pub struct scenedec_texture_file {
     pub len: usize,
 }
 
+/// A J3D animation file (BCK, BCA, BTK, BRK, BPK, BTP, BVA) offered to a
+/// J3D model (the library's `Options::j3d.animations`): each becomes one
+/// clip of the scene, named after `name`, in the order offered.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct scenedec_animation_file {
+    /// The file's name (e.g. "wait.bck"), UTF-8, `name_len` bytes, no NUL needed.
+    pub name: *const c_char,
+    /// Bytes of `name`.
+    pub name_len: usize,
+    /// The file's bytes (not Yaz0: unwrap them first).
+    pub bytes: *const u8,
+    /// Bytes of `bytes`.
+    pub len: usize,
+}
+
 /// How to read a model. Fill it with `scenedec_options_init` first, then
 /// change fields or call `scenedec_options_set_limit`. Plain data: the
 /// library only reads it, during the call it is passed to (the texture
@@ -200,6 +220,10 @@ pub struct scenedec_options {
     pub texture_file_count: usize,
     /// Nonzero: J3D texels are left out (texture records without pixels).
     pub skip_texels: u8,
+    /// J3D animation files to attach (NULL when `animation_file_count` is 0).
+    pub animation_files: *const scenedec_animation_file,
+    /// Entries of `animation_files`, at most `SCENEDEC_MAX_ANIMATION_FILES`.
+    pub animation_file_count: usize,
 }
 
 impl Default for scenedec_options {
@@ -210,48 +234,90 @@ impl Default for scenedec_options {
             texture_files: core::ptr::null(),
             texture_file_count: 0,
             skip_texels: 0,
+            animation_files: core::ptr::null(),
+            animation_file_count: 0,
         }
     }
 }
 
-/// The library's texture files of `options`, in `storage`.
-pub(crate) type TextureFiles<'o> = [(&'o str, &'o [u8]); SCENEDEC_MAX_TEXTURE_FILES];
+/// The library's lists of files (name, bytes) an options struct offers.
+pub(crate) struct Files<'o> {
+    textures: [(&'o str, &'o [u8]); SCENEDEC_MAX_TEXTURE_FILES],
+    animations: [(&'o str, &'o [u8]); SCENEDEC_MAX_ANIMATION_FILES],
+}
 
-/// The library's options for `options` (NULL: the defaults), with the
-/// texture files listed in `storage`.
+impl Files<'_> {
+    pub(crate) const fn new() -> Self {
+        Self {
+            textures: [("", &[]); SCENEDEC_MAX_TEXTURE_FILES],
+            animations: [("", &[]); SCENEDEC_MAX_ANIMATION_FILES],
+        }
+    }
+}
+
+/// Copies `count` (name, bytes) pairs at `at`, read by `get`, into `out`.
 ///
 /// # Safety
-/// `options` is NULL or readable, and its texture files are readable for `'o`.
-pub(crate) unsafe fn to_rust<'o>(
-    options: *const scenedec_options,
-    storage: &'o mut TextureFiles<'o>,
-) -> Result<Options<'o>, scenedec_status> {
-    // SAFETY: NULL or readable (the contract).
-    let c = unsafe { options.as_ref() }.copied().unwrap_or_default();
-    if c.texture_file_count > SCENEDEC_MAX_TEXTURE_FILES {
+/// `at` is NULL only when `count` is 0, else points to `count` readable
+/// entries whose names and bytes are readable for `'o`.
+unsafe fn list<'o, T: Copy>(
+    at: *const T,
+    count: usize,
+    out: &mut [(&'o str, &'o [u8])],
+    get: impl Fn(T) -> (*const c_char, usize, *const u8, usize),
+) -> Result<usize, scenedec_status> {
+    if count > out.len() {
         return Err(SCENEDEC_STATUS_INVALID_ARGUMENT);
     }
-    if c.texture_file_count > 0 && c.texture_files.is_null() {
+    if count > 0 && at.is_null() {
         return Err(SCENEDEC_STATUS_NULL_ARGUMENT);
     }
-    for (i, slot) in storage.iter_mut().take(c.texture_file_count).enumerate() {
-        // SAFETY: `texture_file_count` readable entries (the contract).
-        let file = unsafe { *c.texture_files.add(i) };
+    for (i, slot) in out.iter_mut().take(count).enumerate() {
+        // SAFETY: `count` readable entries (the contract).
+        let (name, name_len, data, len) = get(unsafe { *at.add(i) });
         // SAFETY: the file's name and bytes are readable for `'o` (the contract).
-        let (name, data) = unsafe {
-            (
-                bytes(file.name.cast(), file.name_len),
-                bytes(file.bytes, file.len),
-            )
-        };
+        let (name, data) = unsafe { (bytes(name.cast(), name_len), bytes(data, len)) };
         let name = core::str::from_utf8(name).map_err(|_| SCENEDEC_STATUS_INVALID_ARGUMENT)?;
         *slot = (name, data);
     }
+    Ok(count)
+}
+
+/// The library's options for `options` (NULL: the defaults), with the
+/// texture and animation files listed in `storage`.
+///
+/// # Safety
+/// `options` is NULL or readable, and its files are readable for `'o`.
+pub(crate) unsafe fn to_rust<'o>(
+    options: *const scenedec_options,
+    storage: &'o mut Files<'o>,
+) -> Result<Options<'o>, scenedec_status> {
+    // SAFETY: NULL or readable (the contract).
+    let c = unsafe { options.as_ref() }.copied().unwrap_or_default();
+    // SAFETY: the files are readable for `'o` (the contract).
+    let textures = unsafe {
+        list(
+            c.texture_files,
+            c.texture_file_count,
+            &mut storage.textures,
+            |f| (f.name, f.name_len, f.bytes, f.len),
+        )?
+    };
+    // SAFETY: as above.
+    let animations = unsafe {
+        list(
+            c.animation_files,
+            c.animation_file_count,
+            &mut storage.animations,
+            |f| (f.name, f.name_len, f.bytes, f.len),
+        )?
+    };
     let mut out = Options::default();
     out.bbmodel.limits = c.bbmodel.into();
-    out.bbmodel.texture_files = &storage[..c.texture_file_count];
+    out.bbmodel.texture_files = &storage.textures[..textures];
     out.j3d.limits = c.j3d.into();
     out.j3d.skip_texels = c.skip_texels != 0;
+    out.j3d.animations = &storage.animations[..animations];
     Ok(out)
 }
 
@@ -268,10 +334,14 @@ pub unsafe extern "C" fn scenedec_options_init(options: *mut scenedec_options) {
     }
 }
 
-/// Sets one limit by name: a .bbmodel limit by its specification name
-/// (`"maxFaceVertices"`, camelCase) or a J3D limit by its field name
-/// (`"max_joints"`, snake_case). `value` must be a positive integer or
-/// `INFINITY` (unlimited), the specification's rule for overrides.
+/// Sets one limit by name, in the command line's one namespace: the
+/// library's camelCase names (`"maxFaceVertices"`, `"maxJoints"`); a name
+/// both formats have (`"maxFileBytes"`, `"maxTriangles"`, `"maxVertices"`,
+/// `"maxTextures"`, `"maxTextureSide"`, `"maxTexturePixels"`,
+/// `"maxTextureBytes"`) sets both. A J3D limit may also be named by its
+/// field (`"max_joints"`, snake_case): that sets the J3D limit alone.
+/// `value` must be a positive integer or `INFINITY` (unlimited), the
+/// specification's rule for overrides.
 ///
 /// Returns `SCENEDEC_STATUS_OK`; `SCENEDEC_STATUS_NULL_ARGUMENT` when
 /// `options` or `name` is NULL; `SCENEDEC_STATUS_INVALID_ARGUMENT` when
@@ -301,13 +371,7 @@ pub unsafe extern "C" fn scenedec_options_set_limit(
         let Ok(name) = unsafe { CStr::from_ptr(name) }.to_str() else {
             return SCENEDEC_STATUS_INVALID_ARGUMENT;
         };
-        let result = match j3d_limit(&mut options.j3d, name) {
-            Some(slot) => limit_value(name, value).map(|v| *slot = v),
-            None => BbmodelLimits::from(options.bbmodel)
-                .with_override(name, value)
-                .map(|l| options.bbmodel = l.into()),
-        };
-        match result {
+        match set_limit(options, name, value) {
             Ok(()) => SCENEDEC_STATUS_OK,
             // SAFETY: NULL or writable (the contract).
             Err(e) => unsafe { crate::errors::report(&e, error) },
@@ -315,41 +379,56 @@ pub unsafe extern "C" fn scenedec_options_set_limit(
     })
 }
 
-/// The J3D limit called `name`, if it is one.
-fn j3d_limit<'l>(l: &'l mut scenedec_j3d_limits, name: &str) -> Option<&'l mut u64> {
-    Some(match name {
-        "max_file_bytes" => &mut l.max_file_bytes,
-        "max_vertices" => &mut l.max_vertices,
-        "max_triangles" => &mut l.max_triangles,
-        "max_joints" => &mut l.max_joints,
-        "max_shapes" => &mut l.max_shapes,
-        "max_packets" => &mut l.max_packets,
-        "max_materials" => &mut l.max_materials,
-        "max_textures" => &mut l.max_textures,
-        "max_texture_side" => &mut l.max_texture_side,
-        "max_texture_pixels" => &mut l.max_texture_pixels,
-        "max_texture_bytes" => &mut l.max_texture_bytes,
-        "max_display_list_bytes" => &mut l.max_display_list_bytes,
-        "max_depth" => &mut l.max_depth,
-        "max_anim_tracks" => &mut l.max_anim_tracks,
-        "max_anim_keys" => &mut l.max_anim_keys,
-        "max_anim_frames" => &mut l.max_anim_frames,
-        _ => return None,
-    })
+/// Longest snake_case J3D field name that [`camel_case`] turns around.
+const FIELD_NAME_BYTES: usize = 64;
+
+/// Sets `name` in whichever tables have it (both for a shared name), the
+/// library's tables deciding names and values; nothing changes on failure.
+fn set_limit(options: &mut scenedec_options, name: &str, value: f64) -> Result<(), Error> {
+    let mut buffer = [0u8; FIELD_NAME_BYTES];
+    // A snake_case field name is a J3D limit alone.
+    let (bbmodel_name, j3d_name) = match camel_case(name, &mut buffer) {
+        Some(camel) => (None, camel),
+        None => (Some(name), name),
+    };
+    let bbmodel = BbmodelLimits::from(options.bbmodel);
+    let j3d = J3dLimits::from(options.j3d);
+    let in_bbmodel = bbmodel_name.filter(|n| bbmodel.get(n).is_some());
+    let in_j3d = j3d.get(j3d_name).is_some();
+    if in_bbmodel.is_none() && !in_j3d {
+        // The library's own INVALID_LIMIT for a name it does not know.
+        return bbmodel.with_override(name, value).map(|_| ());
+    }
+    let bbmodel = match in_bbmodel {
+        Some(n) => bbmodel.with_override(n, value)?,
+        None => bbmodel,
+    };
+    let j3d = if in_j3d {
+        j3d.with_override(j3d_name, value)?
+    } else {
+        j3d
+    };
+    options.bbmodel = bbmodel.into();
+    options.j3d = j3d.into();
+    Ok(())
 }
 
-/// A J3D override under the .bbmodel rule: a positive integer, or +∞.
-fn limit_value(name: &str, value: f64) -> Result<u64, Error> {
-    if value == f64::INFINITY {
-        return Ok(UNLIMITED);
+/// `max_joints` as `maxJoints`, in `buffer`; None for a name with no `_`
+/// (or too long to be a field).
+fn camel_case<'b>(name: &str, buffer: &'b mut [u8; FIELD_NAME_BYTES]) -> Option<&'b str> {
+    if !name.contains('_') || name.len() > FIELD_NAME_BYTES {
+        return None;
     }
-    if value.is_finite() && value >= 1.0 && value.fract() == 0.0 && value < 1.8e19 {
-        // In range and integral, checked just above.
-        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
-        return Ok(value as u64);
+    let mut len = 0;
+    let mut upper = false;
+    for b in name.bytes() {
+        if b == b'_' {
+            upper = true;
+            continue;
+        }
+        *buffer.get_mut(len)? = if upper { b.to_ascii_uppercase() } else { b };
+        upper = false;
+        len += 1;
     }
-    Err(Error::nowhere(
-        ErrorCode::InvalidLimit,
-        format_args!("limit {name} must be a positive integer or Infinity, got {value}"),
-    ))
+    core::str::from_utf8(buffer.get(..len)?).ok()
 }

@@ -330,6 +330,11 @@ pub(crate) fn for_each_value_to_end<'a, E: From<SyntaxError>>(
 ///
 /// Entries that are neither a uuid string nor an object are INVALID_FIELD;
 /// groups deeper than maxNesting are NESTING_TOO_DEEP.
+///
+/// Never inlined: its stack of open groups (12 KiB) then leaves the
+/// stack when the walk ends, instead of sitting in the caller's frame
+/// (the counting pass's) under everything the caller calls next.
+#[inline(never)]
 pub fn walk_outliner<'a>(
     doc: &Document<'a>,
     limits: &BbmodelLimits,

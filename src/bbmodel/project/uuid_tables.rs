@@ -77,12 +77,12 @@ pub(in crate::bbmodel) fn group_table(
 }
 
 /// Slots of [`SeenUuids`]: twice what it holds, so probes stay short.
-const SEEN_SLOTS: usize = 512;
+const SEEN_SLOTS: usize = 256;
 /// Element uuids [`SeenUuids`] holds; repeats past these are found by
 /// [`elements_unique`] after the fill pass.
 const SEEN_HELD: usize = SEEN_SLOTS / 2;
 
-/// The first element uuids a counting pass reads (8 KiB on the stack, by
+/// The first element uuids a counting pass reads (4 KiB on the stack, by
 /// hash, open addressing), so that a uuid repeated among them is refused
 /// where the repeat is read: a file of thousands of elements with one uuid
 /// is refused at its second element, not after a fill pass.

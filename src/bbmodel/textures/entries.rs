@@ -34,11 +34,12 @@ use crate::limits::BbmodelLimits;
 use crate::png::Header;
 use crate::scene::FrameOrder;
 
-/// Texture uuids the counting passes hold on the stack (24 KiB), so that a
-/// face naming its texture by uuid is a binary search; past this many
-/// textures, the later ones are looked up by reading the `textures` array
-/// again (the fill pass holds every uuid, in memory from the plan).
-pub const COUNTED_UUIDS: usize = 1024;
+/// Texture uuids the counting passes hold on the stack (1.5 KiB: the
+/// decode must fit a 16 KiB stack), so that a face naming its texture by
+/// uuid is a binary search; past this many textures, the later ones are
+/// looked up by reading the `textures` array again (the fill pass holds
+/// every uuid, in memory from the plan).
+pub const COUNTED_UUIDS: usize = 64;
 
 /// How a texture's faces are sided (render_sides, convention 9).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
