@@ -14,8 +14,10 @@
 //! shows; the mode goes into the animation's `extras`
 //! (`{"loop": "repeat"}`, …, as [`FrameLoop::as_str`] names them).
 //!
-//! Material tracks (BTK, BRK, BPK, BTP) and shape visibility (BVA) are not
-//! written yet; [`unwritten_tracks`] counts them so the caller can say so.
+//! Material tracks (BTK, BRK, BPK, BTP) and shape visibility (BVA) go
+//! through [`super::j3d_materials`], into the same animation as pointer
+//! channels where glTF can play them, into `extras.j3d_tracks` where not;
+//! [`unplayed_tracks`] counts the latter so the caller can say so.
 
 use std::string::{String, ToString};
 use std::vec::Vec;
@@ -25,13 +27,16 @@ use json::animation::{Interpolation, Property};
 use serde_json::{Map, Value};
 
 use crate::scene::{
-    ClipRecord, CurveKind, FrameLoop, Mat4, NodeFlags, NodePose, NodeRecord, Scene, TrackTarget,
+    ClipRecord, CurveKind, FrameLoop, Mat4, NodeFlags, NodePose, NodeRecord, Scene, TrackRecord,
+    TrackTarget,
 };
 
 use super::ExportError;
 use super::animations::{frame_times, merge_times, push};
 use super::buffers::{Layout, Writer};
 use super::extras;
+use super::j3d_materials::{Frames, Kept};
+use super::materials::Materials;
 use super::nodes::{NodeMap, quaternion_xyz};
 
 /// One joint's values per sampled time, and where they go.
@@ -115,13 +120,63 @@ fn period(clip: &ClipRecord) -> f32 {
     }
 }
 
-/// Material and shape tracks of J3D clips that the export leaves out.
-pub fn unwritten_tracks(scene: &Scene<'_>) -> usize {
-    scene
-        .tracks()
-        .iter()
-        .filter(|t| t.target != TrackTarget::Joint as u32)
-        .count()
+/// Tracks of J3D clips that no glTF viewer plays, by what they animate:
+/// texture swaps (BTP), shape visibility (BVA), colours the base colour
+/// is not made of (BRK, BPK), texture matrices that move no base colour
+/// texture (BTK). What [`write_j3d_clips`] plays is decided by the same
+/// flags ([`TrackRecord`]'s `BASE_*`), except that a base texture matrix
+/// the extension cannot express is also left out (it says how many).
+pub fn unplayed_tracks(scene: &Scene<'_>) -> Unplayed {
+    let mut n = Unplayed::default();
+    for t in scene.tracks() {
+        match TrackTarget::from_u32(t.target) {
+            Some(TrackTarget::TextureIndex) => n.texture_swaps += 1,
+            Some(TrackTarget::Visibility) => n.visibility += 1,
+            Some(TrackTarget::Color)
+                if t.flags & (TrackRecord::BASE_RGB | TrackRecord::BASE_ALPHA) == 0 =>
+            {
+                n.colours += 1;
+            }
+            Some(TrackTarget::TexMatrix) if t.flags & TrackRecord::BASE_TEXTURE == 0 => {
+                n.texture_matrices += 1;
+            }
+            _ => {}
+        }
+    }
+    n
+}
+
+/// Counts of [`unplayed_tracks`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Unplayed {
+    /// BTP texture-index tracks.
+    pub texture_swaps: usize,
+    /// BVA shape tracks.
+    pub visibility: usize,
+    /// BRK/BPK colours the base colour factor is not.
+    pub colours: usize,
+    /// BTK matrices of coordinates other than the base texture's.
+    pub texture_matrices: usize,
+}
+
+impl Unplayed {
+    /// All of them.
+    pub fn total(&self) -> usize {
+        self.texture_swaps + self.visibility + self.colours + self.texture_matrices
+    }
+}
+
+/// What [`write_j3d_clips`] wrote.
+#[derive(Default)]
+pub struct J3dClips {
+    /// glTF animations written.
+    pub animations: usize,
+    /// Pointer channels by glTF animation index, for [`super::j3d_materials::splice`].
+    pub pointers: Vec<(usize, Vec<Value>)>,
+    /// Tracks kept as data only.
+    pub kept: Vec<Kept>,
+    /// Tracks not written at all ([`super::j3d_materials::Written::dropped`]).
+    pub dropped: usize,
 }
 
 /// Writes every J3D clip with a joint track as a glTF animation, lengths
@@ -131,11 +186,12 @@ pub fn write_j3d_clips(
     w: &mut Writer,
     scene: &Scene<'_>,
     nodes: &NodeMap,
+    materials: &Materials,
     scale: f32,
     fps: f32,
-) -> Result<usize, ExportError> {
+) -> Result<J3dClips, ExportError> {
     let mut poses = std::vec![NodePose::default(); scene.nodes().len()];
-    let mut written = 0;
+    let mut written = J3dClips::default();
     for clip in scene.clips() {
         let animation = clip.animation as usize;
         let rate = if clip.frame_rate > 0.0 {
@@ -146,11 +202,6 @@ pub fn write_j3d_clips(
         let mut tracks: Vec<JointTrack> = Vec::new();
         let mut key_frames: Vec<f32> = Vec::new();
         for track in scene.clip_tracks(clip) {
-            if track.target != TrackTarget::Joint as u32
-                || scene.nodes().get(track.index as usize).is_none()
-            {
-                continue;
-            }
             let curves = scene
                 .curves()
                 .get(track.first_curve as usize..)
@@ -168,6 +219,11 @@ pub fn write_j3d_clips(
                 let keys = keys.get(..c.count as usize).unwrap_or(keys);
                 key_frames.extend(keys.iter().map(|k| k.time));
             }
+            if track.target != TrackTarget::Joint as u32
+                || scene.nodes().get(track.index as usize).is_none()
+            {
+                continue;
+            }
             tracks.push(JointTrack {
                 node: track.index as usize,
                 table,
@@ -177,7 +233,7 @@ pub fn write_j3d_clips(
                 inverse_parent_scale: Vec::new(),
             });
         }
-        if tracks.is_empty() {
+        if clip.track_count == 0 {
             continue;
         }
         let frames = period(clip);
@@ -276,8 +332,29 @@ pub fn write_j3d_clips(
                 }
             }
         }
-        w.root.push(out);
-        written += 1;
+        let grid_frames: Vec<f32> = grid.iter().map(|t| t * rate).collect();
+        let mut more = super::j3d_materials::write_tracks(
+            w,
+            scene,
+            materials,
+            clip,
+            &Frames {
+                grid: &grid_frames,
+                steps: &steps,
+                rate,
+            },
+            &mut out,
+        )?;
+        written.kept.append(&mut more.kept);
+        written.dropped += more.dropped;
+        if out.channels.is_empty() && more.pointers.is_empty() {
+            continue;
+        }
+        let index = w.root.push(out);
+        if !more.pointers.is_empty() {
+            written.pointers.push((index.value(), more.pointers));
+        }
+        written.animations += 1;
     }
     Ok(written)
 }

@@ -29,6 +29,7 @@ pub mod frames;
 mod glb;
 pub mod images;
 pub mod j3d_clips;
+pub mod j3d_materials;
 pub mod materials;
 pub mod meshes;
 pub mod nodes;
@@ -200,9 +201,19 @@ fn build(scene: &Scene<'_>, stem: &str, options: &Options) -> Result<Parts, Expo
         list.push((i, drawn));
     }
     meshes::write_meshes(&mut w, &mut cx, &list)?;
+    let j3d = j3d_clips::write_j3d_clips(
+        &mut w,
+        scene,
+        &cx.nodes,
+        &cx.materials,
+        options.scale,
+        options.fps,
+    )?;
     let animations =
         animations::write_animations(&mut w, scene, &cx.nodes, options.scale, options.fps)?
-            + j3d_clips::write_j3d_clips(&mut w, scene, &cx.nodes, options.scale, options.fps)?;
+            + j3d.animations;
+    j3d_materials::declare(&mut w.root, &j3d.pointers);
+    let kept = j3d_materials::kept_extras(j3d.kept);
     // Always a default scene, even with nothing in it: readers such as
     // assimp and three.js refuse a file without one. glTF lets a scene leave
     // `nodes` out, but some readers (the `gltf` crate) require it and the
@@ -258,6 +269,8 @@ fn build(scene: &Scene<'_>, stem: &str, options: &Options) -> Result<Parts, Expo
         bin: w.bin,
         beside,
         summary,
+        pointers: j3d.pointers,
+        kept,
     })
 }
 
@@ -270,11 +283,25 @@ struct Parts {
     bin: Vec<u8>,
     beside: Vec<(String, Vec<u8>)>,
     summary: Summary,
+    /// `KHR_animation_pointer` channels by animation (j3d_materials).
+    pointers: Vec<(usize, Vec<serde_json::Value>)>,
+    /// J3D tracks kept as data, for the document's `extras`.
+    kept: Option<serde_json::Value>,
 }
 
 impl Parts {
     /// Serialises the JSON into `out`: compact in a GLB, indented in a `.gltf`.
     fn json_to(&self, out: impl std::io::Write, container: Container) -> std::io::Result<()> {
+        if !self.pointers.is_empty() || self.kept.is_some() {
+            // gltf-json's channels need a node: the pointer channels are
+            // spliced into the serialised document.
+            let doc = j3d_materials::splice(&self.root, &self.pointers, self.kept.as_ref())?;
+            return match container {
+                Container::Glb => serde_json::to_writer(out, &doc),
+                Container::Gltf => serde_json::to_writer_pretty(out, &doc),
+            }
+            .map_err(std::io::Error::from);
+        }
         match container {
             Container::Glb => json::serialize::to_writer(out, &self.root),
             Container::Gltf => json::serialize::to_writer_pretty(out, &self.root),
