@@ -131,6 +131,14 @@ fn is_table(scene: &Scene<'_>, track: &TrackRecord) -> bool {
         .all(|c| c.kind != CurveKind::Hermite as u32)
 }
 
+/// A track read at the nearest frame (BVA).
+fn is_nearest(scene: &Scene<'_>, track: &TrackRecord) -> bool {
+    scene
+        .curves()
+        .get(track.first_curve as usize)
+        .is_some_and(|c| c.kind == CurveKind::Nearest as u32)
+}
+
 /// Writes clip `clip`'s material and shape tracks: samplers into `out`, the
 /// pointer channels and kept tracks returned.
 pub fn write_tracks(
@@ -143,7 +151,14 @@ pub fn write_tracks(
 ) -> Result<Written, ExportError> {
     let animation = clip.animation as usize;
     let mut written = Written::default();
-    let mut inputs: [Option<json::Index<json::Accessor>>; 2] = [None, None];
+    let mut inputs: [Option<json::Index<json::Accessor>>; 3] = [None, None, None];
+    // A table read at the nearest frame shows frame k from k − 0.5 on.
+    let end = frames.steps.last().copied().unwrap_or(0.0);
+    let nearest_steps: Vec<f32> = frames
+        .steps
+        .iter()
+        .map(|&f| if f > 0.0 && f < end { f - 0.5 } else { f })
+        .collect();
     // Base colours already written, by material: one channel carries RGB and alpha.
     let mut coloured: Vec<usize> = Vec::new();
     for track in scene.clip_tracks(clip) {
@@ -154,9 +169,16 @@ pub fn write_tracks(
             continue;
         }
         let table = is_table(scene, track);
-        let at = if table { frames.steps } else { frames.grid };
-        let input = |w: &mut Writer, inputs: &mut [Option<_>; 2]| {
-            let slot = &mut inputs[usize::from(table)];
+        let nearest = table && is_nearest(scene, track);
+        let at: &[f32] = if nearest {
+            &nearest_steps
+        } else if table {
+            frames.steps
+        } else {
+            frames.grid
+        };
+        let input = |w: &mut Writer, inputs: &mut [Option<_>; 3]| {
+            let slot = &mut inputs[usize::from(table) + usize::from(nearest)];
             if let Some(i) = *slot {
                 return Ok(i);
             }
