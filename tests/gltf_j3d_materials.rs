@@ -20,8 +20,8 @@ mod support;
 use std::collections::BTreeMap;
 
 use scenedec::Scene;
-use scenedec::export::gltf::{Options as ExportOptions, export};
-use scenedec::scene::{TrackRecord, TrackTarget, srgb_to_linear};
+use scenedec::export::gltf::{MaterialClips, Options as ExportOptions, export};
+use scenedec::scene::{ClipKind, TrackRecord, TrackTarget, srgb_to_linear};
 use serde_json::Value;
 
 /// The JSON and BIN chunks of a .glb.
@@ -97,7 +97,13 @@ fn clip_of(scene: &Scene<'_>, name: &str) -> (usize, f32) {
 }
 
 /// The slot of the first track of `clip` on `material` of `target` with `flag`.
-fn flagged(scene: &Scene<'_>, clip: usize, material: usize, target: TrackTarget, flag: u32) -> Option<usize> {
+fn flagged(
+    scene: &Scene<'_>,
+    clip: usize,
+    material: usize,
+    target: TrackTarget,
+    flag: u32,
+) -> Option<usize> {
     let record = scene.clip_record(clip)?;
     scene
         .clip_tracks(record)
@@ -109,6 +115,11 @@ fn flagged(scene: &Scene<'_>, clip: usize, material: usize, target: TrackTarget,
 struct Counts {
     transforms: usize,
     colours: usize,
+    shapes: usize,
+    /// Frames compared where a played shape is hidden.
+    hidden: usize,
+    /// Tracks checked in `MaterialClips::Data` exports.
+    as_data: usize,
     kept: BTreeMap<String, usize>,
 }
 
@@ -123,10 +134,19 @@ fn check_pointers(scene: &Scene<'_>, glb: &Glb, what: &str, n: &mut Counts) {
         // By material: the texture transform's three outputs, or the factor.
         let mut transforms: BTreeMap<usize, [Option<(u64, u64, bool)>; 3]> = BTreeMap::new();
         for c in a["channels"].as_array().unwrap() {
+            if c["target"]["path"] == "scale" && clip_kind(scene, clip) == Some(ClipKind::Bva) {
+                n.hidden +=
+                    check_shape_scale(scene, glb, clip, rate, a, c, &std::format!("{what} {name}"));
+                n.shapes += 1;
+                continue;
+            }
             if c["target"]["path"] != "pointer" {
                 continue;
             }
-            assert!(c["target"].get("node").is_none(), "{what}: a pointer channel names no node");
+            assert!(
+                c["target"].get("node").is_none(),
+                "{what}: a pointer channel names no node"
+            );
             let pointer = c["target"]["extensions"]["KHR_animation_pointer"]["pointer"]
                 .as_str()
                 .unwrap();
@@ -141,7 +161,15 @@ fn check_pointers(scene: &Scene<'_>, glb: &Glb, what: &str, n: &mut Counts) {
             let gltf: usize = parts[2].parse().unwrap();
             if pointer.ends_with("/baseColorFactor") {
                 let m = material_of(scene, glb, gltf);
-                check_factor(scene, glb, clip, rate, m, io, &std::format!("{what} {name} {pointer}"));
+                check_factor(
+                    scene,
+                    glb,
+                    clip,
+                    rate,
+                    m,
+                    io,
+                    &std::format!("{what} {name} {pointer}"),
+                );
                 n.colours += 1;
             } else {
                 let k = ["offset", "rotation", "scale"]
@@ -161,24 +189,94 @@ fn check_pointers(scene: &Scene<'_>, glb: &Glb, what: &str, n: &mut Counts) {
                 "{what}: material {gltf}'s texture has the extension to animate"
             );
             let m = material_of(scene, glb, gltf);
-            let slot = flagged(scene, clip, m, TrackTarget::TexMatrix, TrackRecord::BASE_TEXTURE)
-                .expect("a texture transform comes from a BASE_TEXTURE track");
+            let slot = flagged(
+                scene,
+                clip,
+                m,
+                TrackTarget::TexMatrix,
+                TrackRecord::BASE_TEXTURE,
+            )
+            .expect("a texture transform comes from a BASE_TEXTURE track");
             let times = glb.floats(o.0, 1);
-            let (offsets, turns, scales) = (glb.floats(o.1, 2), glb.floats(r.1, 1), glb.floats(s.1, 2));
+            let (offsets, turns, scales) =
+                (glb.floats(o.1, 2), glb.floats(r.1, 1), glb.floats(s.1, 2));
             for (t, k) in compare_at(&times, o.2) {
                 let sample = scene.sample_material(clip, t * rate, m).unwrap();
                 let want = sample.texture_matrices[slot].unwrap().matrix;
                 let (sin, cos) = turns[k][0].sin_cos();
                 let (sx, sy) = (scales[k][0], scales[k][1]);
-                let got = [cos * sx, -sin * sx, sin * sy, cos * sy, offsets[k][0], offsets[k][1]];
+                let got = [
+                    cos * sx,
+                    -sin * sx,
+                    sin * sy,
+                    cos * sy,
+                    offsets[k][0],
+                    offsets[k][1],
+                ];
                 let want = [want[0], want[1], want[4], want[5], want[12], want[13]];
                 for (g, w) in got.iter().zip(want) {
-                    close(*g, w, &std::format!("{what} {name} material {gltf} at {t} s"));
+                    close(
+                        *g,
+                        w,
+                        &std::format!("{what} {name} material {gltf} at {t} s"),
+                    );
                 }
             }
             n.transforms += 1;
         }
     }
+}
+
+fn clip_kind(scene: &Scene<'_>, clip: usize) -> Option<ClipKind> {
+    ClipKind::from_u32(scene.clip_record(clip)?.kind)
+}
+
+/// A BVA track played as its shape's node's scale: 0 exactly where the
+/// game hides the shape, the node's own scale where it shows it; the node
+/// holds that shape alone (its mesh's `extras.parts` names one shape) and
+/// no child.
+fn check_shape_scale(
+    scene: &Scene<'_>,
+    glb: &Glb,
+    clip: usize,
+    rate: f32,
+    a: &Value,
+    c: &Value,
+    what: &str,
+) -> usize {
+    let node = &glb.json["nodes"][c["target"]["node"].as_u64().unwrap() as usize];
+    assert!(
+        node.get("children").is_none(),
+        "{what}: a shape's node has no child"
+    );
+    let mesh = &glb.json["meshes"][node["mesh"].as_u64().unwrap() as usize];
+    let parts = mesh["extras"]["parts"].as_array().unwrap();
+    assert_eq!(parts.len(), 1, "{what}: the node holds one shape");
+    let part = parts[0].as_str().unwrap();
+    let shape: usize = part
+        .strip_prefix("shape ")
+        .and_then(|p| p.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{what}: part {part}"));
+    let sampler = &a["samplers"][c["sampler"].as_u64().unwrap() as usize];
+    assert_eq!(sampler["interpolation"], "STEP", "{what}");
+    let times = glb.floats(sampler["input"].as_u64().unwrap(), 1);
+    let scales = glb.floats(sampler["output"].as_u64().unwrap(), 3);
+    let rest: Vec<f32> = node["scale"].as_array().map_or(vec![1.0; 3], |s| {
+        s.iter().map(|v| v.as_f64().unwrap() as f32).collect()
+    });
+    let mut hidden = 0;
+    for (t, k) in compare_at(&times, true) {
+        let shown = scene.sample_visibility(clip, t * rate, shape).unwrap();
+        let want = if shown.unwrap_or(true) {
+            rest.clone()
+        } else {
+            vec![0.0; 3]
+        };
+        assert_eq!(scales[k], want, "{what}: shape {shape} at {t} s");
+        hidden += usize::from(shown == Some(false));
+    }
+    hidden
 }
 
 /// The scene material glTF material `gltf` was written for (by name).
@@ -202,7 +300,10 @@ fn check_factor(
 ) {
     let rgb = flagged(scene, clip, m, TrackTarget::Color, TrackRecord::BASE_RGB);
     let alpha = flagged(scene, clip, m, TrackTarget::Color, TrackRecord::BASE_ALPHA);
-    assert!(rgb.is_some() || alpha.is_some(), "{what}: no base colour track");
+    assert!(
+        rgb.is_some() || alpha.is_some(),
+        "{what}: no base colour track"
+    );
     let rest = scene.materials()[m].base_color;
     let times = glb.floats(input, 1);
     let values = glb.floats(output, 4);
@@ -219,7 +320,11 @@ fn check_factor(
             want[3] = unit(c[3]);
         }
         for i in 0..4 {
-            close(values[k][i], want[i], &std::format!("{what} at {t} s, component {i}"));
+            close(
+                values[k][i],
+                want[i],
+                &std::format!("{what} at {t} s, component {i}"),
+            );
         }
     }
 }
@@ -255,7 +360,11 @@ fn check_kept(scene: &Scene<'_>, glb: &Glb, what: &str, n: &mut Counts) {
                 "shape_visible" => {
                     let shape = k["shape"].as_u64().unwrap() as usize;
                     let v = scene.sample_visibility(clip, f, shape).unwrap();
-                    assert_eq!(values[i][0], if v.unwrap_or(true) { 1.0 } else { 0.0 }, "{here}");
+                    assert_eq!(
+                        values[i][0],
+                        if v.unwrap_or(true) { 1.0 } else { 0.0 },
+                        "{here}"
+                    );
                 }
                 "texture" => {
                     let s = scene.sample_material(clip, f, material.unwrap()).unwrap();
@@ -292,7 +401,11 @@ fn j3d_material_and_shape_clips_play_as_the_game_samples_them() {
     let mut by_model: BTreeMap<String, Vec<String>> = BTreeMap::new();
     for row in manifest.lines().skip(1) {
         let cols: Vec<&str> = row.split('\t').collect();
-        if matches!(cols.get(5), Some(&"BTK" | &"BRK" | &"BPK" | &"BTP" | &"BVA")) && cols[6] != "-" {
+        if matches!(
+            cols.get(5),
+            Some(&"BTK" | &"BRK" | &"BPK" | &"BTP" | &"BVA")
+        ) && cols[6] != "-"
+        {
             by_model
                 .entry(cols[6].to_owned())
                 .or_default()
@@ -323,27 +436,64 @@ fn j3d_material_and_shape_clips_play_as_the_game_samples_them() {
             .as_array()
             .map(|u| u.iter().filter_map(Value::as_str).collect())
             .unwrap_or_default();
-        let pointers = glb.json["animations"]
-            .as_array()
-            .is_some_and(|a| a.iter().any(|a| a["channels"].as_array().unwrap().iter().any(|c| c["target"]["path"] == "pointer")));
-        assert_eq!(used.contains(&"KHR_animation_pointer"), pointers, "{model}: {used:?}");
+        let pointers = glb.json["animations"].as_array().is_some_and(|a| {
+            a.iter().any(|a| {
+                a["channels"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .any(|c| c["target"]["path"] == "pointer")
+            })
+        });
+        assert_eq!(
+            used.contains(&"KHR_animation_pointer"),
+            pointers,
+            "{model}: {used:?}"
+        );
         assert!(
             glb.json.get("extensionsRequired").is_none(),
             "{model}: a viewer without the extensions still shows the model"
         );
         check_pointers(&scene, &glb, model, &mut n);
         check_kept(&scene, &glb, model, &mut n);
+        // As data only: no pointer channel, every track in extras, right.
+        let data = ExportOptions {
+            material_clips: MaterialClips::Data,
+            ..ExportOptions::default()
+        };
+        let glb = Glb::read(&export(&scene, "model", &data).unwrap().main);
+        assert!(glb.json.get("extensionsUsed").is_none(), "{model}");
+        let text = glb.json.to_string();
+        assert!(
+            !text.contains("\"pointer\""),
+            "{model}: a pointer channel in data mode"
+        );
+        let mut m = Counts::default();
+        check_kept(&scene, &glb, model, &mut m);
+        n.as_data += m.kept.values().sum::<usize>();
     }
     eprintln!(
-        "{} models: {} texture transforms, {} base colours played; kept as data: {:?}",
+        "{} models: {} texture transforms, {} base colours, {} shape scales played; kept as data: {:?}",
         by_model.len(),
         n.transforms,
         n.colours,
+        n.shapes,
         n.kept
     );
     assert!(n.transforms >= 2, "texture transforms: {}", n.transforms);
     assert!(n.colours >= 2, "base colours: {}", n.colours);
+    assert!(n.shapes >= 2, "shape scales: {}", n.shapes);
+    assert!(n.hidden > 0, "no played shape is ever hidden");
+    let kept: usize = n.kept.values().sum();
+    assert!(
+        n.as_data > kept,
+        "data mode keeps what pointer mode plays too: {} against {kept}",
+        n.as_data
+    );
     for kind in ["texture", "shape_visible", "texture_matrix"] {
-        assert!(n.kept.get(kind).is_some_and(|&c| c > 0), "no kept {kind} track checked");
+        assert!(
+            n.kept.get(kind).is_some_and(|&c| c > 0),
+            "no kept {kind} track checked"
+        );
     }
 }

@@ -95,17 +95,23 @@ fn clip_facts(
 /// and base colours; the other tracks go into the document's
 /// `extras.j3d_tracks`, which no viewer plays: says so on standard error,
 /// once per model that has any, naming what they are.
-pub fn warn_not_exported(name: &str, scene: &scenedec::Scene<'_>) {
-    let n = scenedec::export::gltf::j3d_clips::unplayed_tracks(scene);
+pub fn warn_not_exported(name: &str, n: &scenedec::export::gltf::j3d_materials::Unplayed) {
     if n.total() == 0 {
         return;
     }
     let mut parts = Vec::new();
     for (count, what) in [
         (n.texture_swaps, "texture swap (BTP)"),
-        (n.visibility, "shape visibility (BVA)"),
+        (n.visibility, "visibility of a shape sharing its node (BVA)"),
         (n.colours, "colour the base colour is not made of (BRK/BPK)"),
-        (n.texture_matrices, "texture matrix of no base colour texture (BTK)"),
+        (
+            n.texture_matrices,
+            "texture matrix moving no base colour texture or not expressible (BTK)",
+        ),
+        (
+            n.as_data,
+            "base texture matrix or base colour (--material-clips data)",
+        ),
     ] {
         if count > 0 {
             parts.push(format!("{count} {what}"));

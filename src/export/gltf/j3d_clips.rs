@@ -16,8 +16,9 @@
 //!
 //! Material tracks (BTK, BRK, BPK, BTP) and shape visibility (BVA) go
 //! through [`super::j3d_materials`], into the same animation as pointer
-//! channels where glTF can play them, into `extras.j3d_tracks` where not;
-//! [`unplayed_tracks`] counts the latter so the caller can say so.
+//! channels where glTF can play them (BVA as its shape's node's scale),
+//! into `extras.j3d_tracks` where not; the export's summary counts the
+//! latter ([`Unplayed`]) so the caller can say so.
 
 use std::string::{String, ToString};
 use std::vec::Vec;
@@ -27,15 +28,14 @@ use json::animation::{Interpolation, Property};
 use serde_json::{Map, Value};
 
 use crate::scene::{
-    ClipRecord, CurveKind, FrameLoop, Mat4, NodeFlags, NodePose, NodeRecord, Scene, TrackRecord,
-    TrackTarget,
+    ClipRecord, CurveKind, FrameLoop, Mat4, NodeFlags, NodePose, NodeRecord, Scene, TrackTarget,
 };
 
 use super::ExportError;
 use super::animations::{frame_times, merge_times, push};
 use super::buffers::{Layout, Writer};
 use super::extras;
-use super::j3d_materials::{Frames, Kept};
+use super::j3d_materials::{Frames, Kept, Unplayed};
 use super::materials::Materials;
 use super::nodes::{NodeMap, quaternion_xyz};
 
@@ -120,52 +120,6 @@ fn period(clip: &ClipRecord) -> f32 {
     }
 }
 
-/// Tracks of J3D clips that no glTF viewer plays, by what they animate:
-/// texture swaps (BTP), shape visibility (BVA), colours the base colour
-/// is not made of (BRK, BPK), texture matrices that move no base colour
-/// texture (BTK). What [`write_j3d_clips`] plays is decided by the same
-/// flags ([`TrackRecord`]'s `BASE_*`), except that a base texture matrix
-/// the extension cannot express is also left out (it says how many).
-pub fn unplayed_tracks(scene: &Scene<'_>) -> Unplayed {
-    let mut n = Unplayed::default();
-    for t in scene.tracks() {
-        match TrackTarget::from_u32(t.target) {
-            Some(TrackTarget::TextureIndex) => n.texture_swaps += 1,
-            Some(TrackTarget::Visibility) => n.visibility += 1,
-            Some(TrackTarget::Color)
-                if t.flags & (TrackRecord::BASE_RGB | TrackRecord::BASE_ALPHA) == 0 =>
-            {
-                n.colours += 1;
-            }
-            Some(TrackTarget::TexMatrix) if t.flags & TrackRecord::BASE_TEXTURE == 0 => {
-                n.texture_matrices += 1;
-            }
-            _ => {}
-        }
-    }
-    n
-}
-
-/// Counts of [`unplayed_tracks`].
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Unplayed {
-    /// BTP texture-index tracks.
-    pub texture_swaps: usize,
-    /// BVA shape tracks.
-    pub visibility: usize,
-    /// BRK/BPK colours the base colour factor is not.
-    pub colours: usize,
-    /// BTK matrices of coordinates other than the base texture's.
-    pub texture_matrices: usize,
-}
-
-impl Unplayed {
-    /// All of them.
-    pub fn total(&self) -> usize {
-        self.texture_swaps + self.visibility + self.colours + self.texture_matrices
-    }
-}
-
 /// What [`write_j3d_clips`] wrote.
 #[derive(Default)]
 pub struct J3dClips {
@@ -175,8 +129,8 @@ pub struct J3dClips {
     pub pointers: Vec<(usize, Vec<Value>)>,
     /// Tracks kept as data only.
     pub kept: Vec<Kept>,
-    /// Tracks not written at all ([`super::j3d_materials::Written::dropped`]).
-    pub dropped: usize,
+    /// What the kept tracks animate.
+    pub unplayed: Unplayed,
 }
 
 /// Writes every J3D clip with a joint track as a glTF animation, lengths
@@ -189,6 +143,7 @@ pub fn write_j3d_clips(
     materials: &Materials,
     scale: f32,
     fps: f32,
+    material_clips: super::MaterialClips,
 ) -> Result<J3dClips, ExportError> {
     let mut poses = std::vec![NodePose::default(); scene.nodes().len()];
     let mut written = J3dClips::default();
@@ -342,11 +297,17 @@ pub fn write_j3d_clips(
                 grid: &grid_frames,
                 steps: &steps,
                 rate,
+                pointers: material_clips == super::MaterialClips::Pointer,
             },
             &mut out,
         )?;
         written.kept.append(&mut more.kept);
-        written.dropped += more.dropped;
+        let u = more.unplayed;
+        written.unplayed.texture_swaps += u.texture_swaps;
+        written.unplayed.visibility += u.visibility;
+        written.unplayed.colours += u.colours;
+        written.unplayed.texture_matrices += u.texture_matrices;
+        written.unplayed.as_data += u.as_data;
         if out.channels.is_empty() && more.pointers.is_empty() {
             continue;
         }

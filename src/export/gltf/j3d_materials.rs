@@ -23,7 +23,7 @@ use std::string::{String, ToString};
 use std::vec::Vec;
 
 use gltf_json as json;
-use json::animation::{Interpolation, Sampler};
+use json::animation::{Interpolation, Property, Sampler};
 use json::validation::Checked;
 use serde_json::{Map, Value, json as value};
 
@@ -33,6 +33,7 @@ use crate::scene::{
 };
 
 use super::ExportError;
+use super::animations::push;
 use super::buffers::{Layout, Writer};
 use super::materials::Materials;
 
@@ -96,6 +97,42 @@ pub struct Kept {
     fields: Map<String, Value>,
 }
 
+/// Tracks of J3D clips that no glTF viewer plays (kept in
+/// `extras.j3d_tracks`), by what they animate.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Unplayed {
+    /// BTP texture-index tracks: glTF cannot swap a texture index.
+    pub texture_swaps: usize,
+    /// BVA tracks of shapes that share their glTF node with other shapes
+    /// or nodes, so scaling the node would hide those too.
+    pub visibility: usize,
+    /// BRK/BPK colours the base colour factor is not made of.
+    pub colours: usize,
+    /// BTK matrices that move no base colour texture, or that
+    /// `KHR_texture_transform` cannot express.
+    pub texture_matrices: usize,
+    /// Base texture matrices and base colours kept as data by
+    /// [`super::MaterialClips::Data`].
+    pub as_data: usize,
+}
+
+impl Unplayed {
+    /// All of them.
+    pub fn total(&self) -> usize {
+        self.texture_swaps + self.visibility + self.colours + self.texture_matrices + self.as_data
+    }
+
+    fn count(&mut self, target: TrackTarget) {
+        match target {
+            TrackTarget::TextureIndex => self.texture_swaps += 1,
+            TrackTarget::Visibility => self.visibility += 1,
+            TrackTarget::Color => self.colours += 1,
+            TrackTarget::TexMatrix => self.texture_matrices += 1,
+            TrackTarget::Joint => {}
+        }
+    }
+}
+
 /// What a clip's material and shape tracks became.
 #[derive(Default)]
 pub struct Written {
@@ -103,9 +140,8 @@ pub struct Written {
     pub pointers: Vec<Value>,
     /// Tracks written only as data in `extras.j3d_tracks`.
     pub kept: Vec<Kept>,
-    /// Tracks whose values were not sampled (a material whose glTF form has
-    /// no base colour texture to move, or a matrix the extension cannot express).
-    pub dropped: usize,
+    /// What the kept tracks animate.
+    pub unplayed: Unplayed,
 }
 
 /// Frames a clip's material tracks are sampled at: Hermite tracks on
@@ -117,6 +153,8 @@ pub struct Frames<'f> {
     pub steps: &'f [f32],
     /// Frames per second.
     pub rate: f32,
+    /// Play what glTF can through `KHR_animation_pointer` (else keep it as data).
+    pub pointers: bool,
 }
 
 /// A track's curves are all tables (BTP, BVA: STEP) rather than Hermite.
@@ -139,8 +177,310 @@ fn is_nearest(scene: &Scene<'_>, track: &TrackRecord) -> bool {
         .is_some_and(|c| c.kind == CurveKind::Nearest as u32)
 }
 
-/// Writes clip `clip`'s material and shape tracks: samplers into `out`, the
-/// pointer channels and kept tracks returned.
+/// One clip's writing state.
+struct Clip<'x, 's> {
+    w: &'x mut Writer,
+    scene: &'x Scene<'s>,
+    materials: &'x Materials,
+    clip: &'x ClipRecord,
+    out: &'x mut json::Animation,
+    written: Written,
+    /// Time accessors: keyed grid, whole frames, half frames.
+    inputs: [Option<json::Index<json::Accessor>>; 3],
+}
+
+/// When a track is sampled.
+#[derive(Clone, Copy)]
+struct When<'f> {
+    frames: &'f [f32],
+    input: usize,
+    rate: f32,
+    interpolation: Interpolation,
+}
+
+impl Clip<'_, '_> {
+    fn animation(&self) -> usize {
+        self.clip.animation as usize
+    }
+
+    fn input(&mut self, when: When<'_>) -> Result<json::Index<json::Accessor>, ExportError> {
+        if let Some(i) = self.inputs.get(when.input).copied().flatten() {
+            return Ok(i);
+        }
+        let times: Vec<[f32; 1]> = when.frames.iter().map(|f| [f / when.rate]).collect();
+        let i = self.w.floats(&times, Layout::SCALAR_F32, None, true)?;
+        if let Some(slot) = self.inputs.get_mut(when.input) {
+            *slot = Some(i);
+        }
+        Ok(i)
+    }
+
+    fn sample(&self, f: f32, material: usize) -> Result<MaterialSample, ExportError> {
+        self.scene
+            .sample_material(self.animation(), f, material)
+            .map_err(|e| ExportError::Scene(e.to_string()))
+    }
+
+    fn pointer(
+        &mut self,
+        when: When<'_>,
+        output: json::Index<json::Accessor>,
+        pointer: &str,
+    ) -> Result<(), ExportError> {
+        let input = self.input(when)?;
+        let c = channel(self.out, input, output, when.interpolation, pointer)?;
+        self.written.pointers.push(c);
+        Ok(())
+    }
+
+    /// A base texture's matrix as `KHR_texture_transform`; false when it
+    /// cannot be (no textured glTF material, or a matrix it cannot express).
+    fn transform(&mut self, track: &TrackRecord, when: When<'_>) -> Result<bool, ExportError> {
+        let material = track.index as usize;
+        let targets = self.materials.textured(&self.w.root, material);
+        if targets.is_empty() {
+            return Ok(false);
+        }
+        let mut transforms = Vec::with_capacity(when.frames.len());
+        for &f in when.frames {
+            let m = self
+                .sample(f, material)?
+                .texture_matrices
+                .get(track.slot as usize)
+                .copied()
+                .flatten();
+            match m.and_then(|m| decompose(&m.matrix)) {
+                Some(t) => transforms.push(t),
+                None => return Ok(false),
+            }
+        }
+        unwrap_turns(&mut transforms);
+        let offset: Vec<[f32; 2]> = transforms.iter().map(|t| t.offset).collect();
+        let rotation: Vec<[f32; 1]> = transforms.iter().map(|t| [t.rotation]).collect();
+        let scale: Vec<[f32; 2]> = transforms.iter().map(|t| t.scale).collect();
+        let outputs = [
+            (
+                "offset",
+                self.w.floats(&offset, Layout::VEC2_F32, None, false)?,
+            ),
+            (
+                "rotation",
+                self.w.floats(&rotation, Layout::SCALAR_F32, None, false)?,
+            ),
+            (
+                "scale",
+                self.w.floats(&scale, Layout::VEC2_F32, None, false)?,
+            ),
+        ];
+        for gltf in targets {
+            add_transform(&mut self.w.root, gltf);
+            for (name, output) in outputs {
+                let pointer = std::format!(
+                    "/materials/{gltf}/pbrMetallicRoughness/baseColorTexture/extensions/KHR_texture_transform/{name}"
+                );
+                self.pointer(when, output, &pointer)?;
+            }
+        }
+        Ok(true)
+    }
+
+    /// The base colour factor of `track`'s material, RGB and alpha from
+    /// whichever of the clip's tracks the fold made them.
+    fn factor(&mut self, track: &TrackRecord, when: When<'_>) -> Result<bool, ExportError> {
+        let material = track.index as usize;
+        let Some(record) = self.scene.materials().get(material) else {
+            return Ok(false);
+        };
+        let (rgb, alpha) = base_slots(self.scene, self.clip, material);
+        // The first of the material's base tracks writes the channel.
+        let first = self.scene.clip_tracks(self.clip).find(|t| {
+            t.target == TrackTarget::Color as u32
+                && t.index as usize == material
+                && t.flags & (TrackRecord::BASE_RGB | TrackRecord::BASE_ALPHA) != 0
+        });
+        if first != Some(track) {
+            return Ok(true);
+        }
+        let mut factors = Vec::with_capacity(when.frames.len());
+        for &f in when.frames {
+            let s = self.sample(f, material)?;
+            factors.push(base_factor(record.base_color, &s, rgb, alpha));
+        }
+        let output = self.w.floats(&factors, Layout::VEC4_F32, None, false)?;
+        for gltf in self.materials.of(material) {
+            let pointer = std::format!("/materials/{gltf}/pbrMetallicRoughness/baseColorFactor");
+            self.pointer(when, output, &pointer)?;
+        }
+        Ok(true)
+    }
+
+    /// A shape's visibility as its node's scale (the node's own, or 0),
+    /// when the node holds that shape alone and no other node.
+    fn visibility(&mut self, track: &TrackRecord, when: When<'_>) -> Result<bool, ExportError> {
+        let shape = track.index as usize;
+        let Some(node) = shape_node(self.scene, &self.w.root, shape) else {
+            return Ok(false);
+        };
+        let rest = self
+            .w
+            .root
+            .nodes
+            .get(node)
+            .and_then(|n| n.scale)
+            .unwrap_or([1.0; 3]);
+        let mut scales = Vec::with_capacity(when.frames.len());
+        for &f in when.frames {
+            let shown = self
+                .scene
+                .sample_visibility(self.animation(), f, shape)
+                .map_err(|e| ExportError::Scene(e.to_string()))?;
+            scales.push(if shown.unwrap_or(true) {
+                rest
+            } else {
+                [0.0; 3]
+            });
+        }
+        let input = self.input(when)?;
+        let output = self.w.floats(&scales, Layout::VEC3_F32, None, false)?;
+        let node = json::Index::new(u32::try_from(node).unwrap_or(u32::MAX));
+        push(
+            self.out,
+            input,
+            output,
+            when.interpolation,
+            node,
+            Property::Scale,
+        )?;
+        Ok(true)
+    }
+
+    /// The track's sampled values as data, for `extras.j3d_tracks`.
+    fn keep(
+        &mut self,
+        track: &TrackRecord,
+        target: TrackTarget,
+        when: When<'_>,
+    ) -> Result<(), ExportError> {
+        let (scene, animation) = (self.scene, self.animation());
+        let material = track.index as usize;
+        let slot = track.slot as usize;
+        let mut fields = Map::new();
+        let clip_name = scene
+            .animations()
+            .get(animation)
+            .map_or("", |a| scene.text(a.name));
+        fields.insert(String::from("clip"), Value::from(clip_name));
+        let output = match target {
+            TrackTarget::Visibility => {
+                fields.insert(String::from("target"), Value::from("shape_visible"));
+                fields.insert(String::from("shape"), Value::from(material));
+                let mut values = Vec::with_capacity(when.frames.len());
+                for &f in when.frames {
+                    let v = scene
+                        .sample_visibility(animation, f, material)
+                        .map_err(|e| ExportError::Scene(e.to_string()))?;
+                    values.push([if v.unwrap_or(true) { 1.0 } else { 0.0 }]);
+                }
+                self.w.floats(&values, Layout::SCALAR_F32, None, false)?
+            }
+            TrackTarget::TextureIndex => {
+                fields.insert(String::from("target"), Value::from("texture"));
+                let mut values = Vec::with_capacity(when.frames.len());
+                for &f in when.frames {
+                    let t = self
+                        .sample(f, material)?
+                        .textures
+                        .get(slot)
+                        .copied()
+                        .flatten();
+                    values.push([t.map_or(-1.0, f32::from)]);
+                }
+                self.w.floats(&values, Layout::SCALAR_F32, None, false)?
+            }
+            TrackTarget::TexMatrix => {
+                fields.insert(String::from("target"), Value::from("texture_matrix"));
+                let mut values = Vec::with_capacity(when.frames.len());
+                for &f in when.frames {
+                    let m = self
+                        .sample(f, material)?
+                        .texture_matrices
+                        .get(slot)
+                        .copied()
+                        .flatten();
+                    values.push(m.map_or([0.0; 16], |m| m.matrix));
+                }
+                self.w.floats(&values, Layout::MAT4_F32, None, false)?
+            }
+            TrackTarget::Color | TrackTarget::Joint => {
+                fields.insert(
+                    String::from("target"),
+                    Value::from(ColorSlot::name(slot).unwrap_or("?")),
+                );
+                let mut values = Vec::with_capacity(when.frames.len());
+                for &f in when.frames {
+                    let c = self
+                        .sample(f, material)?
+                        .colors
+                        .get(slot)
+                        .copied()
+                        .flatten();
+                    values.push(c.unwrap_or([0.0; 4]));
+                }
+                self.w.floats(&values, Layout::VEC4_F32, None, false)?
+            }
+        };
+        if target != TrackTarget::Visibility {
+            let name = scene
+                .materials()
+                .get(material)
+                .map_or("", |r| scene.text(r.name));
+            fields.insert(String::from("material"), Value::from(name));
+            fields.insert(String::from("slot"), Value::from(slot));
+        }
+        let input = self.input(when)?;
+        fields.insert(String::from("input"), Value::from(input.value()));
+        fields.insert(String::from("output"), Value::from(output.value()));
+        let step = when.interpolation == Interpolation::Step;
+        fields.insert(
+            String::from("interpolation"),
+            Value::from(if step { "STEP" } else { "LINEAR" }),
+        );
+        self.written.kept.push(Kept { fields });
+        Ok(())
+    }
+}
+
+/// The glTF node that holds scene mesh `shape` alone: its mesh merges no
+/// other scene mesh (`extras.parts`, [`super::meshes::part_name`]) and it
+/// has no children, so scaling it hides that shape and nothing else.
+fn shape_node(scene: &Scene<'_>, root: &json::Root, shape: usize) -> Option<usize> {
+    let record = scene.meshes().get(shape)?;
+    let part = Value::from(super::meshes::part_name(scene, shape, record));
+    let mesh = root.meshes.iter().position(|m| {
+        let parts = m
+            .extras
+            .as_deref()
+            .and_then(|e| serde_json::from_str::<Value>(e.get()).ok())
+            .and_then(|v| v.get("parts").cloned());
+        parts
+            .as_ref()
+            .and_then(Value::as_array)
+            .is_some_and(|p| p.len() == 1 && p.first() == Some(&part))
+    })?;
+    let mut holders = root
+        .nodes
+        .iter()
+        .enumerate()
+        .filter(|(_, n)| n.mesh.map(|m| m.value()) == Some(mesh));
+    let (index, node) = holders.next()?;
+    let alone = holders.next().is_none()
+        && node.children.as_ref().is_none_or(Vec::is_empty)
+        && node.skin.is_none();
+    alone.then_some(index)
+}
+
+/// Writes clip `clip`'s material and shape tracks: samplers and node
+/// channels into `out`, the pointer channels and kept tracks returned.
 pub fn write_tracks(
     w: &mut Writer,
     scene: &Scene<'_>,
@@ -149,18 +489,22 @@ pub fn write_tracks(
     frames: &Frames<'_>,
     out: &mut json::Animation,
 ) -> Result<Written, ExportError> {
-    let animation = clip.animation as usize;
-    let mut written = Written::default();
-    let mut inputs: [Option<json::Index<json::Accessor>>; 3] = [None, None, None];
     // A table read at the nearest frame shows frame k from k − 0.5 on.
     let end = frames.steps.last().copied().unwrap_or(0.0);
-    let nearest_steps: Vec<f32> = frames
+    let half: Vec<f32> = frames
         .steps
         .iter()
         .map(|&f| if f > 0.0 && f < end { f - 0.5 } else { f })
         .collect();
-    // Base colours already written, by material: one channel carries RGB and alpha.
-    let mut coloured: Vec<usize> = Vec::new();
+    let mut cx = Clip {
+        w,
+        scene,
+        materials,
+        clip,
+        out,
+        written: Written::default(),
+        inputs: [None; 3],
+    };
     for track in scene.clip_tracks(clip) {
         let Some(target) = TrackTarget::from_u32(track.target) else {
             continue;
@@ -169,174 +513,47 @@ pub fn write_tracks(
             continue;
         }
         let table = is_table(scene, track);
-        let nearest = table && is_nearest(scene, track);
-        let at: &[f32] = if nearest {
-            &nearest_steps
+        let (frames_at, input) = if table && is_nearest(scene, track) {
+            (half.as_slice(), 2)
         } else if table {
-            frames.steps
+            (frames.steps, 1)
         } else {
-            frames.grid
+            (frames.grid, 0)
         };
-        let input = |w: &mut Writer, inputs: &mut [Option<_>; 3]| {
-            let slot = &mut inputs[usize::from(table) + usize::from(nearest)];
-            if let Some(i) = *slot {
-                return Ok(i);
-            }
-            let times: Vec<[f32; 1]> = at.iter().map(|f| [f / frames.rate]).collect();
-            let i = w.floats(&times, Layout::SCALAR_F32, None, true)?;
-            *slot = Some(i);
-            Ok::<_, ExportError>(i)
+        let when = When {
+            frames: frames_at,
+            input,
+            rate: frames.rate,
+            interpolation: if table {
+                Interpolation::Step
+            } else {
+                Interpolation::Linear
+            },
         };
-        let interpolation = if table {
-            Interpolation::Step
-        } else {
-            Interpolation::Linear
+        let base = match target {
+            TrackTarget::TexMatrix => track.flags & TrackRecord::BASE_TEXTURE != 0,
+            TrackTarget::Color => {
+                track.flags & (TrackRecord::BASE_RGB | TrackRecord::BASE_ALPHA) != 0
+            }
+            _ => false,
         };
-        let material = track.index as usize;
-        let samples = |f: f32| -> Result<MaterialSample, ExportError> {
-            scene
-                .sample_material(animation, f, material)
-                .map_err(|e| ExportError::Scene(e.to_string()))
+        if base && !frames.pointers {
+            cx.keep(track, target, when)?;
+            cx.written.unplayed.as_data += 1;
+            continue;
+        }
+        let played = match target {
+            TrackTarget::TexMatrix if base => cx.transform(track, when)?,
+            TrackTarget::Color if base => cx.factor(track, when)?,
+            TrackTarget::Visibility => cx.visibility(track, when)?,
+            _ => false,
         };
-        let slot = track.slot as usize;
-        match target {
-            TrackTarget::TexMatrix if track.flags & TrackRecord::BASE_TEXTURE != 0 => {
-                let targets = materials.textured(&w.root, material);
-                let mut transforms = Vec::with_capacity(at.len());
-                for &f in at {
-                    let m = samples(f)?.texture_matrices.get(slot).copied().flatten();
-                    match m.and_then(|m| decompose(&m.matrix)) {
-                        Some(t) => transforms.push(t),
-                        None => break,
-                    }
-                }
-                if targets.is_empty() || transforms.len() != at.len() {
-                    written.dropped += 1;
-                    continue;
-                }
-                unwrap_turns(&mut transforms);
-                let i = input(w, &mut inputs)?;
-                let offset: Vec<[f32; 2]> = transforms.iter().map(|t| t.offset).collect();
-                let rotation: Vec<[f32; 1]> = transforms.iter().map(|t| [t.rotation]).collect();
-                let scale: Vec<[f32; 2]> = transforms.iter().map(|t| t.scale).collect();
-                let outputs = [
-                    ("offset", w.floats(&offset, Layout::VEC2_F32, None, false)?),
-                    (
-                        "rotation",
-                        w.floats(&rotation, Layout::SCALAR_F32, None, false)?,
-                    ),
-                    ("scale", w.floats(&scale, Layout::VEC2_F32, None, false)?),
-                ];
-                for gltf in targets {
-                    add_transform(&mut w.root, gltf);
-                    for (name, output) in outputs {
-                        let pointer = std::format!(
-                            "/materials/{gltf}/pbrMetallicRoughness/baseColorTexture/extensions/KHR_texture_transform/{name}"
-                        );
-                        written
-                            .pointers
-                            .push(channel(out, i, output, interpolation, &pointer)?);
-                    }
-                }
-            }
-            TrackTarget::Color
-                if track.flags & (TrackRecord::BASE_RGB | TrackRecord::BASE_ALPHA) != 0 =>
-            {
-                if coloured.contains(&material) {
-                    continue;
-                }
-                coloured.push(material);
-                let Some(record) = scene.materials().get(material) else {
-                    written.dropped += 1;
-                    continue;
-                };
-                let (rgb, alpha) = base_slots(scene, clip, material);
-                let mut factors = Vec::with_capacity(at.len());
-                for &f in at {
-                    let s = samples(f)?;
-                    factors.push(base_factor(record.base_color, &s, rgb, alpha));
-                }
-                let i = input(w, &mut inputs)?;
-                let output = w.floats(&factors, Layout::VEC4_F32, None, false)?;
-                for gltf in materials.of(material) {
-                    let pointer =
-                        std::format!("/materials/{}/pbrMetallicRoughness/baseColorFactor", gltf);
-                    written
-                        .pointers
-                        .push(channel(out, i, output, interpolation, &pointer)?);
-                }
-            }
-            _ => {
-                let i = input(w, &mut inputs)?;
-                let mut fields = Map::new();
-                let clip_name = scene
-                    .animations()
-                    .get(animation)
-                    .map_or("", |a| scene.text(a.name));
-                fields.insert(String::from("clip"), Value::from(clip_name));
-                let output = match target {
-                    TrackTarget::Visibility => {
-                        fields.insert(String::from("target"), Value::from("shape_visible"));
-                        fields.insert(String::from("shape"), Value::from(material));
-                        let mut values = Vec::with_capacity(at.len());
-                        for &f in at {
-                            let v = scene
-                                .sample_visibility(animation, f, material)
-                                .map_err(|e| ExportError::Scene(e.to_string()))?;
-                            values.push([if v.unwrap_or(true) { 1.0 } else { 0.0 }]);
-                        }
-                        w.floats(&values, Layout::SCALAR_F32, None, false)?
-                    }
-                    TrackTarget::TextureIndex => {
-                        fields.insert(String::from("target"), Value::from("texture"));
-                        let mut values = Vec::with_capacity(at.len());
-                        for &f in at {
-                            let t = samples(f)?.textures.get(slot).copied().flatten();
-                            values.push([t.map_or(-1.0, f32::from)]);
-                        }
-                        w.floats(&values, Layout::SCALAR_F32, None, false)?
-                    }
-                    TrackTarget::TexMatrix => {
-                        fields.insert(String::from("target"), Value::from("texture_matrix"));
-                        let mut values = Vec::with_capacity(at.len());
-                        for &f in at {
-                            let m = samples(f)?.texture_matrices.get(slot).copied().flatten();
-                            values.push(m.map_or([0.0; 16], |m| m.matrix));
-                        }
-                        w.floats(&values, Layout::MAT4_F32, None, false)?
-                    }
-                    _ => {
-                        fields.insert(
-                            String::from("target"),
-                            Value::from(ColorSlot::name(slot).unwrap_or("?")),
-                        );
-                        let mut values = Vec::with_capacity(at.len());
-                        for &f in at {
-                            let c = samples(f)?.colors.get(slot).copied().flatten();
-                            values.push(c.unwrap_or([0.0; 4]));
-                        }
-                        w.floats(&values, Layout::VEC4_F32, None, false)?
-                    }
-                };
-                if target != TrackTarget::Visibility {
-                    let name = scene
-                        .materials()
-                        .get(material)
-                        .map_or("", |r| scene.text(r.name));
-                    fields.insert(String::from("material"), Value::from(name));
-                    fields.insert(String::from("slot"), Value::from(slot));
-                }
-                fields.insert(String::from("input"), Value::from(i.value()));
-                fields.insert(String::from("output"), Value::from(output.value()));
-                fields.insert(
-                    String::from("interpolation"),
-                    Value::from(if table { "STEP" } else { "LINEAR" }),
-                );
-                written.kept.push(Kept { fields });
-            }
+        if !played {
+            cx.keep(track, target, when)?;
+            cx.written.unplayed.count(target);
         }
     }
-    Ok(written)
+    Ok(cx.written)
 }
 
 /// The colour slots whose RGB and alpha make material `material`'s base
@@ -366,11 +583,16 @@ pub fn base_factor(
     rgb: Option<u32>,
     alpha: Option<u32>,
 ) -> [f32; 4] {
-    let unit = |c: f32| if c.is_finite() { c.clamp(0.0, 1.0) } else { 1.0 };
-    let mut out = rest.map(unit);
-    let colour = |slot: Option<u32>| {
-        slot.and_then(|s| sample.colors.get(s as usize).copied().flatten())
+    let unit = |c: f32| {
+        if c.is_finite() {
+            c.clamp(0.0, 1.0)
+        } else {
+            1.0
+        }
     };
+    let mut out = rest.map(unit);
+    let colour =
+        |slot: Option<u32>| slot.and_then(|s| sample.colors.get(s as usize).copied().flatten());
     if let Some([r, g, b, _]) = colour(rgb) {
         out[0] = srgb_to_linear(unit(r));
         out[1] = srgb_to_linear(unit(g));

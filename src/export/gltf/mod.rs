@@ -63,6 +63,8 @@ pub struct Options {
     pub hidden: Hidden,
     /// Which way the model faces in the file.
     pub axes: Axes,
+    /// How J3D material tracks glTF can play are written.
+    pub material_clips: MaterialClips,
 }
 
 /// Which way the exported model faces.
@@ -91,6 +93,19 @@ pub fn metres_per_unit(format: crate::scene::Format) -> f32 {
     }
 }
 
+/// How J3D material tracks glTF can play (base texture matrices, base
+/// colours) are written.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum MaterialClips {
+    /// `KHR_animation_pointer` channels (docs/export.md, "J3D clips").
+    #[default]
+    Pointer,
+    /// As data in `extras.j3d_tracks`, like the tracks no viewer plays: for
+    /// readers that refuse pointer channels (assimp 5.2 reads them as
+    /// translations and fails).
+    Data,
+}
+
 /// What the export does with a mesh the scene does not draw (hidden
 /// itself, or under a hidden node).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -113,6 +128,7 @@ impl Default for Options {
             fps: animations::DEFAULT_FPS,
             hidden: Hidden::Drop,
             axes: Axes::Source,
+            material_clips: MaterialClips::Pointer,
         }
     }
 }
@@ -147,6 +163,8 @@ pub struct Summary {
     pub drawn_triangles: usize,
     /// Bytes of every file written.
     pub bytes: usize,
+    /// Tracks of J3D clips written only as data (`extras.j3d_tracks`).
+    pub unplayed: j3d_materials::Unplayed,
 }
 
 /// An exported scene: the main file's bytes and the files beside it.
@@ -208,6 +226,7 @@ fn build(scene: &Scene<'_>, stem: &str, options: &Options) -> Result<Parts, Expo
         &cx.materials,
         options.scale,
         options.fps,
+        options.material_clips,
     )?;
     let animations =
         animations::write_animations(&mut w, scene, &cx.nodes, options.scale, options.fps)?
@@ -256,6 +275,7 @@ fn build(scene: &Scene<'_>, stem: &str, options: &Options) -> Result<Parts, Expo
         hidden_triangles,
         drawn_triangles,
         bytes: 0,
+        unplayed: j3d.unplayed,
     };
     let mut beside = Vec::new();
     if options.container == Container::Gltf {

@@ -545,8 +545,6 @@ fn konst(m: &Material<'_>, selector: u8, half: Half) -> Result<Option<Product>, 
     Ok(Some(match component {
         None => Product::colour([r, g, b], own),
         Some(3) if half == Half::Alpha => Product::colour([a; 3], own),
-        Some(i) => {
-            Product::constant([[r, g, b, a].get(usize::from(i)).copied().unwrap_or(0.0); 3])
-        }
+        Some(i) => Product::constant([[r, g, b, a].get(usize::from(i)).copied().unwrap_or(0.0); 3]),
     }))
 }
