@@ -111,6 +111,9 @@ fn flagged(
         .map(|t| t.slot as usize)
 }
 
+/// A sampler's input and output accessors, and whether it steps.
+type Io = (u64, u64, bool);
+
 #[derive(Default)]
 struct Counts {
     transforms: usize,
@@ -132,7 +135,7 @@ fn check_pointers(scene: &Scene<'_>, glb: &Glb, what: &str, n: &mut Counts) {
         let name = a["name"].as_str().unwrap();
         let (clip, rate) = clip_of(scene, name);
         // By material: the texture transform's three outputs, or the factor.
-        let mut transforms: BTreeMap<usize, [Option<(u64, u64, bool)>; 3]> = BTreeMap::new();
+        let mut transforms: BTreeMap<usize, [Option<Io>; 3]> = BTreeMap::new();
         for c in a["channels"].as_array().unwrap() {
             if c["target"]["path"] == "scale" && clip_kind(scene, clip) == Some(ClipKind::Bva) {
                 n.hidden +=
@@ -295,7 +298,7 @@ fn check_factor(
     clip: usize,
     rate: f32,
     m: usize,
-    (input, output, step): (u64, u64, bool),
+    (input, output, step): Io,
     what: &str,
 ) {
     let rgb = flagged(scene, clip, m, TrackTarget::Color, TrackRecord::BASE_RGB);
