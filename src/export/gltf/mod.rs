@@ -46,7 +46,7 @@ use gltf_json as json;
 use crate::scene::Scene;
 
 use shared::name;
-pub use shared::{Container, ExportError};
+pub use shared::{Container, ExportError, MaterialClips};
 
 /// How to export.
 #[derive(Clone, Copy, Debug)]
@@ -91,19 +91,6 @@ pub fn metres_per_unit(format: crate::scene::Format) -> f32 {
         crate::scene::Format::Bbmodel => 1.0 / 16.0,
         crate::scene::Format::J3d => 1.0 / 100.0,
     }
-}
-
-/// How J3D material tracks glTF can play (base texture matrices, base
-/// colours) are written.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum MaterialClips {
-    /// `KHR_animation_pointer` channels (docs/export.md, "J3D clips").
-    #[default]
-    Pointer,
-    /// As data in `extras.j3d_tracks`, like the tracks no viewer plays: for
-    /// readers that refuse pointer channels (assimp 5.2 reads them as
-    /// translations and fails).
-    Data,
 }
 
 /// What the export does with a mesh the scene does not draw (hidden
