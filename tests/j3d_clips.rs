@@ -238,8 +238,8 @@ fn the_command_line_reads_with_files_bounded_and_reports_clips() {
     assert!(err.contains("no/such/file.bck: FAILED to read"), "{err}");
     let out_path =
         std::env::temp_dir().join(format!("scenedec-j3d-clips-{}.glb", std::process::id()));
-    // A joint clip is written; a texture-pattern (BTP) track is not yet,
-    // and convert says so rather than dropping it without a word.
+    // A joint clip is played; texture-pattern (BTP) tracks have no glTF
+    // target a viewer plays, and convert says so, naming them.
     let btp = root.join("kinopio_twait.btp");
     let btp = btp.to_str().unwrap();
     let (code, out, err) = support::run_scenedec(&[
@@ -257,7 +257,7 @@ fn the_command_line_reads_with_files_bounded_and_reports_clips() {
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("\"animations\": 1"), "{out}");
     assert!(
-        err.contains("2 material or shape tracks of J3D clips not written"),
+        err.contains("2 tracks of J3D clips kept only as data in extras.j3d_tracks (no glTF viewer plays them): 2 texture swap (BTP)"),
         "{err}"
     );
 }

@@ -234,7 +234,8 @@ pub struct TrackRecord {
     pub index: u32,
     /// Texture-matrix slot, [`ColorSlot`] or texture-map slot; 0 for joints and shapes.
     pub slot: u32,
-    /// [`TrackRecord::MAYA`] or 0.
+    /// [`TrackRecord::MAYA`], [`TrackRecord::BASE_TEXTURE`],
+    /// [`TrackRecord::BASE_RGB`], [`TrackRecord::BASE_ALPHA`] bits.
     pub flags: u32,
     /// A texture matrix's centre of rotation and scale, S T Q (0 otherwise).
     pub centre: [f32; 3],
@@ -248,6 +249,15 @@ impl TrackRecord {
     /// A texture matrix built the Maya way (TTK1's flag): turned about
     /// (0.5, 0.5), translation inside the scale, T flipped.
     pub const MAYA: u32 = 1;
+    /// A texture matrix that slot 0's texture coordinates go through (from
+    /// a UV set, the matrix's SRT alone): it moves the material's base
+    /// colour texture.
+    pub const BASE_TEXTURE: u32 = 2;
+    /// A colour whose RGB is the material's base colour factor's RGB (the
+    /// TEV stages fold to it: [`MaterialRecord::base_color`](super::MaterialRecord::base_color)).
+    pub const BASE_RGB: u32 = 4;
+    /// A colour whose alpha is the material's base colour factor's alpha.
+    pub const BASE_ALPHA: u32 = 8;
 }
 
 /// How a curve's value at a frame is found.

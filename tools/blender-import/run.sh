@@ -24,6 +24,10 @@ models=("$corpus"/j3d/*.bmd "$corpus"/j3d/*.bdl "$corpus"/bbmodel/*.bbmodel)
 # The 32-vertex Figura face needs maxFaceVertices raised, as its user would.
 "$bin" convert --json --format glb --limit maxFaceVertices=32 \
   "${models[@]}" -o "$out/glb" >"$out/glb.jsonl" || true
+# Each j3d-anim model with its animation files (KHR_animation_pointer channels included).
+if [ -f "$corpus/j3d-anim/MANIFEST.tsv" ]; then
+  "$root/tools/gltf-validate/with-clips.sh" "$bin" "$corpus/j3d-anim" "$out/glb"
+fi
 files=("$out"/glb/*.glb)
 echo "convert: ${#models[@]} models, ${#files[@]} .glb written"
 env PATH=/usr/bin:/bin "$blender" -b --factory-startup --python-exit-code 1 \

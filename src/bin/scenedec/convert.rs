@@ -38,6 +38,8 @@ pub struct Request {
     pub verbose: bool,
     /// `--hidden`: what becomes of meshes the model does not draw.
     pub hidden: gltf::Hidden,
+    /// `--material-clips`: J3D material tracks as pointer channels or data.
+    pub material_clips: gltf::MaterialClips,
     /// `--jobs`: models converted at once (at least 1).
     pub jobs: usize,
 }
@@ -325,10 +327,11 @@ fn convert_or_skip(
         fps: request.fps,
         hidden: request.hidden,
         axes: request.axes,
+        material_clips: request.material_clips,
     };
     match gltf::write(&scene, output, &options) {
         Ok((summary, _paths)) => {
-            crate::with::warn_not_exported(&name, &scene);
+            crate::with::warn_not_exported(&name, &summary.unplayed);
             let report = Report {
                 file: &name,
                 output,
@@ -551,6 +554,7 @@ mod tests {
             json: false,
             verbose: false,
             hidden: gltf::Hidden::Drop,
+            material_clips: gltf::MaterialClips::Pointer,
             jobs: 1,
         }
     }

@@ -270,6 +270,14 @@ fn convert_command() -> Command {
                     .help("Sample every animation at F frames a second, at its end and at every keyframe time"),
             )
             .arg(
+                Arg::new("material-clips")
+                    .long("material-clips")
+                    .value_name("HOW")
+                    .value_parser(["pointer", "data"])
+                    .default_value("pointer")
+                    .help("J3D texture-matrix and colour tracks glTF can play: pointer (KHR_animation_pointer channels, KHR_texture_transform) or data (extras.j3d_tracks only, for readers that refuse pointer channels, such as assimp 5.2)"),
+            )
+            .arg(
                 Arg::new("hidden")
                     .long("hidden")
                     .value_name("WHAT")
@@ -377,6 +385,14 @@ fn main() -> ExitCode {
                     scenedec::export::gltf::Axes::Source
                 } else {
                     scenedec::export::gltf::Axes::Gltf
+                },
+                material_clips: if m
+                    .get_one::<String>("material-clips")
+                    .is_some_and(|h| h == "data")
+                {
+                    scenedec::export::gltf::MaterialClips::Data
+                } else {
+                    scenedec::export::gltf::MaterialClips::Pointer
                 },
                 hidden: if m.get_one::<String>("hidden").is_some_and(|h| h == "keep") {
                     scenedec::export::gltf::Hidden::Keep

@@ -91,15 +91,36 @@ fn clip_facts(
     ))
 }
 
-/// `convert` writes J3D clips' joint tracks but not yet their material
-/// and shape tracks: says so on standard error, once per model that has
-/// any, rather than dropping them without a word.
-pub fn warn_not_exported(name: &str, scene: &scenedec::Scene<'_>) {
-    let n = scenedec::export::gltf::j3d_clips::unwritten_tracks(scene);
-    if n > 0 {
-        eprintln!(
-            "{name}: warning: {n} material or shape track{} of J3D clips not written: the glTF export of texture matrices, colours, texture swaps and visibility is not done yet",
-            if n == 1 { "" } else { "s" }
-        );
+/// `convert` plays J3D clips' joint tracks, base colour textures' matrices
+/// and base colours; the other tracks go into the document's
+/// `extras.j3d_tracks`, which no viewer plays: says so on standard error,
+/// once per model that has any, naming what they are.
+pub fn warn_not_exported(name: &str, n: &scenedec::export::gltf::j3d_materials::Unplayed) {
+    if n.total() == 0 {
+        return;
     }
+    let mut parts = Vec::new();
+    for (count, what) in [
+        (n.texture_swaps, "texture swap (BTP)"),
+        (n.visibility, "visibility of a shape sharing its node (BVA)"),
+        (n.colours, "colour the base colour is not made of (BRK/BPK)"),
+        (
+            n.texture_matrices,
+            "texture matrix moving no base colour texture or not expressible (BTK)",
+        ),
+        (
+            n.as_data,
+            "base texture matrix or base colour (--material-clips data)",
+        ),
+    ] {
+        if count > 0 {
+            parts.push(format!("{count} {what}"));
+        }
+    }
+    eprintln!(
+        "{name}: warning: {} track{} of J3D clips kept only as data in extras.j3d_tracks (no glTF viewer plays them): {}",
+        n.total(),
+        if n.total() == 1 { "" } else { "s" },
+        parts.join(", ")
+    );
 }

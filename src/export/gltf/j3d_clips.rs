@@ -14,8 +14,11 @@
 //! shows; the mode goes into the animation's `extras`
 //! (`{"loop": "repeat"}`, …, as [`FrameLoop::as_str`] names them).
 //!
-//! Material tracks (BTK, BRK, BPK, BTP) and shape visibility (BVA) are not
-//! written yet; [`unwritten_tracks`] counts them so the caller can say so.
+//! Material tracks (BTK, BRK, BPK, BTP) and shape visibility (BVA) go
+//! through [`super::j3d_materials`], into the same animation as pointer
+//! channels where glTF can play them (BVA as its shape's node's scale),
+//! into `extras.j3d_tracks` where not; the export's summary counts the
+//! latter ([`Unplayed`]) so the caller can say so.
 
 use std::string::{String, ToString};
 use std::vec::Vec;
@@ -32,6 +35,8 @@ use super::ExportError;
 use super::animations::{frame_times, merge_times, push};
 use super::buffers::{Layout, Writer};
 use super::extras;
+use super::j3d_materials::{Frames, Kept, Unplayed};
+use super::materials::Materials;
 use super::nodes::{NodeMap, quaternion_xyz};
 
 /// One joint's values per sampled time, and where they go.
@@ -115,13 +120,17 @@ fn period(clip: &ClipRecord) -> f32 {
     }
 }
 
-/// Material and shape tracks of J3D clips that the export leaves out.
-pub fn unwritten_tracks(scene: &Scene<'_>) -> usize {
-    scene
-        .tracks()
-        .iter()
-        .filter(|t| t.target != TrackTarget::Joint as u32)
-        .count()
+/// What [`write_j3d_clips`] wrote.
+#[derive(Default)]
+pub struct J3dClips {
+    /// glTF animations written.
+    pub animations: usize,
+    /// Pointer channels by glTF animation index, for [`super::j3d_materials::splice`].
+    pub pointers: Vec<(usize, Vec<Value>)>,
+    /// Tracks kept as data only.
+    pub kept: Vec<Kept>,
+    /// What the kept tracks animate.
+    pub unplayed: Unplayed,
 }
 
 /// Writes every J3D clip with a joint track as a glTF animation, lengths
@@ -131,11 +140,13 @@ pub fn write_j3d_clips(
     w: &mut Writer,
     scene: &Scene<'_>,
     nodes: &NodeMap,
+    materials: &Materials,
     scale: f32,
     fps: f32,
-) -> Result<usize, ExportError> {
+    material_clips: super::MaterialClips,
+) -> Result<J3dClips, ExportError> {
     let mut poses = std::vec![NodePose::default(); scene.nodes().len()];
-    let mut written = 0;
+    let mut written = J3dClips::default();
     for clip in scene.clips() {
         let animation = clip.animation as usize;
         let rate = if clip.frame_rate > 0.0 {
@@ -146,11 +157,6 @@ pub fn write_j3d_clips(
         let mut tracks: Vec<JointTrack> = Vec::new();
         let mut key_frames: Vec<f32> = Vec::new();
         for track in scene.clip_tracks(clip) {
-            if track.target != TrackTarget::Joint as u32
-                || scene.nodes().get(track.index as usize).is_none()
-            {
-                continue;
-            }
             let curves = scene
                 .curves()
                 .get(track.first_curve as usize..)
@@ -168,6 +174,11 @@ pub fn write_j3d_clips(
                 let keys = keys.get(..c.count as usize).unwrap_or(keys);
                 key_frames.extend(keys.iter().map(|k| k.time));
             }
+            if track.target != TrackTarget::Joint as u32
+                || scene.nodes().get(track.index as usize).is_none()
+            {
+                continue;
+            }
             tracks.push(JointTrack {
                 node: track.index as usize,
                 table,
@@ -177,7 +188,7 @@ pub fn write_j3d_clips(
                 inverse_parent_scale: Vec::new(),
             });
         }
-        if tracks.is_empty() {
+        if clip.track_count == 0 {
             continue;
         }
         let frames = period(clip);
@@ -276,8 +287,35 @@ pub fn write_j3d_clips(
                 }
             }
         }
-        w.root.push(out);
-        written += 1;
+        let grid_frames: Vec<f32> = grid.iter().map(|t| t * rate).collect();
+        let mut more = super::j3d_materials::write_tracks(
+            w,
+            scene,
+            materials,
+            clip,
+            &Frames {
+                grid: &grid_frames,
+                steps: &steps,
+                rate,
+                pointers: material_clips == super::MaterialClips::Pointer,
+            },
+            &mut out,
+        )?;
+        written.kept.append(&mut more.kept);
+        let u = more.unplayed;
+        written.unplayed.texture_swaps += u.texture_swaps;
+        written.unplayed.visibility += u.visibility;
+        written.unplayed.colours += u.colours;
+        written.unplayed.texture_matrices += u.texture_matrices;
+        written.unplayed.as_data += u.as_data;
+        if out.channels.is_empty() && more.pointers.is_empty() {
+            continue;
+        }
+        let index = w.root.push(out);
+        if !more.pointers.is_empty() {
+            written.pointers.push((index.value(), more.pointers));
+        }
+        written.animations += 1;
     }
     Ok(written)
 }

@@ -8,6 +8,7 @@
 
 use std::collections::HashMap;
 use std::string::String;
+use std::vec::Vec;
 
 use gltf_json as json;
 use json::material::{
@@ -97,6 +98,32 @@ impl Materials {
         let index = w.root.push(material);
         self.written.insert(key, (index, frames));
         Ok((index, frames))
+    }
+}
+
+impl Materials {
+    /// The glTF materials written for scene material `material`, ascending.
+    pub fn of(&self, material: usize) -> Vec<usize> {
+        let mut out: Vec<usize> = self
+            .written
+            .iter()
+            .filter(|(k, _)| usize::try_from(k.material).ok() == Some(material))
+            .map(|(_, (i, _))| i.value())
+            .collect();
+        out.sort_unstable();
+        out
+    }
+
+    /// Those of [`Self::of`] that bind a base colour texture in `root`.
+    pub fn textured(&self, root: &json::Root, material: usize) -> Vec<usize> {
+        self.of(material)
+            .into_iter()
+            .filter(|&i| {
+                root.materials
+                    .get(i)
+                    .is_some_and(|m| m.pbr_metallic_roughness.base_color_texture.is_some())
+            })
+            .collect()
     }
 }
 

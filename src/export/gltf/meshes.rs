@@ -687,7 +687,7 @@ fn place_name(scene: &Scene<'_>, place: Place) -> Option<String> {
 /// or for one the file does not name (J3D shapes have none) its place among
 /// the scene's meshes and the material of its first triangle group, so a
 /// reader sees `shape 3 (m_body)`.
-fn part_name(scene: &Scene<'_>, index: usize, mesh: &MeshRecord) -> String {
+pub(super) fn part_name(scene: &Scene<'_>, index: usize, mesh: &MeshRecord) -> String {
     let own = scene.text(mesh.name);
     if !own.is_empty() {
         return String::from(own);

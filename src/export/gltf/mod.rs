@@ -30,6 +30,7 @@ mod glb;
 pub mod hidden;
 pub mod images;
 pub mod j3d_clips;
+pub mod j3d_materials;
 pub mod materials;
 pub mod meshes;
 pub mod nodes;
@@ -46,7 +47,7 @@ use gltf_json as json;
 use crate::scene::Scene;
 
 use shared::name;
-pub use shared::{Container, ExportError};
+pub use shared::{Container, ExportError, MaterialClips};
 
 /// How to export.
 #[derive(Clone, Copy, Debug)]
@@ -63,6 +64,8 @@ pub struct Options {
     pub hidden: Hidden,
     /// Which way the model faces in the file.
     pub axes: Axes,
+    /// How J3D material tracks glTF can play are written.
+    pub material_clips: MaterialClips,
 }
 
 /// Which way the exported model faces.
@@ -114,6 +117,7 @@ impl Default for Options {
             fps: animations::DEFAULT_FPS,
             hidden: Hidden::Drop,
             axes: Axes::Source,
+            material_clips: MaterialClips::Pointer,
         }
     }
 }
@@ -151,6 +155,8 @@ pub struct Summary {
     pub drawn_triangles: usize,
     /// Bytes of every file written.
     pub bytes: usize,
+    /// Tracks of J3D clips written only as data (`extras.j3d_tracks`).
+    pub unplayed: j3d_materials::Unplayed,
 }
 
 /// An exported scene: the main file's bytes and the files beside it.
@@ -207,9 +213,20 @@ fn build(scene: &Scene<'_>, stem: &str, options: &Options) -> Result<Parts, Expo
     let (drawn, hidden): (Vec<_>, Vec<_>) = list.iter().copied().partition(|(_, drawn)| *drawn);
     meshes::write_meshes(&mut w, &mut cx, &drawn)?;
     let hidden = meshes::write_unplaced_meshes(&mut w, &mut cx, &hidden)?;
+    let j3d = j3d_clips::write_j3d_clips(
+        &mut w,
+        scene,
+        &cx.nodes,
+        &cx.materials,
+        options.scale,
+        options.fps,
+        options.material_clips,
+    )?;
     let animations =
         animations::write_animations(&mut w, scene, &cx.nodes, options.scale, options.fps)?
-            + j3d_clips::write_j3d_clips(&mut w, scene, &cx.nodes, options.scale, options.fps)?;
+            + j3d.animations;
+    j3d_materials::declare(&mut w.root, &j3d.pointers);
+    let kept_tracks = j3d_materials::kept_extras(j3d.kept);
     // Always a default scene, even with nothing in it: readers such as
     // assimp and three.js refuse a file without one. glTF lets a scene leave
     // `nodes` out, but some readers (the `gltf` crate) require it and the
@@ -229,8 +246,8 @@ fn build(scene: &Scene<'_>, stem: &str, options: &Options) -> Result<Parts, Expo
     };
     // Hidden parts kept: scene 0 is what the model draws, scene 1 adds
     // them (hidden.rs).
-    let kept = !hidden.is_empty();
-    let (all_roots, hidden_nodes) = if kept {
+    let keep_hidden = !hidden.is_empty();
+    let (all_roots, hidden_nodes) = if keep_hidden {
         hidden::second_scene(&mut w.root, &cx.nodes.roots, hidden, turn)
     } else {
         (Vec::new(), 0)
@@ -238,12 +255,12 @@ fn build(scene: &Scene<'_>, stem: &str, options: &Options) -> Result<Parts, Expo
     let scene_node = json::Scene {
         extensions: None,
         extras: None,
-        name: kept.then(|| String::from(hidden::DRAWN_SCENE)),
+        name: keep_hidden.then(|| String::from(hidden::DRAWN_SCENE)),
         nodes: core::mem::take(&mut cx.nodes.roots),
     };
     let index = w.root.push(scene_node);
     w.root.scene = Some(index);
-    if kept {
+    if keep_hidden {
         w.root.push(json::Scene {
             extensions: None,
             extras: None,
@@ -271,6 +288,7 @@ fn build(scene: &Scene<'_>, stem: &str, options: &Options) -> Result<Parts, Expo
         hidden_nodes,
         drawn_triangles,
         bytes: 0,
+        unplayed: j3d.unplayed,
     };
     let mut beside = Vec::new();
     if options.container == Container::Gltf {
@@ -284,6 +302,8 @@ fn build(scene: &Scene<'_>, stem: &str, options: &Options) -> Result<Parts, Expo
         bin: w.bin,
         beside,
         summary,
+        pointers: j3d.pointers,
+        kept: kept_tracks,
     })
 }
 
@@ -296,11 +316,25 @@ struct Parts {
     bin: Vec<u8>,
     beside: Vec<(String, Vec<u8>)>,
     summary: Summary,
+    /// `KHR_animation_pointer` channels by animation (j3d_materials).
+    pointers: Vec<(usize, Vec<serde_json::Value>)>,
+    /// J3D tracks kept as data, for the document's `extras`.
+    kept: Option<serde_json::Value>,
 }
 
 impl Parts {
     /// Serialises the JSON into `out`: compact in a GLB, indented in a `.gltf`.
     fn json_to(&self, out: impl std::io::Write, container: Container) -> std::io::Result<()> {
+        if !self.pointers.is_empty() || self.kept.is_some() {
+            // gltf-json's channels need a node: the pointer channels are
+            // spliced into the serialised document.
+            let doc = j3d_materials::splice(&self.root, &self.pointers, self.kept.as_ref())?;
+            return match container {
+                Container::Glb => serde_json::to_writer(out, &doc),
+                Container::Gltf => serde_json::to_writer_pretty(out, &doc),
+            }
+            .map_err(std::io::Error::from);
+        }
         match container {
             Container::Glb => json::serialize::to_writer(out, &self.root),
             Container::Gltf => json::serialize::to_writer_pretty(out, &self.root),

@@ -77,3 +77,16 @@ impl From<io::Error> for ExportError {
 pub(super) fn name(text: &str) -> Option<String> {
     (!text.is_empty()).then(|| String::from(text))
 }
+
+/// How J3D material tracks glTF can play (base texture matrices, base
+/// colours) are written.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum MaterialClips {
+    /// `KHR_animation_pointer` channels (docs/export.md, "J3D clips").
+    #[default]
+    Pointer,
+    /// As data in `extras.j3d_tracks`, like the tracks no viewer plays: for
+    /// readers that refuse pointer channels (assimp 5.2 reads them as
+    /// translations and fails).
+    Data,
+}

@@ -13,6 +13,7 @@
     reason = "running totals are usize sums bounded by the per-file limits (max_anim_tracks, max_anim_keys) times the caller's file count, checked with checked_add where they index"
 )]
 
+use super::materials::{BaseSources, base_sources};
 use super::names::Pool;
 use super::{Model, arena_mismatch, index32};
 use crate::error::{Error, ErrorCode, Location, Quote, Warning, WarningCode, Warnings};
@@ -386,7 +387,10 @@ impl Model<'_> {
                         sink.warn(WarningCode::UnsupportedValue, name, format_args!("entry {i}: texture-matrix slot {}, below {TEX_MATRIX_SLOTS} expected: skipped", e.slot));
                         continue;
                     }
-                    let flags = if a.is_maya() { TrackRecord::MAYA } else { 0 };
+                    let mut flags = if a.is_maya() { TrackRecord::MAYA } else { 0 };
+                    if self.base_sources(m)?.tex_matrix == Some(e.slot) {
+                        flags |= TrackRecord::BASE_TEXTURE;
+                    }
                     sink.track(
                         TrackTarget::TexMatrix,
                         m,
@@ -427,7 +431,15 @@ impl Model<'_> {
                         }
                     };
                     let tables = a.tables(i).ok_or_else(arena_mismatch)?;
-                    sink.track(TrackTarget::Color, m, slot, 0, [0.0; 3])?;
+                    let base = self.base_sources(m)?;
+                    let mut flags = 0;
+                    if base.rgb.map(u32::from) == Some(slot) {
+                        flags |= TrackRecord::BASE_RGB;
+                    }
+                    if base.alpha.map(u32::from) == Some(slot) {
+                        flags |= TrackRecord::BASE_ALPHA;
+                    }
+                    sink.track(TrackTarget::Color, m, slot, flags, [0.0; 3])?;
                     for (c, table) in e.tracks.iter().zip(&tables) {
                         sink.keyed(c, table, 0.0, 1.0)?;
                     }
@@ -472,6 +484,16 @@ impl Model<'_> {
             }
         }
         Ok(())
+    }
+}
+
+impl Model<'_> {
+    /// What a clip can animate of material `m`'s glTF form (none without MAT3).
+    fn base_sources(&self, m: usize) -> Result<BaseSources, Error> {
+        match &self.mat3 {
+            Some(mat3) => base_sources(&mat3.material(m)?),
+            None => Ok(BaseSources::default()),
+        }
     }
 }
 

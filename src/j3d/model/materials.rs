@@ -6,7 +6,8 @@ use super::names::Pool;
 use crate::error::{Error, Location, SectionId, Warning, WarningCode, Warnings};
 use crate::j3d::mat3::{AlphaTest, GxCullMode, Material, TevOrder, TevStage};
 use crate::scene::{
-    AlphaMode, Blending, CullMode, MaterialFlags, MaterialRecord, TextRef, srgb_to_linear,
+    AlphaMode, Blending, ColorSlot, CullMode, MaterialFlags, MaterialRecord, TextRef,
+    srgb_to_linear,
 };
 
 impl Model<'_> {
@@ -58,18 +59,7 @@ fn material_record(m: &Material<'_>, name: TextRef) -> Result<MaterialRecord, Er
     };
     let channels_used = m.channel_count()?.is_none_or(|n| n > 0);
     let channel_vertex = channels_used && m.channel(0)?.is_some_and(|c| c.uses_vertex_color());
-    let cutoff = match m.alpha_compare()?.map(|a| a.test()) {
-        Some(AlphaTest::KeepsFrom(t)) => Some(f32::from(t) / 255.0),
-        _ => None,
-    };
-    let blend = m.blend_mode()?;
-    let additive = blend.is_some_and(|b| b.is_additive());
-    let blended = additive || blend.is_some_and(|b| b.is_alpha_blend());
-    let alpha_mode = match (blended, cutoff) {
-        (true, _) => AlphaMode::Blend,
-        (false, Some(_)) => AlphaMode::Mask,
-        (false, None) => AlphaMode::Opaque,
-    };
+    let (alpha_mode, cutoff, additive) = alpha_of(m)?;
     let texture = m.texture(0)?.map_or(-1, i32::from);
     let mut flags = 0;
     let base = match fold(m, alpha_mode == AlphaMode::Opaque)? {
@@ -128,6 +118,63 @@ fn material_record(m: &Material<'_>, name: TextRef) -> Result<MaterialRecord, Er
     })
 }
 
+/// The alpha mode, the alpha test's cutoff and whether blending adds.
+fn alpha_of(m: &Material<'_>) -> Result<(AlphaMode, Option<f32>, bool), Error> {
+    let cutoff = match m.alpha_compare()?.map(|a| a.test()) {
+        Some(AlphaTest::KeepsFrom(t)) => Some(f32::from(t) / 255.0),
+        _ => None,
+    };
+    let blend = m.blend_mode()?;
+    let additive = blend.is_some_and(|b| b.is_additive());
+    let blended = additive || blend.is_some_and(|b| b.is_alpha_blend());
+    let alpha_mode = match (blended, cutoff) {
+        (true, _) => AlphaMode::Blend,
+        (false, Some(_)) => AlphaMode::Mask,
+        (false, None) => AlphaMode::Opaque,
+    };
+    Ok((alpha_mode, cutoff, additive))
+}
+
+/// What a clip can animate of `m`'s glTF material: the colours its base
+/// colour factor is ([`material_record`]'s fold; material colour 0 when
+/// the stages do not fold) and the texture matrix slot 0's coordinates go
+/// through.
+pub(super) fn base_sources(m: &Material<'_>) -> Result<BaseSources, Error> {
+    let (alpha_mode, _, _) = alpha_of(m)?;
+    let mut sources = match fold(m, alpha_mode == AlphaMode::Opaque)? {
+        Some(folded) => folded.sources,
+        None => {
+            // MATERIAL is slot 8.
+            #[allow(clippy::cast_possible_truncation)]
+            let own = Some(ColorSlot::MATERIAL as u8);
+            BaseSources {
+                rgb: own,
+                alpha: own,
+                tex_matrix: None,
+            }
+        }
+    };
+    let generator = m.tex_gen(base_coord(m)?)?;
+    if let Some(g) = generator
+        && (TG_TEX0..TG_TEX0.saturating_add(8)).contains(&g.source)
+        && let Some(offset) = g.matrix.checked_sub(TEXMTX0)
+        && offset % 3 == 0
+        && offset / 3 < 10
+    {
+        let slot = offset / 3;
+        // Mapping mode 0: the matrix is the SRT alone (no effect or projection matrix).
+        if m.tex_matrix(usize::from(slot))?
+            .is_some_and(|t| t.info & 0x3F == 0)
+        {
+            sources.tex_matrix = Some(slot);
+        }
+    }
+    Ok(sources)
+}
+
+/// GX `GX_TEXMTX0`: texture matrix n is 30 + 3n (GX_IDENTITY is 60).
+const TEXMTX0: u8 = 30;
+
 /// RGBA8 as 0..=1.
 fn unit(c: [u8; 4]) -> [f32; 4] {
     c.map(|v| f32::from(v) / 255.0)
@@ -140,18 +187,7 @@ const TG_TEX0: u8 = 4;
 /// something that is no UV set, the GX source: the generator named by the
 /// first TEV order that maps texture 0 (generator 0 when none does).
 fn uv_source(m: &Material<'_>) -> Result<(u8, Option<u8>), Error> {
-    let stages = usize::from(m.tev_stage_count()?.unwrap_or(1)).min(16);
-    let mut coord = 0;
-    for k in 0..stages {
-        if let Some(order) = m.tev_order(k)?
-            && order.tex_map == 0
-            && order.tex_coord != NONE
-        {
-            coord = usize::from(order.tex_coord);
-            break;
-        }
-    }
-    Ok(match m.tex_gen(coord)? {
+    Ok(match m.tex_gen(base_coord(m)?)? {
         // Inside the guard's range the subtraction cannot wrap.
         Some(g) if (TG_TEX0..TG_TEX0.saturating_add(8)).contains(&g.source) => {
             (g.source.wrapping_sub(TG_TEX0), None)
@@ -160,6 +196,21 @@ fn uv_source(m: &Material<'_>) -> Result<(u8, Option<u8>), Error> {
         // No generator: GX's default, TEX0 through the identity.
         None => (0, None),
     })
+}
+
+/// The coordinate generator slot 0's texture reads: the one named by the
+/// first TEV order that maps texture 0 (generator 0 when none does).
+fn base_coord(m: &Material<'_>) -> Result<usize, Error> {
+    let stages = usize::from(m.tev_stage_count()?.unwrap_or(1)).min(16);
+    for k in 0..stages {
+        if let Some(order) = m.tev_order(k)?
+            && order.tex_map == 0
+            && order.tex_coord != NONE
+        {
+            return Ok(usize::from(order.tex_coord));
+        }
+    }
+    Ok(0)
 }
 
 /// A TEV order's or selector's "none".
@@ -178,6 +229,21 @@ struct Folded {
     vertex_alpha: bool,
     /// Environment-mapped terms added to the colour were left out.
     environment: bool,
+    /// The [`ColorSlot`] whose RGB the factor's RGB is, and whose alpha its alpha is.
+    sources: BaseSources,
+}
+
+/// Which colours of a material a clip can animate its glTF base colour
+/// through ([`base_sources`]), as [`ColorSlot`] numbers.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(super) struct BaseSources {
+    /// The colour whose RGB is the base colour's RGB.
+    pub(super) rgb: Option<u8>,
+    /// The colour whose alpha is the base colour's alpha.
+    pub(super) alpha: Option<u8>,
+    /// The texture-matrix slot (GX `TEXMTX0 + 3n`) of slot 0's coordinate
+    /// generator, when it reads a UV set through an SRT-only matrix.
+    pub(super) tex_matrix: Option<u8>,
 }
 
 /// One TEV value as a product: a constant times texture and vertex colour
@@ -192,6 +258,10 @@ struct Product {
     env: bool,
     /// An environment term was added and left out ([`stage_value`]).
     dropped: bool,
+    /// The [`ColorSlot`] whose value `constant` is exactly (its RGB in the
+    /// colour half, its alpha in the alpha half), so a clip animating that
+    /// colour animates this factor.
+    source: Option<u8>,
 }
 
 impl Product {
@@ -202,6 +272,17 @@ impl Product {
             vertex: 0,
             env: false,
             dropped: false,
+            source: None,
+        }
+    }
+
+    /// Colour `slot`'s value `c`.
+    const fn colour(c: [f32; 3], slot: u32) -> Self {
+        Self {
+            // ColorSlot numbers are below 10.
+            #[allow(clippy::cast_possible_truncation)]
+            source: Some(slot as u8),
+            ..Self::constant(c)
         }
     }
 
@@ -212,8 +293,10 @@ impl Product {
         self.constant == [0.0; 3]
     }
 
+    /// Exactly 1: no texture, vertex colour or environment map in it (a
+    /// colour source may be: 1 is 1 whichever colour holds it).
     fn is_one(&self) -> bool {
-        *self == Self::ONE
+        self.constant == [1.0; 3] && self.texture == 0 && self.vertex == 0 && !self.env
     }
 
     fn times(self, other: Self) -> Self {
@@ -226,6 +309,13 @@ impl Product {
             vertex: self.vertex.saturating_add(other.vertex),
             env: self.env || other.env,
             dropped: self.dropped || other.dropped,
+            // A colour times texture, vertex colour or 1 is still that
+            // colour's factor; times anything else it is not.
+            source: match (self.source, other.source) {
+                (Some(s), None) if other.constant == [1.0; 3] => Some(s),
+                (None, Some(s)) if self.constant == [1.0; 3] => Some(s),
+                _ => None,
+            },
         }
     }
 }
@@ -319,6 +409,11 @@ fn fold(m: &Material<'_>, opaque: bool) -> Result<Option<Folded>, Error> {
         vertex: c.vertex == 1,
         vertex_alpha: a.vertex == 1 || opaque,
         environment: c.dropped || (a.dropped && !opaque),
+        sources: BaseSources {
+            rgb: c.source,
+            alpha: a.source,
+            tex_matrix: None,
+        },
     }))
 }
 
@@ -419,10 +514,13 @@ fn scaled(value: Product, scale: u8) -> Option<Product> {
         _ => return None,
     };
     let constant = value.constant.map(|c| c * factor);
-    constant
-        .iter()
-        .all(|&c| c <= 1.0)
-        .then_some(Product { constant, ..value })
+    // Scaled, the factor is no longer exactly one colour's value, so a
+    // clip animating that colour cannot animate it.
+    constant.iter().all(|&c| c <= 1.0).then_some(Product {
+        constant,
+        source: None,
+        ..value
+    })
 }
 
 /// One TEV input as a product; `None` for inputs the fold does not take.
@@ -454,12 +552,8 @@ fn input_value(
         (Half::Color, cc::RASC) | (Half::Alpha, ca::RASA) => raster(m, order.channel, half)?,
         (Half::Color, cc::ONE) => Some(Product::ONE),
         (Half::Color, cc::HALF) => Some(Product::constant([0.5; 3])),
-        (Half::Color, cc::KONST) => {
-            konst(m, m.konst_color_selector(k).unwrap_or(NONE), half)?.map(Product::constant)
-        }
-        (Half::Alpha, ca::KONST) => {
-            konst(m, m.konst_alpha_selector(k).unwrap_or(NONE), half)?.map(Product::constant)
-        }
+        (Half::Color, cc::KONST) => konst(m, m.konst_color_selector(k).unwrap_or(NONE), half)?,
+        (Half::Alpha, ca::KONST) => konst(m, m.konst_alpha_selector(k).unwrap_or(NONE), half)?,
         (Half::Color, cc::ZERO) | (Half::Alpha, ca::ZERO) => Some(Product::ZERO),
         // C0, A0, C1, A1, C2, A2: register (input − 2) / 2, its colour on
         // even inputs, its alpha (as a grey) on odd ones.
@@ -531,17 +625,20 @@ fn raster(m: &Material<'_>, channel: u8, half: Half) -> Result<Option<Product>, 
         }));
     }
     let [r, g, b, a] = m.material_color(0)?.map_or([1.0; 4], unit);
-    Ok(Some(Product::constant(match half {
+    let value = match half {
         Half::Color => [r, g, b],
         Half::Alpha => [a; 3],
-    })))
+    };
+    Ok(Some(Product::colour(value, ColorSlot::MATERIAL)))
 }
 
 /// A konst selector's value (`GX_TEV_KCSEL_*` / `GX_TEV_KASEL_*`): a
-/// fraction 8/8..1/8, a konst colour's RGB, or one of its components.
-fn konst(m: &Material<'_>, selector: u8, half: Half) -> Result<Option<[f32; 3]>, Error> {
+/// fraction 8/8..1/8, a konst colour's RGB, or one of its components
+/// (the konst colour's own value, [`Product::source`], when it is its RGB
+/// in the colour half or its alpha in the alpha half).
+fn konst(m: &Material<'_>, selector: u8, half: Half) -> Result<Option<Product>, Error> {
     if let Some(eighths) = 8u8.checked_sub(selector).filter(|&e| e >= 1) {
-        return Ok(Some([f32::from(eighths) / 8.0; 3]));
+        return Ok(Some(Product::constant([f32::from(eighths) / 8.0; 3])));
     }
     // In the ranges matched, the subtractions cannot wrap.
     let (slot, component) = match selector {
@@ -556,8 +653,10 @@ fn konst(m: &Material<'_>, selector: u8, half: Half) -> Result<Option<[f32; 3]>,
         return Ok(None);
     };
     let [r, g, b, a] = unit(c);
+    let own = ColorSlot::KONST + u32::from(slot);
     Ok(Some(match component {
-        None => [r, g, b],
-        Some(i) => [[r, g, b, a].get(usize::from(i)).copied().unwrap_or(0.0); 3],
+        None => Product::colour([r, g, b], own),
+        Some(3) if half == Half::Alpha => Product::colour([a; 3], own),
+        Some(i) => Product::constant([[r, g, b, a].get(usize::from(i)).copied().unwrap_or(0.0); 3]),
     }))
 }
