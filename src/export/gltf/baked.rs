@@ -1,0 +1,517 @@
+//! A J3D material whose TEV stages did not fold, baked into one image: where
+//! the stages compute `rasterised colour × f(T0, T1, constants)` over at most
+//! two textures read through the same coordinates, `f` is evaluated per
+//! texel (GX's TEV arithmetic, as noclip's `generateTevStage` /
+//! `generateTevOp` write it) and the image is the material's base colour.
+//! Read from MAT3 again here (std side): the scene keeps no TEV stages.
+
+use std::string::String;
+use std::vec::Vec;
+
+use gltf_json as json;
+use serde_json::{Map, Value};
+
+use crate::j3d::J3dFile;
+use crate::j3d::mat3::{Material, Mat3};
+use crate::scene::{AlphaMode, Filter, Format, MaterialFlags, Scene, TextureRecord, Wrap};
+
+/// A TEV order's, texture slot's or channel's "none".
+const NONE: u8 = 0xFF;
+/// `GX_IDENTITY`: a texture coordinate generator without a matrix.
+const IDENTITY: u8 = 60;
+
+/// What a baked material reads: the TEX1 (scene) textures, larger first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Sources {
+    /// The texture the image takes its size, name and sampler from.
+    pub first: usize,
+    /// Every texture read, in slot order (one or two).
+    pub from: [usize; 2],
+    /// How many of `from` are used.
+    pub count: usize,
+}
+
+/// One TEV stage, its inputs and operation, as GX reads them.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Stage {
+    /// Colour inputs A, B, C, D (`GX_CC_*`).
+    pub color_in: [u8; 4],
+    /// Alpha inputs A, B, C, D (`GX_CA_*`).
+    pub alpha_in: [u8; 4],
+    /// Colour and alpha: operation, bias, scale, clamp, output register.
+    pub color: [u8; 5],
+    /// The same for alpha.
+    pub alpha: [u8; 5],
+    /// Which texture (0 or 1 of [`Sources::from`]) the stage reads, if any.
+    pub texture: Option<usize>,
+    /// Rasterised colour reaches the stage (channel 0); else it reads zero.
+    pub raster: bool,
+    /// Konst colour (RGB) and konst alpha the stage's selectors give.
+    pub konst: [f32; 4],
+}
+
+/// A material's TEV program: registers PREV, C0..C2 at the start, stages.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Program {
+    /// PREV (J3D's TEV colour slot 3), C0, C1, C2 (slots 0..2), 0..=1.
+    pub registers: [[f32; 4]; 4],
+    /// The stages, in order.
+    pub stages: Vec<Stage>,
+}
+
+/// GX clamps an unclamped register to its signed 11-bit range.
+const LOW: f32 = -1024.0 / 255.0;
+const HIGH: f32 = 1023.0 / 255.0;
+
+impl Program {
+    /// The TEV output (RGBA) for texels `t` (RGBA, 0..=1) and rasterised
+    /// colour `ras` (RGBA), none for operations that are no lerp (the
+    /// comparisons) or a bias of 3. GX's stage: `out = (d ± ((1−c)·a + c·b)
+    /// + bias) · scale`, clamped to 0..=1 when the stage says so; a, b and
+    /// c are 8-bit inputs (0..=1).
+    pub fn eval(&self, t: [[f32; 4]; 2], ras: [f32; 4]) -> Option<[f32; 4]> {
+        let mut reg = self.registers;
+        let mut last = reg[0];
+        for s in &self.stages {
+            let tex = s.texture.and_then(|i| t.get(i).copied()).unwrap_or([0.0; 4]);
+            let ras = if s.raster { ras } else { [0.0; 4] };
+            let mut out = [0.0f32; 4];
+            for (ch, o) in out.iter_mut().enumerate() {
+                let alpha = ch == 3;
+                let (inputs, op) = if alpha {
+                    (s.alpha_in, s.alpha)
+                } else {
+                    (s.color_in, s.color)
+                };
+                let pick = |sel: u8| -> Option<f32> {
+                    if alpha {
+                        alpha_input(sel, &reg, tex, ras, s.konst)
+                    } else {
+                        color_input(sel, ch, &reg, tex, ras, s.konst)
+                    }
+                };
+                let [a, b, c, d] = [
+                    pick(inputs[0])?.clamp(0.0, 1.0),
+                    pick(inputs[1])?.clamp(0.0, 1.0),
+                    pick(inputs[2])?.clamp(0.0, 1.0),
+                    pick(inputs[3])?,
+                ];
+                *o = operate(op, a, b, c, d)?;
+            }
+            let (cr, ar) = (usize::from(s.color[4] & 3), usize::from(s.alpha[4] & 3));
+            if let Some(r) = reg.get_mut(cr) {
+                r[..3].copy_from_slice(&out[..3]);
+            }
+            if let Some(r) = reg.get_mut(ar) {
+                r[3] = out[3];
+            }
+            last = out;
+        }
+        Some(last)
+    }
+}
+
+/// One channel of a stage: operation, bias, scale, clamp (`GX_TEV_ADD` 0,
+/// `GX_TEV_SUB` 1; bias 0, +½, −½; scale 1, 2, 4, ½).
+fn operate(op: [u8; 5], a: f32, b: f32, c: f32, d: f32) -> Option<f32> {
+    let lerp = (1.0 - c) * a + c * b;
+    let value = match op[0] {
+        0 => d + lerp,
+        1 => d - lerp,
+        _ => return None,
+    };
+    let bias = match op[1] {
+        0 => 0.0,
+        1 => 0.5,
+        2 => -0.5,
+        _ => return None,
+    };
+    let scale = match op[2] {
+        0 => 1.0,
+        1 => 2.0,
+        2 => 4.0,
+        _ => 0.5,
+    };
+    let v = (value + bias) * scale;
+    Some(if op[3] != 0 {
+        v.clamp(0.0, 1.0)
+    } else {
+        v.clamp(LOW, HIGH)
+    })
+}
+
+/// `GX_CC_*` for channel `ch` (0..3 of RGB).
+fn color_input(
+    sel: u8,
+    ch: usize,
+    reg: &[[f32; 4]; 4],
+    tex: [f32; 4],
+    ras: [f32; 4],
+    konst: [f32; 4],
+) -> Option<f32> {
+    let r = |n: usize, c: usize| reg.get(n).and_then(|r| r.get(c)).copied();
+    match sel {
+        0 => r(0, ch),
+        1 => r(0, 3),
+        2 => r(1, ch),
+        3 => r(1, 3),
+        4 => r(2, ch),
+        5 => r(2, 3),
+        6 => r(3, ch),
+        7 => r(3, 3),
+        8 => tex.get(ch).copied(),
+        9 => Some(tex[3]),
+        10 => ras.get(ch).copied(),
+        11 => Some(ras[3]),
+        12 => Some(1.0),
+        13 => Some(0.5),
+        14 => konst.get(ch).copied(),
+        15 => Some(0.0),
+        _ => None,
+    }
+}
+
+/// `GX_CA_*`.
+fn alpha_input(
+    sel: u8,
+    reg: &[[f32; 4]; 4],
+    tex: [f32; 4],
+    ras: [f32; 4],
+    konst: [f32; 4],
+) -> Option<f32> {
+    match sel {
+        0..=3 => reg.get(usize::from(sel)).map(|r| r[3]),
+        4 => Some(tex[3]),
+        5 => Some(ras[3]),
+        6 => Some(konst[3]),
+        7 => Some(0.0),
+        _ => None,
+    }
+}
+
+/// RGBA8 as 0..=1.
+fn unit(c: [u8; 4]) -> [f32; 4] {
+    c.map(|v| f32::from(v) / 255.0)
+}
+
+/// A konst selector (`GX_TEV_KCSEL_*` / `GX_TEV_KASEL_*`): a fraction
+/// 8/8..1/8, a konst colour's RGB (colour only) or one of its components.
+fn konst(m: &Material<'_>, selector: u8, alpha: bool) -> Option<[f32; 3]> {
+    if let Some(eighths) = 8u8.checked_sub(selector).filter(|&e| e >= 1) {
+        return Some([f32::from(eighths) / 8.0; 3]);
+    }
+    let (slot, component) = match selector {
+        0x0C..=0x0F if !alpha => (selector.wrapping_sub(0x0C), None),
+        0x10..=0x1F => {
+            let k = selector.wrapping_sub(0x10);
+            (k % 4, Some(k / 4))
+        }
+        _ => return None,
+    };
+    let [r, g, b, a] = unit(m.konst_color(usize::from(slot)).ok()??);
+    Some(match component {
+        None => [r, g, b],
+        Some(i) => [[r, g, b, a].get(usize::from(i)).copied().unwrap_or(0.0); 3],
+    })
+}
+
+/// The TEV program of scene material `material` of a J3D scene and the
+/// textures it reads, when it reads one or two through the same texture
+/// coordinates (the same generator, or generators of the same source and
+/// matrix) and no swap table reorders channels; none otherwise.
+pub fn program(scene: &Scene<'_>, material: usize) -> Option<(Program, Sources)> {
+    if scene.format() != Format::J3d {
+        return None;
+    }
+    let file = J3dFile::parse(scene.input()).ok()?;
+    let m = Mat3::new(file.section(b"MAT3")?).ok()?.material(material).ok()?;
+    let count = usize::from(m.tev_stage_count().ok()??).min(16);
+    let register = |n: usize| {
+        m.tev_color(n)
+            .ok()
+            .flatten()
+            .map_or([0.0; 4], |c| c.map(|v| f32::from(v) / 255.0))
+    };
+    let registers = [register(3), register(0), register(1), register(2)];
+    let mut slots: Vec<(u8, u8)> = Vec::new();
+    let mut stages = Vec::with_capacity(count);
+    for k in 0..count {
+        let s = m.tev_stage(k).ok()??;
+        let order = m.tev_order(k).ok()??;
+        if let Some(swap) = m.swap_mode(k).ok().flatten() {
+            for table in [swap.ras_table, swap.tex_table] {
+                if let Some(t) = m.swap_table(usize::from(table)).ok().flatten()
+                    && t.channels != [0, 1, 2, 3]
+                {
+                    return None;
+                }
+            }
+        }
+        let reads_texture =
+            s.color_in.iter().any(|&c| c == 8 || c == 9) || s.alpha_in.contains(&4);
+        let texture = if reads_texture {
+            if order.tex_map == NONE || order.tex_coord == NONE {
+                return None;
+            }
+            let at = match slots.iter().position(|&(map, _)| map == order.tex_map) {
+                Some(at) => at,
+                None => {
+                    slots.push((order.tex_map, order.tex_coord));
+                    slots.len() - 1
+                }
+            };
+            Some(at)
+        } else {
+            None
+        };
+        let raster = match order.channel {
+            0 | 2 | 4 => true,
+            6 | NONE => false,
+            _ => return None,
+        };
+        let kc = konst(&m, m.konst_color_selector(k).unwrap_or(NONE), false);
+        let ka = konst(&m, m.konst_alpha_selector(k).unwrap_or(NONE), true);
+        let [r, g, b] = kc.unwrap_or([0.0; 3]);
+        stages.push(Stage {
+            color_in: s.color_in,
+            alpha_in: s.alpha_in,
+            color: [
+                s.color_op,
+                s.color_bias,
+                s.color_scale,
+                s.color_clamp,
+                s.color_register,
+            ],
+            alpha: [
+                s.alpha_op,
+                s.alpha_bias,
+                s.alpha_scale,
+                s.alpha_clamp,
+                s.alpha_register,
+            ],
+            texture,
+            raster,
+            konst: [r, g, b, ka.map_or(0.0, |k| k[0])],
+        });
+    }
+    if slots.is_empty() || slots.len() > 2 {
+        return None;
+    }
+    // Same coordinates: one generator, or two of one source and matrix.
+    let gens: Vec<_> = slots
+        .iter()
+        .map(|&(_, coord)| m.tex_gen(usize::from(coord)).ok().flatten())
+        .collect();
+    if let [Some(a), Some(b)] = gens[..]
+        && slots[0].1 != slots[1].1
+        && (a.source != b.source || a.matrix != b.matrix)
+    {
+        return None;
+    }
+    if let [Some(a), None] | [None, Some(a)] = gens[..]
+        && (a.source != 4 || a.matrix != IDENTITY)
+    {
+        return None;
+    }
+    let mut from = [0usize; 2];
+    for (f, &(map, _)) in from.iter_mut().zip(&slots) {
+        *f = usize::from(m.texture(usize::from(map)).ok()??);
+    }
+    let area = |t: usize| {
+        crate::export::png::level_pixels(scene, t, 0)
+            .map_or(0, |(mip, _)| u64::from(mip.width) * u64::from(mip.height))
+    };
+    let first = if slots.len() == 2 && area(from[1]) > area(from[0]) {
+        from[1]
+    } else {
+        from[0]
+    };
+    Some((
+        Program { registers, stages },
+        Sources {
+            first,
+            from,
+            count: slots.len(),
+        },
+    ))
+}
+
+/// Level 0 of a scene texture as the bake samples it.
+struct Texture<'a> {
+    width: u32,
+    height: u32,
+    rgba: &'a [u8],
+    record: &'a TextureRecord,
+}
+
+impl Texture<'_> {
+    fn texel(&self, x: i64, y: i64) -> [f32; 4] {
+        let x = wrap(x, self.width, self.record.wrap_u());
+        let y = wrap(y, self.height, self.record.wrap_v());
+        let at = (y as usize * self.width as usize + x as usize) * 4;
+        match self.rgba.get(at..at + 4) {
+            Some(&[r, g, b, a]) => unit([r, g, b, a]),
+            _ => [0.0; 4],
+        }
+    }
+
+    /// The texel at normalised `(u, v)`: nearest, or bilinear when the
+    /// texture magnifies linearly (GX's filter on the texture).
+    fn sample(&self, u: f64, v: f64) -> [f32; 4] {
+        let (fx, fy) = (u * f64::from(self.width), v * f64::from(self.height));
+        if self.record.mag_filter != Filter::Linear as u8 {
+            return self.texel(fx.floor() as i64, fy.floor() as i64);
+        }
+        let (x, y) = (fx - 0.5, fy - 0.5);
+        let (x0, y0) = (x.floor(), y.floor());
+        let (wx, wy) = ((x - x0) as f32, (y - y0) as f32);
+        let (x0, y0) = (x0 as i64, y0 as i64);
+        let [a, b, c, d] = [
+            self.texel(x0, y0),
+            self.texel(x0 + 1, y0),
+            self.texel(x0, y0 + 1),
+            self.texel(x0 + 1, y0 + 1),
+        ];
+        core::array::from_fn(|i| {
+            let top = a[i] + (b[i] - a[i]) * wx;
+            let bottom = c[i] + (d[i] - c[i]) * wx;
+            top + (bottom - top) * wy
+        })
+    }
+}
+
+/// Texel index `i` on an axis of `n` texels under GX wrap `w`.
+fn wrap(i: i64, n: u32, w: Wrap) -> u32 {
+    let n = i64::from(n.max(1));
+    let v = match w {
+        Wrap::Clamp => i.clamp(0, n - 1),
+        Wrap::Repeat => i.rem_euclid(n),
+        Wrap::Mirror => {
+            let m = i.rem_euclid(2 * n);
+            if m < n { m } else { 2 * n - 1 - m }
+        }
+    };
+    u32::try_from(v).unwrap_or(0)
+}
+
+fn level0<'a>(scene: &Scene<'a>, t: usize) -> Option<Texture<'a>> {
+    let record = scene.textures().get(t)?;
+    if record.missing() {
+        return None;
+    }
+    let (mip, rgba) = crate::export::png::level_pixels(scene, t, 0)?;
+    Some(Texture {
+        width: mip.width,
+        height: mip.height,
+        rgba,
+        record,
+    })
+}
+
+/// Tolerance of the check that the output is rasterised colour times `f`.
+const LINEAR: f32 = 1.5 / 255.0;
+
+/// The baked image (width, height, RGBA8) of `program` over `sources`:
+/// `f(T0, T1)` with rasterised colour white, at the larger texture's size.
+/// None when some texel's output is not rasterised colour × `f` (checked
+/// per texel at rasterised colour 0, ½ and 1), or, when `alpha` is shown,
+/// its alpha is not either.
+pub fn bake(
+    scene: &Scene<'_>,
+    program: &Program,
+    sources: Sources,
+    alpha: bool,
+) -> Option<(u32, u32, Vec<u8>)> {
+    let first = level0(scene, sources.first)?;
+    let mut textures = Vec::with_capacity(2);
+    for &t in sources.from.get(..sources.count)? {
+        textures.push(level0(scene, t)?);
+    }
+    let (width, height) = (first.width, first.height);
+    let mut out = Vec::with_capacity((width as usize).checked_mul(height as usize)?.checked_mul(4)?);
+    for y in 0..height {
+        for x in 0..width {
+            let u = (f64::from(x) + 0.5) / f64::from(width);
+            let v = (f64::from(y) + 0.5) / f64::from(height);
+            let mut t = [[0.0f32; 4]; 2];
+            for (slot, tex) in t.iter_mut().zip(&textures) {
+                *slot = tex.sample(u, v);
+            }
+            let one = program.eval(t, [1.0; 4])?;
+            let half = program.eval(t, [0.5; 4])?;
+            let zero = program.eval(t, [0.0; 4])?;
+            let channels = if alpha { 4 } else { 3 };
+            for i in 0..channels {
+                if zero[i].abs() > LINEAR || (half[i] - one[i] / 2.0).abs() > LINEAR {
+                    return None;
+                }
+            }
+            let byte = |v: f32| (v.clamp(0.0, 1.0) * 255.0).round() as u8;
+            out.extend_from_slice(&[
+                byte(one[0]),
+                byte(one[1]),
+                byte(one[2]),
+                if alpha { byte(one[3]) } else { 255 },
+            ]);
+        }
+    }
+    Some((width, height, out))
+}
+
+/// The baked image of scene material `material`, when its stages bake
+/// ([`program`], [`bake`]); alpha is kept unless the material is opaque.
+pub fn image(scene: &Scene<'_>, material: usize) -> Option<(u32, u32, Vec<u8>)> {
+    let record = scene.materials().get(material)?;
+    let (program, sources) = program(scene, material)?;
+    let alpha = record.alpha_mode() != AlphaMode::Opaque;
+    bake(scene, &program, sources, alpha)
+}
+
+/// The pixels a material whose TEV stages did not fold shows when they
+/// bake: [`Pixels::Baked`](super::pixels::Pixels::Baked), with the textures
+/// read for `extras.baked_from`.
+pub fn pixels(scene: &Scene<'_>, material: usize) -> Option<(super::pixels::Pixels, Vec<usize>)> {
+    let record = scene.materials().get(material)?;
+    if record.flags & MaterialFlags::TEV_UNFOLDED == 0 {
+        return None;
+    }
+    let (_, sources) = program(scene, material)?;
+    let from = sources.from.get(..sources.count)?.to_vec();
+    Some((super::pixels::Pixels::Baked(material, sources.first), from))
+}
+
+/// `extras` with `"baked_from": [textures]` added.
+pub fn mark(extras: json::Extras, from: &[usize]) -> json::Extras {
+    let mut fields = extras
+        .as_deref()
+        .and_then(|raw| serde_json::from_str::<Map<String, Value>>(raw.get()).ok())
+        .unwrap_or_default();
+    fields.insert(String::from("baked_from"), Value::from(from.to_vec()));
+    super::extras::object(fields)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lava() -> Option<std::vec::Vec<u8>> {
+        let dir = crate::test_corpus::dir("j3d")?;
+        Some(std::fs::read(dir.join("smgo_lavaworldlavaa.bdl")).unwrap())
+    }
+
+    #[test]
+    fn survey() {
+        let Some(files) = crate::test_corpus::files("j3d", &["bmd", "bdl"]) else { return };
+        for f in files {
+            let bytes = std::fs::read(&f).unwrap();
+            let loaded = crate::load(&bytes, None, &crate::Options::default()).unwrap();
+            let scene = loaded.scene();
+            for (i, r) in scene.materials().iter().enumerate() {
+                if r.flags & MaterialFlags::TEV_UNFOLDED == 0 { continue; }
+                let p = program(&scene, i);
+                let b = p.as_ref().and_then(|(p, s)| bake(&scene, p, *s, true).map(|_| s.from));
+                std::eprintln!("{} {} {} program={} bake={:?}", f.display(), i, scene.text(r.name), p.is_some(), b);
+            }
+        }
+    }
+}
