@@ -12,8 +12,10 @@ use gltf_json as json;
 use serde_json::{Map, Value};
 
 use crate::j3d::J3dFile;
-use crate::j3d::mat3::{Material, Mat3};
-use crate::scene::{AlphaMode, Filter, Format, MaterialFlags, Scene, TextureRecord, Wrap};
+use crate::j3d::mat3::{Mat3, Material};
+use crate::scene::{
+    AlphaMode, Filter, Format, MaterialFlags, MaterialRecord, Scene, TextureRecord, Wrap,
+};
 
 /// A TEV order's, texture slot's or channel's "none".
 const NONE: u8 = 0xFF;
@@ -73,7 +75,10 @@ impl Program {
         let mut reg = self.registers;
         let mut last = reg[0];
         for s in &self.stages {
-            let tex = s.texture.and_then(|i| t.get(i).copied()).unwrap_or([0.0; 4]);
+            let tex = s
+                .texture
+                .and_then(|i| t.get(i).copied())
+                .unwrap_or([0.0; 4]);
             let ras = if s.raster { ras } else { [0.0; 4] };
             let mut out = [0.0f32; 4];
             for (ch, o) in out.iter_mut().enumerate() {
@@ -224,7 +229,10 @@ pub fn program(scene: &Scene<'_>, material: usize) -> Option<(Program, Sources)>
         return None;
     }
     let file = J3dFile::parse(scene.input()).ok()?;
-    let m = Mat3::new(file.section(b"MAT3")?).ok()?.material(material).ok()?;
+    let m = Mat3::new(file.section(b"MAT3")?)
+        .ok()?
+        .material(material)
+        .ok()?;
     let count = usize::from(m.tev_stage_count().ok()??).min(16);
     let register = |n: usize| {
         m.tev_color(n)
@@ -247,8 +255,7 @@ pub fn program(scene: &Scene<'_>, material: usize) -> Option<(Program, Sources)>
                 }
             }
         }
-        let reads_texture =
-            s.color_in.iter().any(|&c| c == 8 || c == 9) || s.alpha_in.contains(&4);
+        let reads_texture = s.color_in.iter().any(|&c| c == 8 || c == 9) || s.alpha_in.contains(&4);
         let texture = if reads_texture {
             if order.tex_map == NONE || order.tex_coord == NONE {
                 return None;
@@ -428,7 +435,11 @@ pub fn bake(
         textures.push(level0(scene, t)?);
     }
     let (width, height) = (first.width, first.height);
-    let mut out = Vec::with_capacity((width as usize).checked_mul(height as usize)?.checked_mul(4)?);
+    let mut out = Vec::with_capacity(
+        (width as usize)
+            .checked_mul(height as usize)?
+            .checked_mul(4)?,
+    );
     for y in 0..height {
         for x in 0..width {
             let u = (f64::from(x) + 0.5) / f64::from(width);
@@ -480,14 +491,23 @@ pub fn pixels(scene: &Scene<'_>, material: usize) -> Option<(super::pixels::Pixe
     Some((super::pixels::Pixels::Baked(material, sources.first), from))
 }
 
-/// `extras` with `"baked_from": [textures]` added.
-pub fn mark(extras: json::Extras, from: &[usize]) -> json::Extras {
-    let mut fields = extras
+/// Marks a material showing its baked image: `"baked_from": [textures]`
+/// in `extras`, and the base colour factor set to what the bake took as
+/// rasterised colour (colour channel 0, as the fold's `raster` reads it):
+/// the vertex colours alone where the channel takes them (white factor),
+/// material colour 0 otherwise (the factor the scene already holds).
+pub fn mark(material: &mut json::Material, record: &MaterialRecord, from: &[usize]) {
+    let mut fields = material
+        .extras
         .as_deref()
         .and_then(|raw| serde_json::from_str::<Map<String, Value>>(raw.get()).ok())
         .unwrap_or_default();
     fields.insert(String::from("baked_from"), Value::from(from.to_vec()));
-    super::extras::object(fields)
+    material.extras = super::extras::object(fields);
+    if record.flags & MaterialFlags::VERTEX_COLORS != 0 {
+        let factor = &mut material.pbr_metallic_roughness.base_color_factor.0;
+        factor[..3].fill(1.0);
+    }
 }
 
 #[cfg(test)]
@@ -496,21 +516,43 @@ mod tests {
 
     fn lava() -> Option<std::vec::Vec<u8>> {
         let dir = crate::test_corpus::dir("j3d")?;
-        Some(std::fs::read(dir.join("smgo_lavaworldlavaa.bdl")).unwrap())
+        Some(std::fs::read(dir.join("riistudio_smg_reversegravity2dliftplanet.bdl")).unwrap())
     }
 
     #[test]
     fn survey() {
-        let Some(files) = crate::test_corpus::files("j3d", &["bmd", "bdl"]) else { return };
+        let Some(files) = crate::test_corpus::files("j3d", &["bmd", "bdl"]) else {
+            return;
+        };
         for f in files {
             let bytes = std::fs::read(&f).unwrap();
             let loaded = crate::load(&bytes, None, &crate::Options::default()).unwrap();
             let scene = loaded.scene();
             for (i, r) in scene.materials().iter().enumerate() {
-                if r.flags & MaterialFlags::TEV_UNFOLDED == 0 { continue; }
+                if r.flags & MaterialFlags::TEV_UNFOLDED == 0 {
+                    continue;
+                }
                 let p = program(&scene, i);
-                let b = p.as_ref().and_then(|(p, s)| bake(&scene, p, *s, true).map(|_| s.from));
-                std::eprintln!("{} {} {} program={} bake={:?}", f.display(), i, scene.text(r.name), p.is_some(), b);
+                let b = p
+                    .as_ref()
+                    .and_then(|(p, s)| bake(&scene, p, *s, true).map(|_| s.from));
+                std::eprintln!(
+                    "{} {} {} program={} bake={:?}",
+                    f.display(),
+                    i,
+                    scene.text(r.name),
+                    p.is_some(),
+                    b
+                );
+                if i == 19 || i == 1 {
+                    std::eprintln!(
+                        "{:?} base {:?} flags {:x} uv {}",
+                        p,
+                        r.base_color,
+                        r.flags,
+                        r.uv_set
+                    );
+                }
             }
         }
     }

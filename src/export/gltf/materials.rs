@@ -106,8 +106,8 @@ impl Materials {
             |r| super::name(scene.text(r.name)),
         );
         let mut material = material_json(record, name, key, maps);
-        if let Some(from) = baked {
-            material.extras = super::baked::mark(material.extras, &from);
+        if let (Some(from), Some(record)) = (baked, record) {
+            super::baked::mark(&mut material, record, &from);
         }
         let index = w.root.push(material);
         self.written.insert(key, (index, frames));
