@@ -434,7 +434,16 @@ pub fn bake(
     for &t in sources.from.get(..sources.count)? {
         textures.push(level0(scene, t)?);
     }
-    let (width, height) = (first.width, first.height);
+    bake_textures(program, &textures, (first.width, first.height), alpha)
+}
+
+/// [`bake`] over level-0 textures at `size`.
+fn bake_textures(
+    program: &Program,
+    textures: &[Texture<'_>],
+    (width, height): (u32, u32),
+    alpha: bool,
+) -> Option<(u32, u32, Vec<u8>)> {
     let mut out = Vec::with_capacity(
         (width as usize)
             .checked_mul(height as usize)?
@@ -445,7 +454,7 @@ pub fn bake(
             let u = (f64::from(x) + 0.5) / f64::from(width);
             let v = (f64::from(y) + 0.5) / f64::from(height);
             let mut t = [[0.0f32; 4]; 2];
-            for (slot, tex) in t.iter_mut().zip(&textures) {
+            for (slot, tex) in t.iter_mut().zip(textures) {
                 *slot = tex.sample(u, v);
             }
             let one = program.eval(t, [1.0; 4])?;
@@ -514,45 +523,246 @@ pub fn mark(material: &mut json::Material, record: &MaterialRecord, from: &[usiz
 mod tests {
     use super::*;
 
-    fn lava() -> Option<std::vec::Vec<u8>> {
-        let dir = crate::test_corpus::dir("j3d")?;
-        Some(std::fs::read(dir.join("riistudio_smg_reversegravity2dliftplanet.bdl")).unwrap())
+    /// A stage of GX defaults (ADD, no bias, scale 1, clamped, into PREV)
+    /// with the given inputs.
+    fn stage(color_in: [u8; 4], alpha_in: [u8; 4], texture: Option<usize>) -> Stage {
+        Stage {
+            color_in,
+            alpha_in,
+            color: [0, 0, 0, 1, 0],
+            alpha: [0, 0, 0, 1, 0],
+            texture,
+            raster: true,
+            konst: [1.0, 0.0, 0.5, 1.0],
+        }
+    }
+
+    fn record(wrap: Wrap, filter: Filter) -> TextureRecord {
+        TextureRecord {
+            wrap_u: wrap as u8,
+            wrap_v: wrap as u8,
+            mag_filter: filter as u8,
+            min_filter: filter as u8,
+            ..TextureRecord::default()
+        }
+    }
+
+    /// The lava's program shape with registers of its own: stage 0
+    /// `2·lerp(K, C0, T0)` (colour inputs KONST, C0, TEXC, ZERO; scale 2),
+    /// alpha `T0.a`; stage 1 `½·(lerp(T1, PREV, PREV.a) + C1)` (scale ½);
+    /// stage 2 `PREV × RASC`. GX's stage, as noclip's `generateTevOp`
+    /// writes it: `(d + lerp(a, b, c) + bias) · scale`, clamped.
+    fn lava_like() -> Program {
+        let mut s0 = stage([14, 2, 8, 15], [4, 7, 7, 7], Some(0));
+        s0.color[2] = 1;
+        let mut s1 = stage([8, 0, 1, 4], [7, 7, 7, 0], Some(1));
+        s1.color[2] = 3;
+        let s2 = stage([15, 0, 10, 15], [7, 7, 7, 0], None);
+        Program {
+            registers: [[0.0; 4], [0.2, 0.4, 0.0, 1.0], [0.0; 4], [0.0; 4]],
+            stages: std::vec![s0, s1, s2],
+        }
     }
 
     #[test]
-    fn survey() {
+    fn tev_arithmetic_on_hand_computed_texels() {
+        let p = lava_like();
+        // T0 = (0.5, 0, 1, a 0.25), T1 = (1, 0.5, 0, 1), white rasterised:
+        // stage 0: 2·((1−t)·K + t·C0) = 2·(0.5·1 + 0.5·0.2, 0 + 0, 0 + 0.0)
+        //        = (1.2 → 1, 0, 0); alpha 0.25.
+        // stage 1: ½·(0.75·T1 + 0.25·PREV) = ½·(0.75 + 0.25, 0.375, 0)
+        //        = (0.5, 0.1875, 0).
+        let out = p
+            .eval([[0.5, 0.0, 1.0, 0.25], [1.0, 0.5, 0.0, 1.0]], [1.0; 4])
+            .unwrap();
+        let want = [0.5, 0.1875, 0.0];
+        for (o, w) in out.iter().zip(want) {
+            assert!((o - w).abs() < 1e-6, "{out:?}");
+        }
+        // rasterised colour multiplies at the end
+        let half = p
+            .eval([[0.5, 0.0, 1.0, 0.25], [1.0, 0.5, 0.0, 1.0]], [0.5; 4])
+            .unwrap();
+        assert!((half[0] - 0.25).abs() < 1e-6);
+        // A comparison (op 8) is no lerp: nothing to bake.
+        let mut cmp = lava_like();
+        cmp.stages[1].color[0] = 8;
+        assert!(cmp.eval([[0.0; 4]; 2], [1.0; 4]).is_none());
+    }
+
+    #[test]
+    fn bakes_two_tiny_textures_at_the_larger_size() {
+        let mut p = lava_like();
+        p.stages[0].konst = [0.5, 0.0, 0.5, 1.0];
+        p.registers[2] = [0.4, 0.0, 0.0, 0.0]; // C1, stage 1's d
+        let r = record(Wrap::Repeat, Filter::Nearest);
+        // T0 2×1: grey t = 0.2, alpha 1 then 0. T1 4×1: red 100 twice,
+        // blue 200 twice.
+        let t0 = Texture {
+            width: 2,
+            height: 1,
+            rgba: &[51, 51, 51, 255, 51, 51, 51, 0],
+            record: &r,
+        };
+        let t1 = Texture {
+            width: 4,
+            height: 1,
+            rgba: &[
+                100, 0, 0, 255, 100, 0, 0, 255, 0, 0, 200, 255, 0, 0, 200, 255,
+            ],
+            record: &r,
+        };
+        let (w, h, rgba) = bake_textures(&p, &[t0, t1], (4, 1), false).unwrap();
+        assert_eq!((w, h), (4, 1));
+        // x 0, 1 read T0's first texel (alpha 1): stage 0 =
+        // 2·(0.8·K + 0.2·C0) = (0.88, 0.16, 0.8); stage 1 = ½·(PREV + C1)
+        // = (0.64, 0.08, 0.4) → (163, 20, 102).
+        // x 2, 3 read its second (alpha 0): stage 1 = ½·(T1 + C1)
+        // = (0.2, 0, 100/255) → (51, 0, 100).
+        assert_eq!(
+            rgba,
+            [
+                163, 20, 102, 255, 163, 20, 102, 255, 51, 0, 100, 255, 51, 0, 100, 255
+            ]
+        );
+    }
+
+    #[test]
+    fn a_term_rasterised_colour_does_not_multiply_is_not_baked() {
+        // `PREV + RASC`: output 1 at rasterised 0, not ras × f.
+        let mut p = lava_like();
+        p.stages[2].color_in = [0, 15, 15, 10];
+        let r = record(Wrap::Clamp, Filter::Nearest);
+        let t = Texture {
+            width: 1,
+            height: 1,
+            rgba: &[255, 255, 255, 255],
+            record: &r,
+        };
+        let t1 = Texture { ..t };
+        assert!(bake_textures(&p, &[t, t1], (1, 1), false).is_none());
+    }
+
+    /// GX wrap modes: CLAMP holds the edge texel, REPEAT wraps, MIRROR
+    /// reflects every other period.
+    #[test]
+    fn wrap_modes_follow_gx() {
+        assert_eq!([-1, 0, 3, 4].map(|i| wrap(i, 4, Wrap::Clamp)), [0, 0, 3, 3]);
+        assert_eq!([-1, 4, 5].map(|i| wrap(i, 4, Wrap::Repeat)), [3, 0, 1]);
+        assert_eq!(
+            [-1, 4, 7, 8].map(|i| wrap(i, 4, Wrap::Mirror)),
+            [0, 3, 0, 0]
+        );
+    }
+
+    #[test]
+    fn bilinear_sampling_where_the_texture_filters_linearly() {
+        let r = record(Wrap::Clamp, Filter::Linear);
+        let t = Texture {
+            width: 2,
+            height: 1,
+            rgba: &[0, 0, 0, 255, 255, 255, 255, 255],
+            record: &r,
+        };
+        // halfway between the two texel centres
+        assert!((t.sample(0.5, 0.5)[0] - 0.5).abs() < 1e-6);
+        let r = record(Wrap::Clamp, Filter::Nearest);
+        let t = Texture { record: &r, ..t };
+        assert_eq!(t.sample(0.5, 0.5)[0], 1.0);
+    }
+
+    fn corpus(name: &str) -> Option<std::vec::Vec<u8>> {
+        let dir = crate::test_corpus::dir("j3d")?;
+        Some(std::fs::read(dir.join(name)).unwrap())
+    }
+
+    /// The lava's two textures are read through different texture
+    /// matrices (generators 0 and 1: TEXMTX0, TEXMTX1, scaled and turned
+    /// differently), so no one image in one UV set holds both: left as is.
+    #[test]
+    fn the_lava_reads_its_textures_through_different_matrices_and_is_not_baked() {
+        let Some(bytes) = corpus("smgo_lavaworldlavaa.bdl") else {
+            return;
+        };
+        let loaded = crate::load(&bytes, None, &crate::Options::default()).unwrap();
+        let scene = loaded.scene();
+        let file = J3dFile::parse(scene.input()).unwrap();
+        let m = Mat3::new(file.section(b"MAT3").unwrap())
+            .unwrap()
+            .material(0)
+            .unwrap();
+        let (g0, g1) = (
+            m.tex_gen(0).unwrap().unwrap(),
+            m.tex_gen(1).unwrap().unwrap(),
+        );
+        assert_eq!((g0.source, g1.source), (4, 4));
+        assert_ne!(g0.matrix, g1.matrix);
+        assert!(program(&scene, 0).is_none());
+        assert!(pixels(&scene, 0).is_none());
+    }
+
+    /// On the corpus exactly the reverse-gravity planet's five wood
+    /// materials bake: `ras · lerp(C0, K, T0)` (C0 dark olive, konst white).
+    /// The mix is affine in the texture and sampled at the texture's own
+    /// size, so the baked image's mean colour is `C0 + (K − C0)·mean(T0)`
+    /// to within rounding (0.5/255 a texel, 1/255 allowed).
+    #[test]
+    fn the_planets_wood_bakes_to_the_mix_of_its_texture() {
         let Some(files) = crate::test_corpus::files("j3d", &["bmd", "bdl"]) else {
             return;
         };
+        let mut baked = std::vec::Vec::new();
         for f in files {
             let bytes = std::fs::read(&f).unwrap();
             let loaded = crate::load(&bytes, None, &crate::Options::default()).unwrap();
             let scene = loaded.scene();
-            for (i, r) in scene.materials().iter().enumerate() {
-                if r.flags & MaterialFlags::TEV_UNFOLDED == 0 {
-                    continue;
+            for i in 0..scene.materials().len() {
+                if pixels(&scene, i).is_some() && image(&scene, i).is_some() {
+                    baked.push(std::format!(
+                        "{} {}",
+                        f.file_name().unwrap().to_string_lossy(),
+                        scene.text(scene.materials()[i].name)
+                    ));
                 }
-                let p = program(&scene, i);
-                let b = p
-                    .as_ref()
-                    .and_then(|(p, s)| bake(&scene, p, *s, true).map(|_| s.from));
-                std::eprintln!(
-                    "{} {} {} program={} bake={:?}",
-                    f.display(),
-                    i,
-                    scene.text(r.name),
-                    p.is_some(),
-                    b
-                );
-                if i == 19 || i == 1 {
-                    std::eprintln!(
-                        "{:?} base {:?} flags {:x} uv {}",
-                        p,
-                        r.base_color,
-                        r.flags,
-                        r.uv_set
-                    );
-                }
+            }
+        }
+        let planet = "riistudio_smg_reversegravity2dliftplanet.bdl";
+        let want: std::vec::Vec<_> = (0..5)
+            .map(|k| std::format!("{planet} Wood0{k}_v"))
+            .collect();
+        assert_eq!(baked, want);
+
+        let bytes = corpus(planet).unwrap();
+        let loaded = crate::load(&bytes, None, &crate::Options::default()).unwrap();
+        let scene = loaded.scene();
+        let file = J3dFile::parse(scene.input()).unwrap();
+        let mat3 = Mat3::new(file.section(b"MAT3").unwrap()).unwrap();
+        for i in 19..24 {
+            let m = mat3.material(i).unwrap();
+            let c0 = m
+                .tev_color(0)
+                .unwrap()
+                .unwrap()
+                .map(|v| f64::from(v) / 255.0);
+            let k = m
+                .konst_color(0)
+                .unwrap()
+                .unwrap()
+                .map(|v| f64::from(v) / 255.0);
+            let (_, sources) = program(&scene, i).unwrap();
+            let (_, src) = crate::export::png::level_pixels(&scene, sources.from[0], 0).unwrap();
+            let (_, _, out) = image(&scene, i).unwrap();
+            let mean = |p: &[u8], c: usize| {
+                p.chunks_exact(4)
+                    .map(|t| f64::from(t[c]) / 255.0)
+                    .sum::<f64>()
+                    / (p.len() / 4) as f64
+            };
+            for c in 0..3 {
+                let want = c0[c] + (k[c] - c0[c]) * mean(src, c);
+                let got = mean(&out, c);
+                assert!((got - want).abs() < 1.0 / 255.0, "{i} {c}: {got} vs {want}");
+                assert!(got > 0.1, "{i}: baked channel {c} is near black");
             }
         }
     }
