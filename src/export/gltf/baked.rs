@@ -766,4 +766,38 @@ mod tests {
             }
         }
     }
+
+    /// In the export, the wood materials bind their baked image under a
+    /// white factor (channel 0 takes vertex colours) and say `baked_from`;
+    /// every other material of the planet keeps material colour 0 and its
+    /// own texture (the corpus converted before and after is byte-identical
+    /// but for this file: docs/export.md, Materials).
+    #[test]
+    fn only_baked_materials_change_in_the_export() {
+        let Some(bytes) = corpus("riistudio_smg_reversegravity2dliftplanet.bdl") else {
+            return;
+        };
+        let loaded = crate::load(&bytes, None, &crate::Options::default()).unwrap();
+        let scene = loaded.scene();
+        let options = super::super::Options {
+            container: super::super::Container::Gltf,
+            ..super::super::Options::default()
+        };
+        let out = super::super::export(&scene, "planet", &options).unwrap();
+        let doc: Value = serde_json::from_slice(&out.main).unwrap();
+        let mut marked = 0;
+        for m in doc["materials"].as_array().unwrap() {
+            let name = m["name"].as_str().unwrap();
+            let from = &m["extras"]["baked_from"];
+            let factor = &m["pbrMetallicRoughness"]["baseColorFactor"];
+            if name.starts_with("Wood") {
+                assert!(from.is_array(), "{name}");
+                assert_eq!(factor[0].as_f64(), Some(1.0), "{name}");
+                marked += 1;
+            } else {
+                assert!(from.is_null(), "{name}");
+            }
+        }
+        assert!(marked >= 5);
+    }
 }
