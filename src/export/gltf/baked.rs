@@ -221,9 +221,10 @@ fn konst(m: &Material<'_>, selector: u8, alpha: bool) -> Option<[f32; 3]> {
 }
 
 /// The TEV program of scene material `material` of a J3D scene and the
-/// textures it reads, when it reads one or two through the same texture
-/// coordinates (the same generator, or generators of the same source and
-/// matrix) and no swap table reorders channels; none otherwise.
+/// textures it reads, when it reads slot 0's texture and at most one more
+/// through the same texture coordinates (the same generator, or generators
+/// of the same source and matrix) and no swap table reorders channels;
+/// none otherwise.
 pub fn program(scene: &Scene<'_>, material: usize) -> Option<(Program, Sources)> {
     if scene.format() != Format::J3d {
         return None;
@@ -261,6 +262,8 @@ pub fn program(scene: &Scene<'_>, material: usize) -> Option<(Program, Sources)>
                 return None;
             }
             let at = match slots.iter().position(|&(map, _)| map == order.tex_map) {
+                // One texture read through two coordinates is two images.
+                Some(at) if slots[at].1 != order.tex_coord => return None,
                 Some(at) => at,
                 None => {
                     slots.push((order.tex_map, order.tex_coord));
@@ -301,7 +304,9 @@ pub fn program(scene: &Scene<'_>, material: usize) -> Option<(Program, Sources)>
             konst: [r, g, b, ka.map_or(0.0, |k| k[0])],
         });
     }
-    if slots.is_empty() || slots.len() > 2 {
+    // Slot 0 must be read: the material's texCoord is the set slot 0's
+    // generator reads (`materials::uv_set`).
+    if slots.is_empty() || slots.len() > 2 || !slots.iter().any(|&(map, _)| map == 0) {
         return None;
     }
     // Same coordinates: one generator, or two of one source and matrix.
