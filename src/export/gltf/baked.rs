@@ -68,9 +68,9 @@ const HIGH: f32 = 1023.0 / 255.0;
 impl Program {
     /// The TEV output (RGBA) for texels `t` (RGBA, 0..=1) and rasterised
     /// colour `ras` (RGBA), none for operations that are no lerp (the
-    /// comparisons) or a bias of 3. GX's stage: `out = (d ± ((1−c)·a + c·b)
-    /// + bias) · scale`, clamped to 0..=1 when the stage says so; a, b and
-    /// c are 8-bit inputs (0..=1).
+    /// comparisons) or a bias of 3. GX's stage:
+    /// `out = (d ± ((1−c)·a + c·b) + bias) · scale`, clamped to 0..=1 when
+    /// the stage says so; a, b and c are 8-bit inputs (0..=1).
     pub fn eval(&self, t: [[f32; 4]; 2], ras: [f32; 4]) -> Option<[f32; 4]> {
         let mut reg = self.registers;
         let mut last = reg[0];
@@ -263,7 +263,9 @@ pub fn program(scene: &Scene<'_>, material: usize) -> Option<(Program, Sources)>
             }
             let at = match slots.iter().position(|&(map, _)| map == order.tex_map) {
                 // One texture read through two coordinates is two images.
-                Some(at) if slots[at].1 != order.tex_coord => return None,
+                Some(at) if slots.get(at).is_some_and(|s| s.1 != order.tex_coord) => {
+                    return None;
+                }
                 Some(at) => at,
                 None => {
                     slots.push((order.tex_map, order.tex_coord));
@@ -314,8 +316,8 @@ pub fn program(scene: &Scene<'_>, material: usize) -> Option<(Program, Sources)>
         .iter()
         .map(|&(_, coord)| m.tex_gen(usize::from(coord)).ok().flatten())
         .collect();
-    if let [Some(a), Some(b)] = gens[..]
-        && slots[0].1 != slots[1].1
+    if let ([Some(a), Some(b)], [(_, ca), (_, cb)]) = (&gens[..], &slots[..])
+        && ca != cb
         && (a.source != b.source || a.matrix != b.matrix)
     {
         return None;
@@ -367,29 +369,53 @@ impl Texture<'_> {
         }
     }
 
-    /// The texel at normalised `(u, v)`: nearest, or bilinear when the
-    /// texture magnifies linearly (GX's filter on the texture).
-    fn sample(&self, u: f64, v: f64) -> [f32; 4] {
-        let (fx, fy) = (u * f64::from(self.width), v * f64::from(self.height));
+    /// The texel under the centre of texel `(x, y)` of a `size` image over
+    /// the same UVs: nearest, or bilinear when the texture magnifies
+    /// linearly (GX's filter on the texture).
+    fn sample(&self, (x, y): (u32, u32), size: (u32, u32)) -> [f32; 4] {
+        // Texel space of this texture: `(x + ½)·w / size − ½`, as a whole
+        // part and a fraction, in integers.
+        let axis = |x: u32, w: u32, n: u32| {
+            let num = (2 * i64::from(x) + 1) * i64::from(w) - i64::from(n.max(1));
+            let den = 2 * i64::from(n.max(1));
+            (
+                num.div_euclid(den),
+                f64::from(u32::try_from(num.rem_euclid(den)).unwrap_or(0))
+                    / f64::from(u32::try_from(den).unwrap_or(1)),
+            )
+        };
+        let (x0, fx) = axis(x, self.width, size.0);
+        let (y0, fy) = axis(y, self.height, size.1);
         if self.record.mag_filter != Filter::Linear as u8 {
-            return self.texel(fx.floor() as i64, fy.floor() as i64);
+            // The texel the centre falls in.
+            return self.texel(x0 + i64::from(fx >= 0.5), y0 + i64::from(fy >= 0.5));
         }
-        let (x, y) = (fx - 0.5, fy - 0.5);
-        let (x0, y0) = (x.floor(), y.floor());
-        let (wx, wy) = ((x - x0) as f32, (y - y0) as f32);
-        let (x0, y0) = (x0 as i64, y0 as i64);
         let [a, b, c, d] = [
             self.texel(x0, y0),
             self.texel(x0 + 1, y0),
             self.texel(x0, y0 + 1),
             self.texel(x0 + 1, y0 + 1),
         ];
-        core::array::from_fn(|i| {
-            let top = a[i] + (b[i] - a[i]) * wx;
-            let bottom = c[i] + (d[i] - c[i]) * wx;
-            top + (bottom - top) * wy
-        })
+        let mut out = [0.0; 4];
+        for ((((o, a), b), c), d) in out.iter_mut().zip(a).zip(b).zip(c).zip(d) {
+            let top = f64::from(a) + f64::from(b - a) * fx;
+            let bottom = f64::from(c) + f64::from(d - c) * fx;
+            *o = narrow(top + (bottom - top) * fy);
+        }
+        out
     }
+}
+
+/// A value of 0..=1 as f32.
+#[allow(clippy::cast_possible_truncation)] // 0..=1: nothing to truncate
+fn narrow(v: f64) -> f32 {
+    v.clamp(0.0, 1.0) as f32
+}
+
+/// 0..=1 as a byte, rounded.
+#[allow(clippy::cast_possible_truncation)] // clamped to 0..=255 first
+fn byte(v: f32) -> u8 {
+    (v.clamp(0.0, 1.0) * 255.0).round().clamp(0.0, 255.0) as u8
 }
 
 /// Texel index `i` on an axis of `n` texels under GX wrap `w`.
@@ -456,22 +482,23 @@ fn bake_textures(
     );
     for y in 0..height {
         for x in 0..width {
-            let u = (f64::from(x) + 0.5) / f64::from(width);
-            let v = (f64::from(y) + 0.5) / f64::from(height);
             let mut t = [[0.0f32; 4]; 2];
             for (slot, tex) in t.iter_mut().zip(textures) {
-                *slot = tex.sample(u, v);
+                *slot = tex.sample((x, y), (width, height));
             }
             let one = program.eval(t, [1.0; 4])?;
             let half = program.eval(t, [0.5; 4])?;
             let zero = program.eval(t, [0.0; 4])?;
             let channels = if alpha { 4 } else { 3 };
-            for i in 0..channels {
-                if zero[i].abs() > LINEAR || (half[i] - one[i] / 2.0).abs() > LINEAR {
-                    return None;
-                }
+            let product = zero
+                .iter()
+                .zip(half)
+                .zip(one)
+                .take(channels)
+                .all(|((z, h), o)| z.abs() <= LINEAR && (h - o / 2.0).abs() <= LINEAR);
+            if !product {
+                return None;
             }
-            let byte = |v: f32| (v.clamp(0.0, 1.0) * 255.0).round() as u8;
             out.extend_from_slice(&[
                 byte(one[0]),
                 byte(one[1]),
@@ -670,10 +697,13 @@ mod tests {
             record: &r,
         };
         // halfway between the two texel centres
-        assert!((t.sample(0.5, 0.5)[0] - 0.5).abs() < 1e-6);
+        // at 3 texels over the same UVs, texel 1's centre is halfway
+        // between the two texel centres
+        assert!((t.sample((1, 0), (3, 1))[0] - 0.5).abs() < 1e-6);
         let r = record(Wrap::Clamp, Filter::Nearest);
         let t = Texture { record: &r, ..t };
-        assert_eq!(t.sample(0.5, 0.5)[0], 1.0);
+        assert_eq!(t.sample((1, 0), (3, 1))[0], 1.0);
+        assert_eq!(t.sample((0, 0), (3, 1))[0], 0.0);
     }
 
     fn corpus(name: &str) -> Option<std::vec::Vec<u8>> {
