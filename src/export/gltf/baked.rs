@@ -1,8 +1,8 @@
 //! A J3D material whose TEV stages did not fold, baked into one image: where
 //! the stages compute `rasterised colour × f(T0, T1, constants)` over at most
 //! two textures read through the same coordinates, `f` is evaluated per
-//! texel (GX's TEV arithmetic, as noclip's `generateTevStage` /
-//! `generateTevOp` write it) and the image is the material's base colour.
+//! texel (GX's TEV arithmetic, as noclip's GX material shader writes it in
+//! `generateTevOp`) and the image is the material's base colour.
 //! Read from MAT3 again here (std side): the scene keeps no TEV stages.
 
 use std::string::String;
