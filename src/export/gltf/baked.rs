@@ -376,13 +376,14 @@ impl Texture<'_> {
         // Texel space of this texture: `(x + ½)·w / size − ½`, as a whole
         // part and a fraction, in integers.
         let axis = |x: u32, w: u32, n: u32| {
-            let num = (2 * i64::from(x) + 1) * i64::from(w) - i64::from(n.max(1));
-            let den = 2 * i64::from(n.max(1));
-            (
-                num.div_euclid(den),
-                f64::from(u32::try_from(num.rem_euclid(den)).unwrap_or(0))
-                    / f64::from(u32::try_from(den).unwrap_or(1)),
-            )
+            // i128: (2x + 1)·w of two u32 cannot overflow it.
+            let num = (2 * i128::from(x) + 1) * i128::from(w) - i128::from(n.max(1));
+            let den = 2 * i128::from(n.max(1));
+            // The whole part is below w, the remainder below 2·n: both fit.
+            let whole = i64::try_from(num.div_euclid(den)).unwrap_or(0);
+            let rest = u64::try_from(num.rem_euclid(den)).unwrap_or(0);
+            let den = u64::from(n.max(1)) * 2;
+            (whole, half_ratio(rest, den))
         };
         let (x0, fx) = axis(x, self.width, size.0);
         let (y0, fy) = axis(y, self.height, size.1);
@@ -404,6 +405,12 @@ impl Texture<'_> {
         }
         out
     }
+}
+
+/// `rest / den` (rest below den) as f64.
+#[allow(clippy::cast_precision_loss)] // below 2^33: exact in f64
+fn half_ratio(rest: u64, den: u64) -> f64 {
+    rest as f64 / den.max(1) as f64
 }
 
 /// A value of 0..=1 as f32.
