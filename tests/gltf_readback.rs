@@ -288,16 +288,23 @@ fn check_round_trip(scene: &Scene<'_>, what: &str) -> Checked {
             // The texture, once per primitive: bound when the material has
             // pixels and the mesh UVs; pixels equal to the scene's for a
             // plain texture (layered and emissive images are derived:
-            // images.rs tests them).
+            // images.rs tests them; baked TEV images, `extras.baked_from`:
+            // baked.rs does).
             if !textures_checked.insert(tris[found].primitive) {
                 continue;
             }
             let (m, p) = tris[found].primitive;
             let prim = rb.doc.meshes().nth(m).unwrap().primitives().nth(p).unwrap();
             let shown = shown_texture(scene, mesh, material.as_ref());
-            let plain = material.is_some_and(|m| {
-                m.layers().len() <= 1 && m.flags & MaterialFlags::ALPHA_EMISSION == 0
-            });
+            let baked = prim
+                .material()
+                .extras()
+                .as_ref()
+                .is_some_and(|e| e.get().contains("\"baked_from\""));
+            let plain = !baked
+                && material.is_some_and(|m| {
+                    m.layers().len() <= 1 && m.flags & MaterialFlags::ALPHA_EMISSION == 0
+                });
             let bound = prim
                 .material()
                 .pbr_metallic_roughness()

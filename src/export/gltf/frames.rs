@@ -47,6 +47,8 @@ pub fn divisor(pixels: Pixels) -> Option<usize> {
     match pixels {
         Pixels::Texture(t) => Some(t),
         Pixels::Layers(layers, count) => layers.get(count.checked_sub(1)?).copied(),
+        // J3D textures are no strips.
+        Pixels::Baked(..) => None,
     }
 }
 

@@ -279,6 +279,7 @@ pub fn image_pixels(scene: &Scene<'_>, key: ImageKey) -> Option<(u32, u32, Vec<u
             }
             (width, height, below)
         }
+        Pixels::Baked(material, _) => super::baked::image(scene, material)?,
     };
     match key.part {
         Part::Whole => {}

@@ -76,7 +76,19 @@ impl Materials {
             .and_then(|m| scene.materials().get(m));
         let mut maps = Maps::default();
         let shown = record.is_some_and(|r| r.flags & MaterialFlags::TEXTURE_UNUSED == 0);
-        if let (Some(record), true, true) = (record, key.textured, shown) {
+        // TEV stages that did not fold but bake into one image show it.
+        let mut baked = None;
+        if let (Some(_), true, Ok(m)) = (record, key.textured, usize::try_from(key.material))
+            && let Some((pixels, from)) = super::baked::pixels(scene, m)
+        {
+            let whole = ImageKey {
+                pixels,
+                part: Part::Whole,
+            };
+            maps.base = images.texture(w, scene, whole)?;
+            baked = maps.base.is_some().then_some(from);
+        }
+        if let (Some(record), true, true, None) = (record, key.textured, shown, &baked) {
             for pixels in pixel_sources(record, scene.textures().len()) {
                 let (base, glow) = image_keys(record, pixels);
                 maps.base = images.texture(w, scene, base)?;
@@ -94,7 +106,10 @@ impl Materials {
             || Some(String::from("default")),
             |r| super::name(scene.text(r.name)),
         );
-        let material = material_json(record, name, key, maps);
+        let mut material = material_json(record, name, key, maps);
+        if let (Some(from), Some(record)) = (baked, record) {
+            super::baked::mark(&mut material, record, &from);
+        }
         let index = w.root.push(material);
         self.written.insert(key, (index, frames));
         Ok((index, frames))
@@ -204,7 +219,7 @@ fn binary_alpha(scene: &Scene<'_>, pixels: Pixels) -> bool {
                     .all(|p| matches!(p.get(3), Some(0 | 255)))
             })
         }
-        Pixels::Layers(..) => false,
+        Pixels::Layers(..) | Pixels::Baked(..) => false,
     }
 }
 

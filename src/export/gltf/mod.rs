@@ -23,6 +23,7 @@
 )]
 
 pub mod animations;
+pub mod baked;
 pub mod buffers;
 mod extras;
 pub mod frames;

@@ -8,6 +8,10 @@ pub enum Pixels {
     Texture(usize),
     /// Scene textures composited bottom first (up to three).
     Layers([usize; 3], usize),
+    /// A J3D material's TEV stages baked over its textures
+    /// ([`super::baked`]): the material, and the texture whose size, name
+    /// and sampler the image takes.
+    Baked(usize, usize),
 }
 
 impl Pixels {
@@ -16,6 +20,7 @@ impl Pixels {
         match self {
             Self::Texture(t) => *t,
             Self::Layers(l, _) => l[0],
+            Self::Baked(_, t) => *t,
         }
     }
 }
