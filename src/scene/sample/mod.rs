@@ -79,7 +79,7 @@ impl Scene<'_> {
     /// add to the rest translation, rotation channels (radians) to the rest
     /// Euler angles, scale channels multiply the rest scale (a sampled 0
     /// becomes 0.00001, as in Blockbench). A channel's
-    /// [`ChannelFlags`](super::ChannelFlags) switch on Blockbench's
+    /// [`ChannelFlags`] switch on Blockbench's
     /// quaternion, loop-wrapping and `rotation_global` rules and the Hytale
     /// plugin's (docs/scene-format.md, "Rotation as Blockbench plays it").
     ///
