@@ -14,9 +14,28 @@ use std::process::{Command, Stdio};
 
 use support::bbmodel_builder::png;
 
-/// Address space the bounded runs get (KiB): the command itself needs a
-/// few MiB, so reading any large file, or allocating for one, fails.
-const SMALL_AS_KIB: u64 = 16 * 1024;
+/// Address space the bounded runs get (KiB) beyond the executable's own
+/// mapped segments ([`small_as_kib`]): the command needs a few MiB more, so
+/// reading any large file (64 MiB and up here), or allocating for one, fails.
+const SMALL_HEADROOM_KIB: u64 = 16 * 1024;
+
+/// [`SMALL_HEADROOM_KIB`] plus what the scenedec executable maps (its
+/// ELF `PT_LOAD` segments): a debug build's code alone is 13 MB and grows
+/// with the program, which a fixed limit would mistake for the command's
+/// memory.
+fn small_as_kib() -> u64 {
+    let elf = std::fs::read(env!("CARGO_BIN_EXE_scenedec")).unwrap();
+    let u16_at = |at: usize| u64::from(u16::from_le_bytes([elf[at], elf[at + 1]]));
+    let u64_at = |at: usize| u64::from_le_bytes(elf[at..at + 8].try_into().unwrap());
+    assert_eq!(&elf[..5], b"\x7fELF\x02", "a 64-bit ELF executable");
+    let (table, size, count) = (u64_at(0x20), u16_at(0x36), u16_at(0x38));
+    let mapped: u64 = (0..count)
+        .map(|i| (table + i * size) as usize)
+        .filter(|&h| u32::from_le_bytes(elf[h..h + 4].try_into().unwrap()) == 1)
+        .map(|h| u64_at(h + 0x28))
+        .sum();
+    SMALL_HEADROOM_KIB + mapped.div_ceil(1024)
+}
 
 struct Run {
     code: i32,
@@ -135,7 +154,7 @@ fn a_3_gb_sparse_file_is_refused_in_16_mib_of_address_space() {
         args.push(s(&path).to_string());
     }
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
-    let (r, read) = scenedec_within(SMALL_AS_KIB, &args);
+    let (r, read) = scenedec_within(small_as_kib(), &args);
     assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
     if let Some(read) = read {
         assert!(read < SMALL_READ, "{read} bytes read");
@@ -211,7 +230,7 @@ fn a_named_texture_not_offered_warns_with_its_path_and_the_reason() {
         model(1, &["big.png", "junk.png", "absent.png", "pipe.png"]),
     )
     .unwrap();
-    let (r, _) = scenedec_within(SMALL_AS_KIB, &["inspect", "--json", s(&model_path)]);
+    let (r, _) = scenedec_within(small_as_kib(), &["inspect", "--json", s(&model_path)]);
     assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
     let warning = |needle: &str| {
         r.stderr
