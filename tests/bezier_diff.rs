@@ -15,25 +15,12 @@ mod support;
 
 use scenedec::scene::{NodePose, Scene};
 use serde_json::{Value, json};
-use std::io::Write as _;
-use std::path::Path;
-use std::process::{Command, Stdio};
 use support::bbmodel_builder::{Animation, Obj, bone};
 use support::clips::{HEAD, N_HEAD, load, rig};
 
-/// A xorshift generator, so every run draws the same cases.
-struct Rng(u64);
+use support::rng::Rng;
 
 impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
     /// A multiple of `step` in [-range, range], exact in f32.
     fn grid(&mut self, range: f64, step: f64) -> f64 {
         let steps = (range / step) as u64;
@@ -93,39 +80,12 @@ fn keyframe(
 /// segment.mjs's values (per case, per time, per axis), or `None` (having
 /// said why) when Node or three.js is missing outside CI.
 fn blockbench(cases: &[Value]) -> Option<Vec<Vec<[f64; 3]>>> {
-    let tool = Path::new(env!("CARGO_MANIFEST_DIR")).join("tools/bezier-diff");
-    let ci = std::env::var("CI").is_ok_and(|v| !matches!(v.as_str(), "" | "0" | "false"));
-    let ready = tool.join("node_modules/three").is_dir()
-        && Command::new("node")
-            .arg("--version")
-            .output()
-            .is_ok_and(|o| o.status.success());
-    if !ready {
-        assert!(
-            !ci,
-            "CI is set but node or tools/bezier-diff/node_modules is missing (npm ci there)"
-        );
-        eprintln!(
-            "bezier_diff: node or tools/bezier-diff/node_modules absent (run npm ci there): the differential test was skipped"
-        );
-        return None;
-    }
-    let mut child = Command::new("node")
-        .arg(tool.join("segment.mjs"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("node runs");
-    let input = json!({ "cases": cases }).to_string();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    let output = child.wait_with_output().unwrap();
-    assert!(output.status.success(), "segment.mjs failed");
-    let out: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let out = support::node::run_tool(
+        "bezier-diff",
+        "three",
+        "segment.mjs",
+        &json!({ "cases": cases }),
+    )?;
     assert_eq!(
         out["three"], "0.129.0",
         "the three.js version Blockbench locks"

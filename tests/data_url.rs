@@ -16,19 +16,7 @@ const FORGIVING: GeneralPurpose = GeneralPurpose::new(
         .with_decode_allow_trailing_bits(true),
 );
 
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
+use support::rng::Rng;
 
 fn ours(url: &[u8]) -> Option<Vec<u8>> {
     let d = DataUrl::parse_png(url).ok()?;
@@ -118,11 +106,11 @@ fn random_strings_follow_forgiving_base64_as_the_base64_crate_decodes_it() {
         for _ in 0..rng.below(14) {
             // Mostly symbols, so that many strings are valid.
             let k = if rng.below(3) == 0 {
-                rng.below(pieces.len())
+                rng.below(pieces.len() as u64)
             } else {
                 rng.below(3)
             };
-            body.extend_from_slice(pieces[k]);
+            body.extend_from_slice(pieces[k as usize]);
         }
         let url = [&b"data:image/png;base64,"[..], &body].concat();
         let want = reference(&body);

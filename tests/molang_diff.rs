@@ -27,9 +27,7 @@
 mod support;
 
 use std::collections::BTreeSet;
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 
 use scenedec::molang::{
     self, Context, MolangLimits, Node, Placeholder, Placeholders, Slot, Times, Variables,
@@ -404,24 +402,6 @@ fn corpus_groups() -> Vec<Group> {
 /// molangjs's values, or `None` (having said why) when Node or the
 /// package is missing outside CI.
 fn molangjs(groups: &[Group]) -> Option<Vec<Vec<Vec<f64>>>> {
-    let tool = Path::new(env!("CARGO_MANIFEST_DIR")).join("tools/molang-diff");
-    let ci = std::env::var("CI").is_ok_and(|v| !matches!(v.as_str(), "" | "0" | "false"));
-    let ready = tool.join("node_modules/molangjs").is_dir()
-        && Command::new("node")
-            .arg("--version")
-            .output()
-            .is_ok_and(|o| o.status.success());
-    if !ready {
-        assert!(
-            !ci,
-            "CI is set but node or tools/molang-diff/node_modules is missing (npm ci there)"
-        );
-        let _ = writeln!(
-            std::io::stderr().lock(),
-            "molang_diff: node or tools/molang-diff/node_modules absent (run npm ci there): the differential test was skipped"
-        );
-        return None;
-    }
     let input = json!({
         "times": TIMES,
         "delta_time": DELTA,
@@ -431,21 +411,7 @@ fn molangjs(groups: &[Group]) -> Option<Vec<Vec<Vec<f64>>>> {
             "expressions": g.expressions,
         })).collect::<Vec<_>>(),
     });
-    let mut child = Command::new("node")
-        .arg(tool.join("eval.mjs"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("node runs");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.to_string().as_bytes())
-        .unwrap();
-    let output = child.wait_with_output().unwrap();
-    assert!(output.status.success(), "eval.mjs failed");
-    let out: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let out = support::node::run_tool("molang-diff", "molangjs", "eval.mjs", &input)?;
     assert_eq!(
         out["version"], "1.7.0",
         "the molangjs version Blockbench locks"

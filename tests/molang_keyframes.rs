@@ -20,10 +20,6 @@
 
 mod support;
 
-use std::io::Write;
-use std::path::Path;
-use std::process::{Command, Stdio};
-
 use scenedec::scene::NodePose;
 use serde_json::{Value, json};
 
@@ -88,21 +84,6 @@ fn molang_texts(clip: &Value) -> Vec<(String, usize, usize, &'static str, String
 /// molangjs's value of each expression at each time, or `None` (having
 /// said why) when Node or the package is missing outside CI.
 fn molangjs(placeholders: &str, expressions: &[String], times: &[f32]) -> Option<Vec<Vec<f64>>> {
-    let tool = Path::new(env!("CARGO_MANIFEST_DIR")).join("tools/molang-diff");
-    let ci = std::env::var("CI").is_ok_and(|v| !matches!(v.as_str(), "" | "0" | "false"));
-    let ready = tool.join("node_modules/molangjs").is_dir()
-        && Command::new("node")
-            .arg("--version")
-            .output()
-            .is_ok_and(|o| o.status.success());
-    if !ready {
-        assert!(
-            !ci,
-            "CI is set but node or tools/molang-diff/node_modules is missing"
-        );
-        eprintln!("molang_keyframes: node or tools/molang-diff/node_modules absent: skipped");
-        return None;
-    }
     // Times as the sampler holds them (f32), widened exactly.
     let times: Vec<f64> = times.iter().map(|&t| f64::from(t)).collect();
     let input = json!({
@@ -113,21 +94,7 @@ fn molangjs(placeholders: &str, expressions: &[String], times: &[f32]) -> Option
         "this": 0.0,
         "groups": [{"placeholders": placeholders, "expressions": expressions}],
     });
-    let mut child = Command::new("node")
-        .arg(tool.join("eval.mjs"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("node runs");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.to_string().as_bytes())
-        .unwrap();
-    let output = child.wait_with_output().unwrap();
-    assert!(output.status.success(), "eval.mjs failed");
-    let out: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let out = support::node::run_tool("molang-diff", "molangjs", "eval.mjs", &input)?;
     assert_eq!(out["version"], "1.7.0");
     Some(
         out["values"][0]

@@ -12,26 +12,14 @@
 mod support;
 
 use std::io::Write;
-use std::path::Path;
-use std::process::{Command, Stdio};
 
 use scenedec::scene::{Mat4, NodePose};
-use serde_json::{Value, json};
+use serde_json::json;
 use support::bbmodel_builder::{Animation, Group, Model, Obj, Tree, bone, keyframe, tree_5x};
 
-/// A small deterministic generator (xorshift64).
-struct Rng(u64);
+use support::rng::Rng;
 
 impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
     /// Whole degrees in ±`range`.
     fn degrees(&mut self, range: u64) -> f64 {
         self.below(2 * range + 1) as f64 - range as f64
@@ -164,24 +152,6 @@ fn model(case: &Case) -> Model {
 
 /// three.js's rotations per case and time, or `None` (said why) without Node.
 fn reference(cases: &[(Case, f64)]) -> Option<Vec<Vec<[f64; 3]>>> {
-    let tool = Path::new(env!("CARGO_MANIFEST_DIR")).join("tools/rotation-ref");
-    let ci = std::env::var("CI").is_ok_and(|v| !matches!(v.as_str(), "" | "0" | "false"));
-    let ready = tool.join("node_modules/three").is_dir()
-        && Command::new("node")
-            .arg("--version")
-            .output()
-            .is_ok_and(|o| o.status.success());
-    if !ready {
-        assert!(
-            !ci,
-            "CI is set but node or tools/rotation-ref/node_modules is missing"
-        );
-        let _ = writeln!(
-            std::io::stderr().lock(),
-            "rotation_ref: node or tools/rotation-ref/node_modules absent (run npm ci there): skipped"
-        );
-        return None;
-    }
     let input = json!({
         "cases": cases.iter().map(|(c, time)| json!({
             "format": if c.hytale { "hytale" } else { "free" },
@@ -199,21 +169,7 @@ fn reference(cases: &[(Case, f64)]) -> Option<Vec<Vec<[f64; 3]>>> {
             })).collect::<Vec<_>>(),
         })).collect::<Vec<_>>(),
     });
-    let mut child = Command::new("node")
-        .arg(tool.join("play.mjs"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("node runs");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.to_string().as_bytes())
-        .unwrap();
-    let output = child.wait_with_output().unwrap();
-    assert!(output.status.success(), "play.mjs failed");
-    let out: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let out = support::node::run_tool("rotation-ref", "three", "play.mjs", &input)?;
     assert_eq!(out["version"], "129", "three.js version");
     Some(
         out["rotations"]

@@ -9,6 +9,8 @@ pub mod gltf_read;
 pub mod hostile;
 pub mod j3d_anim;
 pub mod j3d_writer;
+pub mod node;
+pub mod rng;
 pub mod samples;
 
 /// Runs the `scenedec` command (built for the integration test that calls
