@@ -7,7 +7,7 @@ use decoder::arena::MAX_ALIGN as MAX_ALIGN_BYTES;
 use decoder::{Arena, Warnings};
 
 use crate::errors::{copy_warnings, report};
-use crate::options::{Files, to_rust};
+use crate::options::with_options;
 use crate::scene::bytes;
 use crate::{
     SCENEDEC_STATUS_INVALID_ARGUMENT, SCENEDEC_STATUS_NULL_ARGUMENT, SCENEDEC_STATUS_OK, guard,
@@ -131,19 +131,20 @@ pub unsafe extern "C" fn scenedec_unwrapped_len(
     guard(|| {
         // SAFETY: the function's contract.
         let model = try_status!(unsafe { input(bytes, len) });
-        let mut files = Files::new();
+        let run = |options: &decoder::Options<'_>| {
+            if len_out.is_null() {
+                return SCENEDEC_STATUS_NULL_ARGUMENT;
+            }
+            match decoder::unwrapped_len(model, &options) {
+                // SAFETY: writable (the contract).
+                Ok(n) => unsafe { len_out.write(n) },
+                // SAFETY: NULL or writable (the contract).
+                Err(e) => return unsafe { report(&e, error) },
+            }
+            SCENEDEC_STATUS_OK
+        };
         // SAFETY: the function's contract.
-        let options = try_status!(unsafe { to_rust(options, &mut files) });
-        if len_out.is_null() {
-            return SCENEDEC_STATUS_NULL_ARGUMENT;
-        }
-        match decoder::unwrapped_len(model, &options) {
-            // SAFETY: writable (the contract).
-            Ok(n) => unsafe { len_out.write(n) },
-            // SAFETY: NULL or writable (the contract).
-            Err(e) => return unsafe { report(&e, error) },
-        }
-        SCENEDEC_STATUS_OK
+        try_status!(unsafe { with_options(options, run) })
     })
 }
 
@@ -176,38 +177,39 @@ pub unsafe extern "C" fn scenedec_unwrap_into(
     guard(|| {
         // SAFETY: the function's contract.
         let model = try_status!(unsafe { input(bytes, len) });
-        let mut files = Files::new();
-        // SAFETY: the function's contract.
-        let options = try_status!(unsafe { to_rust(options, &mut files) });
-        if model_out.is_null() || model_len_out.is_null() {
-            return SCENEDEC_STATUS_NULL_ARGUMENT;
-        }
-        let needed = match decoder::unwrapped_len(model, &options) {
-            Ok(n) => n,
-            // SAFETY: NULL or writable (the contract).
-            Err(e) => return unsafe { report(&e, error) },
-        };
-        // Only what the decompression writes is handed to Rust (zeroed
-        // first: C memory may be uninitialised); a short buffer still
-        // reaches `unwrap_into`, which reports ARENA_TOO_SMALL.
-        let take = if needed == 0 { 0 } else { needed.min(out_len) };
-        // SAFETY: `out` is NULL or `out_len` ≥ `take` writable bytes (the contract).
-        let Some(buffer) = (unsafe { crate::scene::slice_mut(out, take) }) else {
-            return SCENEDEC_STATUS_NULL_ARGUMENT;
-        };
-        let mut arena = Arena::new(buffer);
-        match decoder::unwrap_into(model, &options, &mut arena) {
-            Ok(inner) => {
-                // SAFETY: both writable (the contract).
-                unsafe {
-                    model_out.write(inner.as_ptr());
-                    model_len_out.write(inner.len());
-                }
-                SCENEDEC_STATUS_OK
+        let run = |options: &decoder::Options<'_>| {
+            if model_out.is_null() || model_len_out.is_null() {
+                return SCENEDEC_STATUS_NULL_ARGUMENT;
             }
-            // SAFETY: NULL or writable (the contract).
-            Err(e) => unsafe { report(&e, error) },
-        }
+            let needed = match decoder::unwrapped_len(model, &options) {
+                Ok(n) => n,
+                // SAFETY: NULL or writable (the contract).
+                Err(e) => return unsafe { report(&e, error) },
+            };
+            // Only what the decompression writes is handed to Rust (zeroed
+            // first: C memory may be uninitialised); a short buffer still
+            // reaches `unwrap_into`, which reports ARENA_TOO_SMALL.
+            let take = if needed == 0 { 0 } else { needed.min(out_len) };
+            // SAFETY: `out` is NULL or `out_len` ≥ `take` writable bytes (the contract).
+            let Some(buffer) = (unsafe { crate::scene::slice_mut(out, take) }) else {
+                return SCENEDEC_STATUS_NULL_ARGUMENT;
+            };
+            let mut arena = Arena::new(buffer);
+            match decoder::unwrap_into(model, &options, &mut arena) {
+                Ok(inner) => {
+                    // SAFETY: both writable (the contract).
+                    unsafe {
+                        model_out.write(inner.as_ptr());
+                        model_len_out.write(inner.len());
+                    }
+                    SCENEDEC_STATUS_OK
+                }
+                // SAFETY: NULL or writable (the contract).
+                Err(e) => unsafe { report(&e, error) },
+            }
+        };
+        // SAFETY: the function's contract.
+        try_status!(unsafe { with_options(options, run) })
     })
 }
 
@@ -267,27 +269,28 @@ pub unsafe extern "C" fn scenedec_measure_with(
         let model = try_status!(unsafe { input(bytes, len) });
         // SAFETY: the function's contract.
         let hint = try_status!(unsafe { self::hint(hint) });
-        let mut files = Files::new();
+        let run = |options: &decoder::Options<'_>| {
+            if plan_out.is_null() {
+                return SCENEDEC_STATUS_NULL_ARGUMENT;
+            }
+            // SAFETY: NULL or a live workspace of this call alone (the contract).
+            let ws = unsafe { crate::workspace::workspace(workspace) };
+            match measure(model, hint, &options, ws.map(|w| &mut w.scratch)) {
+                // SAFETY: writable (the contract).
+                Ok(plan) => unsafe {
+                    plan_out.write(scenedec_plan {
+                        arena_bytes: plan.arena_bytes(),
+                        arena_align: MAX_ALIGN_BYTES,
+                        arena_bytes_unaligned: plan.arena_bytes_unaligned(),
+                    });
+                },
+                // SAFETY: NULL or writable (the contract).
+                Err(e) => return unsafe { report(&e, error) },
+            }
+            SCENEDEC_STATUS_OK
+        };
         // SAFETY: the function's contract.
-        let options = try_status!(unsafe { to_rust(options, &mut files) });
-        if plan_out.is_null() {
-            return SCENEDEC_STATUS_NULL_ARGUMENT;
-        }
-        // SAFETY: NULL or a live workspace of this call alone (the contract).
-        let ws = unsafe { crate::workspace::workspace(workspace) };
-        match measure(model, hint, &options, ws.map(|w| &mut w.scratch)) {
-            // SAFETY: writable (the contract).
-            Ok(plan) => unsafe {
-                plan_out.write(scenedec_plan {
-                    arena_bytes: plan.arena_bytes(),
-                    arena_align: MAX_ALIGN_BYTES,
-                    arena_bytes_unaligned: plan.arena_bytes_unaligned(),
-                });
-            },
-            // SAFETY: NULL or writable (the contract).
-            Err(e) => return unsafe { report(&e, error) },
-        }
-        SCENEDEC_STATUS_OK
+        try_status!(unsafe { with_options(options, run) })
     })
 }
 
@@ -381,46 +384,45 @@ pub unsafe extern "C" fn scenedec_decode_into_with(
         let model = try_status!(unsafe { input(bytes, len) });
         // SAFETY: the function's contract.
         let hint = try_status!(unsafe { self::hint(hint) });
-        let mut files = Files::new();
-        // SAFETY: the function's contract.
-        let options = try_status!(unsafe { to_rust(options, &mut files) });
-        if scene_out.is_null() {
-            return SCENEDEC_STATUS_NULL_ARGUMENT;
-        }
-        // SAFETY: NULL or a live workspace of this call alone (the contract).
-        match unsafe { crate::workspace::workspace(workspace) } {
-            Some(ws) => {
-                ws.warnings.clear();
+        let run = |options: &decoder::Options<'_>| {
+            if scene_out.is_null() {
+                return SCENEDEC_STATUS_NULL_ARGUMENT;
+            }
+            // SAFETY: NULL or a live workspace of this call alone (the contract).
+            match unsafe { crate::workspace::workspace(workspace) } {
+                Some(ws) => {
+                    ws.warnings.clear();
+                    // SAFETY: the function's contract.
+                    unsafe {
+                        decode(
+                            model,
+                            hint,
+                            &options,
+                            Some(&mut ws.scratch),
+                            &mut ws.warnings,
+                            (arena, arena_len),
+                            warnings_out,
+                            scene_out,
+                            error,
+                        )
+                    }
+                }
                 // SAFETY: the function's contract.
-                unsafe {
-                    decode(
+                None => unsafe {
+                    decode_own_warnings(
                         model,
                         hint,
-                        &options,
-                        Some(&mut ws.scratch),
-                        &mut ws.warnings,
+                        options,
                         (arena, arena_len),
                         warnings_out,
                         scene_out,
                         error,
                     )
-                }
+                },
             }
-            // SAFETY: the function's contract.
-            None => unsafe {
-                decode(
-                    model,
-                    hint,
-                    &options,
-                    None,
-                    &mut Warnings::new(),
-                    (arena, arena_len),
-                    warnings_out,
-                    scene_out,
-                    error,
-                )
-            },
-        }
+        };
+        // SAFETY: the function's contract.
+        try_status!(unsafe { with_options(options, run) })
     })
 }
 
@@ -428,6 +430,39 @@ pub unsafe extern "C" fn scenedec_decode_into_with(
 ///
 /// # Safety
 /// As for `scenedec_decode_into` (`scene_out` not NULL).
+/// [`decode`] with the library's warning list on this frame: kept out of
+/// the entry point's frame, which a call with a workspace would otherwise
+/// reserve it in (about 30 KiB) without using it.
+///
+/// # Safety
+/// As [`decode`].
+#[inline(never)]
+unsafe fn decode_own_warnings(
+    model: &[u8],
+    hint: Option<&str>,
+    options: &decoder::Options<'_>,
+    arena: (*mut u8, usize),
+    warnings_out: *mut scenedec_warnings,
+    scene_out: *mut scenedec_scene,
+    error: *mut scenedec_error,
+) -> scenedec_status {
+    let mut warnings = Warnings::new();
+    // SAFETY: the function's contract.
+    unsafe {
+        decode(
+            model,
+            hint,
+            options,
+            None,
+            &mut warnings,
+            arena,
+            warnings_out,
+            scene_out,
+            error,
+        )
+    }
+}
+
 #[allow(
     clippy::too_many_arguments,
     reason = "the C function's arguments, passed on"

@@ -321,6 +321,48 @@ pub(crate) unsafe fn to_rust<'o>(
     Ok(out)
 }
 
+/// Runs `f` with the library's options for `options` (NULL: the defaults).
+///
+/// Without texture or animation files (the usual case) the options are
+/// built here, with no file list; with files, in [`with_files`], whose
+/// frame alone holds the list's few KiB, so the call without files never
+/// reserves them.
+///
+/// # Safety
+/// `options` is NULL or readable, and its files are readable during the call.
+pub(crate) unsafe fn with_options<R>(
+    options: *const scenedec_options,
+    f: impl FnOnce(&Options<'_>) -> R,
+) -> Result<R, scenedec_status> {
+    // SAFETY: NULL or readable (the contract).
+    let c = unsafe { options.as_ref() }.copied().unwrap_or_default();
+    if c.texture_file_count == 0 && c.animation_file_count == 0 {
+        let mut out = Options::default();
+        out.bbmodel.limits = c.bbmodel.into();
+        out.j3d.limits = c.j3d.into();
+        out.j3d.skip_texels = c.skip_texels != 0;
+        return Ok(f(&out));
+    }
+    // SAFETY: the function's contract.
+    unsafe { with_files(options, f) }
+}
+
+/// [`with_options`] for options that offer files: lists them on this
+/// frame, kept out of the callers' frames.
+///
+/// # Safety
+/// As [`with_options`].
+#[inline(never)]
+unsafe fn with_files<R>(
+    options: *const scenedec_options,
+    f: impl FnOnce(&Options<'_>) -> R,
+) -> Result<R, scenedec_status> {
+    let mut files = Files::new();
+    // SAFETY: the function's contract.
+    let options = unsafe { to_rust(options, &mut files) }?;
+    Ok(f(&options))
+}
+
 /// Fills `options` with the defaults: both formats' default limits, no
 /// texture files, texels decoded. NULL is ignored.
 ///
