@@ -26,7 +26,126 @@
  and enum values. Compare it with `scenedec_abi_version()` at run time to
  catch a header and a library from different builds.
  */
-#define SCENEDEC_ABI_VERSION 2
+#define SCENEDEC_ABI_VERSION 3
+
+/*
+ `scenedec_clip.kind`: a `.bck` (keyed joint transforms).
+ */
+#define SCENEDEC_CLIP_BCK 0
+
+/*
+ `scenedec_clip.kind`: a `.bca` (a joint-transform table, a value a frame).
+ */
+#define SCENEDEC_CLIP_BCA 1
+
+/*
+ `scenedec_clip.kind`: a `.btk` (keyed texture matrices).
+ */
+#define SCENEDEC_CLIP_BTK 2
+
+/*
+ `scenedec_clip.kind`: a `.brk` (keyed TEV register and konst colours).
+ */
+#define SCENEDEC_CLIP_BRK 3
+
+/*
+ `scenedec_clip.kind`: a `.bpk` (keyed material colours).
+ */
+#define SCENEDEC_CLIP_BPK 4
+
+/*
+ `scenedec_clip.kind`: a `.btp` (a texture-index table).
+ */
+#define SCENEDEC_CLIP_BTP 5
+
+/*
+ `scenedec_clip.kind`: a `.bva` (a shape-visibility table).
+ */
+#define SCENEDEC_CLIP_BVA 6
+
+/*
+ `scenedec_track.target`: joint `index` (a node), 9 curves: scale X Y Z,
+ rotation X Y Z (radians), translation X Y Z; they replace its rest transform.
+ */
+#define SCENEDEC_TRACK_JOINT 0
+
+/*
+ `scenedec_track.target`: texture matrix `slot` of material `index`, 9
+ curves: scale S T Q, rotation S T Q (radians; the matrix turns by Q),
+ translation S T Q.
+ */
+#define SCENEDEC_TRACK_TEX_MATRIX 1
+
+/*
+ `scenedec_track.target`: colour `slot` of material `index` (slots:
+ 0–3 TEV registers C0–C3, 4–7 konst K0–K3, 8–9 material MAT0–MAT1),
+ 4 curves R G B A as the file's s16 / 255, unclamped.
+ */
+#define SCENEDEC_TRACK_COLOR 2
+
+/*
+ `scenedec_track.target`: texture map `slot` of material `index`, 1 curve
+ of TEX1 texture indices.
+ */
+#define SCENEDEC_TRACK_TEXTURE_INDEX 3
+
+/*
+ `scenedec_track.target`: mesh (shape) `index`, 1 curve: 1 drawn, 0 hidden.
+ */
+#define SCENEDEC_TRACK_VISIBILITY 4
+
+/*
+ `scenedec_curve.kind`: cubic Hermite between the two keys around the
+ frame in `hermite_keys`; the first key's value before them, the last's after.
+ */
+#define SCENEDEC_CURVE_HERMITE 0
+
+/*
+ `scenedec_curve.kind`: one value a frame in `curve_values`, read at
+ `floor(frame)`, the last from the table's end on.
+ */
+#define SCENEDEC_CURVE_TABLE 1
+
+/*
+ `scenedec_curve.kind`: the same table read at `floor(frame + 0.5)`.
+ */
+#define SCENEDEC_CURVE_NEAREST 2
+
+/*
+ `scenedec_track.flags`: a texture matrix built the Maya way.
+ */
+#define SCENEDEC_TRACK_MAYA 1
+
+/*
+ `scenedec_track.flags`: a texture matrix that moves the material's base
+ colour texture.
+ */
+#define SCENEDEC_TRACK_BASE_TEXTURE 2
+
+/*
+ `scenedec_track.flags`: a colour whose RGB is the material's base colour's.
+ */
+#define SCENEDEC_TRACK_BASE_RGB 4
+
+/*
+ `scenedec_track.flags`: a colour whose alpha is the material's base colour's.
+ */
+#define SCENEDEC_TRACK_BASE_ALPHA 8
+
+/*
+ Texture-matrix slots of a material (GX: TEXMTX0–9).
+ */
+#define SCENEDEC_TEX_MATRIX_SLOTS 10
+
+/*
+ Texture-map slots of a material (GX: TEXMAP0–7).
+ */
+#define SCENEDEC_TEXTURE_SLOTS 8
+
+/*
+ Colour slots of a material (C0–C3, K0–K3, MAT0, MAT1).
+ */
+#define SCENEDEC_COLOR_SLOTS 10
 
 /*
  Bytes of `scenedec_error.message` and `scenedec_warning.message`, NUL included.
@@ -399,357 +518,6 @@ typedef struct scenedec_loaded scenedec_loaded;
  at a time.
  */
 typedef struct scenedec_workspace scenedec_workspace;
-
-/*
- Where an error or warning is.
- */
-typedef struct scenedec_location {
-  /*
-   Nowhere, a JSON path or a byte offset.
-   */
-  scenedec_location_kind kind;
-  /*
-   The J3D section id (e.g. "SHP1"), or four zero bytes; not NUL-terminated.
-   */
-  uint8_t section[4];
-  /*
-   Byte offset (into the decompressed file for Yaz0), for BINARY.
-   */
-  uint64_t offset;
-  /*
-   The place as text, NUL-terminated (`$.elements[3]`, `0x1234 SHP1`, or "").
-   */
-  char text[SCENEDEC_LOCATION_BYTES];
-} scenedec_location;
-
-/*
- An error: code, place and message, copied out of the library. Plain
- data owned by the caller; nothing in it points anywhere.
- */
-typedef struct scenedec_error {
-  /*
-   The code.
-   */
-  scenedec_error_code code;
-  /*
-   Where in the file.
-   */
-  struct scenedec_location location;
-  /*
-   `<what> at <where>: <expected>`, UTF-8, NUL-terminated.
-   */
-  char message[SCENEDEC_MESSAGE_BYTES];
-} scenedec_error;
-
-/*
- .bbmodel limits (the loader specification's table); UINT64_MAX is
- unlimited. By name: `maxFileBytes`, `maxElements`, … (camelCase).
- */
-typedef struct scenedec_bbmodel_limits {
-  /*
-   maxFileBytes.
-   */
-  uint64_t max_file_bytes;
-  /*
-   maxElements.
-   */
-  uint64_t max_elements;
-  /*
-   maxGroups.
-   */
-  uint64_t max_groups;
-  /*
-   maxTriangles.
-   */
-  uint64_t max_triangles;
-  /*
-   maxVertices.
-   */
-  uint64_t max_vertices;
-  /*
-   maxFaceVertices.
-   */
-  uint64_t max_face_vertices;
-  /*
-   maxNesting.
-   */
-  uint64_t max_nesting;
-  /*
-   maxTextures.
-   */
-  uint64_t max_textures;
-  /*
-   maxTextureSide.
-   */
-  uint64_t max_texture_side;
-  /*
-   maxTexturePixels.
-   */
-  uint64_t max_texture_pixels;
-  /*
-   maxDataUriChars.
-   */
-  uint64_t max_data_uri_chars;
-  /*
-   maxTextureBytes.
-   */
-  uint64_t max_texture_bytes;
-  /*
-   maxStringChars.
-   */
-  uint64_t max_string_chars;
-  /*
-   maxAnimations.
-   */
-  uint64_t max_animations;
-  /*
-   maxKeyframes.
-   */
-  uint64_t max_keyframes;
-  /*
-   maxDecompressedBytes (`<lz>` backups).
-   */
-  uint64_t max_decompressed_bytes;
-  /*
-   maxMolangChars.
-   */
-  uint64_t max_molang_chars;
-  /*
-   maxMolangDepth.
-   */
-  uint64_t max_molang_depth;
-  /*
-   maxMolangStatements.
-   */
-  uint64_t max_molang_statements;
-  /*
-   maxMolangSteps.
-   */
-  uint64_t max_molang_steps;
-} scenedec_bbmodel_limits;
-
-/*
- J3D limits (scenedec's own table); UINT64_MAX is unlimited. By name:
- `maxFileBytes`, `maxJoints`, … (camelCase, as the command line), or the
- field names, `max_joints`, … (snake_case).
- */
-typedef struct scenedec_j3d_limits {
-  /*
-   File bytes after Yaz0.
-   */
-  uint64_t max_file_bytes;
-  /*
-   Scene vertices.
-   */
-  uint64_t max_vertices;
-  /*
-   Triangles.
-   */
-  uint64_t max_triangles;
-  /*
-   JNT1 joints.
-   */
-  uint64_t max_joints;
-  /*
-   SHP1 shapes.
-   */
-  uint64_t max_shapes;
-  /*
-   SHP1 packets.
-   */
-  uint64_t max_packets;
-  /*
-   MAT3 materials.
-   */
-  uint64_t max_materials;
-  /*
-   TEX1 textures.
-   */
-  uint64_t max_textures;
-  /*
-   Texture width or height.
-   */
-  uint64_t max_texture_side;
-  /*
-   Texels of one texture's levels.
-   */
-  uint64_t max_texture_pixels;
-  /*
-   RGBA8 bytes of all decoded levels.
-   */
-  uint64_t max_texture_bytes;
-  /*
-   Bytes of one shape's display lists.
-   */
-  uint64_t max_display_list_bytes;
-  /*
-   INF1 depth.
-   */
-  uint64_t max_depth;
-  /*
-   Tracks of one animation file (TOO_MANY_KEYFRAMES).
-   */
-  uint64_t max_anim_tracks;
-  /*
-   Keys and per-frame values of one animation file (TOO_MANY_KEYFRAMES).
-   */
-  uint64_t max_anim_keys;
-  /*
-   Duration of an animation, in frames (TOO_MANY_KEYFRAMES).
-   */
-  uint64_t max_anim_frames;
-} scenedec_j3d_limits;
-
-/*
- A texture file offered to a .bbmodel by name (the loader's
- `textureFiles`): matched against textures that are not embedded.
- */
-typedef struct scenedec_texture_file {
-  /*
-   The file's name (e.g. "skin.png"), UTF-8, `name_len` bytes, no NUL needed.
-   */
-  const char *name;
-  /*
-   Bytes of `name`.
-   */
-  size_t name_len;
-  /*
-   The file's bytes (a PNG).
-   */
-  const uint8_t *bytes;
-  /*
-   Bytes of `bytes`.
-   */
-  size_t len;
-} scenedec_texture_file;
-
-/*
- A J3D animation file (BCK, BCA, BTK, BRK, BPK, BTP, BVA) offered to a
- J3D model (the library's `Options::j3d.animations`): each becomes one
- clip of the scene, named after `name`, in the order offered.
- */
-typedef struct scenedec_animation_file {
-  /*
-   The file's name (e.g. "wait.bck"), UTF-8, `name_len` bytes, no NUL needed.
-   */
-  const char *name;
-  /*
-   Bytes of `name`.
-   */
-  size_t name_len;
-  /*
-   The file's bytes (not Yaz0: unwrap them first).
-   */
-  const uint8_t *bytes;
-  /*
-   Bytes of `bytes`.
-   */
-  size_t len;
-} scenedec_animation_file;
-
-/*
- How to read a model. Fill it with `scenedec_options_init` first, then
- change fields or call `scenedec_options_set_limit`. Plain data: the
- library only reads it, during the call it is passed to (the texture
- files must stay alive for that call only).
- */
-typedef struct scenedec_options {
-  /*
-   .bbmodel limits.
-   */
-  struct scenedec_bbmodel_limits bbmodel;
-  /*
-   J3D limits.
-   */
-  struct scenedec_j3d_limits j3d;
-  /*
-   Texture files offered to a .bbmodel (NULL when `texture_file_count` is 0).
-   */
-  const struct scenedec_texture_file *texture_files;
-  /*
-   Entries of `texture_files`, at most `SCENEDEC_MAX_TEXTURE_FILES`.
-   */
-  size_t texture_file_count;
-  /*
-   Nonzero: J3D texels are left out (texture records without pixels).
-   */
-  uint8_t skip_texels;
-  /*
-   J3D animation files to attach (NULL when `animation_file_count` is 0).
-   */
-  const struct scenedec_animation_file *animation_files;
-  /*
-   Entries of `animation_files`, at most `SCENEDEC_MAX_ANIMATION_FILES`.
-   */
-  size_t animation_file_count;
-} scenedec_options;
-
-/*
- What a decode needs, from `scenedec_measure`.
- */
-typedef struct scenedec_plan {
-  /*
-   Exact arena bytes from an `arena_align`-aligned start: one byte fewer
-   fails with `SCENEDEC_ERROR_ARENA_TOO_SMALL`.
-   */
-  size_t arena_bytes;
-  /*
-   The alignment `arena_bytes` assumes (8).
-   */
-  size_t arena_align;
-  /*
-   Bytes that are enough whatever the arena's alignment
-   (`arena_bytes + arena_align - 1`).
-   */
-  size_t arena_bytes_unaligned;
-} scenedec_plan;
-
-/*
- A group of warnings: one code, subject and message, raised `count` times.
- */
-typedef struct scenedec_warning {
-  /*
-   The code.
-   */
-  scenedec_warning_code code;
-  /*
-   Where in the file its first occurrence is.
-   */
-  struct scenedec_location location;
-  /*
-   The message, UTF-8, NUL-terminated.
-   */
-  char message[SCENEDEC_MESSAGE_BYTES];
-  /*
-   What it is about (`bone "tail"`), UTF-8, NUL-terminated; "" for nothing named.
-   */
-  char subject[SCENEDEC_SUBJECT_BYTES];
-  /*
-   How many times it was raised (at least 1).
-   */
-  uint32_t count;
-} scenedec_warning;
-
-/*
- The warnings of one decode, grouped: `count` groups kept in the order
- each was first raised, `dropped` more warnings counted after the list
- was full. About 37 KiB: keep it static or in the caller's own state on
- a small stack.
- */
-typedef struct scenedec_warnings {
-  /*
-   Entries of `items` in use.
-   */
-  size_t count;
-  /*
-   Warnings raised after `items` was full.
-   */
-  size_t dropped;
-  /*
-   The kept warnings.
-   */
-  struct scenedec_warning items[SCENEDEC_MAX_WARNINGS];
-} scenedec_warnings;
 
 /*
  Text in the scene: a span of the input or of the scene's text pool.
@@ -1209,6 +977,122 @@ typedef struct scenedec_influence {
 } scenedec_influence;
 
 /*
+ What a J3D animation file adds to its `scenedec_animation`: one per
+ attached file (`scenedec_options.animation_files`), in the scene's
+ `clips` array. A clip not from a J3D file (any .bbmodel animation) has none.
+ */
+typedef struct scenedec_clip {
+  /*
+   The clip's index in `animations`.
+   */
+  uint32_t animation;
+  /*
+   `SCENEDEC_CLIP_BCK` … `SCENEDEC_CLIP_BVA`.
+   */
+  uint32_t kind;
+  /*
+   How it goes on past its end: 0 once (holds just before the end), 1
+   once and back to frame 0, 2 repeat, 3 mirrored once, 4 mirrored repeat.
+   */
+  uint32_t loop_mode;
+  /*
+   Frames of the clip.
+   */
+  float frames;
+  /*
+   Frames per second `scenedec_sample`'s seconds become frames at (30).
+   */
+  float frame_rate;
+  /*
+   First track in `tracks`.
+   */
+  uint32_t first_track;
+  /*
+   Tracks of the clip.
+   */
+  uint32_t track_count;
+} scenedec_clip;
+
+/*
+ One animated thing of a J3D clip: a joint, texture matrix, colour,
+ texture map or mesh, and its run of curves in `curves`.
+ */
+typedef struct scenedec_track {
+  /*
+   `SCENEDEC_TRACK_JOINT` … `SCENEDEC_TRACK_VISIBILITY`.
+   */
+  uint32_t target;
+  /*
+   The node, material or mesh it animates.
+   */
+  uint32_t index;
+  /*
+   Texture-matrix, colour or texture-map slot; 0 for joints and meshes.
+   */
+  uint32_t slot;
+  /*
+   `SCENEDEC_TRACK_MAYA`, `_BASE_TEXTURE`, `_BASE_RGB`, `_BASE_ALPHA` bits.
+   */
+  uint32_t flags;
+  /*
+   A texture matrix's centre of rotation and scale, S T Q (0 otherwise).
+   */
+  float centre[3];
+  /*
+   First curve in `curves`.
+   */
+  uint32_t first_curve;
+  /*
+   Curves of the track (9 joint or texture matrix, 4 colour, 1 otherwise).
+   */
+  uint32_t curve_count;
+} scenedec_track;
+
+/*
+ One scalar of a track over time.
+ */
+typedef struct scenedec_curve {
+  /*
+   `SCENEDEC_CURVE_HERMITE`, `_TABLE` or `_NEAREST`.
+   */
+  uint32_t kind;
+  /*
+   First key in `hermite_keys` (Hermite) or value in `curve_values` (tables).
+   */
+  uint32_t first;
+  /*
+   Keys or values; 0: the curve is `rest` throughout.
+   */
+  uint32_t count;
+  /*
+   The value of a curve without keys (1 for scales, else 0).
+   */
+  float rest;
+} scenedec_curve;
+
+/*
+ One key of a Hermite curve.
+ */
+typedef struct scenedec_hermite_key {
+  /*
+   Frame of the key; a curve's keys ascend.
+   */
+  float time;
+  /*
+   Value at the key.
+   */
+  float value;
+  /*
+   Slope arriving at the key, per frame.
+   */
+  float tangent_in;
+  /*
+   Slope leaving the key, per frame.
+   */
+  float tangent_out;
+} scenedec_hermite_key;
+
+/*
  A decoded scene: counts and pointers into the caller's arena (and, for
  names, into the model's bytes). Written by `scenedec_decode_into` or
  `scenedec_load`; read-only to the caller. Every pointer stays valid as
@@ -1390,6 +1274,47 @@ typedef struct scenedec_scene {
    */
   size_t influence_count;
   /*
+   J3D clips (`scenedec_clip`): what each attached J3D animation file
+   adds to its `animations` entry.
+   */
+  const struct scenedec_clip *clips;
+  /*
+   Entries of `clips`.
+   */
+  size_t clip_count;
+  /*
+   Tracks of all J3D clips.
+   */
+  const struct scenedec_track *tracks;
+  /*
+   Entries of `tracks`.
+   */
+  size_t track_count;
+  /*
+   Curves of all J3D tracks.
+   */
+  const struct scenedec_curve *curves;
+  /*
+   Entries of `curves`.
+   */
+  size_t curve_count;
+  /*
+   Keys of the Hermite curves.
+   */
+  const struct scenedec_hermite_key *hermite_keys;
+  /*
+   Entries of `hermite_keys`.
+   */
+  size_t hermite_key_count;
+  /*
+   Values of the table curves, one a frame.
+   */
+  const float *curve_values;
+  /*
+   Entries of `curve_values`.
+   */
+  size_t curve_value_count;
+  /*
    RGBA8 pixels of every mip level (see `scenedec_mip`).
    */
   const uint8_t *pixels;
@@ -1418,6 +1343,433 @@ typedef struct scenedec_scene {
    */
   size_t private_carved[SCENEDEC_ARRAY_COUNT];
 } scenedec_scene;
+
+/*
+ One node's pose: the node's transform with a clip's channels applied
+ (`translation`, Euler `rotation` in radians, `scale`, `pivot`).
+ */
+typedef struct scenedec_pose {
+  /*
+   Translation in the parent's space.
+   */
+  float translation[3];
+  /*
+   Euler angles, radians, X first.
+   */
+  float rotation[3];
+  /*
+   Scale per axis.
+   */
+  float scale[3];
+  /*
+   Pivot, never animated.
+   */
+  float pivot[3];
+} scenedec_pose;
+
+/*
+ Where an error or warning is.
+ */
+typedef struct scenedec_location {
+  /*
+   Nowhere, a JSON path or a byte offset.
+   */
+  scenedec_location_kind kind;
+  /*
+   The J3D section id (e.g. "SHP1"), or four zero bytes; not NUL-terminated.
+   */
+  uint8_t section[4];
+  /*
+   Byte offset (into the decompressed file for Yaz0), for BINARY.
+   */
+  uint64_t offset;
+  /*
+   The place as text, NUL-terminated (`$.elements[3]`, `0x1234 SHP1`, or "").
+   */
+  char text[SCENEDEC_LOCATION_BYTES];
+} scenedec_location;
+
+/*
+ An error: code, place and message, copied out of the library. Plain
+ data owned by the caller; nothing in it points anywhere.
+ */
+typedef struct scenedec_error {
+  /*
+   The code.
+   */
+  scenedec_error_code code;
+  /*
+   Where in the file.
+   */
+  struct scenedec_location location;
+  /*
+   `<what> at <where>: <expected>`, UTF-8, NUL-terminated.
+   */
+  char message[SCENEDEC_MESSAGE_BYTES];
+} scenedec_error;
+
+/*
+ One texture matrix of a material at one frame.
+ */
+typedef struct scenedec_tex_matrix_sample {
+  /*
+   Scale S, T.
+   */
+  float scale[2];
+  /*
+   Rotation (the Q curve), radians.
+   */
+  float rotation;
+  /*
+   Translation S, T.
+   */
+  float translation[2];
+  /*
+   The matrix J3D builds from them, column-major 4×4 (translation in 12, 13).
+   */
+  float matrix[16];
+} scenedec_tex_matrix_sample;
+
+/*
+ What a J3D clip sets on one material at one frame. Bit `n` of a mask
+ says slot `n` is set; the values of the slots not set are 0.
+ */
+typedef struct scenedec_material_sample {
+  /*
+   Texture-matrix slots set (bits 0–9).
+   */
+  uint32_t texture_matrix_mask;
+  /*
+   Colour slots set (bits 0–9: C0–C3, K0–K3, MAT0, MAT1).
+   */
+  uint32_t color_mask;
+  /*
+   Texture-map slots set (bits 0–7).
+   */
+  uint32_t texture_mask;
+  /*
+   Texture matrices by slot.
+   */
+  struct scenedec_tex_matrix_sample texture_matrices[SCENEDEC_TEX_MATRIX_SLOTS];
+  /*
+   Colours by slot: R, G, B, A as the file's s16 / 255, unclamped.
+   */
+  float colors[SCENEDEC_COLOR_SLOTS][4];
+  /*
+   TEX1 texture index by texture-map slot.
+   */
+  uint16_t textures[SCENEDEC_TEXTURE_SLOTS];
+} scenedec_material_sample;
+
+/*
+ .bbmodel limits (the loader specification's table); UINT64_MAX is
+ unlimited. By name: `maxFileBytes`, `maxElements`, … (camelCase).
+ */
+typedef struct scenedec_bbmodel_limits {
+  /*
+   maxFileBytes.
+   */
+  uint64_t max_file_bytes;
+  /*
+   maxElements.
+   */
+  uint64_t max_elements;
+  /*
+   maxGroups.
+   */
+  uint64_t max_groups;
+  /*
+   maxTriangles.
+   */
+  uint64_t max_triangles;
+  /*
+   maxVertices.
+   */
+  uint64_t max_vertices;
+  /*
+   maxFaceVertices.
+   */
+  uint64_t max_face_vertices;
+  /*
+   maxNesting.
+   */
+  uint64_t max_nesting;
+  /*
+   maxTextures.
+   */
+  uint64_t max_textures;
+  /*
+   maxTextureSide.
+   */
+  uint64_t max_texture_side;
+  /*
+   maxTexturePixels.
+   */
+  uint64_t max_texture_pixels;
+  /*
+   maxDataUriChars.
+   */
+  uint64_t max_data_uri_chars;
+  /*
+   maxTextureBytes.
+   */
+  uint64_t max_texture_bytes;
+  /*
+   maxStringChars.
+   */
+  uint64_t max_string_chars;
+  /*
+   maxAnimations.
+   */
+  uint64_t max_animations;
+  /*
+   maxKeyframes.
+   */
+  uint64_t max_keyframes;
+  /*
+   maxDecompressedBytes (`<lz>` backups).
+   */
+  uint64_t max_decompressed_bytes;
+  /*
+   maxMolangChars.
+   */
+  uint64_t max_molang_chars;
+  /*
+   maxMolangDepth.
+   */
+  uint64_t max_molang_depth;
+  /*
+   maxMolangStatements.
+   */
+  uint64_t max_molang_statements;
+  /*
+   maxMolangSteps.
+   */
+  uint64_t max_molang_steps;
+} scenedec_bbmodel_limits;
+
+/*
+ J3D limits (scenedec's own table); UINT64_MAX is unlimited. By name:
+ `maxFileBytes`, `maxJoints`, … (camelCase, as the command line), or the
+ field names, `max_joints`, … (snake_case).
+ */
+typedef struct scenedec_j3d_limits {
+  /*
+   File bytes after Yaz0.
+   */
+  uint64_t max_file_bytes;
+  /*
+   Scene vertices.
+   */
+  uint64_t max_vertices;
+  /*
+   Triangles.
+   */
+  uint64_t max_triangles;
+  /*
+   JNT1 joints.
+   */
+  uint64_t max_joints;
+  /*
+   SHP1 shapes.
+   */
+  uint64_t max_shapes;
+  /*
+   SHP1 packets.
+   */
+  uint64_t max_packets;
+  /*
+   MAT3 materials.
+   */
+  uint64_t max_materials;
+  /*
+   TEX1 textures.
+   */
+  uint64_t max_textures;
+  /*
+   Texture width or height.
+   */
+  uint64_t max_texture_side;
+  /*
+   Texels of one texture's levels.
+   */
+  uint64_t max_texture_pixels;
+  /*
+   RGBA8 bytes of all decoded levels.
+   */
+  uint64_t max_texture_bytes;
+  /*
+   Bytes of one shape's display lists.
+   */
+  uint64_t max_display_list_bytes;
+  /*
+   INF1 depth.
+   */
+  uint64_t max_depth;
+  /*
+   Tracks of one animation file (TOO_MANY_KEYFRAMES).
+   */
+  uint64_t max_anim_tracks;
+  /*
+   Keys and per-frame values of one animation file (TOO_MANY_KEYFRAMES).
+   */
+  uint64_t max_anim_keys;
+  /*
+   Duration of an animation, in frames (TOO_MANY_KEYFRAMES).
+   */
+  uint64_t max_anim_frames;
+} scenedec_j3d_limits;
+
+/*
+ A texture file offered to a .bbmodel by name (the loader's
+ `textureFiles`): matched against textures that are not embedded.
+ */
+typedef struct scenedec_texture_file {
+  /*
+   The file's name (e.g. "skin.png"), UTF-8, `name_len` bytes, no NUL needed.
+   */
+  const char *name;
+  /*
+   Bytes of `name`.
+   */
+  size_t name_len;
+  /*
+   The file's bytes (a PNG).
+   */
+  const uint8_t *bytes;
+  /*
+   Bytes of `bytes`.
+   */
+  size_t len;
+} scenedec_texture_file;
+
+/*
+ A J3D animation file (BCK, BCA, BTK, BRK, BPK, BTP, BVA) offered to a
+ J3D model (the library's `Options::j3d.animations`): each becomes one
+ clip of the scene, named after `name`, in the order offered.
+ */
+typedef struct scenedec_animation_file {
+  /*
+   The file's name (e.g. "wait.bck"), UTF-8, `name_len` bytes, no NUL needed.
+   */
+  const char *name;
+  /*
+   Bytes of `name`.
+   */
+  size_t name_len;
+  /*
+   The file's bytes (not Yaz0: unwrap them first).
+   */
+  const uint8_t *bytes;
+  /*
+   Bytes of `bytes`.
+   */
+  size_t len;
+} scenedec_animation_file;
+
+/*
+ How to read a model. Fill it with `scenedec_options_init` first, then
+ change fields or call `scenedec_options_set_limit`. Plain data: the
+ library only reads it, during the call it is passed to (the texture
+ files must stay alive for that call only).
+ */
+typedef struct scenedec_options {
+  /*
+   .bbmodel limits.
+   */
+  struct scenedec_bbmodel_limits bbmodel;
+  /*
+   J3D limits.
+   */
+  struct scenedec_j3d_limits j3d;
+  /*
+   Texture files offered to a .bbmodel (NULL when `texture_file_count` is 0).
+   */
+  const struct scenedec_texture_file *texture_files;
+  /*
+   Entries of `texture_files`, at most `SCENEDEC_MAX_TEXTURE_FILES`.
+   */
+  size_t texture_file_count;
+  /*
+   Nonzero: J3D texels are left out (texture records without pixels).
+   */
+  uint8_t skip_texels;
+  /*
+   J3D animation files to attach (NULL when `animation_file_count` is 0).
+   */
+  const struct scenedec_animation_file *animation_files;
+  /*
+   Entries of `animation_files`, at most `SCENEDEC_MAX_ANIMATION_FILES`.
+   */
+  size_t animation_file_count;
+} scenedec_options;
+
+/*
+ What a decode needs, from `scenedec_measure`.
+ */
+typedef struct scenedec_plan {
+  /*
+   Exact arena bytes from an `arena_align`-aligned start: one byte fewer
+   fails with `SCENEDEC_ERROR_ARENA_TOO_SMALL`.
+   */
+  size_t arena_bytes;
+  /*
+   The alignment `arena_bytes` assumes (8).
+   */
+  size_t arena_align;
+  /*
+   Bytes that are enough whatever the arena's alignment
+   (`arena_bytes + arena_align - 1`).
+   */
+  size_t arena_bytes_unaligned;
+} scenedec_plan;
+
+/*
+ A group of warnings: one code, subject and message, raised `count` times.
+ */
+typedef struct scenedec_warning {
+  /*
+   The code.
+   */
+  scenedec_warning_code code;
+  /*
+   Where in the file its first occurrence is.
+   */
+  struct scenedec_location location;
+  /*
+   The message, UTF-8, NUL-terminated.
+   */
+  char message[SCENEDEC_MESSAGE_BYTES];
+  /*
+   What it is about (`bone "tail"`), UTF-8, NUL-terminated; "" for nothing named.
+   */
+  char subject[SCENEDEC_SUBJECT_BYTES];
+  /*
+   How many times it was raised (at least 1).
+   */
+  uint32_t count;
+} scenedec_warning;
+
+/*
+ The warnings of one decode, grouped: `count` groups kept in the order
+ each was first raised, `dropped` more warnings counted after the list
+ was full. About 37 KiB: keep it static or in the caller's own state on
+ a small stack.
+ */
+typedef struct scenedec_warnings {
+  /*
+   Entries of `items` in use.
+   */
+  size_t count;
+  /*
+   Warnings raised after `items` was full.
+   */
+  size_t dropped;
+  /*
+   The kept warnings.
+   */
+  struct scenedec_warning items[SCENEDEC_MAX_WARNINGS];
+} scenedec_warnings;
 
 /*
  The caller's allocator. `alloc(user, size, align)` returns `size` bytes
@@ -1454,29 +1806,6 @@ typedef struct scenedec_str {
   size_t len;
 } scenedec_str;
 
-/*
- One node's pose: the node's transform with a clip's channels applied
- (`translation`, Euler `rotation` in radians, `scale`, `pivot`).
- */
-typedef struct scenedec_pose {
-  /*
-   Translation in the parent's space.
-   */
-  float translation[3];
-  /*
-   Euler angles, radians, X first.
-   */
-  float rotation[3];
-  /*
-   Scale per axis.
-   */
-  float scale[3];
-  /*
-   Pivot, never animated.
-   */
-  float pivot[3];
-} scenedec_pose;
-
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
@@ -1491,6 +1820,73 @@ const char *scenedec_version(void);
  The `SCENEDEC_ABI_VERSION` this library was built with.
  */
 uint32_t scenedec_abi_version(void);
+
+/*
+ Samples J3D clip `clip` (an index into `animations`) `frames` frames
+ after it started, its loop mode applied, into `poses` (`pose_count`
+ entries, at least `node_count`): the nodes its joint tracks animate
+ take their scale, rotation and translation, the others stay at rest.
+ `scenedec_sample` does the same at a time in seconds (times the clip's
+ `frame_rate`). Writes only `poses`.
+
+ Returns `SCENEDEC_STATUS_OK`; `SCENEDEC_STATUS_NULL_ARGUMENT` when
+ `scene` or (with nodes) `poses` is NULL; `SCENEDEC_STATUS_INVALID_ARGUMENT`
+ for a scene this library did not write; `SCENEDEC_STATUS_ERROR` with
+ `error` (may be NULL) filled: BAD_OFFSET for a clip that is not a J3D
+ clip, BAD_VALUE for a negative or non-finite `frames`, ARENA_TOO_SMALL
+ for too few poses.
+
+ # Safety
+ `scene` as for `scenedec_text`; `poses` points to `pose_count` writable
+ entries; `error` is NULL or writable.
+ */
+scenedec_status scenedec_sample_frame(const struct scenedec_scene *scene,
+                                      size_t clip,
+                                      float frames,
+                                      struct scenedec_pose *poses,
+                                      size_t pose_count,
+                                      struct scenedec_error *error);
+
+/*
+ What J3D clip `clip` sets on material `material`, `frames` frames after
+ it started (its loop mode applied), into `*out`: texture matrices,
+ colours and texture indices by slot, each mask saying which slots the
+ clip animates (all 0: it animates nothing of the material, or the
+ material is out of range). Writes only `*out`.
+
+ Returns as `scenedec_sample_frame` (NULL_ARGUMENT for a NULL `out`;
+ no ARENA_TOO_SMALL).
+
+ # Safety
+ `scene` as for `scenedec_text`; `out` is NULL or writable; `error` is
+ NULL or writable.
+ */
+scenedec_status scenedec_sample_material(const struct scenedec_scene *scene,
+                                         size_t clip,
+                                         float frames,
+                                         size_t material,
+                                         struct scenedec_material_sample *out,
+                                         struct scenedec_error *error);
+
+/*
+ Whether J3D clip `clip` shows mesh `mesh` `frames` frames after it
+ started, into `*visible_out`: 1 drawn, 0 hidden, −1 when the clip has
+ no visibility track for the mesh (it stays as it is). Writes only
+ `*visible_out`.
+
+ Returns as `scenedec_sample_frame` (NULL_ARGUMENT for a NULL
+ `visible_out`; no ARENA_TOO_SMALL).
+
+ # Safety
+ `scene` as for `scenedec_text`; `visible_out` is NULL or writable;
+ `error` is NULL or writable.
+ */
+scenedec_status scenedec_sample_visibility(const struct scenedec_scene *scene,
+                                           size_t clip,
+                                           float frames,
+                                           size_t mesh,
+                                           int32_t *visible_out,
+                                           struct scenedec_error *error);
 
 /*
  The format of (unwrapped) `bytes`: J3D or .bbmodel. `hint` (NULL or the

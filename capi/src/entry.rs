@@ -135,7 +135,7 @@ pub unsafe extern "C" fn scenedec_unwrapped_len(
             if len_out.is_null() {
                 return SCENEDEC_STATUS_NULL_ARGUMENT;
             }
-            match decoder::unwrapped_len(model, &options) {
+            match decoder::unwrapped_len(model, options) {
                 // SAFETY: writable (the contract).
                 Ok(n) => unsafe { len_out.write(n) },
                 // SAFETY: NULL or writable (the contract).
@@ -181,7 +181,7 @@ pub unsafe extern "C" fn scenedec_unwrap_into(
             if model_out.is_null() || model_len_out.is_null() {
                 return SCENEDEC_STATUS_NULL_ARGUMENT;
             }
-            let needed = match decoder::unwrapped_len(model, &options) {
+            let needed = match decoder::unwrapped_len(model, options) {
                 Ok(n) => n,
                 // SAFETY: NULL or writable (the contract).
                 Err(e) => return unsafe { report(&e, error) },
@@ -195,7 +195,7 @@ pub unsafe extern "C" fn scenedec_unwrap_into(
                 return SCENEDEC_STATUS_NULL_ARGUMENT;
             };
             let mut arena = Arena::new(buffer);
-            match decoder::unwrap_into(model, &options, &mut arena) {
+            match decoder::unwrap_into(model, options, &mut arena) {
                 Ok(inner) => {
                     // SAFETY: both writable (the contract).
                     unsafe {
@@ -275,7 +275,7 @@ pub unsafe extern "C" fn scenedec_measure_with(
             }
             // SAFETY: NULL or a live workspace of this call alone (the contract).
             let ws = unsafe { crate::workspace::workspace(workspace) };
-            match measure(model, hint, &options, ws.map(|w| &mut w.scratch)) {
+            match measure(model, hint, options, ws.map(|w| &mut w.scratch)) {
                 // SAFETY: writable (the contract).
                 Ok(plan) => unsafe {
                     plan_out.write(scenedec_plan {
@@ -397,7 +397,7 @@ pub unsafe extern "C" fn scenedec_decode_into_with(
                         decode(
                             model,
                             hint,
-                            &options,
+                            options,
                             Some(&mut ws.scratch),
                             &mut ws.warnings,
                             (arena, arena_len),

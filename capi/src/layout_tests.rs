@@ -67,11 +67,19 @@ fn expected() -> String {
             max_molang_depth, max_molang_statements, max_molang_steps }
         scenedec_j3d_limits { max_file_bytes, max_vertices, max_triangles, max_joints,
             max_shapes, max_packets, max_materials, max_textures, max_texture_side,
-            max_texture_pixels, max_texture_bytes, max_display_list_bytes, max_depth }
+            max_texture_pixels, max_texture_bytes, max_display_list_bytes, max_depth,
+            max_anim_tracks, max_anim_keys, max_anim_frames }
         scenedec_options { bbmodel, j3d, texture_files, texture_file_count, skip_texels,
             animation_files, animation_file_count }
         scenedec_animation_file { name, name_len, bytes, len }
         scenedec_allocator { alloc, free, user }
+        scenedec_clip { animation, kind, loop_mode, frames, frame_rate, first_track, track_count }
+        scenedec_track { target, index, slot, flags, centre, first_curve, curve_count }
+        scenedec_curve { kind, first, count, rest }
+        scenedec_hermite_key { time, value, tangent_in, tangent_out }
+        scenedec_tex_matrix_sample { scale, rotation, translation, matrix }
+        scenedec_material_sample { texture_matrix_mask, color_mask, texture_mask,
+            texture_matrices, colors, textures }
         scenedec_scene { format, nodes, node_count, meshes, mesh_count, groups, group_count,
             positions, position_count, normals, normal_count, uvs, uv_count, colors,
             color_count, indices, index_count, uv_rects, uv_rect_count, materials,
@@ -79,7 +87,8 @@ fn expected() -> String {
             frame_step_count, animations, animation_count, channels, channel_count, keyframes,
             keyframe_count, skins, skin_count, skin_joints, skin_joint_count, inverse_binds,
             inverse_bind_count, influence_spans, influence_span_count, influences,
-            influence_count, pixels, pixel_count, input, input_len, private_arena,
+            influence_count, clips, clip_count, tracks, track_count, curves, curve_count,
+            hermite_keys, hermite_key_count, curve_values, curve_value_count, pixels, pixel_count, input, input_len, private_arena,
             private_arena_len, private_carved }
     }
     out

@@ -29,6 +29,7 @@
 #![deny(unsafe_op_in_unsafe_fn)]
 #![deny(clippy::undocumented_unsafe_blocks)]
 
+mod clips;
 mod entry;
 mod errors;
 mod load;
@@ -40,10 +41,13 @@ mod workspace;
 #[cfg(test)]
 mod api_tests;
 #[cfg(test)]
+mod clips_tests;
+#[cfg(test)]
 mod layout_tests;
 #[cfg(test)]
 mod workspace_tests;
 
+pub use clips::*;
 pub use entry::*;
 pub use errors::*;
 pub use load::*;
@@ -58,7 +62,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 /// The version of this header's ABI: struct layouts, function signatures
 /// and enum values. Compare it with `scenedec_abi_version()` at run time to
 /// catch a header and a library from different builds.
-pub const SCENEDEC_ABI_VERSION: u32 = 2;
+pub const SCENEDEC_ABI_VERSION: u32 = 3;
 
 /// What a call did. Every function that can fail returns one.
 #[repr(u32)]

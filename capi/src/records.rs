@@ -21,6 +21,7 @@ macro_rules! same_layout {
         };
     };
 }
+pub(crate) use same_layout;
 
 /// Text in the scene: a span of the input or of the scene's text pool.
 /// Resolve it with `scenedec_text`; the two fields are the library's

@@ -1,5 +1,5 @@
 //! The scene as C sees it ([`scenedec_scene`]), and what C can ask of one:
-//! text, world matrices, a pose at a time.
+//! text, world matrices, a pose at a time (J3D clips' own sampling: clips.rs).
 
 use core::ffi::c_char;
 
@@ -11,6 +11,7 @@ use crate::{
     scenedec_influence_span, scenedec_keyframe, scenedec_material, scenedec_mesh, scenedec_mip,
     scenedec_node, scenedec_skin, scenedec_status, scenedec_text_ref, scenedec_texture,
 };
+use crate::{scenedec_clip, scenedec_curve, scenedec_hermite_key, scenedec_track};
 
 /// How many arrays a scene has (the length of `scenedec_scene.private_carved`).
 pub const SCENEDEC_ARRAY_COUNT: usize = 31;
@@ -131,6 +132,27 @@ pub struct scenedec_scene {
     pub influences: *const scenedec_influence,
     /// Entries of `influences`.
     pub influence_count: usize,
+    /// J3D clips (`scenedec_clip`): what each attached J3D animation file
+    /// adds to its `animations` entry.
+    pub clips: *const scenedec_clip,
+    /// Entries of `clips`.
+    pub clip_count: usize,
+    /// Tracks of all J3D clips.
+    pub tracks: *const scenedec_track,
+    /// Entries of `tracks`.
+    pub track_count: usize,
+    /// Curves of all J3D tracks.
+    pub curves: *const scenedec_curve,
+    /// Entries of `curves`.
+    pub curve_count: usize,
+    /// Keys of the Hermite curves.
+    pub hermite_keys: *const scenedec_hermite_key,
+    /// Entries of `hermite_keys`.
+    pub hermite_key_count: usize,
+    /// Values of the table curves, one a frame.
+    pub curve_values: *const f32,
+    /// Entries of `curve_values`.
+    pub curve_value_count: usize,
     /// RGBA8 pixels of every mip level (see `scenedec_mip`).
     pub pixels: *const u8,
     /// Bytes of `pixels`.
@@ -255,6 +277,16 @@ impl scenedec_scene {
             influence_span_count: scene.influence_spans().len(),
             influences: scene.influences().as_ptr().cast(),
             influence_count: scene.influences().len(),
+            clips: scene.clips().as_ptr().cast(),
+            clip_count: scene.clips().len(),
+            tracks: scene.tracks().as_ptr().cast(),
+            track_count: scene.tracks().len(),
+            curves: scene.curves().as_ptr().cast(),
+            curve_count: scene.curves().len(),
+            hermite_keys: scene.hermite_keys().as_ptr().cast(),
+            hermite_key_count: scene.hermite_keys().len(),
+            curve_values: scene.curve_values().as_ptr(),
+            curve_value_count: scene.curve_values().len(),
             pixels: scene.pixels().as_ptr(),
             pixel_count: scene.pixels().len(),
             input: scene.input().as_ptr(),
@@ -310,13 +342,11 @@ impl scenedec_scene {
             inverse_binds: self.inverse_bind_count,
             influence_spans: self.influence_span_count,
             influences: self.influence_count,
-            // J3D clips are not exposed to C yet: their arrays are viewed
-            // whole, as carved (a J3D plan is exact).
-            clips: carved.clips,
-            tracks: carved.tracks,
-            curves: carved.curves,
-            hermite_keys: carved.hermite_keys,
-            curve_values: carved.curve_values,
+            clips: self.clip_count,
+            tracks: self.track_count,
+            curves: self.curve_count,
+            hermite_keys: self.hermite_key_count,
+            curve_values: self.curve_value_count,
             pixels: self.pixel_count,
             // The pool is reached only through `scenedec_text`.
             text_pool: carved.text_pool,
