@@ -78,8 +78,6 @@ pub struct BbmodelLimits {
     pub max_molang_steps: u64,
 }
 
-/// Picks one limit out of a table of type `L` (see `BbmodelLimits::NAMES`).
-type Field<L> = fn(&mut L) -> &mut u64;
 /// Picks one limit out of the .bbmodel table.
 type LimitField = Field<BbmodelLimits>;
 
@@ -156,44 +154,12 @@ impl BbmodelLimits {
     }
 }
 
-/// The field of `limits` that `table` calls `name`; INVALID_LIMIT when the
-/// table has no such name. Shared by both tables so a new limit is one
-/// table line.
-fn named_field<'l, L>(
-    table: &[(&'static str, Field<L>)],
-    limits: &'l mut L,
-    name: &str,
-) -> Result<&'l mut u64, Error> {
-    match table.iter().find(|(n, _)| *n == name) {
-        Some((_, field)) => Ok(field(limits)),
-        None => Err(Error::nowhere(
-            ErrorCode::InvalidLimit,
-            format_args!("unknown limit {}", crate::error::Quote(name)),
-        )),
-    }
-}
-
 impl Default for BbmodelLimits {
     fn default() -> Self {
         Self::DEFAULT
     }
 }
 
-/// Reads an override value: a positive integer, or +Infinity for [`UNLIMITED`].
-fn limit_value(name: &str, value: f64) -> Result<u64, Error> {
-    if value == f64::INFINITY {
-        return Ok(UNLIMITED);
-    }
-    // 2^64 is the first f64 past u64's range; inside it, a whole value converts exactly.
-    if (1.0..18_446_744_073_709_551_616.0).contains(&value) && libm::trunc(value) == value {
-        #[allow(clippy::cast_possible_truncation)]
-        return Ok(value as u64);
-    }
-    Err(Error::nowhere(
-        ErrorCode::InvalidLimit,
-        format_args!("limit {name} must be a positive integer or Infinity, got {value}"),
-    ))
-}
 
 /// Limits for J3D files (scenedec's own table; J3D has no loader spec).
 ///
@@ -401,6 +367,44 @@ impl Default for RarcLimits {
     fn default() -> Self {
         Self::DEFAULT
     }
+}
+
+// Limits by name: what every table shares.
+
+/// Picks one limit out of a table of type `L` (see `BbmodelLimits::NAMES`).
+type Field<L> = fn(&mut L) -> &mut u64;
+
+/// The field of `limits` that `table` calls `name`; INVALID_LIMIT when the
+/// table has no such name. Shared by both tables so a new limit is one
+/// table line.
+fn named_field<'l, L>(
+    table: &[(&'static str, Field<L>)],
+    limits: &'l mut L,
+    name: &str,
+) -> Result<&'l mut u64, Error> {
+    match table.iter().find(|(n, _)| *n == name) {
+        Some((_, field)) => Ok(field(limits)),
+        None => Err(Error::nowhere(
+            ErrorCode::InvalidLimit,
+            format_args!("unknown limit {}", crate::error::Quote(name)),
+        )),
+    }
+}
+
+/// Reads an override value: a positive integer, or +Infinity for [`UNLIMITED`].
+fn limit_value(name: &str, value: f64) -> Result<u64, Error> {
+    if value == f64::INFINITY {
+        return Ok(UNLIMITED);
+    }
+    // 2^64 is the first f64 past u64's range; inside it, a whole value converts exactly.
+    if (1.0..18_446_744_073_709_551_616.0).contains(&value) && libm::trunc(value) == value {
+        #[allow(clippy::cast_possible_truncation)]
+        return Ok(value as u64);
+    }
+    Err(Error::nowhere(
+        ErrorCode::InvalidLimit,
+        format_args!("limit {name} must be a positive integer or Infinity, got {value}"),
+    ))
 }
 
 /// Checks `count <= limit`, raising `code` with a message naming the limit.
