@@ -1,4 +1,5 @@
-//! Every bound scenedec enforces, one table per format.
+//! Every bound scenedec enforces, one table per format, each limit settable
+//! by name through one shared machinery (`by_name!`).
 //!
 //! Each limit is checked before anything proportional to it is decoded or
 //! placed in the arena, and raises the error its doc names. Tests pin each one
@@ -17,6 +18,44 @@ pub const MAX_FRAME_ORDER_LENGTH: u64 = 8_192;
 pub const MAX_BBMODEL_NUMBER: f64 = 10_000_000.0;
 /// Largest magnitude of a keyframe value, keyframe time or animation length (MAX_ANIMATION_VALUE).
 pub const MAX_ANIMATION_VALUE: f64 = 1_000_000.0;
+
+/// Gives a limit table its names: `NAMES` (each name with the field it
+/// sets) and the methods every table shares, `with_override`, `names` and
+/// `get`, over [`named_field`] and [`limit_value`]. A new limit is one line
+/// of its table's list.
+macro_rules! by_name {
+    ($table:ident { $($name:literal => $field:ident),* $(,)? }) => {
+        impl $table {
+            /// The name of each limit, with the field it sets.
+            const NAMES: &'static [(&'static str, Field<Self>)] =
+                &[$(($name, |l| &mut l.$field)),*];
+
+            /// Overrides the limit called `name` (e.g. `"maxTriangles"`).
+            ///
+            /// The loader specification's rule, for every table: an override
+            /// must be a positive integer or Infinity; anything else (0,
+            /// negative, fractional, NaN, an unknown name) is a caller
+            /// error, [`ErrorCode::InvalidLimit`], never a file error.
+            pub fn with_override(mut self, name: &str, value: f64) -> Result<Self, Error> {
+                *named_field(Self::NAMES, &mut self, name)? = limit_value(name, value)?;
+                Ok(self)
+            }
+
+            /// The name of every limit, in the table's order, so a caller
+            /// (the command line's `--limit`, its `--help`, the C API)
+            /// lists exactly the names [`Self::with_override`] takes.
+            pub fn names() -> impl Iterator<Item = &'static str> {
+                Self::NAMES.iter().map(|(n, _)| *n)
+            }
+
+            /// The value of the limit called `name`, or `None` for a name not in the table.
+            pub fn get(&self, name: &str) -> Option<u64> {
+                let mut copy = *self;
+                named_field(Self::NAMES, &mut copy, name).ok().map(|f| *f)
+            }
+        }
+    };
+}
 
 /// Limits for .bbmodel files; the defaults are exactly the loader
 /// specification's table (DEFAULT_BBMODEL_LIMITS).
@@ -78,9 +117,6 @@ pub struct BbmodelLimits {
     pub max_molang_steps: u64,
 }
 
-/// Picks one limit out of the .bbmodel table.
-type LimitField = Field<BbmodelLimits>;
-
 impl BbmodelLimits {
     /// The loader specification's defaults.
     pub const DEFAULT: Self = Self {
@@ -105,61 +141,37 @@ impl BbmodelLimits {
         max_molang_statements: 256,
         max_molang_steps: 1_000_000,
     };
-
-    /// The spec's names for each limit, with the field they set.
-    const NAMES: [(&'static str, LimitField); 20] = [
-        ("maxFileBytes", |l| &mut l.max_file_bytes),
-        ("maxElements", |l| &mut l.max_elements),
-        ("maxGroups", |l| &mut l.max_groups),
-        ("maxTriangles", |l| &mut l.max_triangles),
-        ("maxVertices", |l| &mut l.max_vertices),
-        ("maxFaceVertices", |l| &mut l.max_face_vertices),
-        ("maxNesting", |l| &mut l.max_nesting),
-        ("maxTextures", |l| &mut l.max_textures),
-        ("maxTextureSide", |l| &mut l.max_texture_side),
-        ("maxTexturePixels", |l| &mut l.max_texture_pixels),
-        ("maxDataUriChars", |l| &mut l.max_data_uri_chars),
-        ("maxTextureBytes", |l| &mut l.max_texture_bytes),
-        ("maxStringChars", |l| &mut l.max_string_chars),
-        ("maxAnimations", |l| &mut l.max_animations),
-        ("maxKeyframes", |l| &mut l.max_keyframes),
-        ("maxDecompressedBytes", |l| &mut l.max_decompressed_bytes),
-        ("maxMolangChars", |l| &mut l.max_molang_chars),
-        ("maxMolangDepth", |l| &mut l.max_molang_depth),
-        ("maxMolangStatements", |l| &mut l.max_molang_statements),
-        ("maxMolangSteps", |l| &mut l.max_molang_steps),
-    ];
-
-    /// Overrides the limit the spec calls `name` (e.g. `"maxTriangles"`).
-    ///
-    /// The spec's rule: an override must be a positive integer or Infinity;
-    /// anything else (0, negative, fractional, NaN, an unknown name) is a caller
-    /// error, [`ErrorCode::InvalidLimit`], never a file error.
-    pub fn with_override(mut self, name: &str, value: f64) -> Result<Self, Error> {
-        *named_field(&Self::NAMES, &mut self, name)? = limit_value(name, value)?;
-        Ok(self)
-    }
-
-    /// The spec's name of every limit, in the table's order, so a caller
-    /// (the command line's `--limit`, its `--help`) lists exactly the names
-    /// [`Self::with_override`] takes.
-    pub fn names() -> impl Iterator<Item = &'static str> {
-        Self::NAMES.iter().map(|(n, _)| *n)
-    }
-
-    /// The value of the limit called `name`, or `None` for a name not in the table.
-    pub fn get(&self, name: &str) -> Option<u64> {
-        let mut copy = *self;
-        named_field(&Self::NAMES, &mut copy, name).ok().map(|f| *f)
-    }
 }
+
+// The loader specification's names.
+by_name!(BbmodelLimits {
+    "maxFileBytes" => max_file_bytes,
+    "maxElements" => max_elements,
+    "maxGroups" => max_groups,
+    "maxTriangles" => max_triangles,
+    "maxVertices" => max_vertices,
+    "maxFaceVertices" => max_face_vertices,
+    "maxNesting" => max_nesting,
+    "maxTextures" => max_textures,
+    "maxTextureSide" => max_texture_side,
+    "maxTexturePixels" => max_texture_pixels,
+    "maxDataUriChars" => max_data_uri_chars,
+    "maxTextureBytes" => max_texture_bytes,
+    "maxStringChars" => max_string_chars,
+    "maxAnimations" => max_animations,
+    "maxKeyframes" => max_keyframes,
+    "maxDecompressedBytes" => max_decompressed_bytes,
+    "maxMolangChars" => max_molang_chars,
+    "maxMolangDepth" => max_molang_depth,
+    "maxMolangStatements" => max_molang_statements,
+    "maxMolangSteps" => max_molang_steps,
+});
 
 impl Default for BbmodelLimits {
     fn default() -> Self {
         Self::DEFAULT
     }
 }
-
 
 /// Limits for J3D files (scenedec's own table; J3D has no loader spec).
 ///
@@ -232,51 +244,26 @@ impl J3dLimits {
     };
 }
 
-/// Picks one limit out of the J3D table (see `J3dLimits::NAMES`).
-type J3dLimitField = Field<J3dLimits>;
-
-impl J3dLimits {
-    /// The name of each limit, spelled like the .bbmodel table's (one
-    /// namespace: `maxFileBytes` is the same bound in both), with the field
-    /// it sets. A new limit is one line here.
-    const NAMES: [(&'static str, J3dLimitField); 16] = [
-        ("maxFileBytes", |l| &mut l.max_file_bytes),
-        ("maxVertices", |l| &mut l.max_vertices),
-        ("maxTriangles", |l| &mut l.max_triangles),
-        ("maxJoints", |l| &mut l.max_joints),
-        ("maxShapes", |l| &mut l.max_shapes),
-        ("maxPackets", |l| &mut l.max_packets),
-        ("maxMaterials", |l| &mut l.max_materials),
-        ("maxTextures", |l| &mut l.max_textures),
-        ("maxTextureSide", |l| &mut l.max_texture_side),
-        ("maxTexturePixels", |l| &mut l.max_texture_pixels),
-        ("maxTextureBytes", |l| &mut l.max_texture_bytes),
-        ("maxDisplayListBytes", |l| &mut l.max_display_list_bytes),
-        ("maxDepth", |l| &mut l.max_depth),
-        ("maxAnimTracks", |l| &mut l.max_anim_tracks),
-        ("maxAnimKeys", |l| &mut l.max_anim_keys),
-        ("maxAnimFrames", |l| &mut l.max_anim_frames),
-    ];
-
-    /// Overrides the limit called `name` (e.g. `"maxJoints"`), by the same
-    /// rule as [`BbmodelLimits::with_override`]: a positive integer or
-    /// Infinity, else [`ErrorCode::InvalidLimit`].
-    pub fn with_override(mut self, name: &str, value: f64) -> Result<Self, Error> {
-        *named_field(&Self::NAMES, &mut self, name)? = limit_value(name, value)?;
-        Ok(self)
-    }
-
-    /// The name of every limit, in the table's order.
-    pub fn names() -> impl Iterator<Item = &'static str> {
-        Self::NAMES.iter().map(|(n, _)| *n)
-    }
-
-    /// The value of the limit called `name`, or `None` for a name not in the table.
-    pub fn get(&self, name: &str) -> Option<u64> {
-        let mut copy = *self;
-        named_field(&Self::NAMES, &mut copy, name).ok().map(|f| *f)
-    }
-}
+// Spelled like the .bbmodel table's (one namespace: `maxFileBytes` is the
+// same bound in both).
+by_name!(J3dLimits {
+    "maxFileBytes" => max_file_bytes,
+    "maxVertices" => max_vertices,
+    "maxTriangles" => max_triangles,
+    "maxJoints" => max_joints,
+    "maxShapes" => max_shapes,
+    "maxPackets" => max_packets,
+    "maxMaterials" => max_materials,
+    "maxTextures" => max_textures,
+    "maxTextureSide" => max_texture_side,
+    "maxTexturePixels" => max_texture_pixels,
+    "maxTextureBytes" => max_texture_bytes,
+    "maxDisplayListBytes" => max_display_list_bytes,
+    "maxDepth" => max_depth,
+    "maxAnimTracks" => max_anim_tracks,
+    "maxAnimKeys" => max_anim_keys,
+    "maxAnimFrames" => max_anim_frames,
+});
 
 impl Default for J3dLimits {
     fn default() -> Self {
@@ -327,41 +314,20 @@ impl RarcLimits {
         max_name_bytes: 255,
         max_total_bytes: 512 * 1024 * 1024,
     };
-
-    /// The name of each limit, with the field it sets. Each says "Archive"
-    /// so that one namespace holds every table's names (the command line's
-    /// `--limit`): J3D's `maxDepth` is a joint hierarchy's, not a folder
-    /// tree's.
-    const NAMES: [(&'static str, Field<Self>); 6] = [
-        ("maxArchiveBytes", |l| &mut l.max_archive_bytes),
-        ("maxArchiveMembers", |l| &mut l.max_members),
-        ("maxArchiveNodes", |l| &mut l.max_nodes),
-        ("maxArchiveDepth", |l| &mut l.max_depth),
-        ("maxArchiveNameBytes", |l| &mut l.max_name_bytes),
-        ("maxArchiveTotalBytes", |l| &mut l.max_total_bytes),
-    ];
-
-    /// Overrides the limit called `name` (e.g. `"maxArchiveMembers"`), by
-    /// the same rule as [`BbmodelLimits::with_override`]: a positive integer
-    /// or Infinity, else [`ErrorCode::InvalidLimit`]. `maxArchiveDepth`
-    /// stays at most [`crate::rarc::DEPTH_CAP`], the walk's fixed stack,
-    /// whatever is asked.
-    pub fn with_override(mut self, name: &str, value: f64) -> Result<Self, Error> {
-        *named_field(&Self::NAMES, &mut self, name)? = limit_value(name, value)?;
-        Ok(self)
-    }
-
-    /// The name of every limit, in the table's order.
-    pub fn names() -> impl Iterator<Item = &'static str> {
-        Self::NAMES.iter().map(|(n, _)| *n)
-    }
-
-    /// The value of the limit called `name`, or `None` for a name not in the table.
-    pub fn get(&self, name: &str) -> Option<u64> {
-        let mut copy = *self;
-        named_field(&Self::NAMES, &mut copy, name).ok().map(|f| *f)
-    }
 }
+
+// Each says "Archive" so that one namespace holds every table's names (the
+// command line's `--limit`): J3D's `maxDepth` is a joint hierarchy's, not a
+// folder tree's. `maxArchiveDepth` stays at most [`crate::rarc::DEPTH_CAP`],
+// the walk's fixed stack, whatever is asked.
+by_name!(RarcLimits {
+    "maxArchiveBytes" => max_archive_bytes,
+    "maxArchiveMembers" => max_members,
+    "maxArchiveNodes" => max_nodes,
+    "maxArchiveDepth" => max_depth,
+    "maxArchiveNameBytes" => max_name_bytes,
+    "maxArchiveTotalBytes" => max_total_bytes,
+});
 
 impl Default for RarcLimits {
     fn default() -> Self {
@@ -405,6 +371,38 @@ fn limit_value(name: &str, value: f64) -> Result<u64, Error> {
         ErrorCode::InvalidLimit,
         format_args!("limit {name} must be a positive integer or Infinity, got {value}"),
     ))
+}
+
+/// Overrides `name` in one namespace over both model tables, the command
+/// line's `--limit`: a name both tables have (`maxFileBytes`,
+/// `maxTriangles`, `maxVertices`, `maxTextures`, `maxTextureSide`,
+/// `maxTexturePixels`, `maxTextureBytes`) sets both, a name one has sets
+/// that one. A name neither has, or a value [`BbmodelLimits::with_override`]
+/// refuses, is [`ErrorCode::InvalidLimit`], and neither table changes.
+pub fn override_model_limit(
+    bbmodel: &mut BbmodelLimits,
+    j3d: &mut J3dLimits,
+    name: &str,
+    value: f64,
+) -> Result<(), Error> {
+    let in_bbmodel = bbmodel.get(name).is_some();
+    let in_j3d = j3d.get(name).is_some();
+    if !in_bbmodel && !in_j3d {
+        // The tables' own error for a name they do not know.
+        return bbmodel.with_override(name, value).map(|_| ());
+    }
+    let new_bbmodel = if in_bbmodel {
+        bbmodel.with_override(name, value)?
+    } else {
+        *bbmodel
+    };
+    let new_j3d = if in_j3d {
+        j3d.with_override(name, value)?
+    } else {
+        *j3d
+    };
+    (*bbmodel, *j3d) = (new_bbmodel, new_j3d);
+    Ok(())
 }
 
 /// Checks `count <= limit`, raising `code` with a message naming the limit.
@@ -541,6 +539,35 @@ mod tests {
             BbmodelLimits::default().get("maxTriangles"),
             Some(BbmodelLimits::DEFAULT.max_triangles)
         );
+    }
+
+    #[test]
+    fn one_namespace_sets_each_model_table_that_has_the_name() {
+        let (b0, j0) = (BbmodelLimits::DEFAULT, J3dLimits::DEFAULT);
+        let (mut b, mut j) = (b0, j0);
+        override_model_limit(&mut b, &mut j, "maxTriangles", 5.0).unwrap();
+        assert_eq!((b.max_triangles, j.max_triangles), (5, 5));
+        override_model_limit(&mut b, &mut j, "maxJoints", 6.0).unwrap();
+        assert_eq!((j.max_joints, b.get("maxJoints")), (6, None));
+        override_model_limit(&mut b, &mut j, "maxElements", f64::INFINITY).unwrap();
+        assert_eq!((b.max_elements, j.get("maxElements")), (UNLIMITED, None));
+        let (before_b, before_j) = (b, j);
+        for (name, value) in [
+            ("maxBananas", 5.0),
+            ("maxArchiveBytes", 5.0),
+            ("maxJoints", 0.0),
+        ] {
+            let e = override_model_limit(&mut b, &mut j, name, value).unwrap_err();
+            assert_eq!(e.code(), ErrorCode::InvalidLimit, "{name}");
+            assert_eq!((b, j), (before_b, before_j), "{name}: nothing changes");
+        }
+        for name in BbmodelLimits::names().chain(J3dLimits::names()) {
+            let (mut b, mut j) = (b0, j0);
+            override_model_limit(&mut b, &mut j, name, 3.0).unwrap();
+            assert_eq!(b.get(name).unwrap_or(3), 3, "{name}");
+            assert_eq!(j.get(name).unwrap_or(3), 3, "{name}");
+            assert_ne!((b, j), (b0, j0), "{name}");
+        }
     }
 
     #[test]

@@ -45,6 +45,8 @@ mod clips_tests;
 #[cfg(test)]
 mod layout_tests;
 #[cfg(test)]
+mod limits_tests;
+#[cfg(test)]
 mod workspace_tests;
 
 pub use clips::*;

@@ -424,32 +424,21 @@ pub unsafe extern "C" fn scenedec_options_set_limit(
 /// Longest snake_case J3D field name that [`camel_case`] turns around.
 const FIELD_NAME_BYTES: usize = 64;
 
-/// Sets `name` in whichever tables have it (both for a shared name), the
-/// library's tables deciding names and values; nothing changes on failure.
+/// Sets `name` in whichever tables have it (both for a shared name), by
+/// the library's one namespace (`limits::override_model_limit`, the
+/// command line's); a snake_case J3D field name sets the J3D table alone.
+/// Nothing changes on failure.
 fn set_limit(options: &mut scenedec_options, name: &str, value: f64) -> Result<(), Error> {
+    let mut bbmodel = BbmodelLimits::from(options.bbmodel);
+    let mut j3d = J3dLimits::from(options.j3d);
     let mut buffer = [0u8; FIELD_NAME_BYTES];
-    // A snake_case field name is a J3D limit alone.
-    let (bbmodel_name, j3d_name) = match camel_case(name, &mut buffer) {
-        Some(camel) => (None, camel),
-        None => (Some(name), name),
-    };
-    let bbmodel = BbmodelLimits::from(options.bbmodel);
-    let j3d = J3dLimits::from(options.j3d);
-    let in_bbmodel = bbmodel_name.filter(|n| bbmodel.get(n).is_some());
-    let in_j3d = j3d.get(j3d_name).is_some();
-    if in_bbmodel.is_none() && !in_j3d {
-        // The library's own INVALID_LIMIT for a name it does not know.
-        return bbmodel.with_override(name, value).map(|_| ());
+    match camel_case(name, &mut buffer) {
+        // A field name the J3D table does not have keeps its own spelling
+        // in the error.
+        Some(camel) if j3d.get(camel).is_some() => j3d = j3d.with_override(camel, value)?,
+        Some(_) => j3d = j3d.with_override(name, value)?,
+        None => decoder::limits::override_model_limit(&mut bbmodel, &mut j3d, name, value)?,
     }
-    let bbmodel = match in_bbmodel {
-        Some(n) => bbmodel.with_override(n, value)?,
-        None => bbmodel,
-    };
-    let j3d = if in_j3d {
-        j3d.with_override(j3d_name, value)?
-    } else {
-        j3d
-    };
     options.bbmodel = bbmodel.into();
     options.j3d = j3d.into();
     Ok(())
