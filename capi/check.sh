@@ -7,7 +7,8 @@
 #  4. noalloc decodes corpus models with every allocation function aborting
 #     (and does abort when it allocates);
 #  5. inspect's counts, error codes and texture hashes equal
-#     `scenedec inspect --json` on every corpus model (needs python3);
+#     `scenedec inspect --json` on every corpus model, and the J3D clips'
+#     tracks on each j3d-anim model with its animations (needs python3);
 #  6. every corpus model decodes the same on a 96 KiB thread (--stack 96);
 #  7. inspect runs clean under valgrind memcheck (no invalid access, no leak).
 # Needs ../shared/corpus for 4-7 (skipped, saying so, when absent and CI is
@@ -65,6 +66,23 @@ echo "noalloc --prove-abort: aborted on its one malloc, as it must"
 "$out/inspect" "${models[@]}" > "$out/inspect.jsonl"
 target/debug/scenedec inspect --json "${models[@]}" > "$out/cli.jsonl" || true
 python3 capi/compare.py "$out/inspect.jsonl" "$out/cli.jsonl"
+
+# J3D clips: each j3d-anim folder's model with every animation file beside
+# it offered (`--with`, as the command line offers them): the same clips and
+# tracks per clip.
+: > "$out/inspect-with.jsonl"
+: > "$out/cli-with.jsonl"
+for dir in "$corpus"/j3d-anim/*/; do
+  mapfile -t model < <(find "$dir" -maxdepth 1 -type f \( -name '*.bmd' -o -name '*.bdl' \) | sort)
+  [ "${#model[@]}" = 1 ] || continue
+  with=()
+  while IFS= read -r f; do with+=(--with "$f"); done < <(find "$dir" -maxdepth 1 -type f \
+    \( -name '*.bck' -o -name '*.bca' -o -name '*.btk' -o -name '*.brk' -o -name '*.bpk' \
+    -o -name '*.btp' -o -name '*.bva' \) | sort)
+  "$out/inspect" "${with[@]}" "${model[0]}" >> "$out/inspect-with.jsonl"
+  target/debug/scenedec inspect --json "${with[@]}" "${model[0]}" >> "$out/cli-with.jsonl"
+done
+python3 capi/compare.py "$out/inspect-with.jsonl" "$out/cli-with.jsonl"
 
 # The stack budget through the C API (docs/c-api.md "Stack"): every model
 # decodes on a thread of 96 KiB to the same report.

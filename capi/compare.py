@@ -1,5 +1,6 @@
 """Compares `inspect` (the C example) with `scenedec inspect --json`, file by
-file: ok, error code, counts and every texture's RGBA8 SHA-256. Reads the
+file: ok, error code, counts, every texture's RGBA8 SHA-256, the tracks of
+each J3D clip. Reads the
 two outputs (one JSON object a line, same files in the same order); exit 1
 on any difference."""
 import json
@@ -20,6 +21,7 @@ def from_cli(line):
         "textures": len(r["textures"]),
         "animations": len(r["animations"]),
         "texture_sha256": [t["rgba_sha256"] for t in r["textures"]],
+        "clip_tracks": [a["j3d"]["tracks"] if "j3d" in a else None for a in r["animations"]],
     }
 
 

@@ -1,10 +1,14 @@
 /*
- * inspect [--stack KIB] FILE...
+ * inspect [--stack KIB] [--with ANIMATION]... FILE...
  *
  * Decodes each file through the C API and prints one JSON line per file:
  * {"file","ok","error","nodes","meshes","vertices","triangles","materials",
- *  "textures","animations","texture_sha256"}, the counts and hashes that
- * `scenedec inspect --json` prints (capi/check.sh compares the two).
+ *  "textures","animations","texture_sha256","clip_tracks"}, the counts and
+ * hashes that `scenedec inspect --json` prints (capi/check.sh compares the
+ * two); "clip_tracks" has, per animation, the tracks of its J3D clip (null
+ * for an animation that is no J3D clip). Each --with file (a J3D animation:
+ * .bck .bca .btk .brk .bpk .btp .bva) is offered to every J3D model, as
+ * `scenedec inspect --with` offers it.
  *
  * The two-pass contract by hand: unwrap Yaz0 into a buffer of
  * scenedec_unwrapped_len bytes, scenedec_measure_with, an arena of the
@@ -196,7 +200,7 @@ static void report(const char *name, const job *j) {
     else printf("\"STATUS_%u\"", (unsigned)j->status);
     if (!ok) {
         printf(", \"nodes\": 0, \"meshes\": 0, \"vertices\": 0, \"triangles\": 0, \"materials\": 0, "
-               "\"textures\": 0, \"animations\": 0, \"texture_sha256\": []}\n");
+               "\"textures\": 0, \"animations\": 0, \"texture_sha256\": [], \"clip_tracks\": []}\n");
         return;
     }
     printf(", \"nodes\": %zu, \"meshes\": %zu, \"vertices\": %zu, \"triangles\": %zu, "
@@ -220,6 +224,14 @@ static void report(const char *name, const job *j) {
             printf("null");
         }
     }
+    printf("], \"clip_tracks\": [");
+    for (i = 0; i < s->animation_count; i++) {
+        size_t c;
+        if (i > 0) printf(", ");
+        for (c = 0; c < s->clip_count && s->clips[c].animation != i; c++) continue;
+        if (c < s->clip_count) printf("%u", (unsigned)s->clips[c].track_count);
+        else printf("null");
+    }
     printf("]}\n");
 }
 
@@ -229,10 +241,24 @@ static const char *extension(const char *path) {
     return dot ? dot + 1 : NULL;
 }
 
+/* The --with files, offered to every J3D model. */
+typedef struct attached {
+    scenedec_animation_file files[SCENEDEC_MAX_ANIMATION_FILES];
+    buffer data[SCENEDEC_MAX_ANIMATION_FILES];
+    size_t count;
+} attached;
+
+static void free_attached(attached *a) {
+    size_t i;
+    for (i = 0; i < a->count; i++) free(a->data[i].bytes);
+    a->count = 0;
+}
+
 int main(int argc, char **argv) {
     size_t stack_kib = 0;
     int i = 1, failed = 0;
     static picked textures;
+    static attached animations;
     scenedec_warnings *warnings = malloc(sizeof *warnings);
     /* malloc's blocks are aligned for any type, as the workspace needs. */
     void *workspace_memory = malloc(scenedec_workspace_size());
@@ -247,8 +273,26 @@ int main(int argc, char **argv) {
         stack_kib = (size_t)strtoul(argv[i + 1], NULL, 10);
         i += 2;
     }
+    while (i + 1 < argc && strcmp(argv[i], "--with") == 0) {
+        const char *path = argv[i + 1];
+        const char *slash = strrchr(path, '/');
+        const char *name = slash ? slash + 1 : path;
+        if (animations.count == SCENEDEC_MAX_ANIMATION_FILES ||
+            read_file(path, &animations.data[animations.count]) != 0) {
+            fprintf(stderr, "inspect: cannot attach %s\n", path);
+            free_attached(&animations);
+            return 2;
+        }
+        animations.files[animations.count].name = name;
+        animations.files[animations.count].name_len = strlen(name);
+        animations.files[animations.count].bytes = animations.data[animations.count].bytes;
+        animations.files[animations.count].len = animations.data[animations.count].len;
+        animations.count++;
+        i += 2;
+    }
     if (i >= argc) {
-        fprintf(stderr, "usage: inspect [--stack KIB] FILE...\n");
+        fprintf(stderr, "usage: inspect [--stack KIB] [--with ANIMATION]... FILE...\n");
+        free_attached(&animations);
         free(warnings);
         free(workspace_memory);
         return 2;
@@ -269,6 +313,9 @@ int main(int argc, char **argv) {
             pick_textures(&textures, argv[i]);
             options.texture_files = textures.files;
             options.texture_file_count = textures.count;
+        } else if (animations.count > 0) {
+            options.animation_files = animations.files;
+            options.animation_file_count = animations.count;
         }
         memset(&j, 0, sizeof j);
         j.file = &file;
@@ -296,6 +343,7 @@ int main(int argc, char **argv) {
         free(file.bytes);
         free_picked(&textures);
     }
+    free_attached(&animations);
     free(warnings);
     free(workspace_memory);
     return failed ? 2 : 0;
