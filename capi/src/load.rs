@@ -9,7 +9,7 @@ use decoder::arena::MAX_ALIGN;
 
 use crate::entry::{input, try_status};
 use crate::errors::{copy_warnings, report};
-use crate::options::{Files, to_rust};
+use crate::options::{AllFiles, to_rust};
 use crate::scene::slice_mut;
 use crate::{
     SCENEDEC_STATUS_INVALID_ARGUMENT, SCENEDEC_STATUS_NULL_ARGUMENT, SCENEDEC_STATUS_OK,
@@ -126,7 +126,7 @@ pub unsafe extern "C" fn scenedec_load(
         let model = try_status!(unsafe { input(bytes, len) });
         // SAFETY: the function's contract.
         let hint = try_status!(unsafe { crate::entry::hint(hint) });
-        let mut files = Files::new();
+        let mut files = AllFiles::new();
         // SAFETY: the function's contract.
         let options = try_status!(unsafe { to_rust(options, &mut files) });
 

@@ -240,17 +240,25 @@ impl Default for scenedec_options {
     }
 }
 
-/// The library's lists of files (name, bytes) an options struct offers.
-pub(crate) struct Files<'o> {
-    textures: [(&'o str, &'o [u8]); SCENEDEC_MAX_TEXTURE_FILES],
-    animations: [(&'o str, &'o [u8]); SCENEDEC_MAX_ANIMATION_FILES],
+/// The library's lists of files (name, bytes) an options struct offers,
+/// room for `T` texture and `A` animation files.
+pub(crate) struct Files<'o, const T: usize, const A: usize> {
+    textures: [(&'o str, &'o [u8]); T],
+    animations: [(&'o str, &'o [u8]); A],
 }
 
-impl Files<'_> {
+/// Room for as many files as `scenedec_options` may offer.
+pub(crate) type AllFiles<'o> = Files<'o, SCENEDEC_MAX_TEXTURE_FILES, SCENEDEC_MAX_ANIMATION_FILES>;
+
+/// Files of each kind that [`with_options`] lists on a small frame (32
+/// bytes each); more take the full lists' frame (3 KiB).
+const FEW_FILES: usize = 8;
+
+impl<const T: usize, const A: usize> Files<'_, T, A> {
     pub(crate) const fn new() -> Self {
         Self {
-            textures: [("", &[]); SCENEDEC_MAX_TEXTURE_FILES],
-            animations: [("", &[]); SCENEDEC_MAX_ANIMATION_FILES],
+            textures: [("", &[]); T],
+            animations: [("", &[]); A],
         }
     }
 }
@@ -288,9 +296,9 @@ unsafe fn list<'o, T: Copy>(
 ///
 /// # Safety
 /// `options` is NULL or readable, and its files are readable for `'o`.
-pub(crate) unsafe fn to_rust<'o>(
+pub(crate) unsafe fn to_rust<'o, const T: usize, const A: usize>(
     options: *const scenedec_options,
-    storage: &'o mut Files<'o>,
+    storage: &'o mut Files<'o, T, A>,
 ) -> Result<Options<'o>, scenedec_status> {
     // SAFETY: NULL or readable (the contract).
     let c = unsafe { options.as_ref() }.copied().unwrap_or_default();
@@ -343,21 +351,29 @@ pub(crate) unsafe fn with_options<R>(
         out.j3d.skip_texels = c.skip_texels != 0;
         return Ok(f(&out));
     }
-    // SAFETY: the function's contract.
-    unsafe { with_files(options, f) }
+    if c.texture_file_count <= FEW_FILES && c.animation_file_count <= FEW_FILES {
+        // SAFETY: the function's contract.
+        unsafe { with_files::<FEW_FILES, FEW_FILES, R>(options, f) }
+    } else {
+        // SAFETY: the function's contract.
+        unsafe {
+            with_files::<SCENEDEC_MAX_TEXTURE_FILES, SCENEDEC_MAX_ANIMATION_FILES, R>(options, f)
+        }
+    }
 }
 
 /// [`with_options`] for options that offer files: lists them on this
-/// frame, kept out of the callers' frames.
+/// frame (room for `T` texture and `A` animation files), kept out of the
+/// callers' frames.
 ///
 /// # Safety
 /// As [`with_options`].
 #[inline(never)]
-unsafe fn with_files<R>(
+unsafe fn with_files<const T: usize, const A: usize, R>(
     options: *const scenedec_options,
     f: impl FnOnce(&Options<'_>) -> R,
 ) -> Result<R, scenedec_status> {
-    let mut files = Files::new();
+    let mut files = Files::<T, A>::new();
     // SAFETY: the function's contract.
     let options = unsafe { to_rust(options, &mut files) }?;
     Ok(f(&options))
