@@ -11,7 +11,8 @@
 #     tracks on each j3d-anim model with its animations (needs python3);
 #  6. every corpus model, and each j3d-anim model with its animations,
 #     decodes the same on a thread of 64 KiB (--stack, `budget` below);
-#  7. inspect runs clean under valgrind memcheck (no invalid access, no leak).
+#  7. inspect runs clean under valgrind memcheck (no invalid access, no
+#     leak), and walk with J3D clips sampled.
 # Needs ../shared/corpus for 4-7 (skipped, saying so, when absent and CI is
 # false). Set CAPI_VALGRIND=0 to skip 7.
 set -euo pipefail
@@ -89,6 +90,16 @@ for dir in "$corpus"/j3d-anim/*/; do
   target/debug/scenedec inspect --json "${with[@]}" "${model[0]}" >> "$out/cli-with.jsonl"
 done
 python3 capi/compare.py "$out/inspect-with.jsonl" "$out/cli-with.jsonl"
+# The clip sampling functions from C++: every kind of track but texture
+# matrices and swaps (BCK, BRK, BVA), then those (BTK, BTP).
+fish=("$corpus"/j3d-anim/smg2_skeletalfishbossheada/{SkeletalFishBossHeadA.bdl,Bite.bck,Crack.bva,Down.brk})
+mario=("$corpus"/j3d-anim/smg_mario/{Mario.bdl,ghostmario.btk,grandstarget.btp})
+# (the whole output first: grep -q stopping early would end walk by SIGPIPE)
+walked=$("$out/walk" "${fish[@]}")
+grep -q "clip Crack.bva: BVA, 2 frames, 7 tracks; at frame 1: 0 materials set, 4 meshes shown, 3 hidden" <<< "$walked"
+walked=$("$out/walk" "${mario[@]}")
+grep -q "clip ghostmario.btk: BTK, 4000 frames, 18 tracks; at frame 2000: 9 materials set" <<< "$walked"
+echo "walk: J3D clips sampled from C++"
 
 # The stack budget: every model decodes on a thread of $budget KiB to the
 # same report (the j3d-anim models with their animations did above).
@@ -102,7 +113,12 @@ if [ "${CAPI_VALGRIND:-1}" != "0" ]; then
       "$out/inspect" "${models[@]}" > /dev/null
     valgrind --quiet --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=all \
       "$out/walk" "$corpus/j3d/riistudio_smg_mario.bdl" > /dev/null
-    echo "valgrind memcheck: no errors, no leaks (${#models[@]} models, and walk)"
+    for clips in fish mario; do
+      declare -n files=$clips
+      valgrind --quiet --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=all \
+        "$out/walk" "${files[@]}" > /dev/null
+    done
+    echo "valgrind memcheck: no errors, no leaks (${#models[@]} models, and walk with and without clips)"
   else
     echo "valgrind absent: memcheck skipped"
   fi
