@@ -9,7 +9,7 @@ use decoder::arena::MAX_ALIGN;
 
 use crate::entry::{input, try_status};
 use crate::errors::{copy_warnings, report};
-use crate::options::{AllFiles, to_rust};
+use crate::options::with_options;
 use crate::scene::slice_mut;
 use crate::{
     SCENEDEC_STATUS_INVALID_ARGUMENT, SCENEDEC_STATUS_NULL_ARGUMENT, SCENEDEC_STATUS_OK,
@@ -126,103 +126,104 @@ pub unsafe extern "C" fn scenedec_load(
         let model = try_status!(unsafe { input(bytes, len) });
         // SAFETY: the function's contract.
         let hint = try_status!(unsafe { crate::entry::hint(hint) });
-        let mut files = AllFiles::new();
-        // SAFETY: the function's contract.
-        let options = try_status!(unsafe { to_rust(options, &mut files) });
-
-        // Every block goes back on every failure path.
-        let mut blocks = [Block::NONE; 3];
-        let fail = |blocks: &[Block; 3], status: scenedec_status| {
-            for b in blocks {
-                release(&allocator, *b);
-            }
-            status
-        };
-        let unwrapped_len = match decoder::unwrapped_len(model, &options) {
-            Ok(n) => n,
-            // SAFETY: NULL or writable (the contract).
-            Err(e) => return unsafe { report(&e, error) },
-        };
-        let model: &[u8] = if unwrapped_len > 0 {
-            let Some(block) = allocate(&allocator, unwrapped_len, 1) else {
-                return SCENEDEC_STATUS_OUT_OF_MEMORY;
+        let run = |options: &decoder::Options<'_>| {
+            // Every block goes back on every failure path.
+            let mut blocks = [Block::NONE; 3];
+            let fail = |blocks: &[Block; 3], status: scenedec_status| {
+                for b in blocks {
+                    release(&allocator, *b);
+                }
+                status
             };
-            blocks[0] = block;
-            // SAFETY: a fresh block of at least `unwrapped_len` bytes, ours alone.
-            let Some(out) = (unsafe { slice_mut(block.ptr, unwrapped_len) }) else {
+            let unwrapped_len = match decoder::unwrapped_len(model, options) {
+                Ok(n) => n,
+                // SAFETY: NULL or writable (the contract).
+                Err(e) => return unsafe { report(&e, error) },
+            };
+            let model: &[u8] = if unwrapped_len > 0 {
+                let Some(block) = allocate(&allocator, unwrapped_len, 1) else {
+                    return SCENEDEC_STATUS_OUT_OF_MEMORY;
+                };
+                blocks[0] = block;
+                // SAFETY: a fresh block of at least `unwrapped_len` bytes, ours alone.
+                let Some(out) = (unsafe { slice_mut(block.ptr, unwrapped_len) }) else {
+                    return fail(&blocks, SCENEDEC_STATUS_OUT_OF_MEMORY);
+                };
+                match decoder::unwrap_into(model, options, &mut Arena::new(out)) {
+                    Ok(inner) => inner,
+                    // SAFETY: NULL or writable (the contract).
+                    Err(e) => return fail(&blocks, unsafe { report(&e, error) }),
+                }
+            } else {
+                model
+            };
+            // The working state (the measuring scratch and the warning list)
+            // goes in a block of its own, off the stack, freed before returning.
+            let ws_size = crate::scenedec_workspace_size();
+            let Some(ws_block) = allocate(&allocator, ws_size, crate::SCENEDEC_WORKSPACE_ALIGN)
+            else {
                 return fail(&blocks, SCENEDEC_STATUS_OUT_OF_MEMORY);
             };
-            match decoder::unwrap_into(model, &options, &mut Arena::new(out)) {
-                Ok(inner) => inner,
+            blocks[2] = ws_block;
+            // SAFETY: a fresh block of the workspace's size, ours alone.
+            let ws = unsafe { crate::scenedec_workspace_init(ws_block.ptr.cast(), ws_size) };
+            // SAFETY: NULL (a misaligned block) or the workspace just made.
+            let Some(ws) = (unsafe { crate::workspace::workspace(ws) }) else {
+                return fail(&blocks, SCENEDEC_STATUS_INVALID_ARGUMENT);
+            };
+            let plan = match crate::entry::measure(model, hint, options, Some(&mut ws.scratch)) {
+                Ok(plan) => plan,
                 // SAFETY: NULL or writable (the contract).
                 Err(e) => return fail(&blocks, unsafe { report(&e, error) }),
+            };
+            let Some(block) = allocate(&allocator, plan.arena_bytes(), MAX_ALIGN) else {
+                return fail(&blocks, SCENEDEC_STATUS_OUT_OF_MEMORY);
+            };
+            blocks[1] = block;
+            if block.ptr.align_offset(MAX_ALIGN) != 0 {
+                return fail(&blocks, SCENEDEC_STATUS_INVALID_ARGUMENT);
             }
-        } else {
-            model
+            // SAFETY: a fresh block of `plan.arena_bytes()` bytes (at least 1), ours alone.
+            let Some(memory) = (unsafe { slice_mut(block.ptr, plan.arena_bytes()) }) else {
+                return fail(&blocks, SCENEDEC_STATUS_OUT_OF_MEMORY);
+            };
+            let mut carver = Arena::new(memory);
+            let scene = match decoder::decode_with_plan(
+                model,
+                hint,
+                options,
+                &plan,
+                &mut carver,
+                &mut ws.warnings,
+            ) {
+                Ok(scene) => scene,
+                // SAFETY: NULL or writable (the contract).
+                Err(e) => return fail(&blocks, unsafe { report(&e, error) }),
+            };
+            let view = scenedec_scene::new(&scene, block.ptr, carver.used(), plan.counts());
+            let size = core::mem::size_of::<scenedec_loaded>();
+            let align = core::mem::align_of::<scenedec_loaded>();
+            let Some(handle) = allocate(&allocator, size, align) else {
+                return fail(&blocks, SCENEDEC_STATUS_OUT_OF_MEMORY);
+            };
+            let handle = handle.ptr.cast::<scenedec_loaded>();
+            // SAFETY: a fresh block of the handle's size and alignment; `write`
+            // reads nothing of it. `loaded_out` is writable (the contract).
+            unsafe {
+                handle.write(scenedec_loaded {
+                    allocator,
+                    unwrapped: blocks[0],
+                    arena: blocks[1],
+                    scene: view,
+                });
+                copy_warnings(&ws.warnings, warnings_out);
+                loaded_out.write(handle);
+            }
+            release(&allocator, blocks[2]);
+            SCENEDEC_STATUS_OK
         };
-        // The working state (the measuring scratch and the warning list)
-        // goes in a block of its own, off the stack, freed before returning.
-        let ws_size = crate::scenedec_workspace_size();
-        let Some(ws_block) = allocate(&allocator, ws_size, crate::SCENEDEC_WORKSPACE_ALIGN) else {
-            return fail(&blocks, SCENEDEC_STATUS_OUT_OF_MEMORY);
-        };
-        blocks[2] = ws_block;
-        // SAFETY: a fresh block of the workspace's size, ours alone.
-        let ws = unsafe { crate::scenedec_workspace_init(ws_block.ptr.cast(), ws_size) };
-        // SAFETY: NULL (a misaligned block) or the workspace just made.
-        let Some(ws) = (unsafe { crate::workspace::workspace(ws) }) else {
-            return fail(&blocks, SCENEDEC_STATUS_INVALID_ARGUMENT);
-        };
-        let plan = match crate::entry::measure(model, hint, &options, Some(&mut ws.scratch)) {
-            Ok(plan) => plan,
-            // SAFETY: NULL or writable (the contract).
-            Err(e) => return fail(&blocks, unsafe { report(&e, error) }),
-        };
-        let Some(block) = allocate(&allocator, plan.arena_bytes(), MAX_ALIGN) else {
-            return fail(&blocks, SCENEDEC_STATUS_OUT_OF_MEMORY);
-        };
-        blocks[1] = block;
-        if block.ptr.align_offset(MAX_ALIGN) != 0 {
-            return fail(&blocks, SCENEDEC_STATUS_INVALID_ARGUMENT);
-        }
-        // SAFETY: a fresh block of `plan.arena_bytes()` bytes (at least 1), ours alone.
-        let Some(memory) = (unsafe { slice_mut(block.ptr, plan.arena_bytes()) }) else {
-            return fail(&blocks, SCENEDEC_STATUS_OUT_OF_MEMORY);
-        };
-        let mut carver = Arena::new(memory);
-        let scene = match decoder::decode_with_plan(
-            model,
-            hint,
-            &options,
-            &plan,
-            &mut carver,
-            &mut ws.warnings,
-        ) {
-            Ok(scene) => scene,
-            // SAFETY: NULL or writable (the contract).
-            Err(e) => return fail(&blocks, unsafe { report(&e, error) }),
-        };
-        let view = scenedec_scene::new(&scene, block.ptr, carver.used(), plan.counts());
-        let size = core::mem::size_of::<scenedec_loaded>();
-        let align = core::mem::align_of::<scenedec_loaded>();
-        let Some(handle) = allocate(&allocator, size, align) else {
-            return fail(&blocks, SCENEDEC_STATUS_OUT_OF_MEMORY);
-        };
-        let handle = handle.ptr.cast::<scenedec_loaded>();
-        // SAFETY: a fresh block of the handle's size and alignment; `write`
-        // reads nothing of it. `loaded_out` is writable (the contract).
-        unsafe {
-            handle.write(scenedec_loaded {
-                allocator,
-                unwrapped: blocks[0],
-                arena: blocks[1],
-                scene: view,
-            });
-            copy_warnings(&ws.warnings, warnings_out);
-            loaded_out.write(handle);
-        }
-        release(&allocator, blocks[2]);
-        SCENEDEC_STATUS_OK
+        // SAFETY: the function's contract.
+        try_status!(unsafe { with_options(options, run) })
     })
 }
 

@@ -247,9 +247,6 @@ pub(crate) struct Files<'o, const T: usize, const A: usize> {
     animations: [(&'o str, &'o [u8]); A],
 }
 
-/// Room for as many files as `scenedec_options` may offer.
-pub(crate) type AllFiles<'o> = Files<'o, SCENEDEC_MAX_TEXTURE_FILES, SCENEDEC_MAX_ANIMATION_FILES>;
-
 /// Files of each kind that [`with_options`] lists on a small frame (32
 /// bytes each); more take the full lists' frame (3 KiB).
 const FEW_FILES: usize = 8;
