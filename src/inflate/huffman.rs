@@ -355,7 +355,9 @@ pub fn pair_literals(table: &mut [u32], lengths: &[u8], root: u32) {
         *at = before;
         before += n;
     }
-    let mut codes = [(0u32, 0u32, 0u32); 256];
+    // Each as one word (reversed code in the low 16 bits, length in the
+    // next 8, literal in the top 8): 1 KiB of frame, not 3.
+    let mut codes = [0u32; 256];
     for (symbol, &len) in lengths.iter().enumerate().take(256) {
         let len = u32::from(len);
         if len == 0 || len >= root {
@@ -368,13 +370,19 @@ pub fn pair_literals(table: &mut [u32], lengths: &[u8], root: u32) {
         let reversed = first.reverse_bits() >> (32 - len);
         *first += 1;
         if let Some(slot) = codes.get_mut(*at) {
-            *slot = (reversed, len, u32::try_from(symbol).unwrap_or(0));
+            *slot = reversed | len << 16 | u32::try_from(symbol).unwrap_or(0) << 24;
         }
         *at += 1;
     }
     let codes = codes.get(..before).unwrap_or_default();
-    for &(r1, l1, s1) in codes {
-        for &(r2, l2, s2) in codes.iter().take_while(|c| c.1 + l1 <= root) {
+    let unpack = |c: u32| (c & 0xFFFF, c >> 16 & 0xFF, c >> 24);
+    for &c in codes {
+        let (r1, l1, s1) = unpack(c);
+        for (r2, l2, s2) in codes
+            .iter()
+            .map(|&c| unpack(c))
+            .take_while(|c| c.1 + l1 <= root)
+        {
             let width = l1 + l2;
             let value = entry(width, KIND_PAIR, l1, s1 | s2 << 8);
             let index = (r1 | r2 << l1) as usize;
