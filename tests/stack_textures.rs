@@ -15,7 +15,7 @@ use scenedec::png::{Decoder, DecoderMemory, Header, Output, Window};
 /// The chain's budget in release builds: the decode below
 /// `ImageSource::decode` (the fill's and `measure_with`'s frames above it
 /// are counted by `stack_budget.rs`).
-const BUDGET: usize = 4 * 1024;
+const BUDGET: usize = 3 * 1024;
 const PAINT: usize = 256 * 1024;
 const BYTE: u8 = 0xa5;
 

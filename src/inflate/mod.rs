@@ -37,7 +37,7 @@ pub use error::InflateError;
 use fast::{Bits, BlockTables, Exit, Out};
 use huffman::{
     Alphabet, CODELEN_BITS, DIST_BITS, KIND_BASE, KIND_END, KIND_LITERAL, KIND_PAIR, KIND_SUB,
-    LITLEN_BITS, extra, kind, payload, width,
+    LITLEN_BITS, WORK_LEN, extra, kind, payload, width,
 };
 
 /// Deflate's largest distance: the history a window must keep.
@@ -89,13 +89,17 @@ const CODELEN_ORDER: [usize; 19] = [
 
 /// The large part of a stream's state, in memory the caller places (an
 /// arena, a static, a caller's scratch) so that a decode needs little
-/// stack: the block's decode tables, the code-length code's table and the
-/// code lengths being read ([`Tables::LEN`] bytes, plain integers).
+/// stack: the block's decode tables, the code-length code's table, the
+/// work area tables are built in and the code lengths being read
+/// ([`Tables::LEN`] bytes, plain integers).
 #[repr(C)]
 #[derive(zerocopy::FromBytes, zerocopy::IntoBytes, zerocopy::KnownLayout, zerocopy::Immutable)]
 pub struct Tables {
     block: BlockTables,
     codelen: [u32; 1 << CODELEN_BITS],
+    /// What a table build sorts symbols in, and literal pairing gathers
+    /// codes in.
+    work: [u32; WORK_LEN],
     /// Code lengths being read: literal/length then distance.
     lengths: [u8; 286 + 30],
     codelen_lengths: [u8; 19],
@@ -115,6 +119,7 @@ impl Tables {
                 dist: [0; huffman::DIST_LEN],
             },
             codelen: [0; 1 << CODELEN_BITS],
+            work: [0; WORK_LEN],
             lengths: [0; 286 + 30],
             codelen_lengths: [0; 19],
             _pad: [0; 1],
@@ -365,11 +370,12 @@ impl<'t> Inflater<'t> {
                         }
                         self.index += 1;
                     }
-                    huffman::build(
+                    huffman::build_in(
                         &mut self.tables.codelen,
                         &self.tables.codelen_lengths,
                         CODELEN_BITS,
                         Alphabet::CodeLength,
+                        &mut self.tables.work,
                     )?;
                     self.index = 0;
                     self.state = State::CodeLengths;
@@ -523,22 +529,25 @@ impl<'t> Inflater<'t> {
 
     fn dynamic_tables(&mut self) -> Result<(), InflateError> {
         self.fixed_loaded = false;
-        let (lit, rest) = self.tables.lengths.split_at(self.hlit);
+        let t = &mut *self.tables;
+        let (lit, rest) = t.lengths.split_at(self.hlit);
         let dist = rest.get(..self.hdist).unwrap_or_default();
-        huffman::build(
-            &mut self.tables.block.litlen,
+        huffman::build_in(
+            &mut t.block.litlen,
             lit,
             LITLEN_BITS,
             Alphabet::LitLen,
+            &mut t.work,
         )?;
         if self.expected.saturating_sub(self.total) >= PAIRS_MIN {
-            huffman::pair_literals(&mut self.tables.block.litlen, lit, LITLEN_BITS);
+            huffman::pair_literals_in(&mut t.block.litlen, lit, LITLEN_BITS, &mut t.work);
         }
-        huffman::build(
-            &mut self.tables.block.dist,
+        huffman::build_in(
+            &mut t.block.dist,
             dist,
             DIST_BITS,
             Alphabet::Distance,
+            &mut t.work,
         )
     }
 
@@ -547,18 +556,21 @@ impl<'t> Inflater<'t> {
             return Ok(());
         }
         self.fixed_loaded = true;
+        let t = &mut *self.tables;
         let lit = huffman::fixed_litlen_lengths();
-        huffman::build(
-            &mut self.tables.block.litlen,
+        huffman::build_in(
+            &mut t.block.litlen,
             &lit,
             LITLEN_BITS,
             Alphabet::LitLen,
+            &mut t.work,
         )?;
-        huffman::build(
-            &mut self.tables.block.dist,
+        huffman::build_in(
+            &mut t.block.dist,
             &[5; 32],
             DIST_BITS,
             Alphabet::Distance,
+            &mut t.work,
         )
     }
 
