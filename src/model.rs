@@ -144,7 +144,7 @@ fn check_inner(outer: &[u8], inner: &[u8]) -> Result<(), Error> {
 
 /// Checks unwrapped `bytes` against the limits and returns the arena size
 /// [`decode_into`] needs, without allocating. A .bbmodel's images are
-/// checked through a 32 KiB window and 24 KiB of decoder state on the
+/// checked through a 32 KiB window and 25 KiB of decoder state on the
 /// stack; [`measure_with`] takes both from the caller.
 pub fn measure(bytes: &[u8], hint: Option<&str>, options: &Options<'_>) -> Result<Plan, Error> {
     match format_of(bytes, hint)? {
@@ -155,7 +155,7 @@ pub fn measure(bytes: &[u8], hint: Option<&str>, options: &Options<'_>) -> Resul
 
 /// What [`measure_with`] works in instead of the stack: the inflate window
 /// a .bbmodel's images are checked through (32 KiB) and the PNG decoder's
-/// state with the data URL's pieces (24 KiB). Keep it in a `static` or the
+/// state with the data URL's pieces (25 KiB). Keep it in a `static` or the
 /// caller's own state; one serves any number of calls.
 pub struct MeasureScratch {
     window: crate::png::Window,

@@ -69,7 +69,7 @@ fn validate_images(
     })
 }
 
-/// [`validate_images`] with its window and scratch on the stack (56 KiB),
+/// [`validate_images`] with its window and scratch on the stack (57 KiB),
 /// in a frame of its own so that only a plain `measure` holds them.
 #[inline(never)]
 fn validate_images_on_stack(doc: &Document<'_>, options: &Options<'_>) -> Result<(), Error> {

@@ -58,7 +58,7 @@ pub use header::{ColorType, DECODE_WINDOW_LEN, HEADER_LEN, Header, WINDOW_LEN};
 
 /// Decodes a whole file to RGBA8 in one feed (`pixels.len()` must be
 /// `rgba8_len()`, `scratch.len()` at least `scratch_len()`), with a
-/// [`DecoderMemory`] on the stack (17 KiB; [`Decoder`] takes it from the
+/// [`DecoderMemory`] on the stack (18 KiB; [`Decoder`] takes it from the
 /// caller).
 pub fn decode_rgba8(
     bytes: &[u8],
@@ -73,7 +73,7 @@ pub fn decode_rgba8(
 }
 
 /// Checks a whole file as a decode would, with no memory but a 32 KiB
-/// window and a [`DecoderMemory`] on the stack (49 KiB together).
+/// window and a [`DecoderMemory`] on the stack (50 KiB together).
 pub fn validate(bytes: &[u8]) -> Result<Header, PngError> {
     let mut window = Window::new();
     let mut memory = DecoderMemory::new();

@@ -12,7 +12,7 @@ use crate::limits::BbmodelLimits;
 use crate::png::{self, Decoder, DecoderMemory, Header, Output, PngError, Window};
 
 /// What one image's validation or decode works in besides its window:
-/// the PNG decoder's state and the data URL's piece buffers (24 KiB of
+/// the PNG decoder's state and the data URL's piece buffers (25 KiB of
 /// plain bytes). `measure_with` takes it from `MeasureScratch`, the fill
 /// pass from the plan's scratch, so neither holds it on the stack.
 #[repr(C)]
