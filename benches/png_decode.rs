@@ -82,7 +82,8 @@ fn inflate_only(case: &mut Case) -> usize {
 /// Inflates the IDAT run with scenedec's inflater alone into `raw` (one
 /// flat buffer, as the other inflate-only lines).
 fn scenedec_inflate_only(case: &mut Case) -> usize {
-    let mut inflater = scenedec::inflate::Inflater::new();
+    let mut tables = scenedec::inflate::Tables::new();
+    let mut inflater = scenedec::inflate::Inflater::new(&mut tables);
     let mut written = 0;
     for &(at, len) in &case.idat {
         let p = inflater.inflate(&case.bytes[at..at + len], &mut case.raw, written, false);

@@ -21,8 +21,8 @@
 //! (`base64.rs`): when it holds only symbols (every data URL Blockbench
 //! writes) that is the whole check; otherwise a general path counts it,
 //! blocks without `%` still sixteen bytes at once. Decoding then runs in
-//! pieces through a stack buffer, sixteen symbols a step, so a texture
-//! never needs its file in memory.
+//! pieces through a buffer the caller places ([`PieceBuffer`]), sixteen
+//! symbols a step, so a texture never needs its file in memory.
 #![allow(
     clippy::arithmetic_side_effects,
     reason = "positions and lengths index the input or a caller buffer (at most isize::MAX bytes) and advance by at most what was just read or checked, so they stay below usize::MAX"
@@ -39,6 +39,36 @@ use base64::{Block, NOT_SYMBOL, class, decode_symbols};
 pub const MAX_HEAD_BYTES: usize = 256;
 /// Base64 symbols decoded per piece by [`DataUrl::for_each_piece`].
 const PIECE_SYMBOLS: usize = 4096;
+/// Bytes those symbols decode to.
+const PIECE_BYTES: usize = PIECE_SYMBOLS / 4 * 3;
+/// Symbols a header read ([`DataUrl::decode_prefix`]) decodes per piece.
+const PREFIX_SYMBOLS: usize = 64;
+
+/// The buffers [`DataUrl::for_each_piece_in`] decodes through: a piece's
+/// symbols, gathered when the body holds other bytes, and its bytes (7 KiB
+/// of plain bytes, in memory the caller places rather than the stack).
+#[repr(C)]
+#[derive(zerocopy::FromBytes, zerocopy::IntoBytes, zerocopy::KnownLayout, zerocopy::Immutable)]
+pub struct PieceBuffer {
+    symbols: [u8; PIECE_SYMBOLS],
+    bytes: [u8; PIECE_BYTES],
+}
+
+impl PieceBuffer {
+    /// A zeroed buffer (a `const`, for statics).
+    pub const fn new() -> Self {
+        Self {
+            symbols: [0; PIECE_SYMBOLS],
+            bytes: [0; PIECE_BYTES],
+        }
+    }
+}
+
+impl Default for PieceBuffer {
+    fn default() -> Self {
+        Self::new()
+    }
+}
 
 /// What was wrong with a data URL.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -186,7 +216,8 @@ impl<'a> DataUrl<'a> {
     pub fn decode_prefix(&self, out: &mut [u8]) -> usize {
         let mut written = 0;
         let wanted = out.len().div_ceil(3) * 4;
-        let _ = self.walk(wanted, |piece| {
+        let (mut symbols, mut bytes) = ([0; PREFIX_SYMBOLS], [0; PREFIX_SYMBOLS / 4 * 3]);
+        let _ = self.walk(wanted, &mut symbols, &mut bytes, |piece| {
             let room = out.get_mut(written..).unwrap_or_default();
             let n = room.len().min(piece.len());
             if let (Some(dst), Some(src)) = (room.get_mut(..n), piece.get(..n)) {
@@ -202,10 +233,22 @@ impl<'a> DataUrl<'a> {
         written
     }
 
-    /// Decodes the whole body in pieces through a stack buffer, handing
-    /// each piece to `f` (to feed the PNG decoder without holding the file).
-    pub fn for_each_piece<E>(&self, mut f: impl FnMut(&[u8]) -> Result<(), E>) -> Result<(), E> {
-        match self.walk(self.symbols, |piece| match f(piece) {
+    /// Decodes the whole body in pieces through a [`PieceBuffer`] on the
+    /// stack (7 KiB; [`DataUrl::for_each_piece_in`] takes the caller's),
+    /// handing each piece to `f` (to feed the PNG decoder without holding
+    /// the file).
+    pub fn for_each_piece<E>(&self, f: impl FnMut(&[u8]) -> Result<(), E>) -> Result<(), E> {
+        self.for_each_piece_in(&mut PieceBuffer::new(), f)
+    }
+
+    /// [`DataUrl::for_each_piece`] through the caller's `buffer`.
+    pub fn for_each_piece_in<E>(
+        &self,
+        buffer: &mut PieceBuffer,
+        mut f: impl FnMut(&[u8]) -> Result<(), E>,
+    ) -> Result<(), E> {
+        let PieceBuffer { symbols, bytes } = buffer;
+        match self.walk(self.symbols, symbols, bytes, |piece| match f(piece) {
             Ok(()) => ControlFlow::Continue(()),
             Err(e) => ControlFlow::Break(e),
         }) {
@@ -215,31 +258,35 @@ impl<'a> DataUrl<'a> {
     }
 
     /// Decodes the first `limit` symbols (or all) piece by piece until
-    /// `f` breaks.
-    fn walk<B>(&self, limit: usize, mut f: impl FnMut(&[u8]) -> ControlFlow<B>) -> ControlFlow<B> {
-        let mut out = [0u8; PIECE_SYMBOLS / 4 * 3];
+    /// `f` breaks: pieces of `symbols.len()` symbols (a multiple of 16),
+    /// decoded into `out` (three quarters of that).
+    fn walk<B>(
+        &self,
+        limit: usize,
+        symbols: &mut [u8],
+        out: &mut [u8],
+        mut f: impl FnMut(&[u8]) -> ControlFlow<B>,
+    ) -> ControlFlow<B> {
+        let piece = symbols.len().max(16);
         let limit = limit.min(self.symbols);
         if self.plain {
             let body = self.body.get(..limit).unwrap_or(self.body);
-            for chunk in body.chunks(PIECE_SYMBOLS) {
-                let n = decode_symbols(chunk, &mut out);
+            for chunk in body.chunks(piece) {
+                let n = decode_symbols(chunk, out);
                 f(out.get(..n).unwrap_or_default())?;
             }
             return ControlFlow::Continue(());
         }
-        let mut symbols = [0u8; PIECE_SYMBOLS];
         let mut at = 0;
         let mut left = limit;
         while left > 0 {
-            let room = symbols
-                .get_mut(..left.min(PIECE_SYMBOLS))
-                .unwrap_or_default();
+            let room = symbols.get_mut(..left.min(piece)).unwrap_or_default();
             let held = compact(self.body, &mut at, room);
             if held == 0 {
                 break;
             }
             left -= held;
-            let n = decode_symbols(symbols.get(..held).unwrap_or_default(), &mut out);
+            let n = decode_symbols(symbols.get(..held).unwrap_or_default(), out);
             f(out.get(..n).unwrap_or_default())?;
         }
         ControlFlow::Continue(())

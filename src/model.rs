@@ -144,8 +144,8 @@ fn check_inner(outer: &[u8], inner: &[u8]) -> Result<(), Error> {
 
 /// Checks unwrapped `bytes` against the limits and returns the arena size
 /// [`decode_into`] needs, without allocating. A .bbmodel's images are
-/// checked through a 32 KiB window on the stack; [`measure_with`] takes it
-/// from the caller.
+/// checked through a 32 KiB window and 25 KiB of decoder state on the
+/// stack; [`measure_with`] takes both from the caller.
 pub fn measure(bytes: &[u8], hint: Option<&str>, options: &Options<'_>) -> Result<Plan, Error> {
     match format_of(bytes, hint)? {
         crate::scene::Format::J3d => j3d::measure(bytes, &options.j3d),
@@ -154,10 +154,12 @@ pub fn measure(bytes: &[u8], hint: Option<&str>, options: &Options<'_>) -> Resul
 }
 
 /// What [`measure_with`] works in instead of the stack: the inflate window
-/// a .bbmodel's images are checked through (32 KiB). Keep it in a `static`
-/// or the caller's own state; one serves any number of calls.
+/// a .bbmodel's images are checked through (32 KiB) and the PNG decoder's
+/// state with the data URL's pieces (25 KiB). Keep it in a `static` or the
+/// caller's own state; one serves any number of calls.
 pub struct MeasureScratch {
     window: crate::png::Window,
+    image: bbmodel::ImageScratch,
 }
 
 impl MeasureScratch {
@@ -165,6 +167,7 @@ impl MeasureScratch {
     pub const fn new() -> Self {
         Self {
             window: crate::png::Window::new(),
+            image: bbmodel::ImageScratch::new(),
         }
     }
 }
@@ -185,9 +188,12 @@ pub fn measure_with(
 ) -> Result<Plan, Error> {
     match format_of(bytes, hint)? {
         crate::scene::Format::J3d => j3d::measure(bytes, &options.j3d),
-        crate::scene::Format::Bbmodel => {
-            bbmodel::measure_with(bytes, &options.bbmodel, &mut scratch.window)
-        }
+        crate::scene::Format::Bbmodel => bbmodel::measure_with(
+            bytes,
+            &options.bbmodel,
+            &mut scratch.window,
+            &mut scratch.image,
+        ),
     }
 }
 

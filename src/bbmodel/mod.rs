@@ -46,6 +46,7 @@ pub use project::references::{
     Reference, list_named_references, list_named_references_before_load, list_references,
 };
 pub use project::{references, structure};
+pub use textures::source::ImageScratch;
 
 use crate::arena::{Arena, Plan};
 use crate::error::{Error, Warnings};
@@ -63,14 +64,15 @@ pub fn measure(bytes: &[u8], options: &Options<'_>) -> Result<Plan, Error> {
     measure_located(bytes, options).map(|(_, plan)| plan)
 }
 
-/// [`measure`] inflating images through the caller's `window` instead of
-/// one on the stack.
+/// [`measure`] inflating images through the caller's `window` and
+/// decoder scratch (`image`) instead of both on the stack.
 pub fn measure_with(
     bytes: &[u8],
     options: &Options<'_>,
     window: &mut Window,
+    image: &mut ImageScratch,
 ) -> Result<Plan, Error> {
-    locate_and_plan(bytes, options, Pass::Measure, Some(window)).map(|(_, plan)| plan)
+    locate_and_plan(bytes, options, Pass::Measure, Some((window, image))).map(|(_, plan)| plan)
 }
 
 /// [`measure`], returning the document too, for a decode of the same bytes
@@ -153,7 +155,7 @@ fn locate_and_plan<'a>(
     bytes: &'a [u8],
     options: &Options<'_>,
     pass: Pass,
-    window: Option<&mut Window>,
+    window: Option<(&mut Window, &mut ImageScratch)>,
 ) -> Result<(Document<'a>, Plan), Error> {
     let limits = &options.limits;
     Document::locate(bytes, limits)

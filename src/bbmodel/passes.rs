@@ -44,6 +44,7 @@ use crate::bbmodel::textures::records::{COMPOSITE_NAME, write_composite, write_t
 use crate::bbmodel::textures::shown::{
     NO_GROUP_TEXTURE, Placement, TextureRules, TextureSummary, group_texture,
 };
+use crate::bbmodel::textures::source::ImageScratch;
 use crate::error::{Error, Location, Quote, Warning, WarningCode, Warnings};
 use crate::json::TokenKind;
 use crate::limits::BbmodelLimits;
@@ -53,24 +54,26 @@ use crate::scene::{
 };
 
 /// Checks every texture's image as its decode will, inflating through
-/// `window` (`measure_with`'s caller-placed scratch).
+/// `window` with the decoder in `image` (`measure_with`'s caller-placed
+/// scratch).
 #[inline(never)]
 fn validate_images(
     doc: &Document<'_>,
     options: &Options<'_>,
     window: &mut Window,
+    image: &mut ImageScratch,
 ) -> Result<(), Error> {
     let files = options.texture_files;
     for_each_texture(doc, &options.limits, files, None, |i, meta| {
-        validate_image(i, &meta, files, window)
+        validate_image(i, &meta, files, window, image)
     })
 }
 
-/// [`validate_images`] with a window of its own, in a frame of its own so
-/// that only this path holds 32 KiB of stack.
+/// [`validate_images`] with its window and scratch on the stack (57 KiB),
+/// in a frame of its own so that only a plain `measure` holds them.
 #[inline(never)]
 fn validate_images_on_stack(doc: &Document<'_>, options: &Options<'_>) -> Result<(), Error> {
-    validate_images(doc, options, &mut Window::new())
+    validate_images(doc, options, &mut Window::new(), &mut ImageScratch::new())
 }
 
 /// Counts the scene and the scratch the fill pass needs, checking every
@@ -84,7 +87,7 @@ pub(crate) fn plan(
     cubes: Cubes,
     counted: &VertexCounts,
     prescan: &Prescan,
-    window: Option<&mut Window>,
+    window: Option<(&mut Window, &mut ImageScratch)>,
 ) -> Result<(Plan, Census), Error> {
     let limits = &options.limits;
     // Text pool: every escaped group name, inline or in `groups` (an upper
@@ -135,7 +138,7 @@ pub(crate) fn plan(
     let images = images.finish(limits)?;
     if pass == Pass::Measure {
         match window {
-            Some(window) => validate_images(doc, options, window)?,
+            Some((window, image)) => validate_images(doc, options, window, image)?,
             None => validate_images_on_stack(doc, options)?,
         }
     }
@@ -232,7 +235,10 @@ pub(crate) fn plan(
         // The most groups one mesh can have.
         scratch.add::<GroupSlot>(largest.groups)?;
         // Group tables, claims and one animator's keyframes.
-        animation_scratch.add_to(scratch)
+        animation_scratch.add_to(scratch)?;
+        // The PNG decoder's state and the data URL's pieces, when there
+        // are images to decode.
+        scratch.add::<ImageScratch>(usize::from(images.images > 0))
     })?;
     let mut notes = [0; crate::arena::NOTES];
     notes[NOTE_GROUP_ENTRIES] = census.group_entries;
@@ -360,6 +366,7 @@ pub(crate) fn fill<'a>(
     }
     .carve(arena)?;
     let group_uuids = animation_scratch.uuids;
+    let image_scratch = arena.slice::<ImageScratch>(usize::from(counts.mips > 0))?;
 
     // Textures, each read once and written as it is read: its record,
     // material, frame steps and pixels, and what faces need of it.
@@ -397,6 +404,7 @@ pub(crate) fn fill<'a>(
             arrays.mips,
             arrays.pixels,
             png_scratch,
+            image_scratch,
             mismatch,
         )?;
         trailing.note(i, after_stream);

@@ -75,7 +75,9 @@ pub struct Out<'o> {
 }
 
 /// The decode tables of the current block.
-pub struct Tables {
+#[repr(C)]
+#[derive(zerocopy::FromBytes, zerocopy::IntoBytes, zerocopy::KnownLayout, zerocopy::Immutable)]
+pub struct BlockTables {
     /// Literal/length table.
     pub litlen: [u32; LITLEN_LEN],
     /// Distance table.
@@ -89,7 +91,7 @@ pub struct Tables {
 /// corpus textures.
 #[inline(always)]
 pub fn run<const RING: bool>(
-    t: &Tables,
+    t: &BlockTables,
     bits: &mut Bits,
     input: &[u8],
     ip: &mut usize,

@@ -178,11 +178,28 @@ impl Alphabet {
 /// over-subscribed code, and an incomplete one unless it has one code at
 /// most and is not the code-length code (what miniz_oxide accepts: deflate
 /// streams with a single distance code exist).
+#[cfg(test)]
 pub fn build(
     table: &mut [u32],
     lengths: &[u8],
     root: u32,
     alphabet: Alphabet,
+) -> Result<(), InflateError> {
+    build_in(table, lengths, root, alphabet, &mut [0; WORK_LEN])
+}
+
+/// Words of the work area [`build_in`] sorts symbols in and
+/// [`pair_literals_in`] gathers literal codes in: the largest alphabet.
+pub const WORK_LEN: usize = 288;
+
+/// [`build`] with its sorted symbols in `work` (the caller's memory, not
+/// this frame: it runs at the bottom of a texture decode's stack).
+pub fn build_in(
+    table: &mut [u32],
+    lengths: &[u8],
+    root: u32,
+    alphabet: Alphabet,
+    work: &mut [u32; WORK_LEN],
 ) -> Result<(), InflateError> {
     let mut count = [0u16; 16];
     for &len in lengths {
@@ -238,20 +255,21 @@ pub fn build(
         before += usize::from(c);
         *at = before;
     }
-    let mut sorted = [0u16; 288];
-    for (symbol, &len) in lengths.iter().enumerate().take(288) {
+    let sorted = work;
+    sorted.fill(0);
+    for (symbol, &len) in lengths.iter().enumerate().take(WORK_LEN) {
         if len == 0 {
             continue;
         }
         if let Some(at) = start.get_mut(usize::from(len)) {
             if let Some(dst) = sorted.get_mut(*at) {
-                *dst = u16::try_from(symbol).unwrap_or(0);
+                *dst = u32::try_from(symbol).unwrap_or(0);
             }
             *at += 1;
         }
     }
     for &symbol in sorted.get(..usize::from(used)).unwrap_or_default() {
-        let symbol = usize::from(symbol);
+        let symbol = usize::try_from(symbol).unwrap_or(usize::MAX);
         let len = u32::from(lengths.get(symbol).copied().unwrap_or(0));
         let slot = next
             .get_mut(len as usize)
@@ -325,7 +343,13 @@ fn subtable_bits(remaining: &[u16; 16], len: u32, root: u32) -> u32 {
 /// of literal codes that fit, shortest first, and writes each pair's
 /// slots; a scan of every primary entry instead branched on each entry's
 /// kind, as good as random, and mispredicted about once per entry.
+#[cfg(test)]
 pub fn pair_literals(table: &mut [u32], lengths: &[u8], root: u32) {
+    pair_literals_in(table, lengths, root, &mut [0; WORK_LEN]);
+}
+
+/// [`pair_literals`] with its literal codes gathered in `work`.
+pub fn pair_literals_in(table: &mut [u32], lengths: &[u8], root: u32, work: &mut [u32; WORK_LEN]) {
     let Some(head) = table.get_mut(..1usize << root) else {
         return;
     };
@@ -355,7 +379,10 @@ pub fn pair_literals(table: &mut [u32], lengths: &[u8], root: u32) {
         *at = before;
         before += n;
     }
-    let mut codes = [(0u32, 0u32, 0u32); 256];
+    // Each as one word (reversed code in the low 16 bits, length in the
+    // next 8, literal in the top 8), in the caller's work area.
+    let codes = work;
+    codes.fill(0);
     for (symbol, &len) in lengths.iter().enumerate().take(256) {
         let len = u32::from(len);
         if len == 0 || len >= root {
@@ -368,13 +395,19 @@ pub fn pair_literals(table: &mut [u32], lengths: &[u8], root: u32) {
         let reversed = first.reverse_bits() >> (32 - len);
         *first += 1;
         if let Some(slot) = codes.get_mut(*at) {
-            *slot = (reversed, len, u32::try_from(symbol).unwrap_or(0));
+            *slot = reversed | len << 16 | u32::try_from(symbol).unwrap_or(0) << 24;
         }
         *at += 1;
     }
     let codes = codes.get(..before).unwrap_or_default();
-    for &(r1, l1, s1) in codes {
-        for &(r2, l2, s2) in codes.iter().take_while(|c| c.1 + l1 <= root) {
+    let unpack = |c: u32| (c & 0xFFFF, c >> 16 & 0xFF, c >> 24);
+    for &c in codes {
+        let (r1, l1, s1) = unpack(c);
+        for (r2, l2, s2) in codes
+            .iter()
+            .map(|&c| unpack(c))
+            .take_while(|c| c.1 + l1 <= root)
+        {
             let width = l1 + l2;
             let value = entry(width, KIND_PAIR, l1, s1 | s2 << 8);
             let index = (r1 | r2 << l1) as usize;

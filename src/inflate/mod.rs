@@ -34,10 +34,10 @@ mod huffman;
 
 pub use error::InflateError;
 
-use fast::{Bits, Exit, Out, Tables};
+use fast::{Bits, BlockTables, Exit, Out};
 use huffman::{
     Alphabet, CODELEN_BITS, DIST_BITS, KIND_BASE, KIND_END, KIND_LITERAL, KIND_PAIR, KIND_SUB,
-    LITLEN_BITS, extra, kind, payload, width,
+    LITLEN_BITS, WORK_LEN, extra, kind, payload, width,
 };
 
 /// Deflate's largest distance: the history a window must keep.
@@ -87,19 +87,62 @@ const CODELEN_ORDER: [usize; 19] = [
     16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15,
 ];
 
-/// A zlib stream's decoding state (about 16 KiB: tables and code lengths).
-pub struct Inflater {
+/// The large part of a stream's state, in memory the caller places (an
+/// arena, a static, a caller's scratch) so that a decode needs little
+/// stack: the block's decode tables, the code-length code's table, the
+/// work area tables are built in and the code lengths being read
+/// ([`Tables::LEN`] bytes, plain integers).
+#[repr(C)]
+#[derive(zerocopy::FromBytes, zerocopy::IntoBytes, zerocopy::KnownLayout, zerocopy::Immutable)]
+pub struct Tables {
+    block: BlockTables,
+    codelen: [u32; 1 << CODELEN_BITS],
+    /// What a table build sorts symbols in, and literal pairing gathers
+    /// codes in.
+    work: [u32; WORK_LEN],
+    /// Code lengths being read: literal/length then distance.
+    lengths: [u8; 286 + 30],
+    codelen_lengths: [u8; 19],
+    /// Keeps the size a multiple of the alignment (no padding bytes).
+    _pad: [u8; 1],
+}
+
+impl Tables {
+    /// Bytes of one [`Tables`].
+    pub const LEN: usize = core::mem::size_of::<Self>();
+
+    /// Zeroed tables (a `const`, for statics).
+    pub const fn new() -> Self {
+        Self {
+            block: BlockTables {
+                litlen: [0; huffman::LITLEN_LEN],
+                dist: [0; huffman::DIST_LEN],
+            },
+            codelen: [0; 1 << CODELEN_BITS],
+            work: [0; WORK_LEN],
+            lengths: [0; 286 + 30],
+            codelen_lengths: [0; 19],
+            _pad: [0; 1],
+        }
+    }
+}
+
+impl Default for Tables {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// A zlib stream's decoding state: a few words here, the tables in the
+/// caller's [`Tables`].
+pub struct Inflater<'t> {
     state: State,
     bits: Bits,
     last_block: bool,
     /// Bytes written since the stream started.
     total: u64,
     adler: simd_adler32::Adler32,
-    tables: Tables,
-    codelen: [u32; 1 << CODELEN_BITS],
-    /// Code lengths being read: literal/length then distance.
-    lengths: [u8; 286 + 30],
-    codelen_lengths: [u8; 19],
+    tables: &'t mut Tables,
     hlit: usize,
     hdist: usize,
     hclen: usize,
@@ -118,28 +161,18 @@ pub struct Inflater {
 /// a fifth of their decode to it).
 const PAIRS_MIN: u64 = 8 * 1024;
 
-impl Default for Inflater {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
-impl Inflater {
-    /// A decoder before the zlib header.
-    pub fn new() -> Self {
+impl<'t> Inflater<'t> {
+    /// A decoder before the zlib header, working in `tables` (zeroed
+    /// here, so that nothing of an earlier stream is read).
+    pub fn new(tables: &'t mut Tables) -> Self {
+        zerocopy::FromZeros::zero(&mut *tables);
         Self {
             state: State::ZlibHeader,
             bits: Bits::default(),
             last_block: false,
             total: 0,
             adler: simd_adler32::Adler32::new(),
-            tables: Tables {
-                litlen: [0; huffman::LITLEN_LEN],
-                dist: [0; huffman::DIST_LEN],
-            },
-            codelen: [0; 1 << CODELEN_BITS],
-            lengths: [0; 286 + 30],
-            codelen_lengths: [0; 19],
+            tables,
             hlit: 0,
             hdist: 0,
             hclen: 0,
@@ -319,7 +352,7 @@ impl Inflater {
                     if self.hlit > 286 || self.hdist > 30 {
                         return Err(InflateError::BadTableSizes);
                     }
-                    self.codelen_lengths = [0; 19];
+                    self.tables.codelen_lengths = [0; 19];
                     self.index = 0;
                     self.state = State::CodeLengthCodes;
                 }
@@ -331,17 +364,18 @@ impl Inflater {
                         let len = self.take(3);
                         let slot = CODELEN_ORDER
                             .get(self.index)
-                            .and_then(|&s| self.codelen_lengths.get_mut(s));
+                            .and_then(|&s| self.tables.codelen_lengths.get_mut(s));
                         if let Some(slot) = slot {
                             *slot = u8::try_from(len).unwrap_or(0);
                         }
                         self.index += 1;
                     }
-                    huffman::build(
-                        &mut self.codelen,
-                        &self.codelen_lengths,
+                    huffman::build_in(
+                        &mut self.tables.codelen,
+                        &self.tables.codelen_lengths,
                         CODELEN_BITS,
                         Alphabet::CodeLength,
+                        &mut self.tables.work,
                     )?;
                     self.index = 0;
                     self.state = State::CodeLengths;
@@ -357,9 +391,9 @@ impl Inflater {
                     // A ring whose bytes past `at` are history takes exact
                     // writes; anything else may be written ahead.
                     let exit = if out.wraps {
-                        fast::run::<true>(&self.tables, &mut self.bits, input, ip, out)?
+                        fast::run::<true>(&self.tables.block, &mut self.bits, input, ip, out)?
                     } else {
-                        fast::run::<false>(&self.tables, &mut self.bits, input, ip, out)?
+                        fast::run::<false>(&self.tables.block, &mut self.bits, input, ip, out)?
                     };
                     if let Exit::EndOfBlock = exit {
                         self.end_block();
@@ -441,7 +475,7 @@ impl Inflater {
         let total = self.hlit + self.hdist;
         while self.index < total {
             self.fill(input, ip, 0);
-            let e = fast::lookup(&self.codelen, self.bits.peek(CODELEN_BITS));
+            let e = fast::lookup(&self.tables.codelen, self.bits.peek(CODELEN_BITS));
             let code = width(e);
             let symbol = payload(e);
             let (extra_bits, base) = match symbol {
@@ -462,7 +496,7 @@ impl Inflater {
             }
             self.bits.consume(code);
             if symbol < 16 {
-                if let Some(l) = self.lengths.get_mut(self.index) {
+                if let Some(l) = self.tables.lengths.get_mut(self.index) {
                     *l = u8::try_from(symbol).unwrap_or(0);
                 }
                 self.index += 1;
@@ -470,7 +504,11 @@ impl Inflater {
             }
             let repeat = base + self.take(extra_bits) as usize;
             let value = if symbol == 16 {
-                match self.index.checked_sub(1).and_then(|i| self.lengths.get(i)) {
+                match self
+                    .index
+                    .checked_sub(1)
+                    .and_then(|i| self.tables.lengths.get(i))
+                {
                     Some(&v) => v,
                     None => return Err(InflateError::BadCodeLengths),
                 }
@@ -481,7 +519,7 @@ impl Inflater {
             if end > total {
                 return Err(InflateError::BadCodeLengths);
             }
-            if let Some(run) = self.lengths.get_mut(self.index..end) {
+            if let Some(run) = self.tables.lengths.get_mut(self.index..end) {
                 run.fill(value);
             }
             self.index = end;
@@ -491,13 +529,26 @@ impl Inflater {
 
     fn dynamic_tables(&mut self) -> Result<(), InflateError> {
         self.fixed_loaded = false;
-        let (lit, rest) = self.lengths.split_at(self.hlit);
+        let t = &mut *self.tables;
+        let (lit, rest) = t.lengths.split_at(self.hlit);
         let dist = rest.get(..self.hdist).unwrap_or_default();
-        huffman::build(&mut self.tables.litlen, lit, LITLEN_BITS, Alphabet::LitLen)?;
+        huffman::build_in(
+            &mut t.block.litlen,
+            lit,
+            LITLEN_BITS,
+            Alphabet::LitLen,
+            &mut t.work,
+        )?;
         if self.expected.saturating_sub(self.total) >= PAIRS_MIN {
-            huffman::pair_literals(&mut self.tables.litlen, lit, LITLEN_BITS);
+            huffman::pair_literals_in(&mut t.block.litlen, lit, LITLEN_BITS, &mut t.work);
         }
-        huffman::build(&mut self.tables.dist, dist, DIST_BITS, Alphabet::Distance)
+        huffman::build_in(
+            &mut t.block.dist,
+            dist,
+            DIST_BITS,
+            Alphabet::Distance,
+            &mut t.work,
+        )
     }
 
     fn fixed_tables(&mut self) -> Result<(), InflateError> {
@@ -505,13 +556,21 @@ impl Inflater {
             return Ok(());
         }
         self.fixed_loaded = true;
+        let t = &mut *self.tables;
         let lit = huffman::fixed_litlen_lengths();
-        huffman::build(&mut self.tables.litlen, &lit, LITLEN_BITS, Alphabet::LitLen)?;
-        huffman::build(
-            &mut self.tables.dist,
+        huffman::build_in(
+            &mut t.block.litlen,
+            &lit,
+            LITLEN_BITS,
+            Alphabet::LitLen,
+            &mut t.work,
+        )?;
+        huffman::build_in(
+            &mut t.block.dist,
             &[5; 32],
             DIST_BITS,
             Alphabet::Distance,
+            &mut t.work,
         )
     }
 
@@ -526,11 +585,11 @@ impl Inflater {
         self.fill(input, ip, 0);
         let have = self.bits.count;
         let buf = self.bits.buf;
-        let mut e = fast::lookup(&self.tables.litlen, fast::low(buf, LITLEN_BITS));
+        let mut e = fast::lookup(&self.tables.block.litlen, fast::low(buf, LITLEN_BITS));
         let mut used = 0;
         if kind(e) == KIND_SUB {
             used = LITLEN_BITS;
-            e = fast::sub_lookup(&self.tables.litlen, e, buf >> LITLEN_BITS);
+            e = fast::sub_lookup(&self.tables.block.litlen, e, buf >> LITLEN_BITS);
         }
         used += width(e);
         if used > have {
@@ -570,10 +629,10 @@ impl Inflater {
                     payload(e) + u32::try_from(fast::low(buf >> used, len_extra)).unwrap_or(0);
                 used += len_extra;
                 let rest = buf >> used;
-                let mut d = fast::lookup(&self.tables.dist, fast::low(rest, DIST_BITS));
+                let mut d = fast::lookup(&self.tables.block.dist, fast::low(rest, DIST_BITS));
                 if kind(d) == KIND_SUB {
                     used += DIST_BITS;
-                    d = fast::sub_lookup(&self.tables.dist, d, rest >> DIST_BITS);
+                    d = fast::sub_lookup(&self.tables.block.dist, d, rest >> DIST_BITS);
                 }
                 used += width(d);
                 if used > have {

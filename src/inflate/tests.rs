@@ -514,7 +514,8 @@ fn bytes_after_the_stream_are_not_read_as_part_of_it() {
 
 #[test]
 fn an_error_is_returned_again_on_every_later_call() {
-    let mut inflater = Inflater::new();
+    let mut tables = Tables::new();
+    let mut inflater = Inflater::new(&mut tables);
     let mut buf = [0u8; 64];
     let p = inflater.inflate(&[0x78, 0x02], &mut buf, 0, false);
     assert_eq!(p.result, Err(InflateError::BadHeader));
@@ -524,7 +525,8 @@ fn an_error_is_returned_again_on_every_later_call() {
 
 #[test]
 fn a_ring_shorter_than_32_kib_is_refused() {
-    let mut inflater = Inflater::new();
+    let mut tables = Tables::new();
+    let mut inflater = Inflater::new(&mut tables);
     let mut buf = [0u8; 64];
     let p = inflater.inflate(&zlib(b"x", 1, 0), &mut buf, 0, true);
     assert_eq!(p.result, Err(InflateError::BadWindow));
@@ -536,12 +538,13 @@ fn literal_pairs_are_built_only_when_the_expected_output_repays_them() {
     let data = text(&mut rng, 20_000);
     let stream = zlib(&data, 6, 0);
     let paired = |inflater: &Inflater| {
-        inflater.tables.litlen[..1 << LITLEN_BITS]
+        inflater.tables.block.litlen[..1 << LITLEN_BITS]
             .iter()
             .any(|&e| kind(e) == KIND_PAIR)
     };
     for (expected, pairs) in [(None, true), (Some(0), false), (Some(20_000), true)] {
-        let mut inflater = Inflater::new();
+        let mut tables = Tables::new();
+        let mut inflater = Inflater::new(&mut tables);
         if let Some(len) = expected {
             inflater.expect_output(len);
         }

@@ -4,9 +4,10 @@
 
 use super::crc;
 use super::error::{PngError, PngErrorKind};
-use super::expand::Expander;
+use super::expand::{Expander, Lut};
 use super::header::{ColorType, HEADER_LEN, Header, MAX_U31, WINDOW_LEN};
 use super::image::{ImageData, Sink};
+use crate::inflate::Tables;
 
 /// The inflate window a [`Output::Validate`] decode inflates through.
 pub struct Window(pub(crate) [u8; WINDOW_LEN]);
@@ -19,6 +20,40 @@ impl Window {
 }
 
 impl Default for Window {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// A decoder's large state, in memory the caller places (an arena, a
+/// static) rather than the decoder's frame: the inflater's tables, the
+/// palette's RGBA8 table, PLTE and tRNS ([`DecoderMemory::LEN`] bytes of
+/// plain integers; one serves one decode at a time).
+#[repr(C)]
+#[derive(zerocopy::FromBytes, zerocopy::IntoBytes, zerocopy::KnownLayout, zerocopy::Immutable)]
+pub struct DecoderMemory {
+    inflate: Tables,
+    lut: Lut,
+    palette: [u8; 768],
+    transparency: [u8; 256],
+}
+
+impl DecoderMemory {
+    /// Bytes of one [`DecoderMemory`].
+    pub const LEN: usize = core::mem::size_of::<Self>();
+
+    /// Zeroed memory (a `const`, for statics).
+    pub const fn new() -> Self {
+        Self {
+            inflate: Tables::new(),
+            lut: [[0; 4]; 256],
+            palette: [0; 768],
+            transparency: [0; 256],
+        }
+    }
+}
+
+impl Default for DecoderMemory {
     fn default() -> Self {
         Self::new()
     }
@@ -56,9 +91,10 @@ enum Stage {
 }
 
 /// A streaming push decoder: fed the file's bytes in pieces of any size
-/// (1 byte to all of it), in order. Holds the inflate state and the chunk
-/// parser's state (about 17 KiB, no heap).
-pub struct Decoder {
+/// (1 byte to all of it), in order. Holds the chunk parser's state and
+/// the inflater's small state (a few hundred bytes); the rest is in the
+/// caller's [`DecoderMemory`].
+pub struct Decoder<'m> {
     stage: Stage,
     /// Bytes of the file consumed so far.
     offset: u64,
@@ -72,27 +108,31 @@ pub struct Decoder {
     /// Whether this chunk's CRC is computed and compared.
     checked: bool,
     crc: u32,
-    palette: [u8; 768],
+    palette: &'m mut [u8; 768],
     palette_len: Option<usize>,
-    transparency: [u8; 256],
+    transparency: &'m mut [u8; 256],
     transparency_len: Option<usize>,
     in_idat: bool,
     idat_ended: bool,
-    expander: Option<Expander>,
-    image: ImageData,
+    /// The palette's table, until the image starts and its expander takes it.
+    lut: Option<&'m mut Lut>,
+    expander: Option<Expander<'m>>,
+    image: ImageData<'m>,
     validating: Option<bool>,
     failed: Option<PngError>,
 }
 
-impl Default for Decoder {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
-impl Decoder {
-    /// A decoder before the first byte.
-    pub fn new() -> Self {
+impl<'m> Decoder<'m> {
+    /// A decoder before the first byte, working in `memory`.
+    pub fn new(memory: &'m mut DecoderMemory) -> Self {
+        let DecoderMemory {
+            inflate,
+            lut,
+            palette,
+            transparency,
+        } = memory;
+        palette.fill(0);
+        transparency.fill(0);
         Self {
             stage: Stage::Header,
             offset: 0,
@@ -105,14 +145,15 @@ impl Decoder {
             chunk_start: 0,
             checked: false,
             crc: crc::START,
-            palette: [0; 768],
+            palette,
             palette_len: None,
-            transparency: [0; 256],
+            transparency,
             transparency_len: None,
             in_idat: false,
             idat_ended: false,
+            lut: Some(lut),
             expander: None,
-            image: ImageData::new(),
+            image: ImageData::new(inflate),
             validating: None,
             failed: None,
         }
@@ -336,7 +377,11 @@ impl Decoder {
         let transparency = self
             .transparency_len
             .and_then(|n| self.transparency.get(..n));
-        self.expander = Some(Expander::new(header, palette, transparency));
+        let lut = self
+            .lut
+            .take()
+            .ok_or(self.fail(PngErrorKind::ChunkOutOfOrder))?;
+        self.expander = Some(Expander::new(header, palette, transparency, lut));
         self.image.start(header);
         self.in_idat = true;
         Ok(())

@@ -11,22 +11,31 @@
 
 use super::header::{ColorType, Header};
 
+/// Grey (depth ≤ 8) and indexed images: each stored value's RGBA8.
+pub type Lut = [[u8; 4]; 256];
+
 /// What a row of stored samples turns into RGBA8 with.
 #[derive(Clone, Debug)]
-pub struct Expander {
+pub struct Expander<'m> {
     color_type: ColorType,
     bit_depth: u8,
-    /// Grey (depth ≤ 8) and indexed images: each stored value's RGBA8.
-    lut: [[u8; 4]; 256],
+    /// Each stored value's RGBA8 (in the decoder's memory, not its frame).
+    lut: &'m Lut,
     /// The tRNS key of a grey or RGB image, as stored big-endian samples.
     key: Option<[u8; 6]>,
 }
 
-impl Expander {
+impl<'m> Expander<'m> {
     /// The expansion of an image with this header, PLTE (RGB triples) and
-    /// tRNS (palette alphas, or a grey / RGB key of 2 or 6 bytes).
-    pub fn new(header: &Header, palette: &[u8], transparency: Option<&[u8]>) -> Self {
-        let mut lut = [[0, 0, 0, 0xFF]; 256];
+    /// tRNS (palette alphas, or a grey / RGB key of 2 or 6 bytes), its
+    /// table written into `lut`.
+    pub fn new(
+        header: &Header,
+        palette: &[u8],
+        transparency: Option<&[u8]>,
+        lut: &'m mut Lut,
+    ) -> Self {
+        lut.fill([0, 0, 0, 0xFF]);
         let mut key = None;
         match header.color_type {
             ColorType::Indexed => {
@@ -60,7 +69,7 @@ impl Expander {
         Self {
             color_type: header.color_type,
             bit_depth: header.bit_depth,
-            lut,
+            lut: &*lut,
             key,
         }
     }
@@ -163,7 +172,7 @@ mod tests {
         Header::read(&header_bytes(4, 1, depth, color, 0)).unwrap()
     }
 
-    fn expanded(e: &Expander, row: &[u8], pixels: usize) -> std::vec::Vec<u8> {
+    fn expanded(e: &Expander<'_>, row: &[u8], pixels: usize) -> std::vec::Vec<u8> {
         let mut out = std::vec![0u8; pixels * 4];
         e.expand(row, &mut out);
         out
@@ -171,14 +180,16 @@ mod tests {
 
     #[test]
     fn low_depth_grey_scales_to_full_range() {
-        let e = Expander::new(&header(2, 0), &[], None);
+        let mut lut = [[0; 4]; 256];
+        let e = Expander::new(&header(2, 0), &[], None, &mut lut);
         assert_eq!(
             expanded(&e, &[0b00_01_10_11], 4),
             [
                 0, 0, 0, 255, 85, 85, 85, 255, 170, 170, 170, 255, 255, 255, 255, 255
             ]
         );
-        let e = Expander::new(&header(1, 0), &[], None);
+        let mut lut = [[0; 4]; 256];
+        let e = Expander::new(&header(1, 0), &[], None, &mut lut);
         assert_eq!(
             expanded(&e, &[0b1000_0000], 2),
             [255, 255, 255, 255, 0, 0, 0, 255]
@@ -187,24 +198,29 @@ mod tests {
 
     #[test]
     fn grey_key_compares_the_stored_sample() {
-        let e = Expander::new(&header(4, 0), &[], Some(&[0, 3]));
+        let mut lut = [[0; 4]; 256];
+        let e = Expander::new(&header(4, 0), &[], Some(&[0, 3]), &mut lut);
         assert_eq!(expanded(&e, &[0x34], 2), [51, 51, 51, 0, 68, 68, 68, 255]);
         // 16-bit: the full sample, not its high byte.
-        let e = Expander::new(&header(16, 0), &[], Some(&[1, 2]));
+        let mut lut = [[0; 4]; 256];
+        let e = Expander::new(&header(16, 0), &[], Some(&[1, 2]), &mut lut);
         assert_eq!(expanded(&e, &[1, 2, 1, 3], 2), [1, 1, 1, 0, 1, 1, 1, 255]);
     }
 
     #[test]
     fn rgb_key_makes_exact_matches_transparent() {
-        let e = Expander::new(&header(8, 2), &[], Some(&[0, 1, 0, 2, 0, 3]));
+        let mut lut = [[0; 4]; 256];
+        let e = Expander::new(&header(8, 2), &[], Some(&[0, 1, 0, 2, 0, 3]), &mut lut);
         assert_eq!(
             expanded(&e, &[1, 2, 3, 1, 2, 4], 2),
             [1, 2, 3, 0, 1, 2, 4, 255]
         );
         // A key over 255 in an 8-bit image matches nothing.
-        let e = Expander::new(&header(8, 2), &[], Some(&[1, 1, 0, 2, 0, 3]));
+        let mut lut = [[0; 4]; 256];
+        let e = Expander::new(&header(8, 2), &[], Some(&[1, 1, 0, 2, 0, 3]), &mut lut);
         assert_eq!(expanded(&e, &[1, 2, 3], 1), [1, 2, 3, 255]);
-        let e = Expander::new(&header(16, 2), &[], Some(&[0, 1, 0, 2, 0, 3]));
+        let mut lut = [[0; 4]; 256];
+        let e = Expander::new(&header(16, 2), &[], Some(&[0, 1, 0, 2, 0, 3]), &mut lut);
         assert_eq!(
             expanded(&e, &[0, 1, 0, 2, 0, 3, 9, 1, 0, 2, 0, 3], 2),
             [0, 0, 0, 0, 9, 0, 0, 255]
@@ -213,7 +229,13 @@ mod tests {
 
     #[test]
     fn palette_takes_trns_alpha_and_missing_entries_are_opaque_black() {
-        let e = Expander::new(&header(8, 3), &[10, 20, 30, 40, 50, 60], Some(&[7]));
+        let mut lut = [[0; 4]; 256];
+        let e = Expander::new(
+            &header(8, 3),
+            &[10, 20, 30, 40, 50, 60],
+            Some(&[7]),
+            &mut lut,
+        );
         assert_eq!(
             expanded(&e, &[0, 1, 2], 3),
             [10, 20, 30, 7, 40, 50, 60, 255, 0, 0, 0, 255]
@@ -222,9 +244,11 @@ mod tests {
 
     #[test]
     fn sixteen_bit_keeps_the_high_byte() {
-        let e = Expander::new(&header(16, 6), &[], None);
+        let mut lut = [[0; 4]; 256];
+        let e = Expander::new(&header(16, 6), &[], None, &mut lut);
         assert_eq!(expanded(&e, &[1, 2, 3, 4, 5, 6, 7, 8], 1), [1, 3, 5, 7]);
-        let e = Expander::new(&header(16, 4), &[], None);
+        let mut lut = [[0; 4]; 256];
+        let e = Expander::new(&header(16, 4), &[], None, &mut lut);
         assert_eq!(expanded(&e, &[9, 2, 7, 4], 1), [9, 9, 9, 7]);
     }
 }

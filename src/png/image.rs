@@ -14,7 +14,7 @@
 //! image fails within one window's worth of output: an inflate bomb costs
 //! nothing.
 
-use crate::inflate::{Flow, InflateError, Inflater};
+use crate::inflate::{Flow, InflateError, Inflater, Tables};
 
 use super::error::PngErrorKind;
 use super::expand::Expander;
@@ -33,13 +33,13 @@ pub enum Sink<'a> {
         /// interlaced (see `Header::scratch_len`).
         rows: &'a mut [u8],
         /// Stored samples to RGBA8.
-        expander: &'a Expander,
+        expander: &'a Expander<'a>,
     },
 }
 
 /// The zlib stream's state and the position of the next byte in the rows.
-pub struct ImageData {
-    inflater: Inflater,
+pub struct ImageData<'m> {
+    inflater: Inflater<'m>,
     ring_pos: usize,
     /// The zlib stream ended and its Adler-32 matched.
     done: bool,
@@ -71,17 +71,11 @@ struct RowCursor {
     complete: bool,
 }
 
-impl Default for ImageData {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
-impl ImageData {
-    /// State before the first IDAT byte.
-    pub fn new() -> Self {
+impl<'m> ImageData<'m> {
+    /// State before the first IDAT byte, inflating with `tables`.
+    pub fn new(tables: &'m mut Tables) -> Self {
         Self {
-            inflater: Inflater::new(),
+            inflater: Inflater::new(tables),
             ring_pos: 0,
             done: false,
             trailing: 0,
@@ -306,7 +300,7 @@ impl RowCursor {
         header: &Header,
         pixels: &mut [u8],
         rows: &mut [u8],
-        expander: &Expander,
+        expander: &Expander<'_>,
         raw: Option<&[u8]>,
     ) -> Option<()> {
         let len = self.row_len()?;
@@ -404,7 +398,8 @@ mod tests {
                 let mut pixels = vec![0; expected.len()];
                 let mut scratch = vec![0xAB; DECODE_WINDOW_LEN];
                 assert!(raw.len() > DECODE_WINDOW_LEN, "the window slides");
-                let mut decoder = Decoder::new();
+                let mut memory = super::super::DecoderMemory::new();
+                let mut decoder = Decoder::new(&mut memory);
                 let mut out = Output::Rgba8 {
                     pixels: &mut pixels,
                     scratch: &mut scratch,

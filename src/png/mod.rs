@@ -5,8 +5,8 @@
 //! [`HEADER_LEN`] bytes, so a caller can check the size against its limits
 //! and provide [`Header::rgba8_len`] bytes of pixels and
 //! [`Header::scratch_len`] bytes of scratch before anything is inflated. A
-//! [`Decoder`] is then fed the file in pieces of any size. [`Output::Validate`]
-//! runs every check of a decode through a 32 KiB [`Window`] and no other
+//! [`Decoder`], its large state in the caller's [`DecoderMemory`], is then
+//! fed the file in pieces of any size. [`Output::Validate`] runs every check of a decode through a 32 KiB [`Window`] and no other
 //! memory, so a validation that passes promises that the decode passes.
 //!
 //! Every colour type and bit depth, PLTE, tRNS, Adam7 and the five filters
@@ -52,28 +52,32 @@ mod image;
 mod test_png;
 mod unfilter;
 
-pub use decoder::{Decoder, Output, Window};
+pub use decoder::{Decoder, DecoderMemory, Output, Window};
 pub use error::{PngError, PngErrorKind};
 pub use header::{ColorType, DECODE_WINDOW_LEN, HEADER_LEN, Header, WINDOW_LEN};
 
 /// Decodes a whole file to RGBA8 in one feed (`pixels.len()` must be
-/// `rgba8_len()`, `scratch.len()` at least `scratch_len()`).
+/// `rgba8_len()`, `scratch.len()` at least `scratch_len()`), with a
+/// [`DecoderMemory`] on the stack (18 KiB; [`Decoder`] takes it from the
+/// caller).
 pub fn decode_rgba8(
     bytes: &[u8],
     pixels: &mut [u8],
     scratch: &mut [u8],
 ) -> Result<Header, PngError> {
-    let mut decoder = Decoder::new();
+    let mut memory = DecoderMemory::new();
+    let mut decoder = Decoder::new(&mut memory);
     let mut out = Output::Rgba8 { pixels, scratch };
     decoder.feed(bytes, &mut out)?;
     decoder.finish(&mut out)
 }
 
 /// Checks a whole file as a decode would, with no memory but a 32 KiB
-/// window on the stack.
+/// window and a [`DecoderMemory`] on the stack (50 KiB together).
 pub fn validate(bytes: &[u8]) -> Result<Header, PngError> {
     let mut window = Window::new();
-    let mut decoder = Decoder::new();
+    let mut memory = DecoderMemory::new();
+    let mut decoder = Decoder::new(&mut memory);
     let mut out = Output::Validate(&mut window);
     decoder.feed(bytes, &mut out)?;
     decoder.finish(&mut out)

@@ -6,7 +6,7 @@
 
 #![allow(dead_code)]
 
-use scenedec::inflate::{Flow, InflateError, Inflater, MAX_DISTANCE};
+use scenedec::inflate::{Flow, InflateError, Inflater, MAX_DISTANCE, Tables};
 use std::vec;
 use std::vec::Vec;
 
@@ -68,7 +68,8 @@ pub fn inflate_in_pieces(
     ];
     let mut at = 0;
     let mut out = Vec::new();
-    let mut inflater = Inflater::new();
+    let mut tables = Tables::new();
+    let mut inflater = Inflater::new(&mut tables);
     let mut pieces = stream.chunks(piece.max(1));
     let mut input: &[u8] = pieces.next().unwrap_or_default();
     loop {

@@ -3,7 +3,7 @@
 
 #![allow(dead_code)]
 
-use scenedec::png::{Decoder, HEADER_LEN, Header, Output, PngError, Window};
+use scenedec::png::{Decoder, DecoderMemory, HEADER_LEN, Header, Output, PngError, Window};
 
 /// A decode's result, comparable across ways of feeding it.
 pub type Decoded = Result<(Header, Vec<u8>), PngError>;
@@ -23,7 +23,8 @@ fn buffers(bytes: &[u8]) -> (Vec<u8>, Vec<u8>) {
 /// Decodes to RGBA8, feeding pieces of `piece` bytes (0: all at once).
 pub fn decode(bytes: &[u8], piece: usize) -> Decoded {
     let (mut pixels, mut scratch) = buffers(bytes);
-    let mut decoder = Decoder::new();
+    let mut memory = Box::new(DecoderMemory::new());
+    let mut decoder = Decoder::new(&mut memory);
     let mut out = Output::Rgba8 {
         pixels: &mut pixels,
         scratch: &mut scratch,
@@ -42,7 +43,8 @@ pub fn decode(bytes: &[u8], piece: usize) -> Decoded {
 /// Validates, feeding pieces of `piece` bytes (0: all at once).
 pub fn validate(bytes: &[u8], piece: usize) -> Result<Header, PngError> {
     let mut window = Window::new();
-    let mut decoder = Decoder::new();
+    let mut memory = Box::new(DecoderMemory::new());
+    let mut decoder = Decoder::new(&mut memory);
     let mut out = Output::Validate(&mut window);
     for p in bytes.chunks(if piece == 0 {
         bytes.len().max(1)

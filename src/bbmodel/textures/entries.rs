@@ -580,12 +580,7 @@ fn read_texture<'a>(
             let picked_file = [paths[0], paths[1], meta.name]
                 .into_iter()
                 .flatten()
-                .find_map(|p| {
-                    // Escaped values (every Windows path) are matched decoded.
-                    let mut buffer = [0u8; 4096];
-                    let text = p.decode_into(&mut buffer).ok()?;
-                    find_picked(picked, text)
-                });
+                .find_map(|p| find_picked_decoded(picked, &p));
             match picked_file.and_then(|i| Some((i, picked.get(i)?.1))) {
                 Some((i, bytes)) => {
                     meta.picked = Some(i);
@@ -678,6 +673,56 @@ fn positive(v: &Token<'_>) -> Option<f32> {
     }
 }
 
+/// Longest decoded path matched against the picked files' names: a
+/// longer one matches none.
+const MAX_PATH_BYTES: usize = 4096;
+
+/// [`find_picked`] for a path as the file spells it: escaped values (every
+/// Windows path) are matched decoded, streamed through their decoded
+/// pieces rather than decoded into a 4 KiB buffer, which was most of
+/// `read_texture`'s frame (issue 40's stack budget).
+fn find_picked_decoded(picked: &[(&str, &[u8])], path: &JsonStr<'_>) -> Option<usize> {
+    if path.decoded_len() > MAX_PATH_BYTES {
+        return None;
+    }
+    if let Some(text) = path.as_str() {
+        return find_picked(picked, text);
+    }
+    // Decoded bytes in all, and where the base name starts among them.
+    let (mut len, mut base) = (0usize, 0usize);
+    let whole = path.for_each_decoded(|piece| {
+        if let Some(i) = piece.rfind(['/', '\\']) {
+            base = len.saturating_add(i).saturating_add(1);
+        }
+        len = len.saturating_add(piece.len());
+        true
+    });
+    if !whole {
+        return None;
+    }
+    picked.iter().position(|(name, _)| {
+        let name_base = name.rsplit(['/', '\\']).next().unwrap_or(name);
+        let mut rest = name_base.as_bytes();
+        if rest.len() != len.saturating_sub(base) {
+            return false;
+        }
+        let mut start = 0usize;
+        let equal = path.for_each_decoded(|piece| {
+            let skip = base.saturating_sub(start).min(piece.len());
+            start = start.saturating_add(piece.len());
+            let tail = piece.as_bytes().get(skip..).unwrap_or_default();
+            match rest.split_at_checked(tail.len()) {
+                Some((head, after)) if head.eq_ignore_ascii_case(tail) => {
+                    rest = after;
+                    true
+                }
+                _ => false,
+            }
+        });
+        equal && rest.is_empty()
+    })
+}
+
 /// The index of the picked file whose name equals the base name of
 /// `path`, ignoring case.
 fn find_picked(picked: &[(&str, &[u8])], path: &str) -> Option<usize> {
@@ -756,5 +801,50 @@ mod tests {
         assert_eq!(find_picked(&files, "textures/entity/skin.png"), Some(0));
         assert!(find_picked(&files, "..\\tex\\SKIN.png").is_some());
         assert!(find_picked(&files, "other.png").is_none());
+    }
+
+    /// The JSON string `json` (quotes included) as the tokenizer reads it.
+    fn json_str(json: &str, each: impl FnOnce(&JsonStr<'_>)) {
+        let mut t = crate::json::Tokenizer::new(json.as_bytes(), 1);
+        match t.next_token().unwrap().unwrap().kind {
+            TokenKind::String(s) => each(&s),
+            other => panic!("a string expected, got {other:?}"),
+        }
+    }
+
+    /// Escaped paths match by their decoded base name, as when they were
+    /// decoded into a 4 096-byte buffer: escapes anywhere (in the folders,
+    /// the separators, the base name itself), and a path over 4 096
+    /// decoded bytes matches nothing, one of exactly 4 096 still does.
+    #[test]
+    fn escaped_paths_match_by_their_decoded_base_name() {
+        let files: [(&str, &[u8]); 2] = [("dir/Skin.PNG", b"x"), ("other.png", b"y")];
+        let found = |json: &str| {
+            let mut found = None;
+            json_str(json, |s| found = find_picked_decoded(&files, s));
+            found
+        };
+        assert_eq!(found(r#""C:\\Users\\me\\skin.png""#), Some(0));
+        assert_eq!(found(r#""textures\/SK\u0049N.png""#), Some(0));
+        assert_eq!(found(r#""a\\b\u002fother.PNG""#), Some(1));
+        assert_eq!(found(r#""C:\\skin.png.bak""#), None);
+        assert_eq!(found(r#""C:\\kin.png""#), None);
+        assert_eq!(found(r#""skin.png\\""#), None);
+        let long = |len: usize| {
+            // `\\` decodes to one byte, so the path decodes to `len` bytes.
+            let folders = "a".repeat(len - "\\skin.png".len());
+            std::format!(r#""{folders}\\skin.png""#)
+        };
+        assert_eq!(found(&long(4096)), Some(0));
+        assert_eq!(found(&long(4097)), None);
+        // Unescaped paths take the plain path under the same bound.
+        assert_eq!(
+            found(&std::format!(r#""{}/skin.png""#, "a".repeat(4087))),
+            Some(0)
+        );
+        assert_eq!(
+            found(&std::format!(r#""{}/skin.png""#, "a".repeat(4088))),
+            None
+        );
     }
 }

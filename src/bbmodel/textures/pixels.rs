@@ -14,7 +14,7 @@
 use crate::bbmodel::document::value::{Path, TEXTURES, error_at};
 use crate::bbmodel::options::TextureFile;
 use crate::bbmodel::textures::entries::TextureMeta;
-use crate::bbmodel::textures::source::{ImageSource, bad_png};
+use crate::bbmodel::textures::source::{ImageScratch, ImageSource, bad_png};
 use crate::error::{Error, ErrorCode, Location, MAX_WARNINGS, Warning, WarningCode, Warnings};
 use crate::limits::BbmodelLimits;
 use crate::png::{PngError, Window};
@@ -110,16 +110,17 @@ fn bad_image(index: usize, image: &ImageSource<'_, '_>, e: &PngError) -> Error {
 }
 
 /// Checks texture `index`'s image as its decode will (`measure`: no
-/// memory but the caller's 32 KiB window).
+/// memory but the caller's 32 KiB window and its decoder's `memory`).
 pub fn validate_image(
     index: usize,
     meta: &TextureMeta<'_>,
     picked: &[TextureFile<'_>],
     window: &mut Window,
+    memory: &mut ImageScratch,
 ) -> Result<(), Error> {
     if let Some(image) = source(meta, picked) {
         image
-            .validate(window)
+            .validate(window, memory)
             .map_err(|e| bad_image(index, &image, &e))?;
     }
     Ok(())
@@ -146,17 +147,19 @@ impl ImageWriter {
         mips: &mut [MipRecord],
         pixels: &mut [u8],
         scratch: &mut [u8],
+        memory: &mut [ImageScratch],
         mismatch: fn() -> Error,
     ) -> Result<u64, Error> {
         let (offset, mip, i) = (self.offset, self.mip, index);
         let (Some(image), Some(header)) = (source(meta, picked), meta.png) else {
             return Ok(0);
         };
+        let memory = memory.first_mut().ok_or_else(mismatch)?;
         let len = usize::try_from(header.rgba8_len()).map_err(|_| mismatch())?;
         let end = offset.checked_add(len).ok_or_else(mismatch)?;
         let out = pixels.get_mut(offset..end).ok_or_else(mismatch)?;
         let (_, trailing) = image
-            .decode_rgba8(out, scratch)
+            .decode_rgba8(out, scratch, memory)
             .map_err(|e| bad_image(i, &image, &e))?;
         *mips.get_mut(mip).ok_or_else(mismatch)? = MipRecord {
             offset: u32::try_from(offset).map_err(|_| mismatch())?,

@@ -6,10 +6,37 @@
 )]
 
 use crate::bbmodel::document::value::{Path, error_at};
-use crate::data_url::DataUrl;
+use crate::data_url::{DataUrl, PieceBuffer};
 use crate::error::{Error, ErrorCode};
 use crate::limits::BbmodelLimits;
-use crate::png::{self, Decoder, Header, Output, PngError, Window};
+use crate::png::{self, Decoder, DecoderMemory, Header, Output, PngError, Window};
+
+/// What one image's validation or decode works in besides its window:
+/// the PNG decoder's state and the data URL's piece buffers (25 KiB of
+/// plain bytes). `measure_with` takes it from `MeasureScratch`, the fill
+/// pass from the plan's scratch, so neither holds it on the stack.
+#[repr(C)]
+#[derive(zerocopy::FromBytes, zerocopy::IntoBytes, zerocopy::KnownLayout, zerocopy::Immutable)]
+pub struct ImageScratch {
+    png: DecoderMemory,
+    pieces: PieceBuffer,
+}
+
+impl ImageScratch {
+    /// Zeroed scratch (a `const`, for statics).
+    pub const fn new() -> Self {
+        Self {
+            png: DecoderMemory::new(),
+            pieces: PieceBuffer::new(),
+        }
+    }
+}
+
+impl Default for ImageScratch {
+    fn default() -> Self {
+        Self::new()
+    }
+}
 
 /// Where a texture's PNG bytes are.
 #[derive(Clone, Copy, Debug)]
@@ -47,21 +74,34 @@ impl ImageSource<'_, '_> {
         Header::read(prefix).map_err(|e| bad_png(path, &e))
     }
 
-    /// Feeds the whole image to a decoder writing `out`; the header and
-    /// the bytes found after the zlib stream (see `Decoder::trailing_bytes`).
-    fn decode(&self, out: &mut Output<'_>) -> Result<(Header, u64), PngError> {
-        let mut decoder = Decoder::new();
+    /// Feeds the whole image to a decoder writing `out`, working in
+    /// `memory`; the header and the bytes found after the zlib stream
+    /// (see `Decoder::trailing_bytes`).
+    fn decode(
+        &self,
+        out: &mut Output<'_>,
+        memory: &mut ImageScratch,
+    ) -> Result<(Header, u64), PngError> {
+        let ImageScratch { png, pieces } = memory;
+        let mut decoder = Decoder::new(png);
         match self {
-            Self::DataUrl(url) => url.for_each_piece(|piece| decoder.feed(piece, out))?,
+            Self::DataUrl(url) => {
+                url.for_each_piece_in(pieces, |piece| decoder.feed(piece, out))?;
+            }
             Self::File(bytes) => decoder.feed(bytes, out)?,
         }
         let header = decoder.finish(out)?;
         Ok((header, decoder.trailing_bytes()))
     }
 
-    /// Every check of a decode, without output memory but `window`.
-    pub fn validate(&self, window: &mut Window) -> Result<Header, PngError> {
-        self.decode(&mut Output::Validate(window))
+    /// Every check of a decode, without output memory but `window` and
+    /// `memory`.
+    pub fn validate(
+        &self,
+        window: &mut Window,
+        memory: &mut ImageScratch,
+    ) -> Result<Header, PngError> {
+        self.decode(&mut Output::Validate(window), memory)
             .map(|(header, _)| header)
     }
 
@@ -73,8 +113,9 @@ impl ImageSource<'_, '_> {
         &self,
         pixels: &mut [u8],
         scratch: &mut [u8],
+        memory: &mut ImageScratch,
     ) -> Result<(Header, u64), PngError> {
-        self.decode(&mut Output::Rgba8 { pixels, scratch })
+        self.decode(&mut Output::Rgba8 { pixels, scratch }, memory)
     }
 }
 

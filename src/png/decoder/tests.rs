@@ -343,7 +343,8 @@ fn bytes_after_the_zlib_stream_are_counted_in_its_idat_and_in_later_ones() {
             pixels: &mut pixels,
             scratch: &mut scratch,
         };
-        let mut decoder = Decoder::new();
+        let mut memory = DecoderMemory::new();
+        let mut decoder = Decoder::new(&mut memory);
         for chunk in file.chunks(piece.max(1)) {
             decoder.feed(chunk, &mut out).unwrap();
         }
@@ -382,7 +383,8 @@ fn wrong_buffers_are_errors_not_panics() {
     let short = Header::read(&file[..HEADER_LEN]).unwrap().scratch_len() as usize - 1;
     let e = decode_rgba8(&file, &mut [0; 16], &mut scratch[..short]).unwrap_err();
     assert_eq!(e.kind(), PngErrorKind::ScratchTooShort);
-    let mut decoder = Decoder::new();
+    let mut memory = DecoderMemory::new();
+    let mut decoder = Decoder::new(&mut memory);
     let mut window = Window::new();
     decoder
         .feed(&file[..10], &mut Output::Validate(&mut window))
@@ -402,10 +404,55 @@ fn wrong_buffers_are_errors_not_panics() {
 
 #[test]
 fn an_error_is_returned_again_on_every_later_call() {
-    let mut decoder = Decoder::new();
+    let mut memory = DecoderMemory::new();
+    let mut decoder = Decoder::new(&mut memory);
     let mut window = Window::new();
     let mut out = Output::Validate(&mut window);
     let e = decoder.feed(&[0; 40], &mut out).unwrap_err();
     assert_eq!(decoder.feed(&[], &mut out), Err(e));
     assert_eq!(decoder.finish(&mut out), Err(e));
+}
+
+/// `DecoderMemory` is reused from image to image (the fill pass decodes
+/// every texture in one, `MeasureScratch` serves every `measure_with`), so
+/// nothing an earlier decode left in it may change a later one: a palette
+/// with tRNS, then a failed stream, then a grey image and a shorter
+/// palette decode as they do in fresh memory.
+#[test]
+fn memory_reused_after_other_images_decodes_as_fresh_memory() {
+    let palette = PngWriter::new(2, 2, 8, 3)
+        .chunk(b"PLTE", &[1, 2, 3, 4, 5, 6, 7, 8, 9])
+        .chunk(b"tRNS", &[10, 20, 30])
+        .idat(&[0, 0, 1, 0, 2, 0])
+        .end();
+    let short_palette = PngWriter::new(2, 2, 8, 3)
+        .chunk(b"PLTE", &[90, 91, 92])
+        .idat(&[0, 0, 1, 0, 0, 1])
+        .end();
+    let broken = with_byte_flipped(grey().idat(&GREY_2X2).end(), 33 + 8 + 4);
+    let files = [palette, broken, grey().idat(&GREY_2X2).end(), short_palette];
+    let decode = |memory: &mut DecoderMemory, file: &[u8]| {
+        let mut pixels = vec![0; 16];
+        let mut scratch = vec![0; DECODE_WINDOW_LEN + 64];
+        let mut out = Output::Rgba8 {
+            pixels: &mut pixels,
+            scratch: &mut scratch,
+        };
+        let mut decoder = Decoder::new(memory);
+        let result = decoder
+            .feed(file, &mut out)
+            .and_then(|()| decoder.finish(&mut out));
+        result.map(|_| pixels).map_err(|e| e.kind())
+    };
+    let mut reused = DecoderMemory::new();
+    for file in &files {
+        let fresh = decode(&mut DecoderMemory::new(), file);
+        assert_eq!(decode(&mut reused, file), fresh);
+    }
+    // The last image's index 1 is past its one-entry palette: opaque black,
+    // not the earlier palette's entry left in the memory.
+    assert_eq!(
+        decode(&mut reused, &files[3]).unwrap(),
+        [90, 91, 92, 255, 0, 0, 0, 255, 90, 91, 92, 255, 0, 0, 0, 255]
+    );
 }
