@@ -30,7 +30,9 @@
 )]
 
 use super::super::{ChannelTarget, KeyframeRecord, KeyframeSource, TextSource};
+use super::molang_vars::Carried;
 use crate::json::{JsonStr, TokenKind, Tokenizer};
+use core::cell::RefCell;
 use crate::molang::{
     self, Context, MolangLimits, Node, Placeholder, Placeholders, Slot, Times, Variables,
 };
@@ -64,6 +66,11 @@ pub(super) struct Sampling<'a, 'p> {
     pub(super) anim_time: f32,
     /// Time asked (`query.life_time`), seconds.
     pub(super) life_time: f32,
+    /// The variables this sample's values have set so far
+    /// (`molang_vars.rs`).
+    pub(super) carried: &'p RefCell<Carried>,
+    /// The decode's Molang limits (`--limit`, `with_override`).
+    pub(super) limits: MolangLimits,
 }
 
 /// `key` with its Molang axes evaluated at this sample; `index` (the
@@ -179,9 +186,10 @@ fn evaluate(text: &JsonStr<'_>, s: &Sampling<'_, '_>, seed: u64) -> f64 {
     evaluate_str(src, s, seed)
 }
 
-/// [`evaluate`] of text already decoded.
+/// [`evaluate`] of text already decoded, with the variables the sample
+/// carries; what it assigns is carried on to the next value.
 fn evaluate_str(src: &str, s: &Sampling<'_, '_>, seed: u64) -> f64 {
-    let limits = MolangLimits::default();
+    let limits = s.limits;
     let len = molang::text_len(src);
     let mut buf = [0u8; MAX_PLAYED_TEXT];
     let Some(buf) = buf.get_mut(..len) else {
@@ -200,8 +208,11 @@ fn evaluate_str(src: &str, s: &Sampling<'_, '_>, seed: u64) -> f64 {
     let Ok(program) = molang::compile(&source, nodes, &limits) else {
         return 0.0;
     };
+    // A copy: the slots borrow its names while the table is written back.
+    let carried = *s.carried.borrow();
     let mut slots = [Slot::EMPTY; MAX_PLAYED_VARIABLES];
-    let mut variables = Variables::new(&mut slots, seed);
+    let set = carried.fill(&mut slots);
+    let mut variables = Variables::preset(&mut slots, set, seed);
     let mut ctx = Context {
         times: Times {
             anim_time: f64::from(s.anim_time),
@@ -213,18 +224,24 @@ fn evaluate_str(src: &str, s: &Sampling<'_, '_>, seed: u64) -> f64 {
         placeholders: s.placeholders,
         limits,
     };
-    program.eval(&mut ctx).unwrap_or(0.0)
+    let value = program.eval(&mut ctx).unwrap_or(0.0);
+    s.carried.borrow_mut().store(&variables);
+    value
 }
 
 /// Calls `f` with the project's placeholders (`text`) compiled into stack
 /// buffers; with none when they do not fit the `MAX_PLAYED_*` bounds or
 /// meet a Molang limit (Blockbench would read them: the values differ).
-pub(super) fn with_placeholders<R>(text: &str, f: impl FnOnce(&Placeholders<'_, '_>) -> R) -> R {
+pub(super) fn with_placeholders<R>(
+    text: &str,
+    limits: MolangLimits,
+    f: impl FnOnce(&Placeholders<'_, '_>) -> R,
+) -> R {
     let plan = molang::plan_placeholders(text);
     if plan.entries == 0 || plan.entries > MAX_PLAYED_PLACEHOLDERS || plan.text > MAX_PLAYED_TEXT {
         return f(&Placeholders::EMPTY);
     }
-    compiled_placeholders(text, plan, f)
+    compiled_placeholders(text, plan, limits, f)
 }
 
 /// [`with_placeholders`] once they are known to fit: its own frame, so
@@ -233,9 +250,9 @@ pub(super) fn with_placeholders<R>(text: &str, f: impl FnOnce(&Placeholders<'_, 
 fn compiled_placeholders<R>(
     text: &str,
     plan: molang::PlaceholderPlan,
+    limits: MolangLimits,
     f: impl FnOnce(&Placeholders<'_, '_>) -> R,
 ) -> R {
-    let limits = MolangLimits::default();
     let mut buf = [0u8; MAX_PLAYED_TEXT];
     let mut nodes = [Node::Num(0.0); MAX_PLAYED_NODES];
     let mut entries = [Placeholder::EMPTY; MAX_PLAYED_PLACEHOLDERS];
