@@ -211,9 +211,24 @@ impl Scene<'_> {
                 let keys = keys.get(..channel.keyframe_count as usize).unwrap_or(keys);
                 let s = sampling(channel_target);
                 let sources = self.keyframe_sources();
+                // Each keyframe evaluated once per sample, however often
+                // the curve reads it (its assignments run once, as
+                // Blockbench's calc runs once per keyframe and axis).
+                let cache = RefCell::new([None::<(usize, KeyframeRecord)>; 4]);
+                let next = Cell::new(0usize);
                 let resolve = |i: usize, k: &KeyframeRecord| {
+                    let hit = cache.borrow().iter().flatten().find(|(j, _)| *j == i).map(|e| e.1);
+                    if let Some(hit) = hit {
+                        return hit;
+                    }
                     let index = first.saturating_add(i);
-                    molang::resolve(&s, sources.get(index), index, k)
+                    let value = molang::resolve(&s, sources.get(index), index, k);
+                    let slot = next.get();
+                    if let Some(entry) = cache.borrow_mut().get_mut(slot % 4) {
+                        *entry = Some((i, value));
+                    }
+                    next.set(slot.wrapping_add(1));
+                    value
                 };
                 // Format.animation_loop_wrapping applies to loop clips only.
                 let wrap = (looping && channel.flags & ChannelFlags::LOOP_WRAP != 0)

@@ -14,8 +14,12 @@
     reason = "name lengths below MAX_CARRIED_NAME and a count below MAX_PLAYED_VARIABLES"
 )]
 
-use super::molang::MAX_PLAYED_VARIABLES;
 use crate::molang::{Slot, Variables};
+
+/// Variables one sample may set, over all its values; the value that sets
+/// one more stops and plays 0 (molangjs never stops, but no corpus value
+/// assigns any).
+pub const MAX_PLAYED_VARIABLES: usize = 32;
 
 /// Bytes of a variable's full name (`variable.` included) the sample
 /// carries; a value assigned to a longer name is seen only by the value
