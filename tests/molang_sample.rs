@@ -115,3 +115,91 @@ fn blend_weight_is_evaluated_per_group_before_its_channels() {
     assert_eq!(head[0], 4.0);
     assert_eq!(arm[0], 2.0);
 }
+
+/// The steps molangjs's evaluation of `text` takes as scenedec counts them
+/// (`maxMolangSteps`): the least limit under which it gives its value.
+fn steps_of(text: &str) -> u64 {
+    use scenedec::molang::{self, Context, MolangLimits, Placeholders, Slot, Times, Variables};
+    let run = |max_steps: u64| {
+        let limits = MolangLimits {
+            max_steps,
+            ..MolangLimits::default()
+        };
+        let mut buf = vec![0u8; molang::text_len(text)];
+        let source = molang::prepare(text, &mut buf, &limits).unwrap();
+        let mut nodes = vec![molang::Node::Num(0.0); molang::measure(&source, &limits).unwrap()];
+        let program = molang::compile(&source, &mut nodes, &limits).unwrap();
+        let mut slots = [Slot::EMPTY; 4];
+        let mut variables = Variables::new(&mut slots, 1);
+        let mut ctx = Context {
+            times: Times::default(),
+            variables: &mut variables,
+            placeholders: &Placeholders::EMPTY,
+            limits,
+        };
+        program.eval(&mut ctx).is_ok()
+    };
+    (1..1000).find(|n| run(*n)).unwrap()
+}
+
+#[test]
+fn limit_max_molang_steps_reaches_pose_and_the_gltf_export_at_n_and_n_plus_1() {
+    // `--limit` sets the decode's Molang limits; the scene keeps them
+    // (molang_bounds) so sampling plays by them: at the steps the text
+    // takes it plays its value, one fewer stops it and it plays 0.
+    let text = "math.sin(q.anim_time * 90) * 8 + 4";
+    let n = steps_of(text);
+    let clip = Animation::new("a").set("length", 1.0).animator(
+        HEAD,
+        bone(vec![keyframe("position", 0.0, vec![m(text, "0", "0")])]),
+    );
+    let dir = std::env::temp_dir().join(format!("scenedec-molang-limit-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("m.bbmodel");
+    std::fs::write(&file, rig5(vec![clip]).bytes()).unwrap();
+    let run = |args: &[&str]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_scenedec"))
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8(out.stdout).unwrap()
+    };
+    // Head's world x at 1 s (rest 0): 8 · sin(90°) + 4 = 12, or 0.
+    let head_x = |limit: u64| {
+        let limit = format!("maxMolangSteps={limit}");
+        let f = file.to_str().unwrap();
+        let out = run(&["pose", f, "--time", "1", "--json", "--limit", &limit]);
+        let o: Value = serde_json::from_str(&out).unwrap();
+        o["nodes"][N_HEAD as usize]["world"][12].as_f64().unwrap()
+    };
+    assert!((head_x(n) - 12.0).abs() < 1e-5, "{}", head_x(n));
+    assert_eq!(head_x(n - 1), 0.0);
+    // The export samples through the same scene: its translation output
+    // holds 12 at 1 s under N, in metres (1/16 for .bbmodel, docs/export.md),
+    // and only 0 under N − 1.
+    let exported_max = |limit: u64| {
+        let out = dir.join(format!("m{limit}.glb"));
+        let limit = format!("maxMolangSteps={limit}");
+        let (f, o) = (file.to_str().unwrap(), out.to_str().unwrap());
+        run(&["convert", f, "-o", o, "--limit", &limit]);
+        let glb = std::fs::read(&out).unwrap();
+        let read = support::gltf_read::ReadBack::new(&glb);
+        let mut max = f32::MIN;
+        for animation in read.doc.animations() {
+            for channel in animation.channels() {
+                let reader = channel.reader(|_| Some(&read.blob[..]));
+                if let Some(gltf::animation::util::ReadOutputs::Translations(t)) =
+                    reader.read_outputs()
+                {
+                    max = t.map(|v| v[0]).fold(max, f32::max);
+                }
+            }
+        }
+        max
+    };
+    let at_n = exported_max(n);
+    assert!((at_n - 12.0 / 16.0).abs() < 1e-6, "{at_n}");
+    assert!(exported_max(n - 1).abs() < 1e-6);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
