@@ -219,7 +219,7 @@ _Static_assert(_Alignof(scenedec_allocator) == 8, "align");
 _Static_assert(offsetof(scenedec_allocator, alloc) == 0, "offset");
 _Static_assert(offsetof(scenedec_allocator, free) == 8, "offset");
 _Static_assert(offsetof(scenedec_allocator, user) == 16, "offset");
-_Static_assert(sizeof(scenedec_scene) == 640, "size");
+_Static_assert(sizeof(scenedec_scene) == 648, "size");
 _Static_assert(_Alignof(scenedec_scene) == 8, "align");
 _Static_assert(offsetof(scenedec_scene, format) == 0, "offset");
 _Static_assert(offsetof(scenedec_scene, nodes) == 8, "offset");
