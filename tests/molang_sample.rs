@@ -203,3 +203,109 @@ fn limit_max_molang_steps_reaches_pose_and_the_gltf_export_at_n_and_n_plus_1() {
     assert!(exported_max(n - 1).abs() < 1e-6);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// (input times, x of the translation outputs) of every translation
+/// channel of a written document.
+fn translation_tracks(glb: &[u8]) -> Vec<(Vec<f32>, Vec<f32>)> {
+    let read = support::gltf_read::ReadBack::new(glb);
+    let mut found = Vec::new();
+    for animation in read.doc.animations() {
+        for channel in animation.channels() {
+            let reader = channel.reader(|_| Some(&read.blob[..]));
+            if let Some(gltf::animation::util::ReadOutputs::Translations(t)) =
+                reader.read_outputs()
+            {
+                let times = reader.read_inputs().unwrap().collect();
+                found.push((times, t.map(|v| v[0]).collect()));
+            }
+        }
+    }
+    found
+}
+
+/// A length-0 clip of `loop_mode` moving Head along x by `text`.
+fn continuous(loop_mode: &str, text: &str) -> Vec<u8> {
+    let clip = Animation::new("idle").set("loop", loop_mode).animator(
+        HEAD,
+        bone(vec![keyframe("position", 0.0, vec![m(text, "0", "0")])]),
+    );
+    rig5(vec![clip]).bytes()
+}
+
+#[test]
+fn a_length_0_loop_clip_whose_molang_runs_on_exports_over_the_continuous_length() {
+    // Blockbench's Timeline.loop plays a clip of length 0 up to
+    // `Animation.selected.length || 1e3` s, and its Bedrock export writes
+    // it `loop: true` (compileAnimation: `animation.getMaxLength() == 0`):
+    // the Molang runs on. The export samples it over continuous_length
+    // (24 s unless set), each frame the pose Scene::sample gives.
+    use scenedec::export::gltf::{Options, animations::DEFAULT_CONTINUOUS_LENGTH, export};
+    let bytes = continuous("loop", "math.sin(q.anim_time * 90) * 4");
+    let loaded = load(&bytes);
+    let scene = loaded.scene();
+    let options = Options {
+        fps: 10.0,
+        ..Options::default()
+    };
+    let out = export(&scene, "m", &options).unwrap();
+    let tracks = translation_tracks(&out.main);
+    assert_eq!(tracks.len(), 1);
+    let (times, xs) = &tracks[0];
+    assert_eq!(DEFAULT_CONTINUOUS_LENGTH, 24.0);
+    assert_eq!(times.len(), 241);
+    assert_eq!(*times.last().unwrap(), 24.0);
+    let mut poses = vec![NodePose::default(); scene.nodes().len()];
+    for (t, x) in times.iter().zip(xs) {
+        scene.sample(0, *t, &mut poses).unwrap();
+        let want = poses[N_HEAD as usize].translation[0] - scene.nodes()[N_HEAD as usize].translation[0];
+        assert!((x - want).abs() < 1e-6, "{t}: {x} vs {want}");
+    }
+    // A whole number of the 4 s period: the loop closes without a seam.
+    assert!((xs[0] - xs[240]).abs() < 1e-5);
+    assert!(xs.iter().any(|x| (x - 4.0).abs() < 1e-5));
+    // Set to 2 s: 21 frames, ending half way through the period.
+    let short = Options {
+        continuous_length: 2.0,
+        ..options
+    };
+    let tracks = translation_tracks(&export(&scene, "m", &short).unwrap().main);
+    assert_eq!(tracks[0].0.len(), 21);
+    // Hold plays on too; once stays one frame (the specification returns it
+    // to rest after its end, 0); without Molang a length-0 clip is one frame.
+    for (mode, text, frames) in [
+        ("hold", "q.anim_time", 241),
+        ("once", "q.anim_time", 1),
+        ("loop", "3", 1),
+    ] {
+        let bytes = continuous(mode, text);
+        let loaded = load(&bytes);
+        let tracks = translation_tracks(&export(&loaded.scene(), "m", &options).unwrap().main);
+        assert_eq!(tracks[0].0.len(), frames, "{mode} {text}");
+    }
+}
+
+#[test]
+fn continuous_length_is_taken_up_to_1000_seconds_and_refused_past_it() {
+    // 1000 s: Blockbench's preview length for a clip of length 0.
+    let dir = std::env::temp_dir().join(format!("scenedec-continuous-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("c.bbmodel");
+    std::fs::write(&file, continuous("loop", "q.anim_time")).unwrap();
+    let code = |len: &str| {
+        let out = dir.join(format!("c{len}.glb"));
+        let args = ["convert", file.to_str().unwrap(), "-o", out.to_str().unwrap()];
+        std::process::Command::new(env!("CARGO_BIN_EXE_scenedec"))
+            .args(args)
+            .args(["--fps", "1", "--continuous-length", len])
+            .output()
+            .unwrap()
+            .status
+            .code()
+    };
+    assert_eq!(code("1000"), Some(0));
+    assert_eq!(code("1000.001"), Some(2));
+    assert_eq!(code("0"), Some(2));
+    let glb = std::fs::read(dir.join("c1000.glb")).unwrap();
+    assert_eq!(translation_tracks(&glb)[0].0.last(), Some(&1000.0));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -127,6 +127,32 @@ pub(super) fn resolve(
     out
 }
 
+impl super::super::Scene<'_> {
+    /// Whether clip `clip` plays Molang: a keyframe of one of its channels
+    /// holds a Molang value, or it has a `blend_weight` text. Such a clip
+    /// of length 0 runs on (a Bedrock continuous animation).
+    pub fn clip_runs_molang(&self, clip: usize) -> bool {
+        let Some(record) = self.animations().get(clip) else {
+            return false;
+        };
+        let weighted = self
+            .clip_blend_weights()
+            .get(clip)
+            .is_some_and(|t| !t.range().is_empty());
+        let first = record.first_channel as usize;
+        let channels = self.channels().get(first..).unwrap_or_default();
+        let channels = channels.get(..record.channel_count as usize).unwrap_or(channels);
+        weighted
+            || channels.iter().any(|c| {
+                let first = c.first_keyframe as usize;
+                let end = first.saturating_add(c.keyframe_count as usize);
+                self.keyframe_sources()
+                    .get(first..end)
+                    .is_some_and(|s| s.iter().any(|s| s.molang & KeyframeSource::AXES != 0))
+            })
+    }
+}
+
 /// The clip's `blend_weight` at this sample: Blockbench's
 /// `stackAnimations` multiplier, `clamp(parse(blend_weight), 0, ∞)`, or 1
 /// for none (an empty `text`).
