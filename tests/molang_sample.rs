@@ -309,3 +309,40 @@ fn continuous_length_is_taken_up_to_1000_seconds_and_refused_past_it() {
     assert_eq!(translation_tracks(&glb)[0].0.last(), Some(&1000.0));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn anim_time_update_warns_and_a_sample_plays_the_time_set_as_blockbench_does() {
+    // Blockbench reads anim_time_update only in Timeline.loop (real-time
+    // playback: `new_time = parse(anim_time_update)` when later than now,
+    // with query.delta_time from the wall clock). Timeline.setTime and its
+    // glTF exporter (`Timeline.time = time; animator.interpolate(...)`)
+    // show the clip at the time set, without it. So the clip samples as
+    // the same clip without the field, and the field warns with that reason.
+    let clip = |update: Option<&str>| {
+        let mut a = Animation::new("a").set("length", 2.0).set("loop", "loop");
+        if let Some(u) = update {
+            a = a.set("anim_time_update", u);
+        }
+        a.animator(
+            HEAD,
+            bone(vec![
+                keyframe("position", 0.0, vec![m("q.anim_time * 3", "0", "0")]),
+                keyframe("position", 2.0, vec![m("1", "0", "0")]),
+            ]),
+        )
+    };
+    let with = rig5(vec![clip(Some("q.anim_time + q.delta_time * 2"))]).bytes();
+    let without = rig5(vec![clip(None)]).bytes();
+    let loaded = load(&with);
+    let w = loaded.warnings();
+    let w: Vec<_> = w.as_slice().iter().collect();
+    assert_eq!(w.len(), 1, "{w:?}");
+    assert_eq!(w[0].code(), scenedec::WarningCode::UnsupportedValue);
+    assert_eq!(w[0].at().to_string(), "$.animations[0].anim_time_update");
+    assert!(w[0].to_string().contains("Timeline.loop"), "{}", w[0]);
+    for t in [0.0, 0.3, 1.0, 1.7, 2.5] {
+        let (a, b) = (moved(&with, t), moved(&without, t));
+        assert_eq!(a, b, "{t}");
+        assert!(t == 0.0 || a[N_HEAD as usize][0] != 0.0, "{t}");
+    }
+}
