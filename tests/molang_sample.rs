@@ -346,3 +346,75 @@ fn anim_time_update_warns_and_a_sample_plays_the_time_set_as_blockbench_does() {
         assert!(t == 0.0 || a[N_HEAD as usize][0] != 0.0, "{t}");
     }
 }
+
+/// Chains of values that write and read variables, in the order
+/// Blockbench evaluates them (body, Head, arm: Group.all).
+const CHAINS: [[&str; 3]; 5] = [
+    [
+        "v.a = q.anim_time * 2; return v.a",
+        "v.b = v.a + 1; return v.b * v.a",
+        "v.a + v.b + (t.x ?? 5)",
+    ],
+    [
+        "t.x = 3; return t.x",
+        "v.c = (v.c ?? 0) + t.x; return v.c",
+        "v.c * 2 + math.sin(v.c * 30)",
+    ],
+    [
+        "v.i = 0; loop(4, {v.i = v.i + q.anim_time;}); return v.i",
+        "v.i",
+        "v.i ?? 9",
+    ],
+    [
+        "v.s = q.anim_time > 0.5 ? 1 : -1; return 0",
+        "v.s * 4",
+        "variable.s == 1 ? v.s : v.missing ?? 7",
+    ],
+    ["v.x = v.x ?? 2; return v.x", "v.x = v.x * 3; return v.x", "v.x"],
+];
+
+#[test]
+fn chained_variables_match_molangjs_evaluating_the_values_in_blockbench_order() {
+    // tools/molang-diff/eval.mjs, "chain": molangjs's variables reset once
+    // per time, the expressions then parsed in order; here one sample of a
+    // clip whose body, Head and arm positions hold them, the arm's
+    // animator listed first in the file (Group.all decides the order).
+    let times = [0.0f32, 0.2, 0.5, 0.75, 0.9];
+    let groups: Vec<Value> = CHAINS
+        .iter()
+        .map(|c| json!({"placeholders": "", "expressions": c, "chain": true}))
+        .collect();
+    let input = json!({
+        "times": times.iter().map(|&t| f64::from(t)).collect::<Vec<_>>(),
+        "delta_time": 0.0,
+        "this": 0.0,
+        "groups": groups,
+    });
+    let Some(out) = support::node::run_tool("molang-diff", "molangjs", "eval.mjs", &input) else {
+        return;
+    };
+    let mut compared = 0;
+    for (g, chain) in CHAINS.iter().enumerate() {
+        let position = |text: &str| bone(vec![keyframe("position", 0.0, vec![m(text, "0", "0")])]);
+        let clip = Animation::new("a")
+            .set("length", 1.0)
+            .animator(ARM, position(chain[2]))
+            .animator(BODY, position(chain[0]))
+            .animator(HEAD, position(chain[1]));
+        let bytes = rig5(vec![clip]).bytes();
+        for (k, &t) in times.iter().enumerate() {
+            let moved = moved(&bytes, t);
+            // Head sits inside body: its translation is its own.
+            for (node, expected) in [N_BODY, N_HEAD, N_ARM].iter().zip(0..3) {
+                let want = out["values"][g][expected][k].as_f64().unwrap();
+                let got = f64::from(moved[*node as usize][0]);
+                assert!(
+                    (got - want).abs() <= 1e-5 * want.abs().max(1.0),
+                    "chain {g} value {expected} at {t}: {got} vs molangjs {want}"
+                );
+                compared += 1;
+            }
+        }
+    }
+    assert_eq!(compared, CHAINS.len() * times.len() * 3);
+}
