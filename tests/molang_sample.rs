@@ -53,7 +53,11 @@ fn a_variable_set_by_one_bone_is_read_by_the_bones_blockbench_plays_after_it() {
                 keyframe(
                     "position",
                     0.0,
-                    vec![m("v.phase = q.anim_time * 10; return v.phase", "v.spin", "0")],
+                    vec![m(
+                        "v.phase = q.anim_time * 10; return v.phase",
+                        "v.spin",
+                        "0",
+                    )],
                 ),
                 keyframe("rotation", 0.0, vec![m("v.spin = 3; return 0", "0", "0")]),
             ]),
@@ -103,7 +107,11 @@ fn blend_weight_is_evaluated_per_group_before_its_channels() {
         .set("blend_weight", "v.w ?? 1")
         .animator(
             HEAD,
-            bone(vec![keyframe("position", 0.0, vec![m("v.w = 0.5; return 4", "0", "0")])]),
+            bone(vec![keyframe(
+                "position",
+                0.0,
+                vec![m("v.w = 0.5; return 4", "0", "0")],
+            )]),
         )
         .animator(
             ARM,
@@ -162,7 +170,11 @@ fn limit_max_molang_steps_reaches_pose_and_the_gltf_export_at_n_and_n_plus_1() {
             .args(args)
             .output()
             .unwrap();
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         String::from_utf8(out.stdout).unwrap()
     };
     // Head's world x at 1 s (rest 0): 8 · sin(90°) + 4 = 12, or 0.
@@ -212,8 +224,7 @@ fn translation_tracks(glb: &[u8]) -> Vec<(Vec<f32>, Vec<f32>)> {
     for animation in read.doc.animations() {
         for channel in animation.channels() {
             let reader = channel.reader(|_| Some(&read.blob[..]));
-            if let Some(gltf::animation::util::ReadOutputs::Translations(t)) =
-                reader.read_outputs()
+            if let Some(gltf::animation::util::ReadOutputs::Translations(t)) = reader.read_outputs()
             {
                 let times = reader.read_inputs().unwrap().collect();
                 found.push((times, t.map(|v| v[0]).collect()));
@@ -257,7 +268,8 @@ fn a_length_0_loop_clip_whose_molang_runs_on_exports_over_the_continuous_length(
     let mut poses = vec![NodePose::default(); scene.nodes().len()];
     for (t, x) in times.iter().zip(xs) {
         scene.sample(0, *t, &mut poses).unwrap();
-        let want = poses[N_HEAD as usize].translation[0] - scene.nodes()[N_HEAD as usize].translation[0];
+        let want =
+            poses[N_HEAD as usize].translation[0] - scene.nodes()[N_HEAD as usize].translation[0];
         assert!((x - want).abs() < 1e-6, "{t}: {x} vs {want}");
     }
     // A whole number of the 4 s period: the loop closes without a seam.
@@ -293,7 +305,12 @@ fn continuous_length_is_taken_up_to_1000_seconds_and_refused_past_it() {
     std::fs::write(&file, continuous("loop", "q.anim_time")).unwrap();
     let code = |len: &str| {
         let out = dir.join(format!("c{len}.glb"));
-        let args = ["convert", file.to_str().unwrap(), "-o", out.to_str().unwrap()];
+        let args = [
+            "convert",
+            file.to_str().unwrap(),
+            "-o",
+            out.to_str().unwrap(),
+        ];
         std::process::Command::new(env!("CARGO_BIN_EXE_scenedec"))
             .args(args)
             .args(["--fps", "1", "--continuous-length", len])
@@ -370,7 +387,11 @@ const CHAINS: [[&str; 3]; 5] = [
         "v.s * 4",
         "variable.s == 1 ? v.s : v.missing ?? 7",
     ],
-    ["v.x = v.x ?? 2; return v.x", "v.x = v.x * 3; return v.x", "v.x"],
+    [
+        "v.x = v.x ?? 2; return v.x",
+        "v.x = v.x * 3; return v.x",
+        "v.x",
+    ],
 ];
 
 #[test]

@@ -313,11 +313,18 @@ fn sampling_a_pose_makes_no_heap_allocation() {
         let clip = Animation::new("chained")
             .set("length", 1.0)
             .set("blend_weight", "v.w ?? 1")
-            .animator(ARM, bone(vec![keyframe("position", 0.0, vec![point("v.a * 2")])]))
+            .animator(
+                ARM,
+                bone(vec![keyframe("position", 0.0, vec![point("v.a * 2")])]),
+            )
             .animator(
                 HEAD,
                 bone(vec![
-                    keyframe("rotation", 0.0, vec![point("v.a = q.anim_time; v.w = 0.5; return 0")]),
+                    keyframe(
+                        "rotation",
+                        0.0,
+                        vec![point("v.a = q.anim_time; v.w = 0.5; return 0")],
+                    ),
                     keyframe("position", 1.0, vec![point("v.a + 1")]),
                 ]),
             );

@@ -36,9 +36,9 @@ pub use mesh::{
 };
 pub use node::{NodeFlags, NodeRecord};
 pub use sample::{
-    MAX_CARRIED_NAME, MAX_PLAYED_NODES, MAX_PLAYED_TEXT, MAX_PLAYED_VARIABLES, MaterialSample, NodePose,
-    TEX_MATRIX_SLOTS, TEXTURE_SLOTS, TexMatrixSample, clip_loop_mode, clip_time, texture_matrix,
-    world_matrices,
+    MAX_CARRIED_NAME, MAX_PLAYED_NODES, MAX_PLAYED_TEXT, MAX_PLAYED_VARIABLES, MaterialSample,
+    NodePose, TEX_MATRIX_SLOTS, TEXTURE_SLOTS, TexMatrixSample, clip_loop_mode, clip_time,
+    texture_matrix, world_matrices,
 };
 pub use text::{TextRef, TextSource};
 pub use texture::{Filter, FrameOrder, MipRecord, SourceFormat, TextureFlags, TextureRecord, Wrap};

@@ -376,7 +376,9 @@ fn main() -> ExitCode {
                 && continuous_length > 0.0
                 && continuous_length <= 1000.0)
             {
-                eprintln!("scenedec convert: --continuous-length must be a number of seconds in (0, 1000]");
+                eprintln!(
+                    "scenedec convert: --continuous-length must be a number of seconds in (0, 1000]"
+                );
                 return ExitCode::from(2);
             }
             let Some(files) = m.get_many::<std::path::PathBuf>("files") else {

@@ -227,15 +227,13 @@ fn build(scene: &Scene<'_>, stem: &str, options: &Options) -> Result<Parts, Expo
         options.fps,
         options.material_clips,
     )?;
-    let animations =
-        animations::write_animations(
-            &mut w,
-            scene,
-            &cx.nodes,
-            options.scale,
-            (options.fps, options.continuous_length),
-        )?
-            + j3d.animations;
+    let animations = animations::write_animations(
+        &mut w,
+        scene,
+        &cx.nodes,
+        options.scale,
+        (options.fps, options.continuous_length),
+    )? + j3d.animations;
     j3d_materials::declare(&mut w.root, &j3d.pointers);
     let kept_tracks = j3d_materials::kept_extras(j3d.kept);
     // Always a default scene, even with nothing in it: readers such as

@@ -217,7 +217,12 @@ impl Scene<'_> {
                 let cache = RefCell::new([None::<(usize, KeyframeRecord)>; 4]);
                 let next = Cell::new(0usize);
                 let resolve = |i: usize, k: &KeyframeRecord| {
-                    let hit = cache.borrow().iter().flatten().find(|(j, _)| *j == i).map(|e| e.1);
+                    let hit = cache
+                        .borrow()
+                        .iter()
+                        .flatten()
+                        .find(|(j, _)| *j == i)
+                        .map(|e| e.1);
                     if let Some(hit) = hit {
                         return hit;
                     }

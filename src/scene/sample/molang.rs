@@ -30,13 +30,13 @@
 )]
 
 use super::super::{ChannelTarget, KeyframeRecord, KeyframeSource, TextSource};
-pub use super::molang_vars::MAX_PLAYED_VARIABLES;
 use super::molang_vars::Carried;
+pub use super::molang_vars::MAX_PLAYED_VARIABLES;
 use crate::json::{JsonStr, TokenKind, Tokenizer};
-use core::cell::RefCell;
 use crate::molang::{
     self, Context, MolangLimits, Node, Placeholder, Placeholders, Slot, Times, Variables,
 };
+use core::cell::RefCell;
 
 /// Bytes of one expression's normalized text the sampler compiles
 /// (lowercased, whitespace removed); a longer one plays 0.
@@ -95,8 +95,7 @@ pub(super) fn resolve(
         let (point, axis) = (bit / 3, bit % 3);
         // One data point: Blockbench's calc reads it once per axis for
         // either end; evaluating it again would run its assignments twice.
-        let one_point =
-            source.molang & KeyframeSource::DATA_POINTS == 0 || texts.point_count <= 1;
+        let one_point = source.molang & KeyframeSource::DATA_POINTS == 0 || texts.point_count <= 1;
         if point == 1 && one_point && source.molang & (1 << axis) != 0 {
             if let (Some(post), Some(pre)) = (out.post.get_mut(axis), out.pre.get(axis)) {
                 *post = *pre;
@@ -141,7 +140,9 @@ impl super::super::Scene<'_> {
             .is_some_and(|t| !t.range().is_empty());
         let first = record.first_channel as usize;
         let channels = self.channels().get(first..).unwrap_or_default();
-        let channels = channels.get(..record.channel_count as usize).unwrap_or(channels);
+        let channels = channels
+            .get(..record.channel_count as usize)
+            .unwrap_or(channels);
         weighted
             || channels.iter().any(|c| {
                 let first = c.first_keyframe as usize;

@@ -90,10 +90,14 @@ mod tests {
     fn order(channels: &[ChannelRecord]) -> (Vec<u32>, Vec<(u32, ChannelTarget)>) {
         let mut seen = Vec::new();
         let mut nodes = Vec::new();
-        for_each(channels, |n| nodes.push(n), |i| {
-            let c = channels[i];
-            seen.push((c.node, super::super::target(c.target).unwrap()));
-        });
+        for_each(
+            channels,
+            |n| nodes.push(n),
+            |i| {
+                let c = channels[i];
+                seen.push((c.node, super::super::target(c.target).unwrap()));
+            },
+        );
         (nodes, seen)
     }
 
@@ -103,7 +107,13 @@ mod tests {
         // displayFrame: displayRotation(interpolate('rotation')), then
         // 'position', then 'scale'.
         use ChannelTarget::{Rotation as R, Scale as S, Translation as T};
-        let sorted = [channel(0, S), channel(0, T), channel(0, R), channel(2, T), channel(2, R)];
+        let sorted = [
+            channel(0, S),
+            channel(0, T),
+            channel(0, R),
+            channel(2, T),
+            channel(2, R),
+        ];
         let (nodes, seen) = order(&sorted);
         assert_eq!(nodes, [0, 2]);
         assert_eq!(seen, [(0, R), (0, T), (0, S), (2, R), (2, T)]);

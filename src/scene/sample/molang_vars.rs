@@ -52,8 +52,7 @@ impl Carried {
             if n >= self.len {
                 break;
             }
-            let (Some(slot), Some(name)) = (slots.get_mut(n), name.get(..usize::from(len)))
-            else {
+            let (Some(slot), Some(name)) = (slots.get_mut(n), name.get(..usize::from(len))) else {
                 break;
             };
             *slot = Slot::spelled(name, value);
