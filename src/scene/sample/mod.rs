@@ -27,8 +27,8 @@ use keyframes::Resolve;
 use molang_vars::Carried;
 
 use super::{
-    AnimationRecord, ChannelFlags, ChannelRecord, ChannelTarget, KeyframeRecord, LoopMode, Mat4,
-    NodeRecord, Scene,
+    AnimationRecord, ChannelFlags, ChannelRecord, ChannelTarget, KeyframeRecord, KeyframeSource,
+    LoopMode, Mat4, NodeRecord, Scene,
 };
 use crate::error::{Error, ErrorCode};
 
@@ -217,6 +217,12 @@ impl Scene<'_> {
                 let cache = RefCell::new([None::<(usize, KeyframeRecord)>; 4]);
                 let next = Cell::new(0usize);
                 let resolve = |i: usize, k: &KeyframeRecord| {
+                    let index = first.saturating_add(i);
+                    let source = sources.get(index);
+                    // A keyframe without Molang is read as it is.
+                    if source.is_none_or(|s| s.molang & KeyframeSource::AXES == 0) {
+                        return *k;
+                    }
                     let hit = cache
                         .borrow()
                         .iter()
@@ -226,8 +232,7 @@ impl Scene<'_> {
                     if let Some(hit) = hit {
                         return hit;
                     }
-                    let index = first.saturating_add(i);
-                    let value = molang::resolve(&s, sources.get(index), index, k);
+                    let value = molang::resolve(&s, source, index, k);
                     let slot = next.get();
                     if let Some(entry) = cache.borrow_mut().get_mut(slot % 4) {
                         *entry = Some((i, value));
