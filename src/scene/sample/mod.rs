@@ -32,6 +32,10 @@ use super::{
 };
 use crate::error::{Error, ErrorCode};
 
+/// Keyframes one channel's sample reads at most (catmull-rom's four), each
+/// evaluated once.
+const CACHED: usize = 4;
+
 /// Scale factor Blockbench uses for a sampled scale of 0 (or NaN):
 /// `displayScale`'s `|| 0.00001`, which keeps the bone invertible.
 const ZERO_SCALE: f32 = 0.00001;
@@ -214,7 +218,8 @@ impl Scene<'_> {
                 // Each keyframe evaluated once per sample, however often
                 // the curve reads it (its assignments run once, as
                 // Blockbench's calc runs once per keyframe and axis).
-                let cache = RefCell::new([None::<(usize, KeyframeRecord)>; 4]);
+                // Filled on the first Molang keyframe only.
+                let cache = RefCell::new(None::<[Option<(usize, KeyframeRecord)>; CACHED]>);
                 let next = Cell::new(0usize);
                 let resolve = |i: usize, k: &KeyframeRecord| {
                     let index = first.saturating_add(i);
@@ -227,6 +232,7 @@ impl Scene<'_> {
                         .borrow()
                         .iter()
                         .flatten()
+                        .flatten()
                         .find(|(j, _)| *j == i)
                         .map(|e| e.1);
                     if let Some(hit) = hit {
@@ -234,7 +240,9 @@ impl Scene<'_> {
                     }
                     let value = molang::resolve(&s, source, index, k);
                     let slot = next.get();
-                    if let Some(entry) = cache.borrow_mut().get_mut(slot % 4) {
+                    let mut cache = cache.borrow_mut();
+                    let entries = cache.get_or_insert([None; CACHED]);
+                    if let Some(entry) = entries.get_mut(slot % CACHED) {
                         *entry = Some((i, value));
                     }
                     next.set(slot.wrapping_add(1));

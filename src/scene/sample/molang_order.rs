@@ -22,53 +22,96 @@ const TARGETS: [ChannelTarget; 3] = [
     ChannelTarget::Scale,
 ];
 
-/// Calls `node(first)` once per node the clip animates, nodes ascending,
+/// Calls `node(n)` once per node the clip animates, nodes ascending,
 /// then `channel(i)` for each of that node's channels (indices into
 /// `channels`) rotation, translation, scale; channels of an unknown target
 /// are not visited. A node's channels are adjacent (the reader writes one
-/// animator's together), so sorted runs cost one pass; otherwise nodes are
-/// found by repeated scans.
+/// animator's together): runs of one node are visited in node order, by a
+/// scan over the runs for the next node (one pass when they are sorted).
 pub(super) fn for_each(
     channels: &[ChannelRecord],
     mut node: impl FnMut(u32),
     mut channel: impl FnMut(usize),
 ) {
-    let sorted = channels.windows(2).all(|w| match w {
-        [a, b] => a.node <= b.node,
-        _ => true,
-    });
-    let mut visit = |start: usize, end: usize, n: u32| {
-        node(n);
-        for target in TARGETS {
-            for (i, c) in channels.iter().enumerate().take(end).skip(start) {
-                if c.node == n && c.target == target as u32 {
-                    channel(i);
-                }
-            }
-        }
-    };
-    if sorted {
+    // Runs of one node: (node, start, end).
+    let runs = || {
         let mut start = 0;
-        while let Some(first) = channels.get(start) {
+        core::iter::from_fn(move || {
+            let first = channels.get(start)?;
             let len = channels
                 .get(start..)
                 .unwrap_or_default()
                 .iter()
                 .take_while(|c| c.node == first.node)
                 .count();
-            visit(start, start + len, first.node);
+            let run = (first.node, start, start + len);
             start += len;
+            Some(run)
+        })
+    };
+    let sorted = channels.windows(2).all(|w| match w {
+        [a, b] => a.node <= b.node,
+        _ => true,
+    });
+    let mut visit = |group: &[(u32, usize, usize)]| {
+        let Some(&(n, _, _)) = group.first() else {
+            return;
+        };
+        node(n);
+        for target in TARGETS {
+            for &(_, start, end) in group {
+                for i in start..end {
+                    if channels.get(i).is_some_and(|c| c.target == target as u32) {
+                        channel(i);
+                    }
+                }
+            }
+        }
+    };
+    if sorted {
+        for run in runs() {
+            visit(&[run]);
         }
         return;
     }
+    // Animators in another order than the outliner's: the runs sorted on
+    // the stack (node, then file order), each node's runs visited together.
+    let mut sorted_runs = [(0u32, 0usize, 0usize); MAX_SORTED_RUNS];
+    let mut count = 0;
+    for run in runs() {
+        let Some(slot) = sorted_runs.get_mut(count) else {
+            return scan(runs, visit);
+        };
+        *slot = run;
+        count += 1;
+    }
+    let list = sorted_runs.get_mut(..count).unwrap_or_default();
+    list.sort_unstable_by_key(|r| (r.0, r.1));
+    for group in list.chunk_by(|a, b| a.0 == b.0) {
+        visit(group);
+    }
+}
+
+/// Runs of one node a clip may have for [`for_each`] to sort them on the
+/// stack; past that, nodes are found by repeated scans.
+const MAX_SORTED_RUNS: usize = 256;
+
+/// [`for_each`]'s order for more than [`MAX_SORTED_RUNS`] runs: the next
+/// node found by a scan over the runs.
+#[cold]
+fn scan<I: Iterator<Item = (u32, usize, usize)>>(
+    runs: impl Fn() -> I,
+    mut visit: impl FnMut(&[(u32, usize, usize)]),
+) {
     let mut last: Option<u32> = None;
-    while let Some(n) = channels
-        .iter()
-        .map(|c| c.node)
+    while let Some(n) = runs()
+        .map(|r| r.0)
         .filter(|n| last.is_none_or(|l| *n > l))
         .min()
     {
-        visit(0, channels.len(), n);
+        for run in runs().filter(|r| r.0 == n) {
+            visit(&[run]);
+        }
         last = Some(n);
     }
 }
@@ -129,6 +172,19 @@ mod tests {
             ..ChannelRecord::default()
         }];
         assert!(order(&unknown).1.is_empty());
+        // MAX_SORTED_RUNS runs sort on the stack, one more takes the scan:
+        // both in node order, descending in the file.
+        for runs in [MAX_SORTED_RUNS, MAX_SORTED_RUNS + 1] {
+            let runs = u32::try_from(runs).unwrap();
+            let file: Vec<_> = (0..runs)
+                .rev()
+                .flat_map(|n| [channel(n, T), channel(n, R)])
+                .collect();
+            let (nodes, seen) = order(&file);
+            assert_eq!(nodes, (0..runs).collect::<Vec<_>>());
+            let want: Vec<_> = (0..runs).flat_map(|n| [(n, R), (n, T)]).collect();
+            assert_eq!(seen, want, "{runs} runs");
+        }
         assert_eq!(order(&[]), (Vec::new(), Vec::new()));
     }
 }

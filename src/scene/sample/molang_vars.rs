@@ -26,27 +26,55 @@ pub const MAX_PLAYED_VARIABLES: usize = 32;
 /// that assigned it.
 pub const MAX_CARRIED_NAME: usize = 64;
 
-/// The variables set so far in this sample, names spelled out in full.
+/// The variables set so far in this sample: none until a value sets one,
+/// so a sample without Molang variables never fills the table.
 #[derive(Clone, Copy, Debug)]
-pub(super) struct Carried {
+pub(super) struct Carried(Option<Table>);
+
+impl Carried {
+    /// No variable set: the table at the start of a sample.
+    pub(super) const EMPTY: Self = Self(None);
+
+    /// Writes the carried variables into `slots` (spelled out, borrowing
+    /// `self`) and returns how many, for [`Variables::preset`].
+    pub(super) fn fill<'a>(&'a self, slots: &mut [Slot<'a>]) -> usize {
+        self.0.as_ref().map_or(0, |t| t.fill(slots))
+    }
+
+    /// Keeps every variable `variables` holds after an evaluation (those
+    /// carried in and those it set), in order.
+    pub(super) fn store(&mut self, variables: &Variables<'_, '_>) {
+        if variables.is_empty() && self.0.is_none() {
+            return;
+        }
+        self.0.get_or_insert(Table::EMPTY).store(variables);
+    }
+
+    /// How many variables are carried.
+    #[cfg(test)]
+    pub(super) fn len(&self) -> usize {
+        self.0.as_ref().map_or(0, |t| t.len)
+    }
+}
+
+/// The variables, names spelled out in full.
+#[derive(Clone, Copy, Debug)]
+struct Table {
     names: [[u8; MAX_CARRIED_NAME]; MAX_PLAYED_VARIABLES],
     lens: [u8; MAX_PLAYED_VARIABLES],
     values: [f64; MAX_PLAYED_VARIABLES],
     len: usize,
 }
 
-impl Carried {
-    /// No variable set: the table at the start of a sample.
-    pub(super) const EMPTY: Self = Self {
+impl Table {
+    const EMPTY: Self = Self {
         names: [[0; MAX_CARRIED_NAME]; MAX_PLAYED_VARIABLES],
         lens: [0; MAX_PLAYED_VARIABLES],
         values: [0.0; MAX_PLAYED_VARIABLES],
         len: 0,
     };
 
-    /// Writes the carried variables into `slots` (spelled out, borrowing
-    /// `self`) and returns how many, for [`Variables::preset`].
-    pub(super) fn fill<'a>(&'a self, slots: &mut [Slot<'a>]) -> usize {
+    fn fill<'a>(&'a self, slots: &mut [Slot<'a>]) -> usize {
         let mut n = 0;
         for ((name, len), value) in self.names.iter().zip(self.lens).zip(self.values) {
             if n >= self.len {
@@ -61,9 +89,7 @@ impl Carried {
         n
     }
 
-    /// Keeps every variable `variables` holds after an evaluation (those
-    /// carried in and those it set), in order.
-    pub(super) fn store(&mut self, variables: &Variables<'_, '_>) {
+    fn store(&mut self, variables: &Variables<'_, '_>) {
         self.len = 0;
         for slot in variables.slots() {
             let (head, rest, value) = slot.parts();
@@ -86,11 +112,5 @@ impl Carried {
             }
             self.len += 1;
         }
-    }
-
-    /// How many variables are carried.
-    #[cfg(test)]
-    pub(super) fn len(&self) -> usize {
-        self.len
     }
 }
