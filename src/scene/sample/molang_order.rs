@@ -44,7 +44,9 @@ pub(super) fn for_each(
                 .iter()
                 .take_while(|c| c.node == first.node)
                 .count();
-            let run = (first.node, start, start + len);
+            // A clip's channel count is a u32 (`AnimationRecord`).
+            let at = |i: usize| u32::try_from(i).unwrap_or(u32::MAX);
+            let run = (first.node, at(start), at(start + len));
             start += len;
             Some(run)
         })
@@ -53,14 +55,14 @@ pub(super) fn for_each(
         [a, b] => a.node <= b.node,
         _ => true,
     });
-    let mut visit = |group: &[(u32, usize, usize)]| {
+    let mut visit = |group: &[Run]| {
         let Some(&(n, _, _)) = group.first() else {
             return;
         };
         node(n);
         for target in TARGETS {
             for &(_, start, end) in group {
-                for i in start..end {
+                for i in start as usize..end as usize {
                     if channels.get(i).is_some_and(|c| c.target == target as u32) {
                         channel(i);
                     }
@@ -76,7 +78,7 @@ pub(super) fn for_each(
     }
     // Animators in another order than the outliner's: the runs sorted on
     // the stack (node, then file order), each node's runs visited together.
-    let mut sorted_runs = [(0u32, 0usize, 0usize); MAX_SORTED_RUNS];
+    let mut sorted_runs = [(0u32, 0u32, 0u32); MAX_SORTED_RUNS];
     let mut count = 0;
     for run in runs() {
         let Some(slot) = sorted_runs.get_mut(count) else {
@@ -92,6 +94,9 @@ pub(super) fn for_each(
     }
 }
 
+/// A node's adjacent channels: (node, first channel, end).
+type Run = (u32, u32, u32);
+
 /// Runs of one node a clip may have for [`for_each`] to sort them on the
 /// stack; past that, nodes are found by repeated scans.
 const MAX_SORTED_RUNS: usize = 256;
@@ -99,10 +104,7 @@ const MAX_SORTED_RUNS: usize = 256;
 /// [`for_each`]'s order for more than [`MAX_SORTED_RUNS`] runs: the next
 /// node found by a scan over the runs.
 #[cold]
-fn scan<I: Iterator<Item = (u32, usize, usize)>>(
-    runs: impl Fn() -> I,
-    mut visit: impl FnMut(&[(u32, usize, usize)]),
-) {
+fn scan<I: Iterator<Item = Run>>(runs: impl Fn() -> I, mut visit: impl FnMut(&[Run])) {
     let mut last: Option<u32> = None;
     while let Some(n) = runs()
         .map(|r| r.0)
