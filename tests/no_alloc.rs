@@ -304,6 +304,39 @@ fn sampling_a_pose_makes_no_heap_allocation() {
             "{name} allocated while sampling"
         );
     }
+    // Values sharing variables (one table a sample, carried from value to
+    // value in Blockbench's order) and a blend weight reading them.
+    {
+        use support::bbmodel_builder::{Animation, bone, keyframe};
+        use support::clips::{ARM, HEAD, rig5};
+        let point = |x: &str| serde_json::json!({"x": x, "y": "v.a", "z": 0});
+        let clip = Animation::new("chained")
+            .set("length", 1.0)
+            .set("blend_weight", "v.w ?? 1")
+            .animator(
+                ARM,
+                bone(vec![keyframe("position", 0.0, vec![point("v.a * 2")])]),
+            )
+            .animator(
+                HEAD,
+                bone(vec![
+                    keyframe(
+                        "rotation",
+                        0.0,
+                        vec![point("v.a = q.anim_time; v.w = 0.5; return 0")],
+                    ),
+                    keyframe("position", 1.0, vec![point("v.a + 1")]),
+                ]),
+            );
+        let bytes = rig5(vec![clip]).bytes();
+        let loaded = scenedec::load(&bytes, Some("bbmodel"), &options).unwrap();
+        let scene = loaded.scene();
+        let mut poses = vec![NodePose::default(); scene.nodes().len()];
+        let mut world = vec![Mat4::IDENTITY; scene.nodes().len()];
+        let (sampled, sizes) = allocations(|| sample_every_clip(&scene, &mut poses, &mut world));
+        assert_eq!(sampled, 3);
+        assert_eq!(sizes, Vec::<usize>::new(), "the chained clip allocated");
+    }
     if support::corpus_dir().is_some() {
         assert!(
             // 4 corpus files hold Molang keyframes; senkosan's are on an

@@ -14,7 +14,7 @@ use crate::{
 use crate::{scenedec_clip, scenedec_curve, scenedec_hermite_key, scenedec_track};
 
 /// How many arrays a scene has (the length of `scenedec_scene.private_carved`).
-pub const SCENEDEC_ARRAY_COUNT: usize = 31;
+pub const SCENEDEC_ARRAY_COUNT: usize = 32;
 
 /// The source format: `scenedec_format_of`'s answer and `scenedec_scene.format`.
 #[repr(u32)]
@@ -173,6 +173,7 @@ pub struct scenedec_scene {
 macro_rules! arrays {
     ($m:ident) => {
         $m!(
+            molang_bounds,
             nodes,
             meshes,
             groups,
@@ -351,6 +352,8 @@ impl scenedec_scene {
             // The pool is reached only through `scenedec_text`.
             text_pool: carved.text_pool,
             molang_placeholders: carved.molang_placeholders,
+            // The decode's Molang limits, which sampling plays by.
+            molang_bounds: carved.molang_bounds,
         };
         Scene::view(format, input, &carved, &used, arena).ok()
     }

@@ -190,6 +190,8 @@ pub(crate) fn plan(
     counts.keyframes = animations.keyframes;
     counts.keyframe_sources = animations.keyframes;
     counts.clip_blend_weights = animations.animations;
+    // The Molang limits travel with the scene so sampling honours them.
+    counts.molang_bounds = usize::from(animations.keyframes > 0);
     pool += animations.text;
     // The project's Molang placeholders, which Molang keyframes read.
     let placeholders = placeholder_text(doc)?;
@@ -690,6 +692,9 @@ pub(crate) fn fill<'a>(
         warnings,
     )?;
 
+    if let Some(slot) = arrays.molang_bounds.first_mut() {
+        *slot = crate::molang::MolangLimits::of(limits).to_words();
+    }
     if let (Some(slot), Some(text)) = (
         arrays.molang_placeholders.first_mut(),
         placeholder_text(doc)?,

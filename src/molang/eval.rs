@@ -21,7 +21,7 @@ pub struct Slot<'a> {
     value: f64,
 }
 
-impl Slot<'_> {
+impl<'a> Slot<'a> {
     /// An unused slot, to fill a table with.
     pub const EMPTY: Slot<'static> = Slot {
         name: Name {
@@ -32,6 +32,28 @@ impl Slot<'_> {
         text: &[],
         value: 0.0,
     };
+
+    /// A variable spelled out in full (`variable.x`, `temp.y`), for a
+    /// caller that carries variables from one program to the next after
+    /// the first program's text is gone.
+    pub fn spelled(name: &'a [u8], value: f64) -> Self {
+        Slot {
+            name: Name {
+                start: 0,
+                end: u32::try_from(name.len()).unwrap_or(u32::MAX),
+                prefix: super::node::Prefix::None,
+            },
+            text: name,
+            value,
+        }
+    }
+
+    /// The name as its expansion and its written rest (`variable.` and
+    /// `x` for `v.x`), and the value.
+    pub fn parts(&self) -> (&'static [u8], &'a [u8], f64) {
+        let (head, rest) = self.name.parts(self.text);
+        (head, rest, self.value)
+    }
 }
 
 /// The variables `variable.*` and `temp.*` assignments set, in caller
@@ -54,6 +76,23 @@ impl<'v, 'a> Variables<'v, 'a> {
             len: 0,
             rng: Rng(seed),
         }
+    }
+
+    /// A table over `slots` whose first `set` entries already hold
+    /// variables (carried from earlier evaluations), the generator seeded
+    /// with `seed`.
+    pub fn preset(slots: &'v mut [Slot<'a>], set: usize, seed: u64) -> Self {
+        let len = set.min(slots.len());
+        Self {
+            slots,
+            len,
+            rng: Rng(seed),
+        }
+    }
+
+    /// The variables set, in the order they were first assigned.
+    pub fn slots(&self) -> &[Slot<'a>] {
+        self.set_slots()
     }
 
     /// Forgets every variable (molangjs `resetVariables`).

@@ -28,6 +28,28 @@ impl MolangLimits {
     }
 }
 
+impl MolangLimits {
+    /// The four limits in field order, as a scene stores them.
+    pub const fn to_words(self) -> [u64; 4] {
+        [
+            self.max_chars,
+            self.max_depth,
+            self.max_statements,
+            self.max_steps,
+        ]
+    }
+
+    /// The limits [`MolangLimits::to_words`] stored.
+    pub const fn from_words(w: [u64; 4]) -> Self {
+        Self {
+            max_chars: w[0],
+            max_depth: w[1],
+            max_statements: w[2],
+            max_steps: w[3],
+        }
+    }
+}
+
 impl Default for MolangLimits {
     fn default() -> Self {
         Self::of(&BbmodelLimits::DEFAULT)

@@ -36,9 +36,9 @@ pub use mesh::{
 };
 pub use node::{NodeFlags, NodeRecord};
 pub use sample::{
-    MAX_PLAYED_NODES, MAX_PLAYED_TEXT, MAX_PLAYED_VARIABLES, MaterialSample, NodePose,
-    TEX_MATRIX_SLOTS, TEXTURE_SLOTS, TexMatrixSample, clip_loop_mode, clip_time, texture_matrix,
-    world_matrices,
+    MAX_CARRIED_NAME, MAX_PLAYED_NODES, MAX_PLAYED_TEXT, MAX_PLAYED_VARIABLES, MaterialSample,
+    NodePose, TEX_MATRIX_SLOTS, TEXTURE_SLOTS, TexMatrixSample, clip_loop_mode, clip_time,
+    texture_matrix, world_matrices,
 };
 pub use text::{TextRef, TextSource};
 pub use texture::{Filter, FrameOrder, MipRecord, SourceFormat, TextureFlags, TextureRecord, Wrap};
@@ -144,9 +144,15 @@ macro_rules! scene_arrays {
     };
 }
 
-// Four-byte-aligned arrays first, byte arrays last: carving in this order
-// needs no padding after an aligned start, so footprint = sum of sizes.
+// The eight-byte-aligned array first, then four-byte-aligned arrays, byte
+// arrays last: carving in this order needs no padding after an aligned
+// start, so footprint = sum of sizes.
 scene_arrays! {
+    /// The Molang limits the decode read with (none or one), which the
+    /// sampler plays Molang keyframes by: `maxMolangChars`,
+    /// `maxMolangDepth`, `maxMolangStatements`, `maxMolangSteps`. First:
+    /// the one eight-byte-aligned array, at the arena's aligned start.
+    molang_bounds: [u64; 4],
     /// Nodes (groups, joints), see [`NodeRecord`].
     nodes: NodeRecord,
     /// Meshes, see [`MeshRecord`].
@@ -269,6 +275,17 @@ impl<'a> Scene<'a> {
     /// input text spans point into.
     pub const fn input(&self) -> &'a [u8] {
         self.input
+    }
+
+    /// The Molang limits Molang keyframes play by: the decode's
+    /// (`molang_bounds`), or the defaults for a scene without them.
+    pub fn molang_limits(&self) -> crate::molang::MolangLimits {
+        self.arrays
+            .molang_bounds
+            .first()
+            .map_or_else(Default::default, |b| {
+                crate::molang::MolangLimits::from_words(*b)
+            })
     }
 
     /// The source format.

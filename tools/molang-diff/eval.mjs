@@ -9,7 +9,9 @@
 // stdout: {"version": "x.y.z", "values": [[[v at each time] per expression] per group]};
 // a value that is not finite is written as the string "Infinity",
 // "-Infinity" or "NaN". Variables are reset before each (expression, time),
-// as entering the Animate tab resets them.
+// as entering the Animate tab resets them; a group with "chain": true has
+// them reset once per time instead, its expressions then evaluated in
+// order sharing them (one frame of Blockbench's stackAnimations).
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 // The package's "main" is a CommonJS file inside a "type": "module"
@@ -64,8 +66,19 @@ parser.variableHandler = (name, variables, args) => {
 };
 
 const out = (v) => (Number.isFinite(v) ? v : String(v));
+const chained = (group) => {
+	const byTime = input.times.map((t) => {
+		now = t;
+		parser.resetVariables();
+		return group.expressions.map((expression) =>
+			out(parser.parse(expression, { this: input.this, 'query.anim_time': t })),
+		);
+	});
+	return group.expressions.map((_, e) => byTime.map((row) => row[e]));
+};
 const values = input.groups.map((group) => {
 	lines = placeholderLines(group.placeholders);
+	if (group.chain) return chained(group);
 	return group.expressions.map((expression) =>
 		input.times.map((t) => {
 			now = t;

@@ -294,8 +294,11 @@ impl<'a> Fill<'_, '_, 'a> {
         // warnings that remain give their reason).
         let why = match name {
             "blend_weight" => "a number or escaped text is not read for it",
+            // Timeline.loop reads it between real-time frames (with the
+            // wall clock's delta_time); a playhead set to a time, as
+            // Blockbench's glTF export sets it, shows the clip without it.
             "anim_time_update" => {
-                "Blockbench's Timeline.loop applies it only while playing in real time"
+                "Blockbench's Timeline.loop applies it only while playing in real time; a time set on the playhead, as its glTF export sets it, plays without it"
             }
             // start_delay, loop_delay: only Bedrock exports carry them.
             _ => "Blockbench's preview does not play it",

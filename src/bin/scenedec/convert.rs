@@ -32,6 +32,8 @@ pub struct Request {
     pub axes: gltf::Axes,
     /// `--fps`: the rate clips are sampled at.
     pub fps: f32,
+    /// `--continuous-length`: seconds a length-0 Molang clip is exported over.
+    pub continuous_length: f32,
     /// `--json`.
     pub json: bool,
     /// `--verbose`: print each file's warning groups.
@@ -325,6 +327,7 @@ fn convert_or_skip(
             .scale
             .unwrap_or_else(|| gltf::metres_per_unit(scene.format())),
         fps: request.fps,
+        continuous_length: request.continuous_length,
         hidden: request.hidden,
         axes: request.axes,
         material_clips: request.material_clips,
@@ -551,6 +554,7 @@ mod tests {
             scale: None,
             axes: gltf::Axes::Gltf,
             fps: scenedec::export::gltf::animations::DEFAULT_FPS,
+            continuous_length: scenedec::export::gltf::animations::DEFAULT_CONTINUOUS_LENGTH,
             json: false,
             verbose: false,
             hidden: gltf::Hidden::Drop,

@@ -270,6 +270,14 @@ fn convert_command() -> Command {
                     .help("Sample every animation at F frames a second, at its end and at every keyframe time"),
             )
             .arg(
+                Arg::new("continuous-length")
+                    .long("continuous-length")
+                    .value_name("SECONDS")
+                    .default_value("24")
+                    .value_parser(clap::value_parser!(f32))
+                    .help("Export a loop or hold animation of length 0 whose Molang runs on (a Bedrock continuous animation) over SECONDS, in (0, 1000] (Blockbench's preview plays it for 1000); 24 loops seamlessly every sine of anim_time at a multiple of 15 degrees a second"),
+            )
+            .arg(
                 Arg::new("material-clips")
                     .long("material-clips")
                     .value_name("HOW")
@@ -360,6 +368,19 @@ fn main() -> ExitCode {
                 );
                 return ExitCode::from(2);
             }
+            let continuous_length = m
+                .get_one::<f32>("continuous-length")
+                .copied()
+                .unwrap_or(scenedec::export::gltf::animations::DEFAULT_CONTINUOUS_LENGTH);
+            if !(continuous_length.is_finite()
+                && continuous_length > 0.0
+                && continuous_length <= 1000.0)
+            {
+                eprintln!(
+                    "scenedec convert: --continuous-length must be a number of seconds in (0, 1000]"
+                );
+                return ExitCode::from(2);
+            }
             let Some(files) = m.get_many::<std::path::PathBuf>("files") else {
                 return ExitCode::from(2);
             };
@@ -379,6 +400,7 @@ fn main() -> ExitCode {
                 }),
                 scale,
                 fps,
+                continuous_length,
                 json: m.get_flag("json"),
                 verbose: m.get_flag("verbose"),
                 axes: if m.get_one::<String>("axes").is_some_and(|a| a == "source") {

@@ -36,6 +36,15 @@ use super::nodes::{NodeMap, quaternion_xyz};
 /// The rate clips are sampled at unless the caller says otherwise.
 pub const DEFAULT_FPS: f32 = 60.0;
 
+/// Seconds a clip of length 0 whose Molang runs on is exported over (a
+/// Bedrock continuous animation: Blockbench's preview plays it until
+/// `Timeline.loop`'s `length || 1e3` s, its Bedrock export writes it
+/// `loop: true`). 24 s holds a whole number of periods of every
+/// `math.sin`/`math.cos` of `query.anim_time` whose rate is a multiple of
+/// 15°/s (period 360/rate s divides 24), so such a clip loops without a
+/// seam; `--continuous-length` sets another.
+pub const DEFAULT_CONTINUOUS_LENGTH: f32 = 24.0;
+
 /// Most frames written per clip; a longer clip is sampled at evenly spaced
 /// times instead (a clip of 10⁶ s at 60 fps would be 6 · 10⁷ frames).
 pub const MAX_FRAMES_PER_CLIP: usize = 1 << 16;
@@ -72,6 +81,25 @@ fn clip_end(length: f32) -> f32 {
         length
     } else {
         0.0
+    }
+}
+
+/// The seconds clip `clip` is exported over: its length, or `continuous`
+/// for a loop or hold clip of length 0 whose Molang runs on (such a clip
+/// samples the time itself, `clip_time`). A once clip of length 0 stays
+/// one frame: the specification returns it to rest after its end, 0
+/// (Blockbench's `stackAnimations` would play it on).
+fn played_length(scene: &Scene<'_>, clip: usize, continuous: f32) -> f32 {
+    let Some(record) = scene.animations().get(clip) else {
+        return 0.0;
+    };
+    if clip_end(record.length) > 0.0 || clip_loop_mode(record) == LoopMode::Once {
+        return record.length;
+    }
+    if scene.clip_runs_molang(clip) {
+        continuous
+    } else {
+        record.length
     }
 }
 
@@ -174,7 +202,7 @@ pub fn write_animations(
     scene: &Scene<'_>,
     nodes: &NodeMap,
     scale: f32,
-    fps: f32,
+    (fps, continuous): (f32, f32),
 ) -> Result<usize, ExportError> {
     let mut poses = std::vec![NodePose::default(); scene.nodes().len()];
     let mut written = 0;
@@ -192,14 +220,15 @@ pub fn write_animations(
                 .and_then(|p| nodes.pivot.get(p).copied())
                 .unwrap_or([0.0; 3]);
         }
-        let end = clip_end(record.length);
+        let length = played_length(scene, clip, continuous);
+        let end = clip_end(length);
         // LINEAR tracks: one shared grid with every keyframe time in it.
         let linear_keys: Vec<f32> = tracks
             .iter()
             .filter(|t| !t.step)
             .flat_map(|t| t.key_times.iter().copied())
             .collect();
-        let grid = merge_times(frame_times(record.length, fps), &linear_keys, end);
+        let grid = merge_times(frame_times(length, fps), &linear_keys, end);
         let mut linear: Vec<&mut Track> = tracks.iter_mut().filter(|t| !t.step).collect();
         sample_into(scene, clip, &grid, &mut poses, &mut linear, scale)?;
         let grid_input = if linear.is_empty() {

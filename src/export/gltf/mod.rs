@@ -67,6 +67,9 @@ pub struct Options {
     pub axes: Axes,
     /// How J3D material tracks glTF can play are written.
     pub material_clips: MaterialClips,
+    /// Seconds a clip of length 0 whose Molang runs on is exported over
+    /// ([`animations::DEFAULT_CONTINUOUS_LENGTH`]).
+    pub continuous_length: f32,
 }
 
 /// Which way the exported model faces.
@@ -119,6 +122,7 @@ impl Default for Options {
             hidden: Hidden::Drop,
             axes: Axes::Source,
             material_clips: MaterialClips::Pointer,
+            continuous_length: animations::DEFAULT_CONTINUOUS_LENGTH,
         }
     }
 }
@@ -223,9 +227,13 @@ fn build(scene: &Scene<'_>, stem: &str, options: &Options) -> Result<Parts, Expo
         options.fps,
         options.material_clips,
     )?;
-    let animations =
-        animations::write_animations(&mut w, scene, &cx.nodes, options.scale, options.fps)?
-            + j3d.animations;
+    let animations = animations::write_animations(
+        &mut w,
+        scene,
+        &cx.nodes,
+        options.scale,
+        (options.fps, options.continuous_length),
+    )? + j3d.animations;
     j3d_materials::declare(&mut w.root, &j3d.pointers);
     let kept_tracks = j3d_materials::kept_extras(j3d.kept);
     // Always a default scene, even with nothing in it: readers such as

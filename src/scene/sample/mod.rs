@@ -11,21 +11,30 @@ mod clips;
 mod easing;
 mod keyframes;
 mod molang;
+mod molang_order;
+mod molang_vars;
 mod pose;
 mod rotation;
 mod segment;
 
 pub use clips::{MaterialSample, TEX_MATRIX_SLOTS, TEXTURE_SLOTS, TexMatrixSample, texture_matrix};
 pub use molang::{MAX_PLAYED_NODES, MAX_PLAYED_TEXT, MAX_PLAYED_VARIABLES};
+pub use molang_vars::MAX_CARRIED_NAME;
 pub use pose::NodePose;
 
+use core::cell::{Cell, RefCell};
 use keyframes::Resolve;
+use molang_vars::Carried;
 
 use super::{
-    AnimationRecord, ChannelFlags, ChannelRecord, ChannelTarget, KeyframeRecord, LoopMode, Mat4,
-    NodeRecord, Scene,
+    AnimationRecord, ChannelFlags, ChannelRecord, ChannelTarget, KeyframeRecord, KeyframeSource,
+    LoopMode, Mat4, NodeRecord, Scene,
 };
 use crate::error::{Error, ErrorCode};
+
+/// Keyframes one channel's sample reads at most (catmull-rom's four), each
+/// evaluated once.
+const CACHED: usize = 4;
 
 /// Scale factor Blockbench uses for a sampled scale of 0 (or NaN):
 /// `displayScale`'s `|| 0.00001`, which keeps the bone invertible.
@@ -128,27 +137,24 @@ impl Scene<'_> {
             .molang_placeholders()
             .first()
             .map_or("", |text| self.text(*text));
-        let blend = self.clip_blend_weights().get(clip).copied();
-        molang::with_placeholders(placeholders, |placeholders| {
-            let weight = blend.map_or(1.0, |text| {
-                let sampling = molang::Sampling {
-                    input: self.input(),
-                    target: ChannelTarget::Translation,
-                    anim_time: t,
-                    placeholders,
-                    life_time: time,
-                };
-                molang::blend_weight(&sampling, text)
-            });
-            let at = ClipTime { t, time, weight };
-            self.pose_clip(record, at, placeholders, out);
+        let limits = self.molang_limits();
+        molang::with_placeholders(placeholders, limits, |placeholders| {
+            let at = ClipTime {
+                t,
+                time,
+                weight: 1.0,
+            };
+            self.pose_clip(clip, record, at, placeholders, out);
         });
         Ok(())
     }
 
-    /// Applies the channels of bbmodel clip `record` at `at` to `out`.
+    /// Applies the channels of bbmodel clip `record` (index `clip`) at `at`
+    /// to `out`, in Blockbench's order (`molang_order.rs`) with one Molang
+    /// variable table for the whole sample (`molang_vars.rs`).
     fn pose_clip(
         &self,
+        clip: usize,
         record: &AnimationRecord,
         at: ClipTime,
         placeholders: &crate::molang::Placeholders<'_, '_>,
@@ -162,45 +168,107 @@ impl Scene<'_> {
         let channels = channels
             .get(..record.channel_count as usize)
             .unwrap_or(channels);
-        for (i, channel) in channels.iter().enumerate() {
-            let first = channel.first_keyframe as usize;
-            let keys = self.keyframes().get(first..).unwrap_or_default();
-            let keys = keys.get(..channel.keyframe_count as usize).unwrap_or(keys);
-            let Some(channel_target) = target(channel.target) else {
-                continue;
-            };
-            let sampling = molang::Sampling {
-                input: self.input(),
-                target: channel_target,
-                anim_time: at.t,
-                placeholders,
-                life_time: at.time,
-            };
-            let sources = self.keyframe_sources();
-            let resolve = |i: usize, k: &KeyframeRecord| {
-                let index = first.saturating_add(i);
-                molang::resolve(&sampling, sources.get(index), index, k)
-            };
-            // Format.animation_loop_wrapping applies to loop clips only.
-            let wrap = (looping && channel.flags & ChannelFlags::LOOP_WRAP != 0)
-                .then_some(record.length)
-                .filter(|l| *l > 0.0 && l.is_finite());
-            let played = Played {
-                keys,
-                looping,
-                wrap,
-                resolve: &resolve,
-            };
-            apply_channel(channel, channel_target, &played, at, out);
-            // rotation_global once the animator's channels (adjacent, one
-            // node) are applied.
-            let last_of_node = channels
-                .get(i.saturating_add(1))
-                .is_none_or(|next| next.node != channel.node);
-            if channel.flags & ChannelFlags::GLOBAL_ROTATION != 0 && last_of_node {
-                rotation::apply_global(out, self.nodes(), channel.node as usize);
+        // Emptied at the start of every sample (molangjs `resetVariables`
+        // stands for it), so a sample is a function of its time.
+        let carried = RefCell::new(Carried::EMPTY);
+        let sampling = |target| molang::Sampling {
+            input: self.input(),
+            target,
+            anim_time: at.t,
+            placeholders,
+            life_time: at.time,
+            carried: &carried,
+            limits: self.molang_limits(),
+        };
+        let blend = self.clip_blend_weights().get(clip).copied();
+        let global = Cell::new(None::<u32>);
+        let weight = Cell::new(at.weight);
+        let finish_node = |out: &mut [NodePose]| {
+            // rotation_global once the animator's channels are applied.
+            if let Some(node) = global.take() {
+                rotation::apply_global(out, self.nodes(), node as usize);
             }
-        }
+        };
+        let out = RefCell::new(out);
+        molang_order::for_each(
+            channels,
+            |_| {
+                finish_node(&mut out.borrow_mut());
+                // stackAnimations parses blend_weight per group, before
+                // its displayFrame.
+                if let Some(text) = blend {
+                    weight.set(molang::blend_weight(
+                        &sampling(ChannelTarget::Translation),
+                        text,
+                    ));
+                }
+            },
+            |i| {
+                let Some(channel) = channels.get(i) else {
+                    return;
+                };
+                let Some(channel_target) = target(channel.target) else {
+                    return;
+                };
+                let first = channel.first_keyframe as usize;
+                let keys = self.keyframes().get(first..).unwrap_or_default();
+                let keys = keys.get(..channel.keyframe_count as usize).unwrap_or(keys);
+                let s = sampling(channel_target);
+                let sources = self.keyframe_sources();
+                // Each keyframe evaluated once per sample, however often
+                // the curve reads it (its assignments run once, as
+                // Blockbench's calc runs once per keyframe and axis).
+                // Filled on the first Molang keyframe only.
+                let cache = RefCell::new(None::<[Option<(usize, KeyframeRecord)>; CACHED]>);
+                let next = Cell::new(0usize);
+                let resolve = |i: usize, k: &KeyframeRecord| {
+                    let index = first.saturating_add(i);
+                    let source = sources.get(index);
+                    // A keyframe without Molang is read as it is.
+                    if source.is_none_or(|s| s.molang & KeyframeSource::AXES == 0) {
+                        return *k;
+                    }
+                    let hit = cache
+                        .borrow()
+                        .iter()
+                        .flatten()
+                        .flatten()
+                        .find(|(j, _)| *j == i)
+                        .map(|e| e.1);
+                    if let Some(hit) = hit {
+                        return hit;
+                    }
+                    let value = molang::resolve(&s, source, index, k);
+                    let slot = next.get();
+                    let mut cache = cache.borrow_mut();
+                    let entries = cache.get_or_insert([None; CACHED]);
+                    if let Some(entry) = entries.get_mut(slot % CACHED) {
+                        *entry = Some((i, value));
+                    }
+                    next.set(slot.wrapping_add(1));
+                    value
+                };
+                // Format.animation_loop_wrapping applies to loop clips only.
+                let wrap = (looping && channel.flags & ChannelFlags::LOOP_WRAP != 0)
+                    .then_some(record.length)
+                    .filter(|l| *l > 0.0 && l.is_finite());
+                let played = Played {
+                    keys,
+                    looping,
+                    wrap,
+                    resolve: &resolve,
+                };
+                let at = ClipTime {
+                    weight: weight.get(),
+                    ..at
+                };
+                apply_channel(channel, channel_target, &played, at, &mut out.borrow_mut());
+                if channel.flags & ChannelFlags::GLOBAL_ROTATION != 0 {
+                    global.set(Some(channel.node));
+                }
+            },
+        );
+        finish_node(&mut out.borrow_mut());
     }
 }
 

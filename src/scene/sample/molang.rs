@@ -30,21 +30,19 @@
 )]
 
 use super::super::{ChannelTarget, KeyframeRecord, KeyframeSource, TextSource};
+use super::molang_vars::Carried;
+pub use super::molang_vars::MAX_PLAYED_VARIABLES;
 use crate::json::{JsonStr, TokenKind, Tokenizer};
 use crate::molang::{
     self, Context, MolangLimits, Node, Placeholder, Placeholders, Slot, Times, Variables,
 };
+use core::cell::RefCell;
 
 /// Bytes of one expression's normalized text the sampler compiles
 /// (lowercased, whitespace removed); a longer one plays 0.
 pub const MAX_PLAYED_TEXT: usize = 1024;
 /// Nodes of one compiled expression the sampler holds; more plays 0.
 pub const MAX_PLAYED_NODES: usize = 512;
-/// Variables one evaluation may assign; an evaluation that assigns more
-/// stops and plays 0 (molangjs never stops, but no corpus expression
-/// assigns more than a few).
-pub const MAX_PLAYED_VARIABLES: usize = 32;
-
 /// Lines of `animation_variable_placeholders` the sampler compiles.
 pub const MAX_PLAYED_PLACEHOLDERS: usize = 64;
 
@@ -64,6 +62,11 @@ pub(super) struct Sampling<'a, 'p> {
     pub(super) anim_time: f32,
     /// Time asked (`query.life_time`), seconds.
     pub(super) life_time: f32,
+    /// The variables this sample's values have set so far
+    /// (`molang_vars.rs`).
+    pub(super) carried: &'p RefCell<Carried>,
+    /// The decode's Molang limits (`--limit`, `with_override`).
+    pub(super) limits: MolangLimits,
 }
 
 /// `key` with its Molang axes evaluated at this sample; `index` (the
@@ -90,6 +93,15 @@ pub(super) fn resolve(
             continue;
         }
         let (point, axis) = (bit / 3, bit % 3);
+        // One data point: Blockbench's calc reads it once per axis for
+        // either end; evaluating it again would run its assignments twice.
+        let one_point = source.molang & KeyframeSource::DATA_POINTS == 0 || texts.point_count <= 1;
+        if point == 1 && one_point && source.molang & (1 << axis) != 0 {
+            if let (Some(post), Some(pre)) = (out.post.get_mut(axis), out.pre.get(axis)) {
+                *post = *pre;
+            }
+            continue;
+        }
         let text = if source.molang & KeyframeSource::DATA_POINTS != 0 {
             let p = if texts.point_count > 1 { point } else { 0 };
             texts.points.get(p).and_then(|row| row.get(axis))
@@ -112,6 +124,34 @@ pub(super) fn resolve(
         }
     }
     out
+}
+
+impl super::super::Scene<'_> {
+    /// Whether clip `clip` plays Molang: a keyframe of one of its channels
+    /// holds a Molang value, or it has a `blend_weight` text. Such a clip
+    /// of length 0 runs on (a Bedrock continuous animation).
+    pub fn clip_runs_molang(&self, clip: usize) -> bool {
+        let Some(record) = self.animations().get(clip) else {
+            return false;
+        };
+        let weighted = self
+            .clip_blend_weights()
+            .get(clip)
+            .is_some_and(|t| !t.range().is_empty());
+        let first = record.first_channel as usize;
+        let channels = self.channels().get(first..).unwrap_or_default();
+        let channels = channels
+            .get(..record.channel_count as usize)
+            .unwrap_or(channels);
+        weighted
+            || channels.iter().any(|c| {
+                let first = c.first_keyframe as usize;
+                let end = first.saturating_add(c.keyframe_count as usize);
+                self.keyframe_sources()
+                    .get(first..end)
+                    .is_some_and(|s| s.iter().any(|s| s.molang & KeyframeSource::AXES != 0))
+            })
+    }
 }
 
 /// The clip's `blend_weight` at this sample: Blockbench's
@@ -179,9 +219,10 @@ fn evaluate(text: &JsonStr<'_>, s: &Sampling<'_, '_>, seed: u64) -> f64 {
     evaluate_str(src, s, seed)
 }
 
-/// [`evaluate`] of text already decoded.
+/// [`evaluate`] of text already decoded, with the variables the sample
+/// carries; what it assigns is carried on to the next value.
 fn evaluate_str(src: &str, s: &Sampling<'_, '_>, seed: u64) -> f64 {
-    let limits = MolangLimits::default();
+    let limits = s.limits;
     let len = molang::text_len(src);
     let mut buf = [0u8; MAX_PLAYED_TEXT];
     let Some(buf) = buf.get_mut(..len) else {
@@ -200,8 +241,11 @@ fn evaluate_str(src: &str, s: &Sampling<'_, '_>, seed: u64) -> f64 {
     let Ok(program) = molang::compile(&source, nodes, &limits) else {
         return 0.0;
     };
+    // A copy: the slots borrow its names while the table is written back.
+    let carried = *s.carried.borrow();
     let mut slots = [Slot::EMPTY; MAX_PLAYED_VARIABLES];
-    let mut variables = Variables::new(&mut slots, seed);
+    let set = carried.fill(&mut slots);
+    let mut variables = Variables::preset(&mut slots, set, seed);
     let mut ctx = Context {
         times: Times {
             anim_time: f64::from(s.anim_time),
@@ -213,18 +257,24 @@ fn evaluate_str(src: &str, s: &Sampling<'_, '_>, seed: u64) -> f64 {
         placeholders: s.placeholders,
         limits,
     };
-    program.eval(&mut ctx).unwrap_or(0.0)
+    let value = program.eval(&mut ctx).unwrap_or(0.0);
+    s.carried.borrow_mut().store(&variables);
+    value
 }
 
 /// Calls `f` with the project's placeholders (`text`) compiled into stack
 /// buffers; with none when they do not fit the `MAX_PLAYED_*` bounds or
 /// meet a Molang limit (Blockbench would read them: the values differ).
-pub(super) fn with_placeholders<R>(text: &str, f: impl FnOnce(&Placeholders<'_, '_>) -> R) -> R {
+pub(super) fn with_placeholders<R>(
+    text: &str,
+    limits: MolangLimits,
+    f: impl FnOnce(&Placeholders<'_, '_>) -> R,
+) -> R {
     let plan = molang::plan_placeholders(text);
     if plan.entries == 0 || plan.entries > MAX_PLAYED_PLACEHOLDERS || plan.text > MAX_PLAYED_TEXT {
         return f(&Placeholders::EMPTY);
     }
-    compiled_placeholders(text, plan, f)
+    compiled_placeholders(text, plan, limits, f)
 }
 
 /// [`with_placeholders`] once they are known to fit: its own frame, so
@@ -233,9 +283,9 @@ pub(super) fn with_placeholders<R>(text: &str, f: impl FnOnce(&Placeholders<'_, 
 fn compiled_placeholders<R>(
     text: &str,
     plan: molang::PlaceholderPlan,
+    limits: MolangLimits,
     f: impl FnOnce(&Placeholders<'_, '_>) -> R,
 ) -> R {
-    let limits = MolangLimits::default();
     let mut buf = [0u8; MAX_PLAYED_TEXT];
     let mut nodes = [Node::Num(0.0); MAX_PLAYED_NODES];
     let mut entries = [Placeholder::EMPTY; MAX_PLAYED_PLACEHOLDERS];
@@ -353,29 +403,107 @@ fn string<'a>(t: &mut Tokenizer<'a>) -> Option<Option<JsonStr<'a>>> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::molang_vars::MAX_CARRIED_NAME;
     use super::*;
     use std::string::String;
 
-    fn sampling(
-        placeholders: &'static Placeholders<'static, 'static>,
-    ) -> Sampling<'static, 'static> {
+    fn sampling<'p>(
+        placeholders: &'p Placeholders<'p, 'p>,
+        carried: &'p RefCell<Carried>,
+    ) -> Sampling<'static, 'p> {
         Sampling {
             placeholders,
             input: &[],
             target: ChannelTarget::Translation,
             anim_time: 0.5,
             life_time: 0.5,
+            carried,
+            limits: MolangLimits::default(),
         }
     }
 
-    /// The value of `text` (written as a JSON string) at anim_time 0.5.
-    fn value(text: &str) -> f64 {
+    /// The value of `text` (written as a JSON string) in `s`.
+    fn value_in(text: &str, s: &Sampling<'_, '_>) -> f64 {
         let json = serde_json::to_string(text).unwrap();
         let mut t = Tokenizer::new(json.as_bytes(), 1);
-        let TokenKind::String(s) = t.next_token().unwrap().unwrap().kind else {
+        let TokenKind::String(js) = t.next_token().unwrap().unwrap().kind else {
             panic!("not a string");
         };
-        evaluate(&s, &sampling(&Placeholders::EMPTY), 1)
+        evaluate(&js, s, 1)
+    }
+
+    /// The value of `text` at anim_time 0.5, no variable carried in.
+    fn value(text: &str) -> f64 {
+        let carried = RefCell::new(Carried::EMPTY);
+        value_in(text, &sampling(&Placeholders::EMPTY, &carried))
+    }
+
+    #[test]
+    fn variables_carry_from_one_value_to_the_next_within_a_sample() {
+        // molangjs iterateExp: `context[T.name] = self.variables[T.name] =
+        // …`, and `calculate` starts every parse from self.variables, so a
+        // later value reads what an earlier one assigned (variable.* and
+        // temp.* alike, until resetVariables).
+        let carried = RefCell::new(Carried::EMPTY);
+        let s = sampling(&Placeholders::EMPTY, &carried);
+        assert_eq!(value_in("v.phase = q.anim_time * 4; return 1", &s), 1.0);
+        assert_eq!(value_in("t.k = 3; return v.phase", &s), 2.0);
+        assert_eq!(value_in("variable.phase + temp.k", &s), 5.0);
+        assert_eq!(carried.borrow().len(), 2);
+        // An update keeps one entry.
+        assert_eq!(value_in("v.phase = 7; return v.phase", &s), 7.0);
+        assert_eq!(carried.borrow().len(), 2);
+        // A fresh table (a new sample) has none.
+        assert_eq!(value("v.phase"), 0.0);
+    }
+
+    #[test]
+    fn max_carried_name_is_carried_at_its_value_and_not_past_it() {
+        // `variable.` + letters, MAX_CARRIED_NAME bytes in all and one more.
+        let name = |len: usize| std::format!("variable.{}", "a".repeat(len - 9));
+        for (len, carried_on) in [(MAX_CARRIED_NAME, 4.0), (MAX_CARRIED_NAME + 1, 0.0)] {
+            let carried = RefCell::new(Carried::EMPTY);
+            let s = sampling(&Placeholders::EMPTY, &carried);
+            let n = name(len);
+            // The assigning value still reads its own variable.
+            assert_eq!(value_in(&std::format!("{n} = 4; return {n}"), &s), 4.0);
+            assert_eq!(value_in(&n, &s), carried_on, "{len} bytes");
+        }
+    }
+
+    #[test]
+    fn the_variables_of_a_sample_share_max_played_variables() {
+        // One table for the sample: MAX_PLAYED_VARIABLES names in all,
+        // over every value; the value that assigns one more plays 0.
+        let carried = RefCell::new(Carried::EMPTY);
+        let s = sampling(&Placeholders::EMPTY, &carried);
+        for i in 0..MAX_PLAYED_VARIABLES {
+            assert_eq!(value_in(&std::format!("v.a{i} = 1; return 2"), &s), 2.0);
+        }
+        assert_eq!(value_in("v.a0 = 3; return 2", &s), 2.0, "an update fits");
+        assert_eq!(value_in("v.more = 1; return 2", &s), 0.0);
+    }
+
+    #[test]
+    fn the_sampling_limits_are_the_decodes() {
+        // maxMolangSteps from the scene: at its value the text plays, one
+        // step fewer allowed stops it (an evaluation that meets a limit
+        // plays 0).
+        let carried = RefCell::new(Carried::EMPTY);
+        let text = "1+2";
+        let steps = |max_steps: u64| {
+            let s = Sampling {
+                limits: MolangLimits {
+                    max_steps,
+                    ..MolangLimits::default()
+                },
+                ..sampling(&Placeholders::EMPTY, &carried)
+            };
+            value_in(text, &s)
+        };
+        let needed = (1..100).find(|n| steps(*n) == 3.0).unwrap();
+        assert_eq!(steps(needed - 1), 0.0);
+        assert_eq!(steps(needed), 3.0);
     }
 
     /// `1+1+…+1` with `n` ones.
@@ -467,11 +595,9 @@ mod tests {
             let TokenKind::String(s) = t.next_token().unwrap().unwrap().kind else {
                 panic!("not a string");
             };
-            with_placeholders(text, |p| {
-                let sampling = Sampling {
-                    placeholders: p,
-                    ..sampling(&Placeholders::EMPTY)
-                };
+            let carried = RefCell::new(Carried::EMPTY);
+            with_placeholders(text, MolangLimits::default(), |p| {
+                let sampling = sampling(p, &carried);
                 evaluate(&s, &sampling, 1)
             })
         };
