@@ -554,10 +554,11 @@ pub fn bbmodel(data: &[u8]) {
         limits,
         texture_files: &[],
     };
-    // Strict JSON first: input the tokenizer rejects (at the reader's depth
-    // bound, 1024) never measures, and fails as not JSON (or as an outliner
-    // nested too deep), whatever else is wrong with it.
-    let mut tokens = scenedec::json::Tokenizer::new(data, 1024);
+    // Strict JSON first (after one byte order mark, which the reader skips
+    // as Blockbench's `autoParseJSON` does): input the tokenizer rejects (at
+    // the reader's depth bound, 1024) never measures, and fails as not JSON
+    // (or as an outliner nested too deep), whatever else is wrong with it.
+    let mut tokens = scenedec::json::Tokenizer::after_byte_order_mark(data, 1024);
     let json_ok = loop {
         match tokens.next_token() {
             Ok(Some(_)) => {}
