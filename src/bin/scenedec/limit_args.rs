@@ -40,23 +40,14 @@ impl Limits {
                 all_names().collect::<Vec<_>>().join(", ")
             ));
         };
-        let (bbmodel, j3d, rarc) = applies(known);
-        if rarc {
+        if RarcLimits::default().get(known).is_some() {
             self.rarc = self
                 .rarc
                 .with_override(known, value)
                 .map_err(|e| format!("--limit {spec}: {}", e.message()))?;
-        }
-        if bbmodel {
-            self.bbmodel = self
-                .bbmodel
-                .with_override(known, value)
-                .map_err(|e| format!("--limit {spec}: {}", e.message()))?;
-        }
-        if j3d {
-            self.j3d = self
-                .j3d
-                .with_override(known, value)
+        } else {
+            // The model tables' one namespace, shared with the C API.
+            scenedec::limits::override_model_limit(&mut self.bbmodel, &mut self.j3d, known, value)
                 .map_err(|e| format!("--limit {spec}: {}", e.message()))?;
         }
         if !self.named.contains(&known) {
@@ -110,15 +101,6 @@ pub fn all_names() -> impl Iterator<Item = &'static str> {
 /// The static spelling of `name`, when some table has it.
 fn known_name(name: &str) -> Option<&'static str> {
     all_names().find(|n| *n == name)
-}
-
-/// Whether the .bbmodel, the J3D and the archive tables have `name`.
-fn applies(name: &str) -> (bool, bool, bool) {
-    (
-        BbmodelLimits::default().get(name).is_some(),
-        J3dLimits::default().get(name).is_some(),
-        RarcLimits::default().get(name).is_some(),
-    )
 }
 
 /// `NAME=VALUE`, VALUE a plain integer (1 to 2^53) or `inf`.
