@@ -7,7 +7,7 @@
     reason = "offsets are u32 fields plus u16-bounded indices times strides of at most 54 bytes (below 2^40, no overflow with a 64-bit usize); every table is checked against the chunk before its first read"
 )]
 
-use crate::error::{Error, ErrorCode, Location, SectionId, Warning, WarningCode, Warnings};
+use crate::error::{Error, ErrorCode, Location, SectionId, Warning, WarningCode};
 use crate::j3d::Section;
 use crate::j3d::read::SectionReader;
 use crate::limits::J3dLimits;
@@ -98,7 +98,7 @@ impl Clip {
 pub(crate) fn chunk<'a>(
     bytes: &'a [u8],
     limits: &J3dLimits,
-    warnings: &mut Warnings,
+    report: &mut dyn FnMut(Warning),
 ) -> Result<(Kind, SectionReader<'a>), Error> {
     crate::limits::check(
         bytes.len() as u64,
@@ -170,7 +170,7 @@ pub(crate) fn chunk<'a>(
         // Cut short, but no shorter than the header says the file is: the
         // padding was stripped. Read what is there.
         None if declared > bytes.len() && end <= declared => {
-            warnings.push(Warning::new(
+            report(Warning::new(
                 WarningCode::ShortAnimationFile,
                 Location::Binary {
                     offset: bytes.len() as u64,

@@ -27,7 +27,7 @@ pub mod vaf1;
 
 pub use common::{Clip, JointPose, Kind, LoopMode};
 
-use crate::error::{Error, Warnings};
+use crate::error::{Error, Warning, Warnings};
 use crate::limits::J3dLimits;
 
 /// A parsed animation of any kind.
@@ -57,7 +57,17 @@ pub fn parse<'a>(
     limits: &J3dLimits,
     warnings: &mut Warnings,
 ) -> Result<Animation<'a>, Error> {
-    let (kind, r) = common::chunk(bytes, limits, warnings)?;
+    parse_reporting(bytes, limits, &mut |w| warnings.push(w))
+}
+
+/// [`parse`] handing each warning to `report`: the model's measuring pass
+/// drops them without holding a [`Warnings`] (36 KiB) on the stack.
+pub(crate) fn parse_reporting<'a>(
+    bytes: &'a [u8],
+    limits: &J3dLimits,
+    report: &mut dyn FnMut(Warning),
+) -> Result<Animation<'a>, Error> {
+    let (kind, r) = common::chunk(bytes, limits, report)?;
     Ok(match kind {
         Kind::Bck => Animation::Bck(ank1::Ank1::parse(r, limits)?),
         Kind::Bca => Animation::Bca(anf1::Anf1::parse(r, limits)?),

@@ -56,7 +56,8 @@ struct Totals {
 struct Sink<'s, 'w> {
     out: Option<ClipArrays<'s>>,
     n: Totals,
-    warnings: &'w mut Warnings,
+    /// `None` while measuring: the fill raises the same warnings again.
+    warnings: Option<&'w mut Warnings>,
 }
 
 fn put<T>(slice: &mut [T], i: usize, value: T) -> Result<(), Error> {
@@ -173,7 +174,10 @@ impl Sink<'_, '_> {
     }
 
     fn warn(&mut self, code: WarningCode, file: &str, args: core::fmt::Arguments<'_>) {
-        self.warnings.push(Warning::new(
+        let Some(warnings) = self.warnings.as_deref_mut() else {
+            return;
+        };
+        warnings.push(Warning::new(
             code,
             Location::Nowhere,
             format_args!("animation {}: {args}", Quote(file)),
@@ -215,11 +219,10 @@ impl Model<'_> {
         if options.animations.is_empty() {
             return Ok(());
         }
-        let mut warnings = Warnings::new();
         let mut sink = Sink {
             out: None,
             n: Totals::default(),
-            warnings: &mut warnings,
+            warnings: None,
         };
         self.walk_clips(options, &mut sink, None, 0)?;
         let n = &sink.n;
@@ -247,7 +250,7 @@ impl Model<'_> {
         let mut sink = Sink {
             out: Some(arrays),
             n: Totals::default(),
-            warnings,
+            warnings: Some(warnings),
         };
         self.walk_clips(options, &mut sink, Some(pool), 0)
     }
@@ -261,8 +264,13 @@ impl Model<'_> {
     ) -> Result<(), Error> {
         let limits = &options.limits;
         for &(name, bytes) in options.animations {
-            let parsed =
-                anim::parse(bytes, limits, sink.warnings).map_err(|e| in_file(name, &e))?;
+            let warnings = &mut sink.warnings;
+            let parsed = anim::parse_reporting(bytes, limits, &mut |w| {
+                if let Some(warnings) = warnings.as_deref_mut() {
+                    warnings.push(w);
+                }
+            })
+            .map_err(|e| in_file(name, &e))?;
             if matches!(parsed.kind(), Kind::Bck | Kind::Bca | Kind::Bva) {
                 attach::check(&self.file, &parsed, limits).map_err(|e| in_file(name, &e))?;
             }
