@@ -12,6 +12,7 @@ use super::vertices::Filler;
 use super::walk::{PrimitiveVertices, ShapeSink, Slots, VertexFault, VertexLayout, VertexRefs};
 use crate::error::Error;
 use crate::gx::display_list::Primitive;
+use zerocopy::{FromBytes, Immutable, IntoBytes, KnownLayout};
 
 /// Bytes of the largest display-list vertex batched: a descriptor holds at
 /// most 24 attributes of at most two bytes each. A larger vertex (none can
@@ -21,26 +22,45 @@ const MAX_VERTEX_BYTES: usize = 48;
 /// Vertices waiting for a full block: their bytes side by side, each one's
 /// draw matrix (found under its own packet's slots), and where in the file
 /// each primitive's piece of them came from.
-#[derive(Clone, Debug)]
+///
+/// About 8.7 KiB: the fill takes it from the plan's arena scratch
+/// ([`super::plan`]), not the stack, so the decode fits a small stack.
+#[derive(Clone, Debug, FromBytes, IntoBytes, KnownLayout, Immutable)]
+#[repr(C)]
 pub(super) struct Pending {
     bytes: [u8; BLOCK * MAX_VERTEX_BYTES],
     draws: [u32; BLOCK],
     pieces: Pieces,
-    /// Vertices waiting.
-    len: usize,
-    /// Bytes of each (the shape's vertex size).
-    size: usize,
+    /// Vertices waiting (at most [`BLOCK`]).
+    len: u32,
+    /// Bytes of each (the shape's vertex size, at most
+    /// [`MAX_VERTEX_BYTES`]).
+    size: u32,
 }
 
-impl Default for Pending {
-    fn default() -> Self {
-        Self {
-            bytes: [0; BLOCK * MAX_VERTEX_BYTES],
-            draws: [0; BLOCK],
-            pieces: Pieces::default(),
-            len: 0,
-            size: 1,
-        }
+impl Pending {
+    /// Nothing waiting, whatever the scratch held: only the first `len`
+    /// vertices' bytes, draws and pieces are ever read.
+    pub(super) fn reset(&mut self) {
+        self.len = 0;
+        self.size = 1;
+        self.pieces.clear();
+    }
+
+    fn len(&self) -> usize {
+        self.len as usize
+    }
+
+    fn set_len(&mut self, len: usize) {
+        self.len = u32::try_from(len).unwrap_or(u32::MAX);
+    }
+
+    fn size(&self) -> usize {
+        self.size as usize
+    }
+
+    fn set_size(&mut self, size: usize) {
+        self.size = u32::try_from(size).unwrap_or(u32::MAX);
     }
 }
 
@@ -63,8 +83,8 @@ impl Batch<'_, '_, '_, '_> {
         at: usize,
     ) -> Result<(), Error> {
         let Self { filler, pending } = self;
-        if pending.len == 0 {
-            pending.size = size;
+        if pending.len() == 0 {
+            pending.set_size(size);
             pending.pieces.clear();
         }
         let added = bytes.len().checked_div(size).unwrap_or_default();
@@ -74,38 +94,39 @@ impl Batch<'_, '_, '_, '_> {
         if added == 0 {
             return Ok(());
         }
+        let waiting = pending.len();
         pending
             .bytes
-            .get_mut(pending.len.saturating_mul(size)..)
+            .get_mut(waiting.saturating_mul(size)..)
             .and_then(|rest| rest.get_mut(..bytes.len()))
             .ok_or_else(arena_mismatch)?
             .copy_from_slice(bytes);
         let draws = pending
             .draws
-            .get_mut(pending.len..)
+            .get_mut(waiting..)
             .and_then(|rest| rest.get_mut(..added))
             .ok_or_else(arena_mismatch)?;
         filler.draws_into(layout, slots, Block::in_place(bytes, size, at), draws)?;
-        pending.pieces.push(pending.len, at);
-        pending.len = pending.len.saturating_add(added);
+        pending.pieces.push(pending.len(), at);
+        pending.set_len(pending.len().saturating_add(added));
         Ok(())
     }
 
     /// Fills the waiting vertices, if any.
     fn flush(&mut self) -> Result<(), Error> {
         let Self { filler, pending } = self;
-        if pending.len == 0 {
+        if pending.len() == 0 {
             return Ok(());
         }
         let bytes = pending
             .bytes
-            .get(..pending.len.saturating_mul(pending.size))
+            .get(..pending.len().saturating_mul(pending.size()))
             .ok_or_else(arena_mismatch)?;
         filler.block(
-            Block::gathered(bytes, pending.size, &pending.pieces),
+            Block::gathered(bytes, pending.size(), &pending.pieces),
             &pending.draws,
         )?;
-        pending.len = 0;
+        pending.set_len(0);
         Ok(())
     }
 }
@@ -119,7 +140,7 @@ impl ShapeSink for Batch<'_, '_, '_, '_> {
 
     fn shape(&mut self, layout: &VertexLayout) {
         self.filler.shape(layout);
-        self.pending.len = 0;
+        self.pending.set_len(0);
     }
 
     fn vertex(&mut self, _v: &VertexRefs) -> Result<(), Error> {
@@ -151,15 +172,17 @@ impl ShapeSink for Batch<'_, '_, '_, '_> {
         let mut at = p.at;
         let batched = size <= MAX_VERTEX_BYTES;
         // Waiting vertices go first, whatever this primitive's size.
-        if self.pending.len > 0 && (!batched || self.pending.size != size) {
+        if self.pending.len() > 0 && (!batched || self.pending.size() != size) {
             self.flush()?;
         }
-        if self.pending.len > 0 {
-            let room = BLOCK.saturating_sub(self.pending.len).saturating_mul(size);
+        if self.pending.len() > 0 {
+            let room = BLOCK
+                .saturating_sub(self.pending.len())
+                .saturating_mul(size);
             let (now, later) = rest.split_at(room.min(rest.len()));
             self.stage(layout, slots, now, size, at)?;
             (rest, at) = (later, at.saturating_add(now.len()));
-            if self.pending.len == BLOCK {
+            if self.pending.len() == BLOCK {
                 self.flush()?;
             }
         }
@@ -185,7 +208,7 @@ impl ShapeSink for Batch<'_, '_, '_, '_> {
     }
 
     fn primitive(&mut self, kind: Primitive, count: usize) -> Result<(), Error> {
-        let end = self.filler.vertex.saturating_add(self.pending.len);
+        let end = self.filler.vertex.saturating_add(self.pending.len());
         self.filler.primitive(kind, count, end)
     }
 

@@ -11,6 +11,7 @@ use crate::gx::vertex::{
 };
 use crate::j3d::vtx1::{VertexArray, Vtx1};
 use crate::scene::{MAX_COLOR_SETS, MAX_UV_SETS};
+use zerocopy::{FromBytes, Immutable, IntoBytes, KnownLayout};
 
 /// Vertices filled together, one attribute at a time. Each attribute's
 /// loop costs something per block whatever its length (its element format
@@ -110,21 +111,16 @@ pub(super) struct Block<'l> {
 /// Where a gathered block's vertices came from: piece `p` starts at the
 /// block's vertex `firsts[p]`, read from file offset `ats[p]`, its vertices
 /// one after another. Kept per piece, not per vertex: only an error asks.
-#[derive(Clone, Debug)]
+/// Plain data, so that the fill keeps it in the arena's scratch.
+#[derive(Clone, Debug, FromBytes, IntoBytes, KnownLayout, Immutable)]
+#[repr(C)]
 pub(super) struct Pieces {
-    firsts: [usize; BLOCK],
-    ats: [usize; BLOCK],
-    len: usize,
-}
-
-impl Default for Pieces {
-    fn default() -> Self {
-        Self {
-            firsts: [0; BLOCK],
-            ats: [0; BLOCK],
-            len: 0,
-        }
-    }
+    /// The block's vertex each piece starts at (below [`BLOCK`]).
+    firsts: [u32; BLOCK],
+    /// Its file offset, as a `u64`'s low and high halves: 4-byte aligned
+    /// like the scratch before it, so the plan's padding does not change.
+    ats: [[u32; 2]; BLOCK],
+    len: u32,
 }
 
 impl Pieces {
@@ -135,21 +131,29 @@ impl Pieces {
 
     /// A piece starts at the block's vertex `first`, from file offset `at`.
     pub(super) fn push(&mut self, first: usize, at: usize) {
-        if let (Some(f), Some(a)) = (self.firsts.get_mut(self.len), self.ats.get_mut(self.len)) {
-            (*f, *a) = (first, at);
+        let n = self.len as usize;
+        if let (Some(f), Some(a)) = (self.firsts.get_mut(n), self.ats.get_mut(n)) {
+            let at = at as u64;
+            *f = u32::try_from(first).unwrap_or(u32::MAX);
+            #[allow(clippy::cast_possible_truncation, reason = "the halves of a u64")]
+            {
+                *a = [at as u32, (at >> 32) as u32];
+            }
             self.len = self.len.saturating_add(1);
         }
     }
 
     /// The file offset of the block's vertex `k`, its vertices `size` bytes.
     fn at(&self, k: usize, size: usize) -> usize {
-        let firsts = self.firsts.get(..self.len).unwrap_or_default();
+        let firsts = self.firsts.get(..self.len as usize).unwrap_or_default();
         firsts
             .iter()
             .zip(&self.ats)
-            .rfind(|&(&first, _)| first <= k)
-            .map_or(0, |(&first, &at)| {
-                at.saturating_add((k.saturating_sub(first)).saturating_mul(size))
+            .rfind(|&(&first, _)| first as usize <= k)
+            .map_or(0, |(&first, &[lo, hi])| {
+                let at =
+                    usize::try_from(u64::from(lo) | (u64::from(hi) << 32)).unwrap_or(usize::MAX);
+                at.saturating_add((k.saturating_sub(first as usize)).saturating_mul(size))
             })
     }
 }

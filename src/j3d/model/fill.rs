@@ -32,6 +32,11 @@ impl<'a> Model<'a> {
         let envelope_firsts = arena.slice::<u32>(self.evp1.len())?;
         // Shape -> material + 1 (0: none), from INF1.
         let shape_materials = arena.slice::<u32>(self.shp1.len())?;
+        let pending = match arena.slice::<Pending>(1)? {
+            [pending] => pending,
+            _ => return Err(arena_mismatch()),
+        };
+        pending.reset();
         let mut pool = Pool {
             bytes: &mut *arrays.text_pool,
             len: 0,
@@ -102,7 +107,6 @@ impl<'a> Model<'a> {
             raw: [[0.0; 3]; BLOCK],
             readers: ArrayReaders::new(&self.vtx1),
         };
-        let mut pending = Pending::default();
         for s in 0..self.shp1.len() {
             let shape = self.shp1.shape(s)?;
             let desc = self.shp1.descriptor(&shape, &self.vtx1)?;
@@ -114,7 +118,7 @@ impl<'a> Model<'a> {
             filler.mesh_vertices = 0;
             let mut batch = Batch {
                 filler: &mut filler,
-                pending: &mut pending,
+                pending: &mut *pending,
             };
             self.walk_shape(&shape, &desc, &mut batch)?;
             let shape_vertices = filler.vertex.saturating_sub(first_vertex);
