@@ -3,9 +3,9 @@
 //! then one mesh per shape, its vertices written by [`Filler`]).
 
 use super::batch::{Batch, Pending};
-use super::blocks::{ArrayReaders, BLOCK, Lanes};
+use super::blocks::{ArrayReaders, Lanes};
 use super::names::Pool;
-use super::vertices::Filler;
+use super::vertices::{Filler, Runs};
 use super::{Model, arena_mismatch, color_sets, index32, product, sum, uv_sets};
 use crate::arena::Arena;
 use crate::error::{Error, Warnings};
@@ -37,6 +37,10 @@ impl<'a> Model<'a> {
             _ => return Err(arena_mismatch()),
         };
         pending.reset();
+        let runs = match arena.slice::<Runs>(1)? {
+            [runs] => runs,
+            _ => return Err(arena_mismatch()),
+        };
         let mut pool = Pool {
             bytes: &mut *arrays.text_pool,
             len: 0,
@@ -104,7 +108,7 @@ impl<'a> Model<'a> {
             normal_draw: None,
             skin_draw: None,
             lanes: Lanes::default(),
-            raw: [[0.0; 3]; BLOCK],
+            runs,
             readers: ArrayReaders::new(&self.vtx1),
         };
         for s in 0..self.shp1.len() {

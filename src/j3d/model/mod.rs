@@ -211,8 +211,9 @@ pub(crate) fn plan(
         scratch.add::<[f32; 16]>(model.drw1.len())?;
         scratch.add::<u32>(model.evp1.len())?;
         scratch.add::<u32>(model.shp1.len())?;
-        // The fill's waiting block, off the stack.
-        scratch.add::<batch::Pending>(1)
+        // The fill's waiting block and its runs, off the stack.
+        scratch.add::<batch::Pending>(1)?;
+        scratch.add::<vertices::Runs>(1)
     })?;
     Ok((plan, summary))
 }

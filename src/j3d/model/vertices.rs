@@ -16,6 +16,7 @@ use crate::error::{Error, Location, SectionId, Warning, WarningCode, Warnings};
 use crate::gx::display_list::Primitive;
 use crate::j3d::drw1::DrawMatrix;
 use crate::scene::{Influence, InfluenceSpan, Mat4, NormalMatrix};
+use zerocopy::{FromBytes, Immutable, IntoBytes, KnownLayout};
 /// Writes vertices, triangles and influences into the scene's arrays.
 pub(super) struct Filler<'f, 'm, 'a> {
     pub(super) model: &'m Model<'a>,
@@ -48,8 +49,19 @@ pub(super) struct Filler<'f, 'm, 'a> {
     pub(super) readers: ArrayReaders<'a>,
     /// The current shape's attributes: where each index is, what it reads.
     pub(super) lanes: Lanes<'a>,
-    /// A block's elements of one attribute as stored.
-    pub(super) raw: [[f32; 3]; BLOCK],
+    /// A block's runs, in the plan's arena scratch.
+    pub(super) runs: &'f mut Runs,
+}
+
+/// A block's values read before they are placed: one attribute's elements
+/// as stored, and up to two UV sets. About 3.5 KiB, kept in the plan's
+/// arena scratch ([`super::plan`]) rather than the stack; what a block
+/// reads it writes first.
+#[derive(FromBytes, IntoBytes, KnownLayout, Immutable)]
+#[repr(C)]
+pub(super) struct Runs {
+    raw: [[f32; 3]; BLOCK],
+    uv: [[[f32; 2]; BLOCK]; 2],
 }
 impl Filler<'_, '_, '_> {
     /// A shape starts: its attributes resolved for the fill.
@@ -249,14 +261,14 @@ impl Filler<'_, '_, '_> {
     #[inline(always)]
     fn block_positions(&mut self, draws: DrawRuns<'_>, block: Block<'_>) -> Result<(), Error> {
         self.model
-            .read_lane(self.lanes.position, block, self.raw.iter_mut())?;
+            .read_lane(self.lanes.position, block, self.runs.raw.iter_mut())?;
         let first = self.vertex;
         let out = self
             .positions
             .get_mut(first..)
             .and_then(|out| out.get_mut(..draws.len()))
             .ok_or_else(arena_mismatch)?;
-        let (mut raw, mut out) = (self.raw.as_slice(), out);
+        let (mut raw, mut out) = (self.runs.raw.as_slice(), out);
         for run in draws.runs() {
             let &[d, ..] = run else { continue };
             let matrix = Mat4(
@@ -283,7 +295,7 @@ impl Filler<'_, '_, '_> {
     #[inline(always)]
     fn block_normals(&mut self, draws: DrawRuns<'_>, block: Block<'_>) -> Result<(), Error> {
         self.model
-            .read_lane(self.lanes.normal, block, self.raw.iter_mut())?;
+            .read_lane(self.lanes.normal, block, self.runs.raw.iter_mut())?;
         let first = self.vertex;
         let out = self
             .normals
@@ -295,7 +307,7 @@ impl Filler<'_, '_, '_> {
             return Ok(());
         }
         // A vertex without a normal index read as zero, which turns to zero.
-        let (mut raw, mut out) = (self.raw.as_slice(), out);
+        let (mut raw, mut out) = (self.runs.raw.as_slice(), out);
         for run in draws.runs() {
             let &[d, ..] = run else { continue };
             if self.normal_draw.as_ref().map(|(nd, _)| *nd) != Some(d) {
@@ -341,18 +353,17 @@ impl Filler<'_, '_, '_> {
         }
         // Two sets (the corpus's maps): both read as runs, then one pass of
         // whole pairs (the interleaved writes kept out of the reads).
-        let mut run = [[0.0; 2]; BLOCK];
+        let [run, other] = &mut self.runs.uv;
         if let [first, second, ..] = self.lanes.uvs
             && sets == 2
         {
-            let mut other = [[0.0; 2]; BLOCK];
             model.read_lane(first, block, run.iter_mut().take(n))?;
             model.read_lane(second, block, other.iter_mut().take(n))?;
             for (uvs, (a, b)) in out
                 .as_chunks_mut::<2>()
                 .0
                 .iter_mut()
-                .zip(run.iter().zip(&other))
+                .zip(run.iter().zip(other.iter()))
             {
                 *uvs = [*a, *b];
             }
@@ -363,12 +374,12 @@ impl Filler<'_, '_, '_> {
         for (set, &lane) in self.lanes.uvs.iter().enumerate().take(sets) {
             model.read_lane(lane, block, run.iter_mut().take(n))?;
             match sets {
-                3 => place_set::<3>(out, set, &run),
-                4 => place_set::<4>(out, set, &run),
-                5 => place_set::<5>(out, set, &run),
-                6 => place_set::<6>(out, set, &run),
-                7 => place_set::<7>(out, set, &run),
-                8 => place_set::<8>(out, set, &run),
+                3 => place_set::<3>(out, set, run),
+                4 => place_set::<4>(out, set, run),
+                5 => place_set::<5>(out, set, run),
+                6 => place_set::<6>(out, set, run),
+                7 => place_set::<7>(out, set, run),
+                8 => place_set::<8>(out, set, run),
                 // A shape has at most `MAX_UV_SETS` (8).
                 _ => return Err(arena_mismatch()),
             }
