@@ -303,8 +303,8 @@ fn apply_channel(
     };
     let (keys, t) = (played.keys, at.t);
     if target == ChannelTarget::Rotation && channel.flags & ChannelFlags::QUATERNION != 0 {
-        // Blend weight is not applied to slerped rotations (docs/bbmodel.md).
-        rotation::apply_quaternion(keys, t, played.wrap, channel.flags, pose, played.resolve);
+        let flags = channel.flags;
+        rotation::apply_quaternion(keys, t, played.wrap, flags, at.weight, pose, played.resolve);
         return;
     }
     // The Hytale plugin's displayScale stretches the group's main cube

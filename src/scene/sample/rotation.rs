@@ -164,12 +164,15 @@ fn fixed(value: [f32; 3], rest: [f64; 3], hytale: bool) -> Quat {
 /// plugin eases `alpha` when both keyframes are catmull-rom (and alpha is
 /// neither 0 nor 1), and its `displayRotation` multiplies the rest
 /// quaternion by that Euler's quaternion; Blockbench's adds it to the rest
-/// Euler angles.
+/// Euler angles. Both `displayRotation`s multiply that Euler by the clip's
+/// blend weight first (`stackAnimations`' multiplier), so `weight` scales
+/// the angles added, not the slerp.
 pub(super) fn apply_quaternion(
     keys: &[KeyframeRecord],
     t: f32,
     wrap: Option<f32>,
     flags: u32,
+    weight: f32,
     pose: &mut NodePose,
     resolve: Resolve<'_>,
 ) {
@@ -205,7 +208,12 @@ pub(super) fn apply_quaternion(
         }
     };
     let e = euler_from_quat(q);
-    let added = [e[0] - rest[0], e[1] - rest[1], e[2] - rest[2]];
+    let w = f64::from(weight);
+    let added = [
+        (e[0] - rest[0]) * w,
+        (e[1] - rest[1]) * w,
+        (e[2] - rest[2]) * w,
+    ];
     pose.rotation = if hytale {
         narrow(euler_from_quat(mul(
             quat_from_euler(rest),
@@ -292,6 +300,7 @@ mod tests {
             0.5,
             None,
             ChannelFlags::QUATERNION,
+            1.0,
             &mut pose,
             &|_, k| *k,
         );
@@ -299,6 +308,50 @@ mod tests {
             close(pose.rotation, [-5f32.to_radians(), 0.0, 0.0]),
             "{pose:?}"
         );
+    }
+
+    #[test]
+    fn blend_weight_scales_the_euler_angles_interpolate_returns_not_the_slerp() {
+        // interpolate (use_quaternions) returns the slerp's Euler minus the
+        // rest, in degrees; displayRotation adds `degToRad(arr[i]) *
+        // multiplier` (Blockbench) or builds its Euler from `degToRad(
+        // array[i]) * multiplier` (the Hytale plugin), the multiplier being
+        // stackAnimations' blend weight. The short arc 0° to 350° gives
+        // −5° at alpha 1/2; weight 0.5 makes it −2.5°, weight 0 the rest.
+        let keys = [
+            key(0.0, LINEAR, [0.0; 3]),
+            key(1.0, LINEAR, [350f32.to_radians(), 0.0, 0.0]),
+        ];
+        for flags in [
+            ChannelFlags::QUATERNION,
+            ChannelFlags::QUATERNION | ChannelFlags::HYTALE,
+        ] {
+            for (weight, want) in [(0.5f32, -2.5f32), (0.0, 0.0), (2.0, -10.0)] {
+                let mut pose = posed([0.0; 3]);
+                apply_quaternion(&keys, 0.5, None, flags, weight, &mut pose, &|_, k| *k);
+                assert!(
+                    close(pose.rotation, [want.to_radians(), 0.0, 0.0]),
+                    "flags {flags} weight {weight}: {pose:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn the_hytale_plugin_weights_the_angles_before_multiplying_by_the_rest() {
+        // Hytale displayRotation: bone.quaternion.multiply(q(degToRad(
+        // array) * multiplier)). Rest (0, 0, 90°), keyframes x 0 and x 90°
+        // (q(rest)·q(value)) at alpha 1: the value's Euler is x 90°;
+        // weight 0.5 gives q(rest)·Rx(45°), Euler (45°, 0, 90°).
+        let keys = [
+            key(0.0, LINEAR, [0.0; 3]),
+            key(1.0, LINEAR, [FRAC_PI_2, 0.0, 0.0]),
+        ];
+        let mut pose = posed([0.0, 0.0, FRAC_PI_2]);
+        let flags = ChannelFlags::QUATERNION | ChannelFlags::HYTALE;
+        apply_quaternion(&keys, 1.0, None, flags, 0.5, &mut pose, &|_, k| *k);
+        let want = [45f32.to_radians(), 0.0, FRAC_PI_2];
+        assert!(close(pose.rotation, want), "{pose:?}");
     }
 
     #[test]
@@ -319,6 +372,7 @@ mod tests {
             0.5,
             None,
             ChannelFlags::QUATERNION,
+            1.0,
             &mut pose,
             &|_, k| *k,
         );
@@ -350,7 +404,7 @@ mod tests {
                 key(1.0, CATMULL, [FRAC_PI_2, 0.0, 0.0]),
             ];
             let mut pose = posed([0.0; 3]);
-            apply_quaternion(&keys, 0.25, None, flags, &mut pose, &|_, k| *k);
+            apply_quaternion(&keys, 0.25, None, flags, 1.0, &mut pose, &|_, k| *k);
             pose.rotation[0]
         };
         assert!((x(CATMULL) - 0.1945 * FRAC_PI_2).abs() < 1e-6);
@@ -368,7 +422,7 @@ mod tests {
         let flags = ChannelFlags::QUATERNION | ChannelFlags::HYTALE;
         let matrix = |rest: [f32; 3]| {
             let mut pose = posed(rest);
-            apply_quaternion(&keys, 0.5, None, flags, &mut pose, &|_, k| *k);
+            apply_quaternion(&keys, 0.5, None, flags, 1.0, &mut pose, &|_, k| *k);
             crate::scene::Mat4::rotation_xyz(pose.rotation)
         };
         let near = |v: [f32; 3], w: [f32; 3]| v.iter().zip(w).all(|(a, b)| (a - b).abs() < 1e-5);
