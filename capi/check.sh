@@ -10,7 +10,7 @@
 #     `scenedec inspect --json` on every corpus model, and the J3D clips'
 #     tracks on each j3d-anim model with its animations (needs python3);
 #  6. every corpus model, and each j3d-anim model with its animations,
-#     decodes the same on a thread of 64 KiB (--stack, `budget` below);
+#     decodes the same on a thread of 40 KiB (--stack, `budget` below);
 #  7. inspect runs clean under valgrind memcheck (no invalid access, no
 #     leak), and walk with J3D clips sampled.
 # Needs ../shared/corpus for 4-7 (skipped, saying so, when absent and CI is
@@ -52,7 +52,7 @@ if [ ! -d "$corpus" ]; then
   exit 1
 fi
 # The stack budget through the C API, KiB (docs/c-api.md "Stack").
-budget=64
+budget=40
 mapfile -t models < <(find "$corpus" -type f \( -name '*.bmd' -o -name '*.bdl' -o -name '*.bbmodel' \) | sort)
 
 # The override must be the malloc in effect: allocating aborts (134).

@@ -23,7 +23,7 @@ const MAX_VERTEX_BYTES: usize = 48;
 /// draw matrix (found under its own packet's slots), and where in the file
 /// each primitive's piece of them came from.
 ///
-/// About 8.7 KiB: the fill takes it from the plan's arena scratch
+/// 8 204 bytes: the fill takes it from the plan's arena scratch
 /// ([`super::plan`]), not the stack, so the decode fits a small stack.
 #[derive(Clone, Debug, FromBytes, IntoBytes, KnownLayout, Immutable)]
 #[repr(C)]

@@ -18,7 +18,7 @@ use zerocopy::{FromBytes, Immutable, IntoBytes, KnownLayout};
 /// chosen, its output range checked, its draw-matrix runs found), so a
 /// larger block spreads that thinner: 32 → 64 → 128 vertices took a pass
 /// over the J3D corpus from 67.1 to 63.9 to 62.6 M instructions. A block's
-/// buffers, about 13 KiB of stack at 128, stay within L1.
+/// buffers (about 12 KiB at 128, in the plan's arena scratch) stay within L1.
 pub(super) const BLOCK: usize = 128;
 
 /// Values `sets` per vertex take for `n` vertices of a block.

@@ -54,7 +54,7 @@ pub(super) struct Filler<'f, 'm, 'a> {
 }
 
 /// A block's values read before they are placed: one attribute's elements
-/// as stored, and up to two UV sets. About 3.5 KiB, kept in the plan's
+/// as stored, and up to two UV sets. 3 584 bytes, kept in the plan's
 /// arena scratch ([`super::plan`]) rather than the stack; what a block
 /// reads it writes first.
 #[derive(FromBytes, IntoBytes, KnownLayout, Immutable)]
