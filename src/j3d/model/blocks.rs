@@ -507,7 +507,7 @@ mod tests {
     /// its piece's start plus its place in the piece.
     #[test]
     fn a_gathered_vertex_is_found_in_its_piece() {
-        let mut pieces = Pieces::default();
+        let mut pieces = <Pieces as zerocopy::FromZeros>::new_zeroed();
         pieces.push(0, 1000);
         pieces.push(3, 5000);
         pieces.push(4, 200);
@@ -522,5 +522,13 @@ mod tests {
         pieces.clear();
         pieces.push(0, 9);
         assert_eq!(Block::gathered(&bytes, 6, &pieces).at(2), 21);
+        // An offset past 4 GiB is kept whole (stored as a u64's halves).
+        #[cfg(target_pointer_width = "64")]
+        {
+            let far = (5usize << 32) + 7;
+            pieces.clear();
+            pieces.push(0, far);
+            assert_eq!(Block::gathered(&bytes, 6, &pieces).at(2), far + 12);
+        }
     }
 }
