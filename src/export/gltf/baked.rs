@@ -226,6 +226,16 @@ fn konst(m: &Material<'_>, selector: u8, alpha: bool) -> Option<[f32; 3]> {
 /// of the same source and matrix) and no swap table reorders channels;
 /// none otherwise.
 pub fn program(scene: &Scene<'_>, material: usize) -> Option<(Program, Sources)> {
+    match read_program(scene, material)? {
+        (program, sources, true) => Some((program, sources)),
+        _ => None,
+    }
+}
+
+/// [`program`], and whether its textures share coordinates; a program of
+/// two textures read through one source but different matrices is kept
+/// (false) for [`approximate`].
+fn read_program(scene: &Scene<'_>, material: usize) -> Option<(Program, Sources, bool)> {
     if scene.format() != Format::J3d {
         return None;
     }
@@ -316,11 +326,15 @@ pub fn program(scene: &Scene<'_>, material: usize) -> Option<(Program, Sources)>
         .iter()
         .map(|&(_, coord)| m.tex_gen(usize::from(coord)).ok().flatten())
         .collect();
+    let mut shared = true;
     if let ([Some(a), Some(b)], [(_, ca), (_, cb)]) = (&gens[..], &slots[..])
         && ca != cb
         && (a.source != b.source || a.matrix != b.matrix)
     {
-        return None;
+        if a.source != b.source || slots.first().is_none_or(|s| s.0 != 0) {
+            return None;
+        }
+        shared = false;
     }
     if let [Some(a), None] | [None, Some(a)] = gens[..]
         && (a.source != 4 || a.matrix != IDENTITY)
@@ -347,6 +361,7 @@ pub fn program(scene: &Scene<'_>, material: usize) -> Option<(Program, Sources)>
             from,
             count: slots.len(),
         },
+        shared,
     ))
 }
 
@@ -493,28 +508,88 @@ fn bake_textures(
             for (slot, tex) in t.iter_mut().zip(textures) {
                 *slot = tex.sample((x, y), (width, height));
             }
-            let one = program.eval(t, [1.0; 4])?;
-            let half = program.eval(t, [0.5; 4])?;
-            let zero = program.eval(t, [0.0; 4])?;
-            let channels = if alpha { 4 } else { 3 };
-            let product = zero
-                .iter()
-                .zip(half)
-                .zip(one)
-                .take(channels)
-                .all(|((z, h), o)| z.abs() <= LINEAR && (h - o / 2.0).abs() <= LINEAR);
-            if !product {
-                return None;
-            }
-            out.extend_from_slice(&[
-                byte(one[0]),
-                byte(one[1]),
-                byte(one[2]),
-                if alpha { byte(one[3]) } else { 255 },
-            ]);
+            out.extend_from_slice(&baked_texel(program, t, alpha)?);
         }
     }
     Some((width, height, out))
+}
+
+/// `f(t)` as RGBA8 (alpha 255 unless `alpha`), none when the output is not
+/// rasterised colour × `f` (checked at rasterised colour 0, ½ and 1).
+fn baked_texel(program: &Program, t: [[f32; 4]; 2], alpha: bool) -> Option<[u8; 4]> {
+    let one = program.eval(t, [1.0; 4])?;
+    let half = program.eval(t, [0.5; 4])?;
+    let zero = program.eval(t, [0.0; 4])?;
+    let channels = if alpha { 4 } else { 3 };
+    let product = zero
+        .iter()
+        .zip(half)
+        .zip(one)
+        .take(channels)
+        .all(|((z, h), o)| z.abs() <= LINEAR && (h - o / 2.0).abs() <= LINEAR);
+    product.then(|| {
+        [
+            byte(one[0]),
+            byte(one[1]),
+            byte(one[2]),
+            if alpha { byte(one[3]) } else { 255 },
+        ]
+    })
+}
+
+/// The mean RGBA of a texture's level-0 texels (0..=1).
+#[allow(clippy::cast_precision_loss)] // sums below 2^53: exact
+fn mean(t: &Texture<'_>) -> [f32; 4] {
+    let mut sum = [0u64; 4];
+    let mut n = 0u64;
+    for px in t.rgba.chunks_exact(4) {
+        for (s, &v) in sum.iter_mut().zip(px) {
+            *s += u64::from(v);
+        }
+        n += 1;
+    }
+    sum.map(|s| narrow(s as f64 / (n.max(1) as f64 * 255.0)))
+}
+
+/// An approximation where no exact image exists: `f(mean(T0), T1)` over
+/// `t1`'s own texels, for a program whose slot 0 and slot 1 textures are
+/// read through different texture matrices. Slot 0's texture is replaced
+/// by its mean colour and alpha, so its pattern is lost; slot 1's is kept
+/// texel for texel. None when `f` is not rasterised colour × `f`.
+fn bake_over_second(
+    program: &Program,
+    t0: &Texture<'_>,
+    t1: &Texture<'_>,
+    alpha: bool,
+) -> Option<(u32, u32, Vec<u8>)> {
+    let m0 = mean(t0);
+    let size = (t1.width, t1.height);
+    let mut out = Vec::with_capacity(
+        (t1.width as usize)
+            .checked_mul(t1.height as usize)?
+            .checked_mul(4)?,
+    );
+    for y in 0..t1.height {
+        for x in 0..t1.width {
+            out.extend_from_slice(&baked_texel(program, [m0, t1.sample((x, y), size)], alpha)?);
+        }
+    }
+    Some((t1.width, t1.height, out))
+}
+
+/// The approximate image of scene material `material` ([`bake_over_second`])
+/// and the TEX1 texture whose coordinates it is read through (slot 1's),
+/// when its two textures share a source but not a texture matrix.
+pub fn approximate(scene: &Scene<'_>, material: usize) -> Option<(u32, u32, Vec<u8>, usize)> {
+    let record = scene.materials().get(material)?;
+    let (program, sources, shared) = read_program(scene, material)?;
+    if shared || sources.count != 2 {
+        return None;
+    }
+    let alpha = record.alpha_mode() != AlphaMode::Opaque;
+    let [a, b] = sources.from;
+    let (w, h, rgba) = bake_over_second(&program, &level0(scene, a)?, &level0(scene, b)?, alpha)?;
+    Some((w, h, rgba, b))
 }
 
 /// The baked image of scene material `material`, when its stages bake
@@ -718,11 +793,47 @@ mod tests {
         Some(std::fs::read(dir.join(name)).unwrap())
     }
 
+    /// With T0 by its mean (grey 0.2, alpha ½), `f` over T1's texels:
+    /// stage 0 `2·(0.8·K + 0.2·C0)` = (0.88, 0.16, 0.8), alpha ½; stage 1
+    /// `½·(lerp(T1, PREV, ½) + C1)`: for red 100, ½·(50 + 112.2 + 102)/255
+    /// → (132, 10, 51); for blue 200, (107, 10, 101).
+    #[test]
+    fn bakes_over_the_second_texture_with_the_first_by_its_mean() {
+        let mut p = lava_like();
+        p.stages[0].konst = [0.5, 0.0, 0.5, 1.0];
+        p.registers[2] = [0.4, 0.0, 0.0, 0.0];
+        let r = record(Wrap::Repeat, Filter::Linear);
+        let t0 = Texture {
+            width: 2,
+            height: 1,
+            rgba: &[51, 51, 51, 255, 51, 51, 51, 0],
+            record: &r,
+        };
+        let t1 = Texture {
+            width: 2,
+            height: 1,
+            rgba: &[100, 0, 0, 255, 0, 0, 200, 255],
+            record: &r,
+        };
+        assert_eq!(mean(&t0), [0.2, 0.2, 0.2, 0.5]);
+        let (w, h, rgba) = bake_over_second(&p, &t0, &t1, false).unwrap();
+        assert_eq!((w, h), (2, 1));
+        assert_eq!(rgba, [132, 10, 51, 255, 107, 10, 101, 255]);
+        // PREV + RASC: rasterised colour does not multiply, no image.
+        let mut add = p.clone();
+        add.stages[2].color_in = [0, 15, 15, 10];
+        assert!(bake_over_second(&add, &t0, &t1, false).is_none());
+    }
+
     /// The lava's two textures are read through different texture
     /// matrices (generators 0 and 1: TEXMTX0, TEXMTX1, scaled and turned
-    /// differently), so no one image in one UV set holds both: left as is.
+    /// differently), so no one exact image in one UV set holds both: it is
+    /// not baked, but approximated over T1 with T0 by its mean. `f` is
+    /// affine in T1 once T0 is a constant and T1 is sampled at its own
+    /// size (each texel once), so the image's mean colour is
+    /// `f(mean T0, mean T1)` to within rounding (1/255 allowed).
     #[test]
-    fn the_lava_reads_its_textures_through_different_matrices_and_is_not_baked() {
+    fn the_lava_is_approximated_over_its_second_texture() {
         let Some(bytes) = corpus("smgo_lavaworldlavaa.bdl") else {
             return;
         };
@@ -741,6 +852,39 @@ mod tests {
         assert_ne!(g0.matrix, g1.matrix);
         assert!(program(&scene, 0).is_none());
         assert!(pixels(&scene, 0).is_none());
+        let (w, h, rgba, from) = approximate(&scene, 0).unwrap();
+        let (prog, sources, shared) = read_program(&scene, 0).unwrap();
+        assert!(!shared);
+        assert_eq!(from, sources.from[1]);
+        let (t0, t1) = (
+            level0(&scene, sources.from[0]).unwrap(),
+            level0(&scene, sources.from[1]).unwrap(),
+        );
+        assert_eq!((w, h), (t1.width, t1.height));
+        let want = prog.eval([mean(&t0), mean(&t1)], [1.0; 4]).unwrap();
+        let got = mean(&Texture {
+            width: w,
+            height: h,
+            rgba: &rgba,
+            record: t1.record,
+        });
+        std::eprintln!(
+            "T0 {}x{} mean {:?}; T1 {}x{} mean {:?}; baked mean {got:?}; f(means) {want:?}",
+            t0.width,
+            t0.height,
+            mean(&t0),
+            t1.width,
+            t1.height,
+            mean(&t1)
+        );
+        for (g, w) in got.iter().zip(want).take(3) {
+            assert!((g - w).abs() <= 1.0 / 255.0, "{got:?} {want:?}");
+        }
+        // Not black: the brightest channel of the mean is well lit.
+        assert!(
+            got[..3].iter().copied().fold(0.0, f32::max) > 0.25,
+            "{got:?}"
+        );
     }
 
     /// On the corpus exactly the reverse-gravity planet's five wood

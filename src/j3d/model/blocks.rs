@@ -507,7 +507,7 @@ mod tests {
     /// its piece's start plus its place in the piece.
     #[test]
     fn a_gathered_vertex_is_found_in_its_piece() {
-        let mut pieces = Pieces::default();
+        let mut pieces = <Pieces as zerocopy::FromZeros>::new_zeroed();
         pieces.push(0, 1000);
         pieces.push(3, 5000);
         pieces.push(4, 200);
