@@ -596,7 +596,10 @@ pub fn approximate(scene: &Scene<'_>, material: usize) -> Option<(u32, u32, Vec<
 /// ([`program`], [`bake`]); alpha is kept unless the material is opaque.
 pub fn image(scene: &Scene<'_>, material: usize) -> Option<(u32, u32, Vec<u8>)> {
     let record = scene.materials().get(material)?;
-    let (program, sources) = program(scene, material)?;
+    let (program, sources, shared) = read_program(scene, material)?;
+    if !shared {
+        return approximate(scene, material).map(|(w, h, rgba, _)| (w, h, rgba));
+    }
     let alpha = record.alpha_mode() != AlphaMode::Opaque;
     bake(scene, &program, sources, alpha)
 }
@@ -609,9 +612,114 @@ pub fn pixels(scene: &Scene<'_>, material: usize) -> Option<(super::pixels::Pixe
     if record.flags & MaterialFlags::TEV_UNFOLDED == 0 {
         return None;
     }
-    let (_, sources) = program(scene, material)?;
+    let (_, sources, shared) = read_program(scene, material)?;
+    if !shared {
+        // Approximated over slot 1's texture, which its matrix places.
+        second_transform(scene, material)?;
+        return Some((
+            super::pixels::Pixels::Baked(material, sources.from[1]),
+            sources.from[..2].to_vec(),
+        ));
+    }
     let from = sources.from.get(..sources.count)?.to_vec();
     Some((super::pixels::Pixels::Baked(material, sources.first), from))
+}
+
+/// `GX_TEXMTX0`; `GX_TEXMTXn` is `30 + 3n`.
+const TEXMTX0: u8 = 30;
+
+/// The texture matrix slot 1's generator reads, as `KHR_texture_transform`
+/// ([`super::j3d_materials::decompose`]), for a material [`approximate`]
+/// takes; none when it has none or the extension cannot express it.
+/// True with it when exact, false when [`nearest`].
+fn second_transform(
+    scene: &Scene<'_>,
+    material: usize,
+) -> Option<(super::j3d_materials::UvTransform, bool)> {
+    let file = J3dFile::parse(scene.input()).ok()?;
+    let m = Mat3::new(file.section(b"MAT3")?)
+        .ok()?
+        .material(material)
+        .ok()?;
+    let count = usize::from(m.tev_stage_count().ok()??).min(16);
+    let coord = (0..count)
+        .filter_map(|k| m.tev_order(k).ok().flatten())
+        .find(|o| o.tex_map == 1)?
+        .tex_coord;
+    let generator = m.tex_gen(usize::from(coord)).ok()??;
+    let at = generator.matrix.checked_sub(TEXMTX0)?;
+    if at % 3 != 0 {
+        return None;
+    }
+    let t = m.tex_matrix(usize::from(at / 3)).ok()??;
+    let radians = f32::from(t.rotation.get()) * core::f32::consts::PI / f32::from(0x7FFF_i16);
+    let matrix = crate::scene::texture_matrix(
+        t.info & 0x80 != 0,
+        t.scale.map(|v| v.get()),
+        radians,
+        t.translation.map(|v| v.get()),
+        [t.center[0].get(), t.center[1].get()],
+    );
+    super::j3d_materials::decompose(&matrix)
+        .map(|t| (t, true))
+        .or_else(|| nearest(&matrix).map(|t| (t, false)))
+}
+
+/// The `KHR_texture_transform` nearest a matrix it cannot express (a
+/// scale along S and T, then a turn: columns not at right angles): column
+/// 0's length and angle, column 1's length along its turned axis. The
+/// shear between them is dropped, one more way the approximation differs.
+fn nearest(m: &[f32; 16]) -> Option<super::j3d_materials::UvTransform> {
+    let [a, c, _, _, b, d, ..] = *m;
+    let sx = libm::hypotf(a, c);
+    let rotation = if sx > 0.0 { libm::atan2f(-c, a) } else { 0.0 };
+    let sy = b * libm::sinf(rotation) + d * libm::cosf(rotation);
+    let t = super::j3d_materials::UvTransform {
+        offset: [m[12], m[13]],
+        rotation,
+        scale: [sx, sy],
+    };
+    [sx, sy, rotation, m[12], m[13]]
+        .iter()
+        .all(|v| v.is_finite())
+        .then_some(t)
+}
+
+/// Marks an approximated material ([`approximate`]): what stands in for
+/// slot 0's texture in `extras.baked_approximation`, and slot 1's texture
+/// matrix as the base colour texture's `KHR_texture_transform`.
+pub fn mark_approximation(material: &mut json::Material, scene: &Scene<'_>, index: usize) {
+    let Some((_, _, false)) = read_program(scene, index) else {
+        return;
+    };
+    let Some((t, exact)) = second_transform(scene, index) else {
+        return;
+    };
+    let mut fields = material
+        .extras
+        .as_deref()
+        .and_then(|raw| serde_json::from_str::<Map<String, Value>>(raw.get()).ok())
+        .unwrap_or_default();
+    fields.insert(
+        String::from("baked_approximation"),
+        Value::from(if exact {
+            "T0 by its mean"
+        } else {
+            "T0 by its mean; T1's matrix without its shear"
+        }),
+    );
+    material.extras = super::extras::object(fields);
+    if let Some(info) = material.pbr_metallic_roughness.base_color_texture.as_mut() {
+        let ext = info.extensions.get_or_insert_with(Default::default);
+        ext.others.insert(
+            String::from("KHR_texture_transform"),
+            serde_json::json!({
+                "offset": t.offset,
+                "rotation": t.rotation,
+                "scale": t.scale,
+            }),
+        );
+    }
 }
 
 /// Marks a material showing its baked image: `"baked_from": [textures]`
@@ -825,6 +933,22 @@ mod tests {
         assert!(bake_over_second(&add, &t0, &t1, false).is_none());
     }
 
+    /// A matrix with a shear: `decompose` refuses it, its nearest keeps
+    /// column 0 (length 1, angle 0) and column 1's length along V (2).
+    #[test]
+    fn the_nearest_transform_drops_a_shear() {
+        let mut m = [0.0f32; 16];
+        (m[0], m[4], m[5], m[12], m[13], m[10], m[15]) = (1.0, 0.2, 2.0, 0.5, 0.25, 1.0, 1.0);
+        assert!(super::super::j3d_materials::decompose(&m).is_none());
+        let t = nearest(&m).unwrap();
+        assert_eq!(
+            (t.offset, t.rotation, t.scale),
+            ([0.5, 0.25], 0.0, [1.0, 2.0])
+        );
+        m[0] = f32::NAN;
+        assert!(nearest(&m).is_none());
+    }
+
     /// The lava's two textures are read through different texture
     /// matrices (generators 0 and 1: TEXMTX0, TEXMTX1, scaled and turned
     /// differently), so no one exact image in one UV set holds both: it is
@@ -851,8 +975,15 @@ mod tests {
         assert_eq!((g0.source, g1.source), (4, 4));
         assert_ne!(g0.matrix, g1.matrix);
         assert!(program(&scene, 0).is_none());
-        assert!(pixels(&scene, 0).is_none());
+        let (shown, read) = pixels(&scene, 0).unwrap();
+        assert_eq!(read.len(), 2);
+        // Slot 1's matrix (scale 0.45 × 0.6, then turned about 4°) is no
+        // scale-then-turn KHR_texture_transform can hold: its nearest.
+        let (t, exact) = second_transform(&scene, 0).unwrap();
+        assert!(!exact);
+        assert!((t.scale[0] - 0.45).abs() < 0.01 && (t.scale[1] - 0.6).abs() < 0.01);
         let (w, h, rgba, from) = approximate(&scene, 0).unwrap();
+        assert_eq!(shown.first(), from);
         let (prog, sources, shared) = read_program(&scene, 0).unwrap();
         assert!(!shared);
         assert_eq!(from, sources.from[1]);
@@ -888,7 +1019,8 @@ mod tests {
     }
 
     /// On the corpus exactly the reverse-gravity planet's five wood
-    /// materials bake: `ras · lerp(C0, K, T0)` (C0 dark olive, konst white).
+    /// materials bake: `ras · lerp(C0, K, T0)` (C0 dark olive, konst white);
+    /// the lava is approximated (its own test).
     /// The mix is affine in the texture and sampled at the texture's own
     /// size, so the baked image's mean colour is `C0 + (K − C0)·mean(T0)`
     /// to within rounding (0.5/255 a texel, 1/255 allowed).
@@ -913,9 +1045,10 @@ mod tests {
             }
         }
         let planet = "riistudio_smg_reversegravity2dliftplanet.bdl";
-        let want: std::vec::Vec<_> = (0..5)
+        let mut want: std::vec::Vec<_> = (0..5)
             .map(|k| std::format!("{planet} Wood0{k}_v"))
             .collect();
+        want.push(std::string::String::from("smgo_lavaworldlavaa.bdl Lava_v"));
         assert_eq!(baked, want);
 
         let bytes = corpus(planet).unwrap();
