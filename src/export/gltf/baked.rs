@@ -628,14 +628,21 @@ pub fn pixels(scene: &Scene<'_>, material: usize) -> Option<(super::pixels::Pixe
 /// `GX_TEXMTX0`; `GX_TEXMTXn` is `30 + 3n`.
 const TEXMTX0: u8 = 30;
 
+/// `KHR_texture_transform`'s offset, rotation (radians) and scale.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct UvTransform {
+    /// UV offset.
+    pub offset: [f32; 2],
+    /// Radians, as the extension turns.
+    pub rotation: f32,
+    /// UV scale.
+    pub scale: [f32; 2],
+}
+
 /// The texture matrix slot 1's generator reads, as `KHR_texture_transform`
-/// ([`super::j3d_materials::decompose`]), for a material [`approximate`]
-/// takes; none when it has none or the extension cannot express it.
-/// True with it when exact, false when [`nearest`].
-fn second_transform(
-    scene: &Scene<'_>,
-    material: usize,
-) -> Option<(super::j3d_materials::UvTransform, bool)> {
+/// ([`nearest`]), for a material [`approximate`] takes, and whether it is
+/// exact; none when it has no matrix.
+fn second_transform(scene: &Scene<'_>, material: usize) -> Option<(UvTransform, bool)> {
     let file = J3dFile::parse(scene.input()).ok()?;
     let m = Mat3::new(file.section(b"MAT3")?)
         .ok()?
@@ -660,29 +667,32 @@ fn second_transform(
         t.translation.map(|v| v.get()),
         [t.center[0].get(), t.center[1].get()],
     );
-    super::j3d_materials::decompose(&matrix)
-        .map(|t| (t, true))
-        .or_else(|| nearest(&matrix).map(|t| (t, false)))
+    nearest(&matrix)
 }
 
-/// The `KHR_texture_transform` nearest a matrix it cannot express (a
-/// scale along S and T, then a turn: columns not at right angles): column
-/// 0's length and angle, column 1's length along its turned axis. The
-/// shear between them is dropped, one more way the approximation differs.
-fn nearest(m: &[f32; 16]) -> Option<super::j3d_materials::UvTransform> {
+/// The `KHR_texture_transform` (scale, then turn, then offset) nearest a
+/// texture matrix (column-major 4×4): column 0's length and angle, column
+/// 1's length along the turned V axis; exact (true) when column 1 is that
+/// axis times its length (the check `j3d_materials::decompose` makes),
+/// else the shear between the columns is dropped, one more way the
+/// approximation differs. None when a value is not finite.
+fn nearest(m: &[f32; 16]) -> Option<(UvTransform, bool)> {
     let [a, c, _, _, b, d, ..] = *m;
     let sx = libm::hypotf(a, c);
     let rotation = if sx > 0.0 { libm::atan2f(-c, a) } else { 0.0 };
-    let sy = b * libm::sinf(rotation) + d * libm::cosf(rotation);
-    let t = super::j3d_materials::UvTransform {
+    let (sin, cos) = (libm::sinf(rotation), libm::cosf(rotation));
+    let sy = b * sin + d * cos;
+    let size = a.abs().max(b.abs()).max(c.abs()).max(d.abs()).max(1.0);
+    let close = |x: f32, y: f32| (x - y).abs() <= 1e-5 * size;
+    let t = UvTransform {
         offset: [m[12], m[13]],
         rotation,
         scale: [sx, sy],
     };
-    [sx, sy, rotation, m[12], m[13]]
+    [a, b, c, d, sx, sy, rotation, m[12], m[13]]
         .iter()
         .all(|v| v.is_finite())
-        .then_some(t)
+        .then_some((t, close(b, sin * sy) && close(d, cos * sy)))
 }
 
 /// Marks an approximated material ([`approximate`]): what stands in for
@@ -933,18 +943,21 @@ mod tests {
         assert!(bake_over_second(&add, &t0, &t1, false).is_none());
     }
 
-    /// A matrix with a shear: `decompose` refuses it, its nearest keeps
+    /// A matrix with a shear is not exact; its nearest keeps
     /// column 0 (length 1, angle 0) and column 1's length along V (2).
     #[test]
     fn the_nearest_transform_drops_a_shear() {
         let mut m = [0.0f32; 16];
         (m[0], m[4], m[5], m[12], m[13], m[10], m[15]) = (1.0, 0.2, 2.0, 0.5, 0.25, 1.0, 1.0);
-        assert!(super::super::j3d_materials::decompose(&m).is_none());
-        let t = nearest(&m).unwrap();
+        let (t, exact) = nearest(&m).unwrap();
+        assert!(!exact);
         assert_eq!(
             (t.offset, t.rotation, t.scale),
             ([0.5, 0.25], 0.0, [1.0, 2.0])
         );
+        // Without the shear it is exact.
+        m[4] = 0.0;
+        assert!(nearest(&m).unwrap().1);
         m[0] = f32::NAN;
         assert!(nearest(&m).is_none());
     }
