@@ -226,6 +226,16 @@ fn konst(m: &Material<'_>, selector: u8, alpha: bool) -> Option<[f32; 3]> {
 /// of the same source and matrix) and no swap table reorders channels;
 /// none otherwise.
 pub fn program(scene: &Scene<'_>, material: usize) -> Option<(Program, Sources)> {
+    match read_program(scene, material)? {
+        (program, sources, true) => Some((program, sources)),
+        _ => None,
+    }
+}
+
+/// [`program`], and whether its textures share coordinates; a program of
+/// two textures read through one source but different matrices is kept
+/// (false) for [`approximate`].
+fn read_program(scene: &Scene<'_>, material: usize) -> Option<(Program, Sources, bool)> {
     if scene.format() != Format::J3d {
         return None;
     }
@@ -316,11 +326,15 @@ pub fn program(scene: &Scene<'_>, material: usize) -> Option<(Program, Sources)>
         .iter()
         .map(|&(_, coord)| m.tex_gen(usize::from(coord)).ok().flatten())
         .collect();
+    let mut shared = true;
     if let ([Some(a), Some(b)], [(_, ca), (_, cb)]) = (&gens[..], &slots[..])
         && ca != cb
         && (a.source != b.source || a.matrix != b.matrix)
     {
-        return None;
+        if a.source != b.source || slots.first().is_none_or(|s| s.0 != 0) {
+            return None;
+        }
+        shared = false;
     }
     if let [Some(a), None] | [None, Some(a)] = gens[..]
         && (a.source != 4 || a.matrix != IDENTITY)
@@ -347,6 +361,7 @@ pub fn program(scene: &Scene<'_>, material: usize) -> Option<(Program, Sources)>
             from,
             count: slots.len(),
         },
+        shared,
     ))
 }
 
@@ -493,35 +508,98 @@ fn bake_textures(
             for (slot, tex) in t.iter_mut().zip(textures) {
                 *slot = tex.sample((x, y), (width, height));
             }
-            let one = program.eval(t, [1.0; 4])?;
-            let half = program.eval(t, [0.5; 4])?;
-            let zero = program.eval(t, [0.0; 4])?;
-            let channels = if alpha { 4 } else { 3 };
-            let product = zero
-                .iter()
-                .zip(half)
-                .zip(one)
-                .take(channels)
-                .all(|((z, h), o)| z.abs() <= LINEAR && (h - o / 2.0).abs() <= LINEAR);
-            if !product {
-                return None;
-            }
-            out.extend_from_slice(&[
-                byte(one[0]),
-                byte(one[1]),
-                byte(one[2]),
-                if alpha { byte(one[3]) } else { 255 },
-            ]);
+            out.extend_from_slice(&baked_texel(program, t, alpha)?);
         }
     }
     Some((width, height, out))
+}
+
+/// `f(t)` as RGBA8 (alpha 255 unless `alpha`), none when the output is not
+/// rasterised colour × `f` (checked at rasterised colour 0, ½ and 1).
+fn baked_texel(program: &Program, t: [[f32; 4]; 2], alpha: bool) -> Option<[u8; 4]> {
+    let one = program.eval(t, [1.0; 4])?;
+    let half = program.eval(t, [0.5; 4])?;
+    let zero = program.eval(t, [0.0; 4])?;
+    let channels = if alpha { 4 } else { 3 };
+    let product = zero
+        .iter()
+        .zip(half)
+        .zip(one)
+        .take(channels)
+        .all(|((z, h), o)| z.abs() <= LINEAR && (h - o / 2.0).abs() <= LINEAR);
+    product.then(|| {
+        [
+            byte(one[0]),
+            byte(one[1]),
+            byte(one[2]),
+            if alpha { byte(one[3]) } else { 255 },
+        ]
+    })
+}
+
+/// The mean RGBA of a texture's level-0 texels (0..=1).
+#[allow(clippy::cast_precision_loss)] // sums below 2^53: exact
+fn mean(t: &Texture<'_>) -> [f32; 4] {
+    let mut sum = [0u64; 4];
+    let mut n = 0u64;
+    for px in t.rgba.chunks_exact(4) {
+        for (s, &v) in sum.iter_mut().zip(px) {
+            *s += u64::from(v);
+        }
+        n += 1;
+    }
+    sum.map(|s| narrow(s as f64 / (n.max(1) as f64 * 255.0)))
+}
+
+/// An approximation where no exact image exists: `f(mean(T0), T1)` over
+/// `t1`'s own texels, for a program whose slot 0 and slot 1 textures are
+/// read through different texture matrices. Slot 0's texture is replaced
+/// by its mean colour and alpha, so its pattern is lost; slot 1's is kept
+/// texel for texel. None when `f` is not rasterised colour × `f`.
+fn bake_over_second(
+    program: &Program,
+    t0: &Texture<'_>,
+    t1: &Texture<'_>,
+    alpha: bool,
+) -> Option<(u32, u32, Vec<u8>)> {
+    let m0 = mean(t0);
+    let size = (t1.width, t1.height);
+    let mut out = Vec::with_capacity(
+        (t1.width as usize)
+            .checked_mul(t1.height as usize)?
+            .checked_mul(4)?,
+    );
+    for y in 0..t1.height {
+        for x in 0..t1.width {
+            out.extend_from_slice(&baked_texel(program, [m0, t1.sample((x, y), size)], alpha)?);
+        }
+    }
+    Some((t1.width, t1.height, out))
+}
+
+/// The approximate image of scene material `material` ([`bake_over_second`])
+/// and the TEX1 texture whose coordinates it is read through (slot 1's),
+/// when its two textures share a source but not a texture matrix.
+pub fn approximate(scene: &Scene<'_>, material: usize) -> Option<(u32, u32, Vec<u8>, usize)> {
+    let record = scene.materials().get(material)?;
+    let (program, sources, shared) = read_program(scene, material)?;
+    if shared || sources.count != 2 {
+        return None;
+    }
+    let alpha = record.alpha_mode() != AlphaMode::Opaque;
+    let [a, b] = sources.from;
+    let (w, h, rgba) = bake_over_second(&program, &level0(scene, a)?, &level0(scene, b)?, alpha)?;
+    Some((w, h, rgba, b))
 }
 
 /// The baked image of scene material `material`, when its stages bake
 /// ([`program`], [`bake`]); alpha is kept unless the material is opaque.
 pub fn image(scene: &Scene<'_>, material: usize) -> Option<(u32, u32, Vec<u8>)> {
     let record = scene.materials().get(material)?;
-    let (program, sources) = program(scene, material)?;
+    let (program, sources, shared) = read_program(scene, material)?;
+    if !shared {
+        return approximate(scene, material).map(|(w, h, rgba, _)| (w, h, rgba));
+    }
     let alpha = record.alpha_mode() != AlphaMode::Opaque;
     bake(scene, &program, sources, alpha)
 }
@@ -534,9 +612,124 @@ pub fn pixels(scene: &Scene<'_>, material: usize) -> Option<(super::pixels::Pixe
     if record.flags & MaterialFlags::TEV_UNFOLDED == 0 {
         return None;
     }
-    let (_, sources) = program(scene, material)?;
+    let (_, sources, shared) = read_program(scene, material)?;
+    if !shared {
+        // Approximated over slot 1's texture, which its matrix places.
+        second_transform(scene, material)?;
+        return Some((
+            super::pixels::Pixels::Baked(material, sources.from[1]),
+            sources.from[..2].to_vec(),
+        ));
+    }
     let from = sources.from.get(..sources.count)?.to_vec();
     Some((super::pixels::Pixels::Baked(material, sources.first), from))
+}
+
+/// `GX_TEXMTX0`; `GX_TEXMTXn` is `30 + 3n`.
+const TEXMTX0: u8 = 30;
+
+/// `KHR_texture_transform`'s offset, rotation (radians) and scale.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct UvTransform {
+    /// UV offset.
+    pub offset: [f32; 2],
+    /// Radians, as the extension turns.
+    pub rotation: f32,
+    /// UV scale.
+    pub scale: [f32; 2],
+}
+
+/// The texture matrix slot 1's generator reads, as `KHR_texture_transform`
+/// ([`nearest`]), for a material [`approximate`] takes, and whether it is
+/// exact; none when it has no matrix.
+fn second_transform(scene: &Scene<'_>, material: usize) -> Option<(UvTransform, bool)> {
+    let file = J3dFile::parse(scene.input()).ok()?;
+    let m = Mat3::new(file.section(b"MAT3")?)
+        .ok()?
+        .material(material)
+        .ok()?;
+    let count = usize::from(m.tev_stage_count().ok()??).min(16);
+    let coord = (0..count)
+        .filter_map(|k| m.tev_order(k).ok().flatten())
+        .find(|o| o.tex_map == 1)?
+        .tex_coord;
+    let generator = m.tex_gen(usize::from(coord)).ok()??;
+    let at = generator.matrix.checked_sub(TEXMTX0)?;
+    if at % 3 != 0 {
+        return None;
+    }
+    let t = m.tex_matrix(usize::from(at / 3)).ok()??;
+    let radians = f32::from(t.rotation.get()) * core::f32::consts::PI / f32::from(0x7FFF_i16);
+    let matrix = crate::scene::texture_matrix(
+        t.info & 0x80 != 0,
+        t.scale.map(|v| v.get()),
+        radians,
+        t.translation.map(|v| v.get()),
+        [t.center[0].get(), t.center[1].get()],
+    );
+    nearest(&matrix)
+}
+
+/// The `KHR_texture_transform` (scale, then turn, then offset) nearest a
+/// texture matrix (column-major 4×4): column 0's length and angle, column
+/// 1's length along the turned V axis; exact (true) when column 1 is that
+/// axis times its length (the check `j3d_materials::decompose` makes),
+/// else the shear between the columns is dropped, one more way the
+/// approximation differs. None when a value is not finite.
+fn nearest(m: &[f32; 16]) -> Option<(UvTransform, bool)> {
+    let [a, c, _, _, b, d, ..] = *m;
+    let sx = libm::hypotf(a, c);
+    let rotation = if sx > 0.0 { libm::atan2f(-c, a) } else { 0.0 };
+    let (sin, cos) = (libm::sinf(rotation), libm::cosf(rotation));
+    let sy = b * sin + d * cos;
+    let size = a.abs().max(b.abs()).max(c.abs()).max(d.abs()).max(1.0);
+    let close = |x: f32, y: f32| (x - y).abs() <= 1e-5 * size;
+    let t = UvTransform {
+        offset: [m[12], m[13]],
+        rotation,
+        scale: [sx, sy],
+    };
+    [a, b, c, d, sx, sy, rotation, m[12], m[13]]
+        .iter()
+        .all(|v| v.is_finite())
+        .then_some((t, close(b, sin * sy) && close(d, cos * sy)))
+}
+
+/// Marks an approximated material ([`approximate`]): what stands in for
+/// slot 0's texture in `extras.baked_approximation`, and slot 1's texture
+/// matrix as the base colour texture's `KHR_texture_transform`.
+pub fn mark_approximation(material: &mut json::Material, scene: &Scene<'_>, index: usize) {
+    let Some((_, _, false)) = read_program(scene, index) else {
+        return;
+    };
+    let Some((t, exact)) = second_transform(scene, index) else {
+        return;
+    };
+    let mut fields = material
+        .extras
+        .as_deref()
+        .and_then(|raw| serde_json::from_str::<Map<String, Value>>(raw.get()).ok())
+        .unwrap_or_default();
+    fields.insert(
+        String::from("baked_approximation"),
+        Value::from(if exact {
+            "T0 by its mean"
+        } else {
+            "T0 by its mean; T1's matrix without its shear"
+        }),
+    );
+    material.extras = super::extras::object(fields);
+    if let Some(info) = material.pbr_metallic_roughness.base_color_texture.as_mut() {
+        let ext = info.extensions.get_or_insert_with(Default::default);
+        ext.others.insert(
+            String::from("KHR_texture_transform"),
+            serde_json::json!({
+                "offset": t.offset,
+                "rotation": t.rotation,
+                "scale": t.scale,
+            }),
+        );
+    }
 }
 
 /// Marks a material showing its baked image: `"baked_from": [textures]`
@@ -718,11 +911,66 @@ mod tests {
         Some(std::fs::read(dir.join(name)).unwrap())
     }
 
+    /// With T0 by its mean (grey 0.2, alpha ½), `f` over T1's texels:
+    /// stage 0 `2·(0.8·K + 0.2·C0)` = (0.88, 0.16, 0.8), alpha ½; stage 1
+    /// `½·(lerp(T1, PREV, ½) + C1)`: for red 100, ½·(50 + 112.2 + 102)/255
+    /// → (132, 10, 51); for blue 200, (107, 10, 101).
+    #[test]
+    fn bakes_over_the_second_texture_with_the_first_by_its_mean() {
+        let mut p = lava_like();
+        p.stages[0].konst = [0.5, 0.0, 0.5, 1.0];
+        p.registers[2] = [0.4, 0.0, 0.0, 0.0];
+        let r = record(Wrap::Repeat, Filter::Linear);
+        let t0 = Texture {
+            width: 2,
+            height: 1,
+            rgba: &[51, 51, 51, 255, 51, 51, 51, 0],
+            record: &r,
+        };
+        let t1 = Texture {
+            width: 2,
+            height: 1,
+            rgba: &[100, 0, 0, 255, 0, 0, 200, 255],
+            record: &r,
+        };
+        assert_eq!(mean(&t0), [0.2, 0.2, 0.2, 0.5]);
+        let (w, h, rgba) = bake_over_second(&p, &t0, &t1, false).unwrap();
+        assert_eq!((w, h), (2, 1));
+        assert_eq!(rgba, [132, 10, 51, 255, 107, 10, 101, 255]);
+        // PREV + RASC: rasterised colour does not multiply, no image.
+        let mut add = p.clone();
+        add.stages[2].color_in = [0, 15, 15, 10];
+        assert!(bake_over_second(&add, &t0, &t1, false).is_none());
+    }
+
+    /// A matrix with a shear is not exact; its nearest keeps
+    /// column 0 (length 1, angle 0) and column 1's length along V (2).
+    #[test]
+    fn the_nearest_transform_drops_a_shear() {
+        let mut m = [0.0f32; 16];
+        (m[0], m[4], m[5], m[12], m[13], m[10], m[15]) = (1.0, 0.2, 2.0, 0.5, 0.25, 1.0, 1.0);
+        let (t, exact) = nearest(&m).unwrap();
+        assert!(!exact);
+        assert_eq!(
+            (t.offset, t.rotation, t.scale),
+            ([0.5, 0.25], 0.0, [1.0, 2.0])
+        );
+        // Without the shear it is exact.
+        m[4] = 0.0;
+        assert!(nearest(&m).unwrap().1);
+        m[0] = f32::NAN;
+        assert!(nearest(&m).is_none());
+    }
+
     /// The lava's two textures are read through different texture
     /// matrices (generators 0 and 1: TEXMTX0, TEXMTX1, scaled and turned
-    /// differently), so no one image in one UV set holds both: left as is.
+    /// differently), so no one exact image in one UV set holds both: it is
+    /// not baked, but approximated over T1 with T0 by its mean. `f` is
+    /// affine in T1 once T0 is a constant and T1 is sampled at its own
+    /// size (each texel once), so the image's mean colour is
+    /// `f(mean T0, mean T1)` to within rounding (1/255 allowed).
     #[test]
-    fn the_lava_reads_its_textures_through_different_matrices_and_is_not_baked() {
+    fn the_lava_is_approximated_over_its_second_texture() {
         let Some(bytes) = corpus("smgo_lavaworldlavaa.bdl") else {
             return;
         };
@@ -740,11 +988,52 @@ mod tests {
         assert_eq!((g0.source, g1.source), (4, 4));
         assert_ne!(g0.matrix, g1.matrix);
         assert!(program(&scene, 0).is_none());
-        assert!(pixels(&scene, 0).is_none());
+        let (shown, read) = pixels(&scene, 0).unwrap();
+        assert_eq!(read.len(), 2);
+        // Slot 1's matrix (scale 0.45 × 0.6, then turned about 4°) is no
+        // scale-then-turn KHR_texture_transform can hold: its nearest.
+        let (t, exact) = second_transform(&scene, 0).unwrap();
+        assert!(!exact);
+        assert!((t.scale[0] - 0.45).abs() < 0.01 && (t.scale[1] - 0.6).abs() < 0.01);
+        let (w, h, rgba, from) = approximate(&scene, 0).unwrap();
+        assert_eq!(shown.first(), from);
+        let (prog, sources, shared) = read_program(&scene, 0).unwrap();
+        assert!(!shared);
+        assert_eq!(from, sources.from[1]);
+        let (t0, t1) = (
+            level0(&scene, sources.from[0]).unwrap(),
+            level0(&scene, sources.from[1]).unwrap(),
+        );
+        assert_eq!((w, h), (t1.width, t1.height));
+        let want = prog.eval([mean(&t0), mean(&t1)], [1.0; 4]).unwrap();
+        let got = mean(&Texture {
+            width: w,
+            height: h,
+            rgba: &rgba,
+            record: t1.record,
+        });
+        std::eprintln!(
+            "T0 {}x{} mean {:?}; T1 {}x{} mean {:?}; baked mean {got:?}; f(means) {want:?}",
+            t0.width,
+            t0.height,
+            mean(&t0),
+            t1.width,
+            t1.height,
+            mean(&t1)
+        );
+        for (g, w) in got.iter().zip(want).take(3) {
+            assert!((g - w).abs() <= 1.0 / 255.0, "{got:?} {want:?}");
+        }
+        // Not black: the brightest channel of the mean is well lit.
+        assert!(
+            got[..3].iter().copied().fold(0.0, f32::max) > 0.25,
+            "{got:?}"
+        );
     }
 
     /// On the corpus exactly the reverse-gravity planet's five wood
-    /// materials bake: `ras · lerp(C0, K, T0)` (C0 dark olive, konst white).
+    /// materials bake: `ras · lerp(C0, K, T0)` (C0 dark olive, konst white);
+    /// the lava is approximated (its own test).
     /// The mix is affine in the texture and sampled at the texture's own
     /// size, so the baked image's mean colour is `C0 + (K − C0)·mean(T0)`
     /// to within rounding (0.5/255 a texel, 1/255 allowed).
@@ -769,9 +1058,10 @@ mod tests {
             }
         }
         let planet = "riistudio_smg_reversegravity2dliftplanet.bdl";
-        let want: std::vec::Vec<_> = (0..5)
+        let mut want: std::vec::Vec<_> = (0..5)
             .map(|k| std::format!("{planet} Wood0{k}_v"))
             .collect();
+        want.push(std::string::String::from("smgo_lavaworldlavaa.bdl Lava_v"));
         assert_eq!(baked, want);
 
         let bytes = corpus(planet).unwrap();

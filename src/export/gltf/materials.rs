@@ -109,6 +109,9 @@ impl Materials {
         let mut material = material_json(record, name, key, maps);
         if let (Some(from), Some(record)) = (baked, record) {
             super::baked::mark(&mut material, record, &from);
+            if let Ok(m) = usize::try_from(key.material) {
+                super::baked::mark_approximation(&mut material, scene, m);
+            }
         }
         let index = w.root.push(material);
         self.written.insert(key, (index, frames));
