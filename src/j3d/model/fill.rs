@@ -7,7 +7,8 @@ use super::blocks::{ArrayReaders, Lanes};
 use super::names::Pool;
 use super::vertices::{Filler, Runs};
 use super::{Model, arena_mismatch, color_sets, index32, product, sum, uv_sets};
-use crate::arena::Arena;
+use crate::arena::{Arena, Footprint};
+
 use crate::error::{Error, Warnings};
 use crate::gx::vertex::VertexAttribute;
 use crate::scene::{
@@ -16,6 +17,18 @@ use crate::scene::{
 };
 
 impl<'a> Model<'a> {
+    /// What [`Self::fill`] carves after the scene's arrays, in its order:
+    /// world and draw matrices, envelope starts, shape materials, and the
+    /// waiting block with its runs (off the stack).
+    pub(super) fn fill_scratch(&self, scratch: &mut Footprint) -> Result<(), Error> {
+        scratch.add::<[f32; 16]>(self.jnt1.len())?;
+        scratch.add::<[f32; 16]>(self.drw1.len())?;
+        scratch.add::<u32>(self.evp1.len())?;
+        scratch.add::<u32>(self.shp1.len())?;
+        scratch.add::<Pending>(1)?;
+        scratch.add::<Runs>(1)
+    }
+
     /// Fills `arena` with the scene; `counts` and `scratch` come from [`Model::count`].
     pub(crate) fn fill(
         &self,

@@ -206,14 +206,6 @@ pub(crate) fn plan(
     pass: CountPass,
 ) -> Result<(Plan, Summary), Error> {
     let (counts, summary) = model.count(options, pass)?;
-    let plan = Plan::new(counts, |scratch| {
-        scratch.add::<[f32; 16]>(model.jnt1.len())?;
-        scratch.add::<[f32; 16]>(model.drw1.len())?;
-        scratch.add::<u32>(model.evp1.len())?;
-        scratch.add::<u32>(model.shp1.len())?;
-        // The fill's waiting block and its runs, off the stack.
-        scratch.add::<batch::Pending>(1)?;
-        scratch.add::<vertices::Runs>(1)
-    })?;
+    let plan = Plan::new(counts, |scratch| model.fill_scratch(scratch))?;
     Ok((plan, summary))
 }
