@@ -577,7 +577,7 @@ fn bake_over_second(
     Some((t1.width, t1.height, out))
 }
 
-/// The approximate image of scene material `material` ([`bake_over_second`])
+/// The approximate image of scene material `material` (`bake_over_second`)
 /// and the TEX1 texture whose coordinates it is read through (slot 1's),
 /// when its two textures share a source but not a texture matrix.
 pub fn approximate(scene: &Scene<'_>, material: usize) -> Option<(u32, u32, Vec<u8>, usize)> {
