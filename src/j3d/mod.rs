@@ -95,13 +95,28 @@ pub fn decode_into<'a>(
     arena: &mut Arena<'a>,
     warnings: &mut Warnings,
 ) -> Result<Scene<'a>, Error> {
-    let model = parse(bytes, options)?;
+    // The parsed sections (1.5 KiB) are read where `parse` returned them:
+    // moved out of the result, they would be on the stack twice.
+    let parsed = parse(bytes, options);
+    let model = parsed.as_ref().map_err(Error::clone)?;
     // The hierarchy check's seen-sets in the arena's free bytes, which the
     // fill's scratch (as large) takes over after it; an arena too small
     // for them checks on the stack, so the errors stay `measure`'s.
     let seen = arena.lend::<u32>(model.seen_words()).unwrap_or_default();
-    let (plan, _) = model::plan(&model, options, model::CountPass::Checked, seen)?;
-    model.fill(plan.counts(), arena, warnings, options)
+    let counts = checked_counts(model, options, seen)?;
+    model.fill(&counts, arena, warnings, options)
+}
+
+/// The scene's counts from the checked count pass, in a frame of its own
+/// that has returned (with the summary it also builds) before the fill.
+#[inline(never)]
+fn checked_counts(
+    model: &model::Model<'_>,
+    options: &Options<'_>,
+    seen: &mut [u32],
+) -> Result<crate::scene::SceneCounts, Error> {
+    let (plan, _) = model::plan(model, options, model::CountPass::Checked, seen)?;
+    Ok(*plan.counts())
 }
 
 /// Decodes `bytes` with the `plan` that [`measure`] returned for the same
