@@ -334,9 +334,10 @@ fn animator_warnings_name_the_bone_and_repeats_are_counted() {
 }
 
 #[test]
-fn unknown_interpolation_plays_linear_with_unsupported_value() {
-    // Warnings: "UNSUPPORTED_VALUE for an unknown … interpolation (played
-    // linear)".
+fn unknown_interpolation_is_kept_with_unsupported_value() {
+    // Warnings: "UNSUPPORTED_VALUE for an unknown … interpolation"; it is
+    // kept as Interpolation::Unknown and played as Blockbench plays it
+    // (tests/unknown_interpolation.rs), not linear as the spec has it.
     let model = rig5(vec![Animation::new("a").animator(
         "head",
         bone(vec![
@@ -344,7 +345,7 @@ fn unknown_interpolation_plays_linear_with_unsupported_value() {
         ]),
     )]);
     let (channel, w) = only_channel(&model);
-    assert_eq!(channel.keys[0].interpolation, LINEAR as u32);
+    assert_eq!(channel.keys[0].interpolation, Interpolation::Unknown as u32);
     assert_eq!(
         w,
         [(

@@ -41,6 +41,11 @@ pub enum Interpolation {
     /// Blockbench's bezier curve through the keyframes' handles
     /// (`Keyframe.getBezierLerp`).
     Bezier = 3,
+    /// A name Blockbench does not know (its keyframe keeps any string):
+    /// `BoneAnimator.interpolate` finds no curve for a segment with such an
+    /// end unless the other end is catmull-rom or bezier, and returns no
+    /// value, so the channel is at rest there.
+    Unknown = 4,
 }
 
 /// A plugin format's per-keyframe easing of the linear segment arriving at

@@ -416,7 +416,9 @@ impl<'a> Fill<'_, '_, 'a> {
                 UNKNOWN_INTERPOLATION => self.warn(
                     WarningCode::UnsupportedValue,
                     &at.with_key("interpolation"),
-                    format_args!("unknown interpolation in {channel}: played linear"),
+                    format_args!(
+                        "unknown interpolation in {channel}: played as Blockbench plays it, at rest next to a keyframe that is not catmull-rom or bezier"
+                    ),
                 ),
                 NEGATIVE_SCALE => self.warn(
                     WarningCode::UnsupportedValue,

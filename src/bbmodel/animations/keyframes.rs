@@ -93,7 +93,7 @@ pub(super) enum Played {
         molang: u32,
         /// The first thing Blockbench's Molang syntax check flags in them.
         bad_molang: Option<MolangError>,
-        /// An interpolation Blockbench does not know, played linear.
+        /// An interpolation Blockbench does not know ([`Interpolation::Unknown`]).
         unknown_interpolation: bool,
         /// A negative scale, played as [`MIN_SCALE`].
         negative_scale: bool,
@@ -184,7 +184,9 @@ impl<'a> RawKeyframe<'a> {
             Some(i) if i.eq_str("catmullrom") => (Interpolation::CatmullRom, false),
             Some(i) if i.eq_str("step") => (Interpolation::Step, false),
             Some(i) if i.eq_str("bezier") => (Interpolation::Bezier, false),
-            Some(_) => (Interpolation::Linear, true),
+            // Blockbench keeps any string (`Property` 'enum' without
+            // values, `Merge.string`); its interpolate plays it as below.
+            Some(_) => (Interpolation::Unknown, true),
         };
         let bezier = interpolation == Interpolation::Bezier;
         let handles = self.handles.played(target, before_5 && bezier, pre, post);
