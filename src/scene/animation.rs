@@ -216,8 +216,11 @@ impl ChannelFlags {
     /// (keyframe quaternions composed after the rest rotation, catmull-rom
     /// pairs eased by its weighted cubic, the result multiplied onto the
     /// rest quaternion). On a scale channel: the plugin's `displayScale`,
-    /// which stretches the group's main cube and not the node, so the
-    /// sampler leaves the node's scale at rest.
+    /// which stretches the group's main cube about its centre and not the
+    /// node, so the sampler scales the group's [`NodeFlags::SHAPE`] node
+    /// instead (`scene::shape_node`), or nothing when it has none.
+    ///
+    /// [`NodeFlags::SHAPE`]: super::NodeFlags::SHAPE
     pub const HYTALE: u32 = 4;
     /// In a loop clip, a time before the first keyframe or after the last
     /// interpolates between the last and the first across the loop's end
