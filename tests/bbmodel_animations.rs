@@ -334,9 +334,10 @@ fn animator_warnings_name_the_bone_and_repeats_are_counted() {
 }
 
 #[test]
-fn unknown_interpolation_plays_linear_with_unsupported_value() {
-    // Warnings: "UNSUPPORTED_VALUE for an unknown … interpolation (played
-    // linear)".
+fn unknown_interpolation_is_kept_with_unsupported_value() {
+    // Warnings: "UNSUPPORTED_VALUE for an unknown … interpolation"; it is
+    // kept as Interpolation::Unknown and played as Blockbench plays it
+    // (tests/unknown_interpolation.rs), not linear as the spec has it.
     let model = rig5(vec![Animation::new("a").animator(
         "head",
         bone(vec![
@@ -344,7 +345,7 @@ fn unknown_interpolation_plays_linear_with_unsupported_value() {
         ]),
     )]);
     let (channel, w) = only_channel(&model);
-    assert_eq!(channel.keys[0].interpolation, LINEAR as u32);
+    assert_eq!(channel.keys[0].interpolation, Interpolation::Unknown as u32);
     assert_eq!(
         w,
         [(
@@ -752,7 +753,7 @@ fn quaternion_interpolation_follows_the_animator_in_free_and_is_always_on_in_hyt
 }
 
 #[test]
-fn hytale_rotation_global_holds_only_without_a_rotation_value_and_scale_is_reported() {
+fn hytale_rotation_global_holds_only_without_a_rotation_value_and_scale_is_kept() {
     // The plugin's displayRotation replaces Blockbench's whenever there is a
     // rotation value, and only Blockbench's applies rotation_global.
     let with_rotation = bone(vec![
@@ -773,20 +774,15 @@ fn hytale_rotation_global_holds_only_without_a_rotation_value_and_scale_is_repor
         ChannelFlags::GLOBAL_ROTATION | ChannelFlags::LOOP_WRAP
     );
     // The plugin's displayScale stretches the group's main cube, not the
-    // bone: the channel is kept, flagged, and reported as not played.
+    // bone: the channel is kept on the group, flagged, and played on the
+    // cube's node (tests/hytale_scale.rs), so nothing is reported.
     let scale = bone(vec![keyframe("scale", 0.0, vec![p(2.0, 2.0, 2.0)])]);
     let (channel, w) = only_channel(&hytale(Animation::new("a").animator("head", scale)));
     assert_eq!(
         channel.flags,
         ChannelFlags::HYTALE | ChannelFlags::LOOP_WRAP
     );
-    assert_eq!(
-        w,
-        [(
-            WarningCode::UnsupportedChannel,
-            "$.animations[0].animators.head".to_owned()
-        )]
-    );
+    assert_eq!(w, []);
 }
 
 #[test]

@@ -313,6 +313,56 @@ fn what_the_plugin_cannot_play_warns_and_plays_linear_or_with_the_default() {
 }
 
 #[test]
+fn geckolibs_values_form_gives_the_easing_and_the_data_points_the_value() {
+    // keyframeExtend (both plugins, in their format): `if (typeof
+    // data.values === 'object') { if (data.values.easing !== undefined)
+    // Merge.string(this, data.values, 'easing'); if
+    // (Array.isArray(data.values.easingArgs)) this.easingArgs = … }` and
+    // else the keyframe's own `easing` / `easingArgs`; Blockbench's extend
+    // then gets the unchanged keyframe, so `values.vector` is not read.
+    let with_values = |format: &str, values: Value, own: Option<&str>| {
+        let mut later = position(1.0, 10.0, 0.0, 0.0).set("values", values);
+        if let Some(own) = own {
+            later = later.set("easing", own);
+        }
+        let model = file("4.5", format, vec![position(0.0, 0.0, 0.0, 0.0), later]);
+        let (keys, w) = only_keys(&model);
+        (keys[1].easing, keys[1].easing_arg, keys[1].pre, w.len())
+    };
+    let vector = json!([99, 99, 99]);
+    for format in ["geckolib_model", "animated_entity_model"] {
+        // The values' easing and argument win over the keyframe's own.
+        assert_eq!(
+            with_values(
+                format,
+                json!({"vector": vector, "easing": "easeInBack", "easingArgs": [3]}),
+                Some("easeOutQuad")
+            ),
+            (Easing::InBack as u32, 3.0, [-10.0, 0.0, 0.0], 0),
+            "{format}: position x negated before 5.0, the data point's"
+        );
+        // An object without easing, an array, null: no easing at all.
+        for values in [json!({"vector": vector}), json!([1, 2, 3]), json!(null)] {
+            assert_eq!(
+                with_values(format, values.clone(), Some("easeOutQuad")).0,
+                Easing::Linear as u32,
+                "{format}: {values}"
+            );
+        }
+        // Not an object: the keyframe's own easing.
+        assert_eq!(
+            with_values(format, json!("x"), Some("easeOutQuad")).0,
+            Easing::OutQuad as u32
+        );
+    }
+    // Other formats read no easing at all.
+    assert_eq!(
+        with_values("free", json!({"easing": "easeInBack"}), None).0,
+        Easing::Linear as u32
+    );
+}
+
+#[test]
 fn an_eased_clip_samples_the_eased_value() {
     // keyframeGetLerp: lerp(start, stop, easingFunc(amount)); easeInQuad at
     // t = 0.5 of 0 → 10 is 2.5 (linear would be 5).

@@ -8,6 +8,7 @@ mod support;
 use scenedec::ErrorCode;
 use scenedec::Options;
 use scenedec::j3d::J3dFile;
+use scenedec::scene::NodeFlags;
 
 fn expected(path: &std::path::Path) -> serde_json::Value {
     let name = path.file_name().unwrap().to_str().unwrap();
@@ -387,7 +388,7 @@ fn outliner_groups(doc: &serde_json::Value) -> Vec<(String, i64)> {
 #[test]
 fn bbmodel_nodes_are_the_outliner_groups_depth_first() {
     let files = support::corpus_files("bbmodel", &[".bbmodel"]);
-    let mut checked = 0;
+    let (mut checked, mut shapes) = (0, 0);
     for path in &files {
         let bytes = std::fs::read(path).unwrap();
         if bytes.is_empty() {
@@ -401,15 +402,34 @@ fn bbmodel_nodes_are_the_outliner_groups_depth_first() {
         let loaded = scenedec::load(&bytes, Some("bbmodel"), &support::corpus_options(name))
             .unwrap_or_else(|e| panic!("{name}: {e}"));
         let scene = loaded.scene();
-        let got: Vec<(String, i64)> = scene
-            .nodes()
+        // The groups, then (Hytale scale) the main cubes' nodes.
+        let shape = |n: &&scenedec::scene::NodeRecord| n.flags & NodeFlags::SHAPE != 0;
+        let groups = scene.nodes().iter().take_while(|n| !shape(n)).count();
+        let got: Vec<(String, i64)> = scene.nodes()[..groups]
             .iter()
             .map(|n| (scene.text(n.name).to_owned(), i64::from(n.parent)))
             .collect();
         assert_eq!(got, outliner_groups(&doc), "{name}");
+        // Each shape node hangs under a group and carries one mesh.
+        for (i, n) in scene.nodes().iter().enumerate().skip(groups) {
+            assert!(
+                shape(&n) && (0..groups as i32).contains(&n.parent),
+                "{name}"
+            );
+            let on: Vec<_> = scene
+                .meshes()
+                .iter()
+                .filter(|m| m.node == i as i32)
+                .collect();
+            assert_eq!(on.len(), 1, "{name}: shape node {i}");
+            assert_eq!(scene.text(on[0].name), scene.text(n.name), "{name}");
+        }
+        shapes += scene.nodes().len() - groups;
         checked += 1;
     }
-    eprintln!("checked the node tree of {checked} .bbmodel corpus files");
+    eprintln!(
+        "checked the node tree of {checked} .bbmodel corpus files ({shapes} main-cube nodes)"
+    );
 }
 
 fn sha256_hex(bytes: &[u8]) -> String {

@@ -15,8 +15,8 @@ use scenedec::Scene;
 use scenedec::export::gltf::{Options as ExportOptions, export};
 use scenedec::scene::{
     AnimationRecord, ChannelFlags, ChannelRecord, ChannelTarget, Format, Interpolation,
-    KeyframeRecord, LoopMode, Mat4, NodePose, NodeRecord, SceneArrays, SceneCounts, TextRef,
-    TextSource, world_matrices,
+    KeyframeRecord, LoopMode, Mat4, NodeFlags, NodePose, NodeRecord, SceneArrays, SceneCounts,
+    TextRef, TextSource, world_matrices,
 };
 
 /// A root `body` and under it `arm`, pivoted at (0, 8, 0); one hold clip of
@@ -946,5 +946,85 @@ fn molang_clips_are_exported_as_sampled() {
         // on an animator whose group the model lacks (UNKNOWN_REFERENCE).
         assert!(clips >= 11, "only {clips} Molang clips exported");
         eprintln!("{clips} Molang clips exported and checked frame by frame");
+    }
+}
+
+/// The Hytale plugin's scale (`displayScale` stretches the group's main
+/// cube about its centre, not the bone): every corpus clip that keys it is
+/// exported with a scale channel on the cube's own node, and the .glb at
+/// its sample times equals `Scene::sample`'s world matrices, the cube's
+/// node among them, scaled where the clip scales it.
+#[test]
+fn hytale_scale_clips_play_on_the_main_cube_node_as_sampled() {
+    let files = support::corpus_files("bbmodel", &[".bbmodel"]);
+    let (mut clips, mut shape_nodes, mut world) = (0, 0, 0);
+    for path in &files {
+        let name = path.file_name().unwrap().to_str().unwrap();
+        let bytes = std::fs::read(path).unwrap();
+        let Ok(loaded) = scenedec::load(&bytes, Some("bbmodel"), &support::corpus_options(name))
+        else {
+            continue;
+        };
+        let scene = loaded.scene();
+        let shapes: Vec<usize> = (0..scene.nodes().len())
+            .filter(|&i| scene.nodes()[i].flags & NodeFlags::SHAPE != 0)
+            .collect();
+        if shapes.is_empty() {
+            continue;
+        }
+        shape_nodes += shapes.len();
+        let scale = 0.0625;
+        let options = ExportOptions {
+            scale,
+            ..ExportOptions::default()
+        };
+        let out = export(&scene, "model", &options).unwrap();
+        let doc = Doc::read(&out.main, scene.nodes().len());
+        for (clip, record) in scene.animations().iter().enumerate() {
+            let first = record.first_channel as usize;
+            let channels = &scene.channels()[first..first + record.channel_count as usize];
+            let scaled: Vec<usize> = channels
+                .iter()
+                .filter(|c| {
+                    c.target == ChannelTarget::Scale as u32 && c.flags & ChannelFlags::HYTALE != 0
+                })
+                .filter_map(|c| scenedec::scene::shape_node(scene.nodes(), c.node as usize))
+                .collect();
+            if scaled.is_empty() {
+                continue;
+            }
+            let clip_name = scene.text(record.name);
+            let a = doc
+                .animations
+                .iter()
+                .position(|a| a.0.as_deref() == Some(clip_name))
+                .unwrap();
+            // The scale channel targets the cube node's glTF node.
+            for &s in &scaled {
+                let main = doc.chains[s].0;
+                assert!(
+                    doc.animations[a]
+                        .1
+                        .iter()
+                        .any(|c| c.node == main && c.property == Property::Scale),
+                    "{name}: {clip_name}: no scale channel on node {s}"
+                );
+                // And it moves: sampled at the clip's start the cube's
+                // scale is the clip's, not 1.
+                let mut poses = vec![NodePose::default(); scene.nodes().len()];
+                scene.sample(clip, 0.0, &mut poses).unwrap();
+                assert_ne!(poses[s].scale, [1.0; 3], "{name}: {clip_name}");
+            }
+            let (w, _) = check_clip(&scene, &doc, a, clip, scale, 1, name);
+            assert!(w > 0);
+            world += w;
+            clips += 1;
+        }
+    }
+    eprintln!(
+        "{clips} Hytale scale clips, {shape_nodes} main-cube nodes, {world} world matrices compared"
+    );
+    if !files.is_empty() {
+        assert!(clips > 0, "no Hytale scale clip was checked");
     }
 }

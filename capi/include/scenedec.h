@@ -550,7 +550,9 @@ typedef struct scenedec_node {
    */
   int32_t parent;
   /*
-   Bit 1: visible; bit 2: J3D segment scale compensate.
+   Bit 1: visible; bit 2: J3D segment scale compensate; bit 4: the
+   node carries its parent group's main cube alone, where the Hytale
+   plugin's scale plays (such nodes come last, sorted by parent).
    */
   uint32_t flags;
   /*
@@ -879,7 +881,9 @@ typedef struct scenedec_channel {
   uint32_t keyframe_count;
   /*
    Bits: 1 rotation_global, 2 quaternion interpolation, 4 the Hytale
-   plugin's rotation rules, 8 loop wrapping (docs/scene-format.md).
+   plugin's rules (on rotation its rotation rules; on scale the scale
+   plays on the group's main-cube node, bit 4 of `scenedec_node.flags`,
+   not on `node`), 8 loop wrapping (docs/scene-format.md).
    */
   uint32_t flags;
 } scenedec_channel;
@@ -893,7 +897,9 @@ typedef struct scenedec_keyframe {
    */
   float time;
   /*
-   Towards the next keyframe: 0 linear, 1 Catmull-Rom, 2 step, 3 bezier.
+   Towards the next keyframe: 0 linear, 1 Catmull-Rom, 2 step, 3 bezier,
+   4 unknown (no value next to a keyframe that is not Catmull-Rom or
+   bezier: the channel is at rest there, as in Blockbench).
    */
   uint32_t interpolation;
   /*

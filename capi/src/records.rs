@@ -46,7 +46,9 @@ pub struct scenedec_node {
     pub name: scenedec_text_ref,
     /// Parent node index, or −1 for a root (a J3D parent may come later).
     pub parent: i32,
-    /// Bit 1: visible; bit 2: J3D segment scale compensate.
+    /// Bit 1: visible; bit 2: J3D segment scale compensate; bit 4: the
+    /// node carries its parent group's main cube alone, where the Hytale
+    /// plugin's scale plays (such nodes come last, sorted by parent).
     pub flags: u32,
     /// Translation in the parent's space, model units.
     pub translation: [f32; 3],
@@ -330,7 +332,9 @@ pub struct scenedec_channel {
     /// Keyframes of the channel.
     pub keyframe_count: u32,
     /// Bits: 1 rotation_global, 2 quaternion interpolation, 4 the Hytale
-    /// plugin's rotation rules, 8 loop wrapping (docs/scene-format.md).
+    /// plugin's rules (on rotation its rotation rules; on scale the scale
+    /// plays on the group's main-cube node, bit 4 of `scenedec_node.flags`,
+    /// not on `node`), 8 loop wrapping (docs/scene-format.md).
     pub flags: u32,
 }
 same_layout!(
@@ -349,7 +353,9 @@ same_layout!(
 pub struct scenedec_keyframe {
     /// Seconds from the clip's start.
     pub time: f32,
-    /// Towards the next keyframe: 0 linear, 1 Catmull-Rom, 2 step, 3 bezier.
+    /// Towards the next keyframe: 0 linear, 1 Catmull-Rom, 2 step, 3 bezier,
+    /// 4 unknown (no value next to a keyframe that is not Catmull-Rom or
+    /// bezier: the channel is at rest there, as in Blockbench).
     pub interpolation: u32,
     /// Value arriving at the keyframe.
     pub pre: [f32; 3],

@@ -31,6 +31,7 @@ pub mod animations;
 mod document;
 mod elements;
 mod layout;
+mod main_shape;
 mod options;
 mod passes;
 mod prescan;

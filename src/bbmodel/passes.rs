@@ -26,6 +26,7 @@ use crate::bbmodel::elements::mesh::keys::{KeyEntry, key_slots};
 use crate::bbmodel::elements::read::{Element, ElementBody, read_element};
 use crate::bbmodel::elements::writer::{GroupSlot, KeptFace, MeshCorner, MeshScratch, MeshWriter};
 use crate::bbmodel::layout::{mismatch, offset};
+use crate::bbmodel::main_shape::{self, MainShape, ShapeArrays};
 use crate::bbmodel::options::Options;
 use crate::bbmodel::prescan::Prescan;
 use crate::bbmodel::project::structure::{
@@ -153,8 +154,10 @@ pub(crate) fn plan(
     let collection_nodes =
         usize::from(crate::bbmodel::textures::collections::apply(doc)) * census.nodes;
     let group_textures = usize::from(doc.format.per_group_texture()) * census.nodes;
+    // The Hytale plugin's scale plays on a node of the group's main cube.
+    let shape_nodes = main_shape::planned_nodes(doc.format, animations.animators, census.nodes);
     let mut counts = SceneCounts {
-        nodes: census.nodes,
+        nodes: census.nodes + shape_nodes,
         textures: census.textures,
         materials: rules.material_count(census.textures),
         frame_steps,
@@ -238,6 +241,8 @@ pub(crate) fn plan(
         scratch.add::<GroupSlot>(largest.groups)?;
         // Group tables, claims and one animator's keyframes.
         animation_scratch.add_to(scratch)?;
+        // Each group's main cube (Hytale scale).
+        scratch.add::<MainShape>(main_shape::table_len(doc.format, census.nodes))?;
         // The PNG decoder's state and the data URL's pieces, when there
         // are images to decode.
         scratch.add::<ImageScratch>(usize::from(images.images > 0))
@@ -368,6 +373,8 @@ pub(crate) fn fill<'a>(
     }
     .carve(arena)?;
     let group_uuids = animation_scratch.uuids;
+    let group_count = plan.note(NOTE_NODES);
+    let main_shapes = arena.slice::<MainShape>(main_shape::table_len(doc.format, group_count))?;
     let image_scratch = arena.slice::<ImageScratch>(usize::from(counts.mips > 0))?;
 
     // Textures, each read once and written as it is read: its record,
@@ -449,7 +456,8 @@ pub(crate) fn fill<'a>(
     // One walk of the outliner: where it places each element uuid, its
     // groups' uuids (checked for a group placed twice afterwards), and the
     // nodes, each written from its object's fields as the walk reads them.
-    let nodes = &mut *arrays.nodes;
+    // Group nodes first; shape nodes (Hytale scale) after them, at the end.
+    let nodes = arrays.nodes.get_mut(..group_count).ok_or_else(mismatch)?;
     let (mut placed, mut named) = (0usize, 0usize);
     // A group placed twice can write its name twice, past the text the
     // plan counted: that overflow waits until "placed twice" is ruled out.
@@ -623,6 +631,8 @@ pub(crate) fn fill<'a>(
         match body {
             ElementBody::Cube(cube) => {
                 meshes.cube(name, &head, parent, &mut cube.drawn_faces(&ctx))?;
+                let (rotation, centre) = cube.rotation_and_centre();
+                main_shape::note_cube(main_shapes, parent, order, rotation, centre);
             }
             ElementBody::Mesh(mesh) => {
                 let scratch = MeshScratch {
@@ -692,6 +702,21 @@ pub(crate) fn fill<'a>(
         warnings,
     )?;
 
+    // Hytale scale: a node for each scaled group's main cube.
+    let node_count = main_shape::add_shape_nodes(
+        main_shapes,
+        arrays
+            .channels
+            .get(..animations.channels)
+            .unwrap_or_default(),
+        ShapeArrays {
+            nodes: &mut *arrays.nodes,
+            groups: group_count,
+            meshes: meshes.meshes.get_mut(..written).ok_or_else(mismatch)?,
+            order,
+        },
+    )?;
+
     if let Some(slot) = arrays.molang_bounds.first_mut() {
         *slot = crate::molang::MolangLimits::of(limits).to_words();
     }
@@ -705,6 +730,7 @@ pub(crate) fn fill<'a>(
     // Faces without area were planned for and not written: hand out only
     // what was written.
     let used = SceneCounts {
+        nodes: node_count,
         meshes: meshes.mesh,
         groups: meshes.group,
         positions: meshes.vertex,

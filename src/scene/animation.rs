@@ -41,6 +41,11 @@ pub enum Interpolation {
     /// Blockbench's bezier curve through the keyframes' handles
     /// (`Keyframe.getBezierLerp`).
     Bezier = 3,
+    /// A name Blockbench does not know (its keyframe keeps any string):
+    /// `BoneAnimator.interpolate` finds no curve for a segment with such an
+    /// end unless the other end is catmull-rom or bezier, and returns no
+    /// value, so the channel is at rest there.
+    Unknown = 4,
 }
 
 /// A plugin format's per-keyframe easing of the linear segment arriving at
@@ -211,8 +216,11 @@ impl ChannelFlags {
     /// (keyframe quaternions composed after the rest rotation, catmull-rom
     /// pairs eased by its weighted cubic, the result multiplied onto the
     /// rest quaternion). On a scale channel: the plugin's `displayScale`,
-    /// which stretches the group's main cube and not the node, so the
-    /// sampler leaves the node's scale at rest.
+    /// which stretches the group's main cube about its centre and not the
+    /// node, so the sampler scales the group's [`NodeFlags::SHAPE`] node
+    /// instead (`scene::shape_node`), or nothing when it has none.
+    ///
+    /// [`NodeFlags::SHAPE`]: super::NodeFlags::SHAPE
     pub const HYTALE: u32 = 4;
     /// In a loop clip, a time before the first keyframe or after the last
     /// interpolates between the last and the first across the loop's end

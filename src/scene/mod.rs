@@ -34,7 +34,7 @@ pub use mesh::{
     GroupFlags, Influence, InfluenceSpan, MAX_COLOR_SETS, MAX_UV_SETS, MeshFlags, MeshGroupRecord,
     MeshRecord,
 };
-pub use node::{NodeFlags, NodeRecord};
+pub use node::{NodeFlags, NodeRecord, shape_node};
 pub use sample::{
     MAX_CARRIED_NAME, MAX_PLAYED_NODES, MAX_PLAYED_TEXT, MAX_PLAYED_VARIABLES, MaterialSample,
     NodePose, TEX_MATRIX_SLOTS, TEXTURE_SLOTS, TexMatrixSample, clip_loop_mode, clip_time,

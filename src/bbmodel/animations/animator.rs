@@ -79,8 +79,6 @@ struct Read {
     quaternion: bool,
     /// A rotation keyframe was staged.
     rotation: bool,
-    /// A scale keyframe was staged.
-    scale: bool,
     deferred: Deferred,
 }
 
@@ -200,15 +198,6 @@ impl<'a> Fill<'_, '_, 'a> {
             return Ok(());
         };
         let flags = channel_flags(&read, doc.format);
-        if flags & ChannelFlags::HYTALE != 0 && read.scale {
-            self.warn(
-                WarningCode::UnsupportedChannel,
-                &path,
-                format_args!(
-                    "Hytale scale stretches the group's main cube, not the bone: not played"
-                ),
-            );
-        }
         let keyframes = if read.array {
             path
         } else {
@@ -294,7 +283,6 @@ impl<'a> Fill<'_, '_, 'a> {
         let easing = plays_easing(self.ctx.doc.format);
         read.deferred = Deferred::default();
         read.rotation = false;
-        read.scale = false;
         let (mut i, mut n) = (0usize, 0usize);
         // The staged keyframe whose source still needs its end.
         let mut open: Option<(usize, usize)> = None;
@@ -360,7 +348,6 @@ impl<'a> Fill<'_, '_, 'a> {
                         }
                     }
                     read.rotation |= target == ChannelTarget::Rotation;
-                    read.scale |= target == ChannelTarget::Scale;
                     *self.staging.staged.get_mut(n).ok_or_else(mismatch)? = record;
                     *self.staging.order.get_mut(n).ok_or_else(mismatch)? = SortKey {
                         target: target as u32,
@@ -429,7 +416,9 @@ impl<'a> Fill<'_, '_, 'a> {
                 UNKNOWN_INTERPOLATION => self.warn(
                     WarningCode::UnsupportedValue,
                     &at.with_key("interpolation"),
-                    format_args!("unknown interpolation in {channel}: played linear"),
+                    format_args!(
+                        "unknown interpolation in {channel}: played as Blockbench plays it, at rest next to a keyframe that is not catmull-rom or bezier"
+                    ),
                 ),
                 NEGATIVE_SCALE => self.warn(
                     WarningCode::UnsupportedValue,

@@ -11,7 +11,7 @@
 //! plays without the easing (or with its default argument).
 
 use crate::bbmodel::document::formats::ModelFormat;
-use crate::bbmodel::document::value::{Cursor, Path};
+use crate::bbmodel::document::value::{Cursor, Path, known_key};
 use crate::error::Error;
 use crate::json::{JsonStr, Token, TokenKind};
 use crate::limits::MAX_ANIMATION_VALUE;
@@ -64,6 +64,48 @@ pub(super) fn read_easing<'a>(c: &mut Cursor<'a>, v: &Token<'a>) -> Result<RawEa
     };
     c.skip_rest(v)?;
     Ok(read)
+}
+
+/// Reads a keyframe's `values` (first token `v`), GeckoLib's older form:
+/// the plugins' `keyframeExtend` takes `easing` and `easingArgs` from it
+/// whenever `typeof data.values === 'object'` and then ignores the
+/// keyframe's own (`Merge.string(this, data.values, 'easing')` when
+/// `values.easing !== undefined`; `easingArgs` when an array). It hands
+/// Blockbench the unchanged keyframe, so `values.vector` is never read:
+/// the value comes from the data points as always. `Some` for an object,
+/// an array or `null` (typeof 'object'; on `null` the plugin throws, here
+/// it plays without easing), `None` for anything else (the keyframe's own
+/// fields apply).
+pub(super) fn read_values_easing<'a>(
+    c: &mut Cursor<'a>,
+    v: &Token<'a>,
+) -> Result<Option<(RawEasing<'a>, RawArg)>, Error> {
+    let (mut easing, mut arg) = (RawEasing::Absent, RawArg::Absent);
+    match v.kind {
+        TokenKind::BeginObject => {
+            while let Some(key) = c.next_key()? {
+                let Some(k) = known_key(&key, &["easing", "easingArgs"]) else {
+                    c.skip_value()?;
+                    continue;
+                };
+                let value = c.next()?;
+                if k == "easing" {
+                    easing = read_easing(c, &value)?;
+                } else {
+                    arg = read_easing_args(c, &value)?;
+                }
+            }
+            Ok(Some((easing, arg)))
+        }
+        TokenKind::BeginArray | TokenKind::Null => {
+            c.skip_rest(v)?;
+            Ok(Some((easing, arg)))
+        }
+        _ => {
+            c.skip_rest(v)?;
+            Ok(None)
+        }
+    }
 }
 
 /// Reads `easingArgs` (first token `v`): only its first entry matters.

@@ -14,7 +14,9 @@
 )]
 
 use super::bezier::{RawHandles, read_handle};
-use super::easing::{Eased, RawArg, RawEasing, eased, read_easing, read_easing_args};
+use super::easing::{
+    Eased, RawArg, RawEasing, eased, read_easing, read_easing_args, read_values_easing,
+};
 use crate::bbmodel::document::value::{Cursor, Path, invalid, known_key, type_name};
 use crate::error::Error;
 use crate::json::{JsonStr, Token, TokenKind, quick_value};
@@ -44,6 +46,7 @@ const KEYFRAME_KEYS: &[&str] = &[
     "bezier_right_value",
     "easing",
     "easingArgs",
+    "values",
 ];
 
 /// The scale a negative scale value plays as: Blockbench's own floor for
@@ -79,6 +82,9 @@ pub(super) struct RawKeyframe<'a> {
     /// The plugin formats' `easing` and `easingArgs[0]`.
     pub(super) easing: RawEasing<'a>,
     pub(super) easing_arg: RawArg,
+    /// GeckoLib's `values` form's easing, which replaces the keyframe's own
+    /// when `values` is an object (`easing.rs`, `read_values_easing`).
+    pub(super) values_easing: Option<(RawEasing<'a>, RawArg)>,
 }
 
 /// What a keyframe plays, or why it does not as authored.
@@ -93,7 +99,7 @@ pub(super) enum Played {
         molang: u32,
         /// The first thing Blockbench's Molang syntax check flags in them.
         bad_molang: Option<MolangError>,
-        /// An interpolation Blockbench does not know, played linear.
+        /// An interpolation Blockbench does not know ([`Interpolation::Unknown`]).
         unknown_interpolation: bool,
         /// A negative scale, played as [`MIN_SCALE`].
         negative_scale: bool,
@@ -184,7 +190,9 @@ impl<'a> RawKeyframe<'a> {
             Some(i) if i.eq_str("catmullrom") => (Interpolation::CatmullRom, false),
             Some(i) if i.eq_str("step") => (Interpolation::Step, false),
             Some(i) if i.eq_str("bezier") => (Interpolation::Bezier, false),
-            Some(_) => (Interpolation::Linear, true),
+            // Blockbench keeps any string (`Property` 'enum' without
+            // values, `Merge.string`); its interpolate plays it as below.
+            Some(_) => (Interpolation::Unknown, true),
         };
         let bezier = interpolation == Interpolation::Bezier;
         let handles = self.handles.played(target, before_5 && bezier, pre, post);
@@ -273,6 +281,7 @@ pub(super) fn read_keyframe<'a>(
             }
             "easing" => raw.easing = read_easing(c, &v)?,
             "easingArgs" => raw.easing_arg = read_easing_args(c, &v)?,
+            "values" => raw.values_easing = read_values_easing(c, &v)?,
             "data_points" => read_data_points(c, &v, &at, &mut raw)?,
             _ => read_handle(c, &v, &at, &mut raw.handles, k)?,
         }
@@ -284,7 +293,10 @@ impl RawKeyframe<'_> {
     /// The keyframe's plugin easing (`easing.rs`; only in the formats whose
     /// plugin plays it).
     pub(super) fn easing(&self) -> Eased {
-        eased(&self.easing, self.easing_arg)
+        match &self.values_easing {
+            Some((easing, arg)) => eased(easing, *arg),
+            None => eased(&self.easing, self.easing_arg),
+        }
     }
 }
 

@@ -111,6 +111,19 @@ pub struct CubeRead {
 }
 
 impl CubeRead {
+    /// The cube's `rotation` (degrees) and the centre of its box,
+    /// `from + (to − from) / 2`, about which inflate and stretch grow it:
+    /// what the Hytale plugin's main shape needs (`bbmodel/main_shape.rs`).
+    pub fn rotation_and_centre(&self) -> ([f64; 3], [f64; 3]) {
+        let (from, to) = (self.cube.from, self.cube.to);
+        let centre = core::array::from_fn(|i| {
+            let (f, t) = (from.get(i).copied(), to.get(i).copied());
+            let (f, t) = (f.unwrap_or(0.0), t.unwrap_or(0.0));
+            f + (t - f) / 2.0
+        });
+        (self.cube.rotation, centre)
+    }
+
     /// The groups of the faces that get triangles, in face order: all that
     /// counting needs (no corner or UV is computed).
     pub fn group_keys(&self, ctx: &ElementContext<'_, '_>) -> heapless::Vec<GroupKey, 6> {

@@ -25,7 +25,7 @@ use serde_json::{Map, Value};
 
 use crate::scene::{
     ChannelFlags, ChannelTarget, Interpolation, KeyframeRecord, KeyframeSource, LoopMode,
-    NodeFlags, NodePose, Scene, clip_loop_mode,
+    NodeFlags, NodePose, Scene, clip_loop_mode, shape_node,
 };
 
 use super::ExportError;
@@ -354,13 +354,21 @@ fn tracks_of(scene: &Scene<'_>, clip: usize) -> Vec<Track> {
     let looping = clip_loop_mode(record) == LoopMode::Loop;
     let mut tracks: Vec<Track> = Vec::new();
     for channel in channels {
-        let node = channel.node as usize;
         let target = match channel.target {
             0 => ChannelTarget::Translation,
             1 => ChannelTarget::Rotation,
             2 => ChannelTarget::Scale,
             _ => continue,
         };
+        // The Hytale plugin's scale plays on the group's main cube node, as
+        // `Scene::sample` plays it; without one it moves nothing, and the
+        // group's track shows its rest scale (the clip is still written).
+        let hytale_scale =
+            target == ChannelTarget::Scale && channel.flags & ChannelFlags::HYTALE != 0;
+        let node = hytale_scale
+            .then(|| shape_node(scene.nodes(), channel.node as usize))
+            .flatten()
+            .unwrap_or(channel.node as usize);
         let Some(record) = scene.nodes().get(node) else {
             continue;
         };

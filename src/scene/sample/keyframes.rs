@@ -47,15 +47,7 @@ pub(super) fn value_at_with(
         (Some((bi, b)), Some((ai, a))) => {
             // Blockbench's Math.getLerp; a.time > t > b.time, so the span is positive.
             let alpha = (t - b.time) / (a.time - b.time);
-            Some(between(
-                keys,
-                (bi, ai),
-                alpha,
-                (b.time, a.time),
-                t,
-                looping,
-                resolve,
-            ))
+            between(keys, (bi, ai), alpha, (b.time, a.time), t, looping, resolve)
         }
     }
 }
@@ -63,7 +55,8 @@ pub(super) fn value_at_with(
 /// The value between keyframes `pair` (before, after) of `keys`, `alpha`
 /// of the way, at clip time `t`; `times` are the two keyframes' times as
 /// the segment has them (shifted by the clip's length when a loop wraps);
-/// every keyframe read goes through `resolve`.
+/// every keyframe read goes through `resolve`. `None` for a segment
+/// Blockbench gives no value ([`Interpolation::Unknown`]).
 pub(super) fn between(
     keys: &[KeyframeRecord],
     (bi, ai): (usize, usize),
@@ -72,24 +65,26 @@ pub(super) fn between(
     t: f32,
     looping: bool,
     resolve: Resolve<'_>,
-) -> [f32; 3] {
+) -> Option<[f32; 3]> {
     let (Some(b), Some(a)) = (keys.get(bi), keys.get(ai)) else {
-        return [0.0; 3];
+        return Some([0.0; 3]);
     };
     let (b, a) = (resolve(bi, b), resolve(ai, a));
     match segment(&b, &a) {
-        Interpolation::CatmullRom => catmull_rom(keys, (bi, ai), alpha, looping, resolve),
-        Interpolation::Bezier => bezier::value(&b, &a, times, t),
+        Interpolation::CatmullRom => Some(catmull_rom(keys, (bi, ai), alpha, looping, resolve)),
+        Interpolation::Bezier => Some(bezier::value(&b, &a, times, t)),
+        Interpolation::Unknown => None,
         // Keyframe.getLerp: from before's post to after's pre, at
         // the alpha after's easing gives (plugin formats).
-        _ => lerp(b.post, a.pre, eased(&a, alpha)),
+        Interpolation::Linear | Interpolation::Step => Some(lerp(b.post, a.pre, eased(&a, alpha))),
     }
 }
 
 /// How the segment from `b` to `a` plays, in the order
 /// `BoneAnimator.interpolate` decides it (a step `b` was taken before):
 /// linear when `b` is linear and `a` linear or step; else catmull-rom when
-/// either is; else bezier when either is; else (an unknown value) linear.
+/// either is; else bezier when either is; else none of its branches
+/// matches (an unknown end: [`Interpolation::Unknown`], no value).
 fn segment(b: &KeyframeRecord, a: &KeyframeRecord) -> Interpolation {
     let (before, after) = (interpolation(b), interpolation(a));
     let either = |i: Interpolation| before == i || after == i;
@@ -102,7 +97,7 @@ fn segment(b: &KeyframeRecord, a: &KeyframeRecord) -> Interpolation {
     } else if either(Interpolation::Bezier) {
         Interpolation::Bezier
     } else {
-        Interpolation::Linear
+        Interpolation::Unknown
     }
 }
 
@@ -136,13 +131,14 @@ pub(super) fn pair(keys: &[KeyframeRecord], t: f32) -> (Option<usize>, Option<us
     (before, after)
 }
 
-/// The keyframe's interpolation; an unknown value plays linear, as the
-/// reader plays an unknown interpolation.
+/// The keyframe's interpolation; a value past the enum's (a record built
+/// by hand) plays linear.
 pub(super) fn interpolation(k: &KeyframeRecord) -> Interpolation {
     match k.interpolation {
         1 => Interpolation::CatmullRom,
         2 => Interpolation::Step,
         3 => Interpolation::Bezier,
+        4 => Interpolation::Unknown,
         _ => Interpolation::Linear,
     }
 }
@@ -471,6 +467,47 @@ mod tests {
     }
 
     const BEZIER: u32 = Interpolation::Bezier as u32;
+    const UNKNOWN: u32 = Interpolation::Unknown as u32;
+
+    #[test]
+    fn an_unknown_end_gives_no_value_unless_the_other_end_is_catmull_rom_or_bezier() {
+        // BoneAnimator.interpolate, between two keyframes: the linear
+        // branch needs before linear and after linear or step; then
+        // catmull-rom when either is, bezier when either is; no other
+        // branch returns, so it returns `false` and displayRotation,
+        // displayPosition and displayScale (`if (!arr)`) leave the bone.
+        for (b, a) in [
+            (UNKNOWN, LINEAR),
+            (LINEAR, UNKNOWN),
+            (UNKNOWN, STEP),
+            (UNKNOWN, UNKNOWN),
+        ] {
+            let keys = [one(0.0, b, 2.0), one(1.0, a, 4.0)];
+            assert_eq!(value_at(&keys, 0.5, false), None, "{b} → {a}");
+            // A keyframe at the time, or alone, still shows (`result`).
+            assert_eq!((x(&keys, 0.0, false), x(&keys, 1.0, false)), (2.0, 4.0));
+            assert_eq!(x(&keys, 1.5, false), 4.0);
+        }
+        // A step before holds whatever comes after (checked first).
+        let keys = [one(0.0, STEP, 2.0), one(1.0, UNKNOWN, 4.0)];
+        assert_eq!(x(&keys, 0.5, false), 2.0);
+        // Catmull-rom or bezier at the other end: that curve, the unknown
+        // end playing as any other keyframe does in it.
+        for other in [CATMULL, BEZIER] {
+            for (b, a) in [(UNKNOWN, other), (other, UNKNOWN)] {
+                let known = |i| if i == UNKNOWN { LINEAR } else { i };
+                let keys = [one(0.0, b, 2.0), one(1.0, a, 4.0)];
+                let same = [one(0.0, known(b), 2.0), one(1.0, known(a), 4.0)];
+                let (got, want) = (x(&keys, 0.3, false), x(&same, 0.3, false));
+                assert!(close(got, want), "{b} → {a}: {got} vs {want}");
+                assert!(got > 2.0 && got < 4.0);
+            }
+        }
+        // A loop that wraps across an unknown keyframe: no value there.
+        let keys = [one(0.0, LINEAR, 2.0), one(1.0, UNKNOWN, 4.0)];
+        let wrapped = super::super::segment::wrapped_value(&keys, 1.5, 2.0, &|_, k| *k);
+        assert_eq!(wrapped, None);
+    }
 
     /// One data point with bezier handles on x: `right` leaving (time,
     /// value) and `left` arriving.

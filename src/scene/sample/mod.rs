@@ -262,7 +262,20 @@ impl Scene<'_> {
                     weight: weight.get(),
                     ..at
                 };
-                apply_channel(channel, channel_target, &played, at, &mut out.borrow_mut());
+                // The Hytale plugin's displayScale stretches the group's
+                // main cube about its centre, not the bone: played on the
+                // cube's own node, or nowhere when the group has none.
+                let node = if channel_target == ChannelTarget::Scale
+                    && channel.flags & ChannelFlags::HYTALE != 0
+                {
+                    crate::scene::shape_node(self.nodes(), channel.node as usize)
+                } else {
+                    Some(channel.node as usize)
+                };
+                if let Some(node) = node {
+                    let out = &mut out.borrow_mut();
+                    apply_channel(channel, node, channel_target, &played, at, out);
+                }
                 if channel.flags & ChannelFlags::GLOBAL_ROTATION != 0 {
                     global.set(Some(channel.node));
                 }
@@ -290,26 +303,23 @@ struct Played<'k, 'r> {
     resolve: Resolve<'r>,
 }
 
-/// One channel's value at `at` applied to its node's pose.
+/// One channel's value at `at` applied to the pose of `node` (the
+/// channel's, or for a Hytale scale its group's main cube's).
 fn apply_channel(
     channel: &ChannelRecord,
+    node: usize,
     target: ChannelTarget,
     played: &Played<'_, '_>,
     at: ClipTime,
     out: &mut [NodePose],
 ) {
-    let Some(pose) = out.get_mut(channel.node as usize) else {
+    let Some(pose) = out.get_mut(node) else {
         return;
     };
     let (keys, t) = (played.keys, at.t);
     if target == ChannelTarget::Rotation && channel.flags & ChannelFlags::QUATERNION != 0 {
         let flags = channel.flags;
         rotation::apply_quaternion(keys, t, played.wrap, flags, at.weight, pose, played.resolve);
-        return;
-    }
-    // The Hytale plugin's displayScale stretches the group's main cube
-    // and leaves the bone (and so its children) unscaled.
-    if target == ChannelTarget::Scale && channel.flags & ChannelFlags::HYTALE != 0 {
         return;
     }
     let value = match played.wrap {

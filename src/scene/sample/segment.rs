@@ -103,15 +103,7 @@ pub(super) fn wrapped_value(
             after,
             alpha,
             times,
-        } => Some(between(
-            keys,
-            (before, after),
-            alpha,
-            times,
-            t,
-            true,
-            resolve,
-        )),
+        } => between(keys, (before, after), alpha, times, t, true, resolve),
     }
 }
 
