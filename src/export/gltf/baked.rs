@@ -17,6 +17,8 @@ use crate::scene::{
     AlphaMode, Filter, Format, MaterialFlags, MaterialRecord, Scene, TextureRecord, Wrap,
 };
 
+use super::uv_transform::{self, UvTransform};
+
 /// A TEV order's, texture slot's or channel's "none".
 const NONE: u8 = 0xFF;
 /// `GX_IDENTITY`: a texture coordinate generator without a matrix.
@@ -628,19 +630,8 @@ pub fn pixels(scene: &Scene<'_>, material: usize) -> Option<(super::pixels::Pixe
 /// `GX_TEXMTX0`; `GX_TEXMTXn` is `30 + 3n`.
 const TEXMTX0: u8 = 30;
 
-/// `KHR_texture_transform`'s offset, rotation (radians) and scale.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct UvTransform {
-    /// UV offset.
-    pub offset: [f32; 2],
-    /// Radians, as the extension turns.
-    pub rotation: f32,
-    /// UV scale.
-    pub scale: [f32; 2],
-}
-
 /// The texture matrix slot 1's generator reads, as `KHR_texture_transform`
-/// ([`nearest`]), for a material [`approximate`] takes, and whether it is
+/// ([`uv_transform::nearest`]), for a material [`approximate`] takes, and whether it is
 /// exact; none when it has no matrix.
 fn second_transform(scene: &Scene<'_>, material: usize) -> Option<(UvTransform, bool)> {
     let file = J3dFile::parse(scene.input()).ok()?;
@@ -667,32 +658,7 @@ fn second_transform(scene: &Scene<'_>, material: usize) -> Option<(UvTransform, 
         t.translation.map(|v| v.get()),
         [t.center[0].get(), t.center[1].get()],
     );
-    nearest(&matrix)
-}
-
-/// The `KHR_texture_transform` (scale, then turn, then offset) nearest a
-/// texture matrix (column-major 4×4): column 0's length and angle, column
-/// 1's length along the turned V axis; exact (true) when column 1 is that
-/// axis times its length (the check `j3d_materials::decompose` makes),
-/// else the shear between the columns is dropped, one more way the
-/// approximation differs. None when a value is not finite.
-fn nearest(m: &[f32; 16]) -> Option<(UvTransform, bool)> {
-    let [a, c, _, _, b, d, ..] = *m;
-    let sx = libm::hypotf(a, c);
-    let rotation = if sx > 0.0 { libm::atan2f(-c, a) } else { 0.0 };
-    let (sin, cos) = (libm::sinf(rotation), libm::cosf(rotation));
-    let sy = b * sin + d * cos;
-    let size = a.abs().max(b.abs()).max(c.abs()).max(d.abs()).max(1.0);
-    let close = |x: f32, y: f32| (x - y).abs() <= 1e-5 * size;
-    let t = UvTransform {
-        offset: [m[12], m[13]],
-        rotation,
-        scale: [sx, sy],
-    };
-    [a, b, c, d, sx, sy, rotation, m[12], m[13]]
-        .iter()
-        .all(|v| v.is_finite())
-        .then_some((t, close(b, sin * sy) && close(d, cos * sy)))
+    uv_transform::nearest(&matrix)
 }
 
 /// Marks an approximated material ([`approximate`]): what stands in for
@@ -941,25 +907,6 @@ mod tests {
         let mut add = p.clone();
         add.stages[2].color_in = [0, 15, 15, 10];
         assert!(bake_over_second(&add, &t0, &t1, false).is_none());
-    }
-
-    /// A matrix with a shear is not exact; its nearest keeps
-    /// column 0 (length 1, angle 0) and column 1's length along V (2).
-    #[test]
-    fn the_nearest_transform_drops_a_shear() {
-        let mut m = [0.0f32; 16];
-        (m[0], m[4], m[5], m[12], m[13], m[10], m[15]) = (1.0, 0.2, 2.0, 0.5, 0.25, 1.0, 1.0);
-        let (t, exact) = nearest(&m).unwrap();
-        assert!(!exact);
-        assert_eq!(
-            (t.offset, t.rotation, t.scale),
-            ([0.5, 0.25], 0.0, [1.0, 2.0])
-        );
-        // Without the shear it is exact.
-        m[4] = 0.0;
-        assert!(nearest(&m).unwrap().1);
-        m[0] = f32::NAN;
-        assert!(nearest(&m).is_none());
     }
 
     /// The lava's two textures are read through different texture

@@ -8,7 +8,7 @@
 //!
 //! - A texture matrix that slot 0's coordinates go through
 //!   ([`TrackRecord::BASE_TEXTURE`]) becomes the base colour texture's
-//!   `KHR_texture_transform` offset, rotation and scale ([`decompose`]),
+//!   `KHR_texture_transform` offset, rotation and scale ([`uv_transform::exact`]),
 //!   when every sampled matrix has that form.
 //! - A colour the TEV fold made the base colour factor
 //!   ([`TrackRecord::BASE_RGB`], [`TrackRecord::BASE_ALPHA`]) animates
@@ -36,61 +36,7 @@ use super::ExportError;
 use super::animations::push;
 use super::buffers::{Layout, Writer};
 use super::materials::Materials;
-
-/// `KHR_texture_transform`'s offset, rotation and scale.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct UvTransform {
-    /// UV offset.
-    pub offset: [f32; 2],
-    /// Radians, as the extension turns: `u' = cos·u + sin·v`, `v' = −sin·u + cos·v`.
-    pub rotation: f32,
-    /// UV scale.
-    pub scale: [f32; 2],
-}
-
-impl UvTransform {
-    /// The 2×3 matrix the extension applies, `T · R · S`, column-major
-    /// `[a, c, b, d, tx, ty]` for `u' = a·u + b·v + tx`, `v' = c·u + d·v + ty`.
-    pub fn matrix(&self) -> [f32; 6] {
-        let (sin, cos) = (libm::sinf(self.rotation), libm::cosf(self.rotation));
-        let [sx, sy] = self.scale;
-        [
-            cos * sx,
-            -sin * sx,
-            sin * sy,
-            cos * sy,
-            self.offset[0],
-            self.offset[1],
-        ]
-    }
-}
-
-/// The J3D texture matrix `m` (column-major 4×4, as
-/// [`crate::scene::texture_matrix`] builds it) as `KHR_texture_transform`
-/// values, or `None` when the extension cannot express it: its 2×2 part
-/// must be a rotation times a scale along U and V (columns at right
-/// angles), which a J3D matrix is when its S and T scales are equal or its
-/// rotation is a multiple of 90°. Both use UVs with V down from the
-/// image's top (GX's T, glTF's V), so no flip comes between.
-pub fn decompose(m: &[f32; 16]) -> Option<UvTransform> {
-    let [a, c, _, _, b, d, ..] = *m;
-    let (tx, ty) = (m[12], m[13]);
-    // Column 0 = sx·(cos r, −sin r), column 1 = sy·(sin r, cos r).
-    let sx = libm::hypotf(a, c);
-    let rotation = if sx > 0.0 { libm::atan2f(-c, a) } else { 0.0 };
-    let (sin, cos) = (libm::sinf(rotation), libm::cosf(rotation));
-    let sy = b * sin + d * cos;
-    let size = a.abs().max(b.abs()).max(c.abs()).max(d.abs()).max(1.0);
-    let close = |x: f32, y: f32| (x - y).abs() <= 1e-5 * size;
-    let ok = [a, b, c, d, tx, ty].iter().all(|v| v.is_finite())
-        && close(b, sin * sy)
-        && close(d, cos * sy);
-    ok.then_some(UvTransform {
-        offset: [tx, ty],
-        rotation,
-        scale: [sx, sy],
-    })
-}
+use super::uv_transform::{self, UvTransform};
 
 /// One track glTF cannot play, as `extras.j3d_tracks` lists it.
 pub struct Kept {
@@ -249,7 +195,7 @@ impl Clip<'_, '_> {
                 .get(track.slot as usize)
                 .copied()
                 .flatten();
-            match m.and_then(|m| decompose(&m.matrix)) {
+            match m.and_then(|m| uv_transform::exact(&m.matrix)) {
                 Some(t) => transforms.push(t),
                 None => return Ok(false),
             }
@@ -730,45 +676,6 @@ pub fn splice(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::scene::texture_matrix;
-
-    fn same(a: [f32; 6], m: &[f32; 16]) {
-        let want = [m[0], m[1], m[4], m[5], m[12], m[13]];
-        for (x, y) in a.iter().zip(want) {
-            assert!((x - y).abs() < 1e-5, "{a:?} against {want:?}");
-        }
-    }
-
-    /// A J3D SRT with equal S and T scales, or a right-angle turn, is a
-    /// KHR_texture_transform: recomposed, the same matrix (Basic and Maya).
-    #[test]
-    fn uniform_or_right_angle_srt_decomposes_exactly() {
-        for maya in [false, true] {
-            for (scale, turn) in [
-                ([1.0, 1.0], 0.0),
-                ([2.0, 2.0], 0.7),
-                ([0.5, 0.5], -2.9),
-                ([2.0, 3.0], 0.0),
-                ([2.0, 3.0], core::f32::consts::FRAC_PI_2),
-                ([-1.0, 1.0], 0.3),
-            ] {
-                let m = texture_matrix(maya, scale, turn, [0.25, -0.5], [0.5, 0.5]);
-                let t = decompose(&m).unwrap_or_else(|| panic!("{maya} {scale:?} {turn}"));
-                same(t.matrix(), &m);
-            }
-        }
-    }
-
-    /// Unequal scales turned by other than a right angle shear the UVs,
-    /// which offset, rotation and scale cannot say.
-    #[test]
-    fn unequal_scales_turned_are_not_expressible() {
-        let m = texture_matrix(false, [2.0, 3.0], 0.5, [0.0, 0.0], [0.5, 0.5]);
-        assert!(decompose(&m).is_none());
-        let mut m = texture_matrix(false, [1.0, 1.0], 0.0, [0.0, 0.0], [0.0, 0.0]);
-        m[12] = f32::NAN;
-        assert!(decompose(&m).is_none());
-    }
 
     #[test]
     fn rotations_are_unwrapped_across_the_seam() {

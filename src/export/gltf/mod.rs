@@ -38,6 +38,7 @@ pub mod nodes;
 pub mod pixels;
 mod shared;
 pub mod skins;
+pub mod uv_transform;
 
 use std::path::{Path, PathBuf};
 use std::string::String;
