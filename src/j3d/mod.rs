@@ -58,8 +58,10 @@ pub fn measure(bytes: &[u8], options: &Options<'_>) -> Result<Plan, Error> {
 /// sections' 3 KiB for a .bbmodel.
 #[inline(never)]
 pub fn measure_with(bytes: &[u8], options: &Options<'_>, seen: &mut [u32]) -> Result<Plan, Error> {
-    let model = parse(bytes, options)?;
-    Ok(model::plan(&model, options, model::CountPass::Checked, seen)?.0)
+    // Read in place, as in `decode_into`.
+    let parsed = parse(bytes, options);
+    let model = parsed.as_ref().map_err(Error::clone)?;
+    Ok(model::plan(model, options, model::CountPass::Checked, seen)?.0)
 }
 
 /// [`measure`] for a decode that follows at once (`load`): the count pass

@@ -32,9 +32,9 @@ fn missing(id: &[u8; 4]) -> Error {
 /// `None` for other kinds or past the entries.
 pub fn entry_material<'a>(anim: &Animation<'a>, entry: usize) -> Option<&'a [u8]> {
     match anim {
-        Animation::Btk(a) => a.entry(entry).map(|e| e.material),
-        Animation::Brk(a) | Animation::Bpk(a) => a.entry(entry).map(|e| e.material),
-        Animation::Btp(a) => a.entry(entry).map(|e| e.material),
+        Animation::Btk(a) => a.material(entry),
+        Animation::Brk(a) | Animation::Bpk(a) => a.material(entry),
+        Animation::Btp(a) => a.material(entry),
         _ => None,
     }
 }

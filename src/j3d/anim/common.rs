@@ -306,19 +306,28 @@ impl<T> Srt<T> {
     /// 2 translation.
     pub(crate) fn axis_major(
         track: impl Fn(usize, usize) -> Result<T, Error>,
-    ) -> Result<Self, Error> {
-        let per = |component| {
-            Ok::<_, Error>([
-                track(0, component)?,
-                track(1, component)?,
-                track(2, component)?,
-            ])
+    ) -> Result<Self, Error>
+    where
+        T: Copy,
+    {
+        // One track read at a time into its place: built as arrays of
+        // results, each result (and its error) kept a slot of its own,
+        // nine times 300 bytes of stack.
+        let first = track(0, 0)?;
+        let mut out = Self {
+            scale: [first; 3],
+            rotation: [first; 3],
+            translation: [first; 3],
         };
-        Ok(Self {
-            scale: per(0)?,
-            rotation: per(1)?,
-            translation: per(2)?,
-        })
+        let components = [&mut out.scale, &mut out.rotation, &mut out.translation];
+        for (component, tracks) in components.into_iter().enumerate() {
+            for (axis, slot) in tracks.iter_mut().enumerate() {
+                if (axis, component) != (0, 0) {
+                    *slot = track(axis, component)?;
+                }
+            }
+        }
+        Ok(out)
     }
 
     /// Every track: scale, then rotation, then translation.

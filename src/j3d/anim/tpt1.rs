@@ -101,6 +101,15 @@ impl<'a> Tpt1<'a> {
         self.read_entry(i).ok()
     }
 
+    /// The material entry `i` animates (checked at parse), `None` past the
+    /// last: its name alone, without reading the entry's tracks.
+    pub fn material(&self, i: usize) -> Option<&'a [u8]> {
+        if i >= self.count {
+            return None;
+        }
+        Some(self.names.get(i).ok()?.0)
+    }
+
     /// The texture index (into the model's TEX1) entry `i` shows at
     /// `frame`: its table at `floor(frame)`, the last value from the end of
     /// its table on (the game's rule; noclip shows nothing there). `None`

@@ -218,6 +218,13 @@ impl<'a> ColourAnim<'a> {
         self.read_entry(g, j).ok()
     }
 
+    /// The material entry `i` animates (checked at parse), `None` past the
+    /// last: its name alone, without reading the entry's tracks.
+    pub fn material(&self, i: usize) -> Option<&'a [u8]> {
+        let (g, j) = self.locate(i)?;
+        Some(g.names.get(j).ok()?.0)
+    }
+
     /// The R, G, B, A value tables entry `i`'s tracks index.
     pub fn tables(&self, i: usize) -> Option<[Table<'a>; 4]> {
         Some(self.locate(i)?.0.tables)

@@ -178,6 +178,15 @@ impl<'a> Ttk1<'a> {
         self.read_entry(i).ok()
     }
 
+    /// The material entry `i` animates (checked at parse), `None` past the
+    /// last: its name alone, without reading the entry's tracks.
+    pub fn material(&self, i: usize) -> Option<&'a [u8]> {
+        if i >= self.count {
+            return None;
+        }
+        Some(self.names.get(i).ok()?.0)
+    }
+
     /// Every track of entry `i` at `frame` (Hermite between keys).
     pub fn srt(&self, i: usize, frame: f32) -> Option<TexSrt> {
         let e = self.entry(i)?;

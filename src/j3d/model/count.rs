@@ -32,6 +32,9 @@ impl Model<'_> {
     /// Checks every count against the limits and counts the scene; `pass`
     /// says what it reads of each vertex, `seen` is the hierarchy check's
     /// seen-sets ([`crate::j3d::inf1::Inf1::check`]; too short: the stack's).
+    /// The clips are counted after it returns ([`super::plan`]). Never
+    /// inlined: its frame is gone before the animation readers run.
+    #[inline(never)]
     pub(crate) fn count(
         &self,
         options: &crate::j3d::Options<'_>,
@@ -171,7 +174,6 @@ impl Model<'_> {
             ..SceneCounts::default()
         };
         counts.text_pool = self.pool_bytes()?;
-        self.count_clips(options, &mut counts)?;
         Ok((counts, summary))
     }
 

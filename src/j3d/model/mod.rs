@@ -213,7 +213,8 @@ pub(crate) fn plan(
     pass: CountPass,
     seen: &mut [u32],
 ) -> Result<(Plan, Summary), Error> {
-    let (counts, summary) = model.count(options, pass, seen)?;
+    let (mut counts, summary) = model.count(options, pass, seen)?;
+    model.count_clips(options, &mut counts)?;
     let plan = Plan::new(counts, |scratch| {
         model.fill_scratch(scratch, options.limits.max_depth)
     })?;
