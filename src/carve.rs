@@ -139,6 +139,28 @@ impl<'a> Arena<'a> {
         }
     }
 
+    /// One zeroed `T` in the free bytes, lent until the borrow ends and
+    /// then free again: scratch for a pass that runs before the arena is
+    /// carved (the plan must count a `T` for the arena to hold it).
+    /// Fails with [`ErrorCode::ArenaTooSmall`] when the free bytes cannot
+    /// hold it.
+    pub(crate) fn lend<T>(&mut self) -> Result<&mut T, Error>
+    where
+        T: FromBytes + IntoBytes + KnownLayout + Immutable,
+    {
+        const { assert!(align_of::<T>() <= MAX_ALIGN) };
+        let pad = self.rest.as_ptr().align_offset(align_of::<T>());
+        let needed = pad.checked_add(size_of::<T>()).ok_or_else(overflow)?;
+        if needed > self.rest.len() {
+            return Err(self.too_small(needed));
+        }
+        // The lent bytes are written: later slices are zeroed again.
+        self.zeroed = false;
+        let mine = self.rest.get_mut(pad..needed).ok_or_else(overflow)?;
+        mine.fill(0);
+        T::mut_from_bytes(mine).map_err(|_| overflow())
+    }
+
     /// Copies `text` into the arena.
     pub fn str(&mut self, text: &str) -> Result<&'a str, Error> {
         let bytes = self.slice::<u8>(text.len())?;
