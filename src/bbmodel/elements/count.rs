@@ -125,7 +125,7 @@ fn count_with(
     counts: &mut SceneCounts,
     tables: &mut CountTables,
 ) -> Result<ElementTally, Error> {
-    let (doc, limits, textures) = (ctx.doc, ctx.limits, ctx.textures);
+    let (doc, limits) = (ctx.doc, ctx.limits);
     let mut tally = ElementTally::default();
     let mut seen = SeenUuids::new(&mut tables.seen);
     let held_keys = &mut tables.group_keys;
@@ -164,39 +164,16 @@ fn count_with(
             }
             ElementBody::Mesh(mesh) => {
                 tally.max_keys = tally.max_keys.max(mesh.keys);
-                let mut keys = GroupKeys {
-                    held: &mut *held_keys,
-                    len: 0,
-                };
-                // Faces whose group found no room among `keys`: each
-                // counts as a group of its own (an upper bound).
-                let mut unheld = 0usize;
-                let mut this = MeshFaces::default();
-                for_each_mesh_face(doc, i, &mesh, limits, textures, pass, |face| {
-                    // Upper bounds (spec): k vertices and k − 2 triangles a face.
-                    let k = face.corners;
-                    if k >= 3 {
-                        counts.positions += k;
-                        counts.indices += 3 * (k - 2);
-                        counts.uv_rects += k - 2;
-                        this.faces += 1;
-                        this.corners += k;
-                    }
-                    let key = group_key(
-                        doc,
-                        &ctx.rules.mesh_face(textures, face.material, ctx.placed),
-                    );
-                    if !keys.insert(key) {
-                        unheld += 1;
-                    }
-                    check_geometry(counts, limits).inspect_err(|_| *over = true)
-                })?;
-                counts.meshes += 1;
-                counts.groups += keys.len + unheld;
-                let largest = &mut tally.largest;
-                largest.groups = largest.groups.max(keys.len + unheld);
-                largest.faces = largest.faces.max(this.faces);
-                largest.corners = largest.corners.max(this.corners);
+                count_mesh(
+                    ctx,
+                    pass,
+                    i,
+                    &mesh,
+                    held_keys,
+                    over,
+                    counts,
+                    &mut tally.largest,
+                )?;
             }
             ElementBody::Unsupported => {}
         }
@@ -205,6 +182,61 @@ fn count_with(
     counts.normals = counts.positions;
     counts.uvs = counts.positions;
     Ok(tally)
+}
+
+/// Counts one mesh's faces into `counts` and its largest-mesh figures into
+/// `largest`. Never inlined: its face record and uv entries (about 5 KiB,
+/// in `for_each_mesh_face`) stay off the element walk's frame, which every
+/// cube's read runs under.
+#[inline(never)]
+#[allow(
+    clippy::too_many_arguments,
+    reason = "the counting pass's state, lent for one mesh"
+)]
+fn count_mesh(
+    ctx: &ElementContext<'_, '_>,
+    pass: Pass,
+    i: usize,
+    mesh: &crate::bbmodel::elements::mesh::faces::MeshHead,
+    held_keys: &mut [u64; COUNTED_GROUP_KEYS],
+    over: &mut bool,
+    counts: &mut SceneCounts,
+    largest: &mut MeshFaces,
+) -> Result<(), Error> {
+    let (doc, limits, textures) = (ctx.doc, ctx.limits, ctx.textures);
+    let mut keys = GroupKeys {
+        held: held_keys,
+        len: 0,
+    };
+    // Faces whose group found no room among `keys`: each
+    // counts as a group of its own (an upper bound).
+    let mut unheld = 0usize;
+    let mut this = MeshFaces::default();
+    for_each_mesh_face(doc, i, mesh, limits, textures, pass, |face| {
+        // Upper bounds (spec): k vertices and k − 2 triangles a face.
+        let k = face.corners;
+        if k >= 3 {
+            counts.positions += k;
+            counts.indices += 3 * (k - 2);
+            counts.uv_rects += k - 2;
+            this.faces += 1;
+            this.corners += k;
+        }
+        let key = group_key(
+            doc,
+            &ctx.rules.mesh_face(textures, face.material, ctx.placed),
+        );
+        if !keys.insert(key) {
+            unheld += 1;
+        }
+        check_geometry(counts, limits).inspect_err(|_| *over = true)
+    })?;
+    counts.meshes += 1;
+    counts.groups += keys.len + unheld;
+    largest.groups = largest.groups.max(keys.len + unheld);
+    largest.faces = largest.faces.max(this.faces);
+    largest.corners = largest.corners.max(this.corners);
+    Ok(())
 }
 
 /// What a cube's bound needs of it: its name (for the text pool) and uuid
