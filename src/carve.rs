@@ -250,6 +250,29 @@ mod tests {
         assert_eq!(arena.used(), 24);
     }
 
+    /// A lend fits in exactly its size, fails one byte short, carves
+    /// nothing, and the bytes it wrote come back zeroed in later slices.
+    #[test]
+    fn a_lend_is_zeroed_needs_its_size_and_leaves_the_arena_free() {
+        let mut words = vec![0u64; 4];
+        let mut arena = Arena::from_zeroed_words(&mut words);
+        let lent = arena.lend::<[u64; 4]>().unwrap();
+        assert_eq!(lent, &[0; 4]);
+        lent.fill(9);
+        assert_eq!((arena.used(), arena.remaining()), (0, 32));
+        assert_eq!(arena.slice::<u64>(4).unwrap(), &[0; 4]);
+        let mut one_short = [0u64; 3];
+        let b = words_as_bytes(&mut one_short);
+        let mut arena = Arena::new(&mut b[..23]);
+        assert_eq!(
+            arena.lend::<[u64; 3]>().unwrap_err().code(),
+            ErrorCode::ArenaTooSmall
+        );
+        b.fill(7);
+        let mut arena = Arena::new(&mut b[..24]);
+        assert_eq!(arena.lend::<[u64; 3]>().unwrap(), &[0; 3]);
+    }
+
     #[test]
     fn a_zeroed_arena_hands_out_zeroed_disjoint_slices() {
         let mut words = vec![0u64; 4];
