@@ -81,6 +81,10 @@ fn validate_images_on_stack(doc: &Document<'_>, options: &Options<'_>) -> Result
 /// value (`pass` [`Pass::Measure`]) or leaving to the fill pass what it
 /// checks itself ([`Pass::Count`]); the plan is the same, unless `cubes`
 /// bounds cubes instead of counting them ([`Cubes::Bounded`]).
+#[allow(
+    clippy::too_many_arguments,
+    reason = "what to count with, and the caller's scratch: the window and images' and the walks'"
+)]
 pub(crate) fn plan(
     doc: &Document<'_>,
     options: &Options<'_>,

@@ -495,7 +495,7 @@ pub(crate) fn walk_outliner_in<'a>(
                 let open = OpenGroup {
                     node: u64::from(node.unsigned_abs()),
                     outliner_at: outliner_at as u64,
-                    uuid_at: uuid_at as u64,
+                    uuid_at,
                 };
                 if stack.push(open).is_err() {
                     return Err(too_deep(HARD_MAX_NESTING));
