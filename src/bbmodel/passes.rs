@@ -647,7 +647,7 @@ pub(crate) fn fill<'a>(
         let ctx = ElementContext { placed, ..ctx };
         match body {
             ElementBody::Cube(cube) => {
-                meshes.cube(name, &head, parent, &mut cube.drawn_faces(&ctx))?;
+                meshes.drawn_cube(&ctx, &cube, name, &head, parent)?;
             }
             ElementBody::Mesh(mesh) => {
                 let scratch = MeshScratch {
