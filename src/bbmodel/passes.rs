@@ -37,7 +37,7 @@ use crate::bbmodel::project::uuid_tables::{
 };
 use crate::bbmodel::textures::collections::{ChildEntry, Collections, ScopeEntry};
 use crate::bbmodel::textures::entries::{
-    COUNTED_UUIDS, TextureFacts, Textures, for_each_texture, uuid_entry,
+    TextureFacts, Textures, for_each_texture, uuid_entry,
 };
 use crate::bbmodel::textures::pixels::{ImageTally, ImageWriter, TrailingData, validate_image};
 use crate::bbmodel::textures::records::{COMPOSITE_NAME, write_composite, write_texture};
@@ -126,7 +126,7 @@ pub(crate) fn plan(
     // name their texture by uuid.
     let (mut summary, mut images, mut frame_steps) =
         (TextureSummary::default(), ImageTally::default(), 0);
-    let mut uuids = heapless::Vec::<UuidEntry, COUNTED_UUIDS>::new();
+    let (held, mut named) = (&mut walk.texture_uuids, 0usize);
     let mut held_until = census.textures;
     for_each_texture(doc, limits, options.texture_files, None, |i, meta| {
         summary.add(i, &meta);
@@ -135,9 +135,14 @@ pub(crate) fn plan(
         pool += escaped_len(&meta.name);
         if let Some(entry) = uuid_entry(doc, i, &meta)
             && held_until == census.textures
-            && uuids.push(entry).is_err()
         {
-            held_until = i;
+            match held.get_mut(named) {
+                Some(slot) => {
+                    *slot = entry;
+                    named += 1;
+                }
+                None => held_until = i,
+            }
         }
         Ok(())
     })?;
@@ -151,8 +156,9 @@ pub(crate) fn plan(
     if let Some(e) = group_error {
         return Err(e);
     }
+    let uuids = held.get_mut(..named).unwrap_or_default();
     uuids.sort_unstable();
-    let textures = Textures::new(doc, census.textures, &[], &uuids, held_until);
+    let textures = Textures::new(doc, census.textures, &[], uuids, held_until);
     let rules = TextureRules::new(doc, &summary);
     let collections = crate::bbmodel::textures::collections::count(doc)?;
     // Each node's first collection (Hytale), or its group texture (OptiFine).

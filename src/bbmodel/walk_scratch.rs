@@ -1,17 +1,22 @@
 //! The fixed tables the .bbmodel walks work in, as one block of caller
-//! memory: the outliner walk's open groups and the counting pass's tables.
+//! memory: the outliner walk's open groups, the first texture uuids and
+//! the counting pass's tables.
 //! `measure_with` takes it from `MeasureScratch`; `decode_into`'s counting
 //! pass borrows it from the arena's free bytes, and the fill carves it
 //! from the plan's scratch; so no walk holds it in its frame.
 
 use crate::bbmodel::elements::count::CountTables;
 use crate::bbmodel::project::structure::OutlinerStack;
+use crate::bbmodel::project::uuid_tables::UuidEntry;
+use crate::bbmodel::textures::entries::COUNTED_UUIDS;
 
-/// The walks' tables (20 KiB of plain integers).
+/// The walks' tables (22 016 bytes of plain integers).
 #[repr(C)]
 #[derive(zerocopy::FromBytes, zerocopy::IntoBytes, zerocopy::KnownLayout, zerocopy::Immutable)]
 pub struct WalkScratch {
     pub(in crate::bbmodel) outliner: OutlinerStack,
+    /// The counting pass's first texture uuids (`COUNTED_UUIDS`).
+    pub(in crate::bbmodel) texture_uuids: [UuidEntry; COUNTED_UUIDS],
     pub(in crate::bbmodel) count: CountTables,
 }
 
@@ -20,6 +25,7 @@ impl WalkScratch {
     pub const fn new() -> Self {
         Self {
             outliner: OutlinerStack::new(),
+            texture_uuids: [UuidEntry::ZERO; COUNTED_UUIDS],
             count: CountTables::new(),
         }
     }

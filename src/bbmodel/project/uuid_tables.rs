@@ -24,6 +24,15 @@ scratch_record! {
     }
 }
 
+impl UuidEntry {
+    /// An empty entry (a `const`, for scratch built in statics).
+    pub(crate) const ZERO: Self = Self {
+        hash: 0,
+        at: 0,
+        index: 0,
+    };
+}
+
 /// The 5.x `groups` entries by uuid hash, sorted; duplicates are
 /// DUPLICATE_REFERENCE (spec: "the same uuid twice: … two groups entries").
 pub(in crate::bbmodel) fn group_table(
