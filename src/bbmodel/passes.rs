@@ -36,9 +36,7 @@ use crate::bbmodel::project::uuid_tables::{
     group_table, groups_placed_once, place,
 };
 use crate::bbmodel::textures::collections::{ChildEntry, Collections, ScopeEntry};
-use crate::bbmodel::textures::entries::{
-    TextureFacts, Textures, for_each_texture, uuid_entry,
-};
+use crate::bbmodel::textures::entries::{TextureFacts, Textures, for_each_texture, uuid_entry};
 use crate::bbmodel::textures::pixels::{ImageTally, ImageWriter, TrailingData, validate_image};
 use crate::bbmodel::textures::records::{COMPOSITE_NAME, write_composite, write_texture};
 use crate::bbmodel::textures::shown::{
