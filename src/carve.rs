@@ -156,6 +156,27 @@ impl<'a> Arena<'a> {
         <[T]>::mut_from_bytes(bytes).ok()
     }
 
+    /// One zeroed `T` lent as [`Arena::lend`] lends (the plan must count a
+    /// `T` for the arena to hold it). Fails with
+    /// [`ErrorCode::ArenaTooSmall`] when the free bytes cannot hold it.
+    pub(crate) fn lend_one<T>(&mut self) -> Result<&mut T, Error>
+    where
+        T: FromBytes + IntoBytes + KnownLayout + Immutable,
+    {
+        let available = self.rest.len();
+        let Some([one]) = self.lend::<T>(1) else {
+            return Err(Error::nowhere(
+                ErrorCode::ArenaTooSmall,
+                format_args!(
+                    "arena too small: {} bytes of scratch need more than the {available} bytes left",
+                    size_of::<T>()
+                ),
+            ));
+        };
+        one.as_mut_bytes().fill(0);
+        Ok(one)
+    }
+
     /// Copies `text` into the arena.
     pub fn str(&mut self, text: &str) -> Result<&'a str, Error> {
         let bytes = self.slice::<u8>(text.len())?;
@@ -243,6 +264,29 @@ mod tests {
         b[1] = 2;
         c[0] = 3.0;
         assert_eq!(arena.used(), 24);
+    }
+
+    /// A lend fits in exactly its size, fails one byte short, carves
+    /// nothing, and the bytes it wrote come back zeroed in later slices.
+    #[test]
+    fn a_lend_is_zeroed_needs_its_size_and_leaves_the_arena_free() {
+        let mut words = vec![0u64; 4];
+        let mut arena = Arena::from_zeroed_words(&mut words);
+        let lent = arena.lend_one::<[u64; 4]>().unwrap();
+        assert_eq!(lent, &[0; 4]);
+        lent.fill(9);
+        assert_eq!((arena.used(), arena.remaining()), (0, 32));
+        assert_eq!(arena.slice::<u64>(4).unwrap(), &[0; 4]);
+        let mut one_short = [0u64; 3];
+        let b = words_as_bytes(&mut one_short);
+        let mut arena = Arena::new(&mut b[..23]);
+        assert_eq!(
+            arena.lend_one::<[u64; 3]>().unwrap_err().code(),
+            ErrorCode::ArenaTooSmall
+        );
+        b.fill(7);
+        let mut arena = Arena::new(&mut b[..24]);
+        assert_eq!(arena.lend_one::<[u64; 3]>().unwrap(), &[0; 3]);
     }
 
     #[test]

@@ -155,12 +155,15 @@ pub fn measure(bytes: &[u8], hint: Option<&str>, options: &Options<'_>) -> Resul
 
 /// What [`measure_with`] works in instead of the stack: the inflate window
 /// a .bbmodel's images are checked through (32 KiB; a J3D model's
-/// hierarchy check marks its seen-sets there) and the PNG decoder's state
-/// with the data URL's pieces (25 KiB). Keep it in a `static` or the
-/// caller's own state; one serves any number of calls.
+/// hierarchy check marks its seen-sets there), the PNG decoder's state
+/// with the data URL's pieces (25 KiB) and the .bbmodel walks' tables (the
+/// outliner's open groups, the counting pass's uuids and group keys:
+/// 20 KiB). Keep it in a `static` or the caller's own state; one serves
+/// any number of calls.
 pub struct MeasureScratch {
     window: crate::png::Window,
     image: bbmodel::ImageScratch,
+    walk: bbmodel::WalkScratch,
 }
 
 impl MeasureScratch {
@@ -169,6 +172,7 @@ impl MeasureScratch {
         Self {
             window: crate::png::Window::new(),
             image: bbmodel::ImageScratch::new(),
+            walk: bbmodel::WalkScratch::new(),
         }
     }
 
@@ -197,11 +201,12 @@ pub fn measure_with(
 ) -> Result<Plan, Error> {
     match format_of(bytes, hint)? {
         crate::scene::Format::J3d => j3d::measure_with(bytes, &options.j3d, scratch.words()),
-        crate::scene::Format::Bbmodel => bbmodel::measure_with(
+        crate::scene::Format::Bbmodel => bbmodel::measure_in(
             bytes,
             &options.bbmodel,
             &mut scratch.window,
             &mut scratch.image,
+            &mut scratch.walk,
         ),
     }
 }

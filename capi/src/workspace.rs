@@ -1,8 +1,8 @@
 //! `scenedec_workspace`: the decoder's working state in caller memory, so
 //! that a decode needs little stack. It holds the measuring pass's scratch
-//! (the 32 KiB inflate window images are checked through and the PNG
-//! decoder's 25 KiB of state) and the library's warning list (about 36
-//! KiB); without it both sit on the stack
+//! (the 32 KiB inflate window images are checked through, the PNG
+//! decoder's 25 KiB of state and the .bbmodel walks' 22 KiB of tables) and
+//! the library's warning list (about 36 KiB); without it both sit on the stack
 //! of `scenedec_measure` / `scenedec_decode_into`.
 
 use core::ffi::c_void;
@@ -13,7 +13,7 @@ use decoder::{MeasureScratch, Warnings};
 /// least this many, 8-aligned (e.g. `static uint64_t
 /// ws[SCENEDEC_WORKSPACE_BYTES / 8];`). `scenedec_workspace_size()` says the
 /// exact figure of the linked library.
-pub const SCENEDEC_WORKSPACE_BYTES: usize = 96 * 1024;
+pub const SCENEDEC_WORKSPACE_BYTES: usize = 128 * 1024;
 
 /// The alignment `scenedec_workspace_init` needs of its memory.
 pub const SCENEDEC_WORKSPACE_ALIGN: usize = 8;
@@ -30,7 +30,7 @@ const _: () = assert!(core::mem::size_of::<scenedec_workspace>() <= SCENEDEC_WOR
 const _: () = assert!(core::mem::align_of::<scenedec_workspace>() <= SCENEDEC_WORKSPACE_ALIGN);
 
 /// A fresh workspace as a constant, so that writing it copies into the
-/// caller's memory without building a 93 KiB value on the stack first.
+/// caller's memory without building a 115 KiB value on the stack first.
 const FRESH: scenedec_workspace = scenedec_workspace {
     scratch: MeasureScratch::new(),
     warnings: Warnings::new(),

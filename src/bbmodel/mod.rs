@@ -37,6 +37,7 @@ mod passes;
 mod prescan;
 mod project;
 pub mod textures;
+mod walk_scratch;
 
 pub use document::formats;
 pub use document::{Document, FormatVersion, read_meta};
@@ -48,6 +49,7 @@ pub use project::references::{
 };
 pub use project::{references, structure};
 pub use textures::source::ImageScratch;
+pub use walk_scratch::WalkScratch;
 
 use crate::arena::{Arena, Plan};
 use crate::error::{Error, Warnings};
@@ -66,6 +68,20 @@ pub fn measure(bytes: &[u8], options: &Options<'_>) -> Result<Plan, Error> {
 }
 
 /// [`measure`] inflating images through the caller's `window` and
+/// decoder scratch (`image`), and walking in the caller's `walk`, instead
+/// of all three on the stack.
+pub fn measure_in(
+    bytes: &[u8],
+    options: &Options<'_>,
+    window: &mut Window,
+    image: &mut ImageScratch,
+    walk: &mut WalkScratch,
+) -> Result<Plan, Error> {
+    locate_and_plan(bytes, options, Pass::Measure, Some((window, image)), walk)
+        .map(|(_, plan)| plan)
+}
+
+/// [`measure`] inflating images through the caller's `window` and
 /// decoder scratch (`image`) instead of both on the stack.
 pub fn measure_with(
     bytes: &[u8],
@@ -73,7 +89,7 @@ pub fn measure_with(
     window: &mut Window,
     image: &mut ImageScratch,
 ) -> Result<Plan, Error> {
-    locate_and_plan(bytes, options, Pass::Measure, Some((window, image))).map(|(_, plan)| plan)
+    walk_scratch::on_stack(|walk| measure_in(bytes, options, window, image, walk))
 }
 
 /// [`measure`], returning the document too, for a decode of the same bytes
@@ -86,7 +102,7 @@ pub(crate) fn measure_located<'a>(
     bytes: &'a [u8],
     options: &Options<'_>,
 ) -> Result<(Document<'a>, Plan), Error> {
-    locate_and_plan(bytes, options, Pass::Measure, None)
+    walk_scratch::on_stack(|walk| locate_and_plan(bytes, options, Pass::Measure, None, walk))
 }
 
 /// [`measure_located`] for a decode that fills right after: the plan is the
@@ -106,15 +122,19 @@ pub(crate) fn count_located<'a>(
     })
     .map_err(|e| Document::first_error(bytes, limits, e))?;
     let counted = VertexCounts::new(None);
-    match passes::plan(
-        &doc,
-        options,
-        Pass::Count,
-        Cubes::Bounded,
-        &counted,
-        &prescan,
-        None,
-    ) {
+    let planned = walk_scratch::on_stack(|walk| {
+        passes::plan(
+            &doc,
+            options,
+            Pass::Count,
+            Cubes::Bounded,
+            &counted,
+            &prescan,
+            None,
+            walk,
+        )
+    });
+    match planned {
         Ok((plan, _)) => Ok((doc, plan)),
         Err(e) => Err(count_refusal(&doc, options, e, &counted)),
     }
@@ -138,15 +158,19 @@ fn count_refusal(
     if let Err(first) = Document::read(doc.bytes, &options.limits) {
         return first;
     }
-    match passes::plan(
-        doc,
-        options,
-        Pass::Measure,
-        Cubes::Exact,
-        counted,
-        &Prescan::NONE,
-        None,
-    ) {
+    let planned = walk_scratch::on_stack(|walk| {
+        passes::plan(
+            doc,
+            options,
+            Pass::Measure,
+            Cubes::Exact,
+            counted,
+            &Prescan::NONE,
+            None,
+            walk,
+        )
+    });
+    match planned {
         Err(m) => m,
         Ok(_) => e,
     }
@@ -157,6 +181,7 @@ fn locate_and_plan<'a>(
     options: &Options<'_>,
     pass: Pass,
     window: Option<(&mut Window, &mut ImageScratch)>,
+    walk: &mut WalkScratch,
 ) -> Result<(Document<'a>, Plan), Error> {
     let limits = &options.limits;
     Document::locate(bytes, limits)
@@ -172,6 +197,7 @@ fn locate_and_plan<'a>(
                     &counted,
                     &Prescan::NONE,
                     window,
+                    walk,
                 )?
                 .0,
             ))
@@ -201,17 +227,24 @@ pub fn decode_into<'a>(
     warnings: &mut Warnings,
 ) -> Result<Scene<'a>, Error> {
     let doc = Document::read(bytes, &options.limits)?;
-    passes::plan(
-        &doc,
-        options,
-        Pass::Count,
-        Cubes::Exact,
-        &VertexCounts::new(None),
-        &Prescan::NONE,
-        None,
-    )
-    .and_then(|(plan, _)| passes::fill(&doc, options, &plan, arena, warnings))
-    .map_err(|e| measured_error(bytes, options, e))
+    // The counting pass walks in the arena's free bytes, which the plan
+    // counts (its scratch holds a `WalkScratch`) and the fill carves again.
+    arena
+        .lend_one::<WalkScratch>()
+        .and_then(|walk| {
+            passes::plan(
+                &doc,
+                options,
+                Pass::Count,
+                Cubes::Exact,
+                &VertexCounts::new(None),
+                &Prescan::NONE,
+                None,
+                walk,
+            )
+        })
+        .and_then(|(plan, _)| passes::fill(&doc, options, &plan, arena, warnings))
+        .map_err(|e| measured_error(bytes, options, e))
 }
 
 /// Reads a file once (size check, strict UTF-8 JSON, meta) for
@@ -232,16 +265,19 @@ pub fn read_document(bytes: &[u8], max_file_bytes: u64) -> Result<Document<'_>, 
 /// against these options' maxFileBytes again, as loadBbmodel does).
 pub fn measure_document(doc: &Document<'_>, options: &Options<'_>) -> Result<Plan, Error> {
     check_size(doc, &options.limits)?;
-    Ok(passes::plan(
-        doc,
-        options,
-        Pass::Measure,
-        Cubes::Exact,
-        &VertexCounts::new(None),
-        &Prescan::NONE,
-        None,
-    )?
-    .0)
+    let planned = walk_scratch::on_stack(|walk| {
+        passes::plan(
+            doc,
+            options,
+            Pass::Measure,
+            Cubes::Exact,
+            &VertexCounts::new(None),
+            &Prescan::NONE,
+            None,
+            walk,
+        )
+    });
+    Ok(planned?.0)
 }
 
 /// [`decode_with_plan`] for a document [`read_document`] read.

@@ -30,22 +30,21 @@ use crate::bbmodel::main_shape::{self, MainShape, ShapeArrays};
 use crate::bbmodel::options::Options;
 use crate::bbmodel::prescan::Prescan;
 use crate::bbmodel::project::structure::{
-    Census, GroupFields, OutlinerEvent, census_walk, for_each_value, walk_outliner,
+    Census, GroupFields, OutlinerEvent, census_walk, for_each_value, walk_outliner_in,
 };
 use crate::bbmodel::project::uuid_tables::{
     ElementEntry, OutlinerRef, UuidEntry, body_offset, elements_unique, group_data_at, group_entry,
     group_table, groups_placed_once, place,
 };
 use crate::bbmodel::textures::collections::{ChildEntry, Collections, ScopeEntry};
-use crate::bbmodel::textures::entries::{
-    COUNTED_UUIDS, TextureFacts, Textures, for_each_texture, uuid_entry,
-};
+use crate::bbmodel::textures::entries::{TextureFacts, Textures, for_each_texture, uuid_entry};
 use crate::bbmodel::textures::pixels::{ImageTally, ImageWriter, TrailingData, validate_image};
 use crate::bbmodel::textures::records::{COMPOSITE_NAME, write_composite, write_texture};
 use crate::bbmodel::textures::shown::{
     NO_GROUP_TEXTURE, Placement, TextureRules, TextureSummary, group_texture,
 };
 use crate::bbmodel::textures::source::ImageScratch;
+use crate::bbmodel::walk_scratch::WalkScratch;
 use crate::error::{Error, Location, Quote, Warning, WarningCode, Warnings};
 use crate::json::TokenKind;
 use crate::limits::BbmodelLimits;
@@ -81,6 +80,10 @@ fn validate_images_on_stack(doc: &Document<'_>, options: &Options<'_>) -> Result
 /// value (`pass` [`Pass::Measure`]) or leaving to the fill pass what it
 /// checks itself ([`Pass::Count`]); the plan is the same, unless `cubes`
 /// bounds cubes instead of counting them ([`Cubes::Bounded`]).
+#[allow(
+    clippy::too_many_arguments,
+    reason = "what to count with, and the caller's scratch: the window and images' and the walks'"
+)]
 pub(crate) fn plan(
     doc: &Document<'_>,
     options: &Options<'_>,
@@ -89,12 +92,13 @@ pub(crate) fn plan(
     counted: &VertexCounts,
     prescan: &Prescan,
     window: Option<(&mut Window, &mut ImageScratch)>,
+    walk: &mut WalkScratch,
 ) -> Result<(Plan, Census), Error> {
     let limits = &options.limits;
     // Text pool: every escaped group name, inline or in `groups` (an upper
     // bound: a `groups` entry no outliner object names is counted too).
     let mut pool = 0usize;
-    let (census, group_error) = census_walk(doc, limits, true, |event| {
+    let (census, group_error) = census_walk(doc, limits, &mut walk.outliner, true, |event| {
         match *event {
             OutlinerEvent::Group { fields, .. } => pool += escaped_len(&fields.name),
             // Keys after `children`: `fill` reads the object again, whole.
@@ -121,7 +125,7 @@ pub(crate) fn plan(
     // name their texture by uuid.
     let (mut summary, mut images, mut frame_steps) =
         (TextureSummary::default(), ImageTally::default(), 0);
-    let mut uuids = heapless::Vec::<UuidEntry, COUNTED_UUIDS>::new();
+    let (held, mut named) = (&mut walk.texture_uuids, 0usize);
     let mut held_until = census.textures;
     for_each_texture(doc, limits, options.texture_files, None, |i, meta| {
         summary.add(i, &meta);
@@ -130,9 +134,14 @@ pub(crate) fn plan(
         pool += escaped_len(&meta.name);
         if let Some(entry) = uuid_entry(doc, i, &meta)
             && held_until == census.textures
-            && uuids.push(entry).is_err()
         {
-            held_until = i;
+            match held.get_mut(named) {
+                Some(slot) => {
+                    *slot = entry;
+                    named += 1;
+                }
+                None => held_until = i,
+            }
         }
         Ok(())
     })?;
@@ -146,8 +155,9 @@ pub(crate) fn plan(
     if let Some(e) = group_error {
         return Err(e);
     }
+    let uuids = held.get_mut(..named).unwrap_or_default();
     uuids.sort_unstable();
-    let textures = Textures::new(doc, census.textures, &[], &uuids, held_until);
+    let textures = Textures::new(doc, census.textures, &[], uuids, held_until);
     let rules = TextureRules::new(doc, &summary);
     let collections = crate::bbmodel::textures::collections::count(doc)?;
     // Each node's first collection (Hytale), or its group texture (OptiFine).
@@ -185,7 +195,14 @@ pub(crate) fn plan(
         pool: element_pool,
         max_keys,
         largest,
-    } = count_elements(&ctx, pass, cubes, prescan.cubes, &mut counts)?;
+    } = count_elements(
+        &ctx,
+        pass,
+        cubes,
+        prescan.cubes,
+        &mut counts,
+        &mut walk.count,
+    )?;
     pool += element_pool;
     // Animations: at most three channels per animator (an upper bound).
     counts.animations = animations.animations;
@@ -245,7 +262,10 @@ pub(crate) fn plan(
         scratch.add::<MainShape>(main_shape::table_len(doc.format, census.nodes))?;
         // The PNG decoder's state and the data URL's pieces, when there
         // are images to decode.
-        scratch.add::<ImageScratch>(usize::from(images.images > 0))
+        scratch.add::<ImageScratch>(usize::from(images.images > 0))?;
+        // The walks' tables: the fill's outliner walk works in them, and
+        // `decode_into`'s counting pass borrows as much of the arena.
+        scratch.add::<WalkScratch>(1)
     })?;
     let mut notes = [0; crate::arena::NOTES];
     notes[NOTE_GROUP_ENTRIES] = census.group_entries;
@@ -376,6 +396,9 @@ pub(crate) fn fill<'a>(
     let group_count = plan.note(NOTE_NODES);
     let main_shapes = arena.slice::<MainShape>(main_shape::table_len(doc.format, group_count))?;
     let image_scratch = arena.slice::<ImageScratch>(usize::from(counts.mips > 0))?;
+    let [walk] = arena.slice::<WalkScratch>(1)? else {
+        return Err(mismatch());
+    };
 
     // Textures, each read once and written as it is read: its record,
     // material, frame steps and pixels, and what faces need of it.
@@ -487,77 +510,83 @@ pub(crate) fn fill<'a>(
         };
         Ok(())
     };
-    walk_outliner(doc, limits, Some(&mut group_error), |event| {
-        match event {
-            OutlinerEvent::Group {
-                node,
-                parent,
-                uuid,
-                fields,
-                ..
-            } => {
-                if let Some(uuid) = uuid {
-                    *placed_groups.get_mut(placed).ok_or_else(mismatch)? = UuidEntry {
-                        hash: text_hash(&uuid),
-                        at: body_offset(doc, &uuid),
-                        index: node as u64,
-                    };
-                    // Animators find their group by uuid.
-                    if let Some(slot) = group_uuids.get_mut(placed) {
-                        *slot = uuid_key(doc, &uuid, node);
+    walk_outliner_in(
+        doc,
+        limits,
+        &mut walk.outliner,
+        Some(&mut group_error),
+        |event| {
+            match event {
+                OutlinerEvent::Group {
+                    node,
+                    parent,
+                    uuid,
+                    fields,
+                    ..
+                } => {
+                    if let Some(uuid) = uuid {
+                        *placed_groups.get_mut(placed).ok_or_else(mismatch)? = UuidEntry {
+                            hash: text_hash(&uuid),
+                            at: body_offset(doc, &uuid),
+                            index: node as u64,
+                        };
+                        // Animators find their group by uuid.
+                        if let Some(slot) = group_uuids.get_mut(placed) {
+                            *slot = uuid_key(doc, &uuid, node);
+                        }
+                        placed += 1;
                     }
-                    placed += 1;
-                }
-                collections.place_group(doc, node, parent, uuid);
-                // A 5.x group's fields are its `groups` entry's.
-                let (data, entry) = match group_entry(doc, group_entries, uuid)? {
-                    Some(e) => (
-                        read_group(doc, offset(e.at), &GROUPS, None, limits)?,
-                        Some(offset(e.index)),
-                    ),
-                    None => (fields, None),
-                };
-                write_node(node, parent, &data)?;
-                if let Some(slot) = group_textures.get_mut(node) {
-                    let outliner = Path::key("outliner");
-                    let group = entry.map(|i| GROUPS.with_index(i));
-                    let at = group.as_ref().unwrap_or(&outliner).with_key("texture");
-                    *slot = group_texture(&textures, &data.texture, &at, Some(&mut *warnings));
-                }
-            }
-            OutlinerEvent::GroupEnd {
-                node,
-                parent,
-                outliner_at,
-                uuid,
-                children_end,
-                keys_after_children: true,
-            } => {
-                // Keys after `children` (never written by Blockbench): read
-                // the inline object again, whole, jumping over its children.
-                if group_data_at(doc, group_entries, outliner_at, uuid)? == outliner_at {
-                    let outliner = Path::key("outliner");
-                    let data = read_group(doc, outliner_at, &outliner, children_end, limits)?;
+                    collections.place_group(doc, node, parent, uuid);
+                    // A 5.x group's fields are its `groups` entry's.
+                    let (data, entry) = match group_entry(doc, group_entries, uuid)? {
+                        Some(e) => (
+                            read_group(doc, offset(e.at), &GROUPS, None, limits)?,
+                            Some(offset(e.index)),
+                        ),
+                        None => (fields, None),
+                    };
                     write_node(node, parent, &data)?;
                     if let Some(slot) = group_textures.get_mut(node) {
-                        *slot = group_texture(&textures, &data.texture, &outliner, None);
+                        let outliner = Path::key("outliner");
+                        let group = entry.map(|i| GROUPS.with_index(i));
+                        let at = group.as_ref().unwrap_or(&outliner).with_key("texture");
+                        *slot = group_texture(&textures, &data.texture, &at, Some(&mut *warnings));
                     }
                 }
-            }
-            OutlinerEvent::GroupEnd { .. } => {}
-            OutlinerEvent::Element { uuid, parent } => {
-                *refs.get_mut(named).ok_or_else(mismatch)? = OutlinerRef {
-                    hash: text_hash(&uuid),
-                    seq: named as u64,
-                    at: body_offset(doc, &uuid),
+                OutlinerEvent::GroupEnd {
+                    node,
                     parent,
-                    taken: 0,
-                };
-                named += 1;
+                    outliner_at,
+                    uuid,
+                    children_end,
+                    keys_after_children: true,
+                } => {
+                    // Keys after `children` (never written by Blockbench): read
+                    // the inline object again, whole, jumping over its children.
+                    if group_data_at(doc, group_entries, outliner_at, uuid)? == outliner_at {
+                        let outliner = Path::key("outliner");
+                        let data = read_group(doc, outliner_at, &outliner, children_end, limits)?;
+                        write_node(node, parent, &data)?;
+                        if let Some(slot) = group_textures.get_mut(node) {
+                            *slot = group_texture(&textures, &data.texture, &outliner, None);
+                        }
+                    }
+                }
+                OutlinerEvent::GroupEnd { .. } => {}
+                OutlinerEvent::Element { uuid, parent } => {
+                    *refs.get_mut(named).ok_or_else(mismatch)? = OutlinerRef {
+                        hash: text_hash(&uuid),
+                        seq: named as u64,
+                        at: body_offset(doc, &uuid),
+                        parent,
+                        taken: 0,
+                    };
+                    named += 1;
+                }
             }
-        }
-        Ok(())
-    })?;
+            Ok(())
+        },
+    )?;
     if let Some(e) = group_error {
         return Err(e);
     }
@@ -630,7 +659,7 @@ pub(crate) fn fill<'a>(
         let ctx = ElementContext { placed, ..ctx };
         match body {
             ElementBody::Cube(cube) => {
-                meshes.cube(name, &head, parent, &mut cube.drawn_faces(&ctx))?;
+                meshes.drawn_cube(&ctx, &cube, name, &head, parent)?;
                 let (rotation, centre) = cube.rotation_and_centre();
                 main_shape::note_cube(main_shapes, parent, order, rotation, centre);
             }

@@ -18,10 +18,13 @@ use super::animations::AnimationCounts;
 use crate::bbmodel::elements::count::CubeTally;
 #[cfg(feature = "alloc")]
 use {
-    super::animations::count_animations_at, super::document::Document,
-    crate::bbmodel::document::value::SyntaxError, crate::bbmodel::elements::count::plain_cube,
+    super::animations::count_animations_at,
+    super::document::Document,
+    crate::bbmodel::document::value::SyntaxError,
+    crate::bbmodel::elements::count::plain_cube,
     crate::bbmodel::project::structure::for_each_value_to_end,
-    crate::bbmodel::project::uuid_tables::SeenUuids, crate::limits::BbmodelLimits,
+    crate::bbmodel::project::uuid_tables::{SeenSlots, SeenUuids},
+    crate::limits::BbmodelLimits,
 };
 
 /// What the walks made while locating counted.
@@ -89,7 +92,8 @@ fn tally_plain_cubes(
     limits: &BbmodelLimits,
 ) -> Option<(CubeTally, usize)> {
     let mut tally = CubeTally { at, cubes: 0 };
-    let mut seen = SeenUuids::new();
+    let mut slots = SeenSlots::new();
+    let mut seen = SeenUuids::new(&mut slots);
     let end = for_each_value_to_end(doc, at, |i, first, c| {
         let cube = plain_cube(&first, c, limits.max_string_chars).ok_or(GaveUp)?;
         if let Some(uuid) = &cube.uuid {
@@ -143,6 +147,7 @@ mod tests {
             &counted,
             &none,
             None,
+            &mut std::boxed::Box::default(),
         )
         .map(|(p, _)| p)
     }

@@ -438,6 +438,64 @@ impl<'a> JsonStr<'a> {
     }
 }
 
+/// The decoded bytes of a validated raw body, one at a time: two strings
+/// compare decoded with no buffer ([`JsonStr::eq_decoded`]).
+#[derive(Clone, Debug)]
+struct DecodedBytes<'a> {
+    rest: &'a [u8],
+    /// The last escape's character, encoded; `at..len` still to give.
+    enc: [u8; 4],
+    at: u8,
+    len: u8,
+}
+
+impl<'a> DecodedBytes<'a> {
+    const fn of(rest: &'a [u8]) -> Self {
+        Self {
+            rest,
+            enc: [0; 4],
+            at: 0,
+            len: 0,
+        }
+    }
+}
+
+impl Iterator for DecodedBytes<'_> {
+    type Item = u8;
+
+    #[inline]
+    fn next(&mut self) -> Option<u8> {
+        if self.at < self.len {
+            let b = self.enc.get(usize::from(self.at)).copied();
+            self.at = self.at.saturating_add(1);
+            return b;
+        }
+        let (&b, tail) = self.rest.split_first()?;
+        if b != b'\\' {
+            self.rest = tail;
+            return Some(b);
+        }
+        // A malformed escape (never in a lexed body) ends the bytes.
+        let Some((ch, used)) = decode_escape(self.rest) else {
+            self.rest = &[];
+            return None;
+        };
+        self.rest = self.rest.get(used..).unwrap_or_default();
+        let n = ch.encode_utf8(&mut self.enc).len();
+        (self.at, self.len) = (1, u8::try_from(n).unwrap_or(0));
+        self.enc.first().copied()
+    }
+}
+
+impl JsonStr<'_> {
+    /// Whether two strings' decoded texts are equal, compared a byte at a
+    /// time as both decode: no buffer, whatever their length.
+    pub fn eq_decoded(&self, other: &JsonStr<'_>) -> bool {
+        self.decoded_len == other.decoded_len
+            && DecodedBytes::of(self.raw).eq(DecodedBytes::of(other.raw))
+    }
+}
+
 impl fmt::Debug for JsonStr<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         fmt::Debug::fmt(self.raw_str(), f)
@@ -611,5 +669,35 @@ mod tests {
         assert_eq!(s.decode(&mut []).unwrap(), "plain");
         assert!(s.eq_str("plain"));
         assert_eq!(std::format!("{s:?}"), "\"plain\"");
+    }
+
+    /// `eq_decoded` compares what two bodies decode to, however long and
+    /// however each spells it (JavaScript compares decoded strings).
+    #[test]
+    fn eq_decoded_compares_decoded_text_of_any_length() {
+        let lexed = |body: &[u8]| {
+            let mut doc = body.to_vec();
+            doc.push(b'"');
+            let (_, st) = lex_all(&doc).unwrap();
+            (doc, st)
+        };
+        let long_a: std::vec::Vec<u8> = b"\\u0041".repeat(3000);
+        let long_b: std::vec::Vec<u8> = [b"A\\u0041".as_slice(), &b"A".repeat(2998)].concat();
+        let cases: [(&[u8], &[u8], bool); 7] = [
+            (br"a\u0062c", br"\u0061bc", true),
+            (br"a\u0062c", br"\u0061bd", false),
+            (br"\ud83d\ude00", br"\uD83D\uDE00", true),
+            (br"\n", br"\u000a", true),
+            (br"\n", br"\u000b", false),
+            (&long_a, &long_b, true),
+            (&long_a, br"\u0041", false),
+        ];
+        for (x, y, equal) in cases {
+            let ((dx, sx), (dy, sy)) = (lexed(x), lexed(y));
+            let a = JsonStr::from_lexed(&dx[..dx.len() - 1], &sx);
+            let b = JsonStr::from_lexed(&dy[..dy.len() - 1], &sy);
+            assert_eq!(a.eq_decoded(&b), equal, "{x:?} {y:?}");
+            assert_eq!(b.eq_decoded(&a), equal, "{y:?} {x:?}");
+        }
     }
 }

@@ -265,3 +265,41 @@ fn one_leading_byte_order_mark_is_skipped_as_auto_parse_json_does() {
         (ErrorCode::NotJson, ErrorCode::NotJson)
     );
 }
+
+/// Escaped strings past any buffer size still hash, compare and count by
+/// their decoded text (JavaScript compares decoded strings): `"\u0041"`
+/// ×5000 is 5 000 characters, the text `A` ×5000.
+#[test]
+fn long_escaped_strings_hash_compare_and_count_decoded() {
+    use crate::bbmodel::document::text_hash::text_hash;
+    use crate::bbmodel::document::value::{check_string_length, same_text};
+    let escaped = format!(
+        r#"["{}", "{}", "{}B"]"#,
+        r"\u0041".repeat(5000),
+        "A".repeat(5000),
+        r"\u0041".repeat(4999)
+    );
+    let mut t = crate::json::Tokenizer::new(escaped.as_bytes(), 4);
+    let mut strings = std::vec::Vec::new();
+    while let Some(token) = t.next_token().unwrap() {
+        if let crate::json::TokenKind::String(s) = token.kind {
+            strings.push(s);
+        }
+    }
+    let [a, plain, other] = strings[..] else {
+        panic!()
+    };
+    assert!(a.has_escapes() && other.has_escapes());
+    assert_eq!(text_hash(&a), text_hash(&plain));
+    assert_ne!(text_hash(&a), text_hash(&other));
+    assert!(same_text(&a, &plain));
+    assert!(!same_text(&a, &other));
+    let path = crate::bbmodel::document::value::Path::key("name");
+    assert!(check_string_length(&a, &path, 5000).is_ok());
+    // One past: the 5 000 decoded characters are over a limit of 4 999
+    // (before, a string over the 4 KiB buffer passed unchecked).
+    assert_eq!(
+        check_string_length(&a, &path, 4999).unwrap_err().code(),
+        ErrorCode::InvalidField
+    );
+}

@@ -25,21 +25,30 @@ pub fn text_hash(s: &JsonStr<'_>) -> u64 {
     }
 }
 
+/// FNV-1a's offset basis.
+const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+
 /// FNV-1a over `bytes`.
 fn fnv(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-    })
+    fnv_from(FNV_OFFSET, bytes)
 }
 
-/// [`text_hash`] of a string with escapes, decoded into a stack buffer.
-/// Kept out of line: inlined, its 4 KiB buffer was zeroed on hot paths.
+/// FNV-1a over `bytes`, continuing from `h`.
+fn fnv_from(h: u64, bytes: &[u8]) -> u64 {
+    bytes
+        .iter()
+        .fold(h, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
+}
+
+/// [`text_hash`] of a string with escapes, hashed piece by piece as it
+/// decodes (no buffer: any length hashes its decoded text). Kept out of line.
 #[cold]
 #[inline(never)]
 fn escaped_text_hash(s: &JsonStr<'_>) -> u64 {
-    let mut buffer = [0u8; 4096];
-    match s.decode_into(&mut buffer) {
-        Ok(text) => fnv(text.as_bytes()),
-        Err(_) => fnv(s.raw_bytes()),
-    }
+    let mut h = FNV_OFFSET;
+    s.for_each_decoded(|piece| {
+        h = fnv_from(h, piece.as_bytes());
+        true
+    });
+    h
 }

@@ -77,23 +77,24 @@ pub(crate) fn same_text(a: &JsonStr<'_>, b: &JsonStr<'_>) -> bool {
     }
 }
 
-/// Characters of a string with escapes, when it decodes into 4 KiB. Kept
-/// out of line, so that no caller's frame holds (and zeroes) the buffer.
+/// Characters of a string with escapes, counted piece by piece as it
+/// decodes (no buffer, so no length it cannot count).
 #[cold]
 #[inline(never)]
-fn escaped_chars(s: &JsonStr<'_>) -> Option<usize> {
-    let mut buffer = [0u8; 4096];
-    s.decode_into(&mut buffer).ok().map(|t| t.chars().count())
+fn escaped_chars(s: &JsonStr<'_>) -> usize {
+    let mut n = 0usize;
+    s.for_each_decoded(|piece| {
+        n = n.saturating_add(piece.chars().count());
+        true
+    });
+    n
 }
 
+/// Two escaped strings compared as both decode, a byte at a time.
 #[cold]
 #[inline(never)]
 fn both_escaped_equal(a: &JsonStr<'_>, b: &JsonStr<'_>) -> bool {
-    let (mut x, mut y) = ([0u8; 4096], [0u8; 4096]);
-    match (a.decode_into(&mut x), b.decode_into(&mut y)) {
-        (Ok(x), Ok(y)) => x == y,
-        _ => a.raw_bytes() == b.raw_bytes(),
-    }
+    a.eq_decoded(b)
 }
 
 /// `$.elements`, the root of every element path.
@@ -614,12 +615,10 @@ pub(crate) fn check_string_length(
     } else if let Some(text) = s.as_str() {
         Some(text.chars().count())
     } else {
-        escaped_chars(s)
+        Some(escaped_chars(s))
     };
     match chars {
         Some(n) if n as u64 <= max_chars => Ok(()),
-        // An escaped string too long for the buffer under a huge limit passes.
-        None if bytes <= max_chars.saturating_mul(4) => Ok(()),
         _ => Err(invalid(
             path,
             "string too long",

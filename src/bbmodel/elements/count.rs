@@ -19,7 +19,7 @@ use crate::bbmodel::elements::context::{ElementContext, Pass};
 use crate::bbmodel::elements::mesh::faces::for_each_mesh_face;
 use crate::bbmodel::elements::read::{ElementBody, GroupKey, group_key, read_element};
 use crate::bbmodel::project::structure::for_each_value;
-use crate::bbmodel::project::uuid_tables::SeenUuids;
+use crate::bbmodel::project::uuid_tables::{SeenSlots, SeenUuids};
 use crate::error::{Error, ErrorCode};
 use crate::json::{JsonStr, Token, TokenKind, Tokenizer};
 use crate::limits::BbmodelLimits;
@@ -77,6 +77,7 @@ pub(in crate::bbmodel) fn count_elements(
     cubes: Cubes,
     tallied: Option<CubeTally>,
     counts: &mut SceneCounts,
+    tables: &mut CountTables,
 ) -> Result<ElementTally, Error> {
     if cubes == Cubes::Bounded {
         let before = *counts;
@@ -90,13 +91,13 @@ pub(in crate::bbmodel) fn count_elements(
             *counts = before;
         } else {
             let mut over = false;
-            match count_with(ctx, pass, true, &mut over, counts) {
+            match count_with(ctx, pass, true, &mut over, counts, tables) {
                 Err(_) if over => *counts = before,
                 done => return done,
             }
         }
     }
-    count_with(ctx, pass, false, &mut false, counts)
+    count_with(ctx, pass, false, &mut false, counts, tables)
 }
 
 /// `n` cubes of `faces` drawn faces in `groups` groups each.
@@ -122,10 +123,12 @@ fn count_with(
     bounded: bool,
     over: &mut bool,
     counts: &mut SceneCounts,
+    tables: &mut CountTables,
 ) -> Result<ElementTally, Error> {
-    let (doc, limits, textures) = (ctx.doc, ctx.limits, ctx.textures);
+    let (doc, limits) = (ctx.doc, ctx.limits);
     let mut tally = ElementTally::default();
-    let mut seen = SeenUuids::new();
+    let mut seen = SeenUuids::new(&mut tables.seen);
+    let held_keys = &mut tables.group_keys;
     for_each_value(doc, doc.elements, |i, first, c| {
         let plain = if bounded {
             // Read on a copy: an element that is no plain cube is read again
@@ -161,36 +164,16 @@ fn count_with(
             }
             ElementBody::Mesh(mesh) => {
                 tally.max_keys = tally.max_keys.max(mesh.keys);
-                let mut keys = heapless::Vec::<GroupKey, COUNTED_GROUP_KEYS>::new();
-                // Faces whose group found no room among `keys`: each
-                // counts as a group of its own (an upper bound).
-                let mut unheld = 0usize;
-                let mut this = MeshFaces::default();
-                for_each_mesh_face(doc, i, &mesh, limits, textures, pass, |face| {
-                    // Upper bounds (spec): k vertices and k − 2 triangles a face.
-                    let k = face.corners;
-                    if k >= 3 {
-                        counts.positions += k;
-                        counts.indices += 3 * (k - 2);
-                        counts.uv_rects += k - 2;
-                        this.faces += 1;
-                        this.corners += k;
-                    }
-                    let key = group_key(
-                        doc,
-                        &ctx.rules.mesh_face(textures, face.material, ctx.placed),
-                    );
-                    if !keys.contains(&key) && keys.push(key).is_err() {
-                        unheld += 1;
-                    }
-                    check_geometry(counts, limits).inspect_err(|_| *over = true)
-                })?;
-                counts.meshes += 1;
-                counts.groups += keys.len() + unheld;
-                let largest = &mut tally.largest;
-                largest.groups = largest.groups.max(keys.len() + unheld);
-                largest.faces = largest.faces.max(this.faces);
-                largest.corners = largest.corners.max(this.corners);
+                count_mesh(
+                    ctx,
+                    pass,
+                    i,
+                    &mesh,
+                    held_keys,
+                    over,
+                    counts,
+                    &mut tally.largest,
+                )?;
             }
             ElementBody::Unsupported => {}
         }
@@ -199,6 +182,61 @@ fn count_with(
     counts.normals = counts.positions;
     counts.uvs = counts.positions;
     Ok(tally)
+}
+
+/// Counts one mesh's faces into `counts` and its largest-mesh figures into
+/// `largest`. Never inlined: its face record and uv entries (about 5 KiB,
+/// in `for_each_mesh_face`) stay off the element walk's frame, which every
+/// cube's read runs under.
+#[inline(never)]
+#[allow(
+    clippy::too_many_arguments,
+    reason = "the counting pass's state, lent for one mesh"
+)]
+fn count_mesh(
+    ctx: &ElementContext<'_, '_>,
+    pass: Pass,
+    i: usize,
+    mesh: &crate::bbmodel::elements::mesh::faces::MeshHead,
+    held_keys: &mut [u64; COUNTED_GROUP_KEYS],
+    over: &mut bool,
+    counts: &mut SceneCounts,
+    largest: &mut MeshFaces,
+) -> Result<(), Error> {
+    let (doc, limits, textures) = (ctx.doc, ctx.limits, ctx.textures);
+    let mut keys = GroupKeys {
+        held: held_keys,
+        len: 0,
+    };
+    // Faces whose group found no room among `keys`: each
+    // counts as a group of its own (an upper bound).
+    let mut unheld = 0usize;
+    let mut this = MeshFaces::default();
+    for_each_mesh_face(doc, i, mesh, limits, textures, pass, |face| {
+        // Upper bounds (spec): k vertices and k − 2 triangles a face.
+        let k = face.corners;
+        if k >= 3 {
+            counts.positions += k;
+            counts.indices += 3 * (k - 2);
+            counts.uv_rects += k - 2;
+            this.faces += 1;
+            this.corners += k;
+        }
+        let key = group_key(
+            doc,
+            &ctx.rules.mesh_face(textures, face.material, ctx.placed),
+        );
+        if !keys.insert(key) {
+            unheld += 1;
+        }
+        check_geometry(counts, limits).inspect_err(|_| *over = true)
+    })?;
+    counts.meshes += 1;
+    counts.groups += keys.len + unheld;
+    largest.groups = largest.groups.max(keys.len + unheld);
+    largest.faces = largest.faces.max(this.faces);
+    largest.corners = largest.corners.max(this.corners);
+    Ok(())
 }
 
 /// What a cube's bound needs of it: its name (for the text pool) and uuid
@@ -301,9 +339,62 @@ fn key_value<'b>(body: &'b [u8], key: &str) -> Option<&'b [u8]> {
 }
 
 /// Distinct (material, sidedness) pairs of one mesh the counting pass
-/// tells apart on the stack (6 KiB); a mesh with more counts the faces
-/// past them as a group each.
+/// tells apart (4 KiB, in [`CountTables`]); a mesh with more counts the
+/// faces past them as a group each.
 const COUNTED_GROUP_KEYS: usize = 512;
+
+/// The counting pass's tables (8 KiB of plain integers): the first element
+/// uuids, and one mesh's group keys. Caller memory (`MeasureScratch`, the
+/// plan's scratch), not the walk's frame.
+#[repr(C)]
+#[derive(zerocopy::FromBytes, zerocopy::IntoBytes, zerocopy::KnownLayout, zerocopy::Immutable)]
+pub struct CountTables {
+    seen: SeenSlots,
+    group_keys: [u64; COUNTED_GROUP_KEYS],
+}
+
+impl CountTables {
+    /// Empty tables (a `const`, for statics).
+    pub const fn new() -> Self {
+        Self {
+            seen: SeenSlots::new(),
+            group_keys: [0; COUNTED_GROUP_KEYS],
+        }
+    }
+}
+
+impl Default for CountTables {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// One mesh's distinct group keys, packed, in the first `len` of `held`.
+struct GroupKeys<'s> {
+    held: &'s mut [u64; COUNTED_GROUP_KEYS],
+    len: usize,
+}
+
+impl GroupKeys<'_> {
+    /// Whether `key` is held now: false when it is new and there is no room.
+    fn insert(&mut self, key: GroupKey) -> bool {
+        let packed = (u64::from(key.material.cast_unsigned()) << 2)
+            | (u64::from(key.double_sided) << 1)
+            | u64::from(key.camera_only);
+        let held = self.held.get(..self.len).unwrap_or_default();
+        if held.contains(&packed) {
+            return true;
+        }
+        match self.held.get_mut(self.len) {
+            Some(slot) => {
+                *slot = packed;
+                self.len += 1;
+                true
+            }
+            None => false,
+        }
+    }
+}
 
 fn check_geometry(counts: &SceneCounts, limits: &BbmodelLimits) -> Result<(), Error> {
     let triangles = counts.indices / 3;

@@ -56,6 +56,21 @@ pub(in crate::bbmodel) struct MeshWriter<'w> {
 }
 
 impl MeshWriter<'_> {
+    /// Writes `cube` as the faces it draws, computed here: never inlined,
+    /// so the drawn faces (about 1 KiB) stay off the element walk's frame,
+    /// which every element's read runs under.
+    #[inline(never)]
+    pub(in crate::bbmodel) fn drawn_cube(
+        &mut self,
+        ctx: &ElementContext<'_, '_>,
+        cube: &crate::bbmodel::elements::read::CubeRead,
+        name: TextRef,
+        head: &ElementHead<'_>,
+        parent: i32,
+    ) -> Result<(), Error> {
+        self.cube(name, head, parent, &mut cube.drawn_faces(ctx))
+    }
+
     /// One cube: its faces grouped by material, single- before double-sided
     /// (Conversion: "cube faces likewise"), four vertices and two triangles each.
     pub(in crate::bbmodel) fn cube(

@@ -163,7 +163,7 @@ impl<'a> GroupFields<'a> {
 /// Counts elements, groups, outliner entries and textures, checking each
 /// against its limit and the outliner's nesting against maxNesting.
 pub fn census(doc: &Document<'_>, limits: &BbmodelLimits) -> Result<Census, Error> {
-    census_walk(doc, limits, false, |_| Ok(())).map(|(census, _)| census)
+    census_walk(doc, limits, &mut OutlinerStack::new(), false, |_| Ok(())).map(|(census, _)| census)
 }
 
 /// [`census`], and in the same walk of the outliner, with `read_fields`,
@@ -174,6 +174,7 @@ pub fn census(doc: &Document<'_>, limits: &BbmodelLimits) -> Result<Census, Erro
 pub(crate) fn census_walk<'a>(
     doc: &Document<'a>,
     limits: &BbmodelLimits,
+    stack: &mut OutlinerStack,
     read_fields: bool,
     mut visit: impl FnMut(&OutlinerEvent<'a>) -> Result<(), Error>,
 ) -> Result<(Census, Option<Error>), Error> {
@@ -204,7 +205,7 @@ pub(crate) fn census_walk<'a>(
     let mut held = None;
     let mut field_error = None;
     let fields = read_fields.then_some(&mut field_error);
-    walk_outliner(doc, limits, fields, |event| {
+    walk_outliner_in(doc, limits, stack, fields, |event| {
         if let Err(e) = visit(&event) {
             held.get_or_insert(e);
         }
@@ -331,13 +332,26 @@ pub(crate) fn for_each_value_to_end<'a, E: From<SyntaxError>>(
 /// Entries that are neither a uuid string nor an object are INVALID_FIELD;
 /// groups deeper than maxNesting are NESTING_TOO_DEEP.
 ///
-/// Never inlined: its stack of open groups (12 KiB) then leaves the
-/// stack when the walk ends, instead of sitting in the caller's frame
-/// (the counting pass's) under everything the caller calls next.
+/// Its stack of open groups (12 KiB) is in a frame of its own, never
+/// inlined; the passes walk with [`walk_outliner_in`] and the stack in
+/// caller memory instead.
 #[inline(never)]
 pub fn walk_outliner<'a>(
     doc: &Document<'a>,
     limits: &BbmodelLimits,
+    fields_error: Option<&mut Option<Error>>,
+    visit: impl FnMut(OutlinerEvent<'a>) -> Result<(), Error>,
+) -> Result<(), Error> {
+    walk_outliner_in(doc, limits, &mut OutlinerStack::new(), fields_error, visit)
+}
+
+/// [`walk_outliner`] keeping its open groups in `stack` (caller memory:
+/// `MeasureScratch` when measuring, the plan's scratch when decoding), so
+/// the walk's frame stays small however deep the limit lets groups nest.
+pub(crate) fn walk_outliner_in<'a>(
+    doc: &Document<'a>,
+    limits: &BbmodelLimits,
+    stack: &mut OutlinerStack,
     mut fields_error: Option<&mut Option<Error>>,
     mut visit: impl FnMut(OutlinerEvent<'a>) -> Result<(), Error>,
 ) -> Result<(), Error> {
@@ -374,11 +388,14 @@ pub fn walk_outliner<'a>(
     let max_nesting = usize::try_from(limits.max_nesting)
         .unwrap_or(usize::MAX)
         .min(HARD_MAX_NESTING);
-    let mut stack = heapless::Vec::<OpenGroup, HARD_MAX_NESTING>::new();
+    let mut stack = Open {
+        groups: &mut stack.groups,
+        len: 0,
+    };
     let mut nodes = 0usize;
     loop {
         let t = c.next()?;
-        let parent = stack.last().map_or(-1, |g| g.node);
+        let parent = stack.last().map_or(-1, OpenGroup::node);
         match t.kind {
             TokenKind::EndArray => {
                 // End of a children array (then of its group object) or of the outliner.
@@ -390,8 +407,8 @@ pub fn walk_outliner<'a>(
                 let keys_after_children = skip_object_rest(&mut c)?;
                 visit(OutlinerEvent::GroupEnd {
                     node: usize::try_from(group.node).unwrap_or(usize::MAX),
-                    parent: stack.last().map_or(-1, |g| g.node),
-                    outliner_at: group.outliner_at,
+                    parent: stack.last().map_or(-1, OpenGroup::node),
+                    outliner_at: usize::try_from(group.outliner_at).unwrap_or(usize::MAX),
                     uuid: group.uuid(doc)?,
                     children_end: Some(children_end),
                     keys_after_children,
@@ -430,7 +447,7 @@ pub fn walk_outliner<'a>(
                                     limits.max_string_chars,
                                 )?;
                                 uuid = Some(s);
-                                uuid_at = c.offset_of(&value);
+                                uuid_at = c.offset_of(&value) as u64;
                             }
                         }
                         Some("children") if value.kind == TokenKind::BeginArray => {
@@ -476,8 +493,8 @@ pub fn walk_outliner<'a>(
                     return Err(too_deep(max_nesting));
                 }
                 let open = OpenGroup {
-                    node,
-                    outliner_at,
+                    node: u64::from(node.unsigned_abs()),
+                    outliner_at: outliner_at as u64,
                     uuid_at,
                 };
                 if stack.push(open).is_err() {
@@ -499,27 +516,101 @@ pub fn walk_outliner<'a>(
 }
 
 /// A group whose `children` array the walk is inside (24 bytes: the stack
-/// holds up to [`HARD_MAX_NESTING`] of them).
-#[derive(Clone, Copy, Debug)]
-struct OpenGroup {
-    node: i32,
-    outliner_at: usize,
+/// holds up to [`HARD_MAX_NESTING`] of them). Plain integers, so that the
+/// stack can live in caller memory.
+#[repr(C)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    zerocopy::FromBytes,
+    zerocopy::IntoBytes,
+    zerocopy::KnownLayout,
+    zerocopy::Immutable,
+)]
+pub struct OpenGroup {
+    /// Its node (never −1: a group's own index).
+    node: u64,
+    outliner_at: u64,
     /// Offset of its uuid string, or [`OpenGroup::NO_UUID`].
-    uuid_at: usize,
+    uuid_at: u64,
 }
 
 impl OpenGroup {
-    const NO_UUID: usize = usize::MAX;
+    const NO_UUID: u64 = u64::MAX;
+
+    /// Its node, as events carry it.
+    fn node(&self) -> i32 {
+        i32::try_from(self.node).unwrap_or(i32::MAX)
+    }
 
     /// The uuid string read again where the walk saw it.
     fn uuid<'a>(&self, doc: &Document<'a>) -> Result<Option<JsonStr<'a>>, Error> {
         if self.uuid_at == Self::NO_UUID {
             return Ok(None);
         }
-        Ok(match doc.cursor(self.uuid_at).next()?.kind {
+        let at = usize::try_from(self.uuid_at).unwrap_or(usize::MAX);
+        Ok(match doc.cursor(at).next()?.kind {
             TokenKind::String(s) => Some(s),
             _ => None,
         })
+    }
+}
+
+/// The outliner walk's open groups, [`HARD_MAX_NESTING`] of them (12 KiB
+/// of plain integers): `MeasureScratch` and the plan's scratch hold one.
+#[repr(C)]
+#[derive(zerocopy::FromBytes, zerocopy::IntoBytes, zerocopy::KnownLayout, zerocopy::Immutable)]
+pub struct OutlinerStack {
+    groups: [OpenGroup; HARD_MAX_NESTING],
+}
+
+impl OutlinerStack {
+    /// An empty stack (a `const`, for statics).
+    pub const fn new() -> Self {
+        Self {
+            groups: [OpenGroup {
+                node: 0,
+                outliner_at: 0,
+                uuid_at: 0,
+            }; HARD_MAX_NESTING],
+        }
+    }
+}
+
+impl Default for OutlinerStack {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// The open groups of one walk: the first `len` of `groups`.
+struct Open<'s> {
+    groups: &'s mut [OpenGroup; HARD_MAX_NESTING],
+    len: usize,
+}
+
+impl Open<'_> {
+    fn len(&self) -> usize {
+        self.len
+    }
+
+    fn last(&self) -> Option<&OpenGroup> {
+        self.groups.get(self.len.checked_sub(1)?)
+    }
+
+    fn pop(&mut self) -> Option<OpenGroup> {
+        let group = *self.last()?;
+        self.len -= 1;
+        Some(group)
+    }
+
+    /// Fails, holding nothing more, when the stack is full.
+    fn push(&mut self, group: OpenGroup) -> Result<(), ()> {
+        let slot = self.groups.get_mut(self.len).ok_or(())?;
+        *slot = group;
+        self.len += 1;
+        Ok(())
     }
 }
 

@@ -24,6 +24,15 @@ scratch_record! {
     }
 }
 
+impl UuidEntry {
+    /// An empty entry (a `const`, for scratch built in statics).
+    pub(crate) const ZERO: Self = Self {
+        hash: 0,
+        at: 0,
+        index: 0,
+    };
+}
+
 /// The 5.x `groups` entries by uuid hash, sorted; duplicates are
 /// DUPLICATE_REFERENCE (spec: "the same uuid twice: … two groups entries").
 pub(in crate::bbmodel) fn group_table(
@@ -82,21 +91,42 @@ const SEEN_SLOTS: usize = 256;
 /// [`elements_unique`] after the fill pass.
 const SEEN_HELD: usize = SEEN_SLOTS / 2;
 
-/// The first element uuids a counting pass reads (4 KiB on the stack, by
-/// hash, open addressing), so that a uuid repeated among them is refused
-/// where the repeat is read: a file of thousands of elements with one uuid
-/// is refused at its second element, not after a fill pass.
-pub(in crate::bbmodel) struct SeenUuids {
-    /// (hash with its low bit set, where the uuid's string starts); a hash
-    /// of 0 is an empty slot.
-    slots: [(u64, u64); SEEN_SLOTS],
+/// [`SeenUuids`]' slots: (hash with its low bit set, where the uuid's
+/// string starts); a hash of 0 is an empty slot. 4 KiB of plain integers,
+/// which `MeasureScratch` and the plan's scratch hold for the counting
+/// pass (`prescan`, for `load`, keeps its own on the stack).
+#[repr(C)]
+#[derive(zerocopy::FromBytes, zerocopy::IntoBytes, zerocopy::KnownLayout, zerocopy::Immutable)]
+pub struct SeenSlots([[u64; 2]; SEEN_SLOTS]);
+
+impl SeenSlots {
+    /// Empty slots (a `const`, for statics).
+    pub const fn new() -> Self {
+        Self([[0; 2]; SEEN_SLOTS])
+    }
+}
+
+impl Default for SeenSlots {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// The first element uuids a counting pass reads (by hash, open
+/// addressing, in [`SeenSlots`]), so that a uuid repeated among them is
+/// refused where the repeat is read: a file of thousands of elements with
+/// one uuid is refused at its second element, not after a fill pass.
+pub(in crate::bbmodel) struct SeenUuids<'s> {
+    slots: &'s mut [[u64; 2]; SEEN_SLOTS],
     held: usize,
 }
 
-impl SeenUuids {
-    pub(in crate::bbmodel) const fn new() -> Self {
+impl<'s> SeenUuids<'s> {
+    /// A table over `slots`, emptied.
+    pub(in crate::bbmodel) fn new(slots: &'s mut SeenSlots) -> Self {
+        slots.0.fill([0; 2]);
         Self {
-            slots: [(0, 0); SEEN_SLOTS],
+            slots: &mut slots.0,
             held: 0,
         }
     }
@@ -119,14 +149,14 @@ impl SeenUuids {
                 break;
             };
             match *entry {
-                (0, _) => {
+                [0, _] => {
                     if self.held < SEEN_HELD {
-                        *entry = (hash, body_offset(doc, uuid));
+                        *entry = [hash, body_offset(doc, uuid)];
                         self.held = self.held.saturating_add(1);
                     }
                     break;
                 }
-                (h, at)
+                [h, at]
                     if h == hash
                         && string_at(doc, offset(at)).is_some_and(|s| same_text(&s, uuid)) =>
                 {

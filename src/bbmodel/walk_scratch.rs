@@ -1,0 +1,46 @@
+//! The fixed tables the .bbmodel walks work in, as one block of caller
+//! memory: the outliner walk's open groups, the first texture uuids and
+//! the counting pass's tables.
+//! `measure_with` takes it from `MeasureScratch`; `decode_into`'s counting
+//! pass borrows it from the arena's free bytes, and the fill carves it
+//! from the plan's scratch; so no walk holds it in its frame.
+
+use crate::bbmodel::elements::count::CountTables;
+use crate::bbmodel::project::structure::OutlinerStack;
+use crate::bbmodel::project::uuid_tables::UuidEntry;
+use crate::bbmodel::textures::entries::COUNTED_UUIDS;
+
+/// The walks' tables (22 016 bytes of plain integers).
+#[repr(C)]
+#[derive(zerocopy::FromBytes, zerocopy::IntoBytes, zerocopy::KnownLayout, zerocopy::Immutable)]
+pub struct WalkScratch {
+    pub(in crate::bbmodel) outliner: OutlinerStack,
+    /// The counting pass's first texture uuids (`COUNTED_UUIDS`).
+    pub(in crate::bbmodel) texture_uuids: [UuidEntry; COUNTED_UUIDS],
+    pub(in crate::bbmodel) count: CountTables,
+}
+
+impl WalkScratch {
+    /// Empty tables (a `const`, for statics).
+    pub const fn new() -> Self {
+        Self {
+            outliner: OutlinerStack::new(),
+            texture_uuids: [UuidEntry::ZERO; COUNTED_UUIDS],
+            count: CountTables::new(),
+        }
+    }
+}
+
+impl Default for WalkScratch {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// Runs `f` with a [`WalkScratch`] on the stack, in a frame of its own, for
+/// the entry points that take no caller memory (`measure`, `load`'s
+/// counting pass, the error paths): only their paths hold it.
+#[inline(never)]
+pub(in crate::bbmodel) fn on_stack<R>(f: impl FnOnce(&mut WalkScratch) -> R) -> R {
+    f(&mut WalkScratch::new())
+}
