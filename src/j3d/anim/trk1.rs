@@ -115,10 +115,8 @@ impl<'a> ColourAnim<'a> {
         let registers = usize::from(reader.u16(REGISTER.count_at)?);
         let konsts = usize::from(reader.u16(KONST.count_at)?);
         check_tracks(&reader, 0x0C, registers + konsts, 4, limits)?;
-        let groups = [
-            Group::read(reader, &REGISTER)?,
-            Group::read(reader, &KONST)?,
-        ];
+        let registers = Group::read(reader, &REGISTER)?;
+        let groups = [registers, Group::read(reader, &KONST)?];
         Self::checked(reader, clip, groups, limits)
     }
 
@@ -258,7 +256,12 @@ impl<'a> Group<'a> {
                 colour,
             )
         };
-        let tables = [table(0)?, table(1)?, table(2)?, table(3)?];
+        // One table read at a time into its place (an array of results
+        // kept each result and its error in a slot of its own).
+        let mut tables = [table(0)?; 4];
+        for (c, slot) in tables.iter_mut().enumerate().skip(1) {
+            *slot = table(c)?;
+        }
         let entries = if count == 0 {
             0
         } else {
