@@ -21,12 +21,12 @@
 
 use super::error::{MolangError, MolangErrorCode};
 use super::limits::MolangLimits;
-use super::node::{Builtin, Easing, NONE, Name, Node, Op, Prefix};
+use super::node::{Builtin, Easing, MolangNode, NONE, Name, Node, Op, Prefix};
 use super::text::{can_trim, find_first, find_last, is_name, is_number, number};
 
 /// Writes (or, measuring, only counts) the nodes of one expression.
 pub(crate) struct Builder<'n> {
-    nodes: Option<&'n mut [Node]>,
+    nodes: Option<&'n mut [MolangNode]>,
     pub(crate) len: usize,
     statements: u64,
     pub(crate) randomness: bool,
@@ -172,7 +172,7 @@ fn is_return(mut s: &[u8]) -> bool {
 }
 
 impl<'n> Builder<'n> {
-    pub(crate) fn new(nodes: Option<&'n mut [Node]>, limits: MolangLimits) -> Self {
+    pub(crate) fn new(nodes: Option<&'n mut [MolangNode]>, limits: MolangLimits) -> Self {
         Self {
             nodes,
             len: 0,
@@ -191,7 +191,7 @@ impl<'n> Builder<'n> {
                 MolangErrorCode::WrongPlan,
                 at,
                 "a node array of the planned length",
-            ))? = node;
+            ))? = MolangNode::pack(node);
         }
         u32::try_from(i).map_err(|_| MolangError::new(MolangErrorCode::TooLong, at, "fewer nodes"))
     }
@@ -202,7 +202,7 @@ impl<'n> Builder<'n> {
             .as_deref_mut()
             .and_then(|n| n.get_mut(i as usize))
         {
-            *slot = node;
+            *slot = MolangNode::pack(node);
         }
     }
 

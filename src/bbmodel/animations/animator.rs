@@ -25,7 +25,7 @@ use crate::error::{Error, FixedText, Quote, WarningCode};
 use crate::json::{JsonStr, Token, TokenKind};
 use crate::molang::MolangError;
 use crate::scene::{
-    ChannelFlags, ChannelRecord, ChannelTarget, KeyframeSource, NodeRecord, TextRef, TextSource,
+    ChannelFlags, ChannelRecord, ChannelTarget, KeyframeSource, NodeRecord,
 };
 use core::fmt::Write as _;
 
@@ -296,17 +296,8 @@ impl<'a> Fill<'_, '_, 'a> {
         read.rotation = false;
         read.scale = false;
         let (mut i, mut n) = (0usize, 0usize);
-        // The staged keyframe whose source still needs its end.
-        let mut open: Option<(usize, usize)> = None;
         loop {
             let t = c.next()?;
-            if let Some((slot, start)) = open.take() {
-                // The keyframe's text ends before the next token.
-                let end = c.offset_of(&t);
-                let source = self.staging.sources.get_mut(slot).ok_or_else(mismatch)?;
-                source.text = TextRef::new(TextSource::Input, start, end.saturating_sub(start))
-                    .ok_or_else(mismatch)?;
-            }
             if t.kind == TokenKind::EndArray {
                 break;
             }
@@ -335,13 +326,17 @@ impl<'a> Fill<'_, '_, 'a> {
                         read.deferred.note(target, MOLANG, i);
                         read.deferred.note_molang(target, e);
                     }
-                    *self.staging.sources.get_mut(n).ok_or_else(mismatch)? = KeyframeSource {
-                        text: TextRef::EMPTY,
-                        molang,
-                    };
-                    if molang != 0 {
-                        open = Some((n, c.offset_of(&t)));
-                    }
+                    // Each Molang value compiled once, its programs in bit order.
+                    let program = index32(self.out.molang.written.programs)?;
+                    let mut compiled = Ok(());
+                    raw.for_each_molang(|s| {
+                        if compiled.is_ok() {
+                            compiled = self.out.molang.compile(s).map(|_| ());
+                        }
+                    });
+                    compiled?;
+                    *self.staging.sources.get_mut(n).ok_or_else(mismatch)? =
+                        KeyframeSource { program, molang };
                     let eased = if easing {
                         raw.easing()
                     } else {

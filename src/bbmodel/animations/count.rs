@@ -16,6 +16,8 @@
 )]
 
 use super::keyframes::{read_keyframe, within};
+use super::molang::MolangTally;
+use crate::molang::MolangLimits;
 use crate::bbmodel::document::Document;
 use crate::bbmodel::document::value::{Cursor, Path, error_at, invalid, known_key, type_name};
 use crate::bbmodel::project::structure::for_each_value_to_end;
@@ -36,6 +38,88 @@ pub struct AnimationCounts {
     pub max_animator_keyframes: usize,
     /// Text-pool bytes of the animation names with escapes.
     pub text: usize,
+    /// The Molang the fill compiles (counted when the keyframes are
+    /// checked; else by [`count_molang`]).
+    pub molang: MolangTally,
+}
+
+/// The Molang a walk over keyframes counts, when it counts it.
+pub(in crate::bbmodel) struct MolangCount {
+    pub(in crate::bbmodel) tally: MolangTally,
+    pub(in crate::bbmodel) limits: MolangLimits,
+    /// Whether to count (the fill's cold path checks without counting).
+    pub(in crate::bbmodel) on: bool,
+}
+
+impl MolangCount {
+    /// A walk that counts nothing.
+    pub(in crate::bbmodel) fn off() -> Self {
+        Self {
+            tally: MolangTally::default(),
+            limits: MolangLimits::default(),
+            on: false,
+        }
+    }
+
+    fn of(limits: &BbmodelLimits) -> Self {
+        Self {
+            tally: MolangTally::default(),
+            limits: MolangLimits::of(limits),
+            on: true,
+        }
+    }
+}
+
+/// The `blend_weight` the fill compiles: the last string without escapes
+/// (an empty one is none; a value of another type changes nothing).
+pub(super) fn blend_text<'a>(v: &Token<'a>, last: &mut Option<crate::json::JsonStr<'a>>) {
+    if let TokenKind::String(s) = v.kind
+        && !s.has_escapes()
+    {
+        *last = (s.raw_len() > 0).then_some(s);
+    }
+}
+
+/// The Molang of every animation (keyframe values and `blend_weight`), as
+/// the fill compiles it, for a count pass that counted keyframes by their
+/// commas: every keyframe array read again, checked as `measure` checks it.
+pub(in crate::bbmodel) fn count_molang(
+    doc: &Document<'_>,
+    limits: &BbmodelLimits,
+) -> Result<MolangTally, Error> {
+    let Some(at) = doc.animations else {
+        return Ok(MolangTally::default());
+    };
+    let mut count = MolangCount::of(limits);
+    for_each_value_to_end::<Error>(doc, at, |i, first, c| {
+        let path = crate::bbmodel::document::value::ANIMATIONS.with_index(i);
+        if first.kind != TokenKind::BeginObject {
+            return Ok(c.skip_rest(&first)?);
+        }
+        let mut blend = None;
+        while let Some(key) = c.next_key()? {
+            let v = c.next()?;
+            match (known_key(&key, &["animators", "bones", "blend_weight"]), v.kind) {
+                (Some(k @ ("animators" | "bones")), TokenKind::BeginObject) => {
+                    let at = path.with_key(k);
+                    while let Some(animator_key) = c.next_key()? {
+                        let animator = c.next()?;
+                        let animator_path = at.with_raw_key(animator_key);
+                        check_animator(c, &animator, &animator_path, &mut count)?;
+                    }
+                    continue;
+                }
+                (Some("blend_weight"), _) => blend_text(&v, &mut blend),
+                _ => {}
+            }
+            c.skip_rest(&v)?;
+        }
+        if let Some(s) = blend {
+            count.tally.add(&s, &count.limits);
+        }
+        Ok(())
+    })?;
+    Ok(count.tally)
 }
 
 /// Counts animations, animators and keyframes against their limits and
@@ -95,7 +179,7 @@ pub(in crate::bbmodel) fn count_animations_at(
         let (animators, keyframes) = if held.is_some() || !check {
             count_animation(c, &first, &path, &mut counts)?
         } else {
-            match check_animation(c, &first, &path, limits.max_string_chars, &mut counts) {
+            match check_animation(c, &first, &path, limits, &mut counts) {
                 Ok(counted) => counted,
                 Err(e) if e.code() == ErrorCode::NotJson => return Err(e),
                 Err(e) => {
@@ -220,13 +304,20 @@ fn check_animation<'a>(
     c: &mut Cursor<'a>,
     first: &Token<'a>,
     path: &Path<'_>,
-    max_chars: u64,
+    limits: &BbmodelLimits,
     counts: &mut AnimationCounts,
 ) -> Result<(usize, usize), Error> {
     expect_object(c, first, path)?;
+    let max_chars = limits.max_string_chars;
+    let mut molang = MolangCount::of(limits);
+    molang.tally = counts.molang;
+    let mut blend = None;
     let (mut animators, mut keyframes) = (0, 0);
     while let Some(key) = c.next_key()? {
-        let k = known_key(&key, &["name", "length", "animators", "bones"]);
+        let k = known_key(
+            &key,
+            &["name", "length", "animators", "bones", "blend_weight"],
+        );
         let v = c.next()?;
         match (k, v.kind) {
             (Some("name"), _) => {
@@ -245,16 +336,21 @@ fn check_animation<'a>(
                     animators += 1;
                     let animator = c.next()?;
                     let animator_path = at.with_raw_key(animator_key);
-                    let n = check_animator(c, &animator, &animator_path)?;
+                    let n = check_animator(c, &animator, &animator_path, &mut molang)?;
                     counts.max_animator_keyframes = counts.max_animator_keyframes.max(n);
                     keyframes += n;
                 }
                 continue;
             }
+            (Some("blend_weight"), _) => blend_text(&v, &mut blend),
             _ => {}
         }
         c.skip_rest(&v)?;
     }
+    if let Some(s) = blend {
+        molang.tally.add(&s, &molang.limits);
+    }
+    counts.molang = molang.tally;
     Ok((animators, keyframes))
 }
 
@@ -264,16 +360,17 @@ pub(super) fn check_animator<'a>(
     c: &mut Cursor<'a>,
     animator: &Token<'a>,
     path: &Path<'_>,
+    molang: &mut MolangCount,
 ) -> Result<usize, Error> {
     match animator.kind {
-        TokenKind::BeginArray => check_keyframe_array(c, path),
+        TokenKind::BeginArray => check_keyframe_array(c, path, molang),
         TokenKind::BeginObject => {
             let mut n = 0;
             while let Some(key) = c.next_key()? {
                 let v = c.next()?;
                 match (known_key(&key, CHANNEL_KEYS), v.kind) {
                     (Some("keyframes"), TokenKind::BeginArray) => {
-                        n += check_keyframe_array(c, &path.with_key("keyframes"))?;
+                        n += check_keyframe_array(c, &path.with_key("keyframes"), molang)?;
                     }
                     (Some("keyframes"), _) => {
                         return Err(invalid(
@@ -315,7 +412,11 @@ fn count_members(c: &mut Cursor<'_>, deep: bool) -> Result<usize, Error> {
 
 /// Checks the keyframes left in an array whose `[` was just read; returns
 /// how many there were.
-pub(super) fn check_keyframe_array(c: &mut Cursor<'_>, path: &Path<'_>) -> Result<usize, Error> {
+pub(super) fn check_keyframe_array(
+    c: &mut Cursor<'_>,
+    path: &Path<'_>,
+    molang: &mut MolangCount,
+) -> Result<usize, Error> {
     let mut i = 0;
     loop {
         let t = c.next()?;
@@ -330,7 +431,10 @@ pub(super) fn check_keyframe_array(c: &mut Cursor<'_>, path: &Path<'_>) -> Resul
                 format_args!("a keyframe object expected, got {}", type_name(&t)),
             ));
         }
-        read_keyframe(c, &at)?;
+        let raw = read_keyframe(c, &at)?;
+        if molang.on {
+            raw.for_each_molang(|s| molang.tally.add(s, &molang.limits));
+        }
         i += 1;
     }
 }
@@ -373,6 +477,12 @@ mod tests {
                 animators: 1,
                 max_animator_keyframes: 2,
                 text: 0,
+                molang: MolangTally {
+                    programs: 2,
+                    nodes: 4,
+                    text: 42,
+                    placeholders: 0,
+                },
             }
         );
     }

@@ -154,6 +154,9 @@ impl<'a> RawKeyframe<'a> {
             if self.point_count > 0 {
                 molang |= KeyframeSource::DATA_POINTS;
             }
+            if count > 1 {
+                molang |= KeyframeSource::TWO_POINTS;
+            }
         }
         let mut negative_scale = false;
         let mut convert = |v: [f64; 3]| -> [f32; 3] {
@@ -209,6 +212,32 @@ impl<'a> RawKeyframe<'a> {
             },
             unknown_interpolation,
             negative_scale,
+        }
+    }
+}
+
+impl<'a> RawKeyframe<'a> {
+    /// Calls `f` with each Molang text the keyframe plays, in the order of
+    /// its [`KeyframeSource`] bits (`3·point + axis`): what the fill
+    /// compiles and the count pass counts. None for an unknown channel.
+    pub(super) fn for_each_molang(&self, mut f: impl FnMut(&JsonStr<'a>)) {
+        let known = self
+            .channel
+            .is_some_and(|c| c.eq_str("rotation") || c.eq_str("position") || c.eq_str("scale"));
+        if !known {
+            return;
+        }
+        let points = if self.point_count > 0 {
+            self.points.get(..self.point_count).unwrap_or_default()
+        } else {
+            core::slice::from_ref(&self.direct)
+        };
+        for point in points {
+            for axis in point {
+                if let Axis::Molang(text) = axis {
+                    f(text);
+                }
+            }
         }
     }
 }
