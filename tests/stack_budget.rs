@@ -184,3 +184,65 @@ fn j3d_models_with_their_animations_decode_within_the_stack_budget() {
         );
     }
 }
+
+/// The stack `f` uses, measured on a fresh painted thread.
+fn peak_of(f: impl FnOnce() + Send) -> usize {
+    std::thread::scope(|s| {
+        std::thread::Builder::new()
+            .stack_size(PAINT + 256 * 1024)
+            .spawn_scoped(s, || {
+                let marker = 0u8;
+                let top = std::hint::black_box(&marker) as *const u8 as usize;
+                let lowest = paint();
+                f();
+                high_water(lowest, top)
+            })
+            .unwrap()
+            .join()
+            .unwrap()
+    })
+}
+
+/// `Scene::sample` of every clip of every corpus .bbmodel that plays
+/// Molang (and every clip of senkosan, the keyframe-heavy file), at
+/// eleven times over each clip: the sampler evaluates the programs the
+/// decode compiled, with one variable table a sample. Reported, not held
+/// to a budget (issue 40's aim for it: 8 KiB).
+#[test]
+fn sampling_molang_clips_stack_peak() {
+    use scenedec::scene::NodePose;
+    let options = Options::default();
+    let mut worst = (0, String::new());
+    let mut clips = 0;
+    for path in support::corpus_files("bbmodel", &[".bbmodel"]) {
+        let bytes = std::fs::read(&path).unwrap();
+        let Ok(loaded) = scenedec::load(&bytes, Some("bbmodel"), &options) else {
+            continue;
+        };
+        let scene = loaded.scene();
+        let senkosan = path.to_string_lossy().contains("senkosan");
+        for (clip, record) in scene.animations().iter().enumerate() {
+            if !(senkosan || scene.clip_runs_molang(clip)) {
+                continue;
+            }
+            let mut out = vec![NodePose::default(); scene.nodes().len()];
+            let length = record.length.max(1.0);
+            let used = peak_of(|| {
+                for k in 0..=10 {
+                    let t = length * k as f32 / 10.0;
+                    scene.sample(clip, t, &mut out).unwrap();
+                }
+            });
+            clips += 1;
+            println!("sample stack {used} {} clip {clip}", path.display());
+            if used > worst.0 {
+                worst = (used, format!("{} clip {clip}", path.display()));
+            }
+        }
+    }
+    println!(
+        "worst sample: {} bytes, {} ({clips} clips)",
+        worst.0, worst.1
+    );
+    assert!(clips > 0 || support::corpus_dir().is_none());
+}

@@ -326,7 +326,9 @@ impl<'a> Program<'a> {
 /// and normalized text (a scene's `molang_nodes` and `molang_text`).
 /// Plain data: an arena holds it. Node indices inside the program count
 /// from `first_node`; names index its own text.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable,
+)]
 #[repr(C)]
 pub struct ProgramRecord {
     /// Its first node.
@@ -376,7 +378,9 @@ impl ProgramRecord {
 }
 
 /// One node as an arena holds it: a tag and four words ([`Node`] packed).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable,
+)]
 #[repr(C)]
 pub struct MolangNode {
     tag: u8,
@@ -512,10 +516,7 @@ pub(crate) fn prefix_code(prefix: Prefix) -> u32 {
 
 /// The prefix [`prefix_code`] gave; an unknown code is none.
 pub(crate) fn prefix_of(code: u32) -> Prefix {
-    PREFIXES
-        .get(code as usize)
-        .copied()
-        .unwrap_or(Prefix::None)
+    PREFIXES.get(code as usize).copied().unwrap_or(Prefix::None)
 }
 
 const NUM: u8 = 0;
@@ -713,7 +714,11 @@ mod tests {
         ] {
             nodes.push(Node::Builtin(b));
         }
-        for op in OPS.iter().copied().chain(EASINGS.iter().map(|e| Op::Ease(*e))) {
+        for op in OPS
+            .iter()
+            .copied()
+            .chain(EASINGS.iter().map(|e| Op::Ease(*e)))
+        {
             nodes.push(Node::Op {
                 op,
                 args: [1, NONE, 3],

@@ -16,9 +16,9 @@
 use super::error::{MolangError, MolangErrorCode};
 use super::limits::MolangLimits;
 use super::node::{MolangNode, Name, Program, ProgramRecord, prefix_code, prefix_of};
-use zerocopy::{FromBytes, Immutable, IntoBytes, KnownLayout};
 use super::program::{self, Source};
 use super::text::{OTHER, is_js_space, normalized_len};
+use zerocopy::{FromBytes, Immutable, IntoBytes, KnownLayout};
 
 /// What a placeholder line gives.
 #[derive(Clone, Copy, Debug)]
@@ -31,7 +31,9 @@ pub enum Value<'a> {
 
 /// One placeholder line, as an arena holds it: its key (a span of the
 /// placeholders' text) and its value's program.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable,
+)]
 #[repr(C)]
 pub struct Placeholder {
     /// Where the key starts in the text.

@@ -21,6 +21,7 @@ mod text;
 mod texture;
 mod transform;
 
+pub use crate::molang::{MolangNode, Placeholder as MolangPlaceholder, ProgramRecord};
 pub use animation::{
     AnimationRecord, ChannelFlags, ChannelRecord, ChannelTarget, Easing, Interpolation,
     KeyframeRecord, KeyframeSource, LoopMode, SkinRecord,
@@ -36,11 +37,9 @@ pub use mesh::{
 };
 pub use node::{NodeFlags, NodeRecord};
 pub use sample::{
-    MAX_PLAYED_VARIABLES, MaterialSample,
-    NodePose, TEX_MATRIX_SLOTS, TEXTURE_SLOTS, TexMatrixSample, clip_loop_mode, clip_time,
-    texture_matrix, world_matrices,
+    MAX_PLAYED_VARIABLES, MaterialSample, NodePose, TEX_MATRIX_SLOTS, TEXTURE_SLOTS,
+    TexMatrixSample, clip_loop_mode, clip_time, texture_matrix, world_matrices,
 };
-pub use crate::molang::{MolangNode, Placeholder as MolangPlaceholder, ProgramRecord};
 pub use text::{TextRef, TextSource};
 pub use texture::{Filter, FrameOrder, MipRecord, SourceFormat, TextureFlags, TextureRecord, Wrap};
 pub use transform::{Aabb, Mat4, NormalMatrix, normalize};

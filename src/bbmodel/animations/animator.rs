@@ -24,9 +24,7 @@ use crate::bbmodel::layout::{index32, mismatch, offset};
 use crate::error::{Error, FixedText, Quote, WarningCode};
 use crate::json::{JsonStr, Token, TokenKind};
 use crate::molang::MolangError;
-use crate::scene::{
-    ChannelFlags, ChannelRecord, ChannelTarget, KeyframeSource, NodeRecord,
-};
+use crate::scene::{ChannelFlags, ChannelRecord, ChannelTarget, KeyframeSource, NodeRecord};
 use core::fmt::Write as _;
 
 /// Keyframe warnings waiting for the end of the animator: the index of the

@@ -17,13 +17,13 @@
 
 use super::keyframes::{read_keyframe, within};
 use super::molang::MolangTally;
-use crate::molang::MolangLimits;
 use crate::bbmodel::document::Document;
 use crate::bbmodel::document::value::{Cursor, Path, error_at, invalid, known_key, type_name};
 use crate::bbmodel::project::structure::for_each_value_to_end;
 use crate::error::{Error, ErrorCode};
 use crate::json::{Token, TokenKind};
 use crate::limits::BbmodelLimits;
+use crate::molang::MolangLimits;
 
 /// Animations and keyframes of a file.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -99,7 +99,10 @@ pub(in crate::bbmodel) fn count_molang(
         let mut blend = None;
         while let Some(key) = c.next_key()? {
             let v = c.next()?;
-            match (known_key(&key, &["animators", "bones", "blend_weight"]), v.kind) {
+            match (
+                known_key(&key, &["animators", "bones", "blend_weight"]),
+                v.kind,
+            ) {
                 (Some(k @ ("animators" | "bones")), TokenKind::BeginObject) => {
                     let at = path.with_key(k);
                     while let Some(animator_key) = c.next_key()? {

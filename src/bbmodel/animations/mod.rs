@@ -37,9 +37,9 @@ pub(in crate::bbmodel) use count::count_animations;
 pub(in crate::bbmodel) use count::count_animations_at;
 pub(in crate::bbmodel) use count::count_molang;
 pub use count::{AnimationCounts, check_animations};
+pub(in crate::bbmodel) use lookup::{NodeKey, uuid_key};
 pub use molang::MolangTally;
 pub(in crate::bbmodel) use molang::MolangWriter;
-pub(in crate::bbmodel) use lookup::{NodeKey, uuid_key};
 pub(in crate::bbmodel) use read::fill_animations;
 pub(in crate::bbmodel) use state::{AnimationArrays, AnimationScratch, Context};
 

@@ -99,11 +99,7 @@ impl MolangTally {
     }
 
     /// Counts the project's `animation_variable_placeholders` text.
-    pub(in crate::bbmodel) fn add_placeholders(
-        &mut self,
-        s: &JsonStr<'_>,
-        limits: &MolangLimits,
-    ) {
+    pub(in crate::bbmodel) fn add_placeholders(&mut self, s: &JsonStr<'_>, limits: &MolangLimits) {
         if s.decoded_len() <= MEASURED_TEXT {
             if let Some((entries, text, nodes)) = measured_placeholders(s, limits) {
                 self.placeholders += entries;
@@ -226,7 +222,11 @@ impl MolangWriter<'_> {
             return Ok(());
         };
         let count = compiled.len();
-        for entry in self.placeholders.get_mut(at..at + count).unwrap_or_default() {
+        for entry in self
+            .placeholders
+            .get_mut(at..at + count)
+            .unwrap_or_default()
+        {
             *entry = entry.moved(node_at, text_at);
         }
         self.written.placeholders += count;
@@ -247,9 +247,36 @@ mod tests {
         // node_bound's claim, over random texts of the characters molangjs
         // splits on (where nodes are densest) and short names and numbers.
         let pieces = [
-            ";", ",", "(", ")", "{", "}", "!", "-", "+", "*", "/", "?", ":", "??", "&&", "||",
-            "==", "<", "=", "1", "a", "v.x", "f(", "math.sin(", "loop(", "return", "'s'",
-            "q.all(", "break", "t.a=",
+            ";",
+            ",",
+            "(",
+            ")",
+            "{",
+            "}",
+            "!",
+            "-",
+            "+",
+            "*",
+            "/",
+            "?",
+            ":",
+            "??",
+            "&&",
+            "||",
+            "==",
+            "<",
+            "=",
+            "1",
+            "a",
+            "v.x",
+            "f(",
+            "math.sin(",
+            "loop(",
+            "return",
+            "'s'",
+            "q.all(",
+            "break",
+            "t.a=",
         ];
         let limits = MolangLimits {
             max_depth: 10_000,

@@ -20,9 +20,9 @@
 )]
 
 use super::count::{MolangCount, blend_text, check_animator};
-use super::molang::MolangTally;
 use super::keyframes::within;
 use super::lookup::{Groups, sort_tables};
+use super::molang::MolangTally;
 use super::state::{
     AnimationArrays, AnimationScratch, Context, DEAD, Fill, Staging, Written, node_name,
 };

@@ -6,9 +6,9 @@
 use crate::arena::scratch_record;
 use crate::bbmodel::animations::lookup::NodeKey;
 use crate::bbmodel::animations::molang::MolangWriter;
-use crate::json::JsonStr;
 use crate::bbmodel::document::Document;
 use crate::error::{FixedText, SUBJECT_BYTES, Warnings};
+use crate::json::JsonStr;
 use crate::limits::BbmodelLimits;
 use crate::scene::{
     AnimationRecord, ChannelRecord, KeyframeRecord, KeyframeSource, NodeRecord, TextRef, TextSource,

@@ -143,14 +143,10 @@ impl<'a> Scene<'a> {
 
     /// Applies the channels of bbmodel clip `record` (index `clip`) at `at`
     /// to `out`, in Blockbench's order (`molang_order.rs`) with one Molang
-    /// variable table for the whole sample (`molang_vars.rs`).
-    fn pose_clip(
-        &self,
-        clip: usize,
-        record: &AnimationRecord,
-        at: ClipTime,
-        out: &mut [NodePose],
-    ) {
+    /// variable table for the whole sample (`molang_vars.rs`). Its own
+    /// frame, apart from `sample`'s errors.
+    #[inline(never)]
+    fn pose_clip(&self, clip: usize, record: &AnimationRecord, at: ClipTime, out: &mut [NodePose]) {
         let placeholders = crate::molang::Placeholders::of_records(
             self.molang_placeholders(),
             self.molang_nodes(),
@@ -166,7 +162,8 @@ impl<'a> Scene<'a> {
             .unwrap_or(channels);
         // Emptied at the start of every sample (molangjs `resetVariables`
         // stands for it), so a sample is a function of its time.
-        let variables = RefCell::new(Table::new());
+        let mut slots = molang_vars::slots();
+        let variables = RefCell::new(Table::new(&mut slots, 0));
         let sampling = |target| molang::Sampling {
             programs: self.molang_programs(),
             nodes: self.molang_nodes(),

@@ -28,8 +28,8 @@
 )]
 
 use super::super::{ChannelTarget, KeyframeRecord, KeyframeSource, Scene};
-use super::molang_vars::Table;
 pub use super::molang_vars::MAX_PLAYED_VARIABLES;
+use super::molang_vars::Table;
 use crate::molang::{
     Context, MolangLimits, MolangNode, Placeholders, Program, ProgramRecord, Rng, Times,
 };
@@ -56,7 +56,7 @@ pub(super) struct Sampling<'a, 'p> {
     pub(super) life_time: f32,
     /// The variables this sample's values have set so far
     /// (`molang_vars.rs`).
-    pub(super) variables: &'p RefCell<Table<'a>>,
+    pub(super) variables: &'p RefCell<Table<'p, 'a>>,
     /// The decode's Molang limits (`--limit`, `with_override`).
     pub(super) limits: MolangLimits,
 }
@@ -137,8 +137,7 @@ pub(super) fn blend_weight(s: &Sampling<'_, '_>, program: u32) -> f32 {
         return 1.0;
     }
     #[allow(clippy::cast_possible_truncation)]
-    let weight =
-        evaluate(s, program as usize, seed(usize::MAX, 7, s.anim_time)).max(0.0) as f32;
+    let weight = evaluate(s, program as usize, seed(usize::MAX, 7, s.anim_time)).max(0.0) as f32;
     weight
 }
 
@@ -191,8 +190,8 @@ fn evaluate_program<'a>(program: &Program<'a>, s: &Sampling<'a, '_>, seed: u64) 
     if program.is_empty() {
         return 0.0;
     }
-    let mut table = s.variables.borrow_mut();
-    let mut variables = table.variables(Rng(seed));
+    let mut variables = s.variables.borrow_mut();
+    variables.rng = Rng(seed);
     let mut ctx = Context {
         times: Times {
             anim_time: f64::from(s.anim_time),
@@ -204,10 +203,7 @@ fn evaluate_program<'a>(program: &Program<'a>, s: &Sampling<'a, '_>, seed: u64) 
         placeholders: s.placeholders,
         limits: s.limits,
     };
-    let value = program.eval(&mut ctx).unwrap_or(0.0);
-    let set = variables.len();
-    table.keep(set);
-    value
+    program.eval(&mut ctx).unwrap_or(0.0)
 }
 
 #[cfg(test)]
@@ -246,7 +242,7 @@ mod tests {
 
     fn sampling<'p>(
         placeholders: &'p Placeholders<'static, 'static>,
-        variables: &'p RefCell<Table<'static>>,
+        variables: &'p RefCell<Table<'p, 'static>>,
     ) -> Sampling<'static, 'p> {
         Sampling {
             programs: &[],
@@ -268,7 +264,8 @@ mod tests {
 
     /// The value of `text` at anim_time 0.5, no variable carried in.
     fn value(text: &str) -> f64 {
-        let variables = RefCell::new(Table::new());
+        let mut slots = super::super::molang_vars::slots();
+        let variables = RefCell::new(Table::new(&mut slots, 0));
         value_in(text, &sampling(&Placeholders::EMPTY, &variables))
     }
 
@@ -278,7 +275,8 @@ mod tests {
         // …`, and `calculate` starts every parse from self.variables, so a
         // later value reads what an earlier one assigned (variable.* and
         // temp.* alike, until resetVariables).
-        let variables = RefCell::new(Table::new());
+        let mut slots = super::super::molang_vars::slots();
+        let variables = RefCell::new(Table::new(&mut slots, 0));
         let s = sampling(&Placeholders::EMPTY, &variables);
         assert_eq!(value_in("v.phase = q.anim_time * 4; return 1", &s), 1.0);
         assert_eq!(value_in("t.k = 3; return v.phase", &s), 2.0);
@@ -296,7 +294,8 @@ mod tests {
         // Names stay in the scene's compiled text: a value assigned to a
         // name of any length is seen by the values after it.
         let n = std::format!("variable.{}", "a".repeat(200));
-        let variables = RefCell::new(Table::new());
+        let mut slots = super::super::molang_vars::slots();
+        let variables = RefCell::new(Table::new(&mut slots, 0));
         let s = sampling(&Placeholders::EMPTY, &variables);
         assert_eq!(value_in(&std::format!("{n} = 4; return {n}"), &s), 4.0);
         assert_eq!(value_in(&n, &s), 4.0);
@@ -306,7 +305,8 @@ mod tests {
     fn the_variables_of_a_sample_share_max_played_variables() {
         // One table for the sample: MAX_PLAYED_VARIABLES names in all,
         // over every value; the value that assigns one more plays 0.
-        let variables = RefCell::new(Table::new());
+        let mut slots = super::super::molang_vars::slots();
+        let variables = RefCell::new(Table::new(&mut slots, 0));
         let s = sampling(&Placeholders::EMPTY, &variables);
         for i in 0..MAX_PLAYED_VARIABLES {
             assert_eq!(value_in(&std::format!("v.a{i} = 1; return 2"), &s), 2.0);
@@ -320,7 +320,8 @@ mod tests {
         // maxMolangSteps from the scene: at its value the text plays, one
         // step fewer allowed stops it (an evaluation that meets a limit
         // plays 0).
-        let variables = RefCell::new(Table::new());
+        let mut slots = super::super::molang_vars::slots();
+        let variables = RefCell::new(Table::new(&mut slots, 0));
         let text = "1+2";
         let steps = |max_steps: u64| {
             let s = Sampling {
@@ -371,7 +372,8 @@ mod tests {
             }
             text.push_str("v.p0 = 9\n");
             let places = placeholders(&text);
-            let variables = RefCell::new(Table::new());
+            let mut slots = super::super::molang_vars::slots();
+            let variables = RefCell::new(Table::new(&mut slots, 0));
             let s = sampling(&places, &variables);
             assert_eq!(value_in("v.p0 + 1", &s), 10.0, "{n} lines");
             assert_eq!(value_in(&std::format!("v.p{}", n - 1), &s), n as f64);

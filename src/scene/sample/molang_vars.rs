@@ -11,46 +11,19 @@
 //! compiled them (the scene's `molang_text`), so the table holds spans of
 //! the arena, never copies.
 
-use crate::molang::{Rng, Slot, Variables};
+use crate::molang::{Slot, Variables};
 
 /// Variables one sample may set, over all its values; the value that sets
 /// one more stops and plays 0 (molangjs never stops, but no corpus value
 /// assigns any).
 pub const MAX_PLAYED_VARIABLES: usize = 32;
 
-/// The variables set so far in this sample.
-#[derive(Clone, Copy, Debug)]
-pub(super) struct Table<'a> {
-    slots: [Slot<'a>; MAX_PLAYED_VARIABLES],
-    len: usize,
-}
+/// The variables set so far in this sample: a table over
+/// [`MAX_PLAYED_VARIABLES`] slots the sample's frame holds, shared by
+/// every value it evaluates (each seeds the generator its own way).
+pub(super) type Table<'v, 'a> = Variables<'v, 'a>;
 
-impl<'a> Table<'a> {
-    /// No variable set: the table at the start of a sample.
-    pub(super) const fn new() -> Self {
-        Self {
-            slots: [Slot::EMPTY; MAX_PLAYED_VARIABLES],
-            len: 0,
-        }
-    }
-
-    /// The table as one evaluation reads and writes it, its generator
-    /// seeded with `rng`.
-    pub(super) fn variables(&mut self, rng: Rng) -> Variables<'_, 'a> {
-        let mut v = Variables::preset(&mut self.slots, self.len, 0);
-        v.rng = rng;
-        v
-    }
-
-    /// Keeps the first `len` slots: every variable an evaluation left set
-    /// (those carried in and those it added, in order).
-    pub(super) fn keep(&mut self, len: usize) {
-        self.len = len.min(MAX_PLAYED_VARIABLES);
-    }
-
-    /// How many variables are carried.
-    #[cfg(test)]
-    pub(super) fn len(&self) -> usize {
-        self.len
-    }
+/// The slots of a sample's table, all free.
+pub(super) const fn slots<'a>() -> [Slot<'a>; MAX_PLAYED_VARIABLES] {
+    [Slot::EMPTY; MAX_PLAYED_VARIABLES]
 }
