@@ -139,6 +139,23 @@ impl<'a> Arena<'a> {
         }
     }
 
+    /// `len` values of `T` from the free bytes, lent until the borrow ends
+    /// and not carved (the next slice starts where it started): scratch
+    /// for a pass that runs before the carving it sizes. Not zeroed; the
+    /// arena no longer counts on its free bytes being zero. `None` when
+    /// they do not fit.
+    pub(crate) fn lend<T>(&mut self, len: usize) -> Option<&mut [T]>
+    where
+        T: FromBytes + IntoBytes + KnownLayout + Immutable,
+    {
+        const { assert!(align_of::<T>() <= MAX_ALIGN) };
+        let pad = self.rest.as_ptr().align_offset(align_of::<T>());
+        let end = len.checked_mul(size_of::<T>())?.checked_add(pad)?;
+        let bytes = self.rest.get_mut(pad..end)?;
+        self.zeroed = false;
+        <[T]>::mut_from_bytes(bytes).ok()
+    }
+
     /// Copies `text` into the arena.
     pub fn str(&mut self, text: &str) -> Result<&'a str, Error> {
         let bytes = self.slice::<u8>(text.len())?;
@@ -293,5 +310,19 @@ mod tests {
         let mut words = [0u64; 1];
         let mut arena = Arena::from_words(&mut words);
         assert!(arena.slice::<u64>(usize::MAX).is_err());
+    }
+
+    /// A lent slice is not carved: the next slice starts where it did and
+    /// comes back zeroed; what does not fit is not lent.
+    #[test]
+    fn lent_bytes_are_carved_again_zeroed() {
+        let mut words = [0u64; 2];
+        let mut arena = Arena::from_words(&mut words);
+        let _ = arena.slice::<u8>(1).unwrap();
+        let lent = arena.lend::<u32>(3).unwrap();
+        lent.fill(7);
+        assert!(arena.lend::<u32>(4).is_none());
+        assert_eq!(arena.used(), 1);
+        assert_eq!(arena.slice::<u32>(3).unwrap(), &[0, 0, 0]);
     }
 }

@@ -481,6 +481,8 @@ pub struct Error {
 
 impl Error {
     /// An error at `at` whose message is `args` (formatted into a fixed buffer).
+    #[cold]
+    #[inline(never)]
     pub fn new(code: ErrorCode, at: Location, args: fmt::Arguments<'_>) -> Self {
         let mut message = FixedText::new();
         let _ = message.write_fmt(args);
@@ -488,6 +490,8 @@ impl Error {
     }
 
     /// An error at a JSON path; the message reads `<what> at <path>: <expected>`.
+    #[cold]
+    #[inline(never)]
     pub fn json(code: ErrorCode, path: JsonPath, what: &str, expected: fmt::Arguments<'_>) -> Self {
         let mut message = FixedText::new();
         let _ = write!(message, "{what} at {}: {expected}", path.as_str());
@@ -499,6 +503,8 @@ impl Error {
     }
 
     /// An error at a byte offset of a binary file, inside `section` when known.
+    #[cold]
+    #[inline(never)]
     pub fn binary(
         code: ErrorCode,
         offset: u64,
@@ -509,6 +515,8 @@ impl Error {
     }
 
     /// An error not tied to a place in the file.
+    #[cold]
+    #[inline(never)]
     pub fn nowhere(code: ErrorCode, args: fmt::Arguments<'_>) -> Self {
         Self::new(code, Location::Nowhere, args)
     }

@@ -154,8 +154,9 @@ pub fn measure(bytes: &[u8], hint: Option<&str>, options: &Options<'_>) -> Resul
 }
 
 /// What [`measure_with`] works in instead of the stack: the inflate window
-/// a .bbmodel's images are checked through (32 KiB) and the PNG decoder's
-/// state with the data URL's pieces (25 KiB). Keep it in a `static` or the
+/// a .bbmodel's images are checked through (32 KiB; a J3D model's
+/// hierarchy check marks its seen-sets there) and the PNG decoder's state
+/// with the data URL's pieces (25 KiB). Keep it in a `static` or the
 /// caller's own state; one serves any number of calls.
 pub struct MeasureScratch {
     window: crate::png::Window,
@@ -169,6 +170,14 @@ impl MeasureScratch {
             window: crate::png::Window::new(),
             image: bbmodel::ImageScratch::new(),
         }
+    }
+
+    /// The window's bytes as words, for a J3D measure's hierarchy
+    /// seen-sets (32 KiB: more than [`j3d::inf1::MAX_SEEN_WORDS`] needs).
+    /// Empty only if the window were not 4-aligned, which its type rules
+    /// out; the check then uses the stack.
+    fn words(&mut self) -> &mut [u32] {
+        bytemuck::try_cast_slice_mut(&mut self.window.0).unwrap_or_default()
     }
 }
 
@@ -187,7 +196,7 @@ pub fn measure_with(
     scratch: &mut MeasureScratch,
 ) -> Result<Plan, Error> {
     match format_of(bytes, hint)? {
-        crate::scene::Format::J3d => j3d::measure(bytes, &options.j3d),
+        crate::scene::Format::J3d => j3d::measure_with(bytes, &options.j3d, scratch.words()),
         crate::scene::Format::Bbmodel => bbmodel::measure_with(
             bytes,
             &options.bbmodel,

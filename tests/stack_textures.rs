@@ -2,7 +2,7 @@
 //! fed to the PNG decoder, inflated, unfiltered and expanded; or only
 //! validated through a window), with every buffer in caller memory as
 //! the .bbmodel decode places it: measured on every corpus texture by
-//! painting the stack as `stack_budget.rs` does. The whole .bbmodel
+//! painting the stack (`support::stack`) as `stack_budget.rs` does. The whole .bbmodel
 //! sequence must fit 16 KiB with the JSON walks above this chain, so the
 //! chain holds its own budget. Run with `--release` for the figures
 //! docs/c-api.md quotes.
@@ -16,30 +16,6 @@ use scenedec::png::{Decoder, DecoderMemory, Header, Output, Window};
 /// `ImageSource::decode` (the fill's and `measure_with`'s frames above it
 /// are counted by `stack_budget.rs`).
 const BUDGET: usize = 3 * 1024;
-const PAINT: usize = 256 * 1024;
-const BYTE: u8 = 0xa5;
-
-#[inline(never)]
-fn paint() -> usize {
-    let mut area = [BYTE; PAINT];
-    std::hint::black_box(&mut area);
-    area.as_ptr() as usize
-}
-
-#[inline(never)]
-fn high_water(lowest: usize, top: usize) -> usize {
-    for addr in lowest..top {
-        // SAFETY: the range lies in this thread's own stack, painted by
-        // `paint` and since used by frames that have returned; reading it
-        // (volatile, byte by byte) reads initialised, mapped memory.
-        let b = unsafe { std::ptr::read_volatile(addr as *const u8) };
-        if b != BYTE {
-            return top - addr;
-        }
-    }
-    0
-}
-
 /// Caller memory for one image, off the measured thread's stack.
 struct Memory {
     png: Box<DecoderMemory>,
@@ -66,20 +42,7 @@ fn decode(url: &DataUrl<'_>, m: &mut Memory, validate: bool) -> bool {
 }
 
 fn peak(url: &DataUrl<'_>, m: &mut Memory, validate: bool) -> (usize, bool) {
-    std::thread::scope(|s| {
-        std::thread::Builder::new()
-            .stack_size(PAINT + 128 * 1024)
-            .spawn_scoped(s, || {
-                let marker = 0u8;
-                let top = std::hint::black_box(&marker) as *const u8 as usize;
-                let lowest = paint();
-                let ok = decode(url, m, validate);
-                (high_water(lowest, top), ok)
-            })
-            .unwrap()
-            .join()
-            .unwrap()
-    })
+    support::stack::peak(|| decode(url, m, validate))
 }
 
 #[test]

@@ -42,7 +42,8 @@ const INDEX_BITS: usize = 1 << 16;
 /// Joints and shapes a model may have for the walk's small seen-sets (the
 /// default limits allow 1024 joints and 4096 shapes).
 const SMALL_INDEX_BITS: usize = 1 << 12;
-/// Deepest hierarchy walked, whatever the limit says (the stack lives on the stack).
+/// Deepest hierarchy walked, whatever the limit says (it sizes the walk's
+/// stack of open levels).
 pub const HARD_MAX_DEPTH: usize = 1024;
 
 /// What the hierarchy says about one joint or shape, in stream order.
@@ -109,39 +110,120 @@ impl<'a> Inf1<'a> {
     /// A joint or shape named twice is an error (a joint twice could make a
     /// cycle), as is a close without an open or a stream without an end. The
     /// walk reads four bytes a step inside the section, so it always ends.
+    ///
+    /// Its memory lives on the stack: about 3 KiB for models of at most
+    /// 4096 joints and shapes, 18 KiB past that (the seen-sets and 1024
+    /// open levels). [`Inf1::walk_in`] takes the caller's instead.
     pub fn walk(
         &self,
         counts: HierarchyCounts,
         max_depth: u64,
         visit: impl FnMut(HierarchyEvent) -> Result<(), Error>,
     ) -> Result<(), Error> {
-        // The seen-sets sized for the counts (an index is checked against
-        // its count before it is marked): zeroing two sets of 8 KiB was
-        // most of a small model's walk.
+        // Sized for the counts: zeroing two sets of 8 KiB was most of a
+        // small model's walk.
         if counts.joints.max(counts.shapes) <= SMALL_INDEX_BITS {
-            self.walk_marking::<{ SMALL_INDEX_BITS / 64 }>(counts, max_depth, visit)
+            self.walk_on_stack::<{ SMALL_INDEX_BITS / 32 }>(counts, max_depth, visit)
         } else {
-            self.walk_marking::<{ INDEX_BITS / 64 }>(counts, max_depth, visit)
+            self.walk_on_stack::<{ INDEX_BITS / 32 }>(counts, max_depth, visit)
         }
     }
 
-    /// [`Inf1::walk`] with seen-sets of `W` words, which hold every index
-    /// below `counts.joints` and `counts.shapes`. Never inlined: each size
+    /// [`Inf1::walk`] with seen-sets of `W` words. Never inlined: each size
     /// keeps its own frame, so a small model's walk does not reserve the
-    /// large sets' 16 KiB of stack.
+    /// large sets' 16 KiB.
     #[inline(never)]
-    fn walk_marking<const W: usize>(
+    fn walk_on_stack<const W: usize>(
         &self,
         counts: HierarchyCounts,
         max_depth: u64,
+        visit: impl FnMut(HierarchyEvent) -> Result<(), Error>,
+    ) -> Result<(), Error> {
+        let mut joints_seen = [0u32; W];
+        let mut shapes_seen = [0u32; W];
+        let mut open = [0u16; HARD_MAX_DEPTH];
+        let memory = WalkMemory {
+            joints_seen: &mut joints_seen,
+            shapes_seen: &mut shapes_seen,
+            open: Some(&mut open),
+        };
+        self.walk_in(counts, max_depth, memory, visit)
+    }
+
+    /// Checks the hierarchy as [`Inf1::walk`] does, without reporting
+    /// parents (so without a stack of open levels): the joints' seen-set
+    /// then the shapes' are marked in `seen`, which needs
+    /// [`seen_words`]`(joints) + seen_words(shapes)` words. A shorter `seen`
+    /// (none to lend) checks with the stack's sets instead.
+    pub fn check(
+        &self,
+        counts: HierarchyCounts,
+        max_depth: u64,
+        seen: &mut [u32],
+    ) -> Result<(), Error> {
+        let split = seen_words(counts.joints);
+        match seen.split_at_mut_checked(split) {
+            Some((joints_seen, rest)) if rest.len() >= seen_words(counts.shapes) => {
+                let memory = WalkMemory {
+                    joints_seen,
+                    shapes_seen: rest,
+                    open: None,
+                };
+                self.walk_in(counts, max_depth, memory, |_| Ok(()))
+            }
+            _ if counts.joints.max(counts.shapes) <= SMALL_INDEX_BITS => {
+                self.check_on_stack::<{ SMALL_INDEX_BITS / 32 }>(counts, max_depth)
+            }
+            _ => self.check_on_stack::<{ INDEX_BITS / 32 }>(counts, max_depth),
+        }
+    }
+
+    /// [`Inf1::check`] with seen-sets of `W` words on the stack, in a frame
+    /// of their own as [`Inf1::walk_on_stack`]'s.
+    #[inline(never)]
+    fn check_on_stack<const W: usize>(
+        &self,
+        counts: HierarchyCounts,
+        max_depth: u64,
+    ) -> Result<(), Error> {
+        let mut joints_seen = [0u32; W];
+        let mut shapes_seen = [0u32; W];
+        let memory = WalkMemory {
+            joints_seen: &mut joints_seen,
+            shapes_seen: &mut shapes_seen,
+            open: None,
+        };
+        self.walk_in(counts, max_depth, memory, |_| Ok(()))
+    }
+
+    /// [`Inf1::walk`] in the caller's `memory`. Sets too short for the
+    /// counts, or too few open levels for the depth limit, are refused
+    /// before the walk (an arena that does not match its plan).
+    pub fn walk_in(
+        &self,
+        counts: HierarchyCounts,
+        max_depth: u64,
+        memory: WalkMemory<'_>,
         mut visit: impl FnMut(HierarchyEvent) -> Result<(), Error>,
     ) -> Result<(), Error> {
-        let max_depth = usize::try_from(max_depth)
-            .unwrap_or(usize::MAX)
-            .min(HARD_MAX_DEPTH);
-        let mut joints_seen = BitSet::<W>::new();
-        let mut shapes_seen = BitSet::<W>::new();
-        let mut stack = heapless::Vec::<Option<u16>, HARD_MAX_DEPTH>::new();
+        let max_depth = open_levels(max_depth);
+        let WalkMemory {
+            joints_seen,
+            shapes_seen,
+            mut open,
+        } = memory;
+        let (Some(joints_seen), Some(shapes_seen)) = (
+            joints_seen.get_mut(..seen_words(counts.joints)),
+            shapes_seen.get_mut(..seen_words(counts.shapes)),
+        ) else {
+            return Err(memory_too_small());
+        };
+        if open.as_ref().is_some_and(|o| o.len() < max_depth) {
+            return Err(memory_too_small());
+        }
+        joints_seen.fill(0);
+        shapes_seen.fill(0);
+        let mut depth = 0usize;
         let mut context: Option<u16> = None;
         let mut last_joint: Option<u16> = None;
         let mut material: Option<u16> = None;
@@ -164,42 +246,51 @@ impl<'a> Inf1<'a> {
             };
             match kind {
                 0x00 => {
-                    return if stack.is_empty() {
+                    return if depth == 0 {
                         Ok(())
                     } else {
                         Err(self.reader.error(
                             ErrorCode::BadValue,
                             node_at,
-                            format_args!("hierarchy ends with {} levels open", stack.len()),
+                            format_args!("hierarchy ends with {depth} levels open"),
                         ))
                     };
                 }
                 0x01 => {
-                    if stack.len() >= max_depth || stack.push(context).is_err() {
+                    if depth >= max_depth {
                         return Err(self.reader.error(
                             ErrorCode::HierarchyTooDeep,
                             node_at,
                             format_args!("hierarchy deeper than {max_depth} levels (maxDepth)"),
                         ));
                     }
-                    if let Some(j) = last_joint {
+                    if let Some(slot) = open.as_deref_mut().and_then(|o| o.get_mut(depth)) {
+                        *slot = context.unwrap_or(NO_CONTEXT);
+                    }
+                    depth += 1;
+                    if let (Some(j), Some(_)) = (last_joint, &open) {
                         context = Some(j);
                     }
                     last_joint = None;
                 }
                 0x02 => {
-                    context = stack.pop().ok_or_else(|| {
+                    depth = depth.checked_sub(1).ok_or_else(|| {
                         self.reader.error(
                             ErrorCode::BadValue,
                             node_at,
                             format_args!("hierarchy closes a level that was never opened"),
                         )
                     })?;
+                    context = open
+                        .as_deref()
+                        .and_then(|o| o.get(depth))
+                        .copied()
+                        .filter(|&c| c != NO_CONTEXT);
                     last_joint = None;
                 }
                 0x10 => {
                     check(counts.joints, "joint")?;
-                    if !joints_seen.insert(index) {
+                    if !insert(joints_seen, index) {
                         return Err(self.reader.error(
                             ErrorCode::BadValue,
                             node_at,
@@ -219,7 +310,7 @@ impl<'a> Inf1<'a> {
                 }
                 0x12 => {
                     check(counts.shapes, "shape")?;
-                    if !shapes_seen.insert(index) {
+                    if !insert(shapes_seen, index) {
                         return Err(self.reader.error(
                             ErrorCode::BadValue,
                             node_at,
@@ -247,6 +338,61 @@ impl<'a> Inf1<'a> {
     }
 }
 
+/// The memory a hierarchy walk marks and stacks in, lent by its caller
+/// (the fill carves it from the arena's scratch: the stack holds none).
+#[derive(Debug)]
+pub struct WalkMemory<'m> {
+    /// One bit per joint: at least [`seen_words`]`(joints)` words.
+    pub joints_seen: &'m mut [u32],
+    /// One bit per shape: at least [`seen_words`]`(shapes)` words.
+    pub shapes_seen: &'m mut [u32],
+    /// The joint each open level hangs from: at least
+    /// [`open_levels`]`(max_depth)` entries. `None` when the caller does
+    /// not read parents: every event then reports none.
+    pub open: Option<&'m mut [u16]>,
+}
+
+/// Words of a seen-set for `count` joints or shapes (one bit each).
+pub const fn seen_words(count: usize) -> usize {
+    count.div_ceil(32)
+}
+
+/// Open levels a walk under `max_depth` may stack: the limit, at most
+/// [`HARD_MAX_DEPTH`].
+pub fn open_levels(max_depth: u64) -> usize {
+    usize::try_from(max_depth)
+        .unwrap_or(usize::MAX)
+        .min(HARD_MAX_DEPTH)
+}
+
+/// Words of seen-sets a check of any model needs (both sets, every u16
+/// index): what [`Inf1::check`] is lent to never fall back to the stack.
+pub const MAX_SEEN_WORDS: usize = 2 * seen_words(INDEX_BITS);
+
+/// An open level with no joint above it.
+const NO_CONTEXT: u16 = u16::MAX;
+
+/// Sets bit `i` of `set`; false when it was already set (or lies past it:
+/// indices are checked against their count first).
+fn insert(set: &mut [u32], i: u16) -> bool {
+    let (word, bit) = (usize::from(i) / 32, i % 32);
+    match set.get_mut(word) {
+        Some(w) if *w & (1 << bit) == 0 => {
+            *w |= 1 << bit;
+            true
+        }
+        _ => false,
+    }
+}
+
+#[cold]
+fn memory_too_small() -> Error {
+    Error::nowhere(
+        ErrorCode::ArenaTooSmall,
+        format_args!("hierarchy walk: scratch smaller than the model's counts need"),
+    )
+}
+
 /// How many joints, materials and shapes hierarchy indices may name.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct HierarchyCounts {
@@ -256,29 +402,6 @@ pub struct HierarchyCounts {
     pub materials: usize,
     /// SHP1 shapes.
     pub shapes: usize,
-}
-
-/// One bit per index below `64 × W`: 8 KiB for every u16 index
-/// ([`INDEX_BITS`]), 512 bytes for models of at most [`SMALL_INDEX_BITS`]
-/// joints and shapes.
-struct BitSet<const W: usize>([u64; W]);
-
-impl<const W: usize> BitSet<W> {
-    fn new() -> Self {
-        Self([0; W])
-    }
-
-    /// Sets bit `i`; false when it was already set.
-    fn insert(&mut self, i: u16) -> bool {
-        let (word, bit) = (usize::from(i) / 64, i % 64);
-        match self.0.get_mut(word) {
-            Some(w) if *w & (1 << bit) == 0 => {
-                *w |= 1 << bit;
-                true
-            }
-            _ => false,
-        }
-    }
 }
 
 #[cfg(test)]
@@ -340,6 +463,102 @@ mod tests {
                 let error = shapes(&[(0x12, past)], counts).unwrap_err();
                 assert!(error.contains("but the model has"), "{count}: {error}");
             }
+        }
+    }
+
+    /// The walk in the caller's memory: exactly the words the counts need
+    /// are enough, one word fewer (or fewer open levels than the depth
+    /// limit) is refused before the walk, and without open levels every
+    /// parent reads as none.
+    #[test]
+    fn a_walk_in_lent_memory_needs_exactly_the_counts_words() {
+        let counts = HierarchyCounts {
+            joints: 33,
+            materials: 0,
+            shapes: 1,
+        };
+        let nodes = [
+            (0x10, 0),
+            (0x01, 0),
+            (0x10, 32),
+            (0x01, 0),
+            (0x12, 0),
+            (0x02, 0),
+            (0x02, 0),
+        ];
+        let bytes = section(&nodes);
+        let inf1 = Inf1::parse(SectionReader::new(Section {
+            id: SectionId(*b"INF1"),
+            offset: 0,
+            bytes: &bytes,
+        }))
+        .unwrap();
+        assert_eq!((seen_words(32), seen_words(33)), (1, 2));
+        let (mut joints, mut shapes, mut open) = ([u32::MAX; 2], [u32::MAX; 1], [0u16; 4]);
+        let mut parents = std::vec::Vec::new();
+        let memory = WalkMemory {
+            joints_seen: &mut joints,
+            shapes_seen: &mut shapes,
+            open: Some(&mut open),
+        };
+        inf1.walk_in(counts, 4, memory, |event| {
+            if let HierarchyEvent::Joint { parent, .. } = event {
+                parents.push(parent);
+            }
+            Ok(())
+        })
+        .unwrap();
+        // Marks start cleared, whatever the memory held.
+        assert_eq!(parents, [None, Some(0)]);
+        let too_few = |joints: &mut [u32], open: usize| {
+            let mut shapes = [0u32; 1];
+            let mut levels = [0u16; 4];
+            let memory = WalkMemory {
+                joints_seen: joints,
+                shapes_seen: &mut shapes,
+                open: Some(&mut levels[..open]),
+            };
+            inf1.walk_in(counts, 4, memory, |_| Ok(()))
+                .map_err(|e| e.code())
+        };
+        assert_eq!(too_few(&mut [0; 1], 4), Err(ErrorCode::ArenaTooSmall));
+        assert_eq!(too_few(&mut [0; 2], 3), Err(ErrorCode::ArenaTooSmall));
+        assert_eq!(too_few(&mut [0; 2], 4), Ok(()));
+        // Without open levels: no parents, the same checks.
+        let mut parents = std::vec::Vec::new();
+        let memory = WalkMemory {
+            joints_seen: &mut [0; 2],
+            shapes_seen: &mut [0; 1],
+            open: None,
+        };
+        inf1.walk_in(counts, 4, memory, |event| {
+            if let HierarchyEvent::Joint { parent, .. } = event {
+                parents.push(parent);
+            }
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(parents, [None, None]);
+        // `check` in lent words, in too few (the stack's sets) and none.
+        for words in [3, 2, 0] {
+            let mut seen = std::vec![0u32; words];
+            assert_eq!(
+                inf1.check(counts, 4, &mut seen).map_err(|e| e.code()),
+                Ok(())
+            );
+        }
+        let twice = section(&[(0x10, 0), (0x01, 0), (0x10, 0), (0x02, 0)]);
+        let inf1 = Inf1::parse(SectionReader::new(Section {
+            id: SectionId(*b"INF1"),
+            offset: 0,
+            bytes: &twice,
+        }))
+        .unwrap();
+        for words in [3, 0] {
+            let error = inf1
+                .check(counts, 4, &mut std::vec![0u32; words])
+                .unwrap_err();
+            assert!(error.message().contains("appears twice"), "{error}");
         }
     }
 }

@@ -43,9 +43,23 @@ fn parse<'a>(bytes: &'a [u8], options: &Options<'_>) -> Result<model::Model<'a>,
 
 /// Checks `bytes` (an unwrapped J3D file) against the limits and returns the
 /// arena size [`decode_into`] needs, without allocating.
+///
+/// The hierarchy check marks two seen-sets on the stack (1 KiB for models
+/// of at most 4096 joints and shapes, 16 KiB past that); [`measure_with`]
+/// takes them from the caller.
 pub fn measure(bytes: &[u8], options: &Options<'_>) -> Result<Plan, Error> {
+    measure_with(bytes, options, &mut [])
+}
+
+/// [`measure`] with the hierarchy check's seen-sets in `seen`: at least
+/// [`inf1::MAX_SEEN_WORDS`] words never uses the stack's (fewer do for
+/// models whose counts need more). Never inlined: a caller that measures
+/// either format (`scenedec::measure_with`) does not reserve the parsed
+/// sections' 3 KiB for a .bbmodel.
+#[inline(never)]
+pub fn measure_with(bytes: &[u8], options: &Options<'_>, seen: &mut [u32]) -> Result<Plan, Error> {
     let model = parse(bytes, options)?;
-    Ok(model::plan(&model, options, model::CountPass::Checked)?.0)
+    Ok(model::plan(&model, options, model::CountPass::Checked, seen)?.0)
 }
 
 /// [`measure`] for a decode that follows at once (`load`): the count pass
@@ -56,7 +70,7 @@ pub fn measure(bytes: &[u8], options: &Options<'_>) -> Result<Plan, Error> {
 #[cfg(feature = "alloc")]
 pub(crate) fn count_for_load(bytes: &[u8], options: &Options<'_>) -> Result<Plan, Error> {
     let model = parse(bytes, options)?;
-    Ok(model::plan(&model, options, model::CountPass::DrawOnly)?.0)
+    Ok(model::plan(&model, options, model::CountPass::DrawOnly, &mut [])?.0)
 }
 
 /// The error [`measure`] reports for `bytes`, or `e` when it reports none
@@ -71,7 +85,7 @@ pub(crate) fn measured_error(bytes: &[u8], options: &Options<'_>, e: Error) -> E
 /// rule, array and primitive counts, the raw position bbox.
 pub fn summary(bytes: &[u8], options: &Options<'_>) -> Result<Summary, Error> {
     let model = parse(bytes, options)?;
-    Ok(model::plan(&model, options, model::CountPass::Summary)?.1)
+    Ok(model::plan(&model, options, model::CountPass::Summary, &mut [])?.1)
 }
 
 /// Decodes `bytes` into `arena`. Needs at most [`measure`]'s plan.
@@ -81,9 +95,28 @@ pub fn decode_into<'a>(
     arena: &mut Arena<'a>,
     warnings: &mut Warnings,
 ) -> Result<Scene<'a>, Error> {
-    let model = parse(bytes, options)?;
-    let (plan, _) = model::plan(&model, options, model::CountPass::Checked)?;
-    model.fill(plan.counts(), arena, warnings, options)
+    // The parsed sections (1.5 KiB) are read where `parse` returned them:
+    // moved out of the result, they would be on the stack twice.
+    let parsed = parse(bytes, options);
+    let model = parsed.as_ref().map_err(Error::clone)?;
+    // The hierarchy check's seen-sets in the arena's free bytes, which the
+    // fill's scratch (as large) takes over after it; an arena too small
+    // for them checks on the stack, so the errors stay `measure`'s.
+    let seen = arena.lend::<u32>(model.seen_words()).unwrap_or_default();
+    let counts = checked_counts(model, options, seen)?;
+    model.fill(&counts, arena, warnings, options)
+}
+
+/// The scene's counts from the checked count pass, in a frame of its own
+/// that has returned (with the summary it also builds) before the fill.
+#[inline(never)]
+fn checked_counts(
+    model: &model::Model<'_>,
+    options: &Options<'_>,
+    seen: &mut [u32],
+) -> Result<crate::scene::SceneCounts, Error> {
+    let (plan, _) = model::plan(model, options, model::CountPass::Checked, seen)?;
+    Ok(*plan.counts())
 }
 
 /// Decodes `bytes` with the `plan` that [`measure`] returned for the same

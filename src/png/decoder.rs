@@ -10,6 +10,9 @@ use super::image::{ImageData, Sink};
 use crate::inflate::Tables;
 
 /// The inflate window a [`Output::Validate`] decode inflates through.
+/// Eight-aligned, so that a J3D measure can mark its hierarchy's seen-sets
+/// in the same bytes (`MeasureScratch` serves one format per call).
+#[repr(C, align(8))]
 pub struct Window(pub(crate) [u8; WINDOW_LEN]);
 
 impl Window {

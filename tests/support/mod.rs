@@ -12,6 +12,7 @@ pub mod j3d_writer;
 pub mod node;
 pub mod rng;
 pub mod samples;
+pub mod stack;
 
 /// Runs the `scenedec` command (built for the integration test that calls
 /// this) from the crate root: its exit status, standard output and

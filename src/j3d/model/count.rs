@@ -30,11 +30,13 @@ pub(crate) enum CountPass {
 
 impl Model<'_> {
     /// Checks every count against the limits and counts the scene; `pass`
-    /// says what it reads of each vertex.
+    /// says what it reads of each vertex, `seen` is the hierarchy check's
+    /// seen-sets ([`crate::j3d::inf1::Inf1::check`]; too short: the stack's).
     pub(crate) fn count(
         &self,
         options: &crate::j3d::Options<'_>,
         pass: CountPass,
+        seen: &mut [u32],
     ) -> Result<(SceneCounts, Summary), Error> {
         let limits = &options.limits;
         let at = |section: &[u8; 4]| Location::Binary {
@@ -68,7 +70,7 @@ impl Model<'_> {
             mat3.check(textures)?;
         }
         self.inf1
-            .walk(self.hierarchy_counts(), limits.max_depth, |_| Ok(()))?;
+            .check(self.hierarchy_counts(), limits.max_depth, seen)?;
         self.check_envelopes()?;
         for d in 0..self.drw1.len() {
             self.influence_count(d)?;

@@ -8,6 +8,7 @@ use super::names::Pool;
 use super::vertices::{Filler, Runs};
 use super::{Model, arena_mismatch, color_sets, index32, product, sum, uv_sets};
 use crate::arena::{Arena, Footprint};
+use crate::j3d::inf1::{self, WalkMemory};
 
 use crate::error::{Error, Warnings};
 use crate::gx::vertex::VertexAttribute;
@@ -20,13 +21,19 @@ impl<'a> Model<'a> {
     /// What [`Self::fill`] carves after the scene's arrays, in its order:
     /// world and draw matrices, envelope starts, shape materials, and the
     /// waiting block with its runs (off the stack).
-    pub(super) fn fill_scratch(&self, scratch: &mut Footprint) -> Result<(), Error> {
+    pub(super) fn fill_scratch(
+        &self,
+        scratch: &mut Footprint,
+        max_depth: u64,
+    ) -> Result<(), Error> {
         scratch.add::<[f32; 16]>(self.jnt1.len())?;
         scratch.add::<[f32; 16]>(self.drw1.len())?;
         scratch.add::<u32>(self.evp1.len())?;
         scratch.add::<u32>(self.shp1.len())?;
         scratch.add::<Pending>(1)?;
-        scratch.add::<Runs>(1)
+        scratch.add::<Runs>(1)?;
+        scratch.add::<u32>(self.seen_words())?;
+        scratch.add::<u16>(inf1::open_levels(max_depth))
     }
 
     /// Fills `arena` with the scene; `counts` and `scratch` come from [`Model::count`].
@@ -54,6 +61,15 @@ impl<'a> Model<'a> {
             [runs] => runs,
             _ => return Err(arena_mismatch()),
         };
+        let (joints_seen, shapes_seen) = arena
+            .slice::<u32>(self.seen_words())?
+            .split_at_mut_checked(inf1::seen_words(self.jnt1.len()))
+            .ok_or_else(arena_mismatch)?;
+        let walk_memory = WalkMemory {
+            joints_seen,
+            shapes_seen,
+            open: Some(arena.slice::<u16>(inf1::open_levels(limits.max_depth))?),
+        };
         let mut pool = Pool {
             bytes: &mut *arrays.text_pool,
             len: 0,
@@ -65,6 +81,7 @@ impl<'a> Model<'a> {
             &mut *shape_materials,
             &mut pool,
             limits,
+            walk_memory,
         )?;
         self.fill_draw_matrices(worlds, &mut *draws, &mut *envelope_firsts)?;
         self.fill_skin(

@@ -55,7 +55,7 @@ pub use summary::{PrimitiveCounts, Summary};
 use super::drw1::Drw1;
 use super::evp1::Evp1;
 use super::header::J3dFile;
-use super::inf1::{HierarchyCounts, Inf1};
+use super::inf1::{self, HierarchyCounts, Inf1};
 use super::jnt1::Jnt1;
 use super::mat3::Mat3;
 use super::read::SectionReader;
@@ -117,6 +117,12 @@ impl<'a> Model<'a> {
                 .map(Tex1::parse)
                 .transpose()?,
         })
+    }
+
+    /// Words of the hierarchy walk's two seen-sets (joints, then shapes;
+    /// both counts are u16 fields, so the sum is below 4096).
+    pub(crate) fn seen_words(&self) -> usize {
+        inf1::seen_words(self.jnt1.len()).saturating_add(inf1::seen_words(self.shp1.len()))
     }
 
     fn hierarchy_counts(&self) -> HierarchyCounts {
@@ -199,13 +205,17 @@ fn color_sets(desc: &VertexDescriptor) -> usize {
 
 /// Plans a model: the scene's counts, then the scratch [`Model::fill`]
 /// carves after the scene: joint world matrices, draw matrices, where each
-/// envelope's influences start, and each shape's material.
+/// envelope's influences start, each shape's material, the vertex block
+/// and its runs, and the hierarchy walk's seen-sets and open levels.
 pub(crate) fn plan(
     model: &Model<'_>,
     options: &super::Options<'_>,
     pass: CountPass,
+    seen: &mut [u32],
 ) -> Result<(Plan, Summary), Error> {
-    let (counts, summary) = model.count(options, pass)?;
-    let plan = Plan::new(counts, |scratch| model.fill_scratch(scratch))?;
+    let (counts, summary) = model.count(options, pass, seen)?;
+    let plan = Plan::new(counts, |scratch| {
+        model.fill_scratch(scratch, options.limits.max_depth)
+    })?;
     Ok((plan, summary))
 }

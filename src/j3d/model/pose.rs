@@ -6,7 +6,7 @@ use super::names::Pool;
 use super::{Model, index32};
 use crate::error::Error;
 use crate::j3d::drw1::DrawMatrix;
-use crate::j3d::inf1::{HierarchyEvent, ScalingRule};
+use crate::j3d::inf1::{HierarchyEvent, ScalingRule, WalkMemory};
 use crate::limits::J3dLimits;
 use crate::scene::{Mat4, NodeFlags, NodeRecord, SkinRecord};
 
@@ -14,7 +14,7 @@ impl Model<'_> {
     /// Writes the nodes (JNT1 in index order, parents from INF1), their world
     /// matrices in hierarchy order (parents first, then any joint INF1 never
     /// named) and, from the same INF1 walk, each shape's material + 1 (0:
-    /// none).
+    /// none). The walk's memory is the fill's scratch.
     pub(super) fn fill_hierarchy(
         &self,
         nodes: &mut [NodeRecord],
@@ -22,6 +22,7 @@ impl Model<'_> {
         shape_materials: &mut [u32],
         pool: &mut Pool<'_>,
         limits: &J3dLimits,
+        walk_memory: WalkMemory<'_>,
     ) -> Result<(), Error> {
         for (j, node) in nodes.iter_mut().enumerate() {
             let joint = self.jnt1.joint(j)?;
@@ -46,8 +47,11 @@ impl Model<'_> {
         for (node, world) in nodes.iter().zip(worlds.iter_mut()) {
             *world = Mat4::local(node).0;
         }
-        self.inf1
-            .walk(self.hierarchy_counts(), limits.max_depth, |event| {
+        self.inf1.walk_in(
+            self.hierarchy_counts(),
+            limits.max_depth,
+            walk_memory,
+            |event| {
                 match event {
                     HierarchyEvent::Joint { joint, parent } => {
                         let j = usize::from(joint);
@@ -72,7 +76,8 @@ impl Model<'_> {
                     }
                 }
                 Ok(())
-            })?;
+            },
+        )?;
         Ok(())
     }
 
