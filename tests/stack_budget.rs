@@ -220,6 +220,9 @@ fn sampling_molang_clips_stack_peak() {
             }
         }
     }
-    println!("worst sample: {} bytes, {} ({clips} clips)", worst.0, worst.1);
+    println!(
+        "worst sample: {} bytes, {} ({clips} clips)",
+        worst.0, worst.1
+    );
     assert!(clips > 0 || support::corpus_dir().is_none());
 }

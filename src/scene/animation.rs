@@ -301,7 +301,7 @@ impl KeyframeSource {
         if bit >= 6 || programs & (1 << bit) == 0 {
             return None;
         }
-        let before = (programs & ((1 << bit) - 1)).count_ones();
+        let before = (programs & !(u32::MAX << bit)).count_ones();
         Some((self.program as usize).saturating_add(before as usize))
     }
 }
