@@ -15,7 +15,7 @@
     reason = "counters of items the input spells out, each item at least one byte and adding at most 6 per item, so totals stay far below usize::MAX; each subtraction follows the comparison that bounds it"
 )]
 
-use super::keyframes::{read_keyframe, within};
+use super::keyframes::{MAX_LITERAL, plain_decimal, read_keyframe, within};
 use super::molang::MolangTally;
 use crate::bbmodel::document::Document;
 use crate::bbmodel::document::value::{Cursor, Path, error_at, invalid, known_key, type_name};
@@ -80,9 +80,103 @@ pub(super) fn blend_text<'a>(v: &Token<'a>, last: &mut Option<crate::json::JsonS
     }
 }
 
+/// The Molang of one animator (first token `animator`), as
+/// [`check_animator`] counts it: its keyframe arrays.
+fn animator_molang<'a>(
+    doc: &Document<'a>,
+    c: &mut Cursor<'a>,
+    animator: &Token<'a>,
+    path: &Path<'_>,
+    count: &mut MolangCount,
+) -> Result<(), Error> {
+    match animator.kind {
+        TokenKind::BeginArray => array_molang(doc, c, animator, path, count),
+        TokenKind::BeginObject => {
+            while let Some(key) = c.next_key()? {
+                let v = c.next()?;
+                if key.eq_str("keyframes") && v.kind == TokenKind::BeginArray {
+                    array_molang(doc, c, &v, &path.with_key("keyframes"), count)?;
+                } else {
+                    c.skip_rest(&v)?;
+                }
+            }
+            Ok(())
+        }
+        _ => Ok(c.skip_rest(animator)?),
+    }
+}
+
+/// The Molang of the keyframe array whose `[` is `open`: walked by its
+/// brackets, and read again only when its bytes may hold Molang.
+fn array_molang<'a>(
+    doc: &Document<'a>,
+    c: &mut Cursor<'a>,
+    open: &Token<'a>,
+    path: &Path<'_>,
+    count: &mut MolangCount,
+) -> Result<(), Error> {
+    let start = c.offset_of(open);
+    let (_, close) = c.leave_unchecked_counted()?;
+    if may_hold_molang(doc.bytes.get(start..close).unwrap_or_default()) {
+        let mut again = doc.cursor(start);
+        again.next()?;
+        check_keyframe_array(&mut again, path, count)?;
+    }
+    Ok(())
+}
+
+/// Whether JSON `bytes` may hold a Molang keyframe value: a string value
+/// of an `x`, `y` or `z` key (`"x"`, whitespace, `:`, whitespace, `"`)
+/// that is neither empty nor a plain decimal of at most 64 characters
+/// (both read as constants, `decimal_literal`), or any escape (a key or
+/// value spelled with one). False only when no Molang can be there.
+fn may_hold_molang(bytes: &[u8]) -> bool {
+    let space = |b: &u8| matches!(b, b' ' | b'\n' | b'\r' | b'\t');
+    if bytes.contains(&b'\\') {
+        return true;
+    }
+    let mut from = 0;
+    while let Some(k) = bytes
+        .get(from..)
+        .and_then(|rest| rest.iter().position(|b| *b == b':'))
+        .map(|i| from + i)
+    {
+        from = k + 1;
+        let before = bytes.get(..k).unwrap_or_default();
+        let key_end = before.len() - before.iter().rev().take_while(|b| space(b)).count();
+        let axis_key = matches!(
+            before.get(key_end.saturating_sub(3)..key_end),
+            Some([b'"', b'x' | b'y' | b'z', b'"'])
+        );
+        if !axis_key {
+            continue;
+        }
+        let after = bytes.get(k + 1..).unwrap_or_default();
+        let Some(open) = after.iter().position(|b| !space(b)) else {
+            continue;
+        };
+        if after.get(open) != Some(&b'"') {
+            continue;
+        }
+        // No escapes: the string ends at the next quote.
+        let body = after.get(open + 1..).unwrap_or_default();
+        let Some(len) = body.iter().position(|b| *b == b'"') else {
+            return true;
+        };
+        let text = body.get(..len).unwrap_or_default();
+        if !(text.is_empty() || (len <= MAX_LITERAL && plain_decimal(text))) {
+            return true;
+        }
+        from = k + 1 + open + 1 + len + 1;
+    }
+    false
+}
+
 /// The Molang of every animation (keyframe values and `blend_weight`), as
 /// the fill compiles it, for a count pass that counted keyframes by their
-/// commas: every keyframe array read again, checked as `measure` checks it.
+/// commas: a keyframe array whose bytes may hold a Molang value
+/// ([`may_hold_molang`]) is read again, checked as `measure` checks it;
+/// the others are only walked by their brackets.
 pub(in crate::bbmodel) fn count_molang(
     doc: &Document<'_>,
     limits: &BbmodelLimits,
@@ -108,7 +202,7 @@ pub(in crate::bbmodel) fn count_molang(
                     while let Some(animator_key) = c.next_key()? {
                         let animator = c.next()?;
                         let animator_path = at.with_raw_key(animator_key);
-                        check_animator(c, &animator, &animator_path, &mut count)?;
+                        animator_molang(doc, c, &animator, &animator_path, &mut count)?;
                     }
                     continue;
                 }
@@ -632,6 +726,31 @@ mod tests {
                 e.at().to_string(),
                 "$.animations[0].animators.g.keyframes[0].time"
             );
+        }
+    }
+
+    #[test]
+    fn a_keyframe_array_may_hold_molang_only_in_a_string_axis_value() {
+        // Every Molang value is a string under "x", "y" or "z"; a key
+        // spelled with an escape is read too.
+        for yes in [
+            r#"[{"data_points":[{"x":"q.anim_time","y":0}]}]"#,
+            r#"[{"y" :  "1 + 1"}]"#,
+            "[{\"z\"\n:\t\"v.a\"}]",
+            r#"[{"\u0078":"a"}]"#,
+        ] {
+            assert!(may_hold_molang(yes.as_bytes()), "{yes}");
+        }
+        // Whitespace around a number reads as a constant, but is read to see.
+        assert!(may_hold_molang(br#"[{"x":"1","y":"2 "}]"#));
+        assert!(may_hold_molang(br#"[{"x":"1.2.3"}]"#));
+        for no in [
+            r#"[{"data_points":[{"x":1,"y":"2"}]}]"#.to_string(),
+            r#"[{"x":"-22.5","y":"","z":"007"}]"#.to_string(),
+            r#"[{"channel":"rotation","xx":"a","x":5}]"#.to_string(),
+            r#"[{"uuid":"x","time":0}]"#.to_string(),
+        ] {
+            assert!(!may_hold_molang(no.as_bytes()), "{no}");
         }
     }
 

@@ -419,7 +419,7 @@ pub(super) fn within(v: f64, path: &Path<'_>) -> Result<(), Error> {
 
 /// Longest decimal literal read as a constant (sign, digits and point;
 /// surrounding whitespace is not counted). A longer one reads as Molang.
-const MAX_LITERAL: usize = 64;
+pub(super) const MAX_LITERAL: usize = 64;
 
 /// The value of a string that is a decimal literal — an optional sign,
 /// digits with an optional fraction (`12`, `-12.5`, `.5`, `5.`) — with any
@@ -488,7 +488,7 @@ pub(crate) fn decimal_literal(s: &JsonStr<'_>) -> Option<f64> {
 
 /// Whether `raw` is `-?[0-9]+(\.[0-9]+)?`: a JSON number without exponent
 /// (leading zeros aside, which `parse` reads as the digits they are).
-fn plain_decimal(raw: &[u8]) -> bool {
+pub(super) fn plain_decimal(raw: &[u8]) -> bool {
     let digits = |p: &[u8]| !p.is_empty() && p.iter().all(u8::is_ascii_digit);
     let mut parts = raw.strip_prefix(b"-").unwrap_or(raw).split(|&b| b == b'.');
     parts.next().is_some_and(digits) && parts.next().is_none_or(digits) && parts.next().is_none()
