@@ -12,7 +12,7 @@ use std::hint::black_box;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use scenedec::molang::{
-    self, Context, MolangLimits, Node, Placeholders, Program, Slot, Times, Variables,
+    self, Context, MolangLimits, MolangNode, Placeholders, Program, Slot, Times, Variables,
 };
 
 const DEG: f64 = core::f64::consts::PI / 180.0;
@@ -76,7 +76,7 @@ fn bench(c: &mut Criterion) {
             let source = molang::prepare(src, &mut text, &limits).unwrap();
             molang::measure(&source, &limits).unwrap()
         };
-        let mut nodes = vec![Node::Num(0.0); n];
+        let mut nodes = vec![MolangNode::ZERO; n];
         compile_group.bench_function(BenchmarkId::from_parameter(name), |b| {
             b.iter(|| {
                 let source = molang::prepare(black_box(src), &mut text, &limits).unwrap();
@@ -93,7 +93,7 @@ fn bench(c: &mut Criterion) {
     for (name, src, closure) in CASES {
         let mut text = vec![0u8; molang::text_len(src)];
         let source = molang::prepare(src, &mut text, &limits).unwrap();
-        let mut nodes = vec![Node::Num(0.0); molang::measure(&source, &limits).unwrap()];
+        let mut nodes = vec![MolangNode::ZERO; molang::measure(&source, &limits).unwrap()];
         let program = molang::compile(&source, &mut nodes, &limits).unwrap();
         let mut slots = vec![Slot::EMPTY; program.assignments()];
         // The baseline computes the same values (checked here, not timed).

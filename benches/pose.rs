@@ -3,7 +3,8 @@
 //! `Scene::world_matrix` (one parent walk per node) and a copy of the pose
 //! slice. Inputs: the corpus's largest rig (every clip of
 //! senkosan_main_free_v4_5_keyframe_heavy_1_9mb.bbmodel, when the scene has
-//! its clips) and a hand-built rig of the same shape (48 nodes, one clip of
+//! its clips), its Molang-heaviest (every clip of
+//! worldseed_bulbasaur_bedrock_v4_9_sound_molang.bbmodel) and a hand-built rig of the same shape (48 nodes, one clip of
 //! 24 channels and 264 keyframes, near its vacuum_cleaning's 270).
 //!
 //! `cargo bench --bench pose`; figures go to docs/performance.md.
@@ -180,13 +181,26 @@ fn rig(words: &mut [u64]) -> Scene<'_> {
 }
 
 fn poses(c: &mut Criterion) {
-    let largest = support::corpus_bbmodels()
-        .into_iter()
-        .find(|(name, _)| name == "senkosan_main_free_v4_5_keyframe_heavy_1_9mb.bbmodel");
-    if let Some((name, bytes)) = &largest {
-        match scenedec::load(bytes, Some("bbmodel"), &scenedec::Options::default()) {
-            Ok(loaded) => bench_scene(c, "senkosan", &loaded.scene()),
-            Err(e) => eprintln!("SKIPPED: {name} did not load: {e}"),
+    // The largest rig, and the corpus file with the most Molang (44
+    // values, clamped sines over query.anim_time).
+    for (file, label) in [
+        (
+            "senkosan_main_free_v4_5_keyframe_heavy_1_9mb.bbmodel",
+            "senkosan",
+        ),
+        (
+            "worldseed_bulbasaur_bedrock_v4_9_sound_molang.bbmodel",
+            "bulbasaur_molang",
+        ),
+    ] {
+        let found = support::corpus_bbmodels()
+            .into_iter()
+            .find(|(name, _)| name == file);
+        if let Some((name, bytes)) = &found {
+            match scenedec::load(bytes, Some("bbmodel"), &scenedec::Options::default()) {
+                Ok(loaded) => bench_scene(c, label, &loaded.scene()),
+                Err(e) => eprintln!("SKIPPED: {name} did not load: {e}"),
+            }
         }
     }
     let mut words = vec![0u64; 8192];

@@ -5,7 +5,7 @@ use alloc::string::String;
 use alloc::vec;
 
 use scenedec::molang::{
-    self, Context, MolangErrorCode, MolangLimits, Node, Placeholder, Slot, Times, Variables,
+    self, Context, MolangErrorCode, MolangLimits, MolangNode, Placeholder, Slot, Times, Variables,
 };
 
 /// Molang: any text (the part after the first NUL is the project's
@@ -38,7 +38,7 @@ pub fn molang(data: &[u8]) {
         Ok(n) => n,
         Err(e) => return assert_ne!(e.code, MolangErrorCode::WrongPlan),
     };
-    let mut pnodes = vec![Node::Num(0.0); pn];
+    let mut pnodes = vec![MolangNode::ZERO; pn];
     let mut entries = vec![Placeholder::EMPTY; plan.entries];
     let places = molang::compile_placeholders(&places, &mut entries, &mut pnodes, &limits)
         .expect("placeholders compile as measured");
@@ -56,11 +56,11 @@ pub fn molang(data: &[u8]) {
         }
     };
     if n > 0 {
-        let mut short = vec![Node::Num(0.0); n - 1];
+        let mut short = vec![MolangNode::ZERO; n - 1];
         let e = molang::compile(&source, &mut short, &limits).unwrap_err();
         assert_eq!(e.code, MolangErrorCode::WrongPlan);
     }
-    let mut nodes = vec![Node::Num(0.0); n];
+    let mut nodes = vec![MolangNode::ZERO; n];
     let program = molang::compile(&source, &mut nodes, &limits).expect("compiles as measured");
 
     let mut values = [None, None];

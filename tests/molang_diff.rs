@@ -30,7 +30,7 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 use scenedec::molang::{
-    self, Context, MolangLimits, Node, Placeholder, Placeholders, Slot, Times, Variables,
+    self, Context, MolangLimits, MolangNode, Placeholder, Placeholders, Slot, Times, Variables,
 };
 use serde_json::{Value, json};
 
@@ -449,7 +449,7 @@ fn scenedec_values(group: &Group) -> Vec<Option<Vec<f64>>> {
     let mut ptext = vec![0u8; plan.text];
     let prepared = molang::prepare_placeholders(&group.placeholders, &mut ptext, &limits).unwrap();
     let mut pnodes =
-        vec![Node::Num(0.0); molang::measure_placeholders(&prepared, &limits).unwrap()];
+        vec![MolangNode::ZERO; molang::measure_placeholders(&prepared, &limits).unwrap()];
     let mut entries = vec![Placeholder::EMPTY; plan.entries];
     let places: Placeholders<'_, '_> =
         molang::compile_placeholders(&prepared, &mut entries, &mut pnodes, &limits).unwrap();
@@ -461,7 +461,7 @@ fn scenedec_values(group: &Group) -> Vec<Option<Vec<f64>>> {
             let source = molang::prepare(src, &mut text, &limits)
                 .unwrap_or_else(|e| panic!("{}: {src:?}: {e}", group.file));
             let n = molang::measure(&source, &limits).unwrap();
-            let mut nodes = vec![Node::Num(0.0); n];
+            let mut nodes = vec![MolangNode::ZERO; n];
             let program = molang::compile(&source, &mut nodes, &limits).unwrap();
             if program.uses_randomness() {
                 return None;

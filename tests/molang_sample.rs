@@ -135,7 +135,7 @@ fn steps_of(text: &str) -> u64 {
         };
         let mut buf = vec![0u8; molang::text_len(text)];
         let source = molang::prepare(text, &mut buf, &limits).unwrap();
-        let mut nodes = vec![molang::Node::Num(0.0); molang::measure(&source, &limits).unwrap()];
+        let mut nodes = vec![molang::MolangNode::ZERO; molang::measure(&source, &limits).unwrap()];
         let program = molang::compile(&source, &mut nodes, &limits).unwrap();
         let mut slots = [Slot::EMPTY; 4];
         let mut variables = Variables::new(&mut slots, 1);

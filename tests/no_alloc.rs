@@ -281,7 +281,7 @@ fn sampling_a_pose_makes_no_heap_allocation() {
     assert_eq!(sizes, Vec::<usize>::new(), "the hand-built clip allocated");
 
     // Every loaded scene, with whatever clips it has; the corpus's Molang
-    // clips compile and evaluate their texts on the stack.
+    // clips evaluate the programs the decode compiled into the arena.
     let options = Options::default();
     let mut molang_scenes = 0;
     for (name, bytes) in inputs() {

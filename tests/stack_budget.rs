@@ -179,3 +179,78 @@ fn a_model_past_4096_joints_and_shapes_decodes_within_the_j3d_budget() {
         );
     }
 }
+
+/// `Scene::sample` of every clip of every corpus .bbmodel that plays
+/// Molang (and every clip of senkosan, the keyframe-heavy file), at
+/// eleven times over each clip: the sampler evaluates the programs the
+/// decode compiled, with one variable table a sample. Reported, not held
+/// to a budget (the aim: 8 KiB).
+#[test]
+fn sampling_molang_clips_stack_peak() {
+    use scenedec::scene::NodePose;
+    let options = Options::default();
+    let mut worst = (0, String::new());
+    let mut clips = 0;
+    for path in support::corpus_files("bbmodel", &[".bbmodel"]) {
+        let bytes = std::fs::read(&path).unwrap();
+        let Ok(loaded) = scenedec::load(&bytes, Some("bbmodel"), &options) else {
+            continue;
+        };
+        let scene = loaded.scene();
+        let senkosan = path.to_string_lossy().contains("senkosan");
+        for (clip, record) in scene.animations().iter().enumerate() {
+            if !(senkosan || scene.clip_runs_molang(clip)) {
+                continue;
+            }
+            let mut out = vec![NodePose::default(); scene.nodes().len()];
+            let length = record.length.max(1.0);
+            let (used, ()) = support::stack::peak(|| {
+                for k in 0..=10 {
+                    let t = length * k as f32 / 10.0;
+                    scene.sample(clip, t, &mut out).unwrap();
+                }
+            });
+            clips += 1;
+            println!("sample stack {used} {} clip {clip}", path.display());
+            if used > worst.0 {
+                worst = (used, format!("{} clip {clip}", path.display()));
+            }
+        }
+    }
+    println!(
+        "worst sample: {} bytes, {} ({clips} clips)",
+        worst.0, worst.1
+    );
+    assert!(clips > 0 || support::corpus_dir().is_none());
+}
+
+/// The decode's stack for a Molang text nested to `maxMolangDepth`
+/// (`!!…!1`, each `!` a level): `measure` and the fill compile it,
+/// recursing once a level. Reported (docs/bbmodel.md, "Molang keyframes").
+#[test]
+fn nested_molang_decode_stack() {
+    static SCRATCH: std::sync::Mutex<MeasureScratch> = std::sync::Mutex::new(MeasureScratch::new());
+    let options = Options::default();
+    for depth in [1usize, 64, 128] {
+        let text = format!("{}1", "!".repeat(depth));
+        let bytes = format!(
+            r#"{{"meta":{{"format_version":"5.0","model_format":"free","box_uv":false}},"resolution":{{"width":16,"height":16}},"elements":[],"outliner":[{{"name":"g","uuid":"11111111-1111-1111-1111-111111111111","origin":[0,0,0],"children":[]}}],"textures":[],"animations":[{{"name":"a","loop":"loop","length":2,"animators":{{"11111111-1111-1111-1111-111111111111":{{"name":"g","type":"bone","keyframes":[{{"channel":"position","time":0,"data_points":[{{"x":"{text}","y":0,"z":0}}]}}]}}}}}}]}}"#
+        )
+        .into_bytes();
+        let (used, nodes) = support::stack::peak(|| {
+            let mut scratch = SCRATCH.lock().unwrap();
+            let plan =
+                scenedec::measure_with(&bytes, Some("bbmodel"), &options, &mut scratch).unwrap();
+            let mut words = vec![0u64; plan.arena_words()];
+            let mut arena = Arena::from_words(&mut words);
+            let mut warnings = Box::new(Warnings::new());
+            let scene =
+                scenedec::decode_into(&bytes, Some("bbmodel"), &options, &mut arena, &mut warnings)
+                    .unwrap();
+            scene.counts().molang_nodes
+        });
+        // A `!` a node, and the 1.
+        assert_eq!(nodes, depth + 1);
+        println!("nested Molang, depth {depth}: decode stack {used} bytes");
+    }
+}

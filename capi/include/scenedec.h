@@ -182,7 +182,7 @@
 /*
  How many arrays a scene has (the length of `scenedec_scene.private_carved`).
  */
-#define SCENEDEC_ARRAY_COUNT 32
+#define SCENEDEC_ARRAY_COUNT 35
 
 /*
  Bytes a `scenedec_workspace` needs: give `scenedec_workspace_init` at

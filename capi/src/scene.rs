@@ -14,7 +14,7 @@ use crate::{
 use crate::{scenedec_clip, scenedec_curve, scenedec_hermite_key, scenedec_track};
 
 /// How many arrays a scene has (the length of `scenedec_scene.private_carved`).
-pub const SCENEDEC_ARRAY_COUNT: usize = 32;
+pub const SCENEDEC_ARRAY_COUNT: usize = 35;
 
 /// The source format: `scenedec_format_of`'s answer and `scenedec_scene.format`.
 #[repr(u32)]
@@ -191,8 +191,10 @@ macro_rules! arrays {
             channels,
             keyframes,
             keyframe_sources,
+            molang_programs,
             molang_placeholders,
             clip_blend_weights,
+            molang_nodes,
             skins,
             skin_joints,
             inverse_binds,
@@ -203,6 +205,7 @@ macro_rules! arrays {
             curves,
             hermite_keys,
             curve_values,
+            molang_text,
             pixels,
             text_pool
         )
@@ -351,6 +354,11 @@ impl scenedec_scene {
             pixels: self.pixel_count,
             // The pool is reached only through `scenedec_text`.
             text_pool: carved.text_pool,
+            // The compiled Molang sampling plays, as carved (the fill
+            // leaves any part it did not need zeroed: no record names it).
+            molang_programs: carved.molang_programs,
+            molang_nodes: carved.molang_nodes,
+            molang_text: carved.molang_text,
             molang_placeholders: carved.molang_placeholders,
             // The decode's Molang limits, which sampling plays by.
             molang_bounds: carved.molang_bounds,

@@ -266,7 +266,7 @@ _Static_assert(offsetof(scenedec_material_sample, texture_mask) == 8, "offset");
 _Static_assert(offsetof(scenedec_material_sample, texture_matrices) == 12, "offset");
 _Static_assert(offsetof(scenedec_material_sample, colors) == 852, "offset");
 _Static_assert(offsetof(scenedec_material_sample, textures) == 1012, "offset");
-_Static_assert(sizeof(scenedec_scene) == 728, "size");
+_Static_assert(sizeof(scenedec_scene) == 752, "size");
 _Static_assert(_Alignof(scenedec_scene) == 8, "align");
 _Static_assert(offsetof(scenedec_scene, format) == 0, "offset");
 _Static_assert(offsetof(scenedec_scene, nodes) == 8, "offset");

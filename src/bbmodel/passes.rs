@@ -11,8 +11,8 @@
 
 use crate::arena::{Arena, Plan};
 use crate::bbmodel::animations::{
-    AnimationArrays, AnimationScratch, Context as AnimationContext, ScratchSizes, fill_animations,
-    uuid_key,
+    AnimationArrays, AnimationScratch, Context as AnimationContext, MolangWriter, ScratchSizes,
+    count_molang, fill_animations, uuid_key,
 };
 use crate::bbmodel::document::Document;
 use crate::bbmodel::document::text_hash::{string_at, text_hash};
@@ -116,10 +116,14 @@ pub(crate) fn plan(
         }
         Ok(())
     })?;
-    let animations = match prescan.animations(doc.animations) {
+    let mut animations = match prescan.animations(doc.animations) {
         Some(counted) if pass == Pass::Count => counted,
         _ => crate::bbmodel::animations::count_animations(doc, limits, pass == Pass::Measure)?,
     };
+    // Keyframes counted by their commas: their Molang is counted apart.
+    if pass == Pass::Count && animations.animations > 0 {
+        animations.molang = count_molang(doc, limits)?;
+    }
     // Textures, each read in turn and none held: what the rules, the
     // images and the text pool need, and the first uuids for faces that
     // name their texture by uuid.
@@ -214,11 +218,17 @@ pub(crate) fn plan(
     counts.molang_bounds = usize::from(animations.keyframes > 0);
     pool += animations.text;
     // The project's Molang placeholders, which Molang keyframes read.
-    let placeholders = placeholder_text(doc)?;
-    if animations.keyframes > 0 && placeholders.is_some() {
-        counts.molang_placeholders = 1;
-        pool += escaped_len(&placeholders);
+    let mut molang = animations.molang;
+    if animations.keyframes > 0
+        && let Some(text) = placeholder_text(doc)?
+    {
+        pool += escaped_len(&Some(text));
+        molang.add_placeholders(&text, &crate::molang::MolangLimits::of(limits));
     }
+    counts.molang_programs = molang.programs;
+    counts.molang_nodes = molang.nodes;
+    counts.molang_text = molang.text;
+    counts.molang_placeholders = molang.placeholders;
     let animation_scratch = ScratchSizes::new(census.nodes, &animations);
     counts.text_pool = pool;
     let element_refs = census.outliner_entries - census.nodes;
@@ -721,6 +731,14 @@ pub(crate) fn fill<'a>(
             keyframes: &mut *arrays.keyframes,
             keyframe_sources: &mut *arrays.keyframe_sources,
             clip_blend_weights: &mut *arrays.clip_blend_weights,
+            molang: MolangWriter {
+                programs: &mut *arrays.molang_programs,
+                nodes: &mut *arrays.molang_nodes,
+                text: &mut *arrays.molang_text,
+                placeholders: &mut *arrays.molang_placeholders,
+                written: Default::default(),
+                limits: crate::molang::MolangLimits::of(limits),
+            },
         },
         AnimationScratch {
             uuids: group_uuids,
@@ -730,6 +748,7 @@ pub(crate) fn fill<'a>(
         &mut pool,
         warnings,
     )?;
+    let (animations, mut molang) = animations;
 
     // Hytale scale: a node for each scaled group's main cube.
     let node_count = main_shape::add_shape_nodes(
@@ -749,11 +768,30 @@ pub(crate) fn fill<'a>(
     if let Some(slot) = arrays.molang_bounds.first_mut() {
         *slot = crate::molang::MolangLimits::of(limits).to_words();
     }
-    if let (Some(slot), Some(text)) = (
-        arrays.molang_placeholders.first_mut(),
-        placeholder_text(doc)?,
-    ) {
-        *slot = pool.text(doc.bytes, &text)?;
+    // The placeholders, compiled when keyframes may read them (the plan
+    // counted them then): decoded into the pool when escaped.
+    if animations.keyframes > 0
+        && let Some(text) = placeholder_text(doc)?
+    {
+        let span = pool.text(doc.bytes, &text)?;
+        let bytes: &[u8] = match span.source() {
+            crate::scene::TextSource::Input => doc.bytes,
+            crate::scene::TextSource::Pool => pool.bytes,
+        };
+        let text = bytes
+            .get(span.range())
+            .and_then(|b| core::str::from_utf8(b).ok())
+            .ok_or_else(mismatch)?;
+        let mut writer = MolangWriter {
+            programs: &mut *arrays.molang_programs,
+            nodes: &mut *arrays.molang_nodes,
+            text: &mut *arrays.molang_text,
+            placeholders: &mut *arrays.molang_placeholders,
+            written: molang,
+            limits: crate::molang::MolangLimits::of(limits),
+        };
+        writer.compile_placeholders(text)?;
+        molang = writer.written;
     }
 
     // Faces without area were planned for and not written: hand out only
@@ -772,6 +810,10 @@ pub(crate) fn fill<'a>(
         keyframes: animations.keyframes,
         keyframe_sources: animations.keyframes,
         clip_blend_weights: animations.animations,
+        molang_programs: molang.programs,
+        molang_nodes: molang.nodes,
+        molang_text: molang.text,
+        molang_placeholders: molang.placeholders,
         text_pool: pool.len,
         ..counts
     };

@@ -21,12 +21,12 @@
 
 use super::error::{MolangError, MolangErrorCode};
 use super::limits::MolangLimits;
-use super::node::{Builtin, Easing, NONE, Name, Node, Op, Prefix};
+use super::node::{Builtin, Easing, MolangNode, NONE, Name, Node, Op, Prefix};
 use super::text::{can_trim, find_first, find_last, is_name, is_number, number};
 
 /// Writes (or, measuring, only counts) the nodes of one expression.
 pub(crate) struct Builder<'n> {
-    nodes: Option<&'n mut [Node]>,
+    nodes: Option<&'n mut [MolangNode]>,
     pub(crate) len: usize,
     statements: u64,
     pub(crate) randomness: bool,
@@ -122,6 +122,29 @@ const BUILTINS: &[(&[u8], Builtin)] = &[
     (b"query.distance_from_camera", Builtin::Constant(0.0)),
 ];
 
+/// The comparison and logical operators in molangjs's order, each split
+/// at its first occurrence; the ones with `=` tried only when the text has
+/// one. A table, not a local: `expr` recurses, and its frame stays small.
+const COMPARISONS: [(&[u8], Op, bool); 8] = [
+    (b"&&", Op::And, false),
+    (b"||", Op::Or, false),
+    (b"==", Op::Eq, true),
+    (b"!=", Op::Ne, true),
+    (b"<=", Op::Le, true),
+    (b"<", Op::Lt, false),
+    (b">=", Op::Ge, true),
+    (b">", Op::Gt, false),
+];
+
+/// `+`, `-`, `*`, `/`: the operator, its text, split at the last (else
+/// the first) occurrence.
+const ARITHMETIC: [(Op, &[u8], bool); 4] = [
+    (Op::Add, b"+", true),
+    (Op::Sub, b"-", true),
+    (Op::Mul, b"*", false),
+    (Op::Div, b"/", true),
+];
+
 /// The name molangjs gives `s` (`toVariableName`).
 pub(crate) fn name_of(text: &[u8], start: usize, end: usize) -> Name {
     let prefix = match (text.get(start), text.get(start + 1)) {
@@ -172,7 +195,7 @@ fn is_return(mut s: &[u8]) -> bool {
 }
 
 impl<'n> Builder<'n> {
-    pub(crate) fn new(nodes: Option<&'n mut [Node]>, limits: MolangLimits) -> Self {
+    pub(crate) fn new(nodes: Option<&'n mut [MolangNode]>, limits: MolangLimits) -> Self {
         Self {
             nodes,
             len: 0,
@@ -191,7 +214,7 @@ impl<'n> Builder<'n> {
                 MolangErrorCode::WrongPlan,
                 at,
                 "a node array of the planned length",
-            ))? = node;
+            ))? = MolangNode::pack(node);
         }
         u32::try_from(i).map_err(|_| MolangError::new(MolangErrorCode::TooLong, at, "fewer nodes"))
     }
@@ -202,7 +225,7 @@ impl<'n> Builder<'n> {
             .as_deref_mut()
             .and_then(|n| n.get_mut(i as usize))
         {
-            *slot = node;
+            *slot = MolangNode::pack(node);
         }
     }
 
@@ -277,30 +300,24 @@ impl<'n> Builder<'n> {
             }
         }
         if s.iter().any(|b| b"&|<>=".contains(b)) {
-            let tests: [(&[u8], Op, bool); 8] = [
-                (b"&&", Op::And, true),
-                (b"||", Op::Or, true),
-                (b"==", Op::Eq, has_eq),
-                (b"!=", Op::Ne, has_eq),
-                (b"<=", Op::Le, has_eq),
-                (b"<", Op::Lt, true),
-                (b">=", Op::Ge, has_eq),
-                (b">", Op::Gt, true),
-            ];
-            for (pat, op, tried) in tests {
-                if let Some(i) = find_first(s, pat).filter(|_| tried) {
+            for (pat, op, needs_eq) in COMPARISONS {
+                if needs_eq && !has_eq {
+                    continue;
+                }
+                if let Some(i) = find_first(s, pat) {
                     let parts = [(start, start + i), (start + i + pat.len(), end), (0, 0)];
                     return self.op(text, op, parts, depth);
                 }
             }
         }
-        let split = [
-            (Op::Add, find_last(s, b"+")),
-            (Op::Sub, find_last(s, b"-")),
-            (Op::Mul, find_first(s, b"*")),
-            (Op::Div, find_last(s, b"/")),
-        ];
-        for (op, at) in split {
+        // `+` and `-` split at the last, `*` at the first, `/` at the last,
+        // tried in that order (each scan only when the one before failed).
+        for (op, pat, last) in ARITHMETIC {
+            let at = if last {
+                find_last(s, pat)
+            } else {
+                find_first(s, pat)
+            };
             if let Some(i) = at {
                 let parts = [(start, start + i), (start + i + 1, end), (0, 0)];
                 return self.op(text, op, parts, depth);

@@ -316,7 +316,7 @@ impl<'a> Run<'_, '_, '_, 'a> {
     }
 
     fn node_inner(&mut self, p: &Program<'a>, i: u32) -> Step {
-        let Some(node) = p.nodes.get(i as usize).copied() else {
+        let Some(node) = p.nodes.get(i as usize).map(|n| n.unpack()) else {
             return Ok(0.0);
         };
         Ok(match node {
@@ -420,8 +420,7 @@ impl<'a> Run<'_, '_, '_, 'a> {
     /// impulses read 0 (no buttons here), anything else is parsed with
     /// the same context, `|| 0`.
     fn placeholder(&mut self, name: &Name, text: &[u8]) -> Step<Option<f64>> {
-        let placeholders = self.ctx.placeholders;
-        let Some(entry) = placeholders.find(name, text) else {
+        let Some(entry) = self.ctx.placeholders.find(name, text) else {
             return Ok(None);
         };
         self.placeholder_value(entry.value).map(Some)
@@ -440,7 +439,7 @@ impl<'a> Run<'_, '_, '_, 'a> {
     }
 
     fn operand(&mut self, p: &Program<'a>, i: u32) -> Step<Operand<'a>> {
-        match p.nodes.get(i as usize) {
+        match p.nodes.get(i as usize).map(|n| n.unpack()) {
             Some(Node::Var(name)) if p.text.get(name.start as usize) == Some(&b'\'') => {
                 // compareValues: a name starting with a quote is a string.
                 Ok(Operand::Str(
@@ -449,10 +448,7 @@ impl<'a> Run<'_, '_, '_, 'a> {
                         .unwrap_or(&[]),
                 ))
             }
-            Some(Node::Item(x)) => {
-                let x = *x;
-                self.operand(p, x)
-            }
+            Some(Node::Item(x)) => self.operand(p, x),
             Some(Node::Str(name)) => Ok(Operand::Str(
                 p.text
                     .get(name.start as usize..name.end as usize)

@@ -39,9 +39,9 @@ pub use error::{MolangError, MolangErrorCode};
 pub use eval::{Context, Slot, Times, Variables};
 pub use jsmath::Rng;
 pub use limits::MolangLimits;
-pub use node::{Builtin, Easing, NONE, Name, Node, Op, Prefix, Program};
+pub use node::{Builtin, Easing, MolangNode, NONE, Name, Node, Op, Prefix, Program, ProgramRecord};
 pub use placeholders::{
     Placeholder, PlaceholderPlan, Placeholders, PreparedPlaceholders, Value, compile_placeholders,
     measure_placeholders, plan_placeholders, prepare_placeholders,
 };
-pub use program::{Source, compile, measure, prepare, text_len};
+pub use program::{Source, compile, measure, normalize_into, prepare, text_len};

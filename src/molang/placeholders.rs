@@ -15,9 +15,10 @@
 
 use super::error::{MolangError, MolangErrorCode};
 use super::limits::MolangLimits;
-use super::node::{Name, Node, Program};
+use super::node::{MolangNode, Name, Program, ProgramRecord, prefix_code, prefix_of};
 use super::program::{self, Source};
 use super::text::{OTHER, is_js_space, normalized_len};
+use zerocopy::{FromBytes, Immutable, IntoBytes, KnownLayout};
 
 /// What a placeholder line gives.
 #[derive(Clone, Copy, Debug)]
@@ -28,53 +29,124 @@ pub enum Value<'a> {
     Expression(Program<'a>),
 }
 
-/// One placeholder line.
+/// One placeholder line, as an arena holds it: its key (a span of the
+/// placeholders' text) and its value's program.
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable,
+)]
+#[repr(C)]
+pub struct Placeholder {
+    /// Where the key starts in the text.
+    pub key_start: u32,
+    /// Where it ends.
+    pub key_end: u32,
+    /// The key's short prefix (a code) and [`Placeholder::CONTROL`].
+    pub flags: u32,
+    /// The value, compiled (empty for a control).
+    pub program: ProgramRecord,
+}
+
+impl Placeholder {
+    /// The value is a `slider(`, `toggle(` or `impulse(` button.
+    pub const CONTROL: u32 = 1 << 8;
+
+    /// An unused entry, to fill an array with.
+    pub const EMPTY: Placeholder = Placeholder {
+        key_start: 0,
+        key_end: 0,
+        flags: 0,
+        program: ProgramRecord::EMPTY,
+    };
+
+    fn key(&self) -> Name {
+        Name {
+            start: self.key_start,
+            end: self.key_end,
+            prefix: prefix_of(self.flags & 0xFF),
+        }
+    }
+
+    /// The same entry with its program's nodes and its text (key and
+    /// value) moved on by the given counts.
+    pub fn moved(self, nodes: usize, text: usize) -> Self {
+        let by = u32::try_from(text).unwrap_or(u32::MAX);
+        Self {
+            key_start: self.key_start.saturating_add(by),
+            key_end: self.key_end.saturating_add(by),
+            program: self.program.moved(nodes, text),
+            ..self
+        }
+    }
+}
+
+/// The compiled placeholder lines: the entries, and the nodes and text
+/// their programs and keys lie in.
 #[derive(Clone, Copy, Debug)]
-pub struct Placeholder<'a> {
+pub struct Placeholders<'p, 'a> {
+    entries: &'p [Placeholder],
+    nodes: &'a [MolangNode],
+    text: &'a [u8],
+}
+
+/// One line as the evaluator reads it.
+#[derive(Clone, Copy)]
+pub(crate) struct Entry<'a> {
     key: Name,
-    key_text: &'a [u8],
+    text: &'a [u8],
     pub(crate) value: Value<'a>,
 }
 
-impl Placeholder<'_> {
+impl Entry<'_> {
     /// The key: its prefix's expansion and the written rest.
     pub(crate) fn key_parts(&self) -> (&'static [u8], &[u8]) {
-        self.key.parts(self.key_text)
+        self.key.parts(self.text)
     }
-
-    /// An unused entry, to fill an array with.
-    pub const EMPTY: Placeholder<'static> = Placeholder {
-        key: Name {
-            start: 0,
-            end: 0,
-            prefix: super::node::Prefix::None,
-        },
-        key_text: &[],
-        value: Value::Control,
-    };
-}
-
-/// The compiled placeholder lines.
-#[derive(Clone, Copy, Debug)]
-pub struct Placeholders<'p, 'a> {
-    entries: &'p [Placeholder<'a>],
 }
 
 impl<'p, 'a> Placeholders<'p, 'a> {
     /// No placeholders.
-    pub const EMPTY: Placeholders<'static, 'static> = Placeholders { entries: &[] };
+    pub const EMPTY: Placeholders<'static, 'static> = Placeholders {
+        entries: &[],
+        nodes: &[],
+        text: &[],
+    };
+
+    /// The placeholders `entries` describe, their programs' nodes and
+    /// their text in `nodes` and `text` (a scene's `molang_nodes` and
+    /// `molang_text`).
+    pub fn of_records(entries: &'p [Placeholder], nodes: &'a [MolangNode], text: &'a [u8]) -> Self {
+        Self {
+            entries,
+            nodes,
+            text,
+        }
+    }
+
+    fn entry(&self, e: &Placeholder) -> Entry<'a> {
+        let value = if e.flags & Placeholder::CONTROL != 0 {
+            Value::Control
+        } else {
+            Value::Expression(Program::of_record(&e.program, self.nodes, self.text))
+        };
+        Entry {
+            key: e.key(),
+            text: self.text,
+            value,
+        }
+    }
 
     /// The line that defines `name` (the last one with its key).
-    pub(crate) fn find(&self, name: &Name, text: &[u8]) -> Option<&'p Placeholder<'a>> {
+    pub(crate) fn find(&self, name: &Name, text: &[u8]) -> Option<Entry<'a>> {
         self.entries
             .iter()
             .rev()
-            .find(|e| e.key.same(e.key_text, name, text))
+            .find(|e| e.key().same(self.text, name, text))
+            .map(|e| self.entry(e))
     }
 
     /// Every line, last first (a later line wins).
-    pub(crate) fn latest_first(&self) -> impl Iterator<Item = &'p Placeholder<'a>> {
-        self.entries.iter().rev()
+    pub(crate) fn latest_first(&self) -> impl Iterator<Item = Entry<'a>> + '_ {
+        self.entries.iter().rev().map(|e| self.entry(e))
     }
 
     /// How many lines define something.
@@ -205,7 +277,7 @@ impl<'t> PreparedPlaceholders<'_, 't> {
     /// Each entry: key range, value source.
     fn each(
         &self,
-        mut f: impl FnMut(Name, Source<'_, 't>, bool) -> Result<(), MolangError>,
+        mut f: impl FnMut(Name, Source<'_, 't>, bool, usize) -> Result<(), MolangError>,
     ) -> Result<(), MolangError> {
         let mut at = 0;
         for (_, key, value) in lines(self.original) {
@@ -217,9 +289,10 @@ impl<'t> PreparedPlaceholders<'_, 't> {
                 original: value,
                 text: self.text.get(at..at + n).unwrap_or(&[]),
             };
+            let value_at = at;
             at += n;
             let key_name = super::compile::name_of(self.text, key_start, key_start + k);
-            f(key_name, source, is_control(value))?;
+            f(key_name, source, is_control(value), value_at)?;
         }
         Ok(())
     }
@@ -231,7 +304,7 @@ pub fn measure_placeholders(
     limits: &MolangLimits,
 ) -> Result<usize, MolangError> {
     let mut nodes = 0usize;
-    prepared.each(|_, source, control| {
+    prepared.each(|_, source, control, _| {
         if !control {
             nodes += program::measure(&source, limits)?;
         }
@@ -241,32 +314,30 @@ pub fn measure_placeholders(
 }
 
 /// Compiles every placeholder line into `entries` ([`PlaceholderPlan::entries`])
-/// and `nodes` ([`measure_placeholders`]).
+/// and `nodes` ([`measure_placeholders`]); the entries' spans count from
+/// the start of `nodes` and of the prepared text.
 pub fn compile_placeholders<'p, 'a>(
     prepared: &PreparedPlaceholders<'_, 'a>,
-    entries: &'p mut [Placeholder<'a>],
-    nodes: &'a mut [Node],
+    entries: &'p mut [Placeholder],
+    nodes: &'a mut [MolangNode],
     limits: &MolangLimits,
 ) -> Result<Placeholders<'p, 'a>, MolangError> {
-    let mut rest = nodes;
     let mut count = 0;
+    let mut used = 0usize;
     let key_text = prepared.text;
-    prepared.each(|key, source, control| {
-        let value = if control {
-            Value::Control
+    prepared.each(|key, source, control, text_at| {
+        let program = if control {
+            ProgramRecord::EMPTY
         } else {
             let n = program::measure(&source, limits)?;
-            let taken = core::mem::take(&mut rest);
-            if taken.len() < n {
-                return Err(MolangError::new(
-                    MolangErrorCode::WrongPlan,
-                    0,
-                    "the planned node count",
-                ));
-            }
-            let (mine, others) = taken.split_at_mut(n);
-            rest = others;
-            Value::Expression(program::compile(&source, mine, limits)?)
+            let mine = nodes.get_mut(used..used + n).ok_or(MolangError::new(
+                MolangErrorCode::WrongPlan,
+                0,
+                "the planned node count",
+            ))?;
+            let record = program::compile(&source, mine, limits)?.record(used, text_at);
+            used += n;
+            record
         };
         let slot = entries.get_mut(count).ok_or(MolangError::new(
             MolangErrorCode::WrongPlan,
@@ -274,15 +345,19 @@ pub fn compile_placeholders<'p, 'a>(
             "the planned entry count",
         ))?;
         *slot = Placeholder {
-            key,
-            key_text,
-            value,
+            key_start: key.start,
+            key_end: key.end,
+            flags: prefix_code(key.prefix) | if control { Placeholder::CONTROL } else { 0 },
+            program,
         };
         count += 1;
         Ok(())
     })?;
-    let entries: &'p [Placeholder<'a>] = entries;
+    let entries: &'p [Placeholder] = entries;
+    let nodes: &'a [MolangNode] = nodes;
     Ok(Placeholders {
         entries: entries.get(..count).unwrap_or(&[]),
+        nodes,
+        text: key_text,
     })
 }

@@ -4,7 +4,7 @@
 use super::compile::Builder;
 use super::error::{MolangError, MolangErrorCode};
 use super::limits::MolangLimits;
-use super::node::{Node, Program};
+use super::node::{MolangNode, Program};
 use super::text;
 
 /// An expression's text as molangjs reads it, in caller memory.
@@ -14,6 +14,14 @@ pub struct Source<'s, 't> {
     pub(crate) original: &'s str,
     /// Lowercased, JavaScript whitespace removed (`text.rs`).
     pub(crate) text: &'t [u8],
+}
+
+impl<'t> Source<'static, 't> {
+    /// Text already normalized (lowercased, whitespace removed) and
+    /// checked against `maxMolangChars`: errors then carry positions in it.
+    pub fn normalized(text: &'t [u8]) -> Self {
+        Source { original: "", text }
+    }
 }
 
 /// Bytes [`prepare`] needs for `src`.
@@ -73,7 +81,7 @@ pub fn measure(source: &Source<'_, '_>, limits: &MolangLimits) -> Result<usize, 
 /// Compiles `source` into `nodes` ([`measure`] of them).
 pub fn compile<'a>(
     source: &Source<'_, 'a>,
-    nodes: &'a mut [Node],
+    nodes: &'a mut [MolangNode],
     limits: &MolangLimits,
 ) -> Result<Program<'a>, MolangError> {
     let planned = nodes.len();
@@ -100,6 +108,15 @@ pub fn compile<'a>(
 
 /// Moves an error's position from the normalized text to the text as written.
 fn at_original(source: &Source<'_, '_>, mut e: MolangError) -> MolangError {
+    if source.original.is_empty() {
+        return e;
+    }
     e.offset = text::original_offset(source.original, e.offset);
     e
+}
+
+/// Writes `piece` normalized into `out` (exactly [`text_len`] of it):
+/// pieces of one text written one after the other normalize the whole.
+pub fn normalize_into(piece: &str, out: &mut [u8]) {
+    text::normalize(piece, out);
 }

@@ -13,13 +13,13 @@ pub(super) fn value_with(src: &str, t: f64, placeholders: &str) -> f64 {
     let limits = MolangLimits::default();
     let mut text = vec![0u8; text_len(src)];
     let source = prepare(src, &mut text, &limits).unwrap();
-    let mut nodes = vec![Node::Num(0.0); measure(&source, &limits).unwrap()];
+    let mut nodes = vec![MolangNode::ZERO; measure(&source, &limits).unwrap()];
     let program = compile(&source, &mut nodes, &limits).unwrap();
 
     let plan = plan_placeholders(placeholders);
     let mut ptext = vec![0u8; plan.text];
     let prepared = prepare_placeholders(placeholders, &mut ptext, &limits).unwrap();
-    let mut pnodes = vec![Node::Num(0.0); measure_placeholders(&prepared, &limits).unwrap()];
+    let mut pnodes = vec![MolangNode::ZERO; measure_placeholders(&prepared, &limits).unwrap()];
     let mut entries = vec![Placeholder::EMPTY; plan.entries];
     let places = compile_placeholders(&prepared, &mut entries, &mut pnodes, &limits).unwrap();
 
@@ -161,7 +161,7 @@ fn randomness_is_seeded_and_flagged() {
     let src = "math.random(1, 2) + math.die_roll(2, 0, 1)";
     let mut text = vec![0u8; text_len(src)];
     let source = prepare(src, &mut text, &limits).unwrap();
-    let mut nodes = vec![Node::Num(0.0); measure(&source, &limits).unwrap()];
+    let mut nodes = vec![MolangNode::ZERO; measure(&source, &limits).unwrap()];
     let program = compile(&source, &mut nodes, &limits).unwrap();
     assert!(program.uses_randomness());
     let v = value_at(src, 0.0);
@@ -180,7 +180,7 @@ fn compiled(src: &str, limits: &MolangLimits) -> Result<usize, MolangError> {
     let mut text = vec![0u8; text_len(src)];
     let source = prepare(src, &mut text, limits)?;
     let n = measure(&source, limits)?;
-    let mut nodes = vec![Node::Num(0.0); n];
+    let mut nodes = vec![MolangNode::ZERO; n];
     compile(&source, &mut nodes, limits).map(|_| n)
 }
 
@@ -192,12 +192,12 @@ fn run_under(
 ) -> Result<f64, MolangError> {
     let mut text = vec![0u8; text_len(src)];
     let source = prepare(src, &mut text, &limits)?;
-    let mut nodes = vec![Node::Num(0.0); measure(&source, &limits)?];
+    let mut nodes = vec![MolangNode::ZERO; measure(&source, &limits)?];
     let program = compile(&source, &mut nodes, &limits)?;
     let plan = plan_placeholders(placeholders);
     let mut ptext = vec![0u8; plan.text];
     let prepared = prepare_placeholders(placeholders, &mut ptext, &limits)?;
-    let mut pnodes = vec![Node::Num(0.0); measure_placeholders(&prepared, &limits)?];
+    let mut pnodes = vec![MolangNode::ZERO; measure_placeholders(&prepared, &limits)?];
     let mut entries = vec![Placeholder::EMPTY; plan.entries];
     let places = compile_placeholders(&prepared, &mut entries, &mut pnodes, &limits)?;
     let mut table = vec![Slot::EMPTY; slots];
@@ -292,7 +292,7 @@ fn compile_refuses_a_node_array_of_the_wrong_length() {
     let n = measure(&source, &limits).unwrap();
     assert_eq!(n, 3);
     for wrong in [n - 1, n + 1] {
-        let mut nodes = vec![Node::Num(0.0); wrong];
+        let mut nodes = vec![MolangNode::ZERO; wrong];
         let e = compile(&source, &mut nodes, &limits).unwrap_err();
         assert_eq!(e.code, MolangErrorCode::WrongPlan);
     }

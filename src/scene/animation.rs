@@ -265,18 +265,21 @@ pub struct KeyframeRecord {
     pub easing_arg: f32,
 }
 
-/// Where a keyframe's Molang values are, parallel to the scene's
-/// keyframes: the keyframe's JSON object in the input and which of its
-/// six played axes are Molang text. The sampler reads and evaluates those
-/// at each sample (docs/scene-format.md, "Molang keyframes"); the
-/// [`KeyframeRecord`] holds the channel's default there.
+/// Which of a keyframe's values are Molang and where their compiled
+/// programs are, parallel to the scene's keyframes. The sampler evaluates
+/// those programs at each sample (docs/scene-format.md, "Molang
+/// keyframes"); the [`KeyframeRecord`] holds the channel's default there.
 #[derive(Clone, Copy, Debug, Default, PartialEq, FromBytes, IntoBytes, KnownLayout, Immutable)]
 #[repr(C)]
 pub struct KeyframeSource {
-    /// The keyframe object `{…}` in the input; empty without Molang.
-    pub text: TextRef,
+    /// The first of the keyframe's programs in the scene's
+    /// `molang_programs`: one per Molang value it holds, in bit order
+    /// ([`KeyframeSource::program`]).
+    pub program: u32,
     /// Bit `3·point + axis` (point 0 pre, 1 post; axis x, y, z) set for
-    /// each Molang value the keyframe plays, plus [`KeyframeSource::BEFORE_5`].
+    /// each Molang value the keyframe plays (a keyframe of one data point
+    /// sets both points' bits), plus [`KeyframeSource::BEFORE_5`] and
+    /// [`KeyframeSource::TWO_POINTS`].
     pub molang: u32,
 }
 
@@ -289,6 +292,26 @@ impl KeyframeSource {
     /// The keyframe's values are read from its data points (else from its
     /// own `x`, `y`, `z`, before 3.7).
     pub const DATA_POINTS: u32 = 1 << 9;
+    /// The keyframe has two data points, each with programs of its own
+    /// (else its one point's programs play on both sides).
+    pub const TWO_POINTS: u32 = 1 << 10;
+
+    /// The index in `molang_programs` of the program of axis bit `bit`
+    /// (`3·point + axis`), or `None` when that value is no Molang or
+    /// plays its first point's program.
+    pub fn program(&self, bit: u32) -> Option<usize> {
+        let own = if self.molang & Self::TWO_POINTS != 0 {
+            Self::AXES
+        } else {
+            0b111
+        };
+        let programs = self.molang & own;
+        if bit >= 6 || programs & (1 << bit) == 0 {
+            return None;
+        }
+        let before = (programs & !(u32::MAX << bit)).count_ones();
+        Some((self.program as usize).saturating_add(before as usize))
+    }
 }
 
 /// A skin: the joints a set of meshes is bound to.

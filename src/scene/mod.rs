@@ -21,6 +21,7 @@ mod text;
 mod texture;
 mod transform;
 
+pub use crate::molang::{MolangNode, Placeholder as MolangPlaceholder, ProgramRecord};
 pub use animation::{
     AnimationRecord, ChannelFlags, ChannelRecord, ChannelTarget, Easing, Interpolation,
     KeyframeRecord, KeyframeSource, LoopMode, SkinRecord,
@@ -36,9 +37,8 @@ pub use mesh::{
 };
 pub use node::{NodeFlags, NodeRecord, shape_node};
 pub use sample::{
-    MAX_CARRIED_NAME, MAX_PLAYED_NODES, MAX_PLAYED_TEXT, MAX_PLAYED_VARIABLES, MaterialSample,
-    NodePose, TEX_MATRIX_SLOTS, TEXTURE_SLOTS, TexMatrixSample, clip_loop_mode, clip_time,
-    texture_matrix, world_matrices,
+    MAX_PLAYED_VARIABLES, MaterialSample, NodePose, TEX_MATRIX_SLOTS, TEXTURE_SLOTS,
+    TexMatrixSample, clip_loop_mode, clip_time, texture_matrix, world_matrices,
 };
 pub use text::{TextRef, TextSource};
 pub use texture::{Filter, FrameOrder, MipRecord, SourceFormat, TextureFlags, TextureRecord, Wrap};
@@ -185,14 +185,18 @@ scene_arrays! {
     channels: ChannelRecord,
     /// Keyframes of all channels, see [`KeyframeRecord`].
     keyframes: KeyframeRecord,
-    /// Per keyframe, where its Molang values are, see [`KeyframeSource`].
+    /// Per keyframe, its Molang values' programs, see [`KeyframeSource`].
     keyframe_sources: KeyframeSource,
-    /// The project's Molang `animation_variable_placeholders` text (none or
-    /// one), which Molang keyframes read.
-    molang_placeholders: TextRef,
-    /// Per clip (parallel to `animations`, .bbmodel), its Molang
-    /// `blend_weight` text in the input; empty for none.
-    clip_blend_weights: TextRef,
+    /// Compiled Molang: keyframe values, blend weights, see [`ProgramRecord`].
+    molang_programs: ProgramRecord,
+    /// The project's `animation_variable_placeholders` lines, compiled,
+    /// which Molang keyframes read, see [`MolangPlaceholder`].
+    molang_placeholders: MolangPlaceholder,
+    /// Per clip (parallel to `animations`, .bbmodel), its `blend_weight`
+    /// program in `molang_programs`; `u32::MAX` for none.
+    clip_blend_weights: u32,
+    /// The nodes of every Molang program, see [`MolangNode`].
+    molang_nodes: MolangNode,
     /// Skins, see [`SkinRecord`].
     skins: SkinRecord,
     /// Joints of all skins, as node indices.
@@ -213,6 +217,9 @@ scene_arrays! {
     hermite_keys: HermiteKey,
     /// Values of all table curves, one a frame.
     curve_values: f32,
+    /// The normalized text (lowercased, whitespace removed) Molang
+    /// programs' names and placeholder keys point into.
+    molang_text: u8,
     /// RGBA8 pixels of every mip level of every texture.
     pixels: u8,
     /// Decoded text (JSON strings with escapes); valid UTF-8.

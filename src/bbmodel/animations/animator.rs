@@ -24,9 +24,7 @@ use crate::bbmodel::layout::{index32, mismatch, offset};
 use crate::error::{Error, FixedText, Quote, WarningCode};
 use crate::json::{JsonStr, Token, TokenKind};
 use crate::molang::MolangError;
-use crate::scene::{
-    ChannelFlags, ChannelRecord, ChannelTarget, KeyframeSource, NodeRecord, TextRef, TextSource,
-};
+use crate::scene::{ChannelFlags, ChannelRecord, ChannelTarget, KeyframeSource, NodeRecord};
 use core::fmt::Write as _;
 
 /// Keyframe warnings waiting for the end of the animator: the index of the
@@ -284,17 +282,8 @@ impl<'a> Fill<'_, '_, 'a> {
         read.deferred = Deferred::default();
         read.rotation = false;
         let (mut i, mut n) = (0usize, 0usize);
-        // The staged keyframe whose source still needs its end.
-        let mut open: Option<(usize, usize)> = None;
         loop {
             let t = c.next()?;
-            if let Some((slot, start)) = open.take() {
-                // The keyframe's text ends before the next token.
-                let end = c.offset_of(&t);
-                let source = self.staging.sources.get_mut(slot).ok_or_else(mismatch)?;
-                source.text = TextRef::new(TextSource::Input, start, end.saturating_sub(start))
-                    .ok_or_else(mismatch)?;
-            }
             if t.kind == TokenKind::EndArray {
                 break;
             }
@@ -323,13 +312,17 @@ impl<'a> Fill<'_, '_, 'a> {
                         read.deferred.note(target, MOLANG, i);
                         read.deferred.note_molang(target, e);
                     }
-                    *self.staging.sources.get_mut(n).ok_or_else(mismatch)? = KeyframeSource {
-                        text: TextRef::EMPTY,
-                        molang,
-                    };
-                    if molang != 0 {
-                        open = Some((n, c.offset_of(&t)));
-                    }
+                    // Each Molang value compiled once, its programs in bit order.
+                    let program = index32(self.out.molang.written.programs)?;
+                    let mut compiled = Ok(());
+                    raw.for_each_molang(|s| {
+                        if compiled.is_ok() {
+                            compiled = self.out.molang.compile(s).map(|_| ());
+                        }
+                    });
+                    compiled?;
+                    *self.staging.sources.get_mut(n).ok_or_else(mismatch)? =
+                        KeyframeSource { program, molang };
                     let eased = if easing {
                         raw.easing()
                     } else {

@@ -15,13 +15,15 @@
     reason = "counters of items the input spells out, each item at least one byte and adding at most 6 per item, so totals stay far below usize::MAX; each subtraction follows the comparison that bounds it"
 )]
 
-use super::keyframes::{read_keyframe, within};
+use super::keyframes::{MAX_LITERAL, plain_decimal, read_keyframe, within};
+use super::molang::MolangTally;
 use crate::bbmodel::document::Document;
 use crate::bbmodel::document::value::{Cursor, Path, error_at, invalid, known_key, type_name};
 use crate::bbmodel::project::structure::for_each_value_to_end;
 use crate::error::{Error, ErrorCode};
 use crate::json::{Token, TokenKind};
 use crate::limits::BbmodelLimits;
+use crate::molang::MolangLimits;
 
 /// Animations and keyframes of a file.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -36,6 +38,185 @@ pub struct AnimationCounts {
     pub max_animator_keyframes: usize,
     /// Text-pool bytes of the animation names with escapes.
     pub text: usize,
+    /// The Molang the fill compiles (counted when the keyframes are
+    /// checked; else by [`count_molang`]).
+    pub molang: MolangTally,
+}
+
+/// The Molang a walk over keyframes counts, when it counts it.
+pub(in crate::bbmodel) struct MolangCount {
+    pub(in crate::bbmodel) tally: MolangTally,
+    pub(in crate::bbmodel) limits: MolangLimits,
+    /// Whether to count (the fill's cold path checks without counting).
+    pub(in crate::bbmodel) on: bool,
+}
+
+impl MolangCount {
+    /// A walk that counts nothing.
+    pub(in crate::bbmodel) fn off() -> Self {
+        Self {
+            tally: MolangTally::default(),
+            limits: MolangLimits::default(),
+            on: false,
+        }
+    }
+
+    fn of(limits: &BbmodelLimits) -> Self {
+        Self {
+            tally: MolangTally::default(),
+            limits: MolangLimits::of(limits),
+            on: true,
+        }
+    }
+}
+
+/// The `blend_weight` the fill compiles: the last string without escapes
+/// (an empty one is none; a value of another type changes nothing).
+pub(super) fn blend_text<'a>(v: &Token<'a>, last: &mut Option<crate::json::JsonStr<'a>>) {
+    if let TokenKind::String(s) = v.kind
+        && !s.has_escapes()
+    {
+        *last = (s.raw_len() > 0).then_some(s);
+    }
+}
+
+/// The Molang of one animator (first token `animator`), as
+/// [`check_animator`] counts it: its keyframe arrays.
+fn animator_molang<'a>(
+    doc: &Document<'a>,
+    c: &mut Cursor<'a>,
+    animator: &Token<'a>,
+    path: &Path<'_>,
+    count: &mut MolangCount,
+) -> Result<(), Error> {
+    match animator.kind {
+        TokenKind::BeginArray => array_molang(doc, c, animator, path, count),
+        TokenKind::BeginObject => {
+            while let Some(key) = c.next_key()? {
+                let v = c.next()?;
+                if key.eq_str("keyframes") && v.kind == TokenKind::BeginArray {
+                    array_molang(doc, c, &v, &path.with_key("keyframes"), count)?;
+                } else {
+                    c.skip_rest(&v)?;
+                }
+            }
+            Ok(())
+        }
+        _ => Ok(c.skip_rest(animator)?),
+    }
+}
+
+/// The Molang of the keyframe array whose `[` is `open`: walked by its
+/// brackets, and read again only when its bytes may hold Molang.
+fn array_molang<'a>(
+    doc: &Document<'a>,
+    c: &mut Cursor<'a>,
+    open: &Token<'a>,
+    path: &Path<'_>,
+    count: &mut MolangCount,
+) -> Result<(), Error> {
+    let start = c.offset_of(open);
+    let (_, close) = c.leave_unchecked_counted()?;
+    if may_hold_molang(doc.bytes.get(start..close).unwrap_or_default()) {
+        let mut again = doc.cursor(start);
+        again.next()?;
+        check_keyframe_array(&mut again, path, count)?;
+    }
+    Ok(())
+}
+
+/// Whether JSON `bytes` may hold a Molang keyframe value: a string value
+/// of an `x`, `y` or `z` key (`"x"`, whitespace, `:`, whitespace, `"`)
+/// that is neither empty nor a plain decimal of at most 64 characters
+/// (both read as constants, `decimal_literal`), or any escape (a key or
+/// value spelled with one). False only when no Molang can be there.
+fn may_hold_molang(bytes: &[u8]) -> bool {
+    let space = |b: &u8| matches!(b, b' ' | b'\n' | b'\r' | b'\t');
+    if bytes.contains(&b'\\') {
+        return true;
+    }
+    let mut from = 0;
+    while let Some(k) = bytes
+        .get(from..)
+        .and_then(|rest| rest.iter().position(|b| *b == b':'))
+        .map(|i| from + i)
+    {
+        from = k + 1;
+        let before = bytes.get(..k).unwrap_or_default();
+        let key_end = before.len() - before.iter().rev().take_while(|b| space(b)).count();
+        let axis_key = matches!(
+            before.get(key_end.saturating_sub(3)..key_end),
+            Some([b'"', b'x' | b'y' | b'z', b'"'])
+        );
+        if !axis_key {
+            continue;
+        }
+        let after = bytes.get(k + 1..).unwrap_or_default();
+        let Some(open) = after.iter().position(|b| !space(b)) else {
+            continue;
+        };
+        if after.get(open) != Some(&b'"') {
+            continue;
+        }
+        // No escapes: the string ends at the next quote.
+        let body = after.get(open + 1..).unwrap_or_default();
+        let Some(len) = body.iter().position(|b| *b == b'"') else {
+            return true;
+        };
+        let text = body.get(..len).unwrap_or_default();
+        if !(text.is_empty() || (len <= MAX_LITERAL && plain_decimal(text))) {
+            return true;
+        }
+        from = k + 1 + open + 1 + len + 1;
+    }
+    false
+}
+
+/// The Molang of every animation (keyframe values and `blend_weight`), as
+/// the fill compiles it, for a count pass that counted keyframes by their
+/// commas: a keyframe array whose bytes may hold a Molang value
+/// ([`may_hold_molang`]) is read again, checked as `measure` checks it;
+/// the others are only walked by their brackets.
+pub(in crate::bbmodel) fn count_molang(
+    doc: &Document<'_>,
+    limits: &BbmodelLimits,
+) -> Result<MolangTally, Error> {
+    let Some(at) = doc.animations else {
+        return Ok(MolangTally::default());
+    };
+    let mut count = MolangCount::of(limits);
+    for_each_value_to_end::<Error>(doc, at, |i, first, c| {
+        let path = crate::bbmodel::document::value::ANIMATIONS.with_index(i);
+        if first.kind != TokenKind::BeginObject {
+            return Ok(c.skip_rest(&first)?);
+        }
+        let mut blend = None;
+        while let Some(key) = c.next_key()? {
+            let v = c.next()?;
+            match (
+                known_key(&key, &["animators", "bones", "blend_weight"]),
+                v.kind,
+            ) {
+                (Some(k @ ("animators" | "bones")), TokenKind::BeginObject) => {
+                    let at = path.with_key(k);
+                    while let Some(animator_key) = c.next_key()? {
+                        let animator = c.next()?;
+                        let animator_path = at.with_raw_key(animator_key);
+                        animator_molang(doc, c, &animator, &animator_path, &mut count)?;
+                    }
+                    continue;
+                }
+                (Some("blend_weight"), _) => blend_text(&v, &mut blend),
+                _ => {}
+            }
+            c.skip_rest(&v)?;
+        }
+        if let Some(s) = blend {
+            count.tally.add(&s, &count.limits);
+        }
+        Ok(())
+    })?;
+    Ok(count.tally)
 }
 
 /// Counts animations, animators and keyframes against their limits and
@@ -95,7 +276,7 @@ pub(in crate::bbmodel) fn count_animations_at(
         let (animators, keyframes) = if held.is_some() || !check {
             count_animation(c, &first, &path, &mut counts)?
         } else {
-            match check_animation(c, &first, &path, limits.max_string_chars, &mut counts) {
+            match check_animation(c, &first, &path, limits, &mut counts) {
                 Ok(counted) => counted,
                 Err(e) if e.code() == ErrorCode::NotJson => return Err(e),
                 Err(e) => {
@@ -220,13 +401,20 @@ fn check_animation<'a>(
     c: &mut Cursor<'a>,
     first: &Token<'a>,
     path: &Path<'_>,
-    max_chars: u64,
+    limits: &BbmodelLimits,
     counts: &mut AnimationCounts,
 ) -> Result<(usize, usize), Error> {
     expect_object(c, first, path)?;
+    let max_chars = limits.max_string_chars;
+    let mut molang = MolangCount::of(limits);
+    molang.tally = counts.molang;
+    let mut blend = None;
     let (mut animators, mut keyframes) = (0, 0);
     while let Some(key) = c.next_key()? {
-        let k = known_key(&key, &["name", "length", "animators", "bones"]);
+        let k = known_key(
+            &key,
+            &["name", "length", "animators", "bones", "blend_weight"],
+        );
         let v = c.next()?;
         match (k, v.kind) {
             (Some("name"), _) => {
@@ -245,16 +433,21 @@ fn check_animation<'a>(
                     animators += 1;
                     let animator = c.next()?;
                     let animator_path = at.with_raw_key(animator_key);
-                    let n = check_animator(c, &animator, &animator_path)?;
+                    let n = check_animator(c, &animator, &animator_path, &mut molang)?;
                     counts.max_animator_keyframes = counts.max_animator_keyframes.max(n);
                     keyframes += n;
                 }
                 continue;
             }
+            (Some("blend_weight"), _) => blend_text(&v, &mut blend),
             _ => {}
         }
         c.skip_rest(&v)?;
     }
+    if let Some(s) = blend {
+        molang.tally.add(&s, &molang.limits);
+    }
+    counts.molang = molang.tally;
     Ok((animators, keyframes))
 }
 
@@ -264,16 +457,17 @@ pub(super) fn check_animator<'a>(
     c: &mut Cursor<'a>,
     animator: &Token<'a>,
     path: &Path<'_>,
+    molang: &mut MolangCount,
 ) -> Result<usize, Error> {
     match animator.kind {
-        TokenKind::BeginArray => check_keyframe_array(c, path),
+        TokenKind::BeginArray => check_keyframe_array(c, path, molang),
         TokenKind::BeginObject => {
             let mut n = 0;
             while let Some(key) = c.next_key()? {
                 let v = c.next()?;
                 match (known_key(&key, CHANNEL_KEYS), v.kind) {
                     (Some("keyframes"), TokenKind::BeginArray) => {
-                        n += check_keyframe_array(c, &path.with_key("keyframes"))?;
+                        n += check_keyframe_array(c, &path.with_key("keyframes"), molang)?;
                     }
                     (Some("keyframes"), _) => {
                         return Err(invalid(
@@ -315,7 +509,11 @@ fn count_members(c: &mut Cursor<'_>, deep: bool) -> Result<usize, Error> {
 
 /// Checks the keyframes left in an array whose `[` was just read; returns
 /// how many there were.
-pub(super) fn check_keyframe_array(c: &mut Cursor<'_>, path: &Path<'_>) -> Result<usize, Error> {
+pub(super) fn check_keyframe_array(
+    c: &mut Cursor<'_>,
+    path: &Path<'_>,
+    molang: &mut MolangCount,
+) -> Result<usize, Error> {
     let mut i = 0;
     loop {
         let t = c.next()?;
@@ -330,7 +528,10 @@ pub(super) fn check_keyframe_array(c: &mut Cursor<'_>, path: &Path<'_>) -> Resul
                 format_args!("a keyframe object expected, got {}", type_name(&t)),
             ));
         }
-        read_keyframe(c, &at)?;
+        let raw = read_keyframe(c, &at)?;
+        if molang.on {
+            raw.for_each_molang(|s| molang.tally.add(s, &molang.limits));
+        }
         i += 1;
     }
 }
@@ -373,6 +574,12 @@ mod tests {
                 animators: 1,
                 max_animator_keyframes: 2,
                 text: 0,
+                molang: MolangTally {
+                    programs: 2,
+                    nodes: 4,
+                    text: 42,
+                    placeholders: 0,
+                },
             }
         );
     }
@@ -519,6 +726,31 @@ mod tests {
                 e.at().to_string(),
                 "$.animations[0].animators.g.keyframes[0].time"
             );
+        }
+    }
+
+    #[test]
+    fn a_keyframe_array_may_hold_molang_only_in_a_string_axis_value() {
+        // Every Molang value is a string under "x", "y" or "z"; a key
+        // spelled with an escape is read too.
+        for yes in [
+            r#"[{"data_points":[{"x":"q.anim_time","y":0}]}]"#,
+            r#"[{"y" :  "1 + 1"}]"#,
+            "[{\"z\"\n:\t\"v.a\"}]",
+            r#"[{"\u0078":"a"}]"#,
+        ] {
+            assert!(may_hold_molang(yes.as_bytes()), "{yes}");
+        }
+        // Whitespace around a number reads as a constant, but is read to see.
+        assert!(may_hold_molang(br#"[{"x":"1","y":"2 "}]"#));
+        assert!(may_hold_molang(br#"[{"x":"1.2.3"}]"#));
+        for no in [
+            r#"[{"data_points":[{"x":1,"y":"2"}]}]"#.to_string(),
+            r#"[{"x":"-22.5","y":"","z":"007"}]"#.to_string(),
+            r#"[{"channel":"rotation","xx":"a","x":5}]"#.to_string(),
+            r#"[{"uuid":"x","time":0}]"#.to_string(),
+        ] {
+            assert!(!may_hold_molang(no.as_bytes()), "{no}");
         }
     }
 

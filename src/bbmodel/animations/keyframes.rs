@@ -160,6 +160,9 @@ impl<'a> RawKeyframe<'a> {
             if self.point_count > 0 {
                 molang |= KeyframeSource::DATA_POINTS;
             }
+            if count > 1 {
+                molang |= KeyframeSource::TWO_POINTS;
+            }
         }
         let mut negative_scale = false;
         let mut convert = |v: [f64; 3]| -> [f32; 3] {
@@ -217,6 +220,32 @@ impl<'a> RawKeyframe<'a> {
             },
             unknown_interpolation,
             negative_scale,
+        }
+    }
+}
+
+impl<'a> RawKeyframe<'a> {
+    /// Calls `f` with each Molang text the keyframe plays, in the order of
+    /// its [`KeyframeSource`] bits (`3·point + axis`): what the fill
+    /// compiles and the count pass counts. None for an unknown channel.
+    pub(super) fn for_each_molang(&self, mut f: impl FnMut(&JsonStr<'a>)) {
+        let known = self
+            .channel
+            .is_some_and(|c| c.eq_str("rotation") || c.eq_str("position") || c.eq_str("scale"));
+        if !known {
+            return;
+        }
+        let points = if self.point_count > 0 {
+            self.points.get(..self.point_count).unwrap_or_default()
+        } else {
+            core::slice::from_ref(&self.direct)
+        };
+        for point in points {
+            for axis in point {
+                if let Axis::Molang(text) = axis {
+                    f(text);
+                }
+            }
         }
     }
 }
@@ -402,7 +431,7 @@ pub(super) fn within(v: f64, path: &Path<'_>) -> Result<(), Error> {
 
 /// Longest decimal literal read as a constant (sign, digits and point;
 /// surrounding whitespace is not counted). A longer one reads as Molang.
-const MAX_LITERAL: usize = 64;
+pub(super) const MAX_LITERAL: usize = 64;
 
 /// The value of a string that is a decimal literal — an optional sign,
 /// digits with an optional fraction (`12`, `-12.5`, `.5`, `5.`) — with any
@@ -471,7 +500,7 @@ pub(crate) fn decimal_literal(s: &JsonStr<'_>) -> Option<f64> {
 
 /// Whether `raw` is `-?[0-9]+(\.[0-9]+)?`: a JSON number without exponent
 /// (leading zeros aside, which `parse` reads as the digits they are).
-fn plain_decimal(raw: &[u8]) -> bool {
+pub(super) fn plain_decimal(raw: &[u8]) -> bool {
     let digits = |p: &[u8]| !p.is_empty() && p.iter().all(u8::is_ascii_digit);
     let mut parts = raw.strip_prefix(b"-").unwrap_or(raw).split(|&b| b == b'.');
     parts.next().is_some_and(digits) && parts.next().is_none_or(digits) && parts.next().is_none()

@@ -14,6 +14,8 @@
 //! - `animator.rs`, one animator read once: its group, its staged
 //!   keyframes in stable time order, the claim that lets a later animator
 //!   replace an earlier one, its warnings.
+//! - `molang.rs`, Molang texts compiled once: the count pass's tally and
+//!   the fill's writer;
 //! - `state.rs`, what the clip and animator reads share: the scene arrays
 //!   they write, the staging scratch and the node claims.
 //!
@@ -26,14 +28,18 @@ mod count;
 mod easing;
 mod keyframes;
 mod lookup;
+mod molang;
 mod read;
 mod state;
 
 pub(in crate::bbmodel) use count::count_animations;
 #[cfg(feature = "alloc")]
 pub(in crate::bbmodel) use count::count_animations_at;
+pub(in crate::bbmodel) use count::count_molang;
 pub use count::{AnimationCounts, check_animations};
 pub(in crate::bbmodel) use lookup::{NodeKey, uuid_key};
+pub use molang::MolangTally;
+pub(in crate::bbmodel) use molang::MolangWriter;
 pub(in crate::bbmodel) use read::fill_animations;
 pub(in crate::bbmodel) use state::{AnimationArrays, AnimationScratch, Context};
 

@@ -19,9 +19,10 @@
     reason = "counters of items the input spells out, each item at least one byte and adding at most 6 per item, so totals stay far below usize::MAX; each subtraction follows the comparison that bounds it"
 )]
 
-use super::count::check_animator;
+use super::count::{MolangCount, blend_text, check_animator};
 use super::keyframes::within;
 use super::lookup::{Groups, sort_tables};
+use super::molang::MolangTally;
 use super::state::{
     AnimationArrays, AnimationScratch, Context, DEAD, Fill, Staging, Written, node_name,
 };
@@ -35,7 +36,7 @@ use crate::bbmodel::layout::{index32, mismatch};
 use crate::bbmodel::project::structure::for_each_value;
 use crate::error::{Error, FixedText, Location, Quote, Warning, WarningCode, Warnings};
 use crate::json::{JsonStr, Token, TokenKind};
-use crate::scene::{AnimationRecord, ChannelRecord, LoopMode, NodeRecord, TextRef, TextSource};
+use crate::scene::{AnimationRecord, ChannelRecord, LoopMode, NodeRecord, TextRef};
 
 /// Fills the animation arrays; `uuids_written` entries of
 /// `scratch.uuids` were filled by the outliner walk.
@@ -46,7 +47,7 @@ pub(in crate::bbmodel) fn fill_animations<'a>(
     uuids_written: usize,
     pool: &mut Pool<'_>,
     warnings: &mut Warnings,
-) -> Result<Written, Error> {
+) -> Result<(Written, MolangTally), Error> {
     let doc = ctx.doc;
     let AnimationScratch {
         uuids,
@@ -77,7 +78,7 @@ pub(in crate::bbmodel) fn fill_animations<'a>(
         written: Written::default(),
         warnings,
         subject: FixedText::new(),
-        blend_weight: TextRef::EMPTY,
+        blend_weight: None,
     };
     for_each_value(doc, doc.animations, |i, first, c| {
         let path = ANIMATIONS.with_index(i);
@@ -92,12 +93,18 @@ pub(in crate::bbmodel) fn fill_animations<'a>(
         };
         let slot = fill.out.animations.get_mut(fill.written.animations);
         *slot.ok_or_else(mismatch)? = AnimationRecord { name, ..record };
+        // Compiled once the clip's animators are, which a cold read may
+        // compile again from the clip's start.
+        let weight = match fill.blend_weight.take() {
+            Some(text) => fill.out.molang.compile(&text)?,
+            None => crate::molang::NONE,
+        };
         let slot = fill.out.clip_blend_weights.get_mut(fill.written.animations);
-        *slot.ok_or_else(mismatch)? = fill.blend_weight;
+        *slot.ok_or_else(mismatch)? = weight;
         fill.written.animations += 1;
         Ok(())
     })?;
-    Ok(fill.written)
+    Ok((fill.written, fill.out.molang.written))
 }
 
 /// Which `animators` or `bones` object a clip plays.
@@ -143,10 +150,11 @@ impl<'a> Fill<'_, '_, 'a> {
         }
         let first_channel = self.written.channels;
         let first_keyframe = self.written.keyframes;
+        let first_molang = self.out.molang.written;
         self.staging.generation = self.staging.generation.wrapping_add(1);
         let (mut name, mut length, mut loop_mode) = (None, 0.0f64, LoopMode::Once);
         let mut choice = Choice::default();
-        self.blend_weight = TextRef::EMPTY;
+        self.blend_weight = None;
         while let Some(key) = c.next_key()? {
             let k = known_key(&key, ANIMATION_KEYS);
             let v = c.next()?;
@@ -180,7 +188,7 @@ impl<'a> Fill<'_, '_, 'a> {
                         continue;
                     }
                 }
-                Some(field) => self.molang_field(field, &v, c.offset_of(&v), &at),
+                Some(field) => self.molang_field(field, &v, &at),
                 None => {}
             }
             c.skip_rest(&v)?;
@@ -190,6 +198,7 @@ impl<'a> Fill<'_, '_, 'a> {
             // Cold: drop what was read, check every object, play the chosen.
             self.written.channels = first_channel;
             self.written.keyframes = first_keyframe;
+            self.out.molang.written = first_molang;
             self.staging.generation = self.staging.generation.wrapping_add(1);
             check_all_animators(self.ctx.doc, c.offset_of(first), path)?;
             if let Some((at, key)) = played {
@@ -269,20 +278,15 @@ impl<'a> Fill<'_, '_, 'a> {
     /// anim_time_update, start_delay, loop_delay, blend_weight: Molang
     /// fields whose default is ""; anything else is played as unset
     /// (spec Warnings: "other than their defaults").
-    fn molang_field(&mut self, name: &str, v: &Token<'_>, offset: usize, at: &Path<'_>) {
+    fn molang_field(&mut self, name: &str, v: &Token<'a>, at: &Path<'_>) {
         // blend_weight plays (Blockbench `stackAnimations`: the clip's
         // values times clamp(parse(blend_weight), 0, ∞)) when it is text
-        // without escapes, which the sampler reads from the input.
+        // without escapes, compiled once the clip is read.
         if name == "blend_weight"
             && let TokenKind::String(s) = v.kind
             && !s.has_escapes()
         {
-            let len = s.raw_bytes().len();
-            self.blend_weight = if len == 0 {
-                TextRef::EMPTY
-            } else {
-                TextRef::new(TextSource::Input, offset + 1, len).unwrap_or(TextRef::EMPTY)
-            };
+            blend_text(v, &mut self.blend_weight);
             return;
         }
         let set = match v.kind {
@@ -382,7 +386,8 @@ fn check_all_animators(doc: &Document<'_>, at: usize, path: &Path<'_>) -> Result
             let at = path.with_key(k);
             while let Some(animator_key) = c.next_key()? {
                 let animator = c.next()?;
-                check_animator(&mut c, &animator, &at.with_raw_key(animator_key))?;
+                let path = at.with_raw_key(animator_key);
+                check_animator(&mut c, &animator, &path, &mut MolangCount::off())?;
             }
             continue;
         }

@@ -5,8 +5,10 @@
 
 use crate::arena::scratch_record;
 use crate::bbmodel::animations::lookup::NodeKey;
+use crate::bbmodel::animations::molang::MolangWriter;
 use crate::bbmodel::document::Document;
 use crate::error::{FixedText, SUBJECT_BYTES, Warnings};
+use crate::json::JsonStr;
 use crate::limits::BbmodelLimits;
 use crate::scene::{
     AnimationRecord, ChannelRecord, KeyframeRecord, KeyframeSource, NodeRecord, TextRef, TextSource,
@@ -59,7 +61,10 @@ pub(in crate::bbmodel) struct AnimationArrays<'o> {
     pub(in crate::bbmodel) channels: &'o mut [ChannelRecord],
     pub(in crate::bbmodel) keyframes: &'o mut [KeyframeRecord],
     pub(in crate::bbmodel) keyframe_sources: &'o mut [KeyframeSource],
-    pub(in crate::bbmodel) clip_blend_weights: &'o mut [TextRef],
+    /// Per clip, its `blend_weight` program.
+    pub(in crate::bbmodel) clip_blend_weights: &'o mut [u32],
+    /// The Molang programs keyframes and blend weights compile to.
+    pub(in crate::bbmodel) molang: MolangWriter<'o>,
 }
 
 /// What the fill wrote of each animation array.
@@ -114,5 +119,5 @@ pub(super) struct Fill<'f, 'c, 'a> {
     /// What the animator being read is about (`bone "tail"`), for its warnings.
     pub(super) subject: FixedText<SUBJECT_BYTES>,
     /// The clip being read's `blend_weight` text, when it plays it.
-    pub(super) blend_weight: TextRef,
+    pub(super) blend_weight: Option<JsonStr<'a>>,
 }

@@ -18,13 +18,12 @@ mod rotation;
 mod segment;
 
 pub use clips::{MaterialSample, TEX_MATRIX_SLOTS, TEXTURE_SLOTS, TexMatrixSample, texture_matrix};
-pub use molang::{MAX_PLAYED_NODES, MAX_PLAYED_TEXT, MAX_PLAYED_VARIABLES};
-pub use molang_vars::MAX_CARRIED_NAME;
+pub use molang::MAX_PLAYED_VARIABLES;
 pub use pose::NodePose;
 
 use core::cell::{Cell, RefCell};
 use keyframes::Resolve;
-use molang_vars::Carried;
+use molang_vars::Table;
 
 use super::{
     AnimationRecord, ChannelFlags, ChannelRecord, ChannelTarget, KeyframeRecord, KeyframeSource,
@@ -71,7 +70,7 @@ pub fn clip_time(clip: &AnimationRecord, time: f32) -> Option<f32> {
     }
 }
 
-impl Scene<'_> {
+impl<'a> Scene<'a> {
     /// Writes every node's rest pose into `out` (the first
     /// `min(out.len(), nodes().len())` entries).
     pub fn rest_pose(&self, out: &mut [NodePose]) {
@@ -133,33 +132,26 @@ impl Scene<'_> {
         let Some(t) = clip_time(record, time) else {
             return Ok(());
         };
-        let placeholders = self
-            .molang_placeholders()
-            .first()
-            .map_or("", |text| self.text(*text));
-        let limits = self.molang_limits();
-        molang::with_placeholders(placeholders, limits, |placeholders| {
-            let at = ClipTime {
-                t,
-                time,
-                weight: 1.0,
-            };
-            self.pose_clip(clip, record, at, placeholders, out);
-        });
+        let at = ClipTime {
+            t,
+            time,
+            weight: 1.0,
+        };
+        self.pose_clip(clip, record, at, out);
         Ok(())
     }
 
     /// Applies the channels of bbmodel clip `record` (index `clip`) at `at`
     /// to `out`, in Blockbench's order (`molang_order.rs`) with one Molang
-    /// variable table for the whole sample (`molang_vars.rs`).
-    fn pose_clip(
-        &self,
-        clip: usize,
-        record: &AnimationRecord,
-        at: ClipTime,
-        placeholders: &crate::molang::Placeholders<'_, '_>,
-        out: &mut [NodePose],
-    ) {
+    /// variable table for the whole sample (`molang_vars.rs`). Its own
+    /// frame, apart from `sample`'s errors.
+    #[inline(never)]
+    fn pose_clip(&self, clip: usize, record: &AnimationRecord, at: ClipTime, out: &mut [NodePose]) {
+        let placeholders = crate::molang::Placeholders::of_records(
+            self.molang_placeholders(),
+            self.molang_nodes(),
+            self.molang_text(),
+        );
         let looping = clip_loop_mode(record) == LoopMode::Loop;
         let channels = self
             .channels()
@@ -170,14 +162,17 @@ impl Scene<'_> {
             .unwrap_or(channels);
         // Emptied at the start of every sample (molangjs `resetVariables`
         // stands for it), so a sample is a function of its time.
-        let carried = RefCell::new(Carried::EMPTY);
+        let mut slots = molang_vars::slots();
+        let variables = RefCell::new(Table::new(&mut slots, 0));
         let sampling = |target| molang::Sampling {
-            input: self.input(),
+            programs: self.molang_programs(),
+            nodes: self.molang_nodes(),
+            text: self.molang_text(),
             target,
             anim_time: at.t,
-            placeholders,
+            placeholders: &placeholders,
             life_time: at.time,
-            carried: &carried,
+            variables: &variables,
             limits: self.molang_limits(),
         };
         let blend = self.clip_blend_weights().get(clip).copied();

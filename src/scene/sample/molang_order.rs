@@ -55,16 +55,19 @@ pub(super) fn for_each(
         [a, b] => a.node <= b.node,
         _ => true,
     });
-    let mut visit = |group: &[Run]| {
-        let Some(&(n, _, _)) = group.first() else {
+    // The runs of one node, by where each starts.
+    let mut visit = |starts: &[u32]| {
+        let Some(n) = starts.first().and_then(|s| channels.get(*s as usize)) else {
             return;
         };
+        let n = n.node;
         node(n);
         for target in TARGETS {
-            for &(_, start, end) in group {
-                for i in start as usize..end as usize {
-                    if channels.get(i).is_some_and(|c| c.target == target as u32) {
-                        channel(i);
+            for &start in starts {
+                let run = channels.get(start as usize..).unwrap_or_default();
+                for (k, c) in run.iter().take_while(|c| c.node == n).enumerate() {
+                    if c.target == target as u32 {
+                        channel(start as usize + k);
                     }
                 }
             }
@@ -72,24 +75,36 @@ pub(super) fn for_each(
     };
     if sorted {
         for run in runs() {
-            visit(&[run]);
+            visit(&[run.1]);
         }
         return;
     }
-    // Animators in another order than the outliner's: the runs sorted on
-    // the stack (node, then file order), each node's runs visited together.
-    let mut sorted_runs = [(0u32, 0u32, 0u32); MAX_SORTED_RUNS];
+    sorted_order(channels, runs, visit);
+}
+
+/// [`for_each`]'s order for runs not in node order: their starts sorted
+/// on the stack (node, then file order), each node's runs visited
+/// together. Its own frame, so the common sorted clip does not reserve it.
+#[cold]
+#[inline(never)]
+fn sorted_order<I: Iterator<Item = Run>>(
+    channels: &[ChannelRecord],
+    runs: impl Fn() -> I,
+    mut visit: impl FnMut(&[u32]),
+) {
+    let mut starts = [0u32; MAX_SORTED_RUNS];
     let mut count = 0;
     for run in runs() {
-        let Some(slot) = sorted_runs.get_mut(count) else {
+        let Some(slot) = starts.get_mut(count) else {
             return scan(runs, visit);
         };
-        *slot = run;
+        *slot = run.1;
         count += 1;
     }
-    let list = sorted_runs.get_mut(..count).unwrap_or_default();
-    list.sort_unstable_by_key(|r| (r.0, r.1));
-    for group in list.chunk_by(|a, b| a.0 == b.0) {
+    let node = |start: &u32| channels.get(*start as usize).map_or(u32::MAX, |c| c.node);
+    let list = starts.get_mut(..count).unwrap_or_default();
+    list.sort_unstable_by_key(|s| (node(s), *s));
+    for group in list.chunk_by(|a, b| node(a) == node(b)) {
         visit(group);
     }
 }
@@ -98,13 +113,13 @@ pub(super) fn for_each(
 type Run = (u32, u32, u32);
 
 /// Runs of one node a clip may have for [`for_each`] to sort them on the
-/// stack; past that, nodes are found by repeated scans.
+/// stack (4 bytes each); past that, nodes are found by repeated scans.
 const MAX_SORTED_RUNS: usize = 256;
 
 /// [`for_each`]'s order for more than [`MAX_SORTED_RUNS`] runs: the next
 /// node found by a scan over the runs.
 #[cold]
-fn scan<I: Iterator<Item = Run>>(runs: impl Fn() -> I, mut visit: impl FnMut(&[Run])) {
+fn scan<I: Iterator<Item = Run>>(runs: impl Fn() -> I, mut visit: impl FnMut(&[u32])) {
     let mut last: Option<u32> = None;
     while let Some(n) = runs()
         .map(|r| r.0)
@@ -112,7 +127,7 @@ fn scan<I: Iterator<Item = Run>>(runs: impl Fn() -> I, mut visit: impl FnMut(&[R
         .min()
     {
         for run in runs().filter(|r| r.0 == n) {
-            visit(&[run]);
+            visit(&[run.1]);
         }
         last = Some(n);
     }
