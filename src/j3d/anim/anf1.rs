@@ -40,6 +40,7 @@ pub struct Anf1<'a> {
 pub type JointFrames = Srt<FrameTrack>;
 
 impl<'a> Anf1<'a> {
+    #[inline(never)] // its own frame under `parse_chunk`, a thin dispatch
     pub(crate) fn parse(reader: SectionReader<'a>, limits: &J3dLimits) -> Result<Self, Error> {
         let r = &reader;
         let clip = clip(r, 0x0A, limits)?;

@@ -41,6 +41,7 @@ pub struct Ank1<'a> {
 pub type JointTracks = Srt<KeyTrack>;
 
 impl<'a> Ank1<'a> {
+    #[inline(never)] // its own frame under `parse_chunk`, a thin dispatch
     pub(crate) fn parse(reader: SectionReader<'a>, limits: &J3dLimits) -> Result<Self, Error> {
         let r = &reader;
         let clip = clip(r, 0x0A, limits)?;

@@ -110,6 +110,7 @@ const MATERIAL: Layout = Layout {
 
 impl<'a> ColourAnim<'a> {
     /// A TRK1 chunk: register entries, then konst entries.
+    #[inline(never)] // its own frame under `parse_chunk`, a thin dispatch
     pub(crate) fn parse_trk1(reader: SectionReader<'a>, limits: &J3dLimits) -> Result<Self, Error> {
         let clip = clip(&reader, 0x0A, limits)?;
         let registers = usize::from(reader.u16(REGISTER.count_at)?);
@@ -121,6 +122,7 @@ impl<'a> ColourAnim<'a> {
     }
 
     /// A PAK1 chunk: material-colour entries.
+    #[inline(never)] // its own frame under `parse_chunk`, a thin dispatch
     pub(crate) fn parse_pak1(reader: SectionReader<'a>, limits: &J3dLimits) -> Result<Self, Error> {
         let clip = clip(&reader, 0x0C, limits)?;
         let count = usize::from(reader.u16(MATERIAL.count_at)?);

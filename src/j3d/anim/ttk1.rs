@@ -73,6 +73,7 @@ pub struct TexSrt {
 }
 
 impl<'a> Ttk1<'a> {
+    #[inline(never)] // its own frame under `parse_chunk`, a thin dispatch
     pub(crate) fn parse(reader: SectionReader<'a>, limits: &J3dLimits) -> Result<Self, Error> {
         let r = &reader;
         let clip = clip(r, 0x0A, limits)?;

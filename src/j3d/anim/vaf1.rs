@@ -27,6 +27,7 @@ pub struct Vaf1<'a> {
 }
 
 impl<'a> Vaf1<'a> {
+    #[inline(never)] // its own frame under `parse_chunk`, a thin dispatch
     pub(crate) fn parse(reader: SectionReader<'a>, limits: &J3dLimits) -> Result<Self, Error> {
         let r = &reader;
         let clip = clip(r, 0x0A, limits)?;
