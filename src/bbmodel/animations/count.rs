@@ -39,7 +39,7 @@ pub struct AnimationCounts {
     /// Text-pool bytes of the animation names with escapes.
     pub text: usize,
     /// The Molang the fill compiles (counted when the keyframes are
-    /// checked; else by [`count_molang`]).
+    /// checked; else by `count_molang`).
     pub molang: MolangTally,
 }
 

@@ -333,7 +333,7 @@ pub(crate) fn for_each_value_to_end<'a, E: From<SyntaxError>>(
 /// groups deeper than maxNesting are NESTING_TOO_DEEP.
 ///
 /// Its stack of open groups (12 KiB) is in a frame of its own, never
-/// inlined; the passes walk with [`walk_outliner_in`] and the stack in
+/// inlined; the passes walk with `walk_outliner_in` and the stack in
 /// caller memory instead.
 #[inline(never)]
 pub fn walk_outliner<'a>(
