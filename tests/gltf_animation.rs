@@ -315,6 +315,19 @@ fn euler_matrix(rotation: [f32; 3]) -> Mat4 {
     })
 }
 
+/// The scale the corpus checks export at (1/16: a Blockbench block a metre).
+const CORPUS_SCALE: f32 = 0.0625;
+
+/// `scene` exported at [`CORPUS_SCALE`] and read back: the scale and the document.
+fn exported_at_corpus_scale(scene: &Scene<'_>) -> (f32, Doc) {
+    let options = ExportOptions {
+        scale: CORPUS_SCALE,
+        ..ExportOptions::default()
+    };
+    let out = export(scene, "model", &options).unwrap();
+    (CORPUS_SCALE, Doc::read(&out.main, scene.nodes().len()))
+}
+
 /// Checks animation `a` of `doc` against clip `clip` of `scene` exported at
 /// `scale`: at every `stride`-th input time of its LINEAR channels (and
 /// their last) every scene node's chain is the sampled world matrix; between
@@ -515,13 +528,7 @@ fn convention_12_one_clip_of_every_animated_corpus_model_plays_as_sampled() {
         if scene.animations().is_empty() {
             continue;
         }
-        let scale = 0.0625;
-        let options = ExportOptions {
-            scale,
-            ..ExportOptions::default()
-        };
-        let out = export(&scene, "model", &options).unwrap();
-        let doc = Doc::read(&out.main, scene.nodes().len());
+        let (scale, doc) = exported_at_corpus_scale(&scene);
         if doc.animations.is_empty() {
             continue;
         }
@@ -600,13 +607,7 @@ fn quaternion_hytale_and_rotation_global_corpus_clips_play_as_sampled() {
         if clip_flags.iter().all(|f| *f == 0) {
             continue;
         }
-        let scale = 0.0625;
-        let options = ExportOptions {
-            scale,
-            ..ExportOptions::default()
-        };
-        let out = export(&scene, "model", &options).unwrap();
-        let doc = Doc::read(&out.main, scene.nodes().len());
+        let (scale, doc) = exported_at_corpus_scale(&scene);
         for (clip, f) in clip_flags.iter().enumerate() {
             let clip_name = scene.text(scene.animations()[clip].name);
             let same = |a: &&(Option<String>, Vec<Played>)| a.0.as_deref() == Some(clip_name);
@@ -754,13 +755,7 @@ fn corpus_bezier_and_eased_clips_play_as_sampled() {
             bezier + eased > 0,
             "{name}: {clip_name} has neither bezier nor easing"
         );
-        let scale = 0.0625;
-        let options = ExportOptions {
-            scale,
-            ..ExportOptions::default()
-        };
-        let out = export(&scene, "model", &options).unwrap();
-        let doc = Doc::read(&out.main, scene.nodes().len());
+        let (scale, doc) = exported_at_corpus_scale(&scene);
         let a = doc
             .animations
             .iter()
@@ -919,13 +914,7 @@ fn molang_clips_are_exported_as_sampled() {
         if !scene.animations().iter().any(molang_clip) {
             continue;
         }
-        let scale = 0.0625;
-        let options = ExportOptions {
-            scale,
-            ..ExportOptions::default()
-        };
-        let out = export(&scene, "model", &options).unwrap();
-        let doc = Doc::read(&out.main, scene.nodes().len());
+        let (scale, doc) = exported_at_corpus_scale(&scene);
         for (clip, record) in scene.animations().iter().enumerate() {
             if !molang_clip(record) {
                 continue;
@@ -973,13 +962,7 @@ fn hytale_scale_clips_play_on_the_main_cube_node_as_sampled() {
             continue;
         }
         shape_nodes += shapes.len();
-        let scale = 0.0625;
-        let options = ExportOptions {
-            scale,
-            ..ExportOptions::default()
-        };
-        let out = export(&scene, "model", &options).unwrap();
-        let doc = Doc::read(&out.main, scene.nodes().len());
+        let (scale, doc) = exported_at_corpus_scale(&scene);
         for (clip, record) in scene.animations().iter().enumerate() {
             let first = record.first_channel as usize;
             let channels = &scene.channels()[first..first + record.channel_count as usize];
