@@ -11,8 +11,8 @@
 
 use crate::arena::{Arena, Plan};
 use crate::bbmodel::animations::{
-    AnimationArrays, AnimationScratch, Context as AnimationContext, MolangWriter, ScratchSizes,
-    count_molang, fill_animations, uuid_key,
+    AnimationArrays, AnimationCounts, AnimationScratch, Context as AnimationContext, MolangTally,
+    MolangWriter, ScratchSizes, Written, count_molang, fill_animations, uuid_key,
 };
 use crate::bbmodel::document::Document;
 use crate::bbmodel::document::text_hash::{string_at, text_hash};
@@ -36,9 +36,13 @@ use crate::bbmodel::project::uuid_tables::{
     ElementEntry, OutlinerRef, UuidEntry, body_offset, elements_unique, group_data_at, group_entry,
     group_table, groups_placed_once, place,
 };
-use crate::bbmodel::textures::collections::{ChildEntry, Collections, ScopeEntry};
+use crate::bbmodel::textures::collections::{
+    ChildEntry, CollectionCounts, Collections, ScopeEntry,
+};
 use crate::bbmodel::textures::entries::{TextureFacts, Textures, for_each_texture, uuid_entry};
-use crate::bbmodel::textures::pixels::{ImageTally, ImageWriter, TrailingData, validate_image};
+use crate::bbmodel::textures::pixels::{
+    ImagePlan, ImageTally, ImageWriter, TrailingData, validate_image,
+};
 use crate::bbmodel::textures::records::{COMPOSITE_NAME, write_composite, write_texture};
 use crate::bbmodel::textures::shown::{
     NO_GROUP_TEXTURE, Placement, TextureRules, TextureSummary, group_texture,
@@ -80,6 +84,10 @@ fn validate_images_on_stack(doc: &Document<'_>, options: &Options<'_>) -> Result
 /// value (`pass` [`Pass::Measure`]) or leaving to the fill pass what it
 /// checks itself ([`Pass::Count`]); the plan is the same, unless `cubes`
 /// bounds cubes instead of counting them ([`Cubes::Bounded`]).
+///
+/// Three stages, each a frame of its own, so the element walk at the
+/// bottom of the deepest path runs under one small frame, not under the
+/// locals of every walk before it (issue 40: 16 KiB of stack).
 #[allow(
     clippy::too_many_arguments,
     reason = "what to count with, and the caller's scratch: the window and images' and the walks'"
@@ -94,6 +102,51 @@ pub(crate) fn plan(
     window: Option<(&mut Window, &mut ImageScratch)>,
     walk: &mut WalkScratch,
 ) -> Result<(Plan, Census), Error> {
+    let mut parts = tally_parts(doc, options, pass, prescan, window, walk)?;
+    let collections = count_collections(doc)?;
+    parts.pool += group_pool(doc, &options.limits)?;
+    let mut counts = SceneCounts::default();
+    let elements = tally_elements(
+        doc,
+        options,
+        pass,
+        cubes,
+        counted,
+        prescan,
+        &mut parts,
+        walk,
+        &mut counts,
+    )?;
+    finish_plan(doc, &options.limits, parts, elements, &collections, counts)
+}
+
+/// What `plan`'s first stage found: the outliner's census, the animations'
+/// counts, the textures' facts and images, and the text pool so far.
+struct Parts {
+    census: Census,
+    animations: AnimationCounts,
+    summary: TextureSummary,
+    images: ImagePlan,
+    frame_steps: usize,
+    pool: usize,
+    /// Texture uuids held (sorted) at the front of `WalkScratch::texture_uuids`.
+    named: usize,
+    /// The uuids held are those of every texture before this index.
+    held_until: usize,
+}
+
+/// `plan`'s first stage: the outliner census, the animations, the textures
+/// and their images (validated in a measure), each texture's uuid held for
+/// the faces that name one.
+#[inline(never)]
+fn tally_parts(
+    doc: &Document<'_>,
+    options: &Options<'_>,
+    pass: Pass,
+    prescan: &Prescan,
+    window: Option<(&mut Window, &mut ImageScratch)>,
+    walk: &mut WalkScratch,
+) -> Result<Parts, Error> {
     let limits = &options.limits;
     // Text pool: every escaped group name, inline or in `groups` (an upper
     // bound: a `groups` entry no outliner object names is counted too).
@@ -159,54 +212,112 @@ pub(crate) fn plan(
     if let Some(e) = group_error {
         return Err(e);
     }
-    let uuids = held.get_mut(..named).unwrap_or_default();
-    uuids.sort_unstable();
-    let textures = Textures::new(doc, census.textures, &[], uuids, held_until);
-    let rules = TextureRules::new(doc, &summary);
-    let collections = crate::bbmodel::textures::collections::count(doc)?;
-    // Each node's first collection (Hytale), or its group texture (OptiFine).
-    let collection_nodes =
-        usize::from(crate::bbmodel::textures::collections::apply(doc)) * census.nodes;
-    let group_textures = usize::from(doc.format.per_group_texture()) * census.nodes;
-    // The Hytale plugin's scale plays on a node of the group's main cube.
-    let shape_nodes = main_shape::planned_nodes(doc.format, animations.animators, census.nodes);
-    let mut counts = SceneCounts {
-        nodes: census.nodes + shape_nodes,
-        textures: census.textures,
-        materials: rules.material_count(census.textures),
+    held.get_mut(..named).unwrap_or_default().sort_unstable();
+    Ok(Parts {
+        census,
+        animations,
+        summary,
+        images,
         frame_steps,
-        mips: images.images,
-        pixels: images.pixels,
-        ..SceneCounts::default()
-    };
-    if rules.composite().is_some() {
-        pool += COMPOSITE_NAME.len();
-    }
+        pool,
+        named,
+        held_until,
+    })
+}
+
+/// The Hytale collections' counts, in a frame of their own.
+#[inline(never)]
+fn count_collections(doc: &Document<'_>) -> Result<CollectionCounts, Error> {
+    crate::bbmodel::textures::collections::count(doc)
+}
+
+/// The text pool's bytes for every escaped name in `groups`.
+#[inline(never)]
+fn group_pool(doc: &Document<'_>, limits: &BbmodelLimits) -> Result<usize, Error> {
+    let mut pool = 0;
     crate::bbmodel::project::structure::for_each_entry(doc, doc.groups, |i, at| {
         let data = read_group(doc, at, &GROUPS.with_index(i), None, limits)?;
         pool += escaped_len(&data.name);
         Ok(())
     })?;
+    Ok(pool)
+}
+
+/// `plan`'s second stage: the texture rules and the elements, counted into
+/// `counts` (nodes, textures, materials and what the elements draw).
+#[allow(
+    clippy::too_many_arguments,
+    reason = "plan's inputs, passed through to the element count"
+)]
+#[inline(never)]
+fn tally_elements(
+    doc: &Document<'_>,
+    options: &Options<'_>,
+    pass: Pass,
+    cubes: Cubes,
+    counted: &VertexCounts,
+    prescan: &Prescan,
+    parts: &mut Parts,
+    walk: &mut WalkScratch,
+    counts: &mut SceneCounts,
+) -> Result<ElementTally, Error> {
+    let census = &parts.census;
+    let uuids = walk.texture_uuids.get(..parts.named).unwrap_or_default();
+    let textures = Textures::new(doc, census.textures, &[], uuids, parts.held_until);
+    let rules = TextureRules::new(doc, &parts.summary);
+    // The Hytale plugin's scale plays on a node of the group's main cube.
+    let shape_nodes =
+        main_shape::planned_nodes(doc.format, parts.animations.animators, census.nodes);
+    *counts = SceneCounts {
+        nodes: census.nodes + shape_nodes,
+        textures: census.textures,
+        materials: rules.material_count(census.textures),
+        frame_steps: parts.frame_steps,
+        mips: parts.images.images,
+        pixels: parts.images.pixels,
+        ..SceneCounts::default()
+    };
+    if rules.composite().is_some() {
+        parts.pool += COMPOSITE_NAME.len();
+    }
     let ctx = ElementContext {
         doc,
-        limits,
+        limits: &options.limits,
         textures: &textures,
         rules: &rules,
         placed: Placement::Unknown,
         counted,
     };
+    count_elements(&ctx, pass, cubes, prescan.cubes, counts, &mut walk.count)
+}
+
+/// `plan`'s last stage: the animations' and Molang's counts, and the plan's
+/// scratch and notes.
+#[inline(never)]
+fn finish_plan(
+    doc: &Document<'_>,
+    limits: &BbmodelLimits,
+    parts: Parts,
+    elements: ElementTally,
+    collections: &CollectionCounts,
+    mut counts: SceneCounts,
+) -> Result<(Plan, Census), Error> {
+    let Parts {
+        census,
+        animations,
+        images,
+        mut pool,
+        ..
+    } = parts;
     let ElementTally {
         pool: element_pool,
         max_keys,
         largest,
-    } = count_elements(
-        &ctx,
-        pass,
-        cubes,
-        prescan.cubes,
-        &mut counts,
-        &mut walk.count,
-    )?;
+    } = elements;
+    // Each node's first collection (Hytale), or its group texture (OptiFine).
+    let collection_nodes =
+        usize::from(crate::bbmodel::textures::collections::apply(doc)) * census.nodes;
+    let group_textures = usize::from(doc.format.per_group_texture()) * census.nodes;
     pool += element_pool;
     // Animations: at most three channels per animator (an upper bound).
     counts.animations = animations.animations;
@@ -359,8 +470,117 @@ fn read_group<'a>(
     Ok(data)
 }
 
+/// The fill's scratch, carved from the arena in the order `plan` sized it.
+///
+/// Carved in a frame of its own: each carve can fail with an [`Error`],
+/// and two dozen of those results inlined into `fill` held its frame at
+/// 6 KiB under every element and animation read.
+struct FillScratch<'a> {
+    group_entries: &'a mut [UuidEntry],
+    elements_by_uuid: &'a mut [ElementEntry],
+    refs: &'a mut [OutlinerRef],
+    key_table: &'a mut [KeyEntry],
+    key_index: &'a mut [u32],
+    normal_sums: &'a mut [[f32; 3]],
+    key_positions: &'a mut [[f32; 3]],
+    mesh_corners: &'a mut [MeshCorner],
+    kept_faces: &'a mut [KeptFace],
+    placed_groups: &'a mut [UuidEntry],
+    mesh_order: &'a mut [[u64; 2]],
+    mesh_copy: &'a mut [MeshRecord],
+    png_scratch: &'a mut [u8],
+    collection_children: &'a mut [ChildEntry],
+    collection_scopes: &'a mut [ScopeEntry],
+    collection_textures: &'a mut [i32],
+    collection_nodes: &'a mut [u32],
+    group_textures: &'a mut [i32],
+    facts: &'a mut [TextureFacts],
+    texture_uuids: &'a mut [UuidEntry],
+    mesh_groups: &'a mut [GroupSlot],
+    main_shapes: &'a mut [MainShape],
+    image_scratch: &'a mut [ImageScratch],
+    animation_scratch: AnimationScratch<'a>,
+    walk: &'a mut WalkScratch,
+}
+
+impl<'a> FillScratch<'a> {
+    #[inline(never)]
+    fn carve(
+        doc: &Document<'_>,
+        plan: &Plan,
+        counts: &SceneCounts,
+        arena: &mut Arena<'a>,
+    ) -> Result<Self, Error> {
+        let group_entries = arena.slice::<UuidEntry>(plan.note(NOTE_GROUP_ENTRIES))?;
+        let elements_by_uuid = arena.slice::<ElementEntry>(plan.note(NOTE_ELEMENTS))?;
+        let refs = arena.slice::<OutlinerRef>(plan.note(NOTE_ELEMENT_REFS))?;
+        let key_table = arena.slice::<KeyEntry>(plan.note(NOTE_MAX_KEYS))?;
+        let key_index = arena.slice::<u32>(key_slots(plan.note(NOTE_MAX_KEYS)))?;
+        let normal_sums = arena.slice::<[f32; 3]>(plan.note(NOTE_MAX_KEYS))?;
+        let key_positions = arena.slice::<[f32; 3]>(plan.note(NOTE_MAX_KEYS))?;
+        let mesh_corners = arena.slice::<MeshCorner>(plan.note(NOTE_MAX_CORNERS))?;
+        let kept_faces = arena.slice::<KeptFace>(plan.note(NOTE_MAX_FACES))?;
+        let placed_groups = arena.slice::<UuidEntry>(plan.note(NOTE_NODES))?;
+        let mesh_order = arena.slice::<[u64; 2]>(counts.meshes)?;
+        let mesh_copy = arena.slice::<MeshRecord>(counts.meshes)?;
+        let png_scratch = arena.slice::<u8>(plan.note(NOTE_PNG_SCRATCH))?;
+        let collection_children = arena.slice::<ChildEntry>(plan.note(NOTE_COLLECTION_CHILDREN))?;
+        let collection_scopes = arena.slice::<ScopeEntry>(plan.note(NOTE_COLLECTION_SCOPES))?;
+        let collection_textures = arena.slice::<i32>(plan.note(NOTE_COLLECTIONS))?;
+        let collection_nodes = arena.slice::<u32>(plan.note(NOTE_COLLECTION_NODES))?;
+        let group_textures = arena.slice::<i32>(plan.note(NOTE_GROUP_TEXTURES))?;
+        let facts = arena.slice::<TextureFacts>(counts.textures)?;
+        let texture_uuids = arena.slice::<UuidEntry>(counts.textures)?;
+        let mesh_groups = arena.slice::<GroupSlot>(plan.note(NOTE_MAX_MESH_GROUPS))?;
+        let animation_scratch = ScratchSizes {
+            nodes: plan.note(NOTE_ANIMATION_NODES),
+            keyframes: plan.note(NOTE_MAX_ANIMATOR_KEYFRAMES),
+        }
+        .carve(arena)?;
+        let group_count = plan.note(NOTE_NODES);
+        let main_shapes =
+            arena.slice::<MainShape>(main_shape::table_len(doc.format, group_count))?;
+        let image_scratch = arena.slice::<ImageScratch>(usize::from(counts.mips > 0))?;
+        let [walk] = arena.slice::<WalkScratch>(1)? else {
+            return Err(mismatch());
+        };
+        Ok(Self {
+            group_entries,
+            elements_by_uuid,
+            refs,
+            key_table,
+            key_index,
+            normal_sums,
+            key_positions,
+            mesh_corners,
+            kept_faces,
+            placed_groups,
+            mesh_order,
+            mesh_copy,
+            png_scratch,
+            collection_children,
+            collection_scopes,
+            collection_textures,
+            collection_nodes,
+            group_textures,
+            facts,
+            texture_uuids,
+            mesh_groups,
+            main_shapes,
+            image_scratch,
+            animation_scratch,
+            walk,
+        })
+    }
+}
+
 /// Fills the scene: nodes from the outliner, then every element in file
 /// order, each read once, its meshes put in outliner order at the end.
+///
+/// `fill` carves and hands out; each stage is a frame of its own, so the
+/// element and animation reads at the bottom of the deepest paths run
+/// under a few hundred bytes of `fill`, not under every stage's locals
+/// (issue 40: every corpus file in 16 KiB of stack).
 pub(crate) fn fill<'a>(
     doc: &Document<'a>,
     options: &Options<'_>,
@@ -370,49 +590,180 @@ pub(crate) fn fill<'a>(
 ) -> Result<Scene<'a>, Error> {
     let limits = &options.limits;
     let counts = *plan.counts();
-    let arrays = SceneArrays::carve(&counts, arena)?;
+    let mut arrays = SceneArrays::carve(&counts, arena)?;
+    let mut s = FillScratch::carve(doc, plan, &counts, arena)?;
     let mut pool = Pool {
-        bytes: &mut *arrays.text_pool,
+        bytes: core::mem::take(&mut arrays.text_pool),
         len: 0,
     };
-    // Scratch, in the order `plan` sized it.
-    let group_entries = arena.slice::<UuidEntry>(plan.note(NOTE_GROUP_ENTRIES))?;
-    let elements_by_uuid = arena.slice::<ElementEntry>(plan.note(NOTE_ELEMENTS))?;
-    let refs = arena.slice::<OutlinerRef>(plan.note(NOTE_ELEMENT_REFS))?;
-    let key_table = arena.slice::<KeyEntry>(plan.note(NOTE_MAX_KEYS))?;
-    let key_index = arena.slice::<u32>(key_slots(plan.note(NOTE_MAX_KEYS)))?;
-    let normal_sums = arena.slice::<[f32; 3]>(plan.note(NOTE_MAX_KEYS))?;
-    let key_positions = arena.slice::<[f32; 3]>(plan.note(NOTE_MAX_KEYS))?;
-    let mesh_corners = arena.slice::<MeshCorner>(plan.note(NOTE_MAX_CORNERS))?;
-    let kept_faces = arena.slice::<KeptFace>(plan.note(NOTE_MAX_FACES))?;
-    let placed_groups = arena.slice::<UuidEntry>(plan.note(NOTE_NODES))?;
-    let mesh_order = arena.slice::<[u64; 2]>(counts.meshes)?;
-    let mesh_copy = arena.slice::<MeshRecord>(counts.meshes)?;
-    let png_scratch = arena.slice::<u8>(plan.note(NOTE_PNG_SCRATCH))?;
-    let collection_children = arena.slice::<ChildEntry>(plan.note(NOTE_COLLECTION_CHILDREN))?;
-    let collection_scopes = arena.slice::<ScopeEntry>(plan.note(NOTE_COLLECTION_SCOPES))?;
-    let collection_textures = arena.slice::<i32>(plan.note(NOTE_COLLECTIONS))?;
-    let collection_nodes = arena.slice::<u32>(plan.note(NOTE_COLLECTION_NODES))?;
-    let group_textures = arena.slice::<i32>(plan.note(NOTE_GROUP_TEXTURES))?;
-    let facts = arena.slice::<TextureFacts>(counts.textures)?;
-    let texture_uuids = arena.slice::<UuidEntry>(counts.textures)?;
-    let mesh_groups = arena.slice::<GroupSlot>(plan.note(NOTE_MAX_MESH_GROUPS))?;
-    let animation_scratch = ScratchSizes {
-        nodes: plan.note(NOTE_ANIMATION_NODES),
-        keyframes: plan.note(NOTE_MAX_ANIMATOR_KEYFRAMES),
-    }
-    .carve(arena)?;
-    let group_uuids = animation_scratch.uuids;
+    let (textures, rules) = fill_textures(doc, options, &mut arrays, &mut pool, &mut s, warnings)?;
+    let mut collections = Collections::read(
+        doc,
+        &textures,
+        core::mem::take(&mut s.collection_children),
+        core::mem::take(&mut s.collection_scopes),
+        core::mem::take(&mut s.collection_textures),
+        core::mem::take(&mut s.collection_nodes),
+        warnings,
+        mismatch,
+    )?;
+    group_table(doc, s.group_entries, limits.max_string_chars)?;
     let group_count = plan.note(NOTE_NODES);
-    let main_shapes = arena.slice::<MainShape>(main_shape::table_len(doc.format, group_count))?;
-    let image_scratch = arena.slice::<ImageScratch>(usize::from(counts.mips > 0))?;
-    let [walk] = arena.slice::<WalkScratch>(1)? else {
-        return Err(mismatch());
-    };
+    let nodes = arrays.nodes.get_mut(..group_count).ok_or_else(mismatch)?;
+    let Placed { groups, elements } = fill_outliner(
+        doc,
+        limits,
+        &textures,
+        &mut collections,
+        nodes,
+        &mut pool,
+        &mut s,
+        warnings,
+    )?;
 
-    // Textures, each read once and written as it is read: its record,
-    // material, frame steps and pixels, and what faces need of it.
-    let files = options.texture_files;
+    // Elements in file order, each read once and written where the
+    // outliner places it.
+    let mut meshes = MeshWriter {
+        meshes: &mut *arrays.meshes,
+        groups: &mut *arrays.groups,
+        positions: &mut *arrays.positions,
+        normals: &mut *arrays.normals,
+        uvs: &mut *arrays.uvs,
+        indices: &mut *arrays.indices,
+        uv_rects: &mut *arrays.uv_rects,
+        mesh: 0,
+        group: 0,
+        vertex: 0,
+        index: 0,
+    };
+    let ctx = ElementContext {
+        doc,
+        limits,
+        textures: &textures,
+        rules: &rules,
+        placed: Placement::Nothing,
+        // The fill pass walks each `vertices` object once, for its keys.
+        counted: &VertexCounts::new(None),
+    };
+    let read = fill_elements(
+        &ctx,
+        &mut meshes,
+        &mut pool,
+        ElementSlots {
+            by_uuid: &mut *s.elements_by_uuid,
+            refs: s.refs.get_mut(..elements).ok_or_else(mismatch)?,
+            named: elements,
+            group_textures: &*s.group_textures,
+            collections: &collections,
+            main_shapes: &mut *s.main_shapes,
+            mesh_order: &mut *s.mesh_order,
+            mesh: MeshScratch {
+                keys: &mut *s.key_table,
+                slots: &mut *s.key_index,
+                positions: &mut *s.key_positions,
+                normals: &mut *s.normal_sums,
+                corners: &mut *s.mesh_corners,
+                faces: &mut *s.kept_faces,
+                groups: &mut *s.mesh_groups,
+            },
+        },
+        warnings,
+    )?;
+    if read != s.elements_by_uuid.len() {
+        return Err(mismatch());
+    }
+    let written = MeshTotals {
+        meshes: meshes.mesh,
+        groups: meshes.group,
+        vertices: meshes.vertex,
+        indices: meshes.index,
+    };
+    finish_elements(
+        doc,
+        &mut s,
+        elements,
+        &mut *arrays.meshes,
+        written.meshes,
+        warnings,
+    )?;
+
+    // Animations, once the nodes they move are known, and the shape nodes
+    // their Hytale scale plays on.
+    let (animations, molang, node_count) = fill_animation_stage(
+        doc,
+        limits,
+        &mut arrays,
+        &mut s,
+        Placed { groups, elements },
+        group_count,
+        written.meshes,
+        &mut pool,
+        warnings,
+    )?;
+
+    // Faces without area were planned for and not written: hand out only
+    // what was written.
+    let used = SceneCounts {
+        nodes: node_count,
+        meshes: written.meshes,
+        groups: written.groups,
+        positions: written.vertices,
+        normals: written.vertices,
+        uvs: written.vertices,
+        indices: written.indices,
+        uv_rects: written.indices / 3,
+        animations: animations.animations,
+        channels: animations.channels,
+        keyframes: animations.keyframes,
+        keyframe_sources: animations.keyframes,
+        clip_blend_weights: animations.animations,
+        molang_programs: molang.programs,
+        molang_nodes: molang.nodes,
+        molang_text: molang.text,
+        molang_placeholders: molang.placeholders,
+        text_pool: pool.len,
+        ..counts
+    };
+    arrays.text_pool = pool.bytes;
+    let arrays = arrays.truncate(&used);
+    Ok(Scene::new(Format::Bbmodel, doc.bytes, arrays))
+}
+
+/// What the element stage wrote into the mesh arrays.
+#[derive(Clone, Copy)]
+struct MeshTotals {
+    meshes: usize,
+    groups: usize,
+    vertices: usize,
+    indices: usize,
+}
+
+/// What the outliner walk placed: groups by uuid, and element uuids.
+#[derive(Clone, Copy)]
+struct Placed {
+    groups: usize,
+    elements: usize,
+}
+
+/// The fill's texture stage: each texture read once and written as it is
+/// read (its record, material, frame steps and pixels, and what faces need
+/// of it), then the composite material; the textures as faces see them.
+#[inline(never)]
+fn fill_textures<'a>(
+    doc: &Document<'a>,
+    options: &Options<'_>,
+    arrays: &mut SceneArrays<'a>,
+    pool: &mut Pool<'_>,
+    s: &mut FillScratch<'a>,
+    warnings: &mut Warnings,
+) -> Result<(Textures<'a>, TextureRules), Error> {
+    let (limits, files) = (&options.limits, options.texture_files);
+    let count = arrays.textures.len();
+    let (facts, texture_uuids) = (
+        core::mem::take(&mut s.facts),
+        core::mem::take(&mut s.texture_uuids),
+    );
+    let (png_scratch, image_scratch) = (&mut *s.png_scratch, &mut *s.image_scratch);
     let (mut summary, mut images, mut step, mut named) = (
         TextureSummary::default(),
         ImageWriter::default(),
@@ -460,37 +811,39 @@ pub(crate) fn fill<'a>(
     trailing.warn(warnings);
     let texture_uuids = texture_uuids.get_mut(..named).ok_or_else(mismatch)?;
     texture_uuids.sort_unstable();
-    let textures = Textures::new(doc, counts.textures, facts, texture_uuids, counts.textures);
+    let textures = Textures::new(doc, count, facts, texture_uuids, count);
     let rules = TextureRules::new(doc, &summary);
     let composite_name = if rules.composite().is_some() {
         pool.literal(COMPOSITE_NAME)?
     } else {
         TextRef::EMPTY
     };
-    write_composite(
-        &rules,
-        counts.textures,
-        arrays.materials,
-        composite_name,
-        mismatch,
-    )?;
-    let mut collections = Collections::read(
-        doc,
-        &textures,
-        collection_children,
-        collection_scopes,
-        collection_textures,
-        collection_nodes,
-        warnings,
-        mismatch,
-    )?;
-    group_table(doc, group_entries, limits.max_string_chars)?;
+    write_composite(&rules, count, arrays.materials, composite_name, mismatch)?;
+    Ok((textures, rules))
+}
 
-    // One walk of the outliner: where it places each element uuid, its
-    // groups' uuids (checked for a group placed twice afterwards), and the
-    // nodes, each written from its object's fields as the walk reads them.
-    // Group nodes first; shape nodes (Hytale scale) after them, at the end.
-    let nodes = arrays.nodes.get_mut(..group_count).ok_or_else(mismatch)?;
+/// The fill's outliner stage: one walk of the outliner, writing each group
+/// node from its object's fields as the walk reads them, noting where it
+/// places each element uuid and the groups' uuids (checked for a group
+/// placed twice afterwards).
+#[allow(
+    clippy::too_many_arguments,
+    reason = "the stage's inputs and the arrays it writes, each its own borrow"
+)]
+#[inline(never)]
+fn fill_outliner<'a>(
+    doc: &Document<'a>,
+    limits: &BbmodelLimits,
+    textures: &Textures<'_>,
+    collections: &mut Collections<'_>,
+    nodes: &mut [NodeRecord],
+    pool: &mut Pool<'_>,
+    s: &mut FillScratch<'_>,
+    warnings: &mut Warnings,
+) -> Result<Placed, Error> {
+    let (group_entries, group_textures) = (&*s.group_entries, &mut *s.group_textures);
+    let (placed_groups, group_uuids) = (&mut *s.placed_groups, &mut *s.animation_scratch.uuids);
+    let refs = &mut *s.refs;
     let (mut placed, mut named) = (0usize, 0usize);
     // A group placed twice can write its name twice, past the text the
     // plan counted: that overflow waits until "placed twice" is ruled out.
@@ -523,7 +876,7 @@ pub(crate) fn fill<'a>(
     walk_outliner_in(
         doc,
         limits,
-        &mut walk.outliner,
+        &mut s.walk.outliner,
         Some(&mut group_error),
         |event| {
             match event {
@@ -560,7 +913,7 @@ pub(crate) fn fill<'a>(
                         let outliner = Path::key("outliner");
                         let group = entry.map(|i| GROUPS.with_index(i));
                         let at = group.as_ref().unwrap_or(&outliner).with_key("texture");
-                        *slot = group_texture(&textures, &data.texture, &at, Some(&mut *warnings));
+                        *slot = group_texture(textures, &data.texture, &at, Some(&mut *warnings));
                     }
                 }
                 OutlinerEvent::GroupEnd {
@@ -578,7 +931,7 @@ pub(crate) fn fill<'a>(
                         let data = read_group(doc, outliner_at, &outliner, children_end, limits)?;
                         write_node(node, parent, &data)?;
                         if let Some(slot) = group_textures.get_mut(node) {
-                            *slot = group_texture(&textures, &data.texture, &outliner, None);
+                            *slot = group_texture(textures, &data.texture, &outliner, None);
                         }
                     }
                 }
@@ -606,96 +959,27 @@ pub(crate) fn fill<'a>(
     }
     let refs = refs.get_mut(..named).ok_or_else(mismatch)?;
     refs.sort_unstable();
+    Ok(Placed {
+        groups: placed,
+        elements: named,
+    })
+}
 
-    // Elements in file order, each read once and written where the
-    // outliner places it.
-    let mut meshes = MeshWriter {
-        meshes: &mut *arrays.meshes,
-        groups: &mut *arrays.groups,
-        positions: &mut *arrays.positions,
-        normals: &mut *arrays.normals,
-        uvs: &mut *arrays.uvs,
-        indices: &mut *arrays.indices,
-        uv_rects: &mut *arrays.uv_rects,
-        mesh: 0,
-        group: 0,
-        vertex: 0,
-        index: 0,
-    };
-    let ctx = ElementContext {
-        doc,
-        limits,
-        textures: &textures,
-        rules: &rules,
-        placed: Placement::Nothing,
-        // The fill pass walks each `vertices` object once, for its keys.
-        counted: &VertexCounts::new(None),
-    };
-    let mut elements = 0usize;
-    for_each_value(doc, doc.elements, |i, first, c| {
-        let at = c.offset_of(&first);
-        let Element { head, body } = read_element(&ctx, Pass::Fill, i, &first, c, Some(warnings))?;
-        *elements_by_uuid.get_mut(i).ok_or_else(mismatch)? = ElementEntry {
-            hash: head.uuid.as_ref().map_or(0, text_hash),
-            at: at as u64,
-            index: i as u64,
-        };
-        elements += 1;
-        let (parent, order) = match &head.uuid {
-            Some(uuid) => place(doc, refs, uuid, i)?,
-            None => None,
-        }
-        // Elements the outliner does not place follow at the root, in file order.
-        .unwrap_or((-1, named as u64 + i as u64));
-        let name = match (&head.name, &body) {
-            (_, ElementBody::Unsupported) | (None, _) => TextRef::EMPTY,
-            (Some(n), _) => pool.text(doc.bytes, n)?,
-        };
-        let mesh = meshes.mesh;
-        // Convention 15: the texture the element's place gives its faces.
-        let placed = if !rules.by_placement() {
-            Placement::Nothing
-        } else if doc.format.per_group_texture() {
-            let texture = usize::try_from(parent)
-                .ok()
-                .and_then(|p| group_textures.get(p).copied());
-            match texture {
-                None | Some(NO_GROUP_TEXTURE) => Placement::Nothing,
-                Some(t) => Placement::Texture(t),
-            }
-        } else {
-            collections.cube(doc, head.uuid.as_ref(), head.scope, parent)
-        };
-        let ctx = ElementContext { placed, ..ctx };
-        match body {
-            ElementBody::Cube(cube) => {
-                meshes.drawn_cube(&ctx, &cube, name, &head, parent)?;
-                let (rotation, centre) = cube.rotation_and_centre();
-                main_shape::note_cube(main_shapes, parent, order, rotation, centre);
-            }
-            ElementBody::Mesh(mesh) => {
-                let scratch = MeshScratch {
-                    keys: &mut *key_table,
-                    slots: &mut *key_index,
-                    positions: &mut *key_positions,
-                    normals: &mut *normal_sums,
-                    corners: &mut *mesh_corners,
-                    faces: &mut *kept_faces,
-                    groups: &mut *mesh_groups,
-                };
-                meshes.mesh(&ctx, i, &mesh, name, &head, parent, scratch)?;
-            }
-            ElementBody::Unsupported => return Ok(()),
-        }
-        *mesh_order.get_mut(mesh).ok_or_else(mismatch)? = [order, mesh as u64];
-        Ok(())
-    })?;
-    if elements != elements_by_uuid.len() {
-        return Err(mismatch());
-    }
-    elements_unique(doc, elements_by_uuid)?;
-
-    // Uuids the outliner names that no element has, in outliner order.
+/// After the elements: no two with one uuid, a warning for each uuid the
+/// outliner names that no element has (in outliner order), and the
+/// `written` meshes put in outliner order (their vertices stay where they
+/// were written).
+#[inline(never)]
+fn finish_elements(
+    doc: &Document<'_>,
+    s: &mut FillScratch<'_>,
+    named: usize,
+    records: &mut [MeshRecord],
+    written: usize,
+    warnings: &mut Warnings,
+) -> Result<(), Error> {
+    elements_unique(doc, s.elements_by_uuid)?;
+    let refs = s.refs.get_mut(..named).ok_or_else(mismatch)?;
     refs.sort_unstable_by_key(|r| r.seq);
     for r in refs.iter().filter(|r| r.taken == 0) {
         let uuid = string_at(doc, offset(r.at)).map_or("", |s| s.raw_str());
@@ -708,22 +992,50 @@ pub(crate) fn fill<'a>(
             ),
         ));
     }
-
-    // Meshes in outliner order (their vertices stay where they were written).
-    let written = meshes.mesh;
-    let order = mesh_order.get_mut(..written).ok_or_else(mismatch)?;
+    let order = s.mesh_order.get_mut(..written).ok_or_else(mismatch)?;
     if !order.is_sorted_by_key(|o| o[0]) {
-        let records = meshes.meshes.get_mut(..written).ok_or_else(mismatch)?;
-        let copy = mesh_copy.get_mut(..written).ok_or_else(mismatch)?;
+        let records = records.get_mut(..written).ok_or_else(mismatch)?;
+        let copy = s.mesh_copy.get_mut(..written).ok_or_else(mismatch)?;
         copy.copy_from_slice(records);
         order.sort_unstable_by_key(|o| o[0]);
         for (record, [_, from]) in records.iter_mut().zip(order.iter()) {
             *record = *copy.get(offset(*from)).ok_or_else(mismatch)?;
         }
     }
+    Ok(())
+}
 
-    // Animations, once the nodes they move are known.
-    let animations = fill_animations(
+/// The fill's animation stage: the clips, once the nodes they move are
+/// known; a node for each Hytale-scaled group's main cube; the Molang
+/// bounds and placeholders. What was written, and the node count.
+#[allow(
+    clippy::too_many_arguments,
+    reason = "the stage's inputs and the arrays it writes, each its own borrow"
+)]
+#[inline(never)]
+fn fill_animation_stage<'a>(
+    doc: &Document<'a>,
+    limits: &BbmodelLimits,
+    arrays: &mut SceneArrays<'a>,
+    s: &mut FillScratch<'_>,
+    placed: Placed,
+    group_count: usize,
+    written_meshes: usize,
+    pool: &mut Pool<'_>,
+    warnings: &mut Warnings,
+) -> Result<(Written, MolangTally, usize), Error> {
+    let a = &mut s.animation_scratch;
+    let uuids_written = placed.groups.min(a.uuids.len());
+    let scratch = AnimationScratch {
+        uuids: &mut *a.uuids,
+        names: &mut *a.names,
+        claims: &mut *a.claims,
+        staged: &mut *a.staged,
+        sources: &mut *a.sources,
+        order: &mut *a.order,
+    };
+    let nodes = arrays.nodes.get(..group_count).ok_or_else(mismatch)?;
+    let (animations, mut molang) = fill_animations(
         &AnimationContext { doc, limits, nodes },
         AnimationArrays {
             animations: &mut *arrays.animations,
@@ -740,19 +1052,15 @@ pub(crate) fn fill<'a>(
                 limits: crate::molang::MolangLimits::of(limits),
             },
         },
-        AnimationScratch {
-            uuids: group_uuids,
-            ..animation_scratch
-        },
-        placed.min(plan.note(NOTE_ANIMATION_NODES)),
-        &mut pool,
+        scratch,
+        uuids_written,
+        pool,
         warnings,
     )?;
-    let (animations, mut molang) = animations;
 
     // Hytale scale: a node for each scaled group's main cube.
     let node_count = main_shape::add_shape_nodes(
-        main_shapes,
+        s.main_shapes,
         arrays
             .channels
             .get(..animations.channels)
@@ -760,8 +1068,11 @@ pub(crate) fn fill<'a>(
         ShapeArrays {
             nodes: &mut *arrays.nodes,
             groups: group_count,
-            meshes: meshes.meshes.get_mut(..written).ok_or_else(mismatch)?,
-            order,
+            meshes: arrays
+                .meshes
+                .get_mut(..written_meshes)
+                .ok_or_else(mismatch)?,
+            order: s.mesh_order.get(..written_meshes).ok_or_else(mismatch)?,
         },
     )?;
 
@@ -793,32 +1104,126 @@ pub(crate) fn fill<'a>(
         writer.compile_placeholders(text)?;
         molang = writer.written;
     }
+    Ok((animations, molang, node_count))
+}
 
-    // Faces without area were planned for and not written: hand out only
-    // what was written.
-    let used = SceneCounts {
-        nodes: node_count,
-        meshes: meshes.mesh,
-        groups: meshes.group,
-        positions: meshes.vertex,
-        normals: meshes.vertex,
-        uvs: meshes.vertex,
-        indices: meshes.index,
-        uv_rects: meshes.index / 3,
-        animations: animations.animations,
-        channels: animations.channels,
-        keyframes: animations.keyframes,
-        keyframe_sources: animations.keyframes,
-        clip_blend_weights: animations.animations,
-        molang_programs: molang.programs,
-        molang_nodes: molang.nodes,
-        molang_text: molang.text,
-        molang_placeholders: molang.placeholders,
-        text_pool: pool.len,
-        ..counts
+/// What the element stage writes besides the scene's arrays: each
+/// element's uuid entry, the outliner places it takes, and the scratch a
+/// mesh is built in.
+struct ElementSlots<'s, 'c> {
+    by_uuid: &'s mut [ElementEntry],
+    /// The outliner's element uuids, sorted; `named` of them.
+    refs: &'s mut [OutlinerRef],
+    named: usize,
+    group_textures: &'s [i32],
+    collections: &'s Collections<'c>,
+    main_shapes: &'s mut [MainShape],
+    /// Each written mesh's outliner order.
+    mesh_order: &'s mut [[u64; 2]],
+    mesh: MeshScratch<'s>,
+}
+
+/// The fill's element stage: every element in file order, read once and
+/// written where the outliner places it; the number read.
+///
+/// A frame of its own under `fill`, so the element reads (the deepest
+/// path of most files) run under no more than this stage's locals.
+#[inline(never)]
+fn fill_elements<'a>(
+    ctx: &ElementContext<'_, 'a>,
+    meshes: &mut MeshWriter<'_>,
+    pool: &mut Pool<'_>,
+    mut slots: ElementSlots<'_, '_>,
+    warnings: &mut Warnings,
+) -> Result<usize, Error> {
+    let doc = ctx.doc;
+    let mut elements = 0usize;
+    let mut element = Element::EMPTY;
+    for_each_value(doc, doc.elements, |i, first, c| {
+        let at = c.offset_of(&first);
+        let out = &mut element;
+        read_element(ctx, Pass::Fill, i, &first, c, Some(&mut *warnings), out)?;
+        elements += 1;
+        fill_element(ctx, meshes, pool, &mut slots, i, at, &element)
+    })?;
+    Ok(elements)
+}
+
+/// Writes element `i` (read whole; its object starts at byte `at`): its
+/// uuid entry, its place in the outliner, its name, and what its type
+/// draws. In a frame of its own, off the element walk each read runs under.
+#[allow(
+    clippy::too_many_arguments,
+    reason = "the element stage's state, lent for one element"
+)]
+#[inline(never)]
+fn fill_element(
+    ctx: &ElementContext<'_, '_>,
+    meshes: &mut MeshWriter<'_>,
+    pool: &mut Pool<'_>,
+    slots: &mut ElementSlots<'_, '_>,
+    i: usize,
+    at: usize,
+    element: &Element<'_>,
+) -> Result<(), Error> {
+    let (doc, rules) = (ctx.doc, ctx.rules);
+    let Element { head, body } = element;
+    *slots.by_uuid.get_mut(i).ok_or_else(mismatch)? = ElementEntry {
+        hash: head.uuid.as_ref().map_or(0, text_hash),
+        at: at as u64,
+        index: i as u64,
     };
-    let arrays = arrays.truncate(&used);
-    Ok(Scene::new(Format::Bbmodel, doc.bytes, arrays))
+    let (parent, order) = match &head.uuid {
+        Some(uuid) => place(doc, slots.refs, uuid, i)?,
+        None => None,
+    }
+    // Elements the outliner does not place follow at the root, in file order.
+    .unwrap_or((-1, slots.named as u64 + i as u64));
+    let name = match (&head.name, &body) {
+        (_, ElementBody::Unsupported) | (None, _) => TextRef::EMPTY,
+        (Some(n), _) => pool.text(doc.bytes, n)?,
+    };
+    let mesh = meshes.mesh;
+    // Convention 15: the texture the element's place gives its faces.
+    let placed = if !rules.by_placement() {
+        Placement::Nothing
+    } else if doc.format.per_group_texture() {
+        let texture = usize::try_from(parent)
+            .ok()
+            .and_then(|p| slots.group_textures.get(p).copied());
+        match texture {
+            None | Some(NO_GROUP_TEXTURE) => Placement::Nothing,
+            Some(t) => Placement::Texture(t),
+        }
+    } else {
+        slots
+            .collections
+            .cube(doc, head.uuid.as_ref(), head.scope, parent)
+    };
+    let ctx = ElementContext { placed, ..*ctx };
+    match body {
+        ElementBody::Cube(cube) => {
+            meshes.drawn_cube(&ctx, cube, name, head, parent)?;
+            let (rotation, centre) = cube.rotation_and_centre();
+            main_shape::note_cube(slots.main_shapes, parent, order, rotation, centre);
+        }
+        ElementBody::Mesh(mesh) => {
+            let m = &mut slots.mesh;
+            let scratch = MeshScratch {
+                keys: &mut *m.keys,
+                slots: &mut *m.slots,
+                positions: &mut *m.positions,
+                normals: &mut *m.normals,
+                corners: &mut *m.corners,
+                faces: &mut *m.faces,
+                groups: &mut *m.groups,
+            };
+            meshes.mesh(&ctx, i, mesh, name, head, parent, scratch)?;
+        }
+        ElementBody::Unsupported => return Ok(()),
+    }
+    *slots.mesh_order.get_mut(mesh).ok_or_else(mismatch)? = [order, mesh as u64];
+    Ok(())
 }
 
 /// The project's `animation_variable_placeholders` when it is a string

@@ -90,7 +90,9 @@ macro_rules! scene_arrays {
         }
 
         impl<'a> SceneArrays<'a> {
-            /// Carves every array from `arena`, in the order [`SceneCounts::add_to`] counts them.
+            /// Carves every array from `arena`, in the order [`SceneCounts::add_to`] counts them
+            /// (in a frame of its own: each carve's result holds an [`Error`]).
+            #[inline(never)]
             pub fn carve(counts: &SceneCounts, arena: &mut Arena<'a>) -> Result<Self, Error> {
                 Ok(Self { $( $name: arena.slice::<$ty>(counts.$name)?, )* })
             }

@@ -88,6 +88,21 @@ pub struct Element<'a> {
     pub body: ElementBody,
 }
 
+impl Element<'_> {
+    /// No element yet: what [`read_element`] writes over.
+    pub const EMPTY: Self = Self {
+        head: ElementHead {
+            kind: ElementKind::Unsupported,
+            name: None,
+            uuid: None,
+            visible: true,
+            render_order: 0,
+            scope: 0.0,
+        },
+        body: ElementBody::Unsupported,
+    };
+}
+
 /// An element's geometry, by type.
 // A cube lives on the stack for one element at a time; boxing it would
 // allocate.
@@ -204,6 +219,9 @@ struct Deferred {
 /// Errors of the common fields (type, name, uuid, render_order) come first,
 /// wherever they stand; then the first error, in file order, of the fields
 /// the element's type reads (spec Errors: INVALID_FIELD, TOO_MANY_VERTICES).
+///
+/// The element is written to `out` (the caller's, reused from one element
+/// to the next) rather than returned in a `Result` the caller would copy.
 pub fn read_element<'a>(
     ctx: &ElementContext<'_, 'a>,
     pass: Pass,
@@ -211,7 +229,8 @@ pub fn read_element<'a>(
     first: &Token<'a>,
     c: &mut Cursor<'a>,
     mut warnings: Option<&mut Warnings>,
-) -> Result<Element<'a>, Error> {
+    out: &mut Element<'a>,
+) -> Result<(), Error> {
     let doc = ctx.doc;
     let path = crate::bbmodel::document::value::ELEMENTS.with_index(index);
     crate::bbmodel::document::value::expect_object(first, &path, "element")?;
@@ -474,7 +493,8 @@ pub fn read_element<'a>(
             ElementBody::Unsupported
         }
     };
-    Ok(Element { head, body })
+    *out = Element { head, body };
+    Ok(())
 }
 
 /// Reads one of the fields every element has (`type`, `name`, `uuid`,
