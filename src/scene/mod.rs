@@ -84,7 +84,7 @@ macro_rules! scene_arrays {
         }
 
         /// The scene's arrays while a decoder fills them, carved from the arena.
-        #[derive(Debug)]
+        #[derive(Debug, Default)]
         pub struct SceneArrays<'a> {
             $( $(#[$doc])* pub $name: &'a mut [$ty], )*
         }
@@ -95,6 +95,14 @@ macro_rules! scene_arrays {
             #[inline(never)]
             pub fn carve(counts: &SceneCounts, arena: &mut Arena<'a>) -> Result<Self, Error> {
                 Ok(Self { $( $name: arena.slice::<$ty>(counts.$name)?, )* })
+            }
+
+            /// [`SceneArrays::carve`] into `self` (the caller's, not copied
+            /// out of a `Result`).
+            #[inline(never)]
+            pub fn carve_into(&mut self, counts: &SceneCounts, arena: &mut Arena<'a>) -> Result<(), Error> {
+                $( self.$name = arena.slice::<$ty>(counts.$name)?; )*
+                Ok(())
             }
 
             fn freeze(self) -> Arrays<'a> {

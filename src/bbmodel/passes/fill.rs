@@ -170,7 +170,8 @@ pub(crate) fn fill<'a>(
 ) -> Result<Scene<'a>, Error> {
     let limits = &options.limits;
     let counts = *plan.counts();
-    let mut arrays = SceneArrays::carve(&counts, arena)?;
+    let mut arrays = SceneArrays::default();
+    arrays.carve_into(&counts, arena)?;
     let mut s = FillScratch::carve(doc, plan, &counts, arena)?;
     let mut pool = Pool {
         bytes: core::mem::take(&mut arrays.text_pool),
@@ -305,8 +306,14 @@ pub(crate) fn fill<'a>(
         ..counts
     };
     arrays.text_pool = pool.bytes;
-    let arrays = arrays.truncate(&used);
-    Ok(Scene::new(Format::Bbmodel, doc.bytes, arrays))
+    Ok(hand_out(doc.bytes, arrays, &used))
+}
+
+/// The scene of what was written (`used` of each array), in a frame of its
+/// own.
+#[inline(never)]
+fn hand_out<'a>(bytes: &'a [u8], arrays: SceneArrays<'a>, used: &SceneCounts) -> Scene<'a> {
+    Scene::new(Format::Bbmodel, bytes, arrays.truncate(used))
 }
 
 /// What the element stage wrote into the mesh arrays.

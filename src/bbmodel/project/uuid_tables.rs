@@ -35,6 +35,7 @@ impl UuidEntry {
 
 /// The 5.x `groups` entries by uuid hash, sorted; duplicates are
 /// DUPLICATE_REFERENCE (spec: "the same uuid twice: … two groups entries").
+#[inline(never)]
 pub(in crate::bbmodel) fn group_table(
     doc: &Document<'_>,
     table: &mut [UuidEntry],
