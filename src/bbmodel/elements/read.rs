@@ -17,7 +17,9 @@
 use crate::bbmodel::document::Document;
 use crate::bbmodel::document::value::{Cursor, Path, invalid, known_key, type_name};
 use crate::bbmodel::elements::context::{ElementContext, Pass, deferred};
-use crate::bbmodel::elements::cube::{CubeInput, CubeShape, FaceInput, FaceName, cube_faces};
+use crate::bbmodel::elements::cube::{
+    CubeFaces, CubeInput, CubeShape, FaceInput, FaceName, cube_faces_into,
+};
 use crate::bbmodel::elements::faces::{FaceTexture, FacesRead, read_faces};
 use crate::bbmodel::elements::mesh::faces::MeshHead;
 use crate::bbmodel::elements::mesh::vertex_count::{check_unread_vertices, count_vertex_keys};
@@ -155,7 +157,8 @@ impl CubeRead {
 
     /// The faces that get triangles, in face order, ready for the scene.
     pub fn drawn_faces(&self, ctx: &ElementContext<'_, '_>) -> heapless::Vec<DrawnFace, 6> {
-        let geometry = cube_faces(&self.cube, &self.faces);
+        let mut geometry = CubeFaces::default();
+        cube_faces_into(&self.cube, &self.faces, &mut geometry);
         let mut drawn = heapless::Vec::new();
         for face in geometry.iter() {
             let texture = self

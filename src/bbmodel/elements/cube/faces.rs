@@ -52,7 +52,7 @@ pub struct CubeFace {
 
 /// The faces of one cube and the facts about its box the caller needs for
 /// sidedness.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct CubeFaces {
     /// Per [`FaceName::index`]: the face, or `None` when it was not drawn or
     /// has zero area (no triangles).
@@ -114,6 +114,15 @@ impl CubeFaces {
 ///   [`box_uv_size`] on a box-UV cube, else [`DEFAULT_FACE_UV`]; inflate and
 ///   stretch never change them.
 pub fn cube_faces(cube: &CubeInput, faces: &[Option<FaceInput>; 6]) -> CubeFaces {
+    let mut out = CubeFaces::default();
+    cube_faces_into(cube, faces, &mut out);
+    out
+}
+
+/// [`cube_faces`] written into `out` (the caller's; a returned record, 968
+/// bytes, would sit in this frame and the caller's at once).
+#[inline(never)]
+pub fn cube_faces_into(cube: &CubeInput, faces: &[Option<FaceInput>; 6], out: &mut CubeFaces) {
     let (lo, hi) = cube_box(cube);
     let CubeShape {
         flat,
@@ -130,8 +139,14 @@ pub fn cube_faces(cube: &CubeInput, faces: &[Option<FaceInput>; 6]) -> CubeFaces
     };
     let rotation = Rotation::from_degrees(cube.rotation);
 
-    let mut out = [None; 6];
-    for ((name, input), slot) in FaceName::ALL.iter().zip(faces).zip(out.iter_mut()) {
+    *out = CubeFaces {
+        faces: [None; 6],
+        reversed,
+        flat,
+        inverted,
+        outline_hull,
+    };
+    for ((name, input), slot) in FaceName::ALL.iter().zip(faces).zip(out.faces.iter_mut()) {
         let Some(input) = input else { continue };
         let (a, b) = name.plane_axes();
         if a.pick(flat) || b.pick(flat) {
@@ -157,13 +172,6 @@ pub fn cube_faces(cube: &CubeInput, faces: &[Option<FaceInput>; 6]) -> CubeFaces
             in_flat_plane,
             coincides_with_opposite: in_flat_plane && opposite_drawn,
         });
-    }
-    CubeFaces {
-        faces: out,
-        reversed,
-        flat,
-        inverted,
-        outline_hull,
     }
 }
 

@@ -32,5 +32,7 @@ mod tests;
 
 pub use box_uv::{BOX_UV_EPSILON, box_uv_layout, box_uv_size};
 pub use face::{FaceInput, FaceName, FaceRotation};
-pub use faces::{CubeFace, CubeFaces, DEFAULT_FACE_UV, FACE_TRIANGLES, cube_faces};
+pub use faces::{
+    CubeFace, CubeFaces, DEFAULT_FACE_UV, FACE_TRIANGLES, cube_faces, cube_faces_into,
+};
 pub use shape::{CubeInput, CubeShape, cube_box};
