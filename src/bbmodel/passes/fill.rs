@@ -76,6 +76,7 @@ struct FillScratch<'a> {
     group_textures: &'a mut [i32],
     facts: &'a mut [TextureFacts],
     texture_uuids: &'a mut [UuidEntry],
+    trailing: &'a mut [u64],
     mesh_groups: &'a mut [GroupSlot],
     main_shapes: &'a mut [MainShape],
     image_scratch: &'a mut [ImageScratch],
@@ -111,6 +112,7 @@ impl<'a> FillScratch<'a> {
         let group_textures = arena.slice::<i32>(plan.note(NOTE_GROUP_TEXTURES))?;
         let facts = arena.slice::<TextureFacts>(counts.textures)?;
         let texture_uuids = arena.slice::<UuidEntry>(counts.textures)?;
+        let trailing = arena.slice::<u64>(counts.textures)?;
         let mesh_groups = arena.slice::<GroupSlot>(plan.note(NOTE_MAX_MESH_GROUPS))?;
         let animation_scratch = ScratchSizes {
             nodes: plan.note(NOTE_ANIMATION_NODES),
@@ -145,6 +147,7 @@ impl<'a> FillScratch<'a> {
             group_textures,
             facts,
             texture_uuids,
+            trailing,
             mesh_groups,
             main_shapes,
             image_scratch,
@@ -357,7 +360,7 @@ fn fill_textures<'a>(
         0usize,
         0usize,
     );
-    let mut trailing = TrailingData::default();
+    let mut trailing = TrailingData::new(&mut *s.trailing);
     for_each_texture(doc, limits, files, Some(&mut *warnings), |i, meta| {
         summary.add(i, &meta);
         let name = match &meta.name {

@@ -356,6 +356,8 @@ fn finish_plan(
         // What faces need of each texture, and the textures by uuid.
         scratch.add::<TextureFacts>(census.textures)?;
         scratch.add::<UuidEntry>(census.textures)?;
+        // The bytes after each texture's zlib stream, warned about after.
+        scratch.add::<u64>(census.textures)?;
         // The most groups one mesh can have.
         scratch.add::<GroupSlot>(largest.groups)?;
         // Group tables, claims and one animator's keyframes.

@@ -15,7 +15,7 @@ use crate::bbmodel::document::value::{Path, TEXTURES, error_at};
 use crate::bbmodel::options::TextureFile;
 use crate::bbmodel::textures::entries::TextureMeta;
 use crate::bbmodel::textures::source::{ImageScratch, ImageSource, bad_png};
-use crate::error::{Error, ErrorCode, Location, MAX_WARNINGS, Warning, WarningCode, Warnings};
+use crate::error::{Error, ErrorCode, Location, Warning, WarningCode, Warnings};
 use crate::limits::BbmodelLimits;
 use crate::png::{PngError, Window};
 use crate::scene::{MipRecord, TextureRecord};
@@ -174,26 +174,32 @@ impl ImageWriter {
     }
 }
 
-/// Textures whose PNG had bytes after its zlib stream, noted while the
-/// fill pass holds the warnings list elsewhere and warned about after it.
-#[derive(Debug, Default)]
-pub struct TrailingData {
-    found: heapless::Vec<(usize, u64), MAX_WARNINGS>,
+/// Bytes after each texture's zlib stream (0: none), noted while the fill
+/// pass holds the warnings list elsewhere and warned about after it; one
+/// `u64` a texture in the plan's scratch, not a list in the fill's frame.
+#[derive(Debug)]
+pub struct TrailingData<'s> {
+    bytes: &'s mut [u64],
 }
 
-impl TrailingData {
-    /// Notes `bytes` after texture `index`'s zlib stream (none: nothing).
+impl<'s> TrailingData<'s> {
+    /// Notes over `bytes` (one slot a texture), emptied.
+    pub fn new(bytes: &'s mut [u64]) -> Self {
+        bytes.fill(0);
+        Self { bytes }
+    }
+
+    /// Notes `bytes` after texture `index`'s zlib stream (0: nothing).
     pub fn note(&mut self, index: usize, bytes: u64) {
-        if bytes > 0 {
-            // Past MAX_WARNINGS notes, the list of warnings is full anyway.
-            let _ = self.found.push((index, bytes));
+        if let Some(slot) = self.bytes.get_mut(index) {
+            *slot = bytes;
         }
     }
 
     /// One TRAILING_IMAGE_DATA warning per texture noted, at its path
     /// (`source` for a data URL's image).
     pub fn warn(&self, warnings: &mut Warnings) {
-        for &(index, bytes) in &self.found {
+        for (index, &bytes) in self.bytes.iter().enumerate().filter(|(_, b)| **b > 0) {
             warnings.push(Warning::new(
                 WarningCode::TrailingImageData,
                 Location::Json(TEXTURES.with_index(index).render()),
