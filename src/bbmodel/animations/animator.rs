@@ -14,7 +14,7 @@
 )]
 
 use super::easing::plays_easing;
-use super::keyframes::{Played, read_keyframe};
+use super::keyframes::{Played, RawKeyframe, read_keyframe};
 use super::lookup::Groups;
 use super::state::{Claim, DEAD, Fill, SortKey, node_name};
 use crate::bbmodel::document::formats::ModelFormat;
@@ -282,6 +282,7 @@ impl<'a> Fill<'_, '_, 'a> {
         read.deferred = Deferred::default();
         read.rotation = false;
         let (mut i, mut n) = (0usize, 0usize);
+        let mut raw = RawKeyframe::default();
         loop {
             let t = c.next()?;
             if t.kind == TokenKind::EndArray {
@@ -295,7 +296,7 @@ impl<'a> Fill<'_, '_, 'a> {
                     format_args!("a keyframe object expected, got {}", type_name(&t)),
                 ));
             }
-            let raw = read_keyframe(c, &at)?;
+            read_keyframe(c, &at, &mut raw)?;
             match raw.played(before_5) {
                 Played::UnknownChannel => {
                     read.deferred.unknown_channel.get_or_insert(i);

@@ -15,7 +15,7 @@
     reason = "counters of items the input spells out, each item at least one byte and adding at most 6 per item, so totals stay far below usize::MAX; each subtraction follows the comparison that bounds it"
 )]
 
-use super::keyframes::{MAX_LITERAL, plain_decimal, read_keyframe, within};
+use super::keyframes::{MAX_LITERAL, RawKeyframe, plain_decimal, read_keyframe, within};
 use super::molang::MolangTally;
 use crate::bbmodel::document::Document;
 use crate::bbmodel::document::value::{Cursor, Path, error_at, invalid, known_key, type_name};
@@ -515,6 +515,7 @@ pub(super) fn check_keyframe_array(
     molang: &mut MolangCount,
 ) -> Result<usize, Error> {
     let mut i = 0;
+    let mut raw = RawKeyframe::default();
     loop {
         let t = c.next()?;
         if t.kind == TokenKind::EndArray {
@@ -528,7 +529,7 @@ pub(super) fn check_keyframe_array(
                 format_args!("a keyframe object expected, got {}", type_name(&t)),
             ));
         }
-        let raw = read_keyframe(c, &at)?;
+        read_keyframe(c, &at, &mut raw)?;
         if molang.on {
             raw.for_each_molang(|s| molang.tally.add(s, &molang.limits));
         }

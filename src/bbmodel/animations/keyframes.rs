@@ -261,11 +261,15 @@ fn narrow(v: f64) -> f32 {
 /// whose axes are numbers or strings (a decimal literal within ±10⁶, or
 /// Molang), and so the pre-3.7 values on the keyframe itself. A repeated
 /// key counts once, the last (as JSON.parse keeps it).
+///
+/// The keyframe goes to `raw` (the caller's, reused: a 640-byte record
+/// returned in a `Result` sat in this frame and the caller's at once).
 pub(super) fn read_keyframe<'a>(
     c: &mut Cursor<'a>,
     path: &Path<'_>,
-) -> Result<RawKeyframe<'a>, Error> {
-    let mut raw = RawKeyframe::default();
+    raw: &mut RawKeyframe<'a>,
+) -> Result<(), Error> {
+    *raw = RawKeyframe::default();
     while let Some(key) = c.next_key()? {
         let Some(k) = known_key(&key, KEYFRAME_KEYS) else {
             c.skip_value()?;
@@ -311,11 +315,11 @@ pub(super) fn read_keyframe<'a>(
             "easing" => raw.easing = read_easing(c, &v)?,
             "easingArgs" => raw.easing_arg = read_easing_args(c, &v)?,
             "values" => raw.values_easing = read_values_easing(c, &v)?,
-            "data_points" => read_data_points(c, &v, &at, &mut raw)?,
+            "data_points" => read_data_points(c, &v, &at, raw)?,
             _ => read_handle(c, &v, &at, &mut raw.handles, k)?,
         }
     }
-    Ok(raw)
+    Ok(())
 }
 
 impl RawKeyframe<'_> {

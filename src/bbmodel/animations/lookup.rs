@@ -83,6 +83,7 @@ fn candidates(table: &[NodeKey], hash: u64) -> impl Iterator<Item = &NodeKey> {
 
 /// Fills `table` with every node's lowercased name hash and sorts it (and
 /// sorts the uuid table the outliner walk filled).
+#[inline(never)]
 pub(super) fn sort_tables<'n>(
     nodes: &[NodeRecord],
     name_of: impl Fn(&NodeRecord) -> &'n str,

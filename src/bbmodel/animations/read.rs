@@ -137,6 +137,29 @@ impl Choice {
 impl<'a> Fill<'_, '_, 'a> {
     /// Reads one animation (first token `first`): its record, without the
     /// name placed, and the name.
+    /// Checks every `animators`/`bones` object of the clip whose object
+    /// starts at `start`, then plays the `played` one (cold: a clip with
+    /// both, or whose played object is not its first key; its cursor and
+    /// errors stay out of `animation`'s frame).
+    #[cold]
+    #[inline(never)]
+    fn play_chosen(
+        &mut self,
+        start: usize,
+        path: &Path<'_>,
+        played: Option<(usize, &'static str)>,
+        groups: &Groups<'_>,
+        pool: &[u8],
+    ) -> Result<(), Error> {
+        check_all_animators(self.ctx.doc, start, path)?;
+        if let Some((at, key)) = played {
+            let mut again = self.ctx.doc.cursor(at);
+            again.next()?;
+            self.animators(&mut again, &path.with_key(key), groups, pool)?;
+        }
+        Ok(())
+    }
+
     fn animation(
         &mut self,
         first: &Token<'a>,
@@ -201,12 +224,7 @@ impl<'a> Fill<'_, '_, 'a> {
             self.written.keyframes = first_keyframe;
             self.out.molang.written = first_molang;
             self.staging.generation = self.staging.generation.wrapping_add(1);
-            check_all_animators(self.ctx.doc, c.offset_of(first), path)?;
-            if let Some((at, key)) = played {
-                let mut again = self.ctx.doc.cursor(at);
-                again.next()?;
-                self.animators(&mut again, &path.with_key(key), groups, pool)?;
-            }
+            self.play_chosen(c.offset_of(first), path, played, groups, pool)?;
         }
         self.compact(first_channel, first_keyframe)?;
         let channel_count = self.written.channels - first_channel;
