@@ -682,6 +682,7 @@ pub(crate) fn fill<'a>(
                     corners: &mut *mesh_corners,
                     faces: &mut *kept_faces,
                     groups: &mut *mesh_groups,
+                    face: &mut walk.count.face,
                 };
                 meshes.mesh(&ctx, i, &mesh, name, &head, parent, scratch)?;
             }

@@ -8,8 +8,10 @@
 use crate::arena::scratch_record;
 use crate::bbmodel::document::Document;
 use crate::bbmodel::elements::context::{ElementContext, Pass};
-use crate::bbmodel::elements::mesh::faces::{MeshFace, MeshHead, for_each_mesh_face};
-use crate::bbmodel::elements::mesh::keys::{KeyEntry, find_key, key_slots, mesh_key_table};
+use crate::bbmodel::elements::mesh::faces::{
+    FaceCorners, FaceScratch, MeshFace, MeshHead, for_each_mesh_face,
+};
+use crate::bbmodel::elements::mesh::keys::{KeyEntry, find_entry, key_slots, mesh_key_table};
 use crate::bbmodel::elements::mesh::{
     MAX_FACE_TRIANGLES, accumulate_face_normal, blockbench_face_normal, finish_smooth_normals,
     mesh_transform, triangle_count, triangulate,
@@ -19,7 +21,7 @@ use crate::bbmodel::layout::{index32, mismatch};
 use crate::error::{Error, Quote};
 use crate::scene::{GroupFlags, MeshFlags, MeshGroupRecord, MeshRecord, TextRef};
 
-/// One mesh's vertex keys, looked up by [`find_key`], and their positions.
+/// One mesh's vertex keys, looked up by [`find_entry`], and their positions.
 pub(in crate::bbmodel) struct KeyIndex<'k> {
     pub(in crate::bbmodel) keys: &'k [KeyEntry],
     pub(in crate::bbmodel) slots: &'k [u32],
@@ -38,6 +40,8 @@ pub(in crate::bbmodel) struct MeshScratch<'s> {
     pub(in crate::bbmodel) faces: &'s mut [KeptFace],
     /// The mesh's groups: triangles per group, then where its indices go.
     pub(in crate::bbmodel) groups: &'s mut [GroupSlot],
+    /// The face being read, and its corners (`WalkScratch`'s).
+    pub(in crate::bbmodel) face: &'s mut FaceScratch,
 }
 
 /// Writes meshes, their groups and vertices into the scene's arrays.
@@ -195,16 +199,20 @@ impl MeshWriter<'_> {
         // face that gets triangles kept for writing.
         let mut group_count = 0usize;
         let (mut kept, mut corners) = (0usize, 0usize);
-        // Reused for every face: returning them would copy 1 KiB per face.
-        let mut positions = heapless::Vec::new();
-        let mut indices = heapless::Vec::new();
-        for_each_mesh_face(doc, element, mesh, limits, textures, Pass::Fill, |face| {
-            resolve(doc, &index, face, element, &mut positions, &mut indices)?;
+        let FaceScratch {
+            record,
+            corners: resolved,
+        } = scratch.face;
+        let pass = Pass::Fill;
+        for_each_mesh_face(doc, element, mesh, limits, textures, pass, record, |face| {
+            let k = resolve(doc, &index, face, element, resolved)?;
+            let positions = resolved.positions.get(..k).ok_or_else(mismatch)?;
+            let indices = resolved.keys.get(..k).ok_or_else(mismatch)?;
             // The split itself waits for the second loop; the count is all
             // the groups need.
-            let count = triangle_count(&positions).map_err(|_| mismatch())?;
+            let count = triangle_count(positions).map_err(|_| mismatch())?;
             if mesh.smooth && positions.len() >= 3 {
-                accumulate_face_normal(sums, &indices, blockbench_face_normal(&positions))
+                accumulate_face_normal(sums, indices, blockbench_face_normal(positions))
                     .map_err(|_| mismatch())?;
             }
             if count == 0 {
@@ -228,7 +236,7 @@ impl MeshWriter<'_> {
             }
             let end = corners + indices.len();
             let slots = scratch.corners.get_mut(corners..end).ok_or_else(mismatch)?;
-            for ((slot, &key), uv) in slots.iter_mut().zip(&indices).zip(&face.uvs) {
+            for ((slot, &key), uv) in slots.iter_mut().zip(indices).zip(face.uvs) {
                 *slot = MeshCorner { key, uv: *uv };
             }
             *scratch.faces.get_mut(kept).ok_or_else(mismatch)? = KeptFace {
@@ -277,19 +285,19 @@ impl MeshWriter<'_> {
                 .get(first_corner..end)
                 .ok_or_else(mismatch)?;
             first_corner = end;
-            let mut positions = heapless::Vec::<
-                [f32; 3],
-                { crate::bbmodel::elements::mesh::MAX_FACE_VERTICES },
-            >::new();
-            for corner in face_corners {
-                let p = index
+            let positions = resolved
+                .positions
+                .get_mut(..face_corners.len())
+                .ok_or_else(mismatch)?;
+            for (p, corner) in positions.iter_mut().zip(face_corners) {
+                *p = *index
                     .positions
                     .get(corner.key as usize)
                     .ok_or_else(mismatch)?;
-                positions.push(*p).map_err(|_| mismatch())?;
             }
+            let positions: &[[f32; 3]] = positions;
             let mut tris = [[0u8; 3]; MAX_FACE_TRIANGLES];
-            let triangulation = triangulate(&positions, &mut tris).map_err(|_| mismatch())?;
+            let triangulation = triangulate(positions, &mut tris).map_err(|_| mismatch())?;
             // Kept faces were counted k − 2 triangles by `triangle_count`.
             if triangulation.count + 2 != positions.len() {
                 return Err(mismatch());
@@ -377,44 +385,52 @@ scratch_record! {
     }
 }
 
-/// A face's vertex positions and key indices into `positions` and
-/// `indices`, each key looked up in the mesh (a key the mesh lacks is
-/// INVALID_FIELD, spec Errors).
+/// A face's vertex positions and key indices into `out`, each key looked
+/// up in the mesh (a key the mesh lacks is INVALID_FIELD, spec Errors);
+/// how many there are.
 pub(in crate::bbmodel) fn resolve(
     doc: &Document<'_>,
     index: &KeyIndex<'_>,
-    face: &MeshFace<'_>,
+    face: &MeshFace<'_, '_>,
     element: usize,
-    positions: &mut heapless::Vec<[f32; 3], { crate::bbmodel::elements::mesh::MAX_FACE_VERTICES }>,
-    indices: &mut heapless::Vec<u32, { crate::bbmodel::elements::mesh::MAX_FACE_VERTICES }>,
-) -> Result<(), Error> {
-    positions.clear();
-    indices.clear();
-    for (k, (key, &hash)) in face.vertices.iter().zip(&face.hashes).enumerate() {
-        let found = find_key(doc, index.keys, index.slots, key, hash)
+    out: &mut FaceCorners,
+) -> Result<usize, Error> {
+    let slots = out.positions.iter_mut().zip(out.keys.iter_mut());
+    for (k, (key, (position, slot))) in face.vertices.iter().zip(slots).enumerate() {
+        let found = find_entry(doc, index.keys, index.slots, key)
             .and_then(|i| Some((i, *index.positions.get(i)?)));
-        let (index, position) = found.ok_or_else(|| {
-            // $.elements[i].faces.<key>.vertices[k]
-            let element = crate::bbmodel::document::value::ELEMENTS.with_index(element);
-            let faces = element.with_key("faces");
-            let face = match face.key.as_str() {
-                Some(name) => faces.with_key(name),
-                None => faces.with_index(face.index),
-            };
-            let vertices = face.with_key("vertices");
-            crate::bbmodel::document::value::invalid(
-                &vertices.with_index(k),
-                "unknown vertex key",
-                format_args!(
-                    "a key of this mesh's vertices, got {}",
-                    Quote(key.raw_str())
-                ),
-            )
-        })?;
-        let _ = positions.push(position);
-        let _ = indices.push(u32::try_from(index).unwrap_or(u32::MAX));
+        let Some((i, p)) = found else {
+            return Err(unknown_vertex_key(doc, face, element, k));
+        };
+        *position = p;
+        *slot = u32::try_from(i).unwrap_or(u32::MAX);
     }
-    Ok(())
+    Ok(face.vertices.len().min(out.keys.len()))
+}
+
+/// INVALID_FIELD for vertex `k` of `face`, a key its mesh lacks, at
+/// `$.elements[i].faces.<key>.vertices[k]`.
+#[cold]
+#[inline(never)]
+fn unknown_vertex_key(
+    doc: &Document<'_>,
+    face: &MeshFace<'_, '_>,
+    element: usize,
+    k: usize,
+) -> Error {
+    let element = crate::bbmodel::document::value::ELEMENTS.with_index(element);
+    let faces = element.with_key("faces");
+    let at = match face.key.as_str() {
+        Some(name) => faces.with_key(name),
+        None => faces.with_index(face.index),
+    };
+    let vertices = at.with_key("vertices");
+    let key = face.vertices.get(k).map_or("", |e| e.raw_text(doc));
+    crate::bbmodel::document::value::invalid(
+        &vertices.with_index(k),
+        "unknown vertex key",
+        format_args!("a key of this mesh's vertices, got {}", Quote(key)),
+    )
 }
 
 impl MeshWriter<'_> {

@@ -121,12 +121,12 @@ pub fn triangle_count(positions: &[[f32; 3]]) -> Result<usize, MeshError> {
     Ok(if plane.is_some() { k - 2 } else { 0 })
 }
 
-/// A face's loop, widened: its vertex order (the stored one, or
-/// Blockbench's for a quad), its points in that order, and their plane
-/// (`None`: the face has no area and is dropped).
+/// A face's loop: its vertex order (the stored one, or Blockbench's for a
+/// quad) and its plane (`None`: the face has no area and is dropped). Its
+/// points are widened from the positions as they are needed, not held
+/// (64 of them are 1.5 KiB of stack).
 pub(super) struct FaceLoop<const N: usize> {
     order: [u8; N],
-    points: [V3; N],
     plane: Option<Plane>,
 }
 
@@ -143,17 +143,15 @@ impl<const N: usize> FaceLoop<N> {
                 *slot = i;
             }
         }
-        let mut points = [[0.0f64; 3]; N];
-        for (point, &i) in points.iter_mut().zip(order.iter()).take(k) {
-            *point = widen(positions.get(usize::from(i)).copied().unwrap_or_default());
-        }
-        let plane = Plane::of(points.get(..k).unwrap_or_default());
-        Self {
-            order,
-            points,
-            plane,
-        }
+        let plane = Plane::of(k.min(N), |j| loop_point(positions, &order, j));
+        Self { order, plane }
     }
+}
+
+/// Point `j` of the loop `order` makes of `positions`, widened.
+fn loop_point<const N: usize>(positions: &[[f32; 3]], order: &[u8; N], j: usize) -> V3 {
+    let i = usize::from(at(order, j));
+    widen(positions.get(i).copied().unwrap_or_default())
 }
 
 /// [`triangulate`] of 3 to `N` positions, with scratch for `N`.
@@ -162,18 +160,13 @@ pub(super) fn split_loop<const N: usize>(
     out: &mut [[u8; 3]; MAX_FACE_TRIANGLES],
 ) -> Result<Triangulation, MeshError> {
     let k = positions.len();
-    let FaceLoop {
-        order,
-        points,
-        plane,
-    } = FaceLoop::<N>::of(positions);
+    let FaceLoop { order, plane } = FaceLoop::<N>::of(positions);
     let Some(plane) = plane else {
         return Ok(Triangulation::DROPPED);
     };
-    let points = points.get(..k).unwrap_or_default();
     let mut flat = [[0.0f64; 2]; N];
-    for (q, &p) in flat.iter_mut().zip(points) {
-        *q = plane.project(p);
+    for (j, q) in flat.iter_mut().enumerate().take(k) {
+        *q = plane.project(loop_point(positions, &order, j));
     }
     let tol = plane.tolerance;
 
@@ -266,12 +259,17 @@ pub(super) struct Plane {
 impl Plane {
     /// `None` when the loop has no area (its Newell normal is zero up to the
     /// tolerance) or is not finite.
-    fn of(points: &[V3]) -> Option<Self> {
-        let origin = points.first().copied()?;
+    /// The plane of the loop of `k` points, point `j` given by `point(j)`.
+    fn of(k: usize, point: impl Fn(usize) -> V3) -> Option<Self> {
+        if k == 0 {
+            return None;
+        }
+        let origin = point(0);
         let mut newell = [0.0f64; 3];
         let mut extent = 0.0f64;
-        for (a, b) in points.iter().zip(points.iter().cycle().skip(1)) {
-            let (da, db) = (sub(*a, origin), sub(*b, origin));
+        for j in 0..k {
+            let (a, b) = (point(j), point(next(j, k)));
+            let (da, db) = (sub(a, origin), sub(b, origin));
             newell = add(newell, cross(da, db));
             for d in da {
                 extent = extent.max(libm::fabs(d));
