@@ -13,8 +13,8 @@ use crate::bbmodel::elements::mesh::faces::{
 };
 use crate::bbmodel::elements::mesh::keys::{KeyEntry, find_entry, key_slots, mesh_key_table};
 use crate::bbmodel::elements::mesh::{
-    MAX_FACE_TRIANGLES, accumulate_face_normal, blockbench_face_normal, finish_smooth_normals,
-    mesh_transform, triangle_count, triangulate,
+    MAX_FACE_TRIANGLES, MeshTransform, accumulate_face_normal, blockbench_face_normal,
+    finish_smooth_normals, mesh_transform, triangle_count, triangulate,
 };
 use crate::bbmodel::elements::read::{DrawnFace, ElementHead, GroupKey, group_key};
 use crate::bbmodel::layout::{index32, mismatch};
@@ -277,10 +277,48 @@ impl MeshWriter<'_> {
         let end_index = at;
 
         // Write: vertices in face order, triangles at their group's cursor.
+        let faces = scratch.faces.get(..kept).ok_or_else(mismatch)?;
+        let written = KeptFaces {
+            faces,
+            corners: scratch.corners,
+            positions: index.positions,
+            sums,
+        };
+        self.write_kept_faces(
+            ctx,
+            mesh,
+            &written,
+            &transform,
+            groups,
+            resolved,
+            first_vertex,
+        )?;
+        self.index = end_index;
+        self.finish(name, head, parent, first_vertex, first_index, first_group)
+    }
+}
+
+impl MeshWriter<'_> {
+    /// The second loop of [`MeshWriter::mesh`]: each kept face's vertices,
+    /// triangulated, and its triangles at its group's cursor. Never inlined:
+    /// the triangulation stays off the frame the face walk runs under.
+    #[inline(never)]
+    #[allow(clippy::too_many_arguments)]
+    fn write_kept_faces(
+        &mut self,
+        ctx: &ElementContext<'_, '_>,
+        mesh: &MeshHead,
+        written: &KeptFaces<'_>,
+        transform: &MeshTransform,
+        groups: &mut [GroupSlot],
+        resolved: &mut FaceCorners,
+        first_vertex: usize,
+    ) -> Result<(), Error> {
+        let (doc, textures) = (ctx.doc, ctx.textures);
         let mut first_corner = 0usize;
-        for face in scratch.faces.get(..kept).ok_or_else(mismatch)? {
+        for face in written.faces {
             let end = first_corner + face.corners as usize;
-            let face_corners = scratch
+            let face_corners = written
                 .corners
                 .get(first_corner..end)
                 .ok_or_else(mismatch)?;
@@ -290,7 +328,7 @@ impl MeshWriter<'_> {
                 .get_mut(..face_corners.len())
                 .ok_or_else(mismatch)?;
             for (p, corner) in positions.iter_mut().zip(face_corners) {
-                *p = *index
+                *p = *written
                     .positions
                     .get(corner.key as usize)
                     .ok_or_else(mismatch)?;
@@ -308,7 +346,7 @@ impl MeshWriter<'_> {
             for (k, (p, corner)) in positions.iter().zip(face_corners).enumerate() {
                 let v = self.vertex + k;
                 *self.positions.get_mut(v).ok_or_else(mismatch)? = transform.place(*p);
-                let smooth = sums.get(corner.key as usize).copied();
+                let smooth = written.sums.get(corner.key as usize).copied();
                 *self.normals.get_mut(v).ok_or_else(mismatch)? = match smooth {
                     Some(n) if mesh.smooth && n != [0.0; 3] => n,
                     _ => flat,
@@ -341,9 +379,19 @@ impl MeshWriter<'_> {
             }
             self.vertex += positions.len();
         }
-        self.index = end_index;
-        self.finish(name, head, parent, first_vertex, first_index, first_group)
+        Ok(())
     }
+}
+
+/// What the first loop of [`MeshWriter::mesh`] kept for the second.
+struct KeptFaces<'k> {
+    faces: &'k [KeptFace],
+    /// The kept faces' corners, in face order.
+    corners: &'k [MeshCorner],
+    /// Vertex positions by key index.
+    positions: &'k [[f32; 3]],
+    /// Smooth normals by key index.
+    sums: &'k [[f32; 3]],
 }
 
 scratch_record! {

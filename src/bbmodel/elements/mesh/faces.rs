@@ -222,6 +222,178 @@ fn not_a_vertex_list(field: &Path<'_>, open: &Token<'_>) -> Error {
     )
 }
 
+/// What [`read_face`] found in one face object.
+struct FaceRead<'a> {
+    /// Vertex keys read into the record.
+    vertices: usize,
+    /// The stored texture (see [`MeshFace::material`]).
+    material: i32,
+    /// Vertex keys listed (see [`MeshFace::corners`]).
+    corners: usize,
+    /// The uv entries held.
+    uv: UvRead,
+    /// The `uv` object, to read again when `uv` is [`UvRead::Again`].
+    uv_at: Option<Cursor<'a>>,
+}
+
+/// Reads one face object (after its `{`) to its end into `record` and
+/// `face`:
+/// its vertex keys, its uv entries and its texture. Never inlined: its
+/// reads' errors and cursors stay off the frame the visitor runs in.
+#[inline(never)]
+#[allow(
+    clippy::too_many_arguments,
+    reason = "the face walk's inputs, and where the face goes"
+)]
+fn read_face<'a>(
+    doc: &Document<'a>,
+    c: &mut Cursor<'a>,
+    face_path: &Path<'_>,
+    pass: Pass,
+    limits: &BbmodelLimits,
+    textures: &Textures<'_>,
+    record: &mut FaceRecord,
+    face: &mut FaceRead<'a>,
+) -> Result<(), Error> {
+    let max_vertices = usize::try_from(limits.max_face_vertices)
+        .unwrap_or(usize::MAX)
+        .min(HARD_MAX_FACE_VERTICES);
+    *face = FaceRead {
+        vertices: 0,
+        material: -1,
+        corners: 0,
+        uv: UvRead::Held(0),
+        uv_at: None,
+    };
+    while let Some(field) = c.next_key()? {
+        let f = known_key(&field, &["vertices", "uv", "texture"]).unwrap_or("");
+        let field_path = face_path.with_key(f);
+        match f {
+            "vertices" => {
+                // JSON keeps the last `vertices`: an earlier list goes.
+                face.vertices = 0;
+                let open = c.next()?;
+                if open.kind != TokenKind::BeginArray {
+                    return Err(not_a_vertex_list(&field_path, &open));
+                }
+                if pass == Pass::Count {
+                    // Counted by their commas; the fill pass reads and
+                    // checks the keys.
+                    face.corners = c.leave_unchecked_counting()?;
+                    if face.corners > max_vertices {
+                        return Err(too_many_face_vertices(face_path, max_vertices));
+                    }
+                    continue;
+                }
+                let mut n = 0usize;
+                loop {
+                    let t = c.next()?;
+                    if t.kind == TokenKind::EndArray {
+                        break;
+                    }
+                    let item_path = field_path.with_index(n);
+                    let s = c.string_of(&t, &item_path, limits.max_string_chars)?;
+                    if n >= max_vertices {
+                        return Err(too_many_face_vertices(face_path, max_vertices));
+                    }
+                    let hash = text_hash(&s);
+                    let listed = record.vertices.get(..n).unwrap_or_default();
+                    if listed.iter().any(|e| e.hash() == hash && e.spells(doc, &s)) {
+                        return Err(vertex_key_twice(&item_path, &s));
+                    }
+                    if let Some(slot) = record.vertices.get_mut(n) {
+                        *slot = KeyEntry::of(doc, &s, hash);
+                    }
+                    n += 1;
+                }
+                (face.vertices, face.corners) = (n, n);
+            }
+            // Read and checked by the fill pass; no uv changes a count.
+            "uv" if pass == Pass::Count => c.pass_over()?,
+            "uv" => {
+                // JSON keeps the last `uv`: what an earlier one held goes.
+                let (start, depth) = (c.clone(), c.depth());
+                face.uv = read_uv_entries(doc, c, &field_path, record);
+                face.uv_at = if face.uv == UvRead::Again {
+                    c.recover(depth)?;
+                    Some(start)
+                } else {
+                    None
+                };
+            }
+            "texture" => {
+                face.material = match face_texture(c, &field_path, textures)? {
+                    FaceTexture::Index(i) => i32::try_from(i).unwrap_or(-1),
+                    FaceTexture::Blank => -1,
+                    FaceTexture::Removed => crate::bbmodel::textures::shown::NULL_FACE,
+                };
+            }
+            _ => {
+                c.skip_value()?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Gives each of the face's vertices (the first `face.vertices` of
+/// `record`) the uv its entry holds, and checks that each has one
+/// (convention 8). Never inlined, as [`read_face`].
+#[inline(never)]
+fn match_uvs(
+    doc: &Document<'_>,
+    face: &mut FaceRead<'_>,
+    face_path: &Path<'_>,
+    pass: Pass,
+    record: &mut FaceRecord,
+) -> Result<(), Error> {
+    let uv_path = face_path.with_key("uv");
+    let n = face.vertices;
+    let FaceRecord {
+        vertices,
+        uvs,
+        uv_keys,
+        uv_values,
+    } = record;
+    let (Some(vertices), Some(uvs)) = (vertices.get(..n), uvs.get_mut(..n)) else {
+        return Err(crate::bbmodel::layout::mismatch());
+    };
+    uvs.fill([0.0; 2]);
+    // Bit j: vertex j has its uv.
+    let mut found = 0u64;
+    match (face.uv_at.take(), face.uv) {
+        (Some(mut u), _) => {
+            // More entries than held, or one in error: all read again.
+            u.object(&uv_path, "uv")?;
+            let mut expected = 0usize;
+            while let Some(k) = u.next_key()? {
+                let value = u.numbers::<2>(&uv_path.with_raw_key(k))?;
+                let hash = text_hash(&k);
+                let is_key = |v: &KeyEntry| v.hash() == hash && v.spells(doc, &k);
+                found |= set_uv(vertices, uvs, expected, is_key, value);
+                expected += 1;
+            }
+        }
+        (None, UvRead::Held(held)) => {
+            let entries = uv_keys.iter().zip(uv_values.iter()).take(held);
+            for (expected, (k, value)) in entries.enumerate() {
+                let is_key = |v: &KeyEntry| v.hash() == k.hash() && v.same_key(doc, k);
+                found |= set_uv(vertices, uvs, expected, is_key, *value);
+            }
+        }
+        (None, UvRead::Again) => return Err(crate::bbmodel::layout::mismatch()),
+    }
+    // Convention 8: every saved file has a uv per vertex, and it is required.
+    let all = if n >= 64 { u64::MAX } else { (1u64 << n) - 1 };
+    let missing = if pass == Pass::Count { 0 } else { all & !found };
+    if missing != 0 {
+        let j = missing.trailing_zeros() as usize;
+        let key = vertices.get(j).map_or("", |k| k.raw_text(doc));
+        return Err(missing_uv(&uv_path, key));
+    }
+    Ok(())
+}
+
 /// Reads every face of a mesh in file order, each into `record`: vertex
 /// lists (at most maxFaceVertices, no key twice), a uv entry for every
 /// vertex, the texture (a decode's counting pass counts the vertex keys and
@@ -246,12 +418,16 @@ pub fn for_each_mesh_face<'a>(
     };
     let element_path = crate::bbmodel::document::value::ELEMENTS.with_index(element);
     let path = element_path.with_key("faces");
-    let max_vertices = usize::try_from(limits.max_face_vertices)
-        .unwrap_or(usize::MAX)
-        .min(HARD_MAX_FACE_VERTICES);
     let mut c = doc.cursor(faces_at);
     c.object(&path, "faces")?;
     let mut index = 0usize;
+    let mut face = FaceRead {
+        vertices: 0,
+        material: -1,
+        corners: 0,
+        uv: UvRead::Held(0),
+        uv_at: None,
+    };
     while let Some(key) = c.next_key()? {
         let face_path = if key.has_escapes() {
             path.with_index(index)
@@ -259,128 +435,18 @@ pub fn for_each_mesh_face<'a>(
             path.with_raw_key(key)
         };
         c.object(&face_path, "face")?;
-        // Vertex keys read, the texture, and keys counted (the counting pass).
-        let (mut n, mut material, mut corners) = (0usize, -1i32, 0usize);
-        // The uv entries held, or the object to read again.
-        let mut uv = UvRead::Held(0);
-        let mut uv_at: Option<Cursor<'a>> = None;
-        while let Some(field) = c.next_key()? {
-            let f = known_key(&field, &["vertices", "uv", "texture"]).unwrap_or("");
-            let field_path = face_path.with_key(f);
-            match f {
-                "vertices" => {
-                    // JSON keeps the last `vertices`: an earlier list goes.
-                    n = 0;
-                    let open = c.next()?;
-                    if open.kind != TokenKind::BeginArray {
-                        return Err(not_a_vertex_list(&field_path, &open));
-                    }
-                    if pass == Pass::Count {
-                        // Counted by their commas; the fill pass reads and
-                        // checks the keys.
-                        corners = c.leave_unchecked_counting()?;
-                        if corners > max_vertices {
-                            return Err(too_many_face_vertices(&face_path, max_vertices));
-                        }
-                        continue;
-                    }
-                    loop {
-                        let t = c.next()?;
-                        if t.kind == TokenKind::EndArray {
-                            break;
-                        }
-                        let item_path = field_path.with_index(n);
-                        let s = c.string_of(&t, &item_path, limits.max_string_chars)?;
-                        if n >= max_vertices {
-                            return Err(too_many_face_vertices(&face_path, max_vertices));
-                        }
-                        let hash = text_hash(&s);
-                        let listed = record.vertices.get(..n).unwrap_or_default();
-                        if listed.iter().any(|e| e.hash() == hash && e.spells(doc, &s)) {
-                            return Err(vertex_key_twice(&item_path, &s));
-                        }
-                        if let Some(slot) = record.vertices.get_mut(n) {
-                            *slot = KeyEntry::of(doc, &s, hash);
-                        }
-                        n += 1;
-                    }
-                    corners = n;
-                }
-                // Read and checked by the fill pass; no uv changes a count.
-                "uv" if pass == Pass::Count => c.pass_over()?,
-                "uv" => {
-                    // JSON keeps the last `uv`: what an earlier one held goes.
-                    let (start, depth) = (c.clone(), c.depth());
-                    uv = read_uv_entries(doc, &mut c, &field_path, record);
-                    if uv == UvRead::Again {
-                        c.recover(depth)?;
-                        uv_at = Some(start);
-                    } else {
-                        uv_at = None;
-                    }
-                }
-                "texture" => {
-                    material = match face_texture(&mut c, &field_path, textures)? {
-                        FaceTexture::Index(i) => i32::try_from(i).unwrap_or(-1),
-                        FaceTexture::Blank => -1,
-                        FaceTexture::Removed => crate::bbmodel::textures::shown::NULL_FACE,
-                    };
-                }
-                _ => {
-                    c.skip_value()?;
-                }
-            }
-        }
-        let uv_path = face_path.with_key("uv");
-        let FaceRecord {
-            vertices,
-            uvs,
-            uv_keys,
-            uv_values,
-        } = &mut *record;
-        let (Some(vertices), Some(uvs)) = (vertices.get(..n), uvs.get_mut(..n)) else {
-            return Err(crate::bbmodel::layout::mismatch());
-        };
-        uvs.fill([0.0; 2]);
-        // Bit j: vertex j has its uv.
-        let mut found = 0u64;
-        match (uv_at, uv) {
-            (Some(mut u), _) => {
-                // More entries than held, or one in error: all read again.
-                u.object(&uv_path, "uv")?;
-                let mut expected = 0usize;
-                while let Some(k) = u.next_key()? {
-                    let value = u.numbers::<2>(&uv_path.with_raw_key(k))?;
-                    let hash = text_hash(&k);
-                    let is_key = |v: &KeyEntry| v.hash() == hash && v.spells(doc, &k);
-                    found |= set_uv(vertices, uvs, expected, is_key, value);
-                    expected += 1;
-                }
-            }
-            (None, UvRead::Held(held)) => {
-                let entries = uv_keys.iter().zip(uv_values.iter()).take(held);
-                for (expected, (k, value)) in entries.enumerate() {
-                    let is_key = |v: &KeyEntry| v.hash() == k.hash() && v.same_key(doc, k);
-                    found |= set_uv(vertices, uvs, expected, is_key, *value);
-                }
-            }
-            (None, UvRead::Again) => return Err(crate::bbmodel::layout::mismatch()),
-        }
-        // Convention 8: every saved file has a uv per vertex, and it is required.
-        let all = if n >= 64 { u64::MAX } else { (1u64 << n) - 1 };
-        let missing = if pass == Pass::Count { 0 } else { all & !found };
-        if missing != 0 {
-            let j = missing.trailing_zeros() as usize;
-            let key = vertices.get(j).map_or("", |k| k.raw_text(doc));
-            return Err(missing_uv(&uv_path, key));
-        }
+        read_face(
+            doc, &mut c, &face_path, pass, limits, textures, record, &mut face,
+        )?;
+        match_uvs(doc, &mut face, &face_path, pass, record)?;
+        let n = face.vertices;
         visit(&MeshFace {
             index,
             key,
-            vertices,
-            uvs,
-            material,
-            corners,
+            vertices: record.vertices.get(..n).unwrap_or_default(),
+            uvs: record.uvs.get(..n).unwrap_or_default(),
+            material: face.material,
+            corners: face.corners,
         })?;
         index += 1;
     }

@@ -132,6 +132,7 @@ pub(super) struct FaceLoop<const N: usize> {
 
 impl<const N: usize> FaceLoop<N> {
     /// The loop of 3 to `N` positions.
+    #[inline(never)]
     fn of(positions: &[[f32; 3]]) -> Self {
         let k = positions.len();
         let mut order = [0u8; N];
@@ -154,7 +155,9 @@ fn loop_point<const N: usize>(positions: &[[f32; 3]], order: &[u8; N], j: usize)
     widen(positions.get(i).copied().unwrap_or_default())
 }
 
-/// [`triangulate`] of 3 to `N` positions, with scratch for `N`.
+/// [`triangulate`] of 3 to `N` positions, with scratch for `N`. Never
+/// inlined: only the size a face needs is on the stack.
+#[inline(never)]
 pub(super) fn split_loop<const N: usize>(
     positions: &[[f32; 3]],
     out: &mut [[u8; 3]; MAX_FACE_TRIANGLES],
