@@ -176,7 +176,7 @@ impl MeshWriter<'_> {
         let (doc, limits, textures) = (ctx.doc, ctx.limits, ctx.textures);
         let n = mesh_key_table(
             doc,
-            mesh,
+            mesh.vertices_at,
             element,
             scratch.keys,
             scratch.slots,

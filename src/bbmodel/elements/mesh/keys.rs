@@ -8,14 +8,13 @@
 use crate::arena::scratch_record;
 use crate::bbmodel::document::Document;
 use crate::bbmodel::document::text_hash::{string_at, text_hash};
-use crate::bbmodel::elements::mesh::faces::MeshHead;
 use crate::error::Error;
 use crate::json::JsonStr;
 
-/// Reads a mesh's vertex positions, by key index, into `positions`, and
+/// Reads a mesh's `vertices` object (at `vertices_at`) into `positions`, by key index, and
 /// indexes its keys: `table` gets one [`KeyEntry`] per key in file order,
 /// then the first [`key_slots`] of `slots` an open-addressing hash index
-/// over them, for [`find_key`]. Returns how many keys there were (the
+/// over them, for [`find_entry`]. Returns how many keys there were (the
 /// fill pass counts them here, not beforehand); `None` when there were
 /// more than `table` holds.
 ///
@@ -23,13 +22,13 @@ use crate::json::JsonStr;
 /// as an object parsed by JSON.parse does.
 pub fn mesh_key_table(
     doc: &Document<'_>,
-    head: &MeshHead,
+    vertices_at: Option<usize>,
     element: usize,
     table: &mut [KeyEntry],
     slots: &mut [u32],
     positions: &mut [[f32; 3]],
 ) -> Result<Option<usize>, Error> {
-    let Some(at) = head.vertices_at else {
+    let Some(at) = vertices_at else {
         return Ok(Some(0));
     };
     let element_path = crate::bbmodel::document::value::ELEMENTS.with_index(element);
