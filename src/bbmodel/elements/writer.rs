@@ -197,55 +197,23 @@ impl MeshWriter<'_> {
 
         // Read the faces: triangles per group, smooth-normal sums, and each
         // face that gets triangles kept for writing.
-        let mut group_count = 0usize;
-        let (mut kept, mut corners) = (0usize, 0usize);
         let FaceScratch {
             record,
             corners: resolved,
         } = scratch.face;
+        let mut taken = FacesTaken {
+            groups: &mut *scratch.groups,
+            group_count: 0,
+            corners: &mut *scratch.corners,
+            corner_count: 0,
+            faces: &mut *scratch.faces,
+            kept: 0,
+        };
         let pass = Pass::Fill;
         for_each_mesh_face(doc, element, mesh, limits, textures, pass, record, |face| {
-            let k = resolve(doc, &index, face, element, resolved)?;
-            let positions = resolved.positions.get(..k).ok_or_else(mismatch)?;
-            let indices = resolved.keys.get(..k).ok_or_else(mismatch)?;
-            // The split itself waits for the second loop; the count is all
-            // the groups need.
-            let count = triangle_count(positions).map_err(|_| mismatch())?;
-            if mesh.smooth && positions.len() >= 3 {
-                accumulate_face_normal(sums, indices, blockbench_face_normal(positions))
-                    .map_err(|_| mismatch())?;
-            }
-            if count == 0 {
-                return Ok(());
-            }
-            let key = group_key(
-                doc,
-                &ctx.rules.mesh_face(textures, face.material, ctx.placed),
-            );
-            let held = scratch.groups.get_mut(..group_count).unwrap_or_default();
-            match held.iter_mut().find(|g| g.key() == key) {
-                Some(g) => g.count += count as u64,
-                None => {
-                    *scratch.groups.get_mut(group_count).ok_or_else(mismatch)? = GroupSlot {
-                        material: key.material,
-                        double_sided: u32::from(key.double_sided),
-                        count: count as u64,
-                    };
-                    group_count += 1;
-                }
-            }
-            let end = corners + indices.len();
-            let slots = scratch.corners.get_mut(corners..end).ok_or_else(mismatch)?;
-            for ((slot, &key), uv) in slots.iter_mut().zip(indices).zip(face.uvs) {
-                *slot = MeshCorner { key, uv: *uv };
-            }
-            *scratch.faces.get_mut(kept).ok_or_else(mismatch)? = KeptFace {
-                material: face.material,
-                corners: index32(indices.len())?,
-            };
-            (kept, corners) = (kept + 1, end);
-            Ok(())
+            taken.take(ctx, &index, face, element, resolved, sums, mesh.smooth)
         })?;
+        let (group_count, kept) = (taken.group_count, taken.kept);
         if mesh.smooth {
             finish_smooth_normals(sums, &transform);
         }
@@ -379,6 +347,82 @@ impl MeshWriter<'_> {
             }
             self.vertex += positions.len();
         }
+        Ok(())
+    }
+}
+
+/// What the first loop of [`MeshWriter::mesh`] keeps, as it reads the
+/// faces: the groups and their triangles, and the faces that get
+/// triangles, with their corners.
+struct FacesTaken<'s> {
+    groups: &'s mut [GroupSlot],
+    group_count: usize,
+    corners: &'s mut [MeshCorner],
+    corner_count: usize,
+    faces: &'s mut [KeptFace],
+    kept: usize,
+}
+
+impl FacesTaken<'_> {
+    /// Takes one face: resolves its keys, counts its triangles into its
+    /// group, adds its normal to the smooth sums and keeps it for writing
+    /// when it gets triangles. Never inlined: its locals stay off the face
+    /// walk's frame, under which the face reads run.
+    #[inline(never)]
+    #[allow(clippy::too_many_arguments)]
+    fn take(
+        &mut self,
+        ctx: &ElementContext<'_, '_>,
+        index: &KeyIndex<'_>,
+        face: &MeshFace<'_, '_>,
+        element: usize,
+        resolved: &mut FaceCorners,
+        sums: &mut [[f32; 3]],
+        smooth: bool,
+    ) -> Result<(), Error> {
+        let (doc, textures) = (ctx.doc, ctx.textures);
+        let k = resolve(doc, index, face, element, resolved)?;
+        let positions = resolved.positions.get(..k).ok_or_else(mismatch)?;
+        let indices = resolved.keys.get(..k).ok_or_else(mismatch)?;
+        // The split itself waits for the second loop; the count is all
+        // the groups need.
+        let count = triangle_count(positions).map_err(|_| mismatch())?;
+        if smooth && positions.len() >= 3 {
+            accumulate_face_normal(sums, indices, blockbench_face_normal(positions))
+                .map_err(|_| mismatch())?;
+        }
+        if count == 0 {
+            return Ok(());
+        }
+        let key = group_key(
+            doc,
+            &ctx.rules.mesh_face(textures, face.material, ctx.placed),
+        );
+        let held = self.groups.get_mut(..self.group_count).unwrap_or_default();
+        match held.iter_mut().find(|g| g.key() == key) {
+            Some(g) => g.count += count as u64,
+            None => {
+                *self.groups.get_mut(self.group_count).ok_or_else(mismatch)? = GroupSlot {
+                    material: key.material,
+                    double_sided: u32::from(key.double_sided),
+                    count: count as u64,
+                };
+                self.group_count += 1;
+            }
+        }
+        let end = self.corner_count + indices.len();
+        let slots = self
+            .corners
+            .get_mut(self.corner_count..end)
+            .ok_or_else(mismatch)?;
+        for ((slot, &key), uv) in slots.iter_mut().zip(indices).zip(face.uvs) {
+            *slot = MeshCorner { key, uv: *uv };
+        }
+        *self.faces.get_mut(self.kept).ok_or_else(mismatch)? = KeptFace {
+            material: face.material,
+            corners: index32(indices.len())?,
+        };
+        (self.kept, self.corner_count) = (self.kept + 1, end);
         Ok(())
     }
 }

@@ -5,9 +5,9 @@
     reason = "counters of items the input spells out, each item at least one byte and adding at most 6 per item, so totals stay far below usize::MAX; each subtraction follows the comparison that bounds it"
 )]
 
-use crate::bbmodel::document::Document;
 use crate::bbmodel::document::text_hash::text_hash;
 use crate::bbmodel::document::value::{Cursor, Path, invalid, known_key, type_name};
+use crate::bbmodel::document::{Document, MAX_JSON_DEPTH};
 use crate::bbmodel::elements::context::Pass;
 use crate::bbmodel::elements::faces::{FaceTexture, face_texture};
 use crate::bbmodel::elements::mesh::keys::KeyEntry;
@@ -155,8 +155,8 @@ enum UvRead {
     Again,
 }
 
-/// Reads the `uv` object at the cursor to its end into `record`'s uv
-/// entries, every entry checked. Never inlined: its reads' errors stay out
+/// Reads the `uv` object whose `{` the cursor just read to its end into
+/// `record`'s uv entries, every entry checked. Never inlined: its reads' errors stay out
 /// of the face walk's frame.
 #[inline(never)]
 fn read_uv_entries(
@@ -165,28 +165,33 @@ fn read_uv_entries(
     path: &Path<'_>,
     record: &mut FaceRecord,
 ) -> UvRead {
-    let mut read = || -> Result<UvRead, Error> {
-        c.object(path, "uv")?;
-        let mut held = 0usize;
-        let mut all = true;
-        while let Some(k) = c.next_key()? {
-            let value = c.numbers::<2>(&path.with_raw_key(k))?;
-            match (record.uv_keys.get_mut(held), record.uv_values.get_mut(held)) {
-                (Some(key), Some(slot)) => {
-                    *key = KeyEntry::of(doc, &k, text_hash(&k));
-                    *slot = value;
-                    held += 1;
-                }
-                _ => all = false,
+    // Any error ends the read: the object is read again for it.
+    let mut held = 0usize;
+    let mut all = true;
+    loop {
+        let Ok(next) = c.next_key() else {
+            return UvRead::Again;
+        };
+        let Some(k) = next else {
+            break;
+        };
+        let Ok(value) = c.numbers::<2>(&path.with_raw_key(k)) else {
+            return UvRead::Again;
+        };
+        match (record.uv_keys.get_mut(held), record.uv_values.get_mut(held)) {
+            (Some(key), Some(slot)) => {
+                *key = KeyEntry::of(doc, &k, text_hash(&k));
+                *slot = value;
+                held += 1;
             }
+            _ => all = false,
         }
-        Ok(if all {
-            UvRead::Held(held)
-        } else {
-            UvRead::Again
-        })
-    };
-    read().unwrap_or(UvRead::Again)
+    }
+    if all {
+        UvRead::Held(held)
+    } else {
+        UvRead::Again
+    }
 }
 
 /// INVALID_FIELD for a vertex key a face lists twice.
@@ -223,7 +228,7 @@ fn not_a_vertex_list(field: &Path<'_>, open: &Token<'_>) -> Error {
 }
 
 /// What [`read_face`] found in one face object.
-struct FaceRead<'a> {
+struct FaceRead {
     /// Vertex keys read into the record.
     vertices: usize,
     /// The stored texture (see [`MeshFace::material`]).
@@ -232,8 +237,9 @@ struct FaceRead<'a> {
     corners: usize,
     /// The uv entries held.
     uv: UvRead,
-    /// The `uv` object, to read again when `uv` is [`UvRead::Again`].
-    uv_at: Option<Cursor<'a>>,
+    /// Where the `uv` value starts and how deep it is, to read it again
+    /// when `uv` is [`UvRead::Again`].
+    uv_at: Option<(usize, usize)>,
 }
 
 /// Reads one face object (after its `{`) to its end into `record` and
@@ -253,7 +259,7 @@ fn read_face<'a>(
     limits: &BbmodelLimits,
     textures: &Textures<'_>,
     record: &mut FaceRecord,
-    face: &mut FaceRead<'a>,
+    face: &mut FaceRead,
 ) -> Result<(), Error> {
     let max_vertices = usize::try_from(limits.max_face_vertices)
         .unwrap_or(usize::MAX)
@@ -312,11 +318,16 @@ fn read_face<'a>(
             "uv" if pass == Pass::Count => c.pass_over()?,
             "uv" => {
                 // JSON keeps the last `uv`: what an earlier one held goes.
-                let (start, depth) = (c.clone(), c.depth());
-                face.uv = read_uv_entries(doc, c, &field_path, record);
+                let depth = c.depth();
+                let open = c.next()?;
+                face.uv = if open.kind == TokenKind::BeginObject {
+                    read_uv_entries(doc, c, &field_path, record)
+                } else {
+                    UvRead::Again
+                };
                 face.uv_at = if face.uv == UvRead::Again {
                     c.recover(depth)?;
-                    Some(start)
+                    Some((c.offset_of(&open), depth))
                 } else {
                     None
                 };
@@ -342,7 +353,7 @@ fn read_face<'a>(
 #[inline(never)]
 fn match_uvs(
     doc: &Document<'_>,
-    face: &mut FaceRead<'_>,
+    face: &mut FaceRead,
     face_path: &Path<'_>,
     pass: Pass,
     record: &mut FaceRecord,
@@ -362,8 +373,10 @@ fn match_uvs(
     // Bit j: vertex j has its uv.
     let mut found = 0u64;
     match (face.uv_at.take(), face.uv) {
-        (Some(mut u), _) => {
-            // More entries than held, or one in error: all read again.
+        (Some((at, depth)), _) => {
+            // More entries than held, or one in error: all read again, with
+            // the nesting the face walk's cursor had left there.
+            let mut u = Cursor::at(doc.bytes, at, MAX_JSON_DEPTH.saturating_sub(depth));
             u.object(&uv_path, "uv")?;
             let mut expected = 0usize;
             while let Some(k) = u.next_key()? {
