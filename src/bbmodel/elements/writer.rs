@@ -302,8 +302,14 @@ impl MeshWriter<'_> {
                     .ok_or_else(mismatch)?;
             }
             let positions: &[[f32; 3]] = positions;
-            let mut tris = [[0u8; 3]; MAX_FACE_TRIANGLES];
-            let triangulation = triangulate(positions, &mut tris).map_err(|_| mismatch())?;
+            let tris = <&mut [[u8; 3]; MAX_FACE_TRIANGLES]>::try_from(
+                resolved
+                    .triangles
+                    .get_mut(..MAX_FACE_TRIANGLES)
+                    .unwrap_or_default(),
+            )
+            .map_err(|_| mismatch())?;
+            let triangulation = triangulate(positions, tris).map_err(|_| mismatch())?;
             // Kept faces were counted k − 2 triangles by `triangle_count`.
             if triangulation.count + 2 != positions.len() {
                 return Err(mismatch());

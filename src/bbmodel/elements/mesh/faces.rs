@@ -74,10 +74,12 @@ impl FaceRecord {
 pub struct FaceCorners {
     pub(in crate::bbmodel) positions: [[f32; 3]; HARD_MAX_FACE_VERTICES],
     pub(in crate::bbmodel) keys: [u32; HARD_MAX_FACE_VERTICES],
+    /// The face's triangles (k − 2 of them), as the triangulator gives them.
+    pub(in crate::bbmodel) triangles: [[u8; 3]; HARD_MAX_FACE_VERTICES],
 }
 
-/// The mesh face walks' scratch (4 096 bytes): the face being read, and
-/// the fill's corners of it.
+/// The mesh face walks' scratch (4 288 bytes): the face being read, and
+/// the fill's corners and triangles of it.
 #[repr(C)]
 #[derive(zerocopy::FromBytes, zerocopy::IntoBytes, zerocopy::KnownLayout, zerocopy::Immutable)]
 pub struct FaceScratch {
@@ -93,6 +95,7 @@ impl FaceScratch {
             corners: FaceCorners {
                 positions: [[0.0; 3]; HARD_MAX_FACE_VERTICES],
                 keys: [0; HARD_MAX_FACE_VERTICES],
+                triangles: [[0; 3]; HARD_MAX_FACE_VERTICES],
             },
         }
     }
@@ -228,6 +231,7 @@ fn not_a_vertex_list(field: &Path<'_>, open: &Token<'_>) -> Error {
 }
 
 /// What [`read_face`] found in one face object.
+#[derive(Clone, Copy)]
 struct FaceRead {
     /// Vertex keys read into the record.
     vertices: usize,
@@ -242,8 +246,8 @@ struct FaceRead {
     uv_at: Option<(usize, usize)>,
 }
 
-/// Reads one face object (after its `{`) to its end into `record` and
-/// `face`:
+/// Reads one face object (after its `{`, or after a `uv` value) on into
+/// `record` and `face`, to its end or to its next `uv`:
 /// its vertex keys, its uv entries and its texture. Never inlined: its
 /// reads' errors and cursors stay off the frame the visitor runs in.
 #[inline(never)]
@@ -260,17 +264,10 @@ fn read_face<'a>(
     textures: &Textures<'_>,
     record: &mut FaceRecord,
     face: &mut FaceRead,
-) -> Result<(), Error> {
+) -> Result<FaceStep, Error> {
     let max_vertices = usize::try_from(limits.max_face_vertices)
         .unwrap_or(usize::MAX)
         .min(HARD_MAX_FACE_VERTICES);
-    *face = FaceRead {
-        vertices: 0,
-        material: -1,
-        corners: 0,
-        uv: UvRead::Held(0),
-        uv_at: None,
-    };
     while let Some(field) = c.next_key()? {
         let f = known_key(&field, &["vertices", "uv", "texture"]).unwrap_or("");
         let field_path = face_path.with_key(f);
@@ -316,22 +313,8 @@ fn read_face<'a>(
             }
             // Read and checked by the fill pass; no uv changes a count.
             "uv" if pass == Pass::Count => c.pass_over()?,
-            "uv" => {
-                // JSON keeps the last `uv`: what an earlier one held goes.
-                let depth = c.depth();
-                let open = c.next()?;
-                face.uv = if open.kind == TokenKind::BeginObject {
-                    read_uv_entries(doc, c, &field_path, record)
-                } else {
-                    UvRead::Again
-                };
-                face.uv_at = if face.uv == UvRead::Again {
-                    c.recover(depth)?;
-                    Some((c.offset_of(&open), depth))
-                } else {
-                    None
-                };
-            }
+            // Read by the caller, beside this frame rather than above it.
+            "uv" => return Ok(FaceStep::Uv),
             "texture" => {
                 face.material = match face_texture(c, &field_path, textures)? {
                     FaceTexture::Index(i) => i32::try_from(i).unwrap_or(-1),
@@ -344,6 +327,42 @@ fn read_face<'a>(
             }
         }
     }
+    Ok(FaceStep::End)
+}
+
+/// Where [`read_face`] stopped.
+enum FaceStep {
+    /// At a `uv` value, for [`read_uv`]; the face's reading resumes after it.
+    Uv,
+    /// After the face's `}`.
+    End,
+}
+
+/// Reads a face's `uv` value, its key just read: its entries into
+/// `record`, or where it is, to read again (more entries than held, or an
+/// error to raise after the vertex list's). JSON keeps the last `uv`:
+/// what an earlier one held goes. Never inlined, as [`read_face`].
+#[inline(never)]
+fn read_uv<'a>(
+    doc: &Document<'a>,
+    c: &mut Cursor<'a>,
+    uv_path: &Path<'_>,
+    record: &mut FaceRecord,
+    face: &mut FaceRead,
+) -> Result<(), Error> {
+    let depth = c.depth();
+    let open = c.next()?;
+    face.uv = if open.kind == TokenKind::BeginObject {
+        read_uv_entries(doc, c, uv_path, record)
+    } else {
+        UvRead::Again
+    };
+    face.uv_at = if face.uv == UvRead::Again {
+        c.recover(depth)?;
+        Some((c.offset_of(&open), depth))
+    } else {
+        None
+    };
     Ok(())
 }
 
@@ -434,7 +453,7 @@ pub fn for_each_mesh_face<'a>(
     let mut c = doc.cursor(faces_at);
     c.object(&path, "faces")?;
     let mut index = 0usize;
-    let mut face = FaceRead {
+    let fresh = FaceRead {
         vertices: 0,
         material: -1,
         corners: 0,
@@ -448,9 +467,19 @@ pub fn for_each_mesh_face<'a>(
             path.with_raw_key(key)
         };
         c.object(&face_path, "face")?;
-        read_face(
-            doc, &mut c, &face_path, pass, limits, textures, record, &mut face,
-        )?;
+        let mut face = fresh;
+        loop {
+            let step = read_face(
+                doc, &mut c, &face_path, pass, limits, textures, record, &mut face,
+            )?;
+            match step {
+                FaceStep::End => break,
+                FaceStep::Uv => {
+                    let uv_path = face_path.with_key("uv");
+                    read_uv(doc, &mut c, &uv_path, record, &mut face)?;
+                }
+            }
+        }
         match_uvs(doc, &mut face, &face_path, pass, record)?;
         let n = face.vertices;
         visit(&MeshFace {

@@ -173,34 +173,34 @@ pub(super) fn split_loop<const N: usize>(
     }
     let tol = plane.tolerance;
 
-    // k − 2 triangles at most, fewer than N.
-    let mut tris = [[0u8; 3]; N];
+    // k − 2 triangles, as loop indices, straight into `out` (which holds
+    // them: k ≤ MAX_FACE_VERTICES), then turned into position indices.
     let (count, split) = if k == 3 {
-        tris[0] = [0, 1, 2];
+        out[0] = [0, 1, 2];
         (1, Split::Triangle)
     } else if crosses_itself(&flat, k, tol) {
-        (fan(&flat, k, &mut tris), Split::Fan)
+        (fan(&flat, k, out), Split::Fan)
     } else if k == 4 {
         // Concave at loop vertex 1 or 3: the 0–2 diagonal runs outside.
         let reflex_1 = orient(at(&flat, 0), at(&flat, 1), at(&flat, 2)) < -tol;
         let reflex_3 = orient(at(&flat, 2), at(&flat, 3), at(&flat, 0)) < -tol;
         if reflex_1 || reflex_3 {
-            tris[0] = [1, 2, 3];
-            tris[1] = [1, 3, 0];
+            out[0] = [1, 2, 3];
+            out[1] = [1, 3, 0];
             (2, Split::Diagonal13)
         } else {
-            tris[0] = [0, 1, 2];
-            tris[1] = [0, 2, 3];
+            out[0] = [0, 1, 2];
+            out[1] = [0, 2, 3];
             (2, Split::Diagonal02)
         }
-    } else if let Some(count) = ear_clip(&flat, k, tol, &mut tris) {
+    } else if let Some(count) = ear_clip(&flat, k, tol, out) {
         (count, Split::EarClipped)
     } else {
-        (fan(&flat, k, &mut tris), Split::Fan)
+        (fan(&flat, k, out), Split::Fan)
     };
 
-    for (slot, tri) in out.iter_mut().zip(tris.iter()).take(count) {
-        *slot = tri.map(|i| at(&order, usize::from(i)));
+    for slot in out.iter_mut().take(count) {
+        *slot = slot.map(|i| at(&order, usize::from(i)));
     }
     Ok(Triangulation {
         count,
@@ -351,7 +351,7 @@ pub(super) fn crosses_itself<const N: usize>(points: &[V2; N], len: usize, tol: 
 
 /// The fan (0, i, i + 1) of a loop that crosses itself, each triangle turned
 /// counter-clockwise about the face normal where it is clockwise.
-pub(super) fn fan<const N: usize>(points: &[V2; N], len: usize, tris: &mut [[u8; 3]; N]) -> usize {
+pub(super) fn fan<const N: usize>(points: &[V2; N], len: usize, tris: &mut [[u8; 3]]) -> usize {
     let mut count = 0;
     for (slot, i) in tris.iter_mut().zip(1u8..).take(len.saturating_sub(2)) {
         let j = i + 1;
@@ -422,7 +422,7 @@ pub(super) fn ear_clip<const N: usize>(
     points: &[V2; N],
     len: usize,
     tol: f64,
-    tris: &mut [[u8; 3]; N],
+    tris: &mut [[u8; 3]],
 ) -> Option<usize> {
     let mut ring = Ring::<N>::new(len);
     let mut remaining = len;
