@@ -244,6 +244,8 @@ struct FaceRead {
     /// Where the `uv` value starts and how deep it is, to read it again
     /// when `uv` is [`UvRead::Again`].
     uv_at: Option<(usize, usize)>,
+    /// The vertices [`reread_uvs`] gave their uv, a bit each.
+    found: u64,
 }
 
 /// Reads one face object (after its `{`, or after a `uv` value) on into
@@ -366,6 +368,38 @@ fn read_uv<'a>(
     Ok(())
 }
 
+/// The uv entries of the `uv` object at byte `at` (`depth` deep), read
+/// again: more entries than the record holds, or one in error, whose error
+/// now comes, into the first `n` of `record`'s uvs. The bits of the
+/// vertices given their uv. Never inlined: its cursor and reads stay
+/// beside the face's reads, not above them.
+#[inline(never)]
+fn reread_uvs(
+    doc: &Document<'_>,
+    at: usize,
+    depth: usize,
+    uv_path: &Path<'_>,
+    n: usize,
+    record: &mut FaceRecord,
+) -> Result<u64, Error> {
+    let (Some(vertices), Some(uvs)) = (record.vertices.get(..n), record.uvs.get_mut(..n)) else {
+        return Err(crate::bbmodel::layout::mismatch());
+    };
+    uvs.fill([0.0; 2]);
+    // With the nesting the face walk's cursor had left there.
+    let mut u = Cursor::at(doc.bytes, at, MAX_JSON_DEPTH.saturating_sub(depth));
+    u.object(uv_path, "uv")?;
+    let (mut found, mut expected) = (0u64, 0usize);
+    while let Some(k) = u.next_key()? {
+        let value = u.numbers::<2>(&uv_path.with_raw_key(k))?;
+        let hash = text_hash(&k);
+        let is_key = |v: &KeyEntry| v.hash() == hash && v.spells(doc, &k);
+        found |= set_uv(vertices, uvs, expected, is_key, value);
+        expected += 1;
+    }
+    Ok(found)
+}
+
 /// Gives each of the face's vertices (the first `face.vertices` of
 /// `record`) the uv its entry holds, and checks that each has one
 /// (convention 8). Never inlined, as [`read_face`].
@@ -388,25 +422,13 @@ fn match_uvs(
     let (Some(vertices), Some(uvs)) = (vertices.get(..n), uvs.get_mut(..n)) else {
         return Err(crate::bbmodel::layout::mismatch());
     };
-    uvs.fill([0.0; 2]);
     // Bit j: vertex j has its uv.
     let mut found = 0u64;
-    match (face.uv_at.take(), face.uv) {
-        (Some((at, depth)), _) => {
-            // More entries than held, or one in error: all read again, with
-            // the nesting the face walk's cursor had left there.
-            let mut u = Cursor::at(doc.bytes, at, MAX_JSON_DEPTH.saturating_sub(depth));
-            u.object(&uv_path, "uv")?;
-            let mut expected = 0usize;
-            while let Some(k) = u.next_key()? {
-                let value = u.numbers::<2>(&uv_path.with_raw_key(k))?;
-                let hash = text_hash(&k);
-                let is_key = |v: &KeyEntry| v.hash() == hash && v.spells(doc, &k);
-                found |= set_uv(vertices, uvs, expected, is_key, value);
-                expected += 1;
-            }
-        }
+    match (face.uv_at, face.uv) {
+        // Read again by the caller.
+        (Some(_), _) => found = face.found,
         (None, UvRead::Held(held)) => {
+            uvs.fill([0.0; 2]);
             let entries = uv_keys.iter().zip(uv_values.iter()).take(held);
             for (expected, (k, value)) in entries.enumerate() {
                 let is_key = |v: &KeyEntry| v.hash() == k.hash() && v.same_key(doc, k);
@@ -459,6 +481,7 @@ pub fn for_each_mesh_face<'a>(
         corners: 0,
         uv: UvRead::Held(0),
         uv_at: None,
+        found: 0,
     };
     while let Some(key) = c.next_key()? {
         let face_path = if key.has_escapes() {
@@ -479,6 +502,10 @@ pub fn for_each_mesh_face<'a>(
                     read_uv(doc, &mut c, &uv_path, record, &mut face)?;
                 }
             }
+        }
+        if let Some((at, depth)) = face.uv_at {
+            let uv_path = face_path.with_key("uv");
+            face.found = reread_uvs(doc, at, depth, &uv_path, face.vertices, record)?;
         }
         match_uvs(doc, &mut face, &face_path, pass, record)?;
         let n = face.vertices;
