@@ -408,7 +408,6 @@ fn match_uvs(
     doc: &Document<'_>,
     face: &mut FaceRead,
     face_path: &Path<'_>,
-    pass: Pass,
     record: &mut FaceRecord,
 ) -> Result<(), Error> {
     let uv_path = face_path.with_key("uv");
@@ -439,7 +438,7 @@ fn match_uvs(
     }
     // Convention 8: every saved file has a uv per vertex, and it is required.
     let all = if n >= 64 { u64::MAX } else { (1u64 << n) - 1 };
-    let missing = if pass == Pass::Count { 0 } else { all & !found };
+    let missing = all & !found;
     if missing != 0 {
         let j = missing.trailing_zeros() as usize;
         let key = vertices.get(j).map_or("", |k| k.raw_text(doc));
@@ -507,7 +506,10 @@ pub fn for_each_mesh_face<'a>(
             let uv_path = face_path.with_key("uv");
             face.found = reread_uvs(doc, at, depth, &uv_path, face.vertices, record)?;
         }
-        match_uvs(doc, &mut face, &face_path, pass, record)?;
+        if pass != Pass::Count {
+            // The counting pass reads no vertex list and no uv.
+            match_uvs(doc, &mut face, &face_path, record)?;
+        }
         let n = face.vertices;
         visit(&MeshFace {
             index,
