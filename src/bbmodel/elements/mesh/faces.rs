@@ -136,7 +136,7 @@ fn set_uv(
 ) -> u64 {
     let j = match vertices.get(expected) {
         Some(v) if is_key(v) => Some(expected),
-        _ => vertices.iter().position(|v| is_key(v)),
+        _ => vertices.iter().position(&is_key),
     };
     match j.and_then(|j| Some((j, uvs.get_mut(j)?))) {
         Some((j, slot)) => {
