@@ -114,6 +114,7 @@ pub struct ShapeArrays<'s> {
 /// them by binary search), and moves the cube's mesh onto it; returns the
 /// node count. A group without a main cube keeps its channel, which moves
 /// nothing (the plugin's `displayScale` finds no shape and returns).
+#[inline(never)]
 pub fn add_shape_nodes(
     table: &mut [MainShape],
     channels: &[ChannelRecord],

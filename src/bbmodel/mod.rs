@@ -77,8 +77,30 @@ pub fn measure_in(
     image: &mut ImageScratch,
     walk: &mut WalkScratch,
 ) -> Result<Plan, Error> {
-    locate_and_plan(bytes, options, Pass::Measure, Some((window, image)), walk)
-        .map(|(_, plan)| plan)
+    let limits = &options.limits;
+    // Built in place, as `locate_and_plan` does, without its document.
+    let mut measured = Ok(Plan::default());
+    match Document::locate(bytes, limits) {
+        Ok(doc) => {
+            if let Ok(plan) = &mut measured
+                && let Err(e) = plan_located(
+                    &doc,
+                    options,
+                    Pass::Measure,
+                    Some((window, image)),
+                    walk,
+                    plan,
+                )
+            {
+                measured = Err(e);
+            }
+        }
+        Err(e) => measured = Err(e),
+    }
+    if let Err(e) = &mut measured {
+        first_error_in_place(e, bytes, limits);
+    }
+    measured
 }
 
 /// [`measure`] inflating images through the caller's `window` and
@@ -184,25 +206,49 @@ fn locate_and_plan<'a>(
     walk: &mut WalkScratch,
 ) -> Result<(Document<'a>, Plan), Error> {
     let limits = &options.limits;
-    Document::locate(bytes, limits)
-        .and_then(|doc| {
-            let counted = VertexCounts::new(None);
-            Ok((
-                doc,
-                passes::plan(
-                    &doc,
-                    options,
-                    pass,
-                    Cubes::Exact,
-                    &counted,
-                    &Prescan::NONE,
-                    window,
-                    walk,
-                )?
-                .0,
-            ))
-        })
-        .map_err(|e| Document::first_error(bytes, limits, e))
+    // Built in place: the document, the plan and the error go to the
+    // caller without a copy in this frame, which every measure runs under.
+    let mut located = Document::locate(bytes, limits).map(|doc| (doc, Plan::default()));
+    if let Ok((doc, plan)) = &mut located
+        && let Err(e) = plan_located(doc, options, pass, window, walk, plan)
+    {
+        located = Err(e);
+    }
+    if let Err(e) = &mut located {
+        first_error_in_place(e, bytes, limits);
+    }
+    located
+}
+
+/// [`passes::plan`] of a located document, counting every cube; the plan
+/// goes to `out`.
+#[inline(never)]
+fn plan_located(
+    doc: &Document<'_>,
+    options: &Options<'_>,
+    pass: Pass,
+    window: Option<(&mut Window, &mut ImageScratch)>,
+    walk: &mut WalkScratch,
+    out: &mut Plan,
+) -> Result<(), Error> {
+    (*out, _) = passes::plan(
+        doc,
+        options,
+        pass,
+        Cubes::Exact,
+        &VertexCounts::new(None),
+        &Prescan::NONE,
+        window,
+        walk,
+    )?;
+    Ok(())
+}
+
+/// Replaces `e` by [`Document::first_error`]'s (in place, in a cold frame).
+#[cold]
+#[inline(never)]
+fn first_error_in_place(e: &mut Error, bytes: &[u8], limits: &BbmodelLimits) {
+    *e = Document::first_error(bytes, limits, e.clone());
 }
 
 /// The error [`measure`] reports for `bytes`, else `e`: what a decode
@@ -227,24 +273,50 @@ pub fn decode_into<'a>(
     warnings: &mut Warnings,
 ) -> Result<Scene<'a>, Error> {
     let doc = Document::read(bytes, &options.limits)?;
-    // The counting pass walks in the arena's free bytes, which the plan
-    // counts (its scratch holds a `WalkScratch`) and the fill carves again.
-    arena
-        .lend_one::<WalkScratch>()
-        .and_then(|walk| {
-            passes::plan(
-                &doc,
-                options,
-                Pass::Count,
-                Cubes::Exact,
-                &VertexCounts::new(None),
-                &Prescan::NONE,
-                None,
-                walk,
-            )
-        })
-        .and_then(|(plan, _)| passes::fill(&doc, options, &plan, arena, warnings))
-        .map_err(|e| measured_error(bytes, options, e))
+    let mut plan = Plan::default();
+    if let Err(mut e) = count_plan(&doc, options, arena, &mut plan) {
+        remeasured(&mut e, bytes, options);
+        return Err(e);
+    }
+    // The scene or the error goes to the caller as the fill wrote it, not
+    // copied through this frame, which every decode runs under.
+    let mut decoded = passes::fill(&doc, options, &plan, arena, warnings);
+    if let Err(e) = &mut decoded {
+        remeasured(e, bytes, options);
+    }
+    decoded
+}
+
+/// Replaces `e` by [`measured_error`]'s (in place, in a cold frame).
+#[cold]
+#[inline(never)]
+fn remeasured(e: &mut Error, bytes: &[u8], options: &Options<'_>) {
+    *e = measured_error(bytes, options, e.clone());
+}
+
+/// `decode_into`'s counting pass, in a frame of its own (the fill runs
+/// under `decode_into`'s, not this one's). It walks in the arena's free
+/// bytes, which the plan counts (its scratch holds a `WalkScratch`) and
+/// the fill carves again. The plan goes to `out`.
+#[inline(never)]
+fn count_plan(
+    doc: &Document<'_>,
+    options: &Options<'_>,
+    arena: &mut Arena<'_>,
+    out: &mut Plan,
+) -> Result<(), Error> {
+    let walk = arena.lend_one::<WalkScratch>()?;
+    (*out, _) = passes::plan(
+        doc,
+        options,
+        Pass::Count,
+        Cubes::Exact,
+        &VertexCounts::new(None),
+        &Prescan::NONE,
+        None,
+        walk,
+    )?;
+    Ok(())
 }
 
 /// Reads a file once (size check, strict UTF-8 JSON, meta) for

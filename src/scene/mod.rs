@@ -84,15 +84,25 @@ macro_rules! scene_arrays {
         }
 
         /// The scene's arrays while a decoder fills them, carved from the arena.
-        #[derive(Debug)]
+        #[derive(Debug, Default)]
         pub struct SceneArrays<'a> {
             $( $(#[$doc])* pub $name: &'a mut [$ty], )*
         }
 
         impl<'a> SceneArrays<'a> {
-            /// Carves every array from `arena`, in the order [`SceneCounts::add_to`] counts them.
+            /// Carves every array from `arena`, in the order [`SceneCounts::add_to`] counts them
+            /// (in a frame of its own: each carve's result holds an [`Error`]).
+            #[inline(never)]
             pub fn carve(counts: &SceneCounts, arena: &mut Arena<'a>) -> Result<Self, Error> {
                 Ok(Self { $( $name: arena.slice::<$ty>(counts.$name)?, )* })
+            }
+
+            /// [`SceneArrays::carve`] into `self` (the caller's, not copied
+            /// out of a `Result`).
+            #[inline(never)]
+            pub fn carve_into(&mut self, counts: &SceneCounts, arena: &mut Arena<'a>) -> Result<(), Error> {
+                $( self.$name = arena.slice::<$ty>(counts.$name)?; )*
+                Ok(())
             }
 
             fn freeze(self) -> Arrays<'a> {

@@ -41,7 +41,7 @@ pub(in crate::bbmodel) use lookup::{NodeKey, uuid_key};
 pub use molang::MolangTally;
 pub(in crate::bbmodel) use molang::MolangWriter;
 pub(in crate::bbmodel) use read::fill_animations;
-pub(in crate::bbmodel) use state::{AnimationArrays, AnimationScratch, Context};
+pub(in crate::bbmodel) use state::{AnimationArrays, AnimationScratch, Context, Written};
 
 use crate::arena::{Arena, Footprint};
 use crate::error::Error;

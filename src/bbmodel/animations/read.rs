@@ -40,6 +40,7 @@ use crate::scene::{AnimationRecord, ChannelRecord, LoopMode, NodeRecord, TextRef
 
 /// Fills the animation arrays; `uuids_written` entries of
 /// `scratch.uuids` were filled by the outliner walk.
+#[inline(never)]
 pub(in crate::bbmodel) fn fill_animations<'a>(
     ctx: &Context<'_, 'a>,
     out: AnimationArrays<'_>,

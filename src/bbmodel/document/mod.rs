@@ -130,6 +130,7 @@ impl<'a> Document<'a> {
     }
 
     /// Reads and checks `bytes` (see the module docs).
+    #[inline(never)]
     pub fn read(bytes: &'a [u8], limits: &BbmodelLimits) -> Result<Self, Error> {
         if bytes.len() as u64 > limits.max_file_bytes {
             return Err(Error::nowhere(
@@ -258,6 +259,7 @@ impl<'a> Document<'a> {
     /// meets through [`Document::first_error`], which puts a syntax error
     /// anywhere first, as `read` would. Input this does not recognise at
     /// a glance goes to `read`.
+    #[inline(never)]
     pub(crate) fn locate(bytes: &'a [u8], limits: &BbmodelLimits) -> Result<Self, Error> {
         Self::locate_with(bytes, limits, |_, _, _| None)
     }

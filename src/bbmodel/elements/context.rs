@@ -61,6 +61,7 @@ pub struct ElementContext<'c, 'a> {
 /// Runs `read` on the cursor; a failure that is no syntax error is kept in
 /// `slot` (the first one wins) and the cursor brought back to `depth`, so
 /// the object around it can be read on.
+#[inline(never)]
 pub(in crate::bbmodel) fn deferred<'a, T>(
     c: &mut Cursor<'a>,
     depth: usize,

@@ -17,7 +17,7 @@ use crate::bbmodel::document::text_pool::escaped_len;
 use crate::bbmodel::document::value::{Cursor, Path};
 use crate::bbmodel::elements::context::{ElementContext, Pass};
 use crate::bbmodel::elements::mesh::faces::{FaceRecord, FaceScratch, for_each_mesh_face};
-use crate::bbmodel::elements::read::{ElementBody, GroupKey, group_key, read_element};
+use crate::bbmodel::elements::read::{Element, ElementBody, GroupKey, group_key, read_element};
 use crate::bbmodel::project::structure::for_each_value;
 use crate::bbmodel::project::uuid_tables::{SeenSlots, SeenUuids};
 use crate::error::{Error, ErrorCode};
@@ -130,60 +130,100 @@ fn count_with(
     let mut seen = SeenUuids::new(&mut tables.seen);
     let held_keys = &mut tables.group_keys;
     let record = &mut tables.face.record;
+    let mut element = Element::EMPTY;
     for_each_value(doc, doc.elements, |i, first, c| {
-        let plain = if bounded {
-            // Read on a copy: an element that is no plain cube is read again
-            // whole, from its start.
-            let mut probe = c.clone();
-            plain_cube(&first, &mut probe, limits.max_string_chars).map(|cube| (cube, probe))
-        } else {
-            None
-        };
-        if let Some((cube, probe)) = plain {
-            *c = probe;
-            if let Some(uuid) = &cube.uuid {
-                seen.check(doc, uuid, i)?;
-            }
-            tally.pool += escaped_len(&cube.name);
-            add_cube(counts, CUBE_FACES, CUBE_FACES);
+        if bounded && count_plain_cube(ctx, i, &first, c, &mut seen, &mut tally, counts)? {
             return check_geometry(counts, limits).inspect_err(|_| *over = true);
         }
-        let element = read_element(ctx, pass, i, &first, c, None)?;
-        if let Some(uuid) = &element.head.uuid {
-            seen.check(doc, uuid, i)?;
-        }
-        tally.pool += escaped_len(&element.head.name);
-        match element.body {
-            ElementBody::Cube(cube) => {
-                let mut faces = cube.group_keys(ctx);
-                faces.sort_unstable();
-                let repeats = faces
-                    .windows(2)
-                    .filter(|w| matches!(w, [a, b] if a == b))
-                    .count();
-                add_cube(counts, faces.len(), faces.len() - repeats);
-            }
-            ElementBody::Mesh(mesh) => {
-                tally.max_keys = tally.max_keys.max(mesh.keys);
-                count_mesh(
-                    ctx,
-                    pass,
-                    i,
-                    &mesh,
-                    held_keys,
-                    record,
-                    over,
-                    counts,
-                    &mut tally.largest,
-                )?;
-            }
-            ElementBody::Unsupported => {}
-        }
+        read_element(ctx, pass, i, &first, c, None, &mut element)?;
+        count_element(
+            ctx, pass, i, &element, &mut seen, held_keys, record, over, counts, &mut tally,
+        )?;
         check_geometry(counts, limits).inspect_err(|_| *over = true)
     })?;
     counts.normals = counts.positions;
     counts.uvs = counts.positions;
     Ok(tally)
+}
+
+/// Counts the element at the cursor as a plain cube's bound when it is one
+/// ([`plain_cube`], read on a copy: anything else is read again whole from
+/// its start); whether it was. In a frame of its own, off the element walk
+/// every exact read runs under.
+#[inline(never)]
+fn count_plain_cube<'a>(
+    ctx: &ElementContext<'_, 'a>,
+    i: usize,
+    first: &Token<'a>,
+    c: &mut Cursor<'a>,
+    seen: &mut SeenUuids<'_>,
+    tally: &mut ElementTally,
+    counts: &mut SceneCounts,
+) -> Result<bool, Error> {
+    let mut probe = c.clone();
+    let Some(cube) = plain_cube(first, &mut probe, ctx.limits.max_string_chars) else {
+        return Ok(false);
+    };
+    *c = probe;
+    if let Some(uuid) = &cube.uuid {
+        seen.check(ctx.doc, uuid, i)?;
+    }
+    tally.pool += escaped_len(&cube.name);
+    add_cube(counts, CUBE_FACES, CUBE_FACES);
+    Ok(true)
+}
+
+/// Counts element `i`, read whole: its uuid checked for a repeat, its
+/// name for the text pool, what its type draws. In a frame of its own, off
+/// the element walk every exact read runs under.
+#[inline(never)]
+#[allow(
+    clippy::too_many_arguments,
+    reason = "the counting pass's state, lent for one element"
+)]
+fn count_element(
+    ctx: &ElementContext<'_, '_>,
+    pass: Pass,
+    i: usize,
+    element: &Element<'_>,
+    seen: &mut SeenUuids<'_>,
+    held_keys: &mut [u64; COUNTED_GROUP_KEYS],
+    record: &mut FaceRecord,
+    over: &mut bool,
+    counts: &mut SceneCounts,
+    tally: &mut ElementTally,
+) -> Result<(), Error> {
+    if let Some(uuid) = &element.head.uuid {
+        seen.check(ctx.doc, uuid, i)?;
+    }
+    tally.pool += escaped_len(&element.head.name);
+    match &element.body {
+        ElementBody::Cube(cube) => {
+            let mut faces = cube.group_keys(ctx);
+            faces.sort_unstable();
+            let repeats = faces
+                .windows(2)
+                .filter(|w| matches!(w, [a, b] if a == b))
+                .count();
+            add_cube(counts, faces.len(), faces.len() - repeats);
+        }
+        ElementBody::Mesh(mesh) => {
+            tally.max_keys = tally.max_keys.max(mesh.keys);
+            count_mesh(
+                ctx,
+                pass,
+                i,
+                mesh,
+                held_keys,
+                record,
+                over,
+                counts,
+                &mut tally.largest,
+            )?;
+        }
+        ElementBody::Unsupported => {}
+    }
+    Ok(())
 }
 
 /// Counts one mesh's faces into `counts` and its largest-mesh figures into

@@ -88,6 +88,21 @@ pub struct Element<'a> {
     pub body: ElementBody,
 }
 
+impl Element<'_> {
+    /// No element yet: what [`read_element`] writes over.
+    pub const EMPTY: Self = Self {
+        head: ElementHead {
+            kind: ElementKind::Unsupported,
+            name: None,
+            uuid: None,
+            visible: true,
+            render_order: 0,
+            scope: 0.0,
+        },
+        body: ElementBody::Unsupported,
+    };
+}
+
 /// An element's geometry, by type.
 // A cube lives on the stack for one element at a time; boxing it would
 // allocate.
@@ -198,12 +213,52 @@ struct Deferred {
     mesh: Option<Error>,
 }
 
+impl Deferred {
+    /// `faces` is no object: an error for either type (cold, so its two
+    /// errors are built outside `read_element`'s frame).
+    #[cold]
+    #[inline(never)]
+    fn faces_not_object(&mut self, at: &Path<'_>, v: &Token<'_>) {
+        let got = type_name(v);
+        self.cube.get_or_insert_with(|| {
+            invalid(at, "faces", format_args!("an object expected, got {got}"))
+        });
+        self.mesh.get_or_insert_with(|| {
+            invalid(
+                at,
+                "wrong type",
+                format_args!("an object expected, got {got}"),
+            )
+        });
+    }
+}
+
+/// Warns once at `path`'s `key` that its value is not played (cold: the
+/// warning is built outside `read_element`'s frame).
+#[cold]
+#[inline(never)]
+fn warn_value(
+    warnings: &mut Warnings,
+    path: &Path<'_>,
+    key: &'static str,
+    args: core::fmt::Arguments<'_>,
+) {
+    warnings.push(Warning::new(
+        WarningCode::UnsupportedValue,
+        Location::Json(path.with_key(key).render()),
+        args,
+    ));
+}
+
 /// Reads the element whose first token, `first`, the cursor just read, to
 /// its end, in one pass; warns UNSUPPORTED_ELEMENT for other types.
 ///
 /// Errors of the common fields (type, name, uuid, render_order) come first,
 /// wherever they stand; then the first error, in file order, of the fields
 /// the element's type reads (spec Errors: INVALID_FIELD, TOO_MANY_VERTICES).
+///
+/// The element is written to `out` (the caller's, reused from one element
+/// to the next) rather than returned in a `Result` the caller would copy.
 pub fn read_element<'a>(
     ctx: &ElementContext<'_, 'a>,
     pass: Pass,
@@ -211,7 +266,8 @@ pub fn read_element<'a>(
     first: &Token<'a>,
     c: &mut Cursor<'a>,
     mut warnings: Option<&mut Warnings>,
-) -> Result<Element<'a>, Error> {
+    out: &mut Element<'a>,
+) -> Result<(), Error> {
     let doc = ctx.doc;
     let path = crate::bbmodel::document::value::ELEMENTS.with_index(index);
     crate::bbmodel::document::value::expect_object(first, &path, "element")?;
@@ -351,23 +407,14 @@ pub fn read_element<'a>(
                 if let (Some(_), Some(earlier), true) =
                     (pending_faces, mesh.faces_at, pass.counts())
                 {
-                    doc.cursor(earlier).skip_value()?;
+                    skip_value_at(doc, earlier)?;
                 }
                 (pending_faces, mesh.faces_at) = (None, None);
                 faces = [None; 6];
                 face_textures = [FaceTexture::Removed; 6];
                 let v = c.next()?;
                 if v.kind != TokenKind::BeginObject {
-                    let got = type_name(&v);
-                    let cube_error =
-                        invalid(&at, "faces", format_args!("an object expected, got {got}"));
-                    let mesh_error = invalid(
-                        &at,
-                        "wrong type",
-                        format_args!("an object expected, got {got}"),
-                    );
-                    errors.cube.get_or_insert(cube_error);
-                    errors.mesh.get_or_insert(mesh_error);
+                    errors.faces_not_object(&at, &v);
                     c.skip_rest(&v)?;
                     continue;
                 }
@@ -420,28 +467,18 @@ pub fn read_element<'a>(
                 // comes before those of fields after them.
                 faces = [None; 6];
                 face_textures = [FaceTexture::Removed; 6];
-                let faces_path = path.with_key("faces");
-                let mut again = doc.cursor(at);
-                again.next()?;
-                read_faces(
-                    &mut again,
-                    pass,
-                    false,
-                    &faces_path,
-                    ctx.textures,
-                    &mut faces,
-                    &mut face_textures,
-                )?;
+                read_faces_at(ctx, pass, at, &path, &mut faces, &mut face_textures)?;
             }
             if let Some(e) = errors.cube {
                 return Err(e);
             }
             if let (true, Some(w)) = (bad_scope, warnings) {
-                w.push(Warning::new(
-                    WarningCode::UnsupportedValue,
-                    Location::Json(path.with_key("scope").render()),
+                warn_value(
+                    w,
+                    &path,
+                    "scope",
                     format_args!("scope is no number and no numeric string: ignored"),
-                ));
+                );
             }
             // Convention 13: before 4.5, a box-UV project's cube with shade: false has mirrored UV.
             if doc.box_uv && !shade && doc.version.before(4, 5) {
@@ -458,28 +495,64 @@ pub fn read_element<'a>(
                 return Err(e);
             }
             if let (Some(s), Some(w)) = (unknown_shading, warnings) {
-                w.push(Warning::new(
-                    WarningCode::UnsupportedValue,
-                    Location::Json(path.with_key("shading").render()),
+                warn_value(
+                    w,
+                    &path,
+                    "shading",
                     format_args!("unknown shading {}: flat used", Quote(s.raw_str())),
-                ));
+                );
             }
             ElementBody::Mesh(mesh)
         }
         ElementKind::Unsupported => {
             // Faces left unread are still checked as JSON when counting.
             if let (Some(_), Some(at), true) = (pending_faces, mesh.faces_at, pass.counts()) {
-                doc.cursor(at).skip_value()?;
+                skip_value_at(doc, at)?;
             }
             ElementBody::Unsupported
         }
     };
-    Ok(Element { head, body })
+    *out = Element { head, body };
+    Ok(())
+}
+
+/// Reads the cube faces of the `faces` object at `at` (element `path`'s),
+/// in a frame of its own.
+#[inline(never)]
+fn read_faces_at(
+    ctx: &ElementContext<'_, '_>,
+    pass: Pass,
+    at: usize,
+    path: &Path<'_>,
+    faces: &mut [Option<FaceInput>; 6],
+    textures: &mut [FaceTexture; 6],
+) -> Result<(), Error> {
+    let mut again = ctx.doc.cursor(at);
+    again.next()?;
+    let faces_path = path.with_key("faces");
+    read_faces(
+        &mut again,
+        pass,
+        false,
+        &faces_path,
+        ctx.textures,
+        faces,
+        textures,
+    )
+    .map(|_| ())
+}
+
+/// Checks the value at `at` as JSON, in a frame of its own (its cursor is
+/// no part of `read_element`'s).
+#[inline(never)]
+fn skip_value_at(doc: &Document<'_>, at: usize) -> Result<(), Error> {
+    doc.cursor(at).skip_value().map_err(Error::from)
 }
 
 /// Reads one of the fields every element has (`type`, `name`, `uuid`,
 /// `visibility`, `render_order`), whose first token is `v`.
 #[allow(clippy::too_many_arguments)]
+#[inline(never)]
 fn read_common<'a>(
     head: &mut ElementHead<'a>,
     key: &str,

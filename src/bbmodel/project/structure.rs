@@ -348,6 +348,7 @@ pub fn walk_outliner<'a>(
 /// [`walk_outliner`] keeping its open groups in `stack` (caller memory:
 /// `MeasureScratch` when measuring, the plan's scratch when decoding), so
 /// the walk's frame stays small however deep the limit lets groups nest.
+#[inline(never)]
 pub(crate) fn walk_outliner_in<'a>(
     doc: &Document<'a>,
     limits: &BbmodelLimits,

@@ -35,6 +35,7 @@ impl UuidEntry {
 
 /// The 5.x `groups` entries by uuid hash, sorted; duplicates are
 /// DUPLICATE_REFERENCE (spec: "the same uuid twice: … two groups entries").
+#[inline(never)]
 pub(in crate::bbmodel) fn group_table(
     doc: &Document<'_>,
     table: &mut [UuidEntry],
@@ -186,6 +187,7 @@ scratch_record! {
 /// Two elements with one uuid are DUPLICATE_REFERENCE. `table` holds every
 /// element's entry (hash 0: no uuid, never equal); equal hashes are
 /// confirmed by the uuid strings.
+#[inline(never)]
 pub(in crate::bbmodel) fn elements_unique(
     doc: &Document<'_>,
     table: &mut [ElementEntry],
@@ -272,6 +274,7 @@ pub(in crate::bbmodel) fn body_offset(doc: &Document<'_>, s: &JsonStr<'_>) -> u6
 /// Checks that no group is placed twice in the outliner (which also rejects
 /// a group inside itself): DUPLICATE_REFERENCE. `table` holds the uuids of
 /// the outliner's groups; equal neighbours are confirmed by their strings.
+#[inline(never)]
 pub(in crate::bbmodel) fn groups_placed_once(
     doc: &Document<'_>,
     table: &mut [UuidEntry],

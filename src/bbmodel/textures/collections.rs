@@ -254,6 +254,7 @@ impl<'s> Collections<'s> {
     /// Reads every entry into the tables (left empty where collections do
     /// not apply), warning as the spec's Warnings say.
     #[allow(clippy::too_many_arguments)]
+    #[inline(never)]
     pub fn read(
         doc: &Document<'_>,
         metas: &Textures<'_>,

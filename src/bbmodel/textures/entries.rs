@@ -144,6 +144,7 @@ impl UvSpace {
 /// Reads every texture entry's metadata in file order, raising the spec's
 /// errors and (when `warnings` is given) its warnings; `visit` gets each
 /// index and metadata in turn, so none is held longer than its visit.
+#[inline(never)]
 pub fn for_each_texture<'a>(
     doc: &Document<'a>,
     limits: &BbmodelLimits,

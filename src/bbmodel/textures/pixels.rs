@@ -138,6 +138,7 @@ impl ImageWriter {
     /// Decodes texture `index`'s image (if it has one) after the images
     /// before it, and points its `record` at its level.
     #[allow(clippy::too_many_arguments)]
+    #[inline(never)]
     pub fn decode(
         &mut self,
         index: usize,

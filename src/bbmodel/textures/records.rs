@@ -108,6 +108,7 @@ pub fn texture_record(meta: &TextureMeta<'_>, name: TextRef, first_step: usize) 
 /// Writes texture `index` (named `name`), its custom frame steps from
 /// `*step` on (advanced past them) and its material.
 #[allow(clippy::too_many_arguments)]
+#[inline(never)]
 pub fn write_texture(
     index: usize,
     meta: &TextureMeta<'_>,

@@ -99,6 +99,7 @@ pub(in crate::bbmodel) fn too_many_face_vertices(face: &Path<'_>, max_vertices: 
 /// not read (an element's that is no mesh, or one written again) as
 /// `measure` does, from a cursor allowed the nesting left below the
 /// element's `depth`, and keeps its error in `slot` as `measure` would.
+#[inline(never)]
 pub(in crate::bbmodel) fn check_unread_vertices(
     ctx: &ElementContext<'_, '_>,
     at: usize,
