@@ -23,7 +23,7 @@
 //! let bytes = br#"{"meta": {"format_version": "4.10"}, "elements": []}"#;
 //! let options = Options::default();
 //! let plan = scenedec::measure(bytes, Some("bbmodel"), &options)?;
-//! let mut memory = [0u64; 4096]; // 32 KiB: the plan is about 22 KiB, mostly scratch
+//! let mut memory = [0u64; 4096]; // 32 KiB: the plan is about 26 KiB, mostly scratch
 //! let words = memory.get_mut(..plan.arena_words()).unwrap();
 //! let mut arena = Arena::from_words(words);
 //! let mut warnings = Warnings::new();

@@ -157,8 +157,8 @@ pub fn measure(bytes: &[u8], hint: Option<&str>, options: &Options<'_>) -> Resul
 /// a .bbmodel's images are checked through (32 KiB; a J3D model's
 /// hierarchy check marks its seen-sets there), the PNG decoder's state
 /// with the data URL's pieces (25 KiB) and the .bbmodel walks' tables (the
-/// outliner's open groups, the counting pass's uuids and group keys:
-/// 20 KiB). Keep it in a `static` or the caller's own state; one serves
+/// outliner's open groups, the counting pass's uuids and group keys, the
+/// mesh face record: 26 KiB). Keep it in a `static` or the caller's own state; one serves
 /// any number of calls.
 pub struct MeasureScratch {
     window: crate::png::Window,

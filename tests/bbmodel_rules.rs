@@ -3029,6 +3029,48 @@ fn mesh_face_uv_errors_count_after_its_vertex_list() {
         "$.elements[0].faces.f.vertices[1]"
     );
     assert_eq!(at(r#"["a", "b", "c"]"#), "$.elements[0].faces.f.uv.a[1]");
+    // A uv that is no object likewise.
+    let not_an_object = |vertices: &str| {
+        let json = face(vertices).replace(
+            r#"{"a": [0, "x"], "b": [1, 0], "c": [0, 1]}"#,
+            r#"[[0, 0], [1, 0], [0, 1]]"#,
+        );
+        let e = error(&one_element(Model::free(), Raw(json)));
+        (
+            e.at().to_string(),
+            e.to_string().contains("an object expected"),
+        )
+    };
+    assert_eq!(
+        not_an_object(r#"["a", "a", "c"]"#),
+        ("$.elements[0].faces.f.vertices[1]".into(), false)
+    );
+    assert_eq!(
+        not_an_object(r#"["a", "b", "c"]"#),
+        ("$.elements[0].faces.f.uv".into(), true)
+    );
+}
+
+#[test]
+fn mesh_uv_keys_match_vertex_keys_as_decoded_text() {
+    // JavaScript looks a uv up by the decoded key: `"a\u0062"` is `"ab"`,
+    // whichever of the two spells it with an escape.
+    let m = Mesh::new()
+        .vertex("ab", [0.0, 0.0, 0.0])
+        .vertex("b", [1.0, 0.0, 0.0])
+        .vertex("c", [0.0, 1.0, 0.0])
+        .face(
+            "f",
+            MeshFace::new(&[("b", [16.0, 0.0]), ("c", [0.0, 16.0])])
+                .set(
+                    "uv",
+                    Raw(r#"{"a\u0062": [0, 0], "b": [16, 0], "c": [0, 16]}"#.into()),
+                )
+                .set("vertices", json!(["ab", "b", "c"])),
+        );
+    let t = mesh_tris(m);
+    assert_eq!(t.len(), 1);
+    assert_eq!(t[0].uv, [[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]]);
 }
 
 #[test]

@@ -314,7 +314,7 @@ pub(crate) fn measure(
 /// the scene lives as long as both do, unchanged. Writes only `arena` (at
 /// most the plan's bytes plus alignment padding), `*warnings_out`,
 /// `*scene_out` and `*error`; allocates nothing. Keeps its working state
-/// (about 115 KiB) on the stack; `scenedec_decode_into_with` takes it in
+/// (about 118 KiB) on the stack; `scenedec_decode_into_with` takes it in
 /// caller memory (docs/c-api.md has the stack each needs).
 ///
 /// Returns `SCENEDEC_STATUS_OK`; `SCENEDEC_STATUS_NULL_ARGUMENT` when
@@ -359,7 +359,7 @@ pub unsafe extern "C" fn scenedec_decode_into(
 }
 
 /// `scenedec_decode_into` with its working state (the measuring scratch and
-/// the library's warning list, about 115 KiB) in `workspace` rather than on
+/// the library's warning list, about 118 KiB) in `workspace` rather than on
 /// the stack: the same scene, warnings and statuses. `workspace` may be
 /// NULL (then it is `scenedec_decode_into`). docs/c-api.md has the stack
 /// either way needs.

@@ -1,6 +1,7 @@
 //! The fixed tables the .bbmodel walks work in, as one block of caller
 //! memory: the outliner walk's open groups, the first texture uuids and
-//! the counting pass's tables.
+//! the counting pass's tables, with the mesh face walks' record (which the
+//! fill's face walk uses too).
 //! `measure_with` takes it from `MeasureScratch`; `decode_into`'s counting
 //! pass borrows it from the arena's free bytes, and the fill carves it
 //! from the plan's scratch; so no walk holds it in its frame.
@@ -10,7 +11,7 @@ use crate::bbmodel::project::structure::OutlinerStack;
 use crate::bbmodel::project::uuid_tables::UuidEntry;
 use crate::bbmodel::textures::entries::COUNTED_UUIDS;
 
-/// The walks' tables (22 016 bytes of plain integers).
+/// The walks' tables (26 304 bytes of plain integers).
 #[repr(C)]
 #[derive(zerocopy::FromBytes, zerocopy::IntoBytes, zerocopy::KnownLayout, zerocopy::Immutable)]
 pub struct WalkScratch {

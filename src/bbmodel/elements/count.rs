@@ -16,7 +16,7 @@
 use crate::bbmodel::document::text_pool::escaped_len;
 use crate::bbmodel::document::value::{Cursor, Path};
 use crate::bbmodel::elements::context::{ElementContext, Pass};
-use crate::bbmodel::elements::mesh::faces::for_each_mesh_face;
+use crate::bbmodel::elements::mesh::faces::{FaceRecord, FaceScratch, for_each_mesh_face};
 use crate::bbmodel::elements::read::{Element, ElementBody, GroupKey, group_key, read_element};
 use crate::bbmodel::project::structure::for_each_value;
 use crate::bbmodel::project::uuid_tables::{SeenSlots, SeenUuids};
@@ -129,6 +129,7 @@ fn count_with(
     let mut tally = ElementTally::default();
     let mut seen = SeenUuids::new(&mut tables.seen);
     let held_keys = &mut tables.group_keys;
+    let record = &mut tables.face.record;
     let mut element = Element::EMPTY;
     for_each_value(doc, doc.elements, |i, first, c| {
         if bounded && count_plain_cube(ctx, i, &first, c, &mut seen, &mut tally, counts)? {
@@ -136,7 +137,7 @@ fn count_with(
         }
         read_element(ctx, pass, i, &first, c, None, &mut element)?;
         count_element(
-            ctx, pass, i, &element, &mut seen, held_keys, over, counts, &mut tally,
+            ctx, pass, i, &element, &mut seen, held_keys, record, over, counts, &mut tally,
         )?;
         check_geometry(counts, limits).inspect_err(|_| *over = true)
     })?;
@@ -187,6 +188,7 @@ fn count_element(
     element: &Element<'_>,
     seen: &mut SeenUuids<'_>,
     held_keys: &mut [u64; COUNTED_GROUP_KEYS],
+    record: &mut FaceRecord,
     over: &mut bool,
     counts: &mut SceneCounts,
     tally: &mut ElementTally,
@@ -213,6 +215,7 @@ fn count_element(
                 i,
                 mesh,
                 held_keys,
+                record,
                 over,
                 counts,
                 &mut tally.largest,
@@ -224,9 +227,9 @@ fn count_element(
 }
 
 /// Counts one mesh's faces into `counts` and its largest-mesh figures into
-/// `largest`. Never inlined: its face record and uv entries (about 5 KiB,
-/// in `for_each_mesh_face`) stay off the element walk's frame, which every
-/// cube's read runs under.
+/// `largest`, reading each face into `record`. Never inlined: the face
+/// walk's frame stays off the element walk's, which every cube's read runs
+/// under.
 #[inline(never)]
 #[allow(
     clippy::too_many_arguments,
@@ -238,6 +241,7 @@ fn count_mesh(
     i: usize,
     mesh: &crate::bbmodel::elements::mesh::faces::MeshHead,
     held_keys: &mut [u64; COUNTED_GROUP_KEYS],
+    record: &mut FaceRecord,
     over: &mut bool,
     counts: &mut SceneCounts,
     largest: &mut MeshFaces,
@@ -251,7 +255,7 @@ fn count_mesh(
     // counts as a group of its own (an upper bound).
     let mut unheld = 0usize;
     let mut this = MeshFaces::default();
-    for_each_mesh_face(doc, i, mesh, limits, textures, pass, |face| {
+    for_each_mesh_face(doc, i, mesh, limits, textures, pass, record, |face| {
         // Upper bounds (spec): k vertices and k − 2 triangles a face.
         let k = face.corners;
         if k >= 3 {
@@ -382,14 +386,18 @@ fn key_value<'b>(body: &'b [u8], key: &str) -> Option<&'b [u8]> {
 /// faces past them as a group each.
 const COUNTED_GROUP_KEYS: usize = 512;
 
-/// The counting pass's tables (8 KiB of plain integers): the first element
-/// uuids, and one mesh's group keys. Caller memory (`MeasureScratch`, the
+/// The counting pass's tables (12 KiB of plain integers): the first element
+/// uuids, one mesh's group keys, and the mesh face walks' record, which
+/// the fill reads faces into too. Caller memory (`MeasureScratch`, the
 /// plan's scratch), not the walk's frame.
 #[repr(C)]
 #[derive(zerocopy::FromBytes, zerocopy::IntoBytes, zerocopy::KnownLayout, zerocopy::Immutable)]
 pub struct CountTables {
     seen: SeenSlots,
     group_keys: [u64; COUNTED_GROUP_KEYS],
+    /// The mesh face walks' record, in every pass that reads faces (the
+    /// fill's too, which takes it from here).
+    pub(in crate::bbmodel) face: FaceScratch,
 }
 
 impl CountTables {
@@ -398,6 +406,7 @@ impl CountTables {
         Self {
             seen: SeenSlots::new(),
             group_keys: [0; COUNTED_GROUP_KEYS],
+            face: FaceScratch::new(),
         }
     }
 }

@@ -8,18 +8,20 @@
 use crate::arena::scratch_record;
 use crate::bbmodel::document::Document;
 use crate::bbmodel::elements::context::{ElementContext, Pass};
-use crate::bbmodel::elements::mesh::faces::{MeshFace, MeshHead, for_each_mesh_face};
-use crate::bbmodel::elements::mesh::keys::{KeyEntry, find_key, key_slots, mesh_key_table};
+use crate::bbmodel::elements::mesh::faces::{
+    FaceCorners, FaceScratch, MeshFace, MeshHead, for_each_mesh_face,
+};
+use crate::bbmodel::elements::mesh::keys::{KeyEntry, find_entry, key_slots, mesh_key_table};
 use crate::bbmodel::elements::mesh::{
-    MAX_FACE_TRIANGLES, accumulate_face_normal, blockbench_face_normal, finish_smooth_normals,
-    mesh_transform, triangle_count, triangulate,
+    MAX_FACE_TRIANGLES, MeshTransform, accumulate_face_normal, blockbench_face_normal,
+    finish_smooth_normals, mesh_transform, triangle_count, triangulate,
 };
 use crate::bbmodel::elements::read::{DrawnFace, ElementHead, GroupKey, group_key};
 use crate::bbmodel::layout::{index32, mismatch};
 use crate::error::{Error, Quote};
 use crate::scene::{GroupFlags, MeshFlags, MeshGroupRecord, MeshRecord, TextRef};
 
-/// One mesh's vertex keys, looked up by [`find_key`], and their positions.
+/// One mesh's vertex keys, looked up by [`find_entry`], and their positions.
 pub(in crate::bbmodel) struct KeyIndex<'k> {
     pub(in crate::bbmodel) keys: &'k [KeyEntry],
     pub(in crate::bbmodel) slots: &'k [u32],
@@ -38,6 +40,8 @@ pub(in crate::bbmodel) struct MeshScratch<'s> {
     pub(in crate::bbmodel) faces: &'s mut [KeptFace],
     /// The mesh's groups: triangles per group, then where its indices go.
     pub(in crate::bbmodel) groups: &'s mut [GroupSlot],
+    /// The face being read, and its corners (`WalkScratch`'s).
+    pub(in crate::bbmodel) face: &'s mut FaceScratch,
 }
 
 /// Writes meshes, their groups and vertices into the scene's arrays.
@@ -172,7 +176,7 @@ impl MeshWriter<'_> {
         let (doc, limits, textures) = (ctx.doc, ctx.limits, ctx.textures);
         let n = mesh_key_table(
             doc,
-            mesh,
+            mesh.vertices_at,
             element,
             scratch.keys,
             scratch.slots,
@@ -193,51 +197,23 @@ impl MeshWriter<'_> {
 
         // Read the faces: triangles per group, smooth-normal sums, and each
         // face that gets triangles kept for writing.
-        let mut group_count = 0usize;
-        let (mut kept, mut corners) = (0usize, 0usize);
-        // Reused for every face: returning them would copy 1 KiB per face.
-        let mut positions = heapless::Vec::new();
-        let mut indices = heapless::Vec::new();
-        for_each_mesh_face(doc, element, mesh, limits, textures, Pass::Fill, |face| {
-            resolve(doc, &index, face, element, &mut positions, &mut indices)?;
-            // The split itself waits for the second loop; the count is all
-            // the groups need.
-            let count = triangle_count(&positions).map_err(|_| mismatch())?;
-            if mesh.smooth && positions.len() >= 3 {
-                accumulate_face_normal(sums, &indices, blockbench_face_normal(&positions))
-                    .map_err(|_| mismatch())?;
-            }
-            if count == 0 {
-                return Ok(());
-            }
-            let key = group_key(
-                doc,
-                &ctx.rules.mesh_face(textures, face.material, ctx.placed),
-            );
-            let held = scratch.groups.get_mut(..group_count).unwrap_or_default();
-            match held.iter_mut().find(|g| g.key() == key) {
-                Some(g) => g.count += count as u64,
-                None => {
-                    *scratch.groups.get_mut(group_count).ok_or_else(mismatch)? = GroupSlot {
-                        material: key.material,
-                        double_sided: u32::from(key.double_sided),
-                        count: count as u64,
-                    };
-                    group_count += 1;
-                }
-            }
-            let end = corners + indices.len();
-            let slots = scratch.corners.get_mut(corners..end).ok_or_else(mismatch)?;
-            for ((slot, &key), uv) in slots.iter_mut().zip(&indices).zip(&face.uvs) {
-                *slot = MeshCorner { key, uv: *uv };
-            }
-            *scratch.faces.get_mut(kept).ok_or_else(mismatch)? = KeptFace {
-                material: face.material,
-                corners: index32(indices.len())?,
-            };
-            (kept, corners) = (kept + 1, end);
-            Ok(())
+        let FaceScratch {
+            record,
+            corners: resolved,
+        } = scratch.face;
+        let mut taken = FacesTaken {
+            groups: &mut *scratch.groups,
+            group_count: 0,
+            corners: &mut *scratch.corners,
+            corner_count: 0,
+            faces: &mut *scratch.faces,
+            kept: 0,
+        };
+        let pass = Pass::Fill;
+        for_each_mesh_face(doc, element, mesh, limits, textures, pass, record, |face| {
+            taken.take(ctx, &index, face, element, resolved, sums, mesh.smooth)
         })?;
+        let (group_count, kept) = (taken.group_count, taken.kept);
         if mesh.smooth {
             finish_smooth_normals(sums, &transform);
         }
@@ -269,27 +245,71 @@ impl MeshWriter<'_> {
         let end_index = at;
 
         // Write: vertices in face order, triangles at their group's cursor.
+        let faces = scratch.faces.get(..kept).ok_or_else(mismatch)?;
+        let written = KeptFaces {
+            faces,
+            corners: scratch.corners,
+            positions: index.positions,
+            sums,
+        };
+        self.write_kept_faces(
+            ctx,
+            mesh,
+            &written,
+            &transform,
+            groups,
+            resolved,
+            first_vertex,
+        )?;
+        self.index = end_index;
+        self.finish(name, head, parent, first_vertex, first_index, first_group)
+    }
+}
+
+impl MeshWriter<'_> {
+    /// The second loop of [`MeshWriter::mesh`]: each kept face's vertices,
+    /// triangulated, and its triangles at its group's cursor. Never inlined:
+    /// the triangulation stays off the frame the face walk runs under.
+    #[inline(never)]
+    #[allow(clippy::too_many_arguments)]
+    fn write_kept_faces(
+        &mut self,
+        ctx: &ElementContext<'_, '_>,
+        mesh: &MeshHead,
+        written: &KeptFaces<'_>,
+        transform: &MeshTransform,
+        groups: &mut [GroupSlot],
+        resolved: &mut FaceCorners,
+        first_vertex: usize,
+    ) -> Result<(), Error> {
+        let (doc, textures) = (ctx.doc, ctx.textures);
         let mut first_corner = 0usize;
-        for face in scratch.faces.get(..kept).ok_or_else(mismatch)? {
+        for face in written.faces {
             let end = first_corner + face.corners as usize;
-            let face_corners = scratch
+            let face_corners = written
                 .corners
                 .get(first_corner..end)
                 .ok_or_else(mismatch)?;
             first_corner = end;
-            let mut positions = heapless::Vec::<
-                [f32; 3],
-                { crate::bbmodel::elements::mesh::MAX_FACE_VERTICES },
-            >::new();
-            for corner in face_corners {
-                let p = index
+            let positions = resolved
+                .positions
+                .get_mut(..face_corners.len())
+                .ok_or_else(mismatch)?;
+            for (p, corner) in positions.iter_mut().zip(face_corners) {
+                *p = *written
                     .positions
                     .get(corner.key as usize)
                     .ok_or_else(mismatch)?;
-                positions.push(*p).map_err(|_| mismatch())?;
             }
-            let mut tris = [[0u8; 3]; MAX_FACE_TRIANGLES];
-            let triangulation = triangulate(&positions, &mut tris).map_err(|_| mismatch())?;
+            let positions: &[[f32; 3]] = positions;
+            let tris = <&mut [[u8; 3]; MAX_FACE_TRIANGLES]>::try_from(
+                resolved
+                    .triangles
+                    .get_mut(..MAX_FACE_TRIANGLES)
+                    .unwrap_or_default(),
+            )
+            .map_err(|_| mismatch())?;
+            let triangulation = triangulate(positions, tris).map_err(|_| mismatch())?;
             // Kept faces were counted k − 2 triangles by `triangle_count`.
             if triangulation.count + 2 != positions.len() {
                 return Err(mismatch());
@@ -300,7 +320,7 @@ impl MeshWriter<'_> {
             for (k, (p, corner)) in positions.iter().zip(face_corners).enumerate() {
                 let v = self.vertex + k;
                 *self.positions.get_mut(v).ok_or_else(mismatch)? = transform.place(*p);
-                let smooth = sums.get(corner.key as usize).copied();
+                let smooth = written.sums.get(corner.key as usize).copied();
                 *self.normals.get_mut(v).ok_or_else(mismatch)? = match smooth {
                     Some(n) if mesh.smooth && n != [0.0; 3] => n,
                     _ => flat,
@@ -333,9 +353,95 @@ impl MeshWriter<'_> {
             }
             self.vertex += positions.len();
         }
-        self.index = end_index;
-        self.finish(name, head, parent, first_vertex, first_index, first_group)
+        Ok(())
     }
+}
+
+/// What the first loop of [`MeshWriter::mesh`] keeps, as it reads the
+/// faces: the groups and their triangles, and the faces that get
+/// triangles, with their corners.
+struct FacesTaken<'s> {
+    groups: &'s mut [GroupSlot],
+    group_count: usize,
+    corners: &'s mut [MeshCorner],
+    corner_count: usize,
+    faces: &'s mut [KeptFace],
+    kept: usize,
+}
+
+impl FacesTaken<'_> {
+    /// Takes one face: resolves its keys, counts its triangles into its
+    /// group, adds its normal to the smooth sums and keeps it for writing
+    /// when it gets triangles. Never inlined: its locals stay off the face
+    /// walk's frame, under which the face reads run.
+    #[inline(never)]
+    #[allow(clippy::too_many_arguments)]
+    fn take(
+        &mut self,
+        ctx: &ElementContext<'_, '_>,
+        index: &KeyIndex<'_>,
+        face: &MeshFace<'_, '_>,
+        element: usize,
+        resolved: &mut FaceCorners,
+        sums: &mut [[f32; 3]],
+        smooth: bool,
+    ) -> Result<(), Error> {
+        let (doc, textures) = (ctx.doc, ctx.textures);
+        let k = resolve(doc, index, face, element, resolved)?;
+        let positions = resolved.positions.get(..k).ok_or_else(mismatch)?;
+        let indices = resolved.keys.get(..k).ok_or_else(mismatch)?;
+        // The split itself waits for the second loop; the count is all
+        // the groups need.
+        let count = triangle_count(positions).map_err(|_| mismatch())?;
+        if smooth && positions.len() >= 3 {
+            accumulate_face_normal(sums, indices, blockbench_face_normal(positions))
+                .map_err(|_| mismatch())?;
+        }
+        if count == 0 {
+            return Ok(());
+        }
+        let key = group_key(
+            doc,
+            &ctx.rules.mesh_face(textures, face.material, ctx.placed),
+        );
+        let held = self.groups.get_mut(..self.group_count).unwrap_or_default();
+        match held.iter_mut().find(|g| g.key() == key) {
+            Some(g) => g.count += count as u64,
+            None => {
+                *self.groups.get_mut(self.group_count).ok_or_else(mismatch)? = GroupSlot {
+                    material: key.material,
+                    double_sided: u32::from(key.double_sided),
+                    count: count as u64,
+                };
+                self.group_count += 1;
+            }
+        }
+        let end = self.corner_count + indices.len();
+        let slots = self
+            .corners
+            .get_mut(self.corner_count..end)
+            .ok_or_else(mismatch)?;
+        for ((slot, &key), uv) in slots.iter_mut().zip(indices).zip(face.uvs) {
+            *slot = MeshCorner { key, uv: *uv };
+        }
+        *self.faces.get_mut(self.kept).ok_or_else(mismatch)? = KeptFace {
+            material: face.material,
+            corners: index32(indices.len())?,
+        };
+        (self.kept, self.corner_count) = (self.kept + 1, end);
+        Ok(())
+    }
+}
+
+/// What the first loop of [`MeshWriter::mesh`] kept for the second.
+struct KeptFaces<'k> {
+    faces: &'k [KeptFace],
+    /// The kept faces' corners, in face order.
+    corners: &'k [MeshCorner],
+    /// Vertex positions by key index.
+    positions: &'k [[f32; 3]],
+    /// Smooth normals by key index.
+    sums: &'k [[f32; 3]],
 }
 
 scratch_record! {
@@ -377,44 +483,52 @@ scratch_record! {
     }
 }
 
-/// A face's vertex positions and key indices into `positions` and
-/// `indices`, each key looked up in the mesh (a key the mesh lacks is
-/// INVALID_FIELD, spec Errors).
+/// A face's vertex positions and key indices into `out`, each key looked
+/// up in the mesh (a key the mesh lacks is INVALID_FIELD, spec Errors);
+/// how many there are.
 pub(in crate::bbmodel) fn resolve(
     doc: &Document<'_>,
     index: &KeyIndex<'_>,
-    face: &MeshFace<'_>,
+    face: &MeshFace<'_, '_>,
     element: usize,
-    positions: &mut heapless::Vec<[f32; 3], { crate::bbmodel::elements::mesh::MAX_FACE_VERTICES }>,
-    indices: &mut heapless::Vec<u32, { crate::bbmodel::elements::mesh::MAX_FACE_VERTICES }>,
-) -> Result<(), Error> {
-    positions.clear();
-    indices.clear();
-    for (k, (key, &hash)) in face.vertices.iter().zip(&face.hashes).enumerate() {
-        let found = find_key(doc, index.keys, index.slots, key, hash)
+    out: &mut FaceCorners,
+) -> Result<usize, Error> {
+    let slots = out.positions.iter_mut().zip(out.keys.iter_mut());
+    for (k, (key, (position, slot))) in face.vertices.iter().zip(slots).enumerate() {
+        let found = find_entry(doc, index.keys, index.slots, key)
             .and_then(|i| Some((i, *index.positions.get(i)?)));
-        let (index, position) = found.ok_or_else(|| {
-            // $.elements[i].faces.<key>.vertices[k]
-            let element = crate::bbmodel::document::value::ELEMENTS.with_index(element);
-            let faces = element.with_key("faces");
-            let face = match face.key.as_str() {
-                Some(name) => faces.with_key(name),
-                None => faces.with_index(face.index),
-            };
-            let vertices = face.with_key("vertices");
-            crate::bbmodel::document::value::invalid(
-                &vertices.with_index(k),
-                "unknown vertex key",
-                format_args!(
-                    "a key of this mesh's vertices, got {}",
-                    Quote(key.raw_str())
-                ),
-            )
-        })?;
-        let _ = positions.push(position);
-        let _ = indices.push(u32::try_from(index).unwrap_or(u32::MAX));
+        let Some((i, p)) = found else {
+            return Err(unknown_vertex_key(doc, face, element, k));
+        };
+        *position = p;
+        *slot = u32::try_from(i).unwrap_or(u32::MAX);
     }
-    Ok(())
+    Ok(face.vertices.len().min(out.keys.len()))
+}
+
+/// INVALID_FIELD for vertex `k` of `face`, a key its mesh lacks, at
+/// `$.elements[i].faces.<key>.vertices[k]`.
+#[cold]
+#[inline(never)]
+fn unknown_vertex_key(
+    doc: &Document<'_>,
+    face: &MeshFace<'_, '_>,
+    element: usize,
+    k: usize,
+) -> Error {
+    let element = crate::bbmodel::document::value::ELEMENTS.with_index(element);
+    let faces = element.with_key("faces");
+    let at = match face.key.as_str() {
+        Some(name) => faces.with_key(name),
+        None => faces.with_index(face.index),
+    };
+    let vertices = at.with_key("vertices");
+    let key = face.vertices.get(k).map_or("", |e| e.raw_text(doc));
+    crate::bbmodel::document::value::invalid(
+        &vertices.with_index(k),
+        "unknown vertex key",
+        format_args!("a key of this mesh's vertices, got {}", Quote(key)),
+    )
 }
 
 impl MeshWriter<'_> {

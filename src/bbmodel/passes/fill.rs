@@ -249,6 +249,7 @@ pub(crate) fn fill<'a>(
                 corners: &mut *s.mesh_corners,
                 faces: &mut *s.kept_faces,
                 groups: &mut *s.mesh_groups,
+                face: &mut s.walk.count.face,
             },
         },
         warnings,
@@ -807,6 +808,7 @@ fn fill_element(
                 corners: &mut *m.corners,
                 faces: &mut *m.faces,
                 groups: &mut *m.groups,
+                face: &mut *m.face,
             };
             meshes.mesh(&ctx, i, mesh, name, head, parent, scratch)?;
         }

@@ -8,14 +8,13 @@
 use crate::arena::scratch_record;
 use crate::bbmodel::document::Document;
 use crate::bbmodel::document::text_hash::{string_at, text_hash};
-use crate::bbmodel::elements::mesh::faces::MeshHead;
 use crate::error::Error;
 use crate::json::JsonStr;
 
-/// Reads a mesh's vertex positions, by key index, into `positions`, and
+/// Reads a mesh's `vertices` object (at `vertices_at`) into `positions`, by key index, and
 /// indexes its keys: `table` gets one [`KeyEntry`] per key in file order,
 /// then the first [`key_slots`] of `slots` an open-addressing hash index
-/// over them, for [`find_key`]. Returns how many keys there were (the
+/// over them, for [`find_entry`]. Returns how many keys there were (the
 /// fill pass counts them here, not beforehand); `None` when there were
 /// more than `table` holds.
 ///
@@ -23,13 +22,13 @@ use crate::json::JsonStr;
 /// as an object parsed by JSON.parse does.
 pub fn mesh_key_table(
     doc: &Document<'_>,
-    head: &MeshHead,
+    vertices_at: Option<usize>,
     element: usize,
     table: &mut [KeyEntry],
     slots: &mut [u32],
     positions: &mut [[f32; 3]],
 ) -> Result<Option<usize>, Error> {
-    let Some(at) = head.vertices_at else {
+    let Some(at) = vertices_at else {
         return Ok(Some(0));
     };
     let element_path = crate::bbmodel::document::value::ELEMENTS.with_index(element);
@@ -42,12 +41,7 @@ pub fn mesh_key_table(
         let (Some(entry), Some(slot)) = (table.get_mut(n), positions.get_mut(n)) else {
             return Ok(None);
         };
-        *entry = KeyEntry {
-            hash: text_hash(&key),
-            at: u32::try_from(key.raw_bytes().as_ptr() as usize - doc.bytes.as_ptr() as usize)
-                .unwrap_or(u32::MAX),
-            len: raw_len(&key),
-        };
+        *entry = KeyEntry::of(doc, &key, text_hash(&key));
         *slot = position;
         n += 1;
     }
@@ -141,8 +135,40 @@ scratch_record! {
 }
 
 impl KeyEntry {
+    /// No key (a `const`, for tables).
+    pub(in crate::bbmodel) const ZERO: Self = Self {
+        hash: 0,
+        at: 0,
+        len: 0,
+    };
+
+    /// The entry of `key`, a string of `doc`, whose [`text_hash`] is `hash`.
+    pub(in crate::bbmodel) fn of(doc: &Document<'_>, key: &JsonStr<'_>, hash: u64) -> Self {
+        Self {
+            hash,
+            at: u32::try_from(key.raw_bytes().as_ptr() as usize - doc.bytes.as_ptr() as usize)
+                .unwrap_or(u32::MAX),
+            len: raw_len(key),
+        }
+    }
+
+    /// The key's [`text_hash`].
+    pub(in crate::bbmodel) const fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    /// The key as the file spells it (escapes not decoded), for messages.
+    pub(in crate::bbmodel) fn raw_text<'a>(&self, doc: &Document<'a>) -> &'a str {
+        let start = self.at as usize;
+        let end = start.saturating_add((self.len & !ESCAPED) as usize);
+        doc.bytes
+            .get(start..end)
+            .and_then(|b| core::str::from_utf8(b).ok())
+            .unwrap_or_default()
+    }
+
     /// Whether this entry's key is `key`, once both are decoded.
-    fn spells(&self, doc: &Document<'_>, key: &JsonStr<'_>) -> bool {
+    pub(in crate::bbmodel) fn spells(&self, doc: &Document<'_>, key: &JsonStr<'_>) -> bool {
         let start = self.at as usize;
         if self.len & ESCAPED == 0 && !key.has_escapes() {
             // Both plain: the bytes in the file are the text.
@@ -154,7 +180,7 @@ impl KeyEntry {
     }
 
     /// Whether this entry's key is `other`'s, once both are decoded.
-    fn same_key(&self, doc: &Document<'_>, other: &KeyEntry) -> bool {
+    pub(in crate::bbmodel) fn same_key(&self, doc: &Document<'_>, other: &KeyEntry) -> bool {
         if (self.len | other.len) & ESCAPED == 0 {
             // Both plain: the bytes in the file are the text.
             let span = |e: &KeyEntry| {
@@ -167,16 +193,15 @@ impl KeyEntry {
     }
 }
 
-/// The index of vertex `key` (whose [`text_hash`] is `hash`) among its
-/// mesh's keys, by the index [`mesh_key_table`] built.
-pub fn find_key(
+/// The index of the vertex key `entry` holds (a key of the same
+/// document) among its mesh's keys, by the index [`mesh_key_table`] built.
+pub fn find_entry(
     doc: &Document<'_>,
     table: &[KeyEntry],
     slots: &[u32],
-    key: &JsonStr<'_>,
-    hash: u64,
+    entry: &KeyEntry,
 ) -> Option<usize> {
-    match probe(table, slots, hash, |e| e.spells(doc, key)) {
+    match probe(table, slots, entry.hash, |e| e.same_key(doc, entry)) {
         Probe::Found(index) => Some(index),
         Probe::Free(_) => None,
     }

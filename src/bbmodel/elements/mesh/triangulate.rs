@@ -121,17 +121,18 @@ pub fn triangle_count(positions: &[[f32; 3]]) -> Result<usize, MeshError> {
     Ok(if plane.is_some() { k - 2 } else { 0 })
 }
 
-/// A face's loop, widened: its vertex order (the stored one, or
-/// Blockbench's for a quad), its points in that order, and their plane
-/// (`None`: the face has no area and is dropped).
+/// A face's loop: its vertex order (the stored one, or Blockbench's for a
+/// quad) and its plane (`None`: the face has no area and is dropped). Its
+/// points are widened from the positions as they are needed, not held
+/// (64 of them are 1.5 KiB of stack).
 pub(super) struct FaceLoop<const N: usize> {
     order: [u8; N],
-    points: [V3; N],
     plane: Option<Plane>,
 }
 
 impl<const N: usize> FaceLoop<N> {
     /// The loop of 3 to `N` positions.
+    #[inline(never)]
     fn of(positions: &[[f32; 3]]) -> Self {
         let k = positions.len();
         let mut order = [0u8; N];
@@ -143,68 +144,63 @@ impl<const N: usize> FaceLoop<N> {
                 *slot = i;
             }
         }
-        let mut points = [[0.0f64; 3]; N];
-        for (point, &i) in points.iter_mut().zip(order.iter()).take(k) {
-            *point = widen(positions.get(usize::from(i)).copied().unwrap_or_default());
-        }
-        let plane = Plane::of(points.get(..k).unwrap_or_default());
-        Self {
-            order,
-            points,
-            plane,
-        }
+        let plane = Plane::of(k.min(N), |j| loop_point(positions, &order, j));
+        Self { order, plane }
     }
 }
 
-/// [`triangulate`] of 3 to `N` positions, with scratch for `N`.
+/// Point `j` of the loop `order` makes of `positions`, widened.
+fn loop_point<const N: usize>(positions: &[[f32; 3]], order: &[u8; N], j: usize) -> V3 {
+    let i = usize::from(at(order, j));
+    widen(positions.get(i).copied().unwrap_or_default())
+}
+
+/// [`triangulate`] of 3 to `N` positions, with scratch for `N`. Never
+/// inlined: only the size a face needs is on the stack.
+#[inline(never)]
 pub(super) fn split_loop<const N: usize>(
     positions: &[[f32; 3]],
     out: &mut [[u8; 3]; MAX_FACE_TRIANGLES],
 ) -> Result<Triangulation, MeshError> {
     let k = positions.len();
-    let FaceLoop {
-        order,
-        points,
-        plane,
-    } = FaceLoop::<N>::of(positions);
+    let FaceLoop { order, plane } = FaceLoop::<N>::of(positions);
     let Some(plane) = plane else {
         return Ok(Triangulation::DROPPED);
     };
-    let points = points.get(..k).unwrap_or_default();
     let mut flat = [[0.0f64; 2]; N];
-    for (q, &p) in flat.iter_mut().zip(points) {
-        *q = plane.project(p);
+    for (j, q) in flat.iter_mut().enumerate().take(k) {
+        *q = plane.project(loop_point(positions, &order, j));
     }
     let tol = plane.tolerance;
 
-    // k − 2 triangles at most, fewer than N.
-    let mut tris = [[0u8; 3]; N];
+    // k − 2 triangles, as loop indices, straight into `out` (which holds
+    // them: k ≤ MAX_FACE_VERTICES), then turned into position indices.
     let (count, split) = if k == 3 {
-        tris[0] = [0, 1, 2];
+        out[0] = [0, 1, 2];
         (1, Split::Triangle)
     } else if crosses_itself(&flat, k, tol) {
-        (fan(&flat, k, &mut tris), Split::Fan)
+        (fan(&flat, k, out), Split::Fan)
     } else if k == 4 {
         // Concave at loop vertex 1 or 3: the 0–2 diagonal runs outside.
         let reflex_1 = orient(at(&flat, 0), at(&flat, 1), at(&flat, 2)) < -tol;
         let reflex_3 = orient(at(&flat, 2), at(&flat, 3), at(&flat, 0)) < -tol;
         if reflex_1 || reflex_3 {
-            tris[0] = [1, 2, 3];
-            tris[1] = [1, 3, 0];
+            out[0] = [1, 2, 3];
+            out[1] = [1, 3, 0];
             (2, Split::Diagonal13)
         } else {
-            tris[0] = [0, 1, 2];
-            tris[1] = [0, 2, 3];
+            out[0] = [0, 1, 2];
+            out[1] = [0, 2, 3];
             (2, Split::Diagonal02)
         }
-    } else if let Some(count) = ear_clip(&flat, k, tol, &mut tris) {
+    } else if let Some(count) = ear_clip(&flat, k, tol, out) {
         (count, Split::EarClipped)
     } else {
-        (fan(&flat, k, &mut tris), Split::Fan)
+        (fan(&flat, k, out), Split::Fan)
     };
 
-    for (slot, tri) in out.iter_mut().zip(tris.iter()).take(count) {
-        *slot = tri.map(|i| at(&order, usize::from(i)));
+    for slot in out.iter_mut().take(count) {
+        *slot = slot.map(|i| at(&order, usize::from(i)));
     }
     Ok(Triangulation {
         count,
@@ -266,12 +262,17 @@ pub(super) struct Plane {
 impl Plane {
     /// `None` when the loop has no area (its Newell normal is zero up to the
     /// tolerance) or is not finite.
-    fn of(points: &[V3]) -> Option<Self> {
-        let origin = points.first().copied()?;
+    /// The plane of the loop of `k` points, point `j` given by `point(j)`.
+    fn of(k: usize, point: impl Fn(usize) -> V3) -> Option<Self> {
+        if k == 0 {
+            return None;
+        }
+        let origin = point(0);
         let mut newell = [0.0f64; 3];
         let mut extent = 0.0f64;
-        for (a, b) in points.iter().zip(points.iter().cycle().skip(1)) {
-            let (da, db) = (sub(*a, origin), sub(*b, origin));
+        for j in 0..k {
+            let (a, b) = (point(j), point(next(j, k)));
+            let (da, db) = (sub(a, origin), sub(b, origin));
             newell = add(newell, cross(da, db));
             for d in da {
                 extent = extent.max(libm::fabs(d));
@@ -350,7 +351,7 @@ pub(super) fn crosses_itself<const N: usize>(points: &[V2; N], len: usize, tol: 
 
 /// The fan (0, i, i + 1) of a loop that crosses itself, each triangle turned
 /// counter-clockwise about the face normal where it is clockwise.
-pub(super) fn fan<const N: usize>(points: &[V2; N], len: usize, tris: &mut [[u8; 3]; N]) -> usize {
+pub(super) fn fan<const N: usize>(points: &[V2; N], len: usize, tris: &mut [[u8; 3]]) -> usize {
     let mut count = 0;
     for (slot, i) in tris.iter_mut().zip(1u8..).take(len.saturating_sub(2)) {
         let j = i + 1;
@@ -421,7 +422,7 @@ pub(super) fn ear_clip<const N: usize>(
     points: &[V2; N],
     len: usize,
     tol: f64,
-    tris: &mut [[u8; 3]; N],
+    tris: &mut [[u8; 3]],
 ) -> Option<usize> {
     let mut ring = Ring::<N>::new(len);
     let mut remaining = len;
