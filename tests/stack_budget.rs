@@ -266,3 +266,28 @@ fn nested_molang_decode_stack() {
         println!("nested Molang, depth {depth}: decode stack {used} bytes");
     }
 }
+
+/// The sampler's stack for the same nested texts: `Scene::sample`
+/// evaluates the compiled program, recursing once a node level
+/// (bounded by `2·maxMolangDepth + 4`). Reported beside the decode's.
+#[test]
+fn nested_molang_sample_stack() {
+    use scenedec::scene::NodePose;
+    let options = Options::default();
+    for depth in [1usize, 64, 128] {
+        let text = format!("{}1", "!".repeat(depth));
+        let bytes = format!(
+            r#"{{"meta":{{"format_version":"5.0","model_format":"free","box_uv":false}},"resolution":{{"width":16,"height":16}},"elements":[],"outliner":[{{"name":"g","uuid":"11111111-1111-1111-1111-111111111111","origin":[0,0,0],"children":[]}}],"textures":[],"animations":[{{"name":"a","loop":"loop","length":2,"animators":{{"11111111-1111-1111-1111-111111111111":{{"name":"g","type":"bone","keyframes":[{{"channel":"position","time":0,"data_points":[{{"x":"{text}","y":0,"z":0}}]}}]}}}}}}]}}"#
+        )
+        .into_bytes();
+        let loaded = scenedec::load(&bytes, Some("bbmodel"), &options).unwrap();
+        let scene = loaded.scene();
+        assert!(scene.clip_runs_molang(0));
+        let mut out = vec![NodePose::default(); scene.nodes().len()];
+        let (used, ()) = support::stack::peak(|| scene.sample(0, 0.0, &mut out).unwrap());
+        // `!` applied `depth` times to 1: 1 for an even depth, else 0.
+        let want = if depth % 2 == 0 { 1.0 } else { 0.0 };
+        assert_eq!(out[0].translation[0].abs(), want, "depth {depth}");
+        println!("nested Molang, depth {depth}: sample stack {used} bytes");
+    }
+}
