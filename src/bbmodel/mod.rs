@@ -70,6 +70,7 @@ pub fn measure(bytes: &[u8], options: &Options<'_>) -> Result<Plan, Error> {
 /// [`measure`] inflating images through the caller's `window` and
 /// decoder scratch (`image`), and walking in the caller's `walk`, instead
 /// of all three on the stack.
+#[inline(never)]
 pub fn measure_in(
     bytes: &[u8],
     options: &Options<'_>,
@@ -381,6 +382,7 @@ fn check_size(doc: &Document<'_>, limits: &BbmodelLimits) -> Result<(), Error> {
 /// Decodes `bytes` with the `plan` that [`measure`] returned for the same
 /// bytes, without measuring again. A plan for other bytes makes the decode
 /// fail with a typed error, never read or write out of bounds.
+#[inline(never)]
 pub fn decode_with_plan<'a>(
     bytes: &'a [u8],
     options: &Options<'_>,

@@ -131,6 +131,9 @@ pub fn decode_with_plan<'a>(
     arena: &mut Arena<'a>,
     warnings: &mut Warnings,
 ) -> Result<Scene<'a>, Error> {
-    let model = parse(bytes, options)?;
+    // Read where `parse` returned it, as `decode_into` does (moved out of
+    // the result, the parsed sections would be on the stack twice).
+    let parsed = parse(bytes, options);
+    let model = parsed.as_ref().map_err(Error::clone)?;
     model.fill(plan.counts(), arena, warnings, options)
 }
