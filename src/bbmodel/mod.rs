@@ -21,7 +21,7 @@
 //!   texture, collections, texture and material records;
 //! - `elements/`: cubes and meshes, read, counted and written as geometry;
 //! - `animations/`: clips, animators and keyframes;
-//! - `prescan.rs`, `passes.rs` and this file: `load`'s counts made while
+//! - `prescan.rs`, `passes/` and this file: `load`'s counts made while
 //!   locating, then the count and fill passes that drive the stages.
 //!
 //! docs/bbmodel.md maps the spec's rules to the modules below;
