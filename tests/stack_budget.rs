@@ -236,6 +236,16 @@ fn sampling_molang_clips_stack_peak() {
     }
 }
 
+/// A .bbmodel with one clip whose only keyframe value is `!` nested
+/// `depth` times over `1` (`!!…!1`).
+fn nested_molang_file(depth: usize) -> Vec<u8> {
+    let text = format!("{}1", "!".repeat(depth));
+    format!(
+        r#"{{"meta":{{"format_version":"5.0","model_format":"free","box_uv":false}},"resolution":{{"width":16,"height":16}},"elements":[],"outliner":[{{"name":"g","uuid":"11111111-1111-1111-1111-111111111111","origin":[0,0,0],"children":[]}}],"textures":[],"animations":[{{"name":"a","loop":"loop","length":2,"animators":{{"11111111-1111-1111-1111-111111111111":{{"name":"g","type":"bone","keyframes":[{{"channel":"position","time":0,"data_points":[{{"x":"{text}","y":0,"z":0}}]}}]}}}}}}]}}"#
+    )
+    .into_bytes()
+}
+
 /// The decode's stack for a Molang text nested to `maxMolangDepth`
 /// (`!!…!1`, each `!` a level): `measure` and the fill compile it,
 /// recursing once a level. Reported (docs/bbmodel.md, "Molang keyframes").
@@ -244,11 +254,7 @@ fn nested_molang_decode_stack() {
     static SCRATCH: std::sync::Mutex<MeasureScratch> = std::sync::Mutex::new(MeasureScratch::new());
     let options = Options::default();
     for depth in [1usize, 64, 128] {
-        let text = format!("{}1", "!".repeat(depth));
-        let bytes = format!(
-            r#"{{"meta":{{"format_version":"5.0","model_format":"free","box_uv":false}},"resolution":{{"width":16,"height":16}},"elements":[],"outliner":[{{"name":"g","uuid":"11111111-1111-1111-1111-111111111111","origin":[0,0,0],"children":[]}}],"textures":[],"animations":[{{"name":"a","loop":"loop","length":2,"animators":{{"11111111-1111-1111-1111-111111111111":{{"name":"g","type":"bone","keyframes":[{{"channel":"position","time":0,"data_points":[{{"x":"{text}","y":0,"z":0}}]}}]}}}}}}]}}"#
-        )
-        .into_bytes();
+        let bytes = nested_molang_file(depth);
         let (used, nodes) = support::stack::peak(|| {
             let mut scratch = SCRATCH.lock().unwrap();
             let plan =
@@ -275,11 +281,7 @@ fn nested_molang_sample_stack() {
     use scenedec::scene::NodePose;
     let options = Options::default();
     for depth in [1usize, 64, 128] {
-        let text = format!("{}1", "!".repeat(depth));
-        let bytes = format!(
-            r#"{{"meta":{{"format_version":"5.0","model_format":"free","box_uv":false}},"resolution":{{"width":16,"height":16}},"elements":[],"outliner":[{{"name":"g","uuid":"11111111-1111-1111-1111-111111111111","origin":[0,0,0],"children":[]}}],"textures":[],"animations":[{{"name":"a","loop":"loop","length":2,"animators":{{"11111111-1111-1111-1111-111111111111":{{"name":"g","type":"bone","keyframes":[{{"channel":"position","time":0,"data_points":[{{"x":"{text}","y":0,"z":0}}]}}]}}}}}}]}}"#
-        )
-        .into_bytes();
+        let bytes = nested_molang_file(depth);
         let loaded = scenedec::load(&bytes, Some("bbmodel"), &options).unwrap();
         let scene = loaded.scene();
         assert!(scene.clip_runs_molang(0));

@@ -90,6 +90,20 @@ pub(in crate::bbmodel) struct AnimationScratch<'s> {
     pub(in crate::bbmodel) order: &'s mut [SortKey],
 }
 
+impl AnimationScratch<'_> {
+    /// The same scratch, lent for a shorter while.
+    pub(in crate::bbmodel) fn reborrow(&mut self) -> AnimationScratch<'_> {
+        AnimationScratch {
+            uuids: &mut *self.uuids,
+            names: &mut *self.names,
+            claims: &mut *self.claims,
+            staged: &mut *self.staged,
+            sources: &mut *self.sources,
+            order: &mut *self.order,
+        }
+    }
+}
+
 /// Everything one animation's read needs besides its own bytes.
 pub(in crate::bbmodel) struct Context<'c, 'a> {
     pub(in crate::bbmodel) doc: &'c Document<'a>,

@@ -615,16 +615,8 @@ fn fill_animation_stage<'a>(
     pool: &mut Pool<'_>,
     warnings: &mut Warnings,
 ) -> Result<(Written, MolangTally, usize), Error> {
-    let a = &mut s.animation_scratch;
-    let uuids_written = placed.groups.min(a.uuids.len());
-    let scratch = AnimationScratch {
-        uuids: &mut *a.uuids,
-        names: &mut *a.names,
-        claims: &mut *a.claims,
-        staged: &mut *a.staged,
-        sources: &mut *a.sources,
-        order: &mut *a.order,
-    };
+    let uuids_written = placed.groups.min(s.animation_scratch.uuids.len());
+    let scratch = s.animation_scratch.reborrow();
     let nodes = arrays.nodes.get(..group_count).ok_or_else(mismatch)?;
     let (animations, mut molang) = fill_animations(
         &AnimationContext { doc, limits, nodes },
