@@ -12,7 +12,7 @@ use std::hint::black_box;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use scenedec::molang::{
-    self, Context, MolangLimits, MolangNode, Placeholders, Program, Slot, Times, Variables,
+    self, Context, MolangLimits, MolangNode, Placeholders, Program, Slot, Times, Variables, Work,
 };
 
 const DEG: f64 = core::f64::consts::PI / 180.0;
@@ -74,14 +74,15 @@ fn bench(c: &mut Criterion) {
         let mut text = vec![0u8; molang::text_len(src)];
         let n = {
             let source = molang::prepare(src, &mut text, &limits).unwrap();
-            molang::measure(&source, &limits).unwrap()
+            molang::measure(&source, &limits, &mut Work::new()).unwrap()
         };
         let mut nodes = vec![MolangNode::ZERO; n];
         compile_group.bench_function(BenchmarkId::from_parameter(name), |b| {
             b.iter(|| {
                 let source = molang::prepare(black_box(src), &mut text, &limits).unwrap();
-                let n = molang::measure(&source, &limits).unwrap();
-                let program = molang::compile(&source, &mut nodes[..n], &limits).unwrap();
+                let n = molang::measure(&source, &limits, &mut Work::new()).unwrap();
+                let program =
+                    molang::compile(&source, &mut nodes[..n], &limits, &mut Work::new()).unwrap();
                 black_box(program.is_empty())
             })
         });
@@ -93,8 +94,9 @@ fn bench(c: &mut Criterion) {
     for (name, src, closure) in CASES {
         let mut text = vec![0u8; molang::text_len(src)];
         let source = molang::prepare(src, &mut text, &limits).unwrap();
-        let mut nodes = vec![MolangNode::ZERO; molang::measure(&source, &limits).unwrap()];
-        let program = molang::compile(&source, &mut nodes, &limits).unwrap();
+        let mut nodes =
+            vec![MolangNode::ZERO; molang::measure(&source, &limits, &mut Work::new()).unwrap()];
+        let program = molang::compile(&source, &mut nodes, &limits, &mut Work::new()).unwrap();
         let mut slots = vec![Slot::EMPTY; program.assignments()];
         // The baseline computes the same values (checked here, not timed).
         let check = eval_all(&program, &mut slots);

@@ -18,6 +18,9 @@ pub fn molang(data: &[u8]) {
     let text = String::from_utf8_lossy(data);
     let (src, placeholders) = text.split_once('\0').unwrap_or((&text, ""));
     let limits = MolangLimits::default();
+    // One stack of open levels for every call: each starts from whatever
+    // the last one left, as `Work` allows.
+    let mut work = molang::Work::new();
     let boundary = |s: &str, e: &molang::MolangError| {
         assert!(
             e.offset <= s.len() && s.is_char_boundary(e.offset),
@@ -34,21 +37,22 @@ pub fn molang(data: &[u8]) {
         Ok(p) => p,
         Err(e) => return boundary(placeholders, &e),
     };
-    let pn = match molang::measure_placeholders(&places, &limits) {
+    let pn = match molang::measure_placeholders(&places, &limits, &mut work) {
         Ok(n) => n,
         Err(e) => return assert_ne!(e.code, MolangErrorCode::WrongPlan),
     };
     let mut pnodes = vec![MolangNode::ZERO; pn];
     let mut entries = vec![Placeholder::EMPTY; plan.entries];
-    let places = molang::compile_placeholders(&places, &mut entries, &mut pnodes, &limits)
-        .expect("placeholders compile as measured");
+    let places =
+        molang::compile_placeholders(&places, &mut entries, &mut pnodes, &limits, &mut work)
+            .expect("placeholders compile as measured");
 
     let mut buf = vec![0u8; molang::text_len(src)];
     let source = match molang::prepare(src, &mut buf, &limits) {
         Ok(s) => s,
         Err(e) => return boundary(src, &e),
     };
-    let n = match molang::measure(&source, &limits) {
+    let n = match molang::measure(&source, &limits, &mut work) {
         Ok(n) => n,
         Err(e) => {
             boundary(src, &e);
@@ -57,12 +61,16 @@ pub fn molang(data: &[u8]) {
     };
     if n > 0 {
         let mut short = vec![MolangNode::ZERO; n - 1];
-        let e = molang::compile(&source, &mut short, &limits).unwrap_err();
+        let e = molang::compile(&source, &mut short, &limits, &mut work).unwrap_err();
         assert_eq!(e.code, MolangErrorCode::WrongPlan);
     }
     let mut nodes = vec![MolangNode::ZERO; n];
-    let program = molang::compile(&source, &mut nodes, &limits).expect("compiles as measured");
+    let program =
+        molang::compile(&source, &mut nodes, &limits, &mut work).expect("compiles as measured");
 
+    // One evaluator stack for both: the second starts from what the first
+    // left, as `EvalStack` allows.
+    let mut stack = molang::EvalStack::new();
     let mut values = [None, None];
     for value in &mut values {
         let mut slots = vec![Slot::EMPTY; 8];
@@ -78,7 +86,7 @@ pub fn molang(data: &[u8]) {
             placeholders: &places,
             limits,
         };
-        let v = program.eval(&mut ctx);
+        let v = program.eval_with(&mut ctx, &mut stack);
         *value = Some(v.map(f64::to_bits));
     }
     assert_eq!(values[0], values[1], "same state, same value");

@@ -31,6 +31,7 @@ use std::path::{Path, PathBuf};
 
 use scenedec::molang::{
     self, Context, MolangLimits, MolangNode, Placeholder, Placeholders, Slot, Times, Variables,
+    Work,
 };
 use serde_json::{Value, json};
 
@@ -448,11 +449,20 @@ fn scenedec_values(group: &Group) -> Vec<Option<Vec<f64>>> {
     let plan = molang::plan_placeholders(&group.placeholders);
     let mut ptext = vec![0u8; plan.text];
     let prepared = molang::prepare_placeholders(&group.placeholders, &mut ptext, &limits).unwrap();
-    let mut pnodes =
-        vec![MolangNode::ZERO; molang::measure_placeholders(&prepared, &limits).unwrap()];
+    let mut pnodes = vec![
+        MolangNode::ZERO;
+        molang::measure_placeholders(&prepared, &limits, &mut Work::new())
+            .unwrap()
+    ];
     let mut entries = vec![Placeholder::EMPTY; plan.entries];
-    let places: Placeholders<'_, '_> =
-        molang::compile_placeholders(&prepared, &mut entries, &mut pnodes, &limits).unwrap();
+    let places: Placeholders<'_, '_> = molang::compile_placeholders(
+        &prepared,
+        &mut entries,
+        &mut pnodes,
+        &limits,
+        &mut Work::new(),
+    )
+    .unwrap();
     group
         .expressions
         .iter()
@@ -460,9 +470,9 @@ fn scenedec_values(group: &Group) -> Vec<Option<Vec<f64>>> {
             let mut text = vec![0u8; molang::text_len(src)];
             let source = molang::prepare(src, &mut text, &limits)
                 .unwrap_or_else(|e| panic!("{}: {src:?}: {e}", group.file));
-            let n = molang::measure(&source, &limits).unwrap();
+            let n = molang::measure(&source, &limits, &mut Work::new()).unwrap();
             let mut nodes = vec![MolangNode::ZERO; n];
-            let program = molang::compile(&source, &mut nodes, &limits).unwrap();
+            let program = molang::compile(&source, &mut nodes, &limits, &mut Work::new()).unwrap();
             if program.uses_randomness() {
                 return None;
             }

@@ -127,7 +127,9 @@ fn blend_weight_is_evaluated_per_group_before_its_channels() {
 /// The steps molangjs's evaluation of `text` takes as scenedec counts them
 /// (`maxMolangSteps`): the least limit under which it gives its value.
 fn steps_of(text: &str) -> u64 {
-    use scenedec::molang::{self, Context, MolangLimits, Placeholders, Slot, Times, Variables};
+    use scenedec::molang::{
+        self, Context, MolangLimits, Placeholders, Slot, Times, Variables, Work,
+    };
     let run = |max_steps: u64| {
         let limits = MolangLimits {
             max_steps,
@@ -135,8 +137,11 @@ fn steps_of(text: &str) -> u64 {
         };
         let mut buf = vec![0u8; molang::text_len(text)];
         let source = molang::prepare(text, &mut buf, &limits).unwrap();
-        let mut nodes = vec![molang::MolangNode::ZERO; molang::measure(&source, &limits).unwrap()];
-        let program = molang::compile(&source, &mut nodes, &limits).unwrap();
+        let mut nodes = vec![
+            molang::MolangNode::ZERO;
+            molang::measure(&source, &limits, &mut Work::new()).unwrap()
+        ];
+        let program = molang::compile(&source, &mut nodes, &limits, &mut Work::new()).unwrap();
         let mut slots = [Slot::EMPTY; 4];
         let mut variables = Variables::new(&mut slots, 1);
         let mut ctx = Context {

@@ -9,7 +9,8 @@
 //! 1. [`text_len`] and [`prepare`]: the expression lowercased and its
 //!    whitespace removed (molangjs reads that) into caller bytes;
 //! 2. [`measure`] and [`compile`]: the nodes, exactly as many as `measure`
-//!    says, into a caller `&mut [Node]`;
+//!    says, into a caller `&mut [Node]`, the compiler's open levels in a
+//!    caller [`Work`] (so its stack use does not grow with nesting);
 //! 3. [`Program::eval`] at each sample, given the [`Times`], the
 //!    [`Variables`] table and the project's [`Placeholders`].
 //!
@@ -29,7 +30,10 @@ mod limits;
 mod node;
 mod placeholders;
 mod program;
+mod run;
+mod shape;
 mod text;
+mod work;
 
 #[cfg(test)]
 mod tests;
@@ -45,3 +49,5 @@ pub use placeholders::{
     measure_placeholders, plan_placeholders, prepare_placeholders,
 };
 pub use program::{Source, compile, measure, normalize_into, prepare, text_len};
+pub use run::{EVAL_LEVELS, EVAL_VALUES, EvalStack};
+pub use work::{MAX_OPEN_LEVELS, Open, Work};

@@ -478,7 +478,8 @@ const EASINGS: [Easing; 30] = [
 /// Where the easings' codes start.
 const EASE_BASE: usize = 64;
 
-fn op_code(op: Op) -> u8 {
+/// `op` as a small code, for records.
+pub(crate) fn op_code(op: Op) -> u8 {
     let i = match op {
         Op::Ease(e) => EASINGS
             .iter()
@@ -489,7 +490,8 @@ fn op_code(op: Op) -> u8 {
     u8::try_from(i).unwrap_or(0)
 }
 
-fn op_of(code: u8) -> Option<Op> {
+/// The operator [`op_code`] gave `code`.
+pub(crate) fn op_of(code: u8) -> Option<Op> {
     let i = usize::from(code);
     match i.checked_sub(EASE_BASE) {
         Some(e) => EASINGS.get(e).map(|e| Op::Ease(*e)),

@@ -18,6 +18,7 @@ use super::limits::MolangLimits;
 use super::node::{MolangNode, Name, Program, ProgramRecord, prefix_code, prefix_of};
 use super::program::{self, Source};
 use super::text::{OTHER, is_js_space, normalized_len};
+use super::work::Work;
 use zerocopy::{FromBytes, Immutable, IntoBytes, KnownLayout};
 
 /// What a placeholder line gives.
@@ -135,18 +136,25 @@ impl<'p, 'a> Placeholders<'p, 'a> {
         }
     }
 
-    /// The line that defines `name` (the last one with its key).
-    pub(crate) fn find(&self, name: &Name, text: &[u8]) -> Option<Entry<'a>> {
+    /// The index of the line that defines `name` (the last one with its key).
+    pub(crate) fn find_index(&self, name: &Name, text: &[u8]) -> Option<usize> {
         self.entries
             .iter()
-            .rev()
-            .find(|e| e.key().same(self.text, name, text))
-            .map(|e| self.entry(e))
+            .rposition(|e| e.key().same(self.text, name, text))
     }
 
-    /// Every line, last first (a later line wins).
-    pub(crate) fn latest_first(&self) -> impl Iterator<Item = Entry<'a>> + '_ {
-        self.entries.iter().rev().map(|e| self.entry(e))
+    /// Line `index`.
+    pub(crate) fn entry_at(&self, index: usize) -> Option<Entry<'a>> {
+        self.entries.get(index).map(|e| self.entry(e))
+    }
+
+    /// Every line with its index, last first (a later line wins).
+    pub(crate) fn latest_first_indexed(&self) -> impl Iterator<Item = (usize, Entry<'a>)> + '_ {
+        self.entries
+            .iter()
+            .enumerate()
+            .rev()
+            .map(|(i, e)| (i, self.entry(e)))
     }
 
     /// How many lines define something.
@@ -291,7 +299,7 @@ impl<'t> PreparedPlaceholders<'_, 't> {
             };
             let value_at = at;
             at += n;
-            let key_name = super::compile::name_of(self.text, key_start, key_start + k);
+            let key_name = super::shape::name_of(self.text, key_start, key_start + k);
             f(key_name, source, is_control(value), value_at)?;
         }
         Ok(())
@@ -302,11 +310,12 @@ impl<'t> PreparedPlaceholders<'_, 't> {
 pub fn measure_placeholders(
     prepared: &PreparedPlaceholders<'_, '_>,
     limits: &MolangLimits,
+    work: &mut Work,
 ) -> Result<usize, MolangError> {
     let mut nodes = 0usize;
     prepared.each(|_, source, control, _| {
         if !control {
-            nodes += program::measure(&source, limits)?;
+            nodes += program::measure(&source, limits, work)?;
         }
         Ok(())
     })?;
@@ -321,6 +330,7 @@ pub fn compile_placeholders<'p, 'a>(
     entries: &'p mut [Placeholder],
     nodes: &'a mut [MolangNode],
     limits: &MolangLimits,
+    work: &mut Work,
 ) -> Result<Placeholders<'p, 'a>, MolangError> {
     let mut count = 0;
     let mut used = 0usize;
@@ -329,13 +339,13 @@ pub fn compile_placeholders<'p, 'a>(
         let program = if control {
             ProgramRecord::EMPTY
         } else {
-            let n = program::measure(&source, limits)?;
+            let n = program::measure(&source, limits, work)?;
             let mine = nodes.get_mut(used..used + n).ok_or(MolangError::new(
                 MolangErrorCode::WrongPlan,
                 0,
                 "the planned node count",
             ))?;
-            let record = program::compile(&source, mine, limits)?.record(used, text_at);
+            let record = program::compile(&source, mine, limits, work)?.record(used, text_at);
             used += n;
             record
         };

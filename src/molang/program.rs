@@ -6,6 +6,7 @@ use super::error::{MolangError, MolangErrorCode};
 use super::limits::MolangLimits;
 use super::node::{MolangNode, Program};
 use super::text;
+use super::work::Work;
 
 /// An expression's text as molangjs reads it, in caller memory.
 #[derive(Clone, Copy, Debug)]
@@ -71,23 +72,30 @@ pub fn prepare<'s, 't>(
 }
 
 /// Nodes [`compile`] needs for `source`: exactly as many as it writes.
-pub fn measure(source: &Source<'_, '_>, limits: &MolangLimits) -> Result<usize, MolangError> {
-    let mut b = Builder::new(None, *limits);
-    b.expr(source.text, 0, source.text.len(), 0)
+/// `work` holds the open levels (any contents).
+pub fn measure(
+    source: &Source<'_, '_>,
+    limits: &MolangLimits,
+    work: &mut Work,
+) -> Result<usize, MolangError> {
+    let mut b = Builder::new(None, &mut work.open, *limits);
+    b.expr(source.text, 0, source.text.len())
         .map_err(|e| at_original(source, e))?;
     Ok(b.len)
 }
 
-/// Compiles `source` into `nodes` ([`measure`] of them).
+/// Compiles `source` into `nodes` ([`measure`] of them); `work` holds the
+/// open levels (any contents).
 pub fn compile<'a>(
     source: &Source<'_, 'a>,
     nodes: &'a mut [MolangNode],
     limits: &MolangLimits,
+    work: &mut Work,
 ) -> Result<Program<'a>, MolangError> {
     let planned = nodes.len();
-    let mut b = Builder::new(Some(&mut *nodes), *limits);
+    let mut b = Builder::new(Some(&mut *nodes), &mut work.open, *limits);
     let root = b
-        .expr(source.text, 0, source.text.len(), 0)
+        .expr(source.text, 0, source.text.len())
         .map_err(|e| at_original(source, e))?;
     let (len, randomness, assignments) = (b.len, b.randomness, b.assignments);
     if len != planned {

@@ -13,15 +13,23 @@ pub(super) fn value_with(src: &str, t: f64, placeholders: &str) -> f64 {
     let limits = MolangLimits::default();
     let mut text = vec![0u8; text_len(src)];
     let source = prepare(src, &mut text, &limits).unwrap();
-    let mut nodes = vec![MolangNode::ZERO; measure(&source, &limits).unwrap()];
-    let program = compile(&source, &mut nodes, &limits).unwrap();
+    let mut nodes = vec![MolangNode::ZERO; measure(&source, &limits, &mut Work::new()).unwrap()];
+    let program = compile(&source, &mut nodes, &limits, &mut Work::new()).unwrap();
 
     let plan = plan_placeholders(placeholders);
     let mut ptext = vec![0u8; plan.text];
     let prepared = prepare_placeholders(placeholders, &mut ptext, &limits).unwrap();
-    let mut pnodes = vec![MolangNode::ZERO; measure_placeholders(&prepared, &limits).unwrap()];
+    let mut pnodes =
+        vec![MolangNode::ZERO; measure_placeholders(&prepared, &limits, &mut Work::new()).unwrap()];
     let mut entries = vec![Placeholder::EMPTY; plan.entries];
-    let places = compile_placeholders(&prepared, &mut entries, &mut pnodes, &limits).unwrap();
+    let places = compile_placeholders(
+        &prepared,
+        &mut entries,
+        &mut pnodes,
+        &limits,
+        &mut Work::new(),
+    )
+    .unwrap();
 
     let mut slots: Vec<Slot<'_>> = vec![Slot::EMPTY; 16];
     let mut vars = Variables::new(&mut slots, 1);
@@ -161,8 +169,8 @@ fn randomness_is_seeded_and_flagged() {
     let src = "math.random(1, 2) + math.die_roll(2, 0, 1)";
     let mut text = vec![0u8; text_len(src)];
     let source = prepare(src, &mut text, &limits).unwrap();
-    let mut nodes = vec![MolangNode::ZERO; measure(&source, &limits).unwrap()];
-    let program = compile(&source, &mut nodes, &limits).unwrap();
+    let mut nodes = vec![MolangNode::ZERO; measure(&source, &limits, &mut Work::new()).unwrap()];
+    let program = compile(&source, &mut nodes, &limits, &mut Work::new()).unwrap();
     assert!(program.uses_randomness());
     let v = value_at(src, 0.0);
     assert!((1.0..4.0).contains(&v));
@@ -179,9 +187,9 @@ fn limits_with(f: impl FnOnce(&mut crate::BbmodelLimits)) -> MolangLimits {
 fn compiled(src: &str, limits: &MolangLimits) -> Result<usize, MolangError> {
     let mut text = vec![0u8; text_len(src)];
     let source = prepare(src, &mut text, limits)?;
-    let n = measure(&source, limits)?;
+    let n = measure(&source, limits, &mut Work::new())?;
     let mut nodes = vec![MolangNode::ZERO; n];
-    compile(&source, &mut nodes, limits).map(|_| n)
+    compile(&source, &mut nodes, limits, &mut Work::new()).map(|_| n)
 }
 
 fn run_under(
@@ -192,14 +200,21 @@ fn run_under(
 ) -> Result<f64, MolangError> {
     let mut text = vec![0u8; text_len(src)];
     let source = prepare(src, &mut text, &limits)?;
-    let mut nodes = vec![MolangNode::ZERO; measure(&source, &limits)?];
-    let program = compile(&source, &mut nodes, &limits)?;
+    let mut nodes = vec![MolangNode::ZERO; measure(&source, &limits, &mut Work::new())?];
+    let program = compile(&source, &mut nodes, &limits, &mut Work::new())?;
     let plan = plan_placeholders(placeholders);
     let mut ptext = vec![0u8; plan.text];
     let prepared = prepare_placeholders(placeholders, &mut ptext, &limits)?;
-    let mut pnodes = vec![MolangNode::ZERO; measure_placeholders(&prepared, &limits)?];
+    let mut pnodes =
+        vec![MolangNode::ZERO; measure_placeholders(&prepared, &limits, &mut Work::new())?];
     let mut entries = vec![Placeholder::EMPTY; plan.entries];
-    let places = compile_placeholders(&prepared, &mut entries, &mut pnodes, &limits)?;
+    let places = compile_placeholders(
+        &prepared,
+        &mut entries,
+        &mut pnodes,
+        &limits,
+        &mut Work::new(),
+    )?;
     let mut table = vec![Slot::EMPTY; slots];
     let mut vars = Variables::new(&mut table, 1);
     let mut ctx = Context {
@@ -289,11 +304,11 @@ fn compile_refuses_a_node_array_of_the_wrong_length() {
     let src = "1 + 2";
     let mut text = vec![0u8; text_len(src)];
     let source = prepare(src, &mut text, &limits).unwrap();
-    let n = measure(&source, &limits).unwrap();
+    let n = measure(&source, &limits, &mut Work::new()).unwrap();
     assert_eq!(n, 3);
     for wrong in [n - 1, n + 1] {
         let mut nodes = vec![MolangNode::ZERO; wrong];
-        let e = compile(&source, &mut nodes, &limits).unwrap_err();
+        let e = compile(&source, &mut nodes, &limits, &mut Work::new()).unwrap_err();
         assert_eq!(e.code, MolangErrorCode::WrongPlan);
     }
     let mut short = vec![0u8; text_len(src) - 1];

@@ -21,12 +21,13 @@ use crate::bbmodel::layout::{index32, mismatch};
 use crate::error::Error;
 use crate::json::JsonStr;
 use crate::molang::{
-    self, MolangLimits, MolangNode, Placeholder, ProgramRecord, Source, compile_placeholders,
+    self, MolangLimits, MolangNode, Placeholder, ProgramRecord, Source, Work, compile_placeholders,
     measure_placeholders, plan_placeholders, prepare_placeholders,
 };
 
 /// Normalized bytes of a text the count pass compiles to count its nodes
-/// exactly (on the stack, in a frame of its own).
+/// exactly (on the stack, with the compiler's [`Work`], in a frame of its
+/// own).
 pub(crate) const MEASURED_TEXT: usize = 1024;
 
 /// Most nodes a text of `len` normalized bytes compiles to: fewer than
@@ -130,7 +131,7 @@ fn measured_nodes(s: &JsonStr<'_>, len: usize, limits: &MolangLimits) -> Option<
     let mut buf = [0u8; MEASURED_TEXT];
     let text = buf.get_mut(..len)?;
     normalize(s, text);
-    molang::measure(&Source::normalized(text), limits).ok()
+    molang::measure(&Source::normalized(text), limits, &mut Work::new()).ok()
 }
 
 /// Entries, text bytes and nodes of placeholders of at most
@@ -142,7 +143,7 @@ fn measured_placeholders(s: &JsonStr<'_>, limits: &MolangLimits) -> Option<(usiz
     let plan = plan_placeholders(text);
     let mut buf = [0u8; MEASURED_TEXT];
     let prepared = prepare_placeholders(text, buf.get_mut(..plan.text)?, limits).ok()?;
-    let nodes = measure_placeholders(&prepared, limits).ok()?;
+    let nodes = measure_placeholders(&prepared, limits, &mut Work::new()).ok()?;
     Some((plan.entries, plan.text, nodes))
 }
 
@@ -154,6 +155,8 @@ pub(in crate::bbmodel) struct MolangWriter<'o> {
     pub(in crate::bbmodel) placeholders: &'o mut [Placeholder],
     pub(in crate::bbmodel) written: MolangTally,
     pub(in crate::bbmodel) limits: MolangLimits,
+    /// The compiler's open levels (the fill's `WalkScratch`).
+    pub(in crate::bbmodel) work: &'o mut Work,
 }
 
 impl MolangWriter<'_> {
@@ -178,14 +181,14 @@ impl MolangWriter<'_> {
             .ok_or_else(mismatch)?;
         normalize(s, text);
         let source = Source::normalized(text);
-        let Ok(n) = molang::measure(&source, &self.limits) else {
+        let Ok(n) = molang::measure(&source, &self.limits, self.work) else {
             return Ok(ProgramRecord::EMPTY);
         };
         let nodes = self
             .nodes
             .get_mut(node_at..node_at + n)
             .ok_or_else(mismatch)?;
-        let Ok(program) = molang::compile(&source, nodes, &self.limits) else {
+        let Ok(program) = molang::compile(&source, nodes, &self.limits, self.work) else {
             return Ok(ProgramRecord::EMPTY);
         };
         let record = program.record(node_at, text_at);
@@ -206,7 +209,7 @@ impl MolangWriter<'_> {
         let Ok(prepared) = prepare_placeholders(text, buf, &self.limits) else {
             return Ok(());
         };
-        let Ok(n) = measure_placeholders(&prepared, &self.limits) else {
+        let Ok(n) = measure_placeholders(&prepared, &self.limits, self.work) else {
             return Ok(());
         };
         let at = self.written.placeholders;
@@ -218,7 +221,8 @@ impl MolangWriter<'_> {
             .nodes
             .get_mut(node_at..node_at + n)
             .ok_or_else(mismatch)?;
-        let Ok(compiled) = compile_placeholders(&prepared, entries, nodes, &self.limits) else {
+        let Ok(compiled) = compile_placeholders(&prepared, entries, nodes, &self.limits, self.work)
+        else {
             return Ok(());
         };
         let count = compiled.len();
@@ -294,7 +298,7 @@ mod tests {
             let Ok(source) = molang::prepare(&s, &mut buf, &limits) else {
                 continue;
             };
-            if let Ok(n) = molang::measure(&source, &limits) {
+            if let Ok(n) = molang::measure(&source, &limits, &mut Work::new()) {
                 assert!(n <= node_bound(buf.len()), "{s:?}: {n} nodes");
                 worst = worst.max(n as f64 / buf.len().max(1) as f64);
             }

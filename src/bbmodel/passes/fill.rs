@@ -633,6 +633,7 @@ fn fill_animation_stage<'a>(
                 placeholders: &mut *arrays.molang_placeholders,
                 written: Default::default(),
                 limits: crate::molang::MolangLimits::of(limits),
+                work: &mut s.walk.molang,
             },
         },
         scratch,
@@ -683,6 +684,7 @@ fn fill_animation_stage<'a>(
             placeholders: &mut *arrays.molang_placeholders,
             written: molang,
             limits: crate::molang::MolangLimits::of(limits),
+            work: &mut s.walk.molang,
         };
         writer.compile_placeholders(text)?;
         molang = writer.written;

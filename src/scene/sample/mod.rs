@@ -164,6 +164,7 @@ impl<'a> Scene<'a> {
         // stands for it), so a sample is a function of its time.
         let mut slots = molang_vars::slots();
         let variables = RefCell::new(Table::new(&mut slots, 0));
+        let stack = RefCell::new(crate::molang::EvalStack::new());
         let sampling = |target| molang::Sampling {
             programs: self.molang_programs(),
             nodes: self.molang_nodes(),
@@ -173,6 +174,7 @@ impl<'a> Scene<'a> {
             placeholders: &placeholders,
             life_time: at.time,
             variables: &variables,
+            stack: &stack,
             limits: self.molang_limits(),
         };
         let blend = self.clip_blend_weights().get(clip).copied();

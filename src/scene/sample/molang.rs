@@ -31,7 +31,7 @@ use super::super::{ChannelTarget, KeyframeRecord, KeyframeSource, Scene};
 pub use super::molang_vars::MAX_PLAYED_VARIABLES;
 use super::molang_vars::Table;
 use crate::molang::{
-    Context, MolangLimits, MolangNode, Placeholders, Program, ProgramRecord, Rng, Times,
+    Context, EvalStack, MolangLimits, MolangNode, Placeholders, Program, ProgramRecord, Rng, Times,
 };
 use core::cell::RefCell;
 
@@ -57,6 +57,8 @@ pub(super) struct Sampling<'a, 'p> {
     /// The variables this sample's values have set so far
     /// (`molang_vars.rs`).
     pub(super) variables: &'p RefCell<Table<'p, 'a>>,
+    /// The evaluator's open levels, one stack for the sample's values.
+    pub(super) stack: &'p RefCell<EvalStack>,
     /// The decode's Molang limits (`--limit`, `with_override`).
     pub(super) limits: MolangLimits,
 }
@@ -203,13 +205,15 @@ fn evaluate_program<'a>(program: &Program<'a>, s: &Sampling<'a, '_>, seed: u64) 
         placeholders: s.placeholders,
         limits: s.limits,
     };
-    program.eval(&mut ctx).unwrap_or(0.0)
+    program
+        .eval_with(&mut ctx, &mut s.stack.borrow_mut())
+        .unwrap_or(0.0)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::molang::{Placeholder, compile_placeholders, measure_placeholders};
+    use crate::molang::{Placeholder, Work, compile_placeholders, measure_placeholders};
     use std::string::String;
     use std::vec;
 
@@ -221,11 +225,11 @@ mod tests {
         let Ok(source) = crate::molang::prepare(text, buf, &limits) else {
             return Program::EMPTY;
         };
-        let Ok(n) = crate::molang::measure(&source, &limits) else {
+        let Ok(n) = crate::molang::measure(&source, &limits, &mut Work::new()) else {
             return Program::EMPTY;
         };
         let nodes = vec![MolangNode::ZERO; n].leak();
-        crate::molang::compile(&source, nodes, &limits).unwrap_or(Program::EMPTY)
+        crate::molang::compile(&source, nodes, &limits, &mut Work::new()).unwrap_or(Program::EMPTY)
     }
 
     /// The placeholders `text` defines, compiled as the decode compiles them.
@@ -234,10 +238,10 @@ mod tests {
         let plan = crate::molang::plan_placeholders(text);
         let buf = vec![0u8; plan.text].leak();
         let prepared = crate::molang::prepare_placeholders(text, buf, &limits).unwrap();
-        let n = measure_placeholders(&prepared, &limits).unwrap();
+        let n = measure_placeholders(&prepared, &limits, &mut Work::new()).unwrap();
         let entries = vec![Placeholder::EMPTY; plan.entries].leak();
         let nodes = vec![MolangNode::ZERO; n].leak();
-        compile_placeholders(&prepared, entries, nodes, &limits).unwrap()
+        compile_placeholders(&prepared, entries, nodes, &limits, &mut Work::new()).unwrap()
     }
 
     fn sampling<'p>(
@@ -253,6 +257,7 @@ mod tests {
             anim_time: 0.5,
             life_time: 0.5,
             variables,
+            stack: std::boxed::Box::leak(std::boxed::Box::default()),
             limits: MolangLimits::default(),
         }
     }
