@@ -10,6 +10,11 @@ use crate::error::{Error, ErrorCode};
 use zerocopy::big_endian::I16;
 use zerocopy::{FromBytes, Immutable, KnownLayout};
 
+// The record accessors the material fold calls per TEV stage
+// (`j3d/model/materials.rs`) are `#[inline(never)]`: each holds
+// `Result<_, Error>` slots that, inlined, would sit in the fold's frames
+// under the J3D fill, and whether LLVM inlines them moves with unrelated
+// code (docs/c-api.md, "Stack").
 impl<'a> Material<'a> {
     /// Index in MAT3 (name order).
     pub fn index(&self) -> usize {
@@ -183,11 +188,13 @@ impl<'a> Material<'a> {
     }
 
     /// Material colour register `slot` (0..2), RGBA8.
+    #[inline(never)]
     pub fn material_color(&self, slot: usize) -> Result<Option<[u8; 4]>, Error> {
         self.color(Field::MATERIAL_COLORS, slot)
     }
 
     /// Ambient colour register `slot` (0..2), RGBA8.
+    #[inline(never)]
     pub fn ambient_color(&self, slot: usize) -> Result<Option<[u8; 4]>, Error> {
         self.color(Field::AMBIENT_COLORS, slot)
     }
@@ -198,6 +205,7 @@ impl<'a> Material<'a> {
     }
 
     /// Colour channel control `slot`: 0 colour 0, 1 alpha 0, 2 colour 1, 3 alpha 1.
+    #[inline(never)]
     pub fn channel(&self, slot: usize) -> Result<Option<&'a ColorChannel>, Error> {
         self.record(Field::CHANNELS, slot)
     }
@@ -213,6 +221,7 @@ impl<'a> Material<'a> {
     }
 
     /// Texture coordinate generator `slot` (0..8).
+    #[inline(never)]
     pub fn tex_gen(&self, slot: usize) -> Result<Option<&'a TexGen>, Error> {
         self.record(Field::TEX_GENS, slot)
     }
@@ -233,6 +242,7 @@ impl<'a> Material<'a> {
     }
 
     /// The TEX1 index of texture slot `slot` (0..8), through the texture table.
+    #[inline(never)]
     pub fn texture(&self, slot: usize) -> Result<Option<u16>, Error> {
         match self.resolve(Field::TEXTURES, slot)? {
             Some((at, _)) => Ok(Some(self.mat3.reader.u16(at)?)),
@@ -241,6 +251,7 @@ impl<'a> Material<'a> {
     }
 
     /// Konst colour `slot` (0..4), RGBA8.
+    #[inline(never)]
     pub fn konst_color(&self, slot: usize) -> Result<Option<[u8; 4]>, Error> {
         self.color(Field::KONST_COLORS, slot)
     }
@@ -262,11 +273,13 @@ impl<'a> Material<'a> {
     }
 
     /// TEV order of stage `stage` (0..16).
+    #[inline(never)]
     pub fn tev_order(&self, stage: usize) -> Result<Option<&'a TevOrder>, Error> {
         self.record(Field::TEV_ORDERS, stage)
     }
 
     /// TEV colour register `slot` (0..4): R, G, B, A as s16 (0..255 is the usual range).
+    #[inline(never)]
     pub fn tev_color(&self, slot: usize) -> Result<Option<[i16; 4]>, Error> {
         Ok(self
             .record::<[I16; 4]>(Field::TEV_COLORS, slot)?
@@ -279,16 +292,19 @@ impl<'a> Material<'a> {
     }
 
     /// TEV stage `stage` (0..16).
+    #[inline(never)]
     pub fn tev_stage(&self, stage: usize) -> Result<Option<&'a TevStage>, Error> {
         self.record(Field::TEV_STAGES, stage)
     }
 
     /// Swap mode of TEV stage `stage` (0..16).
+    #[inline(never)]
     pub fn swap_mode(&self, stage: usize) -> Result<Option<&'a SwapMode>, Error> {
         self.record(Field::SWAP_MODES, stage)
     }
 
     /// Swap table `slot` (0..4).
+    #[inline(never)]
     pub fn swap_table(&self, slot: usize) -> Result<Option<&'a SwapTable>, Error> {
         self.record(Field::SWAP_TABLES, slot)
     }
@@ -299,11 +315,13 @@ impl<'a> Material<'a> {
     }
 
     /// Alpha compare.
+    #[inline(never)]
     pub fn alpha_compare(&self) -> Result<Option<&'a AlphaCompare>, Error> {
         self.record(Field::ALPHA_COMPARE, 0)
     }
 
     /// Blend mode.
+    #[inline(never)]
     pub fn blend_mode(&self) -> Result<Option<&'a BlendMode>, Error> {
         self.record(Field::BLEND, 0)
     }
