@@ -10,8 +10,7 @@
 #     `scenedec inspect --json` on every corpus model, and the J3D clips'
 #     tracks on each j3d-anim model with its animations (needs python3);
 #  6. every corpus model, and each j3d-anim model with its animations,
-#     decodes the same on a thread of 24 KiB (J3D, also with its animations)
-#     or 30 KiB (.bbmodel) (--stack, the budgets below);
+#     decodes the same on a thread of 24 KiB (--stack, the budgets below);
 #  7. inspect runs clean under valgrind memcheck (no invalid access, no
 #     leak), and walk with J3D clips sampled.
 # Needs ../shared/corpus for 4-7 (skipped, saying so, when absent and CI is
@@ -54,9 +53,9 @@ if [ ! -d "$corpus" ]; then
 fi
 # The stack budgets through the C API, KiB, glibc's share of the thread
 # included (docs/c-api.md "Stack"): J3D, with or without its animation
-# files, the issue's 24; .bbmodel 30.
+# files, and .bbmodel: the issue's 24.
 j3d_budget=24
-bbmodel_budget=30
+bbmodel_budget=24
 mapfile -t models < <(find "$corpus" -type f \( -name '*.bmd' -o -name '*.bdl' -o -name '*.bbmodel' \) | sort)
 mapfile -t j3d_models < <(printf '%s\n' "${models[@]}" | grep -E '\.(bmd|bdl)$')
 mapfile -t bbmodel_models < <(printf '%s\n' "${models[@]}" | grep -E '\.bbmodel$')

@@ -63,7 +63,7 @@ impl Prescan {
             }
             "animations" => {
                 self.animations = None;
-                let (counts, end) = count_animations_at(doc, at, limits, false).ok()?;
+                let (counts, end) = count_animations_at(doc, at, limits, false, None).ok()?;
                 let end = end?;
                 self.animations = Some((at, counts));
                 Some((end, counts.animations))

@@ -23,7 +23,7 @@ use crate::bbmodel::project::structure::for_each_value_to_end;
 use crate::error::{Error, ErrorCode};
 use crate::json::{Token, TokenKind};
 use crate::limits::BbmodelLimits;
-use crate::molang::MolangLimits;
+use crate::molang::{MolangLimits, Work};
 
 /// Animations and keyframes of a file.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -44,29 +44,39 @@ pub struct AnimationCounts {
 }
 
 /// The Molang a walk over keyframes counts, when it counts it.
-pub(in crate::bbmodel) struct MolangCount {
+pub(in crate::bbmodel) struct MolangCount<'w> {
     pub(in crate::bbmodel) tally: MolangTally,
     pub(in crate::bbmodel) limits: MolangLimits,
     /// Whether to count (the fill's cold path checks without counting).
     pub(in crate::bbmodel) on: bool,
+    /// The compiler's open levels: the plan's `WalkScratch`'s, or none
+    /// (then a count compiles with one on its own frame).
+    work: Option<&'w mut Work>,
 }
 
-impl MolangCount {
+impl<'w> MolangCount<'w> {
     /// A walk that counts nothing.
     pub(in crate::bbmodel) fn off() -> Self {
         Self {
             tally: MolangTally::default(),
             limits: MolangLimits::default(),
             on: false,
+            work: None,
         }
     }
 
-    fn of(limits: &BbmodelLimits) -> Self {
+    fn of(limits: &BbmodelLimits, work: Option<&'w mut Work>) -> Self {
         Self {
             tally: MolangTally::default(),
             limits: MolangLimits::of(limits),
             on: true,
+            work,
         }
+    }
+
+    /// Counts one text compiled into a program of its own.
+    pub(in crate::bbmodel) fn add(&mut self, s: &crate::json::JsonStr<'_>) {
+        self.tally.add(s, &self.limits, self.work.as_deref_mut());
     }
 }
 
@@ -87,7 +97,7 @@ fn animator_molang<'a>(
     c: &mut Cursor<'a>,
     animator: &Token<'a>,
     path: &Path<'_>,
-    count: &mut MolangCount,
+    count: &mut MolangCount<'_>,
 ) -> Result<(), Error> {
     match animator.kind {
         TokenKind::BeginArray => array_molang(doc, c, animator, path, count),
@@ -113,7 +123,7 @@ fn array_molang<'a>(
     c: &mut Cursor<'a>,
     open: &Token<'a>,
     path: &Path<'_>,
-    count: &mut MolangCount,
+    count: &mut MolangCount<'_>,
 ) -> Result<(), Error> {
     let start = c.offset_of(open);
     let (_, close) = c.leave_unchecked_counted()?;
@@ -180,11 +190,12 @@ fn may_hold_molang(bytes: &[u8]) -> bool {
 pub(in crate::bbmodel) fn count_molang(
     doc: &Document<'_>,
     limits: &BbmodelLimits,
+    work: Option<&mut Work>,
 ) -> Result<MolangTally, Error> {
     let Some(at) = doc.animations else {
         return Ok(MolangTally::default());
     };
-    let mut count = MolangCount::of(limits);
+    let mut count = MolangCount::of(limits, work);
     for_each_value_to_end::<Error>(doc, at, |i, first, c| {
         let path = crate::bbmodel::document::value::ANIMATIONS.with_index(i);
         if first.kind != TokenKind::BeginObject {
@@ -212,7 +223,7 @@ pub(in crate::bbmodel) fn count_molang(
             c.skip_rest(&v)?;
         }
         if let Some(s) = blend {
-            count.tally.add(&s, &count.limits);
+            count.add(&s);
         }
         Ok(())
     })?;
@@ -229,7 +240,7 @@ pub fn check_animations(
     doc: &Document<'_>,
     limits: &BbmodelLimits,
 ) -> Result<AnimationCounts, Error> {
-    count_animations(doc, limits, true)
+    count_animations(doc, limits, true, None)
 }
 
 /// [`check_animations`] when `check`; else only counts (the keyframe
@@ -240,9 +251,10 @@ pub(in crate::bbmodel) fn count_animations(
     doc: &Document<'_>,
     limits: &BbmodelLimits,
     check: bool,
+    work: Option<&mut Work>,
 ) -> Result<AnimationCounts, Error> {
     match doc.animations {
-        Some(at) => count_animations_at(doc, at, limits, check).map(|(counts, _)| counts),
+        Some(at) => count_animations_at(doc, at, limits, check, work).map(|(counts, _)| counts),
         None => Ok(AnimationCounts::default()),
     }
 }
@@ -256,6 +268,7 @@ pub(in crate::bbmodel) fn count_animations_at(
     at: usize,
     limits: &BbmodelLimits,
     check: bool,
+    mut work: Option<&mut Work>,
 ) -> Result<(AnimationCounts, Option<usize>), Error> {
     let mut counts = AnimationCounts::default();
     let max_animators = limits
@@ -276,7 +289,7 @@ pub(in crate::bbmodel) fn count_animations_at(
         let (animators, keyframes) = if held.is_some() || !check {
             count_animation(c, &first, &path, &mut counts)?
         } else {
-            match check_animation(c, &first, &path, limits, &mut counts) {
+            match check_animation(c, &first, &path, limits, &mut counts, work.as_deref_mut()) {
                 Ok(counted) => counted,
                 Err(e) if e.code() == ErrorCode::NotJson => return Err(e),
                 Err(e) => {
@@ -403,10 +416,11 @@ fn check_animation<'a>(
     path: &Path<'_>,
     limits: &BbmodelLimits,
     counts: &mut AnimationCounts,
+    work: Option<&mut Work>,
 ) -> Result<(usize, usize), Error> {
     expect_object(c, first, path)?;
     let max_chars = limits.max_string_chars;
-    let mut molang = MolangCount::of(limits);
+    let mut molang = MolangCount::of(limits, work);
     molang.tally = counts.molang;
     let mut blend = None;
     let (mut animators, mut keyframes) = (0, 0);
@@ -445,7 +459,7 @@ fn check_animation<'a>(
         c.skip_rest(&v)?;
     }
     if let Some(s) = blend {
-        molang.tally.add(&s, &molang.limits);
+        molang.add(&s);
     }
     counts.molang = molang.tally;
     Ok((animators, keyframes))
@@ -457,7 +471,7 @@ pub(super) fn check_animator<'a>(
     c: &mut Cursor<'a>,
     animator: &Token<'a>,
     path: &Path<'_>,
-    molang: &mut MolangCount,
+    molang: &mut MolangCount<'_>,
 ) -> Result<usize, Error> {
     match animator.kind {
         TokenKind::BeginArray => check_keyframe_array(c, path, molang),
@@ -512,7 +526,7 @@ fn count_members(c: &mut Cursor<'_>, deep: bool) -> Result<usize, Error> {
 pub(super) fn check_keyframe_array(
     c: &mut Cursor<'_>,
     path: &Path<'_>,
-    molang: &mut MolangCount,
+    molang: &mut MolangCount<'_>,
 ) -> Result<usize, Error> {
     let mut i = 0;
     let mut raw = RawKeyframe::default();
@@ -531,7 +545,7 @@ pub(super) fn check_keyframe_array(
         }
         read_keyframe(c, &at, &mut raw)?;
         if molang.on {
-            raw.for_each_molang(|s| molang.tally.add(s, &molang.limits));
+            raw.for_each_molang(|s| molang.add(s));
         }
         i += 1;
     }

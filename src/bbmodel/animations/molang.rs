@@ -81,8 +81,14 @@ pub struct MolangTally {
 }
 
 impl MolangTally {
-    /// Counts one text compiled into a program of its own.
-    pub(in crate::bbmodel) fn add(&mut self, s: &JsonStr<'_>, limits: &MolangLimits) {
+    /// Counts one text compiled into a program of its own, the compiler's
+    /// open levels in `work` (or, with none, on a frame of its own).
+    pub(in crate::bbmodel) fn add(
+        &mut self,
+        s: &JsonStr<'_>,
+        limits: &MolangLimits,
+        work: Option<&mut Work>,
+    ) {
         self.programs += 1;
         let (units, len) = lengths(s);
         if units > max_units(limits) {
@@ -93,7 +99,11 @@ impl MolangTally {
             self.nodes += node_bound(len);
             return;
         }
-        if let Some(n) = measured_nodes(s, len, limits) {
+        let nodes = match work {
+            Some(work) => measured_nodes(s, len, limits, work),
+            None => measured_nodes_on_stack(s, len, limits),
+        };
+        if let Some(n) = nodes {
             self.text += len;
             self.nodes += n;
         }
@@ -127,11 +137,23 @@ impl MolangTally {
 /// when it meets a Molang limit. Its own frame: only a count of Molang
 /// holds the buffer.
 #[inline(never)]
-fn measured_nodes(s: &JsonStr<'_>, len: usize, limits: &MolangLimits) -> Option<usize> {
+fn measured_nodes(
+    s: &JsonStr<'_>,
+    len: usize,
+    limits: &MolangLimits,
+    work: &mut Work,
+) -> Option<usize> {
     let mut buf = [0u8; MEASURED_TEXT];
     let text = buf.get_mut(..len)?;
     normalize(s, text);
-    molang::measure(&Source::normalized(text), limits, &mut Work::new()).ok()
+    molang::measure(&Source::normalized(text), limits, work).ok()
+}
+
+/// [`measured_nodes`] with the open levels on this frame, for the counts
+/// that have no scratch (`load`'s prescan, `check_animations`).
+#[inline(never)]
+fn measured_nodes_on_stack(s: &JsonStr<'_>, len: usize, limits: &MolangLimits) -> Option<usize> {
+    measured_nodes(s, len, limits, &mut Work::new())
 }
 
 /// Entries, text bytes and nodes of placeholders of at most

@@ -152,11 +152,16 @@ fn tally_parts(
     })?;
     let mut animations = match prescan.animations(doc.animations) {
         Some(counted) if pass == Pass::Count => counted,
-        _ => crate::bbmodel::animations::count_animations(doc, limits, pass == Pass::Measure)?,
+        _ => crate::bbmodel::animations::count_animations(
+            doc,
+            limits,
+            pass == Pass::Measure,
+            Some(&mut walk.molang),
+        )?,
     };
     // Keyframes counted by their commas: their Molang is counted apart.
     if pass == Pass::Count && animations.animations > 0 {
-        animations.molang = count_molang(doc, limits)?;
+        animations.molang = count_molang(doc, limits, Some(&mut walk.molang))?;
     }
     // Textures, each read in turn and none held: what the rules, the
     // images and the text pool need, and the first uuids for faces that

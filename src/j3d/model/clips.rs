@@ -129,6 +129,10 @@ impl Sink<'_, '_> {
     }
 
     /// A table curve of `count` values, value `i` given by `value(i)`.
+    /// Out of line, as are `curve`, `warn` and `table_curve`: inlined,
+    /// their `Result` slots join `walk_clips`'s frame, which the material
+    /// lookups run under (docs/c-api.md, "Stack").
+    #[inline(never)]
     fn table(
         &mut self,
         kind: CurveKind,
@@ -150,6 +154,7 @@ impl Sink<'_, '_> {
         Ok(())
     }
 
+    #[inline(never)]
     fn curve(
         &mut self,
         kind: CurveKind,
@@ -173,6 +178,8 @@ impl Sink<'_, '_> {
         Ok(())
     }
 
+    #[cold]
+    #[inline(never)]
     fn warn(&mut self, code: WarningCode, file: &str, args: core::fmt::Arguments<'_>) {
         let Some(warnings) = self.warnings.as_deref_mut() else {
             return;
@@ -506,6 +513,7 @@ impl Model<'_> {
 }
 
 /// A per-frame track as a table curve: its `count` values from `index`.
+#[inline(never)]
 fn table_curve(
     sink: &mut Sink<'_, '_>,
     kind: CurveKind,
