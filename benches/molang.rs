@@ -12,7 +12,8 @@ use std::hint::black_box;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use scenedec::molang::{
-    self, Context, MolangLimits, MolangNode, Placeholders, Program, Slot, Times, Variables, Work,
+    self, Context, EvalStack, MolangLimits, MolangNode, Placeholders, Program, Slot, Times,
+    Variables, Work,
 };
 
 const DEG: f64 = core::f64::consts::PI / 180.0;
@@ -46,7 +47,9 @@ const CASES: &[Case] = &[
 /// Times sampled per iteration: one second at 24 fps.
 const SAMPLES: usize = 24;
 
-fn eval_all<'a>(program: &Program<'a>, slots: &mut [Slot<'a>]) -> f64 {
+/// The samples of one second, one evaluator stack for all of them (as a
+/// `Scene::sample` keeps one for its values).
+fn eval_all<'a>(program: &Program<'a>, slots: &mut [Slot<'a>], stack: &mut EvalStack) -> f64 {
     let mut sum = 0.0;
     for k in 0..SAMPLES {
         let mut vars = Variables::new(slots, 1);
@@ -61,7 +64,7 @@ fn eval_all<'a>(program: &Program<'a>, slots: &mut [Slot<'a>]) -> f64 {
             placeholders: &Placeholders::EMPTY,
             limits: MolangLimits::default(),
         };
-        sum += program.eval(&mut ctx).unwrap_or(0.0);
+        sum += program.eval_with(&mut ctx, stack).unwrap_or(0.0);
     }
     sum
 }
@@ -77,12 +80,13 @@ fn bench(c: &mut Criterion) {
             molang::measure(&source, &limits, &mut Work::new()).unwrap()
         };
         let mut nodes = vec![MolangNode::ZERO; n];
+        let mut work = Work::new();
         compile_group.bench_function(BenchmarkId::from_parameter(name), |b| {
             b.iter(|| {
                 let source = molang::prepare(black_box(src), &mut text, &limits).unwrap();
-                let n = molang::measure(&source, &limits, &mut Work::new()).unwrap();
+                let n = molang::measure(&source, &limits, &mut work).unwrap();
                 let program =
-                    molang::compile(&source, &mut nodes[..n], &limits, &mut Work::new()).unwrap();
+                    molang::compile(&source, &mut nodes[..n], &limits, &mut work).unwrap();
                 black_box(program.is_empty())
             })
         });
@@ -99,11 +103,12 @@ fn bench(c: &mut Criterion) {
         let program = molang::compile(&source, &mut nodes, &limits, &mut Work::new()).unwrap();
         let mut slots = vec![Slot::EMPTY; program.assignments()];
         // The baseline computes the same values (checked here, not timed).
-        let check = eval_all(&program, &mut slots);
+        let mut stack = EvalStack::new();
+        let check = eval_all(&program, &mut slots, &mut stack);
         let want: f64 = (0..SAMPLES).map(|k| closure(k as f64 / 24.0)).sum();
         assert!((check - want).abs() < 1e-9, "{name}: {check} vs {want}");
         eval_group.bench_function(BenchmarkId::new("scenedec", name), |b| {
-            b.iter(|| black_box(eval_all(black_box(&program), &mut slots)))
+            b.iter(|| black_box(eval_all(black_box(&program), &mut slots, &mut stack)))
         });
         eval_group.bench_function(BenchmarkId::new("rust_closure", name), |b| {
             b.iter(|| {

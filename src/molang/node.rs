@@ -631,6 +631,7 @@ impl MolangNode {
     }
 
     /// The node packed; a record no `pack` wrote reads as the number 0.
+    #[inline(always)]
     pub fn unpack(self) -> Node {
         match self.tag {
             NUM => Node::Num(join(self.a, self.b)),

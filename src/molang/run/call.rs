@@ -13,6 +13,7 @@ impl<'a> Run<'_, '_, '_, 'a> {
     /// `name(1,'a')`), or 0 (Blockbench's camera and bone functions: no
     /// camera or bones here). The first [`MAX_KEY_ARGS`] numbers are held;
     /// strings are read again from their nodes.
+    #[inline(never)]
     pub(super) fn call(
         &mut self,
         level: &mut Level,

@@ -106,8 +106,9 @@ const AWAITING: u32 = 8;
 enum Flow {
     /// A node's value is known: it goes to the level below.
     Value(f64),
-    /// A level opened: it starts reading its operands.
-    Opened,
+    /// A level opened (this one, just written to the top of the stack):
+    /// it starts reading its operands.
+    Opened(Level),
 }
 
 struct Run<'r, 'c, 'v, 'a> {
@@ -197,13 +198,9 @@ impl<'a> Run<'_, '_, '_, 'a> {
 
     /// The value of node `root` of the program evaluated.
     fn walk(&mut self, root: u32) -> Step {
-        let mut flow = self.enter(0, root, 0)?;
-        loop {
-            flow = match flow {
-                Flow::Opened => self.resume(None)?,
-                Flow::Value(v) if self.open == 0 => return Ok(v),
-                Flow::Value(v) => self.resume(Some(v))?,
-            };
+        match self.enter(0, root, 0)? {
+            Flow::Value(v) => Ok(v),
+            Flow::Opened(level) => self.levels_loop(level),
         }
     }
 
@@ -227,24 +224,26 @@ impl<'a> Run<'_, '_, '_, 'a> {
         let Some(slot) = self.levels.get_mut(self.open) else {
             return Err(self.too_deep());
         };
-        *slot = Level {
+        let level = Level {
             prog,
             node,
             k: 0,
             base,
             depth,
         };
+        *slot = level;
         self.open += 1;
-        Ok(Flow::Opened)
+        // Handed on in registers: read back at once, the record just
+        // written would stall the load.
+        Ok(Flow::Opened(level))
     }
 
-    /// Closes the top level with `value`, dropping the values it held.
-    fn close(&mut self, value: f64) -> Step<Flow> {
+    /// Closes the top level, dropping the values it held.
+    fn close(&mut self) {
         self.open -= 1;
         if let Some(level) = self.levels.get(self.open) {
             self.held = usize::from(level.base);
         }
-        Ok(Flow::Value(value))
     }
 
     /// Starts reading node `i` of program `prog` as an operand at molangjs
@@ -351,77 +350,89 @@ impl<'a> Run<'_, '_, '_, 'a> {
         }
     }
 
-    /// The top level takes `operand` (the value of the operand it read;
-    /// `None` when it has just opened) and reads its next operand or
-    /// closes with its value.
-    fn resume(&mut self, mut operand: Option<f64>) -> Step<Flow> {
-        let top = self.open.saturating_sub(1);
-        let Some(mut level) = self.levels.get(top).copied() else {
-            return Err(self.too_deep());
-        };
-        let p = self.program(level.prog);
-        let node = match level.node {
-            NONE => None,
-            i => Some(p.nodes.get(i as usize).map(|n| n.unpack())),
-        };
-        let depth = u32::from(level.depth);
-        // Operands that are leaves are read here, with the level at hand;
-        // one that opens a level of its own returns to the walk.
+    /// Runs the open levels until the last closes, its value the
+    /// evaluation's: the top level takes the value of the operand it read
+    /// (none when it has just opened) and reads its next operand (a leaf
+    /// at once; one with operands of its own becomes the top level) or
+    /// closes, its value going to the level below.
+    fn levels_loop(&mut self, mut level: Level) -> Step {
+        let mut operand = None;
         loop {
-            let next = match node {
-                // A placeholder line: its root, then the nested `parse`
-                // ends with `loop_status = 0`.
-                None => match operand {
-                    None => Next::Read(p.root),
-                    Some(v) => {
-                        self.status = Status::Normal;
-                        Next::Close(if truthy(v) { v } else { 0.0 })
-                    }
-                },
-                Some(Some(Node::Scope { first, count })) => {
-                    self.scope(&mut level, operand, first, count)?
-                }
-                Some(Some(Node::Assign { name, value })) => match operand {
-                    None => Next::Read(value),
-                    Some(v) => {
-                        if let Err(e) = self.ctx.variables.set(name, p.text, v) {
-                            self.error = Some(e);
-                            return Err(Stop);
+            let top = self.open.saturating_sub(1);
+            let p = self.program(level.prog);
+            let node = match level.node {
+                NONE => None,
+                i => Some(p.nodes.get(i as usize).map(|n| n.unpack())),
+            };
+            let depth = u32::from(level.depth);
+            loop {
+                let next = match node {
+                    // A placeholder line: its root, then the nested `parse`
+                    // ends with `loop_status = 0`.
+                    None => match operand {
+                        None => Next::Read(p.root),
+                        Some(v) => {
+                            self.status = Status::Normal;
+                            Next::Close(if truthy(v) { v } else { 0.0 })
                         }
-                        Next::Close(0.0)
+                    },
+                    Some(Some(Node::Scope { first, count })) => {
+                        self.scope(&mut level, operand, first, count)?
                     }
-                },
-                Some(Some(Node::Return(value))) => match operand {
-                    None => Next::Read(value),
-                    Some(v) => Next::Close(v),
-                },
-                Some(Some(Node::Loop { count, body })) => {
-                    self.repeat(&mut level, operand, count, body)?
-                }
-                Some(Some(Node::Op { op, args })) => self.op(&mut level, operand, &p, op, args)?,
-                Some(Some(Node::Call { name, first, count })) => {
-                    self.call(&mut level, operand, &p, &name, first, count)?
-                }
-                Some(_) => Next::Close(0.0),
-            };
-            let flow = match next {
-                Next::Read(i) => self.enter_in(&p, level.prog, i, depth)?,
-                Next::Placeholder(line) => self.placeholder(line, depth)?,
-                Next::Close(v) => return self.close(v),
-            };
-            match flow {
-                Flow::Value(v) => operand = Some(v),
-                Flow::Opened => {
-                    if let Some(slot) = self.levels.get_mut(top) {
-                        *slot = level;
+                    Some(Some(Node::Assign { name, value })) => match operand {
+                        None => Next::Read(value),
+                        Some(v) => {
+                            if let Err(e) = self.ctx.variables.set(name, p.text, v) {
+                                self.error = Some(e);
+                                return Err(Stop);
+                            }
+                            Next::Close(0.0)
+                        }
+                    },
+                    Some(Some(Node::Return(value))) => match operand {
+                        None => Next::Read(value),
+                        Some(v) => Next::Close(v),
+                    },
+                    Some(Some(Node::Loop { count, body })) => {
+                        self.repeat(&mut level, operand, count, body)?
                     }
-                    return Ok(Flow::Opened);
+                    Some(Some(Node::Op { op, args })) => {
+                        self.op(&mut level, operand, &p, op, args)?
+                    }
+                    Some(Some(Node::Call { name, first, count })) => {
+                        self.call(&mut level, operand, &p, &name, first, count)?
+                    }
+                    Some(_) => Next::Close(0.0),
+                };
+                let flow = match next {
+                    Next::Read(i) => self.enter_in(&p, level.prog, i, depth)?,
+                    Next::Placeholder(line) => self.placeholder(line, depth)?,
+                    Next::Close(v) => {
+                        self.close();
+                        let Some(below) = self.open.checked_sub(1).and_then(|t| self.levels.get(t))
+                        else {
+                            return Ok(v);
+                        };
+                        (level, operand) = (*below, Some(v));
+                        break;
+                    }
+                };
+                match flow {
+                    Flow::Value(v) => operand = Some(v),
+                    Flow::Opened(opened) => {
+                        if let Some(slot) = self.levels.get_mut(top) {
+                            *slot = level;
+                        }
+                        (level, operand) = (opened, None);
+                        break;
+                    }
                 }
             }
         }
     }
 
     /// `a;b;c` (molangjs reads the lines until one sets `loop_status`).
+    #[inline(never)]
     fn scope(
         &mut self,
         level: &mut Level,
@@ -449,6 +460,7 @@ impl<'a> Run<'_, '_, '_, 'a> {
 
     /// `loop(count, body)`: the count clamped to 0–1024, then the body
     /// that many times, `break` and `continue` obeyed.
+    #[inline(never)]
     fn repeat(
         &mut self,
         level: &mut Level,
@@ -545,6 +557,7 @@ impl<'a> Run<'_, '_, '_, 'a> {
     /// `==` and `!=`: strict equality of two operands, strings kept.
     /// `level.k` counts the operands read; a number is held, a string is
     /// read again from its node.
+    #[inline(never)]
     fn compare(
         &mut self,
         level: &mut Level,
