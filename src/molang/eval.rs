@@ -130,6 +130,8 @@ impl<'v, 'a> Variables<'v, 'a> {
             .map(|s| s.value)
     }
 
+    /// Out of line: the evaluator's recursive frames stay small.
+    #[inline(never)]
     pub(super) fn set(
         &mut self,
         name: Name,

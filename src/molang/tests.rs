@@ -317,3 +317,37 @@ fn compile_refuses_a_node_array_of_the_wrong_length() {
         MolangErrorCode::WrongPlan
     );
 }
+
+#[test]
+fn nesting_reads_the_same_past_the_recursion() {
+    // The first NESTED_LEVELS levels are read by recursion, the rest on the
+    // open levels (run/): molangjs gives one value whatever the depth.
+    // `!` n times over 1; `1+(1+(…))` (a value held at every level);
+    // math.clamp(0,2,…) over its last operand (two held; molangjs's
+    // clamp of 0 between 2 and anything is 2); each up to 120 deep, near
+    // the default maxMolangDepth.
+    for n in 1..=120usize {
+        let close = ")".repeat(n);
+        is(
+            &std::format!("{}1", "!".repeat(n)),
+            if n % 2 == 0 { 1.0 } else { 0.0 },
+        );
+        is(&std::format!("{}1{close}", "1+(".repeat(n)), (n + 1) as f64);
+        is(
+            &std::format!("{}1{close}", "math.clamp(0,2,".repeat(n)),
+            2.0,
+        );
+    }
+}
+
+#[test]
+fn a_program_past_the_open_levels_values_stops_as_too_deep() {
+    // A call holds its first MAX_KEY_ARGS numbers (and its flags) while
+    // its last argument is read: a chain of eight-argument calls holds
+    // nine values a level, and EVAL_VALUES runs out near 28 levels deep.
+    let chain = |n: usize| std::format!("{}1{}", "q.f(1,2,3,4,5,6,7,".repeat(n), ")".repeat(n));
+    let limits = MolangLimits::default();
+    assert_eq!(run_under(&chain(20), limits, 4, ""), Ok(0.0));
+    let e = run_under(&chain(60), limits, 4, "").unwrap_err();
+    assert_eq!(e.code, MolangErrorCode::TooDeep);
+}

@@ -1,16 +1,19 @@
-//! The evaluator's walk (molangjs `iterateExp`) without recursion: where
-//! molangjs calls itself for an operand, the walk opens a [`Level`] in a
-//! fixed table on its own frame and reads the operand; its value resumes
-//! the level. So evaluating takes the same stack however deep a program
-//! nests, and a program nested past [`EVAL_LEVELS`] open levels (or
-//! holding more than [`EVAL_VALUES`] pending operands) stops as too deep
-//! and plays 0, as one past `maxMolangDepth` does.
+//! The evaluator's walk (molangjs `iterateExp`) in bounded stack: the
+//! first [`NESTED_LEVELS`] levels of nesting are read by recursion
+//! (`nested.rs`, fast: most programs never go deeper); below that, where
+//! molangjs calls itself for an operand, the walk opens a [`Level`] in
+//! the caller's [`EvalStack`] and reads the operand, its value resuming
+//! the level. So evaluating takes at most the same stack however deep a
+//! program nests, and a program nested past [`EVAL_LEVELS`] open levels
+//! (or holding more than [`EVAL_VALUES`] pending operands) stops as too
+//! deep and plays 0, as one past `maxMolangDepth` does.
 #![allow(
     clippy::arithmetic_side_effects,
     reason = "f64 arithmetic does not panic; level and value counts stay below their tables' lengths, checked at each push; step and depth counters are checked against limits far below u64::MAX"
 )]
 
 mod call;
+mod nested;
 mod values;
 
 use super::error::{MolangError, MolangErrorCode};
@@ -25,6 +28,9 @@ use values::{Operand, arity, static_operand};
 /// none). Past the default `maxMolangDepth` of 128, with room for
 /// placeholders read inside.
 pub const EVAL_LEVELS: usize = 136;
+/// Nesting read by recursion before the levels take over: eight native
+/// frames of about 300 bytes.
+pub const NESTED_LEVELS: u32 = 8;
 /// Operand values the open levels hold at once: one or two per operator
 /// or loop, up to eight per call.
 pub const EVAL_VALUES: usize = 256;
@@ -119,6 +125,10 @@ struct Run<'r, 'c, 'v, 'a> {
     unassigned: bool,
     steps: u64,
     max_depth: u64,
+    /// molangjs's depth of the node the recursive reader is on (`nested.rs`).
+    depth: u64,
+    /// Its native frames: past [`NESTED_LEVELS`] the levels take over.
+    nested: u32,
     levels: &'r mut [Level; EVAL_LEVELS],
     open: usize,
     values: &'r mut [f64; EVAL_VALUES],
@@ -141,12 +151,15 @@ pub(super) fn evaluate<'a>(
         unassigned: false,
         steps: 0,
         max_depth,
+        depth: 0,
+        nested: 0,
         levels: &mut stack.levels,
         open: 0,
         values: &mut stack.values,
         held: 0,
     };
-    match run.walk(program.root) {
+    let main = *program;
+    match run.node(&main, 0, program.root) {
         Ok(value) => Ok(if truthy(value) { value } else { 0.0 }),
         Err(Stop) => Err(run.error.unwrap_or(MolangError::new(
             MolangErrorCode::TooManySteps,
@@ -157,11 +170,15 @@ pub(super) fn evaluate<'a>(
 }
 
 impl<'a> Run<'_, '_, '_, 'a> {
+    #[cold]
+    #[inline(never)]
     fn stop(&mut self, code: MolangErrorCode, expected: &'static str) -> Stop {
         self.error = Some(MolangError::new(code, 0, expected));
         Stop
     }
 
+    #[cold]
+    #[inline(never)]
     fn too_deep(&mut self) -> Stop {
         self.stop(
             MolangErrorCode::TooDeep,
@@ -196,11 +213,14 @@ impl<'a> Run<'_, '_, '_, 'a> {
         }
     }
 
-    /// The value of node `root` of the program evaluated.
-    fn walk(&mut self, root: u32) -> Step {
-        match self.enter(0, root, 0)? {
+    /// The value of node `i` of program `prog` at molangjs depth
+    /// `parent + 1`, read on the open levels: the levels opened for it
+    /// are closed when it returns.
+    fn on_levels(&mut self, prog: u32, i: u32, parent: u32) -> Step {
+        let base = self.open;
+        match self.enter(prog, i, parent)? {
             Flow::Value(v) => Ok(v),
-            Flow::Opened(level) => self.levels_loop(level),
+            Flow::Opened(level) => self.levels_loop(level, base),
         }
     }
 
@@ -350,12 +370,12 @@ impl<'a> Run<'_, '_, '_, 'a> {
         }
     }
 
-    /// Runs the open levels until the last closes, its value the
-    /// evaluation's: the top level takes the value of the operand it read
+    /// Runs the open levels until the last one above `base` closes, its
+    /// value the result: the top level takes the value of the operand it read
     /// (none when it has just opened) and reads its next operand (a leaf
     /// at once; one with operands of its own becomes the top level) or
     /// closes, its value going to the level below.
-    fn levels_loop(&mut self, mut level: Level) -> Step {
+    fn levels_loop(&mut self, mut level: Level, base: usize) -> Step {
         let mut operand = None;
         loop {
             let top = self.open.saturating_sub(1);
@@ -409,8 +429,8 @@ impl<'a> Run<'_, '_, '_, 'a> {
                     Next::Placeholder(line) => self.placeholder(line, depth)?,
                     Next::Close(v) => {
                         self.close();
-                        let Some(below) = self.open.checked_sub(1).and_then(|t| self.levels.get(t))
-                        else {
+                        let below = self.open.checked_sub(1).filter(|t| *t >= base);
+                        let Some(below) = below.and_then(|t| self.levels.get(t)) else {
                             return Ok(v);
                         };
                         (level, operand) = (*below, Some(v));
