@@ -199,6 +199,13 @@ impl<'a> Run<'_, '_, '_, 'a> {
                     v
                 }
             }
+            // The commonest, here; the rest through `apply`.
+            Op::Add => self.node(p, prog, a)? + self.node(p, prog, b)?,
+            Op::Sub => self.node(p, prog, a)? - self.node(p, prog, b)?,
+            Op::Mul => self.node(p, prog, a)? * self.node(p, prog, b)?,
+            Op::Div => self.node(p, prog, a)? / self.node(p, prog, b)?,
+            Op::Lt => bool01(self.node(p, prog, a)? < self.node(p, prog, b)?),
+            Op::Gt => bool01(self.node(p, prog, a)? > self.node(p, prog, b)?),
             _ => {
                 // The operands in order, then the operator (`values.rs`:
                 // with fewer than three, the last repeats).
