@@ -1,6 +1,6 @@
 //! What an evaluation reads and writes: the times, the variables (in a
 //! table the caller provides, so evaluating allocates nothing) and the
-//! placeholders; `run.rs` walks the program.
+//! placeholders; `run/` walks the program (`Program::eval`).
 #![allow(
     clippy::arithmetic_side_effects,
     reason = "the variable table's length stays below its capacity, checked before each add"
@@ -9,9 +9,8 @@
 use super::error::{MolangError, MolangErrorCode};
 use super::jsmath::Rng;
 use super::limits::MolangLimits;
-use super::node::{Name, Program};
+use super::node::Name;
 use super::placeholders::Placeholders;
-use super::run::EvalStack;
 
 /// One assigned variable: its name (in the text of the program that
 /// assigned it) and value.
@@ -182,26 +181,4 @@ pub struct Context<'c, 'v, 'a> {
     pub placeholders: &'c Placeholders<'c, 'a>,
     /// The step and depth bounds.
     pub limits: MolangLimits,
-}
-
-impl<'a> Program<'a> {
-    /// The value molangjs gives this expression in `ctx` (its `parse`
-    /// after its cache: `calculate(...) || 0`, so NaN and 0 give 0). An
-    /// error is a limit met while evaluating.
-    ///
-    /// Its open levels are an [`EvalStack`] (4.2 KiB) on this frame; a
-    /// caller that evaluates often passes one of its own to
-    /// [`Program::eval_with`].
-    pub fn eval(&self, ctx: &mut Context<'_, '_, 'a>) -> Result<f64, MolangError> {
-        self.eval_with(ctx, &mut EvalStack::new())
-    }
-
-    /// [`Program::eval`], its open levels in `stack`.
-    pub fn eval_with(
-        &self,
-        ctx: &mut Context<'_, '_, 'a>,
-        stack: &mut EvalStack,
-    ) -> Result<f64, MolangError> {
-        super::run::evaluate(self, ctx, stack)
-    }
 }

@@ -49,5 +49,5 @@ pub use placeholders::{
     measure_placeholders, plan_placeholders, prepare_placeholders,
 };
 pub use program::{Source, compile, measure, normalize_into, prepare, text_len};
-pub use run::{EVAL_LEVELS, EVAL_VALUES, EvalStack};
+pub use run::{EVAL_LEVELS, EVAL_VALUES, EvalStack, NESTED_LEVELS};
 pub use work::{MAX_OPEN_LEVELS, Open, Work};

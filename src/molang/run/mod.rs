@@ -12,6 +12,7 @@
     reason = "f64 arithmetic does not panic; level and value counts stay below their tables' lengths, checked at each push; step and depth counters are checked against limits far below u64::MAX"
 )]
 
+mod apply;
 mod call;
 mod nested;
 mod values;
@@ -29,7 +30,7 @@ use values::{Operand, arity, static_operand};
 /// placeholders read inside.
 pub const EVAL_LEVELS: usize = 136;
 /// Nesting read by recursion before the levels take over: eight native
-/// frames of about 300 bytes.
+/// frames of about 500 bytes (a call counts as three).
 pub const NESTED_LEVELS: u32 = 8;
 /// Operand values the open levels hold at once: one or two per operator
 /// or loop, up to eight per call.
@@ -135,9 +136,31 @@ struct Run<'r, 'c, 'v, 'a> {
     held: usize,
 }
 
+impl<'a> Program<'a> {
+    /// The value molangjs gives this expression in `ctx` (its `parse`
+    /// after its cache: `calculate(...) || 0`, so NaN and 0 give 0). An
+    /// error is a limit met while evaluating.
+    ///
+    /// Its open levels are an [`EvalStack`] (4.2 KiB) on this frame; a
+    /// caller that evaluates often passes one of its own to
+    /// [`Program::eval_with`].
+    pub fn eval(&self, ctx: &mut Context<'_, '_, 'a>) -> Result<f64, MolangError> {
+        self.eval_with(ctx, &mut EvalStack::new())
+    }
+
+    /// [`Program::eval`], its open levels in `stack`.
+    pub fn eval_with(
+        &self,
+        ctx: &mut Context<'_, '_, 'a>,
+        stack: &mut EvalStack,
+    ) -> Result<f64, MolangError> {
+        evaluate(self, ctx, stack)
+    }
+}
+
 /// The value molangjs gives `program` in `ctx` (its `parse` after its
 /// cache: `calculate(...) || 0`, so NaN and 0 give 0).
-pub(super) fn evaluate<'a>(
+fn evaluate<'a>(
     program: &Program<'a>,
     ctx: &mut Context<'_, '_, 'a>,
     stack: &mut EvalStack,
