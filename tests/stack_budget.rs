@@ -14,7 +14,7 @@ use scenedec::{Arena, MeasureScratch, Options, Warnings};
 /// frames (16 343 now), so it holds 17 KiB. .bbmodel holds 19 KiB (worst
 /// 18 087: a mesh file with clips, under its animation readers; Molang no
 /// longer adds to it); 16 KiB is not met yet. Sampling a Molang clip
-/// holds 14 KiB (worst 13 423): the evaluator's 4.2 KiB `EvalStack` and
+/// holds 14 KiB (worst 13 551): the evaluator's 4.2 KiB `EvalStack` and
 /// its first eight levels read by recursion (`molang::NESTED_LEVELS`,
 /// for speed) in place of a recursion that grew with the nesting.
 /// docs/c-api.md lists the largest frames.
