@@ -164,7 +164,8 @@ impl<'a> Fill<'_, '_, 'a> {
             None if effects => write!(self.subject, "effects"),
             None => write!(self.subject, "animator {}", Quote(key.raw_str())),
         };
-        let read = self.read(c, v, &path)?;
+        let mut read = Read::default();
+        self.read(c, v, &path, &mut read)?;
         if effects || read.other_element {
             if read.played > 0 {
                 let what = if effects {
@@ -228,21 +229,28 @@ impl<'a> Fill<'_, '_, 'a> {
         Ok(())
     }
 
-    /// Reads an animator whose first token is `v`, checking it as the
-    /// count pass does and staging its last keyframe array.
-    fn read(&mut self, c: &mut Cursor<'a>, v: &Token<'a>, path: &Path<'_>) -> Result<Read, Error> {
-        let mut read = Read::default();
+    /// Reads an animator whose first token is `v` into `read` (the
+    /// caller's, fresh), checking it as the count pass does and staging its
+    /// last keyframe array. (`Read` returned in a `Result` sat in this
+    /// frame and the caller's at once, under every keyframe read.)
+    fn read(
+        &mut self,
+        c: &mut Cursor<'a>,
+        v: &Token<'a>,
+        path: &Path<'_>,
+        read: &mut Read,
+    ) -> Result<(), Error> {
         match v.kind {
             TokenKind::BeginArray => {
                 read.array = true;
-                self.stage(c, path, &mut read)?;
+                self.stage(c, path, read)?;
             }
             TokenKind::BeginObject => {
                 while let Some(key) = c.next_key()? {
                     let v = c.next()?;
                     match (known_key(&key, ANIMATOR_KEYS), v.kind) {
                         (Some("keyframes"), TokenKind::BeginArray) => {
-                            self.stage(c, &path.with_key("keyframes"), &mut read)?;
+                            self.stage(c, &path.with_key("keyframes"), read)?;
                             continue;
                         }
                         (Some("keyframes"), _) => {
@@ -271,7 +279,7 @@ impl<'a> Fill<'_, '_, 'a> {
                 ));
             }
         }
-        Ok(read)
+        Ok(())
     }
 
     /// Reads (and checks) the keyframes left in an array whose `[` was
@@ -313,15 +321,7 @@ impl<'a> Fill<'_, '_, 'a> {
                         read.deferred.note(target, MOLANG, i);
                         read.deferred.note_molang(target, e);
                     }
-                    // Each Molang value compiled once, its programs in bit order.
-                    let program = index32(self.out.molang.written.programs)?;
-                    let mut compiled = Ok(());
-                    raw.for_each_molang(|s| {
-                        if compiled.is_ok() {
-                            compiled = self.out.molang.compile(s).map(|_| ());
-                        }
-                    });
-                    compiled?;
+                    let program = self.compile_keyframe(&raw)?;
                     *self.staging.sources.get_mut(n).ok_or_else(mismatch)? =
                         KeyframeSource { program, molang };
                     let eased = if easing {
@@ -358,7 +358,25 @@ impl<'a> Fill<'_, '_, 'a> {
         Ok(())
     }
 
+    /// Compiles each Molang value of `raw` once, its programs in bit
+    /// order: the index of its first program.
+    ///
+    /// Out of line: the compile's result stays out of the staging loop's
+    /// frame, under every keyframe read (issue 40).
+    #[inline(never)]
+    fn compile_keyframe(&mut self, raw: &RawKeyframe<'a>) -> Result<u32, Error> {
+        let program = index32(self.out.molang.written.programs)?;
+        for s in raw.molang_texts() {
+            self.out.molang.compile(s)?;
+        }
+        Ok(program)
+    }
+
     /// The keyframe warnings of a played animator, in file order.
+    ///
+    /// Out of line: its list and warning (about 750 bytes) would sit in
+    /// the animator's frame, under every keyframe read (issue 40).
+    #[inline(never)]
     fn report(&mut self, deferred: &Deferred, keyframes: &Path<'_>) {
         // (keyframe, kind, channel) of each, kind 5 an unknown channel.
         let mut found = heapless::Vec::<(usize, usize, usize), 16>::new();

@@ -545,7 +545,9 @@ pub(super) fn check_keyframe_array(
         }
         read_keyframe(c, &at, &mut raw)?;
         if molang.on {
-            raw.for_each_molang(|s| molang.add(s));
+            for s in raw.molang_texts() {
+                molang.add(s);
+            }
         }
         i += 1;
     }

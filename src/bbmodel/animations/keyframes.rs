@@ -112,6 +112,10 @@ impl<'a> RawKeyframe<'a> {
     /// The keyframe as the scene plays it. `before_5` applies convention
     /// 13: files before format 5.0 store rotation x, y and position x
     /// with the opposite sign.
+    ///
+    /// Out of line: its values sit in a frame of their own, not in the
+    /// staging loop's under every keyframe read (issue 40).
+    #[inline(never)]
     pub(super) fn played(&self, before_5: bool) -> Played {
         let target = match self.channel {
             Some(c) if c.eq_str("rotation") => ChannelTarget::Rotation,
@@ -225,28 +229,24 @@ impl<'a> RawKeyframe<'a> {
 }
 
 impl<'a> RawKeyframe<'a> {
-    /// Calls `f` with each Molang text the keyframe plays, in the order of
-    /// its [`KeyframeSource`] bits (`3·point + axis`): what the fill
-    /// compiles and the count pass counts. None for an unknown channel.
-    pub(super) fn for_each_molang(&self, mut f: impl FnMut(&JsonStr<'a>)) {
+    /// Each Molang text the keyframe plays, in the order of its
+    /// [`KeyframeSource`] bits (`3·point + axis`): what the fill compiles
+    /// and the count pass counts. None for an unknown channel.
+    pub(super) fn molang_texts(&self) -> impl Iterator<Item = &JsonStr<'a>> {
         let known = self
             .channel
             .is_some_and(|c| c.eq_str("rotation") || c.eq_str("position") || c.eq_str("scale"));
-        if !known {
-            return;
-        }
-        let points = if self.point_count > 0 {
+        let points = if !known {
+            &[]
+        } else if self.point_count > 0 {
             self.points.get(..self.point_count).unwrap_or_default()
         } else {
             core::slice::from_ref(&self.direct)
         };
-        for point in points {
-            for axis in point {
-                if let Axis::Molang(text) = axis {
-                    f(text);
-                }
-            }
-        }
+        points.iter().flatten().filter_map(|axis| match axis {
+            Axis::Molang(text) => Some(text),
+            _ => None,
+        })
     }
 }
 
@@ -391,6 +391,10 @@ fn read_data_points<'a>(
 
 /// A data point value, first token `value`: a number within ±10⁶, or a
 /// string (a decimal literal within ±10⁶, blank, or Molang).
+///
+/// Out of line: its literal buffer and error stay out of `read_keyframe`'s
+/// frame, which the bezier handles' number reads sit under (issue 40).
+#[inline(never)]
 pub(super) fn read_value<'a>(
     c: &mut Cursor<'a>,
     value: &Token<'a>,
@@ -421,16 +425,25 @@ pub(super) fn read_value<'a>(
 }
 
 /// INVALID_FIELD unless `v` lies within ±10⁶ (spec Limits, MAX_ANIMATION_VALUE).
+#[inline]
 pub(super) fn within(v: f64, path: &Path<'_>) -> Result<(), Error> {
     if v.is_finite() && v.abs() <= MAX_ANIMATION_VALUE {
         Ok(())
     } else {
-        Err(invalid(
-            path,
-            "animation value out of range",
-            format_args!("within ±1000000, got {v}"),
-        ))
+        Err(out_of_range(v, path))
     }
+}
+
+/// [`within`]'s error, built in a cold frame of its own: inlined, its
+/// formatting sat in `read_keyframe`'s frame under the handle reads.
+#[cold]
+#[inline(never)]
+fn out_of_range(v: f64, path: &Path<'_>) -> Error {
+    invalid(
+        path,
+        "animation value out of range",
+        format_args!("within ±1000000, got {v}"),
+    )
 }
 
 /// Longest decimal literal read as a constant (sign, digits and point;

@@ -378,6 +378,11 @@ impl<'a> Fill<'_, '_, 'a> {
         Ok(())
     }
 
+    /// Out of line and cold: inlined, its `Warning` (about 360 bytes) sat
+    /// in the frame of every reader that may warn, under the keyframe reads
+    /// (issue 40).
+    #[cold]
+    #[inline(never)]
     pub(super) fn warn(
         &mut self,
         code: WarningCode,
