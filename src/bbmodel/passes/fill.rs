@@ -180,7 +180,73 @@ pub(crate) fn fill<'a>(
         bytes: core::mem::take(&mut arrays.text_pool),
         len: 0,
     };
-    let (textures, rules) = fill_textures(doc, options, &mut arrays, &mut pool, &mut s, warnings)?;
+    let (group_count, placed, written) =
+        fill_model(doc, options, plan, &mut arrays, &mut s, &mut pool, warnings)?;
+
+    // Animations, once the nodes they move are known, and the shape nodes
+    // their Hytale scale plays on.
+    let (animations, molang, node_count) = fill_animation_stage(
+        doc,
+        limits,
+        &mut arrays,
+        &mut s,
+        placed,
+        group_count,
+        written.meshes,
+        &mut pool,
+        warnings,
+    )?;
+
+    // Faces without area were planned for and not written: hand out only
+    // what was written.
+    let used = SceneCounts {
+        nodes: node_count,
+        meshes: written.meshes,
+        groups: written.groups,
+        positions: written.vertices,
+        normals: written.vertices,
+        uvs: written.vertices,
+        indices: written.indices,
+        uv_rects: written.indices / 3,
+        animations: animations.animations,
+        channels: animations.channels,
+        keyframes: animations.keyframes,
+        keyframe_sources: animations.keyframes,
+        clip_blend_weights: animations.animations,
+        molang_programs: molang.programs,
+        molang_nodes: molang.nodes,
+        molang_text: molang.text,
+        molang_placeholders: molang.placeholders,
+        text_pool: pool.len,
+        ..counts
+    };
+    arrays.text_pool = pool.bytes;
+    hand_out(doc.bytes, &mut arrays, &used)
+}
+
+/// The fill's model stages under `fill`: textures, the outliner's nodes
+/// and the elements' meshes. The node count, what the outliner placed and
+/// what the element stage wrote.
+///
+/// A frame of its own: the textures, collections and mesh writer it holds
+/// are done with before the animation stage, which now runs under `fill`'s
+/// arrays and scratch alone (issue 40).
+#[allow(
+    clippy::too_many_arguments,
+    reason = "the pass's inputs and the arrays and scratch it writes, each its own borrow"
+)]
+#[inline(never)]
+fn fill_model<'a>(
+    doc: &Document<'a>,
+    options: &Options<'_>,
+    plan: &Plan,
+    arrays: &mut SceneArrays<'a>,
+    s: &mut FillScratch<'a>,
+    pool: &mut Pool<'_>,
+    warnings: &mut Warnings,
+) -> Result<(usize, Placed, MeshTotals), Error> {
+    let limits = &options.limits;
+    let (textures, rules) = fill_textures(doc, options, arrays, pool, s, warnings)?;
     let mut collections = Collections::read(
         doc,
         &textures,
@@ -200,8 +266,8 @@ pub(crate) fn fill<'a>(
         &textures,
         &mut collections,
         nodes,
-        &mut pool,
-        &mut s,
+        pool,
+        s,
         warnings,
     )?;
 
@@ -232,7 +298,7 @@ pub(crate) fn fill<'a>(
     let read = fill_elements(
         &ctx,
         &mut meshes,
-        &mut pool,
+        pool,
         ElementSlots {
             by_uuid: &mut *s.elements_by_uuid,
             refs: s.refs.get_mut(..elements).ok_or_else(mismatch)?,
@@ -265,59 +331,27 @@ pub(crate) fn fill<'a>(
     };
     finish_elements(
         doc,
-        &mut s,
+        s,
         elements,
         &mut *arrays.meshes,
         written.meshes,
         warnings,
     )?;
-
-    // Animations, once the nodes they move are known, and the shape nodes
-    // their Hytale scale plays on.
-    let (animations, molang, node_count) = fill_animation_stage(
-        doc,
-        limits,
-        &mut arrays,
-        &mut s,
-        Placed { groups, elements },
-        group_count,
-        written.meshes,
-        &mut pool,
-        warnings,
-    )?;
-
-    // Faces without area were planned for and not written: hand out only
-    // what was written.
-    let used = SceneCounts {
-        nodes: node_count,
-        meshes: written.meshes,
-        groups: written.groups,
-        positions: written.vertices,
-        normals: written.vertices,
-        uvs: written.vertices,
-        indices: written.indices,
-        uv_rects: written.indices / 3,
-        animations: animations.animations,
-        channels: animations.channels,
-        keyframes: animations.keyframes,
-        keyframe_sources: animations.keyframes,
-        clip_blend_weights: animations.animations,
-        molang_programs: molang.programs,
-        molang_nodes: molang.nodes,
-        molang_text: molang.text,
-        molang_placeholders: molang.placeholders,
-        text_pool: pool.len,
-        ..counts
-    };
-    arrays.text_pool = pool.bytes;
-    Ok(hand_out(doc.bytes, arrays, &used))
+    Ok((group_count, Placed { groups, elements }, written))
 }
 
 /// The scene of what was written (`used` of each array), in a frame of its
-/// own.
+/// own, written straight into `fill`'s return place. The arrays are taken
+/// by reference (and emptied): passed by value, `fill` held a 560-byte
+/// copy of them in its frame, under every stage (issue 40).
 #[inline(never)]
-fn hand_out<'a>(bytes: &'a [u8], arrays: SceneArrays<'a>, used: &SceneCounts) -> Scene<'a> {
-    Scene::new(Format::Bbmodel, bytes, arrays.truncate(used))
+fn hand_out<'a>(
+    bytes: &'a [u8],
+    arrays: &mut SceneArrays<'a>,
+    used: &SceneCounts,
+) -> Result<Scene<'a>, Error> {
+    let arrays = core::mem::take(arrays);
+    Ok(Scene::new(Format::Bbmodel, bytes, arrays.truncate(used)))
 }
 
 /// What the element stage wrote into the mesh arrays.
@@ -665,31 +699,50 @@ fn fill_animation_stage<'a>(
     }
     // The placeholders, compiled when keyframes may read them (the plan
     // counted them then): decoded into the pool when escaped.
-    if animations.keyframes > 0
-        && let Some(text) = placeholder_text(doc)?
-    {
-        let span = pool.text(doc.bytes, &text)?;
-        let bytes: &[u8] = match span.source() {
-            crate::scene::TextSource::Input => doc.bytes,
-            crate::scene::TextSource::Pool => pool.bytes,
-        };
-        let text = bytes
-            .get(span.range())
-            .and_then(|b| core::str::from_utf8(b).ok())
-            .ok_or_else(mismatch)?;
-        let mut writer = MolangWriter {
-            programs: &mut *arrays.molang_programs,
-            nodes: &mut *arrays.molang_nodes,
-            text: &mut *arrays.molang_text,
-            placeholders: &mut *arrays.molang_placeholders,
-            written: molang,
-            limits: crate::molang::MolangLimits::of(limits),
-            work: &mut s.walk.molang,
-        };
-        writer.compile_placeholders(text)?;
-        molang = writer.written;
+    if animations.keyframes > 0 {
+        molang = fill_placeholders(doc, limits, arrays, &mut s.walk.molang, pool, molang)?;
     }
     Ok((animations, molang, node_count))
+}
+
+/// The placeholders, compiled when keyframes may read them (the plan
+/// counted them then), decoded into the pool when escaped: what the
+/// Molang arrays hold after them.
+///
+/// A frame of its own, so its writer and result are not in the animation
+/// stage's frame while the clips are read under it (issue 40).
+#[inline(never)]
+fn fill_placeholders(
+    doc: &Document<'_>,
+    limits: &BbmodelLimits,
+    arrays: &mut SceneArrays<'_>,
+    work: &mut crate::molang::Work,
+    pool: &mut Pool<'_>,
+    molang: MolangTally,
+) -> Result<MolangTally, Error> {
+    let Some(text) = placeholder_text(doc)? else {
+        return Ok(molang);
+    };
+    let span = pool.text(doc.bytes, &text)?;
+    let bytes: &[u8] = match span.source() {
+        crate::scene::TextSource::Input => doc.bytes,
+        crate::scene::TextSource::Pool => pool.bytes,
+    };
+    let text = bytes
+        .get(span.range())
+        .and_then(|b| core::str::from_utf8(b).ok())
+        .ok_or_else(mismatch)?;
+    let mut writer = MolangWriter {
+        programs: &mut *arrays.molang_programs,
+        nodes: &mut *arrays.molang_nodes,
+        text: &mut *arrays.molang_text,
+        placeholders: &mut *arrays.molang_placeholders,
+        written: molang,
+        limits: crate::molang::MolangLimits::of(limits),
+        work,
+    };
+    writer.compile_placeholders(text)?;
+    Ok(writer.written)
 }
 
 /// What the element stage writes besides the scene's arrays: each
