@@ -490,6 +490,13 @@ pub struct KeyTrack {
 }
 
 impl KeyTrack {
+    /// No keys: a placeholder for an array filled by [`KeyTrack::read`].
+    pub(crate) const EMPTY: Self = Self {
+        count: 0,
+        index: 0,
+        tangents: Tangents::In,
+    };
+
     /// Reads the 6-byte track header `(count, index, tangent mode)` at `at`
     /// and checks its keys lie inside `table`.
     pub(crate) fn read(r: &SectionReader<'_>, at: usize, table: &Table<'_>) -> Result<Self, Error> {

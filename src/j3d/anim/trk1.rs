@@ -178,21 +178,22 @@ impl<'a> ColourAnim<'a> {
     fn read_entry(&self, g: &Group<'a>, j: usize) -> Result<ColourEntry<'a>, Error> {
         let r = &self.reader;
         let at = g.entries + j * g.stride;
-        let [tr, tg, tb, ta] = &g.tables;
         let target = match g.konst {
             None => ColourTarget::Material,
             Some(false) => ColourTarget::Register(r.u8(at + 24)?),
             Some(true) => ColourTarget::Konst(r.u8(at + 24)?),
         };
+        // R, G, B, A read in a loop: written as four calls, each kept its
+        // own result (about 280 bytes) in this frame, at the bottom of the
+        // deepest J3D path (issue 40).
+        let mut tracks = [KeyTrack::EMPTY; 4];
+        for (c, (track, table)) in tracks.iter_mut().zip(&g.tables).enumerate() {
+            *track = KeyTrack::read(r, at + 6 * c, table)?;
+        }
         Ok(ColourEntry {
             material: g.names.get(j)?.0,
             target,
-            tracks: [
-                KeyTrack::read(r, at, tr)?,
-                KeyTrack::read(r, at + 6, tg)?,
-                KeyTrack::read(r, at + 12, tb)?,
-                KeyTrack::read(r, at + 18, ta)?,
-            ],
+            tracks,
         })
     }
 

@@ -325,7 +325,9 @@ impl Model<'_> {
     }
 
     /// The material entry `entry` animates, or `None` (warned) when MAT3
-    /// has no material of its name.
+    /// has no material of its name. Out of line: inlined, its result sat
+    /// in `walk_clips`'s frame, under the animation parsers.
+    #[inline(never)]
     fn material(
         &self,
         name: &str,
@@ -336,20 +338,7 @@ impl Model<'_> {
     ) -> Result<Option<usize>, Error> {
         match attach::material_of(&self.file, anim, entry, limits) {
             Ok(m) => Ok(Some(m)),
-            Err(e)
-                if e.code() == ErrorCode::AnimationMismatch
-                    && attach::entry_material(anim, entry).is_some() =>
-            {
-                let material = attach::entry_material(anim, entry).unwrap_or_default();
-                let material = core::str::from_utf8(material).unwrap_or("(not UTF-8)");
-                sink.warn(
-                    WarningCode::UnknownReference,
-                    name,
-                    format_args!("entry {entry} animates material {}, which the model does not have: skipped", Quote(material)),
-                );
-                Ok(None)
-            }
-            Err(e) => Err(in_file(name, &e)),
+            Err(e) => no_material(name, anim, entry, sink, &e),
         }
     }
 
@@ -525,7 +514,41 @@ fn table_curve(
     sink.table(kind, usize::from(track.count), rest, |i| value(first + i))
 }
 
-/// `e` with the animation file's name in front of its message.
+/// [`Model::material`] when MAT3 has no material for `entry` (error `e`):
+/// `None`, warned, when the model lacks the name the entry gives, else
+/// `e` in the animation file. Cold and out of line, so `material`'s frame,
+/// under which MAT3 is read, holds one result (issue 40).
+#[cold]
+#[inline(never)]
+fn no_material(
+    name: &str,
+    anim: &Animation<'_>,
+    entry: usize,
+    sink: &mut Sink<'_, '_>,
+    e: &Error,
+) -> Result<Option<usize>, Error> {
+    match attach::entry_material(anim, entry) {
+        Some(material) if e.code() == ErrorCode::AnimationMismatch => {
+            let material = core::str::from_utf8(material).unwrap_or("(not UTF-8)");
+            sink.warn(
+                WarningCode::UnknownReference,
+                name,
+                format_args!(
+                    "entry {entry} animates material {}, which the model does not have: skipped",
+                    Quote(material)
+                ),
+            );
+            Ok(None)
+        }
+        _ => Err(in_file(name, e)),
+    }
+}
+
+/// `e` with the animation file's name in front of its message (cold, out
+/// of line: its copy of the location stays out of the clip readers'
+/// frames).
+#[cold]
+#[inline(never)]
 fn in_file(name: &str, e: &Error) -> Error {
     Error::new(
         e.code(),

@@ -45,7 +45,7 @@ impl<'a> Model<'a> {
         options: &crate::j3d::Options<'_>,
     ) -> Result<Scene<'a>, Error> {
         let limits = &options.limits;
-        let arrays = SceneArrays::carve(counts, arena)?;
+        let mut arrays = SceneArrays::carve(counts, arena)?;
         let joints = self.jnt1.len();
         let worlds = arena.slice::<[f32; 16]>(joints)?;
         let draws = arena.slice::<[f32; 16]>(self.drw1.len())?;
@@ -113,6 +113,55 @@ impl<'a> Model<'a> {
             warnings,
         )?;
 
+        self.fill_meshes(
+            counts,
+            &mut arrays,
+            MeshInputs {
+                draws,
+                envelope_firsts,
+                shape_materials,
+                pending,
+                runs,
+            },
+            warnings,
+        )?;
+        Ok(Scene::new(Format::J3d, self.file.bytes(), arrays))
+    }
+}
+
+/// What the mesh stage reads and writes besides the scene's arrays: the
+/// draw matrices, the envelopes' first weights, each shape's material and
+/// the vertex scratch, all carved by [`Model::fill`].
+struct MeshInputs<'s> {
+    draws: &'s mut [[f32; 16]],
+    envelope_firsts: &'s mut [u32],
+    shape_materials: &'s mut [u32],
+    pending: &'s mut Pending,
+    runs: &'s mut Runs,
+}
+
+impl<'a> Model<'a> {
+    /// The mesh stage: one mesh per shape, vertices in display-list order.
+    ///
+    /// A frame of its own: its vertex filler (about 1.6 KiB) is done with
+    /// before the clips are read, which [`Model::fill`] calls with only the
+    /// arrays in its frame (issue 40).
+    #[inline(never)]
+    fn fill_meshes(
+        &self,
+        counts: &SceneCounts,
+        arrays: &mut SceneArrays<'a>,
+        inputs: MeshInputs<'_>,
+        warnings: &mut Warnings,
+    ) -> Result<(), Error> {
+        let MeshInputs {
+            draws,
+            envelope_firsts,
+            shape_materials,
+            pending,
+            runs,
+        } = inputs;
+        let joints = self.jnt1.len();
         // Meshes: one per shape, vertices in display-list order.
         let mut filler = Filler {
             model: self,
@@ -210,6 +259,6 @@ impl<'a> Model<'a> {
         {
             return Err(arena_mismatch());
         }
-        Ok(Scene::new(Format::J3d, self.file.bytes(), arrays))
+        Ok(())
     }
 }
