@@ -75,7 +75,10 @@ pub fn material_of(
     entry: usize,
     limits: &J3dLimits,
 ) -> Result<usize, Error> {
-    find(&materials(model, limits)?, anim, entry)
+    // Read where `materials` returned it (moved out, MAT3's reader was in
+    // this frame twice, under the clip walk).
+    let mat3 = materials(model, limits);
+    find(mat3.as_ref().map_err(Error::clone)?, anim, entry)
 }
 
 fn find(mat3: &Mat3<'_>, anim: &Animation<'_>, entry: usize) -> Result<usize, Error> {

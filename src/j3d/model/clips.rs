@@ -244,6 +244,9 @@ impl Model<'_> {
     }
 
     /// Writes the clips after `first_animation` clips already in `arrays`.
+    /// Out of line: inlined, its sink (560 bytes) sat in `Model::fill`'s
+    /// frame under the mesh stage too.
+    #[inline(never)]
     pub(super) fn fill_clips(
         &self,
         options: &crate::j3d::Options<'_>,
@@ -272,18 +275,24 @@ impl Model<'_> {
         let limits = &options.limits;
         for &(name, bytes) in options.animations {
             let warnings = &mut sink.warnings;
-            let parsed = anim::parse_reporting(bytes, limits, &mut |w| {
+            // Read where `parse_reporting` returned it: moved out of the
+            // result (and through `map_err`), the parsed file took three
+            // slots of this frame, under the entry reads (issue 40).
+            let result = anim::parse_reporting(bytes, limits, &mut |w| {
                 if let Some(warnings) = warnings.as_deref_mut() {
                     warnings.push(w);
                 }
-            })
-            .map_err(|e| in_file(name, &e))?;
+            });
+            let parsed = match &result {
+                Ok(parsed) => parsed,
+                Err(e) => return Err(in_file(name, e)),
+            };
             if matches!(parsed.kind(), Kind::Bck | Kind::Bca | Kind::Bva) {
-                attach::check(&self.file, &parsed, limits).map_err(|e| in_file(name, &e))?;
+                attach::check(&self.file, parsed, limits).map_err(|e| in_file(name, &e))?;
             }
             let clip = parsed.clip();
             let first_track = sink.n.tracks;
-            self.tracks_of(name, &parsed, limits, sink)?;
+            self.tracks_of(name, parsed, limits, sink)?;
             let (frame_loop, loop_mode) = (clip.loop_mode, nearest_loop(clip.loop_mode));
             let animation = first_animation + sink.n.animations;
             let text = match &mut pool {

@@ -45,7 +45,10 @@ impl<'a> Model<'a> {
         options: &crate::j3d::Options<'_>,
     ) -> Result<Scene<'a>, Error> {
         let limits = &options.limits;
-        let mut arrays = SceneArrays::carve(counts, arena)?;
+        // Carved in place: returned in a `Result`, the arrays (560 bytes)
+        // took a second slot in this frame, under every stage.
+        let mut arrays = SceneArrays::default();
+        arrays.carve_into(counts, arena)?;
         let joints = self.jnt1.len();
         let worlds = arena.slice::<[f32; 16]>(joints)?;
         let draws = arena.slice::<[f32; 16]>(self.drw1.len())?;
@@ -125,7 +128,7 @@ impl<'a> Model<'a> {
             },
             warnings,
         )?;
-        Ok(Scene::new(Format::J3d, self.file.bytes(), arrays))
+        hand_out(self.file.bytes(), &mut arrays)
     }
 }
 
@@ -261,4 +264,12 @@ impl<'a> Model<'a> {
         }
         Ok(())
     }
+}
+
+/// The scene of the filled arrays, written straight into `Model::fill`'s
+/// return place: the arrays are taken by reference (and emptied), as
+/// passed by value they were copied into a second slot of `fill`'s frame.
+#[inline(never)]
+fn hand_out<'a>(bytes: &'a [u8], arrays: &mut SceneArrays<'a>) -> Result<Scene<'a>, Error> {
+    Ok(Scene::new(Format::J3d, bytes, core::mem::take(arrays)))
 }

@@ -65,7 +65,7 @@ use super::vtx1::Vtx1;
 use crate::arena::Plan;
 use crate::error::{Error, ErrorCode, SectionId};
 use crate::gx::vertex::VertexAttribute;
-use crate::scene::{MAX_COLOR_SETS, MAX_UV_SETS};
+use crate::scene::{MAX_COLOR_SETS, MAX_UV_SETS, SceneCounts};
 
 /// The sections of a model, parsed.
 #[derive(Clone, Copy, Debug)]
@@ -213,10 +213,26 @@ pub(crate) fn plan(
     pass: CountPass,
     seen: &mut [u32],
 ) -> Result<(Plan, Summary), Error> {
-    let (mut counts, summary) = model.count(options, pass, seen)?;
-    model.count_clips(options, &mut counts)?;
-    let plan = Plan::new(counts, |scratch| {
+    let mut counted = (SceneCounts::default(), Summary::default());
+    count_into(model, options, pass, seen, &mut counted)?;
+    let (counts, summary) = &mut counted;
+    model.count_clips(options, counts)?;
+    let plan = Plan::new(*counts, |scratch| {
         model.fill_scratch(scratch, options.limits.max_depth)
     })?;
-    Ok((plan, summary))
+    Ok((plan, core::mem::take(summary)))
+}
+
+/// [`Model::count`] into `out`, in a frame of its own: its result (560
+/// bytes) is gone before the clips are counted under [`plan`] (issue 40).
+#[inline(never)]
+fn count_into(
+    model: &Model<'_>,
+    options: &super::Options<'_>,
+    pass: CountPass,
+    seen: &mut [u32],
+    out: &mut (SceneCounts, Summary),
+) -> Result<(), Error> {
+    *out = model.count(options, pass, seen)?;
+    Ok(())
 }
