@@ -2,7 +2,7 @@
 //!
 //! `Model::count` (`count.rs`) walks every shape's display lists once,
 //! checking every index, slot and limit, and returns the scene's
-//! [`SceneCounts`](crate::scene::SceneCounts) plus the [`Summary`]
+//! [`SceneCounts`] plus the [`Summary`]
 //! `inspect` prints. `Model::fill` (`fill.rs`) walks them again into arena
 //! arrays carved from those counts. Both walks go through `walk_shape`
 //! (`walk.rs`), so they see the same vertices in the same order.
