@@ -145,6 +145,7 @@ pub(crate) fn count_located<'a>(
     })
     .map_err(|e| Document::first_error(bytes, limits, e))?;
     let counted = VertexCounts::new(None);
+    let mut plan = Plan::default();
     let planned = walk_scratch::on_stack(|walk| {
         passes::plan(
             &doc,
@@ -155,10 +156,11 @@ pub(crate) fn count_located<'a>(
             &prescan,
             None,
             walk,
+            &mut plan,
         )
     });
     match planned {
-        Ok((plan, _)) => Ok((doc, plan)),
+        Ok(()) => Ok((doc, plan)),
         Err(e) => Err(count_refusal(&doc, options, e, &counted)),
     }
 }
@@ -191,6 +193,7 @@ fn count_refusal(
             &Prescan::NONE,
             None,
             walk,
+            &mut Plan::default(),
         )
     });
     match planned {
@@ -232,7 +235,7 @@ fn plan_located(
     walk: &mut WalkScratch,
     out: &mut Plan,
 ) -> Result<(), Error> {
-    (*out, _) = passes::plan(
+    passes::plan(
         doc,
         options,
         pass,
@@ -241,8 +244,8 @@ fn plan_located(
         &Prescan::NONE,
         window,
         walk,
-    )?;
-    Ok(())
+        out,
+    )
 }
 
 /// Replaces `e` by [`Document::first_error`]'s (in place, in a cold frame).
@@ -307,7 +310,7 @@ fn count_plan(
     out: &mut Plan,
 ) -> Result<(), Error> {
     let walk = arena.lend_one::<WalkScratch>()?;
-    (*out, _) = passes::plan(
+    passes::plan(
         doc,
         options,
         Pass::Count,
@@ -316,8 +319,8 @@ fn count_plan(
         &Prescan::NONE,
         None,
         walk,
-    )?;
-    Ok(())
+        out,
+    )
 }
 
 /// Reads a file once (size check, strict UTF-8 JSON, meta) for
@@ -338,7 +341,8 @@ pub fn read_document(bytes: &[u8], max_file_bytes: u64) -> Result<Document<'_>, 
 /// against these options' maxFileBytes again, as loadBbmodel does).
 pub fn measure_document(doc: &Document<'_>, options: &Options<'_>) -> Result<Plan, Error> {
     check_size(doc, &options.limits)?;
-    let planned = walk_scratch::on_stack(|walk| {
+    let mut plan = Plan::default();
+    walk_scratch::on_stack(|walk| {
         passes::plan(
             doc,
             options,
@@ -348,9 +352,10 @@ pub fn measure_document(doc: &Document<'_>, options: &Options<'_>) -> Result<Pla
             &Prescan::NONE,
             None,
             walk,
+            &mut plan,
         )
-    });
-    Ok(planned?.0)
+    })?;
+    Ok(plan)
 }
 
 /// [`decode_with_plan`] for a document [`read_document`] read.

@@ -139,6 +139,7 @@ mod tests {
         let doc = Document::locate(bytes, limits)?;
         let counted = VertexCounts::new(None);
         let none = Prescan::NONE;
+        let mut plan = Plan::default();
         passes::plan(
             &doc,
             options,
@@ -148,8 +149,9 @@ mod tests {
             &none,
             None,
             &mut std::boxed::Box::default(),
+            &mut plan,
         )
-        .map(|(p, _)| p)
+        .map(|()| plan)
     }
 
     /// What the prescan of `json` kept, and the document it located.

@@ -66,6 +66,10 @@ fn validate_images_on_stack(doc: &Document<'_>, options: &Options<'_>) -> Result
 /// checks itself ([`Pass::Count`]); the plan is the same, unless `cubes`
 /// bounds cubes instead of counting them ([`Cubes::Bounded`]).
 ///
+/// The plan goes to `out`: returned by value, it was copied through every
+/// caller's frame (`measure_in`, `plan_located`), above the counting
+/// walks (issue 40).
+///
 /// Three stages, each a frame of its own, so the element walk at the
 /// bottom of the deepest path runs under one small frame, not under the
 /// locals of every walk before it (issue 40: 16 KiB of stack).
@@ -82,7 +86,8 @@ pub(crate) fn plan(
     prescan: &Prescan,
     window: Option<(&mut Window, &mut ImageScratch)>,
     walk: &mut WalkScratch,
-) -> Result<(Plan, Census), Error> {
+    out: &mut Plan,
+) -> Result<(), Error> {
     let mut parts = tally_parts(doc, options, pass, prescan, window, walk)?;
     let collections = count_collections(doc)?;
     parts.pool += group_pool(doc, &options.limits)?;
@@ -98,7 +103,7 @@ pub(crate) fn plan(
         walk,
         &mut counts,
     )?;
-    finish_plan(doc, &options.limits, parts, elements, &collections, counts)
+    finish_plan(doc, &options.limits, parts, elements, &collections, counts, out)
 }
 
 /// What `plan`'s first stage found: the outliner's census, the animations'
@@ -287,7 +292,8 @@ fn finish_plan(
     elements: ElementTally,
     collections: &CollectionCounts,
     mut counts: SceneCounts,
-) -> Result<(Plan, Census), Error> {
+    out: &mut Plan,
+) -> Result<(), Error> {
     let Parts {
         census,
         animations,
@@ -393,5 +399,6 @@ fn finish_plan(
     notes[NOTE_MAX_MESH_GROUPS] = largest.groups;
     notes[NOTE_ANIMATION_NODES] = animation_scratch.nodes;
     notes[NOTE_MAX_ANIMATOR_KEYFRAMES] = animation_scratch.keyframes;
-    Ok((plan.with_notes(notes), census))
+    *out = plan.with_notes(notes);
+    Ok(())
 }
