@@ -61,7 +61,10 @@ pub fn measure_with(bytes: &[u8], options: &Options<'_>, seen: &mut [u32]) -> Re
     // Read in place, as in `decode_into`.
     let parsed = parse(bytes, options);
     let model = parsed.as_ref().map_err(Error::clone)?;
-    Ok(model::plan(model, options, model::CountPass::Checked, seen)?.0)
+    let mut plan = Plan::default();
+    let pass = model::CountPass::Checked;
+    model::plan(model, options, pass, seen, &mut plan, &mut Summary::default())?;
+    Ok(plan)
 }
 
 /// [`measure`] for a decode that follows at once (`load`): the count pass
@@ -72,7 +75,10 @@ pub fn measure_with(bytes: &[u8], options: &Options<'_>, seen: &mut [u32]) -> Re
 #[cfg(feature = "alloc")]
 pub(crate) fn count_for_load(bytes: &[u8], options: &Options<'_>) -> Result<Plan, Error> {
     let model = parse(bytes, options)?;
-    Ok(model::plan(&model, options, model::CountPass::DrawOnly, &mut [])?.0)
+    let mut plan = Plan::default();
+    let pass = model::CountPass::DrawOnly;
+    model::plan(&model, options, pass, &mut [], &mut plan, &mut Summary::default())?;
+    Ok(plan)
 }
 
 /// The error [`measure`] reports for `bytes`, or `e` when it reports none
@@ -87,7 +93,10 @@ pub(crate) fn measured_error(bytes: &[u8], options: &Options<'_>, e: Error) -> E
 /// rule, array and primitive counts, the raw position bbox.
 pub fn summary(bytes: &[u8], options: &Options<'_>) -> Result<Summary, Error> {
     let model = parse(bytes, options)?;
-    Ok(model::plan(&model, options, model::CountPass::Summary, &mut [])?.1)
+    let mut summary = Summary::default();
+    let pass = model::CountPass::Summary;
+    model::plan(&model, options, pass, &mut [], &mut Plan::default(), &mut summary)?;
+    Ok(summary)
 }
 
 /// Decodes `bytes` into `arena`. Needs at most [`measure`]'s plan.
@@ -117,7 +126,9 @@ fn checked_counts(
     options: &Options<'_>,
     seen: &mut [u32],
 ) -> Result<crate::scene::SceneCounts, Error> {
-    let (plan, _) = model::plan(model, options, model::CountPass::Checked, seen)?;
+    let mut plan = Plan::default();
+    let pass = model::CountPass::Checked;
+    model::plan(model, options, pass, seen, &mut plan, &mut Summary::default())?;
     Ok(*plan.counts())
 }
 

@@ -207,32 +207,39 @@ fn color_sets(desc: &VertexDescriptor) -> usize {
 /// carves after the scene: joint world matrices, draw matrices, where each
 /// envelope's influences start, each shape's material, the vertex block
 /// and its runs, and the hierarchy walk's seen-sets and open levels.
+///
+/// The plan goes to `out` and the summary to `summary`: returned by value
+/// (1 KiB together), they were copied through the callers' frames, above
+/// the clip count (issue 40).
 pub(crate) fn plan(
     model: &Model<'_>,
     options: &super::Options<'_>,
     pass: CountPass,
     seen: &mut [u32],
-) -> Result<(Plan, Summary), Error> {
-    let mut counted = (SceneCounts::default(), Summary::default());
-    count_into(model, options, pass, seen, &mut counted)?;
-    let (counts, summary) = &mut counted;
-    model.count_clips(options, counts)?;
-    let plan = Plan::new(*counts, |scratch| {
+    out: &mut Plan,
+    summary: &mut Summary,
+) -> Result<(), Error> {
+    let mut counts = SceneCounts::default();
+    count_into(model, options, pass, seen, &mut counts, summary)?;
+    model.count_clips(options, &mut counts)?;
+    *out = Plan::new(counts, |scratch| {
         model.fill_scratch(scratch, options.limits.max_depth)
     })?;
-    Ok((plan, core::mem::take(summary)))
+    Ok(())
 }
 
-/// [`Model::count`] into `out`, in a frame of its own: its result (560
-/// bytes) is gone before the clips are counted under [`plan`] (issue 40).
+/// [`Model::count`] into `counts` and `summary`, in a frame of its own:
+/// its result (560 bytes) is gone before the clips are counted under
+/// [`plan`] (issue 40).
 #[inline(never)]
 fn count_into(
     model: &Model<'_>,
     options: &super::Options<'_>,
     pass: CountPass,
     seen: &mut [u32],
-    out: &mut (SceneCounts, Summary),
+    counts: &mut SceneCounts,
+    summary: &mut Summary,
 ) -> Result<(), Error> {
-    *out = model.count(options, pass, seen)?;
+    (*counts, *summary) = model.count(options, pass, seen)?;
     Ok(())
 }
