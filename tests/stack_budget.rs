@@ -9,8 +9,8 @@ mod support;
 use scenedec::{Arena, MeasureScratch, Options, Warnings};
 
 /// The budget per file, in release, per format: issue 40's 16 KiB for
-/// every corpus file, J3D alone (worst 14 031 bytes), J3D with its
-/// animation files (15 079) and .bbmodel (15 127, a 2 400-cube file;
+/// every corpus file, J3D alone (worst 14 015 bytes), J3D with its
+/// animation files (14 327) and .bbmodel (15 127, a 2 400-cube file;
 /// files with clips at most 14 999). Sampling a Molang clip holds
 /// 14 KiB (worst 13 695): the evaluator's 4.2 KiB `EvalStack` and its
 /// first eight levels read by recursion (`molang::NESTED_LEVELS`, for
