@@ -62,8 +62,14 @@ pub fn measure_with(bytes: &[u8], options: &Options<'_>, seen: &mut [u32]) -> Re
     let parsed = parse(bytes, options);
     let model = parsed.as_ref().map_err(Error::clone)?;
     let mut plan = Plan::default();
-    let pass = model::CountPass::Checked;
-    model::plan(model, options, pass, seen, &mut plan, &mut Summary::default())?;
+    model::plan(
+        model,
+        options,
+        model::CountPass::Checked,
+        seen,
+        &mut plan,
+        &mut Summary::default(),
+    )?;
     Ok(plan)
 }
 
@@ -76,8 +82,14 @@ pub fn measure_with(bytes: &[u8], options: &Options<'_>, seen: &mut [u32]) -> Re
 pub(crate) fn count_for_load(bytes: &[u8], options: &Options<'_>) -> Result<Plan, Error> {
     let model = parse(bytes, options)?;
     let mut plan = Plan::default();
-    let pass = model::CountPass::DrawOnly;
-    model::plan(&model, options, pass, &mut [], &mut plan, &mut Summary::default())?;
+    model::plan(
+        &model,
+        options,
+        model::CountPass::DrawOnly,
+        &mut [],
+        &mut plan,
+        &mut Summary::default(),
+    )?;
     Ok(plan)
 }
 
@@ -94,8 +106,14 @@ pub(crate) fn measured_error(bytes: &[u8], options: &Options<'_>, e: Error) -> E
 pub fn summary(bytes: &[u8], options: &Options<'_>) -> Result<Summary, Error> {
     let model = parse(bytes, options)?;
     let mut summary = Summary::default();
-    let pass = model::CountPass::Summary;
-    model::plan(&model, options, pass, &mut [], &mut Plan::default(), &mut summary)?;
+    model::plan(
+        &model,
+        options,
+        model::CountPass::Summary,
+        &mut [],
+        &mut Plan::default(),
+        &mut summary,
+    )?;
     Ok(summary)
 }
 
@@ -127,8 +145,14 @@ fn checked_counts(
     seen: &mut [u32],
 ) -> Result<crate::scene::SceneCounts, Error> {
     let mut plan = Plan::default();
-    let pass = model::CountPass::Checked;
-    model::plan(model, options, pass, seen, &mut plan, &mut Summary::default())?;
+    model::plan(
+        model,
+        options,
+        model::CountPass::Checked,
+        seen,
+        &mut plan,
+        &mut Summary::default(),
+    )?;
     Ok(*plan.counts())
 }
 

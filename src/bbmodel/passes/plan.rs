@@ -103,7 +103,15 @@ pub(crate) fn plan(
         walk,
         &mut counts,
     )?;
-    finish_plan(doc, &options.limits, parts, elements, &collections, counts, out)
+    finish_plan(
+        doc,
+        &options.limits,
+        parts,
+        elements,
+        &collections,
+        counts,
+        out,
+    )
 }
 
 /// What `plan`'s first stage found: the outliner's census, the animations'
