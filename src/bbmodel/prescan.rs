@@ -143,10 +143,12 @@ mod tests {
         passes::plan(
             &doc,
             options,
-            Pass::Count,
-            Cubes::Bounded,
-            &counted,
-            &none,
+            &passes::Counting {
+                pass: Pass::Count,
+                cubes: Cubes::Bounded,
+                counted: &counted,
+                prescan: &none,
+            },
             None,
             &mut std::boxed::Box::default(),
             &mut plan,

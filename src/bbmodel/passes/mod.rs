@@ -14,7 +14,7 @@ mod fill;
 mod plan;
 
 pub(crate) use fill::fill;
-pub(crate) use plan::plan;
+pub(crate) use plan::{Counting, plan};
 
 use crate::bbmodel::document::Document;
 use crate::bbmodel::document::value::{Cursor, Path, known_key};

@@ -61,10 +61,24 @@ fn validate_images_on_stack(doc: &Document<'_>, options: &Options<'_>) -> Result
     validate_images(doc, options, &mut Window::new(), &mut ImageScratch::new())
 }
 
-/// Counts the scene and the scratch the fill pass needs, checking every
-/// value (`pass` [`Pass::Measure`]) or leaving to the fill pass what it
-/// checks itself ([`Pass::Count`]); the plan is the same, unless `cubes`
-/// bounds cubes instead of counting them ([`Cubes::Bounded`]).
+/// What a counting pass counts with.
+#[derive(Clone, Copy)]
+pub(crate) struct Counting<'c> {
+    /// Every value checked ([`Pass::Measure`]), or what the fill pass
+    /// checks itself left to it ([`Pass::Count`]).
+    pub(crate) pass: Pass,
+    /// Cubes counted, or bounded ([`Cubes::Bounded`], `load`'s count).
+    pub(crate) cubes: Cubes,
+    /// Mesh `vertices` counts: found by this pass, or taken from an earlier
+    /// one so that a checking pass does not walk them again.
+    pub(crate) counted: &'c VertexCounts,
+    /// What `load`'s prescan found while the document was located.
+    pub(crate) prescan: &'c Prescan,
+}
+
+/// Counts the scene and the scratch the fill pass needs as `counting`
+/// says; the plan is the same for either pass, unless cubes are bounded
+/// instead of counted.
 ///
 /// The plan goes to `out`: returned by value, it was copied through every
 /// caller's frame (`measure_in`, `plan_located`), above the counting
@@ -73,21 +87,20 @@ fn validate_images_on_stack(doc: &Document<'_>, options: &Options<'_>) -> Result
 /// Three stages, each a frame of its own, so the element walk at the
 /// bottom of the deepest path runs under one small frame, not under the
 /// locals of every walk before it (issue 40: 16 KiB of stack).
-#[allow(
-    clippy::too_many_arguments,
-    reason = "what to count with, and the caller's scratch: the window and images' and the walks'"
-)]
 pub(crate) fn plan(
     doc: &Document<'_>,
     options: &Options<'_>,
-    pass: Pass,
-    cubes: Cubes,
-    counted: &VertexCounts,
-    prescan: &Prescan,
+    counting: &Counting<'_>,
     window: Option<(&mut Window, &mut ImageScratch)>,
     walk: &mut WalkScratch,
     out: &mut Plan,
 ) -> Result<(), Error> {
+    let Counting {
+        pass,
+        cubes,
+        counted,
+        prescan,
+    } = *counting;
     let mut parts = tally_parts(doc, options, pass, prescan, window, walk)?;
     let collections = count_collections(doc)?;
     parts.pool += group_pool(doc, &options.limits)?;
